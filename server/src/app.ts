@@ -1,0 +1,42 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { clientDistDir } from './paths.js';
+import clientAssets from './plugins/app/client-assets.js';
+import database from './plugins/app/database.js';
+import errorHandler from './plugins/app/error-handler.js';
+import healthRoutes from './routes/health/index.js';
+
+export interface AppDependencies {
+  database: Database;
+  /** Where the built client lives; tests point it elsewhere. */
+  clientDir?: string;
+}
+
+/** Builds the whole app without listening, so tests can `inject` requests into it. */
+export async function buildApp(
+  config: AppConfig,
+  dependencies: AppDependencies,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["stripe-signature"]',
+      ],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    // Keep-alive sockets would hold a graceful shutdown open; close them once requests finish.
+    forceCloseConnections: 'idle',
+  });
+
+  await app.register(errorHandler);
+  await app.register(database, { database: dependencies.database });
+  await app.register(healthRoutes);
+  await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
+
+  return app;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration from the environment', () => {
+  it('runs with no variables at all, using the documented defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      siteUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      sessionSecret: undefined,
+      stripe: null,
+      membership: { priceCents: 1200, currency: 'usd' },
+      paywallDelayMs: 30_000,
+    });
+  });
+
+  it('names the variable and the problem when a value is bad', () => {
+    expect(problemsOf({ PORT: 'eighty' })).toEqual(['PORT: must be a whole number']);
+    expect(problemsOf({ SITE_URL: 'ftp://example.com' })).toEqual([
+      'SITE_URL: must be an http:// or https:// URL',
+    ]);
+    expect(problemsOf({ MEMBERSHIP_CURRENCY: 'dollars' })[0]).toMatch(/^MEMBERSHIP_CURRENCY: /);
+    expect(problemsOf({ SESSION_SECRET: 'short' })[0]).toMatch(
+      /^SESSION_SECRET: must be at least 32/,
+    );
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(problemsOf({ PORT: '-1', PAYWALL_DELAY_MS: 'soon' })).toHaveLength(2);
+  });
+
+  it('requires DATABASE_URL and SESSION_SECRET in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'DATABASE_URL: is required in production',
+      'SESSION_SECRET: is required in production',
+    ]);
+  });
+
+  it('turns payments on only when all three Stripe keys are set, and says which one is missing', () => {
+    expect(
+      problemsOf({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' }),
+    ).toEqual([
+      'STRIPE_WEBHOOK_SECRET: is required when any Stripe key is set (payments need all three)',
+    ]);
+    const config = parseConfig({
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    });
+    expect(config.stripe).toMatchObject({ secretKey: 'sk_test_1', publishableKey: 'pk_test_1' });
+  });
+
+  it('treats empty variables, as an .env file leaves them, as unset', () => {
+    expect(parseConfig({ DATABASE_URL: '', STRIPE_SECRET_KEY: '' })).toMatchObject({
+      databaseUrl: undefined,
+      stripe: null,
+    });
+  });
+
+  it('drops a trailing slash from SITE_URL so return addresses join cleanly', () => {
+    expect(parseConfig({ SITE_URL: 'https://cohort.example/' }).siteUrl).toBe(
+      'https://cohort.example',
+    );
+  });
+});

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+
+/** Typed configuration, read from the environment once at start-up. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  siteUrl: string;
+  siteName: string;
+  logLevel: string;
+  /** `undefined` means: start the embedded database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** `undefined` means: generate one into `dataDir` (never in production). */
+  sessionSecret: string | undefined;
+  sessionSecretPrevious: string | undefined;
+  trustProxy: boolean | string;
+  stripe: StripeConfig | null;
+  membership: { priceCents: number; currency: string };
+  paywallDelayMs: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  priceId: string | undefined;
+  apiUrl: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const integer = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => ['true', '1', 'yes'].includes(value));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: optionalText,
+  PORT: integer(0, 65535).default(3000),
+  SITE_URL: httpUrl.default('http://localhost:3000'),
+  SITE_NAME: z.string().trim().min(1).default('Cohort'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+      .optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('data'),
+  SESSION_SECRET: optionalText.pipe(
+    z.string().min(32, 'must be at least 32 characters (try: openssl rand -hex 32)').optional(),
+  ),
+  SESSION_SECRET_PREVIOUS: optionalText.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  TRUST_PROXY: optionalText,
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PRICE_ID: optionalText,
+  STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
+  MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999).default(1200),
+  MEMBERSHIP_CURRENCY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{3}$/, 'must be a three-letter ISO currency code such as usd')
+    .default('usd'),
+  PAYWALL_DELAY_MS: integer(0, 86_400_000).default(30_000),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().trim().min(3).default('Cohort <no-reply@localhost>'),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+});
+
+/** Reads and validates the environment. Throws a `ConfigError` naming every bad variable. */
+export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+
+  if (e.NODE_ENV === 'production') {
+    if (!e.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
+    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: is required in production');
+  }
+
+  const stripeKeys = {
+    STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: e.STRIPE_PUBLISHABLE_KEY,
+    STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET,
+  };
+  const setKeys = Object.entries(stripeKeys).filter(([, value]) => value !== undefined);
+  if (setKeys.length > 0 && setKeys.length < 3) {
+    for (const [name, value] of Object.entries(stripeKeys)) {
+      if (value === undefined) {
+        problems.push(`${name}: is required when any Stripe key is set (payments need all three)`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    port: e.PORT,
+    siteUrl: e.SITE_URL.replace(/\/+$/, ''),
+    siteName: e.SITE_NAME,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    sessionSecret: e.SESSION_SECRET,
+    sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            priceId: e.STRIPE_PRICE_ID,
+            apiUrl: e.STRIPE_API_URL,
+          }
+        : null,
+    membership: { priceCents: e.MEMBERSHIP_PRICE_CENTS, currency: e.MEMBERSHIP_CURRENCY },
+    paywallDelayMs: e.PAYWALL_DELAY_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+  };
+}
+
+/**
+ * `TRUST_PROXY` unset: trust only a proxy on the loopback interface (nginx on the same host or in
+ * the same network namespace). `true`/`false`, or a comma-separated list of addresses and CIDRs.
+ */
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined) return 'loopback';
+  const result = booleanText.safeParse(value);
+  return result.success ? result.data : value;
+}

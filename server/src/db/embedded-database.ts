@@ -1,0 +1,50 @@
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedDatabase {
+  /** A postgres:// URL on the loopback interface. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it on a loopback port, so the app
+ * talks to it with the same driver it uses for a real server. `dataDir` undefined keeps the data in
+ * memory (tests); otherwise it is kept in that folder across restarts.
+ *
+ * PGlite runs one backend: connections share it, so the app's pool must hold a single connection
+ * (see `createDatabase`), otherwise two transactions could interleave.
+ */
+export async function startEmbeddedDatabase(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<EmbeddedDatabase> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: 4,
+  });
+  await server.start();
+  const port = readPort(server, options.port ?? 0);
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+function readPort(server: PGLiteSocketServer, requested: number): number {
+  // The socket server keeps its net.Server private; with port 0 the real port is only known there.
+  const inner = (server as unknown as { server?: { address(): AddressInfo | string | null } })
+    .server;
+  const address = inner?.address();
+  if (address && typeof address === 'object') return address.port;
+  if (requested !== 0) return requested;
+  throw new Error('The embedded database did not report the port it listens on');
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
+import { TcpProxy } from '../../../../tests/support/tcp-proxy.js';
+import {
+  createMigratedTestDatabase,
+  type TestDatabase,
+} from '../../../../tests/support/test-database.js';
+import { buildApp } from '../../app.js';
+import { createDatabase } from '../../db/database.js';
+import { testConfig } from '../../../../tests/support/test-app.js';
+
+describe('health endpoints', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(() => testApp?.close());
+
+  it('answers /healthz with 200 while the process is up', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz with 200 when the database answers', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ready' });
+  });
+});
+
+describe('/readyz around a database outage', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    database = await createMigratedTestDatabase();
+    const proxied = await TcpProxy.forUrl(database.url);
+    proxy = proxied.proxy;
+    app = await buildApp(testConfig(), {
+      database: createDatabase(proxied.url, { maxConnections: 1 }),
+      clientDir: '/nonexistent-client-dir',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  it('goes 200 → 503 while the database is away → 200 again without a restart', async () => {
+    const ready = () => app.inject({ method: 'GET', url: '/readyz' });
+    expect((await ready()).statusCode).toBe(200);
+
+    await proxy.cut();
+    const started = Date.now();
+    const during = await ready();
+    expect(during.statusCode).toBe(503);
+    expect(during.json()).toEqual({
+      error: { code: 'database_unavailable', message: 'The database is not answering.' },
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    await proxy.restore();
+    await expect.poll(async () => (await ready()).statusCode, { timeout: 10_000 }).toBe(200);
+  });
+});

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, stopProcess, waitUntilReady } from '../../tests/support/site.js';
+import { projectRoot } from './paths.js';
+
+/** Runs the real entry point (server.ts through tsx) as `npm start` would, without building. */
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+describe('the server process', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('starts on the embedded database, stops cleanly on SIGTERM, and keeps its data across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cohort-start-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port) };
+
+    const first = startServer(env);
+    await waitUntilReady(`http://127.0.0.1:${port}/readyz`, first.child, first.output, 60_000);
+    expect(first.output()).toContain('Applied migration 20261122000000_init');
+    expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
+    const secret = await readFile(join(dataDir, 'session-secret'), 'utf8');
+    expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(await stopProcess(first.child)).toBe(0);
+    expect(first.output()).toContain('SIGTERM received, shutting down');
+
+    const second = startServer(env);
+    await waitUntilReady(`http://127.0.0.1:${port}/readyz`, second.child, second.output, 60_000);
+    // The migrations table survived the restart, so nothing was applied again.
+    expect(second.output()).not.toContain('Applied migration');
+    expect(await readFile(join(dataDir, 'session-secret'), 'utf8')).toBe(secret);
+    expect(await stopProcess(second.child)).toBe(0);
+  }, 120_000);
+
+  it('refuses to start with a bad variable and names it', async () => {
+    const { child, output } = startServer({ PORT: 'eighty', MEMBERSHIP_CURRENCY: 'dollars' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output()).toContain('PORT: must be a whole number');
+    expect(output()).toContain('MEMBERSHIP_CURRENCY: must be a three-letter ISO currency code');
+  });
+
+  it('refuses to start in production without DATABASE_URL and SESSION_SECRET', async () => {
+    const { child, output } = startServer({ NODE_ENV: 'production' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output()).toContain('DATABASE_URL: is required in production');
+    expect(output()).toContain('SESSION_SECRET: is required in production');
+  });
+});

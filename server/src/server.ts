@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { ConfigError, parseConfig, type AppConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded-database.js';
+import { applyMigrations } from './db/migrate.js';
+import { migrationsDir } from './paths.js';
+
+/** Entry point: configuration, database, migrations, then listen until told to stop. */
+async function main(): Promise<void> {
+  const config = readConfigOrExit();
+  const dataDir = resolve(config.dataDir);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
+    databaseUrl = embedded.url;
+  }
+  const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));
+  const database = createDatabase(databaseUrl, { maxConnections: embedded ? 1 : 10 });
+  const app = await buildApp({ ...config, sessionSecret }, { database });
+
+  try {
+    await applyMigrations(databaseUrl, migrationsDir, app.log);
+  } catch (error) {
+    app.log.fatal({ err: error }, 'could not apply database migrations');
+    await app.close();
+    await embedded?.stop();
+    process.exit(1);
+  }
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await embedded?.stop();
+  });
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    `${config.siteName} is serving ${config.siteUrl} (${embedded ? 'embedded database in ' + dataDir : 'PostgreSQL'})`,
+  );
+}
+
+function readConfigOrExit(): AppConfig {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Development only: a random signing key kept in the data folder, so sessions survive restarts. */
+async function readOrCreateDevSecret(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'session-secret');
+  try {
+    const secret = (await readFile(file, 'utf8')).trim();
+    if (secret.length >= 32) return secret;
+  } catch {
+    // Not created yet.
+  }
+  await mkdir(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+await main();

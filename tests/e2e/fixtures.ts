@@ -1,0 +1,39 @@
+import { test as base, expect } from '@playwright/test';
+import { startSite, type RunningSite } from '../support/site.js';
+
+interface WorkerFixtures {
+  /** Extra environment for the site this worker runs (`test.use({ siteEnv: {...} })`). */
+  siteEnv: Record<string, string>;
+  site: RunningSite;
+}
+
+/** Each worker runs the real built site on a port and database of its own. */
+export const test = base.extend<{ failOnConsoleErrors: undefined }, WorkerFixtures>({
+  siteEnv: [{}, { scope: 'worker', option: true }],
+  site: [
+    async ({ siteEnv }, use) => {
+      const site = await startSite(siteEnv);
+      await use(site);
+      await site.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ site }, use) => {
+    await use(site.url);
+  },
+  // An error in the browser console fails the test: it is a bug even when the page looks right.
+  failOnConsoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use(undefined);
+      expect(errors, 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

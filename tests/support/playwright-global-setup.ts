@@ -1,0 +1,5 @@
+import { setUpDatabaseServerForRun } from './database-server.js';
+
+export default async function globalSetup() {
+  return setUpDatabaseServerForRun();
+}

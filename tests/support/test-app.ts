@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/src/app.js';
+import { parseConfig, type AppConfig } from '../../server/src/config.js';
+import { createDatabase, type Database } from '../../server/src/db/database.js';
+import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
+
+export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  database: Database;
+  testDatabase: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The configuration a test app runs with: quiet, with a fixed secret, plus the test's own env. */
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  return parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ...env,
+  });
+}
+
+/** The real app on a migrated database of its own. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; clientDir?: string; databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const testDatabase = await createMigratedTestDatabase();
+  const config = testConfig(options.env);
+  const database = createDatabase(options.databaseUrl ?? testDatabase.url, {
+    maxConnections: testDatabase.embedded ? 1 : 5,
+  });
+  const app = await buildApp(config, {
+    database,
+    clientDir: options.clientDir ?? '/nonexistent-client-dir',
+  });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    testDatabase,
+    async close() {
+      await app.close();
+      await testDatabase.drop();
+    },
+  };
+}
