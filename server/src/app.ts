@@ -5,7 +5,12 @@ import { clientDistDir } from './paths.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
+import crossSiteGuard from './plugins/app/cross-site-guard.js';
+import sessions from './plugins/app/sessions.js';
+import cookie from './plugins/external/cookie.js';
+import rateLimit from './plugins/external/rate-limit.js';
 import healthRoutes from './routes/health/index.js';
+import sessionRoutes from './routes/session/index.js';
 
 export interface AppDependencies {
   database: Database;
@@ -33,9 +38,20 @@ export async function buildApp(
     forceCloseConnections: 'idle',
   });
 
+  if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
+
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
+  await app.register(cookie);
+  await app.register(rateLimit);
+  await app.register(crossSiteGuard, { siteUrl: config.siteUrl });
+  await app.register(sessions, {
+    secret: config.sessionSecret,
+    previousSecret: config.sessionSecretPrevious,
+  });
+
   await app.register(healthRoutes);
+  await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 
   return app;

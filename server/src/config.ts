@@ -15,6 +15,8 @@ export interface AppConfig {
   sessionSecret: string | undefined;
   sessionSecretPrevious: string | undefined;
   trustProxy: boolean | string;
+  /** POST /api/session requests per client IP per minute. */
+  sessionRateLimit: number;
   stripe: StripeConfig | null;
   membership: { priceCents: number; currency: string };
   paywallDelayMs: number;
@@ -78,6 +80,7 @@ const envSchema = z.object({
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
   TRUST_PROXY: optionalText,
+  SESSION_RATE_LIMIT: integer(1, 100_000).default(60),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -149,6 +152,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     sessionSecret: e.SESSION_SECRET,
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    sessionRateLimit: e.SESSION_RATE_LIMIT,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

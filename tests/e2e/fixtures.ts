@@ -8,7 +8,14 @@ interface WorkerFixtures {
 }
 
 /** Each worker runs the real built site on a port and database of its own. */
-export const test = base.extend<{ failOnConsoleErrors: undefined }, WorkerFixtures>({
+interface TestFixtures {
+  /** Console errors a test provokes on purpose (`test.use({ expectedConsoleErrors: [...] })`). */
+  expectedConsoleErrors: RegExp[];
+  failOnConsoleErrors: undefined;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  expectedConsoleErrors: [[], { option: true }],
   siteEnv: [{}, { scope: 'worker', option: true }],
   site: [
     async ({ siteEnv }, use) => {
@@ -23,14 +30,17 @@ export const test = base.extend<{ failOnConsoleErrors: undefined }, WorkerFixtur
   },
   // An error in the browser console fails the test: it is a bug even when the page looks right.
   failOnConsoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, expectedConsoleErrors }, use) => {
       const errors: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(error.message));
       await use(undefined);
-      expect(errors, 'errors in the browser console').toEqual([]);
+      const unexpected = errors.filter(
+        (error) => !expectedConsoleErrors.some((pattern) => pattern.test(error)),
+      );
+      expect(unexpected, 'errors in the browser console').toEqual([]);
     },
     { auto: true },
   ],

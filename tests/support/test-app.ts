@@ -26,7 +26,13 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
 
 /** The real app on a migrated database of its own. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; clientDir?: string; databaseUrl?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    clientDir?: string;
+    databaseUrl?: string;
+    /** Adds test-only routes or hooks before the app is ready. */
+    configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const testDatabase = await createMigratedTestDatabase();
   const config = testConfig(options.env);
@@ -37,6 +43,7 @@ export async function createTestApp(
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
   });
+  await options.configure?.(app, database);
   await app.ready();
   return {
     app,

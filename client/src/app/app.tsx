@@ -1,6 +1,11 @@
 import { RouterProvider } from 'react-router-dom';
+import { SessionProvider } from '../features/session/session-context';
 import { router } from './router';
 
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  );
 }
