@@ -11,6 +11,10 @@ import cookie from './plugins/external/cookie.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import healthRoutes from './routes/health/index.js';
 import sessionRoutes from './routes/session/index.js';
+import configRoutes from './routes/config/index.js';
+import paymentRoutes from './routes/payments/index.js';
+import stripeWebhookRoutes from './routes/webhooks/stripe.js';
+import payments from './plugins/app/payments.js';
 
 export interface AppDependencies {
   database: Database;
@@ -34,6 +38,9 @@ export async function buildApp(
     },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    // A wrong body is a 400 with a message: no silent coercion of types, no silent dropping of
+    // fields the schema does not know.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // Keep-alive sockets would hold a graceful shutdown open; close them once requests finish.
     forceCloseConnections: 'idle',
   });
@@ -50,7 +57,12 @@ export async function buildApp(
     previousSecret: config.sessionSecretPrevious,
   });
 
+  await app.register(payments, { config });
+
   await app.register(healthRoutes);
+  await app.register(configRoutes, { config });
+  await app.register(paymentRoutes, { config });
+  await app.register(stripeWebhookRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 

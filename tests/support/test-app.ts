@@ -29,14 +29,18 @@ export async function createTestApp(
   options: {
     env?: Record<string, string>;
     clientDir?: string;
-    databaseUrl?: string;
+    /** Connects through something in between (a proxy that can cut the connection). */
+    connectThrough?: (databaseUrl: string) => Promise<string>;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
 ): Promise<TestApp> {
   const testDatabase = await createMigratedTestDatabase();
   const config = testConfig(options.env);
-  const database = createDatabase(options.databaseUrl ?? testDatabase.url, {
+  const url = options.connectThrough
+    ? await options.connectThrough(testDatabase.url)
+    : testDatabase.url;
+  const database = createDatabase(url, {
     maxConnections: testDatabase.embedded ? 1 : 5,
   });
   const app = await buildApp(config, {

@@ -68,12 +68,14 @@ interface ForeignKey {
 }
 
 const tableOf = (model: DmmfModel) => model.dbName ?? model.name;
+/** How PostgreSQL prints a type name: bare when it is a plain lower-case identifier. */
+const quoteIdent = (name: string) => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name}"`);
 const columnOf = (field: DmmfField) => field.dbName ?? field.name;
 
 function expectedType(field: DmmfField, datamodel: Datamodel): string {
   if (field.kind === 'enum') {
     const enumDef = datamodel.enums.find((e) => e.name === field.type);
-    return `"${enumDef?.dbName ?? field.type}"`;
+    return quoteIdent(enumDef?.dbName ?? field.type);
   }
   if (field.nativeType) {
     const [name, args] = field.nativeType;
@@ -98,7 +100,7 @@ function expectedDefault(field: DmmfField, datamodel: Datamodel): string | null 
   }
   if (field.kind === 'enum') {
     const enumDef = datamodel.enums.find((e) => e.name === field.type);
-    return `'${String(value)}'::"${enumDef?.dbName ?? field.type}"`;
+    return `'${String(value)}'::${quoteIdent(enumDef?.dbName ?? field.type)}`;
   }
   if (typeof value === 'string') return `'${value}'::text`;
   return String(value);

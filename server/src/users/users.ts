@@ -1,24 +1,56 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
 import type { UserView } from './user-schema.js';
 
 export interface SessionUserRow {
   id: string;
   email: string | null;
   sessionVersion: number;
+  stripeCustomerId: string | null;
+  membership: MembershipState | null;
+}
+
+interface SessionUserSqlRow {
+  id: string;
+  email: string | null;
+  sessionVersion: number;
+  stripeCustomerId: string | null;
+  plan: 'one-time' | 'subscription' | null;
+  status: string | null;
+  expiresAt: Date | null;
 }
 
 /**
- * The user behind a session, read on nearly every API request. Raw SQL on purpose: through
- * Prisma this one primary-key lookup costs about twice as much (tests/bench/session-me.ts), and
- * it is the hottest query of the site. Everything else goes through Prisma.
+ * The user behind a session, with their membership: read on nearly every API request. Raw SQL on
+ * purpose: through Prisma this primary-key lookup costs about twice as much
+ * (tests/bench/session-me.ts), and it is the hottest query of the site. Everything else goes
+ * through Prisma.
  */
 export async function findSessionUser(pool: pg.Pool, id: string): Promise<SessionUserRow | null> {
-  const { rows } = await pool.query<SessionUserRow>(
-    'SELECT id, email, "sessionVersion" FROM users WHERE id = $1',
+  const { rows } = await pool.query<SessionUserSqlRow>(
+    `SELECT u.id, u.email, u."sessionVersion", u."stripeCustomerId",
+            m.plan, m.status, m."expiresAt"
+     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+     WHERE u.id = $1`,
     [id],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    sessionVersion: row.sessionVersion,
+    stripeCustomerId: row.stripeCustomerId,
+    membership:
+      row.plan && row.status && row.expiresAt
+        ? {
+            plan: row.plan === 'one-time' ? 'one_time' : 'subscription',
+            status: row.status,
+            expiresAt: row.expiresAt,
+          }
+        : null,
+  };
 }
 
 /**
@@ -32,5 +64,5 @@ export async function ensureUserRow(prisma: PrismaClient, id: string): Promise<v
 
 /** A visitor without a row is an ordinary anonymous reader. */
 export function toUserView(id: string, row: SessionUserRow | null): UserView {
-  return { id, email: row?.email ?? null, isSubscribed: false, membership: null };
+  return { id, email: row?.email ?? null, ...toMembershipView(row?.membership ?? null) };
 }

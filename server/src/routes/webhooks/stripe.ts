@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { Type } from 'typebox';
+import { ErrorResponseSchema } from '../../http/error-schema.js';
+import { HttpError } from '../../http/errors.js';
+import { handleStripeEvent } from '../../stripe-events/handle-stripe-event.js';
+
+/** Stripe's default: a signature more than five minutes old is refused (replay protection). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export default async function stripeWebhookRoutes(app: FastifyInstance) {
+  // The signature covers the exact bytes Stripe sent, so this route (and only this one) keeps the
+  // body raw instead of parsing JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post<{ Body: Buffer }>(
+    '/webhooks/stripe',
+    {
+      schema: {
+        response: {
+          200: Type.Object({ received: Type.Boolean() }),
+          400: ErrorResponseSchema,
+          503: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const payments = app.requirePayments();
+      const signature = request.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+        throw new HttpError(400, 'invalid_signature', 'Missing Stripe-Signature header or body.');
+      }
+      let event: Stripe.Event;
+      try {
+        event = payments.stripe.webhooks.constructEvent(
+          request.body,
+          signature,
+          payments.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch {
+        throw new HttpError(
+          400,
+          'invalid_signature',
+          'The Stripe signature does not verify (or is too old).',
+        );
+      }
+      const outcome = await handleStripeEvent(
+        { prisma: app.db.prisma, stripe: payments.stripe },
+        event,
+      );
+      request.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
+      return { received: true };
+    },
+  );
+}
