@@ -29,20 +29,20 @@ describe('who has access', () => {
   );
 
   it('gives a one-time membership access until it expires, and none once refunded', () => {
-    expect(isMembershipActive({ plan: 'one_time', status: 'active', expiresAt: later }, now)).toBe(
+    expect(isMembershipActive({ plan: 'one-time', status: 'active', expiresAt: later }, now)).toBe(
       true,
     );
     expect(
-      isMembershipActive({ plan: 'one_time', status: 'active', expiresAt: earlier }, now),
+      isMembershipActive({ plan: 'one-time', status: 'active', expiresAt: earlier }, now),
     ).toBe(false);
     expect(
-      isMembershipActive({ plan: 'one_time', status: 'refunded', expiresAt: later }, now),
+      isMembershipActive({ plan: 'one-time', status: 'refunded', expiresAt: later }, now),
     ).toBe(false);
     expect(isMembershipActive(null, now)).toBe(false);
   });
 
   it('shows the membership as the HTTP contract names it', () => {
-    expect(toMembershipView({ plan: 'one_time', status: 'active', expiresAt: later }, now)).toEqual(
+    expect(toMembershipView({ plan: 'one-time', status: 'active', expiresAt: later }, now)).toEqual(
       {
         isSubscribed: true,
         membership: { plan: 'one-time', status: 'active', expiresAt: '2026-07-01T00:00:00.000Z' },

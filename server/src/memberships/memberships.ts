@@ -1,13 +1,15 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from '../db/transaction.js';
 import type { UserView } from '../users/user-schema.js';
 
 /**
  * Cohort's membership rules, in one place: the webhook, the checkout return and /api/me all go
  * through here. A user has at most one membership. Memberships are matched by our user id (carried
  * in Stripe metadata), never by email.
+ *
+ * The writes are explicit SQL inside the caller's transaction (`withTransaction`): the conflict
+ * handling that makes them idempotent is in plain view, and the webhook path makes a few round
+ * trips instead of Prisma's many (tests/bench/webhooks.ts).
  */
-
-type Tx = Prisma.TransactionClient;
 
 export const ONE_TIME_MEMBERSHIP_DAYS = 365;
 
@@ -32,7 +34,7 @@ const ACCESS_STATUSES = new Set([
 ]);
 
 export interface MembershipState {
-  plan: 'one_time' | 'subscription';
+  plan: 'one-time' | 'subscription';
   status: string;
   expiresAt: Date;
 }
@@ -50,30 +52,40 @@ export function toMembershipView(
   return {
     isSubscribed: isMembershipActive(membership, now),
     membership: membership && {
-      plan: membership.plan === 'one_time' ? 'one-time' : 'subscription',
+      plan: membership.plan,
       status: membership.status,
       expiresAt: membership.expiresAt.toISOString(),
     },
   };
 }
 
+/** SQL for "this membership gives access now" (the same rule as `isMembershipActive`). */
+const givesAccess = (table: string) =>
+  `(${table}.status IN ('active', 'trialing', 'past_due') AND ${table}."expiresAt" > now())`;
+
 async function ensureUser(tx: Tx, userId: string): Promise<void> {
-  await tx.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
+  await tx.query(
+    `INSERT INTO users (id, "updatedAt") VALUES ($1, now()) ON CONFLICT (id) DO NOTHING`,
+    [userId],
+  );
+}
+
+interface PaymentRecord {
+  id: string;
+  userId: string;
+  plan: 'one-time' | 'subscription';
+  amountCents: number;
+  currency: string;
 }
 
 /** Records a payment once. False when it was already recorded (a replay or a race). */
-async function recordPayment(
-  tx: Tx,
-  payment: {
-    id: string;
-    userId: string;
-    plan: 'one_time' | 'subscription';
-    amountCents: number;
-    currency: string;
-  },
-): Promise<boolean> {
-  const { count } = await tx.payment.createMany({ data: [payment], skipDuplicates: true });
-  return count === 1;
+async function recordPayment(tx: Tx, payment: PaymentRecord): Promise<boolean> {
+  const result = await tx.query(
+    `INSERT INTO payments (id, "userId", plan, "amountCents", currency)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+    [payment.id, payment.userId, payment.plan, payment.amountCents, payment.currency],
+  );
+  return result.rowCount === 1;
 }
 
 export interface OneTimePayment {
@@ -92,27 +104,27 @@ export async function grantOneTimeMembership(tx: Tx, payment: OneTimePayment): P
   const isNew = await recordPayment(tx, {
     id: payment.paymentIntentId,
     userId: payment.userId,
-    plan: 'one_time',
+    plan: 'one-time',
     amountCents: payment.amountCents,
     currency: payment.currency,
   });
   if (!isNew) return false;
-  // One statement, so two payments landing at once both count.
-  await tx.$executeRaw`
-    INSERT INTO memberships ("userId", plan, status, "expiresAt", "updatedAt")
-    VALUES (${payment.userId}::uuid, 'one-time', 'active',
-            now() + make_interval(days => ${ONE_TIME_MEMBERSHIP_DAYS}), now())
-    ON CONFLICT ("userId") DO UPDATE SET
-      plan = CASE WHEN memberships."stripeSubscriptionId" IS NOT NULL
-                   AND memberships.status IN ('active', 'trialing', 'past_due')
-                   AND memberships."expiresAt" > now()
-                  THEN memberships.plan ELSE 'one-time' END,
-      status = 'active',
-      "expiresAt" = GREATEST(
-        CASE WHEN memberships.status IN ('active', 'trialing', 'past_due')
-             THEN memberships."expiresAt" ELSE now() END,
-        now()) + make_interval(days => ${ONE_TIME_MEMBERSHIP_DAYS}),
-      "updatedAt" = now()`;
+  // One statement, so two payments landing at once both count. A live subscription keeps its
+  // plan (it still renews); the paid year is added on top either way.
+  await tx.query(
+    `INSERT INTO memberships ("userId", plan, status, "expiresAt", "updatedAt")
+     VALUES ($1, 'one-time', 'active', now() + make_interval(days => $2), now())
+     ON CONFLICT ("userId") DO UPDATE SET
+       plan = CASE WHEN memberships."stripeSubscriptionId" IS NOT NULL
+                    AND ${givesAccess('memberships')}
+                   THEN memberships.plan ELSE 'one-time' END,
+       status = 'active',
+       "expiresAt" = CASE WHEN ${givesAccess('memberships')}
+                          THEN memberships."expiresAt" ELSE now() END
+                     + make_interval(days => $2),
+       "updatedAt" = now()`,
+    [payment.userId, ONE_TIME_MEMBERSHIP_DAYS],
+  );
   return true;
 }
 
@@ -135,10 +147,11 @@ export interface SubscriptionState {
 export async function applySubscriptionState(tx: Tx, state: SubscriptionState): Promise<void> {
   await ensureUser(tx, state.userId);
   if (state.customerId) {
-    await tx.user.updateMany({
-      where: { id: state.userId, stripeCustomerId: null },
-      data: { stripeCustomerId: state.customerId },
-    });
+    await tx.query(
+      `UPDATE users SET "stripeCustomerId" = $2, "updatedAt" = now()
+       WHERE id = $1 AND "stripeCustomerId" IS NULL`,
+      [state.userId, state.customerId],
+    );
   }
   if (state.invoice) {
     await recordPayment(tx, {
@@ -149,26 +162,26 @@ export async function applySubscriptionState(tx: Tx, state: SubscriptionState): 
       currency: state.invoice.currency,
     });
   }
-  // A subscription's state replaces the membership unless the membership is a different one that
-  // still gives access (a one-time year bought before), or Stripe told us something newer already.
-  await tx.$executeRaw`
-    INSERT INTO memberships
-      ("userId", plan, status, "expiresAt", "stripeSubscriptionId", "stripeSyncedAt", "updatedAt")
-    VALUES (${state.userId}::uuid, 'subscription', ${state.status}, ${state.currentPeriodEnd},
-            ${state.subscriptionId}, ${state.readAt}, now())
-    ON CONFLICT ("userId") DO UPDATE SET
-      plan = 'subscription',
-      status = EXCLUDED.status,
-      "expiresAt" = EXCLUDED."expiresAt",
-      "stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId",
-      "stripeSyncedAt" = EXCLUDED."stripeSyncedAt",
-      "updatedAt" = now()
-    WHERE (memberships."stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId"
-           AND (memberships."stripeSyncedAt" IS NULL
-                OR memberships."stripeSyncedAt" <= EXCLUDED."stripeSyncedAt"))
-       OR (memberships."stripeSubscriptionId" IS DISTINCT FROM EXCLUDED."stripeSubscriptionId"
-           AND NOT (memberships.status IN ('active', 'trialing', 'past_due')
-                    AND memberships."expiresAt" > now()))`;
+  // The subscription's state replaces the membership unless Stripe told us something newer about
+  // it already, or the membership is a different one that still gives access (a paid year).
+  await tx.query(
+    `INSERT INTO memberships
+       ("userId", plan, status, "expiresAt", "stripeSubscriptionId", "stripeSyncedAt", "updatedAt")
+     VALUES ($1, 'subscription', $2, $3, $4, $5, now())
+     ON CONFLICT ("userId") DO UPDATE SET
+       plan = 'subscription',
+       status = EXCLUDED.status,
+       "expiresAt" = EXCLUDED."expiresAt",
+       "stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId",
+       "stripeSyncedAt" = EXCLUDED."stripeSyncedAt",
+       "updatedAt" = now()
+     WHERE (memberships."stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId"
+            AND (memberships."stripeSyncedAt" IS NULL
+                 OR memberships."stripeSyncedAt" <= EXCLUDED."stripeSyncedAt"))
+        OR (memberships."stripeSubscriptionId" IS DISTINCT FROM EXCLUDED."stripeSubscriptionId"
+            AND NOT ${givesAccess('memberships')})`,
+    [state.userId, state.status, state.currentPeriodEnd, state.subscriptionId, state.readAt],
+  );
 }
 
 /**
@@ -180,35 +193,35 @@ export async function revokeRefundedPayment(
   refund: { paymentIntentId: string | null; customerId: string | null },
 ): Promise<boolean> {
   if (refund.paymentIntentId) {
-    const { count } = await tx.payment.updateMany({
-      where: { id: refund.paymentIntentId, plan: 'one_time', refundedAt: null },
-      data: { refundedAt: new Date() },
-    });
-    if (count === 1) {
-      const payment = await tx.payment.findUniqueOrThrow({
-        where: { id: refund.paymentIntentId },
-        select: { userId: true },
-      });
-      await tx.$executeRaw`
-        UPDATE memberships SET
-          "expiresAt" = "expiresAt" - make_interval(days => ${ONE_TIME_MEMBERSHIP_DAYS}),
-          status = CASE WHEN "expiresAt" - make_interval(days => ${ONE_TIME_MEMBERSHIP_DAYS}) > now()
-                        THEN status ELSE 'refunded' END,
-          "updatedAt" = now()
-        WHERE "userId" = ${payment.userId}::uuid AND plan = 'one-time'`;
+    const refunded = await tx.query<{ userId: string }>(
+      `UPDATE payments SET "refundedAt" = now()
+       WHERE id = $1 AND plan = 'one-time' AND "refundedAt" IS NULL
+       RETURNING "userId"`,
+      [refund.paymentIntentId],
+    );
+    const userId = refunded.rows[0]?.userId;
+    if (userId) {
+      await tx.query(
+        `UPDATE memberships SET
+           "expiresAt" = "expiresAt" - make_interval(days => $2),
+           status = CASE WHEN "expiresAt" - make_interval(days => $2) > now()
+                         THEN status ELSE 'refunded' END,
+           "updatedAt" = now()
+         WHERE "userId" = $1 AND plan = 'one-time'`,
+        [userId, ONE_TIME_MEMBERSHIP_DAYS],
+      );
       return true;
     }
   }
   if (refund.customerId) {
-    const { count } = await tx.membership.updateMany({
-      where: {
-        plan: 'subscription',
-        status: { not: 'refunded' },
-        user: { stripeCustomerId: refund.customerId },
-      },
-      data: { status: 'refunded', expiresAt: new Date() },
-    });
-    return count > 0;
+    const revoked = await tx.query(
+      `UPDATE memberships m SET status = 'refunded', "expiresAt" = now(), "updatedAt" = now()
+       FROM users u
+       WHERE u.id = m."userId" AND u."stripeCustomerId" = $1
+         AND m.plan = 'subscription' AND m.status <> 'refunded'`,
+      [refund.customerId],
+    );
+    return (revoked.rowCount ?? 0) > 0;
   }
   return false;
 }

@@ -1,4 +1,6 @@
+import type pg from 'pg';
 import type Stripe from 'stripe';
+import { withTransaction } from '../db/transaction.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { prepareEffect } from './stripe-event-effects.js';
 
@@ -10,22 +12,19 @@ export type EventOutcome = 'applied' | 'recorded' | 'duplicate';
  * of one event at once serialise on the event's primary key; the second changes nothing.
  */
 export async function handleStripeEvent(
-  deps: { prisma: PrismaClient; stripe: Stripe },
+  deps: { prisma: PrismaClient; pool: pg.Pool; stripe: Stripe },
   event: Stripe.Event,
 ): Promise<EventOutcome> {
-  const seen = await deps.prisma.stripeEvent.findUnique({
-    where: { id: event.id },
-    select: { id: true },
-  });
-  if (seen) return 'duplicate';
+  const seen = await deps.pool.query('SELECT 1 FROM stripe_events WHERE id = $1', [event.id]);
+  if (seen.rowCount) return 'duplicate';
 
   const effect = await prepareEffect(deps, event);
-  return deps.prisma.$transaction(async (tx) => {
-    const { count } = await tx.stripeEvent.createMany({
-      data: [{ id: event.id, type: event.type }],
-      skipDuplicates: true,
-    });
-    if (count === 0) return 'duplicate';
+  return withTransaction(deps.pool, async (tx) => {
+    const recorded = await tx.query(
+      'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING',
+      [event.id, event.type],
+    );
+    if (recorded.rowCount === 0) return 'duplicate';
     if (!effect) return 'recorded';
     await effect(tx);
     return 'applied';

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Tx } from '../db/transaction.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
 import {
   applySubscriptionState,
@@ -14,7 +15,7 @@ import {
 } from '../memberships/stripe-state.js';
 
 /** What an event does to our data, run inside the transaction that records the event. */
-export type Effect = (tx: Prisma.TransactionClient) => Promise<unknown>;
+export type Effect = (tx: Tx) => Promise<unknown>;
 
 /** The PaymentIntent metadata that marks Cohort's early-access offer. */
 export const EARLY_ACCESS_OFFER = 'early-access';

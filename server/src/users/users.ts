@@ -45,7 +45,7 @@ export async function findSessionUser(pool: pg.Pool, id: string): Promise<Sessio
     membership:
       row.plan && row.status && row.expiresAt
         ? {
-            plan: row.plan === 'one-time' ? 'one_time' : 'subscription',
+            plan: row.plan,
             status: row.status,
             expiresAt: row.expiresAt,
           }

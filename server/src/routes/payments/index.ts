@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppConfig } from '../../config.js';
+import { withTransaction } from '../../db/transaction.js';
 import { ErrorResponseSchema } from '../../http/error-schema.js';
 import { HttpError } from '../../http/errors.js';
 import { applySubscriptionState, isMembershipActive } from '../../memberships/memberships.js';
@@ -162,7 +163,7 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
         throw new HttpError(404, 'not_found', 'No such checkout for this visitor.');
       }
       const state = await checkoutSessionState(payments.stripe, checkout);
-      if (state) await app.db.prisma.$transaction((tx) => applySubscriptionState(tx, state));
+      if (state) await withTransaction(app.db.pool, (tx) => applySubscriptionState(tx, state));
       return {
         user: toUserView(session.userId, await findSessionUser(app.db.pool, session.userId)),
       };

@@ -51,7 +51,7 @@ export default async function stripeWebhookRoutes(app: FastifyInstance) {
         );
       }
       const outcome = await handleStripeEvent(
-        { prisma: app.db.prisma, stripe: payments.stripe },
+        { prisma: app.db.prisma, pool: app.db.pool, stripe: payments.stripe },
         event,
       );
       request.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
