@@ -15,6 +15,9 @@ import configRoutes from './routes/config/index.js';
 import paymentRoutes from './routes/payments/index.js';
 import stripeWebhookRoutes from './routes/webhooks/stripe.js';
 import payments from './plugins/app/payments.js';
+import mailer from './plugins/app/mailer.js';
+import authRoutes from './routes/auth/index.js';
+import accountRoutes from './routes/account/index.js';
 
 export interface AppDependencies {
   database: Database;
@@ -50,7 +53,7 @@ export async function buildApp(
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
   await app.register(cookie);
-  await app.register(rateLimit);
+  await app.register(rateLimit, { redisUrl: config.redisUrl });
   await app.register(crossSiteGuard, { siteUrl: config.siteUrl });
   await app.register(sessions, {
     secret: config.sessionSecret,
@@ -58,11 +61,18 @@ export async function buildApp(
   });
 
   await app.register(payments, { config });
+  await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
 
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
   await app.register(paymentRoutes, { config });
   await app.register(stripeWebhookRoutes);
+  await app.register(authRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    loginRateLimit: config.loginRateLimit,
+  });
+  await app.register(accountRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 

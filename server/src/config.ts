@@ -17,6 +17,8 @@ export interface AppConfig {
   trustProxy: boolean | string;
   /** POST /api/session requests per client IP per minute. */
   sessionRateLimit: number;
+  /** Sign-in attempts per client IP per minute. */
+  loginRateLimit: number;
   stripe: StripeConfig | null;
   membership: { priceCents: number; currency: string };
   paywallDelayMs: number;
@@ -81,6 +83,7 @@ const envSchema = z.object({
   ),
   TRUST_PROXY: optionalText,
   SESSION_RATE_LIMIT: integer(1, 100_000).default(60),
+  LOGIN_RATE_LIMIT: integer(1, 100_000).default(10),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -153,6 +156,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionRateLimit: e.SESSION_RATE_LIMIT,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -32,6 +32,21 @@ interface Dependencies {
   stripe: Stripe;
 }
 
+/**
+ * Whose subscription this is: the user holding it now (a membership can move to an account at
+ * sign-in), else the user id Stripe carries in its metadata, else the user of its customer.
+ */
+async function ownerOf(
+  prisma: PrismaClient,
+  state: { subscriptionId: string; userId: string | null; customerId: string | null },
+): Promise<string | null> {
+  const holder = await prisma.membership.findUnique({
+    where: { stripeSubscriptionId: state.subscriptionId },
+    select: { userId: true },
+  });
+  return holder?.userId ?? state.userId ?? (await userIdForCustomer(prisma, state.customerId));
+}
+
 async function userIdForCustomer(prisma: PrismaClient, customerId: string | null) {
   if (!customerId) return null;
   const user = await prisma.user.findUnique({
@@ -80,7 +95,7 @@ export async function prepareEffect(
       const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
       if (!subscriptionId || !invoice.id) return null;
       const state = await readSubscriptionState(deps.stripe, subscriptionId, null);
-      const userId = state.userId ?? (await userIdForCustomer(deps.prisma, state.customerId));
+      const userId = await ownerOf(deps.prisma, state);
       if (!userId) {
         throw new RetryLaterError(
           `Invoice ${invoice.id} is for a customer Cohort does not know yet; retry later.`,
@@ -97,7 +112,7 @@ export async function prepareEffect(
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
       const state = await readSubscriptionState(deps.stripe, event.data.object.id, null);
-      const userId = state.userId ?? (await userIdForCustomer(deps.prisma, state.customerId));
+      const userId = await ownerOf(deps.prisma, state);
       if (!userId) return null; // not one of ours
       return (tx) => applySubscriptionState(tx, { ...state, userId });
     }

@@ -1,16 +1,37 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
 import { HttpError } from '../../http/errors.js';
+
+const CONNECT_TIMEOUT_MS = 3_000;
+
+export interface RateLimitingOptions {
+  /**
+   * With a Redis server the counters live there, so every app server behind the proxy enforces one
+   * limit; without one, each process counts on its own. Connection options can ride in the URL's
+   * query string (`?keyPrefix=cohort:` when several sites share one Redis).
+   */
+  redisUrl?: string;
+}
 
 /**
  * Per-client-IP rate limits, opted into route by route (`config.rateLimit`). Behind nginx the
  * client IP comes from X-Forwarded-For, trusted only from the configured proxy.
  */
 export default fp(
-  async function rateLimiting(app: FastifyInstance) {
+  async function rateLimiting(app: FastifyInstance, options: RateLimitingOptions) {
+    const redis = options.redisUrl ? await connectRedis(app, options.redisUrl) : undefined;
+
     await app.register(rateLimit, {
       global: false,
+      ...(redis && {
+        redis,
+        nameSpace: 'cohort-rate-limit:',
+        // Redis down: let requests through rather than fail them. nginx's own limits still hold,
+        // and a rate limit is not worth an outage.
+        skipOnError: true,
+      }),
       errorResponseBuilder: (_request, context) =>
         new HttpError(
           context.statusCode,
@@ -21,3 +42,38 @@ export default fp(
   },
   { name: 'rate-limit' },
 );
+
+/** A Redis client, connected if Redis answers within a few seconds (the app starts either way). */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    connectionName: 'cohort-rate-limit',
+    // Fail a command at once while the connection is down (the limiter then skips it) instead of
+    // holding the request until Redis is back.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+  });
+  let reportedDown = false;
+  redis.on('error', (error: Error) => {
+    // ioredis retries on its own and emits an error for each failed attempt: log the first.
+    if (!reportedDown) app.log.error({ err: error }, 'rate-limit Redis is unreachable');
+    reportedDown = true;
+  });
+  redis.on('ready', () => {
+    if (reportedDown) app.log.info('rate-limit Redis is reachable again');
+    reportedDown = false;
+  });
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(ready, CONNECT_TIMEOUT_MS);
+    function ready() {
+      clearTimeout(timer);
+      redis.off('ready', ready);
+      resolve();
+    }
+    redis.on('ready', ready);
+  });
+  return redis;
+}

@@ -1,0 +1,273 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { withTransaction } from '../db/transaction.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { HttpError } from '../http/errors.js';
+import { isMembershipActive } from '../memberships/memberships.js';
+import type { Session } from '../plugins/app/sessions.js';
+import { isValidEmail, normalizeEmail } from './emails.js';
+import {
+  checkNewPassword,
+  getPasswordHash,
+  spendPasswordCheck,
+  verifyPassword,
+} from './passwords.js';
+
+/** The session a changed account should continue with. */
+export interface SessionGrant {
+  userId: string;
+  sessionVersion: number;
+}
+
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+
+const invalidCredentials = () =>
+  new HttpError(401, 'invalid_credentials', 'That email and password do not match an account.');
+
+function requireValidEmail(input: string): string {
+  const email = normalizeEmail(input);
+  if (!isValidEmail(email)) {
+    throw new HttpError(
+      400,
+      'invalid_email',
+      'Enter a valid email address, like name@example.com.',
+    );
+  }
+  return email;
+}
+
+function requireAcceptablePassword(password: string): void {
+  const problem = checkNewPassword(password);
+  if (problem) throw new HttpError(400, 'weak_password', problem);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === 'P2002';
+}
+
+const emailTaken = () =>
+  new HttpError(409, 'email_taken', 'An account with that email already exists. Sign in instead.');
+
+/**
+ * Attaches an email and password to the visitor's own user (Firebase's account linking): the id
+ * stays, so a membership bought anonymously is kept. Ends the anonymous token: the new session
+ * carries the next session version.
+ */
+export async function registerAccount(
+  prisma: PrismaClient,
+  input: { userId: string; email: string; password: string },
+): Promise<SessionGrant> {
+  const email = requireValidEmail(input.email);
+  requireAcceptablePassword(input.password);
+  const existing = await prisma.user.findUnique({
+    where: { id: input.userId },
+    select: { email: true },
+  });
+  if (existing?.email) {
+    throw new HttpError(
+      409,
+      'already_registered',
+      'You already have an account: sign out first to create another.',
+    );
+  }
+  const passwordHash = await getPasswordHash(input.password);
+  try {
+    const user = await prisma.user.upsert({
+      where: { id: input.userId },
+      create: { id: input.userId, email, passwordHash, sessionVersion: 1 },
+      update: { email, passwordHash, sessionVersion: { increment: 1 } },
+      select: { id: true, sessionVersion: true },
+    });
+    return { userId: user.id, sessionVersion: user.sessionVersion };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+/**
+ * Checks an email and password. An unknown email and a wrong password get the same answer in the
+ * same time. If the anonymous visitor signing in holds a membership and the account has none, the
+ * membership moves to the account (written down in docs/decisions/0004-accounts.md).
+ */
+export async function signIn(
+  deps: { prisma: PrismaClient; pool: pg.Pool },
+  input: { email: string; password: string; leaving: Session | null },
+): Promise<SessionGrant> {
+  const email = normalizeEmail(input.email);
+  const user = await deps.prisma.user.findUnique({
+    where: { email },
+    select: { id: true, passwordHash: true, sessionVersion: true },
+  });
+  if (!user?.passwordHash) {
+    await spendPasswordCheck(input.password);
+    throw invalidCredentials();
+  }
+  if (!(await verifyPassword(input.password, user.passwordHash))) throw invalidCredentials();
+
+  const leaving = input.leaving;
+  if (
+    leaving &&
+    leaving.userId !== user.id &&
+    leaving.user?.email === null &&
+    isMembershipActive(leaving.user.membership)
+  ) {
+    await moveMembership(deps.pool, leaving.userId, user.id);
+  }
+  return { userId: user.id, sessionVersion: user.sessionVersion };
+}
+
+/**
+ * Moves an anonymous visitor's membership, its payments and Stripe customer to an account that
+ * has no active membership. Nothing moves if the account has one: it keeps its own.
+ */
+async function moveMembership(pool: pg.Pool, fromUserId: string, toUserId: string): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    // Lock both users so two sign-ins cannot move the same membership twice.
+    await tx.query('SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
+      [fromUserId, toUserId],
+    ]);
+    const target = await tx.query(
+      `SELECT 1 FROM memberships WHERE "userId" = $1
+         AND status IN ('active', 'trialing', 'past_due') AND "expiresAt" > now()`,
+      [toUserId],
+    );
+    if (target.rowCount) return;
+    await tx.query('DELETE FROM memberships WHERE "userId" = $1', [toUserId]);
+    await tx.query(
+      'UPDATE memberships SET "userId" = $2, "updatedAt" = now() WHERE "userId" = $1',
+      [fromUserId, toUserId],
+    );
+    await tx.query('UPDATE payments SET "userId" = $2 WHERE "userId" = $1', [fromUserId, toUserId]);
+    const source = await tx.query<{ stripeCustomerId: string | null }>(
+      'SELECT "stripeCustomerId" FROM users WHERE id = $1',
+      [fromUserId],
+    );
+    const customerId = source.rows[0]?.stripeCustomerId;
+    if (customerId) {
+      // The customer id is unique: free it on the anonymous user before giving it to the account.
+      await tx.query(
+        'UPDATE users SET "stripeCustomerId" = NULL, "updatedAt" = now() WHERE id = $1',
+        [fromUserId],
+      );
+      await tx.query(
+        `UPDATE users SET "stripeCustomerId" = $2, "updatedAt" = now()
+         WHERE id = $1 AND "stripeCustomerId" IS NULL`,
+        [toUserId, customerId],
+      );
+    }
+  });
+}
+
+export async function requirePassword(prisma: PrismaClient, userId: string, password: string) {
+  const user = await prisma.user.findUnique({
+    where: { id: userId },
+    select: { passwordHash: true, email: true, stripeCustomerId: true },
+  });
+  if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
+    throw new HttpError(403, 'wrong_password', 'Your current password is not right.');
+  }
+  return user;
+}
+
+/** A new password ends every other session of the user: the caller re-issues this one. */
+export async function changePassword(
+  prisma: PrismaClient,
+  input: { userId: string; currentPassword: string; newPassword: string },
+): Promise<SessionGrant> {
+  requireAcceptablePassword(input.newPassword);
+  await requirePassword(prisma, input.userId, input.currentPassword);
+  const user = await prisma.user.update({
+    where: { id: input.userId },
+    data: {
+      passwordHash: await getPasswordHash(input.newPassword),
+      sessionVersion: { increment: 1 },
+    },
+    select: { id: true, sessionVersion: true },
+  });
+  return { userId: user.id, sessionVersion: user.sessionVersion };
+}
+
+/** Changes the email; answers the Stripe customer to update, if any. */
+export async function changeEmail(
+  prisma: PrismaClient,
+  input: { userId: string; password: string; email: string },
+): Promise<{ email: string; stripeCustomerId: string | null }> {
+  const email = requireValidEmail(input.email);
+  const user = await requirePassword(prisma, input.userId, input.password);
+  try {
+    await prisma.user.update({ where: { id: input.userId }, data: { email } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+  return { email, stripeCustomerId: user.stripeCustomerId };
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Makes a single-use reset link for a registered email, or nothing for an unknown one. Only the
+ * token's hash is stored.
+ */
+export async function createPasswordReset(
+  prisma: PrismaClient,
+  input: { email: string },
+): Promise<{ email: string; token: string } | null> {
+  const email = normalizeEmail(input.email);
+  if (!isValidEmail(email)) return null;
+  const user = await prisma.user.findUnique({
+    where: { email },
+    select: { id: true, passwordHash: true },
+  });
+  if (!user?.passwordHash) return null;
+  const token = randomBytes(32).toString('base64url');
+  await prisma.passwordReset.create({
+    data: {
+      id: randomUUID(),
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL_MS),
+    },
+  });
+  return { email, token };
+}
+
+const invalidResetLink = () =>
+  new HttpError(
+    400,
+    'invalid_reset_link',
+    'This reset link is invalid, used or expired. Ask for a new one.',
+  );
+
+/** Sets a new password from a reset link: once, within the hour; every session ends. */
+export async function completePasswordReset(
+  prisma: PrismaClient,
+  input: { token: string; password: string },
+): Promise<SessionGrant> {
+  requireAcceptablePassword(input.password);
+  const passwordHash = await getPasswordHash(input.password);
+  return prisma.$transaction(async (tx) => {
+    const reset = await tx.passwordReset.findUnique({
+      where: { tokenHash: hashToken(input.token) },
+      select: { id: true, userId: true, usedAt: true, expiresAt: true },
+    });
+    if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw invalidResetLink();
+    // Claim the link; a second submission racing this one finds it used.
+    const claimed = await tx.passwordReset.updateMany({
+      where: { id: reset.id, usedAt: null },
+      data: { usedAt: new Date() },
+    });
+    if (claimed.count !== 1) throw invalidResetLink();
+    await tx.passwordReset.updateMany({
+      where: { userId: reset.userId, usedAt: null },
+      data: { usedAt: new Date() },
+    });
+    const user = await tx.user.update({
+      where: { id: reset.userId },
+      data: { passwordHash, sessionVersion: { increment: 1 } },
+      select: { id: true, sessionVersion: true },
+    });
+    return { userId: user.id, sessionVersion: user.sessionVersion };
+  });
+}

@@ -1,0 +1,430 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake-stripe.js';
+import { SmtpCapture } from '../../../../tests/support/smtp-capture.js';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
+import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { EARLY_ACCESS_OFFER } from '../../stripe-events/stripe-event-effects.js';
+import { RESET_REQUESTED_MESSAGE } from './index.js';
+
+const PASSWORD = 'correct horse battery';
+let counter = 0;
+const uniqueEmail = () => `member${Date.now()}${(counter += 1)}@example.com`;
+
+describe('accounts', () => {
+  let stripe: FakeStripe;
+  let smtp: SmtpCapture;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    smtp = await new SmtpCapture().start();
+    t = await createTestApp({
+      env: {
+        ...stripe.env(),
+        SMTP_URL: smtp.url,
+        SITE_URL: 'https://cohort.example',
+        LOGIN_RATE_LIMIT: '1000',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+    await stripe?.stop();
+  });
+
+  const post = (visitor: Visitor | null, url: string, payload: object, remoteAddress?: string) =>
+    visitor
+      ? visitor.request({ method: 'POST', url, payload, ...(remoteAddress && { remoteAddress }) })
+      : t.app.inject({ method: 'POST', url, payload, ...(remoteAddress && { remoteAddress }) });
+  const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    return value ? `${SESSION_COOKIE}=${value}` : undefined;
+  };
+  const meWith = (cookie: string | undefined) =>
+    t.app.inject({ method: 'GET', url: '/api/me', headers: cookie ? { cookie } : {} });
+  const payEarlyAccess = async (visitor: Visitor) => {
+    const event = stripe.event(
+      'payment_intent.succeeded',
+      stripe.paidPaymentIntent({ userId: visitor.userId, offer: EARLY_ACCESS_OFFER }),
+    );
+    const { payload, headers } = stripe.signedDelivery(event);
+    await t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers });
+  };
+  async function registered(email = uniqueEmail()) {
+    const visitor = await newVisitor(t.app);
+    const response = await post(visitor, '/api/auth/register', { email, password: PASSWORD });
+    expect(response.statusCode).toBe(201);
+    return { email, userId: visitor.userId, cookie: cookieOf(response) ?? '' };
+  }
+  const signIn = (email: string, password = PASSWORD, cookie?: string, remoteAddress?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      ...(cookie && { headers: { cookie } }),
+      ...(remoteAddress && { remoteAddress }),
+    });
+
+  describe('registering', () => {
+    it('attaches a normalised email and a password to the visitor’s own user, keeping a paid membership', async () => {
+      const visitor = await newVisitor(t.app);
+      await payEarlyAccess(visitor);
+      const email = uniqueEmail();
+
+      const response = await post(visitor, '/api/auth/register', {
+        email: `  ${email.toUpperCase()} `,
+        password: PASSWORD,
+      });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().user).toMatchObject({ id: visitor.userId, email, isSubscribed: true });
+
+      const row = await t.database.prisma.user.findUniqueOrThrow({ where: { id: visitor.userId } });
+      expect(row.email).toBe(email);
+      expect(row.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      expect(row.passwordHash).not.toContain(PASSWORD);
+
+      // The anonymous token is done; the new cookie carries on as the same user.
+      expect((await meWith(visitor.cookie)).statusCode).toBe(401);
+      expect((await meWith(cookieOf(response))).json().user.id).toBe(visitor.userId);
+    });
+
+    it.each([
+      ['an invalid email', { email: 'not-an-email', password: PASSWORD }, 400, 'invalid_email'],
+      [
+        'a short password',
+        { email: 'short@example.com', password: 'abc123' },
+        400,
+        'weak_password',
+      ],
+      [
+        'a common password',
+        { email: 'common@example.com', password: 'password123' },
+        400,
+        'weak_password',
+      ],
+      ['a missing password', { email: 'missing@example.com' }, 400, 'invalid_request'],
+      [
+        'extra fields',
+        { email: 'x@example.com', password: PASSWORD, admin: true },
+        400,
+        'invalid_request',
+      ],
+    ])(
+      'refuses %s with a clear message and writes nothing',
+      async (_name, payload, status, code) => {
+        const visitor = await newVisitor(t.app);
+        const users = await t.database.prisma.user.count();
+        const response = await post(visitor, '/api/auth/register', payload);
+        expect(response.statusCode).toBe(status);
+        expect(response.json().error.code).toBe(code);
+        expect(response.json().error.message).toBeTruthy();
+        expect(await t.database.prisma.user.count()).toBe(users);
+      },
+    );
+
+    it('says what the password needs', async () => {
+      const visitor = await newVisitor(t.app);
+      const short = await post(visitor, '/api/auth/register', {
+        email: uniqueEmail(),
+        password: 'abc',
+      });
+      expect(short.json().error.message).toBe('Use at least 10 characters.');
+    });
+
+    it('answers 409 when the email is taken, whatever its case', async () => {
+      const { email } = await registered();
+      const visitor = await newVisitor(t.app);
+      const response = await post(visitor, '/api/auth/register', {
+        email: email.toUpperCase(),
+        password: PASSWORD,
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('email_taken');
+    });
+
+    it('answers 409 to a visitor who already has an account', async () => {
+      const account = await registered();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: uniqueEmail(), password: PASSWORD },
+        headers: { cookie: account.cookie },
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('already_registered');
+    });
+  });
+
+  describe('signing in', () => {
+    it('restores the account on another device', async () => {
+      const account = await registered();
+      const response = await signIn(account.email.toUpperCase());
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user).toMatchObject({ id: account.userId, email: account.email });
+      expect((await meWith(cookieOf(response))).json().user.id).toBe(account.userId);
+    });
+
+    it('gives the same answer for an unknown email and a wrong password', async () => {
+      const account = await registered();
+      const wrong = await signIn(account.email, 'wrong password here');
+      const unknown = await signIn(uniqueEmail(), 'wrong password here');
+      for (const response of [wrong, unknown]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({
+          error: {
+            code: 'invalid_credentials',
+            message: 'That email and password do not match an account.',
+          },
+        });
+        expect(cookieOf(response)).toBeUndefined();
+      }
+    });
+
+    it('takes about as long to refuse an unknown email as a wrong password', async () => {
+      const account = await registered();
+      const time = async (email: string) => {
+        const started = performance.now();
+        await signIn(email, 'wrong password here');
+        return performance.now() - started;
+      };
+      await time(account.email); // warm-up
+      const wrong: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        wrong.push(await time(account.email));
+        unknown.push(await time(uniqueEmail()));
+      }
+      const median = (values: number[]) => values.sort((a, b) => a - b)[2] ?? 0;
+      // Without the decoy hash an unknown email would answer ~50x faster (no scrypt at all).
+      expect(median(unknown) / median(wrong)).toBeGreaterThan(0.5);
+      expect(median(unknown) / median(wrong)).toBeLessThan(2);
+    });
+
+    it('moves an anonymous membership to an account that has none', async () => {
+      const account = await registered();
+      const device = await newVisitor(t.app);
+      await payEarlyAccess(device);
+
+      const response = await signIn(account.email, PASSWORD, device.cookie);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user).toMatchObject({ id: account.userId, isSubscribed: true });
+      expect(await t.database.prisma.membership.count({ where: { userId: device.userId } })).toBe(
+        0,
+      );
+      expect(await t.database.prisma.payment.count({ where: { userId: account.userId } })).toBe(1);
+    });
+
+    it('leaves an account’s own membership alone when the anonymous visitor also has one', async () => {
+      const visitor = await newVisitor(t.app);
+      await payEarlyAccess(visitor);
+      const email = uniqueEmail();
+      await post(visitor, '/api/auth/register', { email, password: PASSWORD });
+      const device = await newVisitor(t.app);
+      await payEarlyAccess(device);
+
+      await signIn(email, PASSWORD, device.cookie);
+      expect(await t.database.prisma.membership.count({ where: { userId: device.userId } })).toBe(
+        1,
+      );
+      expect(await t.database.prisma.payment.count({ where: { userId: visitor.userId } })).toBe(1);
+    });
+
+    it('signing out starts a fresh anonymous session without the membership', async () => {
+      const visitor = await newVisitor(t.app);
+      await payEarlyAccess(visitor);
+      const email = uniqueEmail();
+      const registration = await post(visitor, '/api/auth/register', { email, password: PASSWORD });
+      const cookie = cookieOf(registration) ?? '';
+
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie },
+      });
+      expect(out.statusCode).toBe(200);
+      expect(out.json().user).toMatchObject({ email: null, isSubscribed: false });
+      expect(out.json().user.id).not.toBe(visitor.userId);
+
+      const back = await signIn(email, PASSWORD, cookieOf(out));
+      expect(back.json().user).toMatchObject({ id: visitor.userId, isSubscribed: true });
+    });
+  });
+
+  describe('password reset', () => {
+    const requestReset = (email: string) => post(null, '/api/auth/password-reset', { email });
+    async function resetLinkFor(email: string) {
+      await expect.poll(() => smtp.mailsTo(email).length, { timeout: 5000 }).toBeGreaterThan(0);
+      const mail = smtp.mailsTo(email).at(-1);
+      const link = mail?.text.match(/https:\/\/cohort\.example\/reset-password\?token=[\w-]+/)?.[0];
+      if (!link) throw new Error(`no link in: ${mail?.text}`);
+      return { mail, token: new URL(link).searchParams.get('token') ?? '' };
+    }
+    const confirm = (token: string, password: string) =>
+      post(null, '/api/auth/password-reset/confirm', { token, password });
+
+    it('mails a single-use link that only a submitted form can use, and stores only its hash', async () => {
+      const account = await registered();
+      const response = await requestReset(account.email);
+      expect(response.statusCode).toBe(202);
+      expect(response.json()).toEqual({ message: RESET_REQUESTED_MESSAGE });
+
+      const { mail, token } = await resetLinkFor(account.email);
+      expect(mail?.subject).toBe('Reset your Cohort password');
+      const stored = await t.database.prisma.passwordReset.findFirstOrThrow({
+        where: { userId: account.userId },
+      });
+      expect(stored.tokenHash).not.toBe(token);
+      expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+
+      // A mail scanner following the link loads a page; nothing changes until the form is sent.
+      const page = await t.app.inject({ method: 'GET', url: `/reset-password?token=${token}` });
+      expect(page.statusCode).toBeLessThan(500);
+      expect((await signIn(account.email)).statusCode).toBe(200);
+
+      const newPassword = 'a brand new passphrase';
+      const reset = await confirm(token, newPassword);
+      expect(reset.statusCode).toBe(200);
+      expect(reset.json().user.id).toBe(account.userId);
+      expect((await meWith(account.cookie)).statusCode).toBe(401); // every other session ended
+      expect((await signIn(account.email)).statusCode).toBe(401);
+      expect((await signIn(account.email, newPassword)).statusCode).toBe(200);
+
+      const again = await confirm(token, 'yet another passphrase');
+      expect(again.statusCode).toBe(400);
+      expect(again.json().error.code).toBe('invalid_reset_link');
+    });
+
+    it('answers the same for an unknown email and sends nothing', async () => {
+      const email = uniqueEmail();
+      const response = await requestReset(email);
+      expect(response.statusCode).toBe(202);
+      expect(response.json()).toEqual({ message: RESET_REQUESTED_MESSAGE });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.mailsTo(email)).toEqual([]);
+    });
+
+    it('refuses a link older than an hour', async () => {
+      const account = await registered();
+      await requestReset(account.email);
+      const { token } = await resetLinkFor(account.email);
+      await t.database.prisma.passwordReset.updateMany({
+        where: { userId: account.userId },
+        data: { expiresAt: new Date(Date.now() - 1000) },
+      });
+      expect((await confirm(token, 'a brand new passphrase')).statusCode).toBe(400);
+    });
+
+    it('refuses a weak new password without using up the link', async () => {
+      const account = await registered();
+      await requestReset(account.email);
+      const { token } = await resetLinkFor(account.email);
+      expect((await confirm(token, 'short')).json().error.code).toBe('weak_password');
+      expect((await confirm(token, 'a brand new passphrase')).statusCode).toBe(200);
+    });
+  });
+
+  it('changing the password keeps this session and ends the others', async () => {
+    const account = await registered();
+    const otherDevice = cookieOf(await signIn(account.email)) ?? '';
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/password',
+      payload: { currentPassword: PASSWORD, newPassword: 'another good passphrase' },
+      headers: { cookie: account.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect((await meWith(cookieOf(response))).statusCode).toBe(200);
+    expect((await meWith(otherDevice)).statusCode).toBe(401);
+  });
+
+  describe('the account', () => {
+    async function subscribedAccount() {
+      const visitor = await newVisitor(t.app);
+      const checkout = await visitor.request({ method: 'POST', url: '/api/checkout' });
+      const id = new URL(checkout.json().url).pathname.split('/').pop() ?? '';
+      const { subscription } = stripe.completeCheckout(id);
+      await visitor.request({ method: 'GET', url: `/api/checkout/${id}` });
+      const email = uniqueEmail();
+      const registration = await post(visitor, '/api/auth/register', { email, password: PASSWORD });
+      return { userId: visitor.userId, email, cookie: cookieOf(registration) ?? '', subscription };
+    }
+    const asAccount = (cookie: string, url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, payload, headers: { cookie } });
+
+    it('pushes an email change to the Stripe customer', async () => {
+      const account = await subscribedAccount();
+      const newEmail = uniqueEmail();
+      const response = await asAccount(account.cookie, '/api/account/email', {
+        email: newEmail,
+        password: PASSWORD,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user.email).toBe(newEmail);
+      expect(stripe.get(String(account.subscription.customer)).email).toBe(newEmail);
+    });
+
+    it('deletes the account after cancelling its subscription at Stripe, and ends the session', async () => {
+      const account = await subscribedAccount();
+      const response = await asAccount(account.cookie, '/api/account/delete', {
+        password: PASSWORD,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user).toMatchObject({ email: null, isSubscribed: false });
+      expect(stripe.get(account.subscription.id).status).toBe('canceled');
+      expect(await t.database.prisma.user.findUnique({ where: { id: account.userId } })).toBeNull();
+      expect(await t.database.prisma.membership.count({ where: { userId: account.userId } })).toBe(
+        0,
+      );
+      expect((await meWith(account.cookie)).statusCode).toBe(401);
+      expect((await signIn(account.email)).statusCode).toBe(401);
+    });
+
+    it('deletes nothing with a wrong password, or when Stripe cannot cancel the subscription', async () => {
+      const account = await subscribedAccount();
+      const wrong = await asAccount(account.cookie, '/api/account/delete', {
+        password: 'not my password',
+      });
+      expect(wrong.statusCode).toBe(403);
+
+      stripe.failNext(2, 500);
+      const failed = await asAccount(account.cookie, '/api/account/delete', { password: PASSWORD });
+      expect(failed.statusCode).toBe(502);
+      expect(await t.database.prisma.user.count({ where: { id: account.userId } })).toBe(1);
+      expect(stripe.get(account.subscription.id).status).toBe('active');
+    });
+  });
+});
+
+describe('sign-in rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '3' } });
+  });
+  afterAll(() => t?.close());
+
+  const attempt = (email: string, ip: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'guessing password' },
+      remoteAddress: ip,
+    });
+
+  it('limits attempts per client IP', async () => {
+    for (let i = 0; i < 3; i += 1)
+      expect((await attempt(`a${i}@example.com`, '198.51.100.10')).statusCode).toBe(401);
+    const limited = await attempt('a9@example.com', '198.51.100.10');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('limits attempts per email, from however many addresses', async () => {
+    const email = 'target@example.com';
+    for (let i = 0; i < 10; i += 1)
+      expect((await attempt(email, `203.0.113.${i + 1}`)).statusCode).toBe(401);
+    expect((await attempt(email, '203.0.113.200')).statusCode).toBe(429);
+    expect((await attempt('other@example.com', '203.0.113.201')).statusCode).toBe(401);
+  });
+});
