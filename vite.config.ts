@@ -1,20 +1,42 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { contentPlugin } from './client/src/features/content/build/vite-plugin-content.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/api', '/webhooks', '/create-payment-intent', '/healthz', '/readyz'];
+const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-export default defineConfig({
-  root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react()],
+export default defineConfig(({ command }) => ({
+  root: fromRoot('./client'),
+  plugins: [react(), contentPlugin({ contentDir: fromRoot('./content') })],
+  resolve: {
+    // react-router's package exports point every bundler at its development build
+    // (remix-run/react-router#12532); production builds take the production files it also ships.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fromRoot('./node_modules/react-router/dist/production/index.mjs'),
+            },
+            {
+              find: /^react-router\/dom$/,
+              replacement: fromRoot('./node_modules/react-router/dist/production/dom-export.mjs'),
+            },
+          ]
+        : [],
+  },
   build: {
-    outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
+    outDir: fromRoot('./dist/client'),
     emptyOutDir: true,
     sourcemap: true,
+    // Browsers without native modulepreload (Safari before 17) still load every module; the
+    // polyfill would only speed them up, at a cost to every other browser's first load.
+    modulePreload: { polyfill: false },
   },
   server: {
     port: 5173,
     proxy: Object.fromEntries(serverPaths.map((path) => [path, serverUrl])),
   },
-});
+}));

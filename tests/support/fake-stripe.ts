@@ -34,6 +34,8 @@ export class FakeStripe {
   readonly objects = new Map<string, StripeObject>();
   readonly requests: RecordedRequest[] = [];
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
+  /** The next card confirmation is declined, as Stripe.js reports a card error. */
+  declineNextCard = false;
   private failures: { status: number; remaining: number; hang: boolean } = {
     status: 0,
     remaining: 0,
@@ -273,6 +275,26 @@ export class FakeStripe {
     }
     if (method === 'GET' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)$/)))
       return found(match[1]);
+    // Called by the browser (the Stripe.js stand-in) with the client secret, as Stripe.js does.
+    if (method === 'POST' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)\/confirm$/))) {
+      const id = match[1] ?? '';
+      const intent = this.objects.get(id);
+      if (!intent || intent.client_secret !== body.client_secret) return notFound(id);
+      if (this.declineNextCard) {
+        this.declineNextCard = false;
+        return {
+          status: 402,
+          body: {
+            error: {
+              type: 'card_error',
+              code: 'card_declined',
+              message: 'Your card was declined.',
+            },
+          },
+        };
+      }
+      return { status: 200, body: this.succeedPaymentIntent(id) };
+    }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const id = newId('cs_test');
       return {
@@ -338,6 +360,14 @@ export class FakeStripe {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse) {
+    // The browser calls a few endpoints directly (with the publishable key), as with real Stripe.
+    response.setHeader('access-control-allow-origin', '*');
+    response.setHeader('access-control-allow-headers', 'authorization, content-type');
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204);
+      response.end();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const url = new URL(request.url ?? '/', this.url);

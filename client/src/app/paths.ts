@@ -43,19 +43,12 @@ export const placeholderPages = [
   { path: paths.terms, title: 'Terms' },
 ] as const;
 
-/**
- * Screens whose real pages later work builds; until then they show their title.
- * (Kept apart from `placeholderPages`, which the seed itself defines as title-only pages.)
- */
-export const screensInProgress = [
-  ...sectionLinks.map((link) => ({ path: link.to, title: link.label })),
-  { path: `${paths.health}/:slug`, title: 'Health' },
-  { path: `${paths.wealth}/:slug`, title: 'Wealth' },
-  { path: paths.earlyAccess, title: 'Early Access' },
-  { path: paths.register, title: 'Create your account' },
-  { path: paths.login, title: 'Sign in' },
-  { path: paths.account, title: 'Your account' },
-  { path: paths.resetPassword, title: 'Reset your password' },
+/** The old UI-kit demo's addresses and where they lead now (PRODUCT.md decision 6). */
+export const redirects = [
+  { from: '/index', to: paths.home },
+  { from: '/landing-page', to: paths.earlyAccess },
+  { from: '/register-page', to: paths.register },
+  { from: '/profile-page', to: paths.account },
 ] as const;
 
 export const socialProfileUrl = 'https://www.instagram.com/';

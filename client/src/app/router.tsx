@@ -1,33 +1,62 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from '../components/layout/layout';
-import { paths, placeholderPages, screensInProgress } from './paths';
+import { categoryPath, paths, placeholderPages, redirects } from './paths';
 import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 
-/** Screens other than the home page load on demand, keeping the first load small. */
-const lazyScreen = (load: () => Promise<{ default: ComponentType }>) => async () => ({
-  Component: (await load()).default,
-});
+// The home page is in the first chunk; every other screen, and each article body, loads on demand.
+// Plain <Routes> rather than a data router: the data router costs ~15 KB gzip on the first load
+// (tests/bench/client-size.ts), and no screen needs loaders or actions.
+const ArticleListRoute = lazy(async () => ({
+  default: (await import('./routes/article-list')).ArticleListRoute,
+}));
+const ArticleRoute = lazy(async () => ({
+  default: (await import('./routes/article')).ArticleRoute,
+}));
+const DirectActionRoute = lazy(() => import('./routes/direct-action'));
+const CollectiveRoute = lazy(() => import('./routes/collective'));
+const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
+const TitlePage = lazy(() => import('./routes/title-page'));
+const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
+const RegisterPage = lazy(() => import('../features/account/register-page'));
+const LoginPage = lazy(() => import('../features/account/login-page'));
+const AccountPage = lazy(() => import('../features/account/account-page'));
+const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 
-const titlePage = (page: { path: string; title: string }) => ({
-  path: page.path,
-  handle: { title: page.title },
-  lazy: lazyScreen(() => import('./routes/title-page')),
-});
-
-export const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: [
-      { path: paths.home, element: <HomeRoute /> },
-      { path: '/index', element: <Navigate to={paths.home} replace /> },
-      { path: '/landing-page', element: <Navigate to={paths.earlyAccess} replace /> },
-      { path: '/register-page', element: <Navigate to={paths.register} replace /> },
-      { path: '/profile-page', element: <Navigate to={paths.account} replace /> },
-      ...placeholderPages.map(titlePage),
-      ...screensInProgress.map(titlePage),
-      { path: '*', element: <NotFoundRoute /> },
-    ],
-  },
-]);
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path={paths.home} element={<HomeRoute />} />
+        {redirects.map(({ from, to }) => (
+          <Route key={from} path={from} element={<Navigate to={to} replace />} />
+        ))}
+        {(['Health', 'Wealth'] as const).map((category) => [
+          <Route
+            key={category}
+            path={categoryPath(category)}
+            element={<ArticleListRoute category={category} />}
+          />,
+          <Route
+            key={`${category}/:slug`}
+            path={`${categoryPath(category)}/:slug`}
+            element={<ArticleRoute category={category} />}
+          />,
+        ])}
+        <Route path={paths.directAction} element={<DirectActionRoute />} />
+        <Route path={paths.collective} element={<CollectiveRoute />} />
+        <Route path={paths.empowerment} element={<EmpowermentRoute />} />
+        {placeholderPages.map((page) => (
+          <Route key={page.path} path={page.path} element={<TitlePage title={page.title} />} />
+        ))}
+        <Route path={paths.earlyAccess} element={<EarlyAccessPage />} />
+        <Route path={paths.register} element={<RegisterPage />} />
+        <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.account} element={<AccountPage />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path="*" element={<NotFoundRoute />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,39 +1,36 @@
+import pitch from 'virtual:content/page-head/home';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useDocumentHead } from '../../lib/document-head';
-import { paths, sectionLinks } from '../paths';
+import { paths } from '../paths';
 
+// Below the hero, the pitch's body, the offer and the newest items load as a chunk of their own:
+// the hero and the navbar are interactive without them.
+const HomeSections = lazy(() => import('./home-sections'));
+
+/** The home page (PRODUCT.md decision 6): the pitch, the join offer, each section's newest items. */
 export function HomeRoute() {
-  useDocumentHead(
-    'Cohort',
-    'Trusted health and money guides, campaigns, boycotts and free learning for Millennials and Gen Z.',
-  );
+  useDocumentHead('Cohort', pitch.description);
   return (
     <>
-      <section className="hero">
+      <section className="hero" aria-labelledby="home-title">
         <div className="hero__inner">
           <p className="eyebrow">For Millennials and Gen Z</p>
-          <h1>Your generation, better informed.</h1>
-          <p className="hero__lede">
-            Straight talk on health and money, campaigns you can join, boycotts that worked and free
-            courses that lift your skills.
-          </p>
-          <p>
+          <h1 id="home-title">{pitch.title}</h1>
+          <p className="hero__lede">{pitch.description}</p>
+          <p className="hero__actions">
             <Link className="button button--accent" to={paths.earlyAccess}>
-              Get early access: $12 for your first year
+              Get early access
             </Link>
+            <a className="button button--ghost" href="#latest">
+              Start reading
+            </a>
           </p>
         </div>
       </section>
-      <section className="page">
-        <h2>Explore</h2>
-        <ul className="section-list">
-          {sectionLinks.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to}>{link.label}</Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <Suspense fallback={<div className="home-sections-pending" />}>
+        <HomeSections />
+      </Suspense>
     </>
   );
 }

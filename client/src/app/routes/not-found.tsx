@@ -1,19 +1,32 @@
 import { Link } from 'react-router-dom';
+import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
-import { paths } from '../paths';
+import { paths, sectionLinks } from '../paths';
 
 export function NotFoundRoute() {
   useDocumentHead('Page not found', 'There is no page at this address.');
   return (
-    <section className="page page--narrow not-found">
-      <p className="eyebrow">404</p>
-      <h1>Page not found</h1>
-      <p>There is no page at this address. It may have moved, or the link may be mistyped.</p>
-      <p>
-        <Link className="button" to={paths.home}>
-          Go to the home page
-        </Link>
-      </p>
-    </section>
+    <>
+      <PageMasthead
+        eyebrow="404"
+        title="Page not found"
+        lede="There is no page at this address. It may have moved, or the link may be mistyped."
+      />
+      <div className="page-body not-found">
+        <h2>Try one of these instead</h2>
+        <ul className="link-list">
+          {sectionLinks.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to}>{link.label}</Link>
+            </li>
+          ))}
+        </ul>
+        <p>
+          <Link className="button" to={paths.home}>
+            Go to the home page
+          </Link>
+        </p>
+      </div>
+    </>
   );
 }

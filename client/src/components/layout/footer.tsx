@@ -1,12 +1,29 @@
 import { Link } from 'react-router-dom';
-import { placeholderPages } from '../../app/paths';
+import { placeholderPages, sectionLinks } from '../../app/paths';
 
 export function Footer() {
   return (
     <footer className="footer">
       <div className="footer__inner">
-        <p className="footer__brand">Cohort</p>
-        <nav aria-label="More from Cohort">
+        <div className="footer__about">
+          <p className="footer__brand">Cohort</p>
+          <p>
+            Trusted health and money guides, causes to back and free learning for Millennials and
+            Gen Z.
+          </p>
+        </div>
+        <nav aria-label="Sections" className="footer__column">
+          <h2 className="footer__heading">Sections</h2>
+          <ul className="footer__links">
+            {sectionLinks.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to}>{link.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav aria-label="More from Cohort" className="footer__column">
+          <h2 className="footer__heading">More</h2>
           <ul className="footer__links">
             {placeholderPages.map((page) => (
               <li key={page.path}>

@@ -1,19 +1,34 @@
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { RouteErrorBoundary } from '../../app/routes/route-error-boundary';
+import { CheckoutReturn } from '../../features/payments/checkout-return';
+import { PaywallModal } from '../../features/paywall/paywall-modal';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
+import { useFocusOnNavigation } from './use-focus-on-navigation';
+import { useScrollToTopOnNavigation } from './use-scroll-to-top';
 
 export function Layout() {
+  const mainRef = useFocusOnNavigation<HTMLElement>();
+  const { pathname } = useLocation();
+  useScrollToTopOnNavigation();
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <Navbar />
-      <main id="main" tabIndex={-1}>
-        <Outlet />
+      <main id="main" tabIndex={-1} ref={mainRef}>
+        <RouteErrorBoundary key={pathname}>
+          {/* Until a screen's code has loaded, nothing is drawn rather than a half-built page. */}
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <Footer />
-      <ScrollRestoration />
+      <CheckoutReturn />
+      <PaywallModal />
     </>
   );
 }

@@ -1,6 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { paths, sectionLinks, socialProfileUrl } from '../../app/paths';
+import { JoinButton } from '../../features/payments/join-button';
+import { useSession } from '../../features/session/session-context';
+import { ExternalLink } from '../external-link';
 import { useScrolledPast } from './use-scrolled-past';
 
 /** The seed's threshold: the navbar turns solid once scrolled more than 99 px. */
@@ -9,17 +12,22 @@ export const SOLID_NAVBAR_AFTER_PX = 99;
 export function Navbar() {
   const solid = useScrolledPast(SOLID_NAVBAR_AFTER_PX);
   const location = useLocation();
-  // The menu remembers the page it was opened on, so navigating anywhere closes it.
+  const { user } = useSession();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // The menu remembers the navigation it was opened on (every navigation, even to the page being
+  // shown, has a new key), so following any link closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
-  const menuOpen = menuOpenOn === location.pathname;
-  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? location.pathname : null);
+  const menuOpen = menuOpenOn === location.key;
+
   useEffect(() => {
     if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setMenuOpenOn(null);
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenOn(null);
+      toggleRef.current?.focus();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
   }, [menuOpen]);
 
   const className = ['navbar', solid || menuOpen ? 'navbar--solid' : 'navbar--transparent'].join(
@@ -32,11 +40,12 @@ export function Navbar() {
           Cohort
         </Link>
         <button
+          ref={toggleRef}
           type="button"
           className="navbar__toggle"
           aria-expanded={menuOpen}
           aria-controls="navbar-menu"
-          onClick={() => setMenuOpen(!menuOpen)}
+          onClick={() => setMenuOpenOn(menuOpen ? null : location.key)}
         >
           <span className="visually-hidden">{menuOpen ? 'Close menu' : 'Open menu'}</span>
           <span className="navbar__toggle-bar" aria-hidden="true" />
@@ -53,17 +62,15 @@ export function Navbar() {
             ))}
           </ul>
           <div className="navbar__actions">
-            <a
-              href={socialProfileUrl}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="navbar__social"
-            >
-              Instagram<span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-            <Link className="button button--accent navbar__join" to={paths.earlyAccess}>
-              Join
+            <ExternalLink href={socialProfileUrl} className="navbar__social">
+              Instagram
+            </ExternalLink>
+            <Link className="navbar__account" to={user?.email ? paths.account : paths.login}>
+              {user?.email ? 'Account' : 'Sign in'}
             </Link>
+            {!user?.isSubscribed && (
+              <JoinButton className="button button--accent navbar__join">Join</JoinButton>
+            )}
           </div>
         </div>
       </nav>

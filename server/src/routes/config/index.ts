@@ -4,6 +4,8 @@ import type { AppConfig } from '../../config.js';
 
 const ConfigResponseSchema = Type.Object({
   siteName: Type.String(),
+  /** The public address: Stripe's return_url is built from it (PRODUCT decision 9). */
+  siteUrl: Type.String(),
   paymentsEnabled: Type.Boolean(),
   stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
   priceCents: Type.Integer(),
@@ -16,6 +18,7 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
   const { config } = options;
   const body = {
     siteName: config.siteName,
+    siteUrl: config.siteUrl,
     paymentsEnabled: config.stripe !== null,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
     priceCents: config.membership.priceCents,

@@ -40,6 +40,7 @@ describe('payments', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       siteName: 'Cohort',
+      siteUrl: SITE_URL,
       paymentsEnabled: true,
       stripePublishableKey: 'pk_test_cohort_fake',
       priceCents: 1200,

@@ -1,0 +1,24 @@
+import { articles } from 'virtual:content/articles';
+import { PageMasthead } from '../../components/page-masthead';
+import { ArticleCard } from '../../features/content/components/article-card';
+import { NewestFirstList } from '../../features/content/components/newest-first-list';
+import { EMPTY_ARTICLES_TEXT, sectionIntros } from '../../features/content/sections';
+import type { ArticleCategory } from '../../features/content/types';
+import { useDocumentHead } from '../../lib/document-head';
+
+/** /health and /wealth: the category's articles, newest first. */
+export function ArticleListRoute({ category }: { category: ArticleCategory }) {
+  useDocumentHead(category, sectionIntros[category]);
+  return (
+    <>
+      <PageMasthead eyebrow="Articles" title={category} lede={sectionIntros[category]} />
+      <div className="page-body">
+        <NewestFirstList
+          items={articles.filter((article) => article.category === category)}
+          emptyText={EMPTY_ARTICLES_TEXT}
+          renderItem={(article, featured) => <ArticleCard article={article} featured={featured} />}
+        />
+      </div>
+    </>
+  );
+}

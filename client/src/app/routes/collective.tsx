@@ -1,0 +1,26 @@
+import { boycotts } from 'virtual:content/boycotts';
+import intro from 'virtual:content/page/collective';
+import { PageMasthead } from '../../components/page-masthead';
+import { BoycottCard } from '../../features/content/components/boycott-card';
+import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { useDocumentHead } from '../../lib/document-head';
+
+/** /collective: boycotts, why they began, what to support instead and what happened. */
+export default function CollectiveRoute() {
+  useDocumentHead(intro.title, intro.description);
+  return (
+    <>
+      <PageMasthead eyebrow="Boycotts" title={intro.title} lede={intro.description} />
+      <div className="page-body">
+        <div className="prose intro">
+          <MarkdownContent blocks={intro.body.children} />
+        </div>
+        <div className="boycott-list">
+          {boycotts.map((boycott) => (
+            <BoycottCard key={boycott.id} boycott={boycott} />
+          ))}
+        </div>
+      </div>
+    </>
+  );
+}

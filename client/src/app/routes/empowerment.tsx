@@ -1,0 +1,24 @@
+import intro from 'virtual:content/page/empowerment';
+import { resourceGroups } from 'virtual:content/resource-groups';
+import { PageMasthead } from '../../components/page-masthead';
+import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { ResourceGroupSection } from '../../features/content/components/resource-group-section';
+import { useDocumentHead } from '../../lib/document-head';
+
+/** /empowerment: free learning resources in three groups. */
+export default function EmpowermentRoute() {
+  useDocumentHead(intro.title, intro.description);
+  return (
+    <>
+      <PageMasthead eyebrow="Free learning" title={intro.title} lede={intro.description} />
+      <div className="page-body">
+        <div className="prose intro">
+          <MarkdownContent blocks={intro.body.children} />
+        </div>
+        {resourceGroups.map((group) => (
+          <ResourceGroupSection key={group.id} group={group} />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { apiRequest } from '../../lib/api-client';
+import type { User } from '../session/user';
+
+type UserAnswer = Promise<{ user: User }>;
+
+export const register = (email: string, password: string): UserAnswer =>
+  apiRequest('/api/auth/register', { method: 'POST', body: { email, password } });
+
+export const signIn = (email: string, password: string): UserAnswer =>
+  apiRequest('/api/auth/login', { method: 'POST', body: { email, password } });
+
+export const signOut = (): UserAnswer => apiRequest('/api/auth/logout', { method: 'POST' });
+
+export const requestPasswordReset = (email: string): Promise<{ message: string }> =>
+  apiRequest('/api/auth/password-reset', { method: 'POST', body: { email } });
+
+export const resetPassword = (token: string, password: string): UserAnswer =>
+  apiRequest('/api/auth/password-reset/confirm', { method: 'POST', body: { token, password } });
+
+export const changePassword = (currentPassword: string, newPassword: string): UserAnswer =>
+  apiRequest('/api/auth/password', { method: 'POST', body: { currentPassword, newPassword } });
+
+export const changeEmail = (email: string, password: string): UserAnswer =>
+  apiRequest('/api/account/email', { method: 'POST', body: { email, password } });
+
+export const deleteAccount = (password: string): UserAnswer =>
+  apiRequest('/api/account/delete', { method: 'POST', body: { password } });
+
+export const openBillingPortal = (): Promise<{ url: string }> =>
+  apiRequest('/api/billing-portal', { method: 'POST' });

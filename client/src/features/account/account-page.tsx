@@ -1,0 +1,266 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { FormField } from '../../components/form-field';
+import { ApiError } from '../../lib/api-client';
+import { useDocumentHead } from '../../lib/document-head';
+import { JoinButton } from '../payments/join-button';
+import { useSession } from '../session/session-context';
+import type { User } from '../session/user';
+import {
+  changeEmail,
+  changePassword,
+  deleteAccount,
+  openBillingPortal,
+  signOut,
+} from './account-api';
+import { useFormSubmit } from './use-form-submit';
+import { emailProblem, newPasswordProblem } from './validation';
+import './account.css';
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+
+/** /account: the membership, billing, sign out, and the account's email, password and deletion. */
+export default function AccountPage() {
+  useDocumentHead('Your account', 'Your Cohort membership and account settings.');
+  const { user, status } = useSession();
+  if (status !== 'ready' || !user)
+    return <section className="page page--narrow" aria-busy="true" />;
+  if (!user.email) {
+    return (
+      <section className="page page--narrow auth-card">
+        <h1>Your account</h1>
+        <p>
+          {user.isSubscribed
+            ? 'Your membership lives on this device only. Create an account to keep it everywhere.'
+            : 'Create an account, or sign in to the one you have.'}
+        </p>
+        <p className="button-row">
+          <Link className="button button--accent" to={paths.register}>
+            Create an account
+          </Link>
+          <Link className="button button--ghost" to={paths.login}>
+            Sign in
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="page page--narrow account">
+      <h1>Your account</h1>
+      <p className="account__email">
+        Signed in as <strong>{user.email}</strong>
+      </p>
+      <MembershipPanel user={user} />
+      <SignOutButton />
+      <ChangeEmailForm />
+      <ChangePasswordForm />
+      <DeleteAccount />
+    </section>
+  );
+}
+
+function MembershipPanel({ user }: { user: User }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const membership = user.membership;
+  async function manageBilling() {
+    try {
+      window.location.assign((await openBillingPortal()).url);
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+    }
+  }
+  return (
+    <div className="panel" aria-labelledby="membership-title">
+      <h2 id="membership-title">Membership</h2>
+      {user.isSubscribed && membership ? (
+        <>
+          <p className="membership-status membership-status--active">
+            Active member{' '}
+            {membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on{' '}
+            {formatDate(membership.expiresAt)})
+          </p>
+          {membership.plan === 'subscription' && (
+            <button type="button" className="button" onClick={() => void manageBilling()}>
+              Manage billing
+            </button>
+          )}
+          {problem && (
+            <p role="alert" className="form-error">
+              {problem}
+            </p>
+          )}
+        </>
+      ) : (
+        <>
+          <p className="membership-status">
+            {membership
+              ? `Your membership ended on ${formatDate(membership.expiresAt)}.`
+              : 'You are not a member yet.'}
+          </p>
+          <JoinButton className="button button--accent">Join for your first year</JoinButton>
+        </>
+      )}
+    </div>
+  );
+}
+
+function SignOutButton() {
+  const { setUser } = useSession();
+  const navigate = useNavigate();
+  return (
+    <p>
+      <button
+        type="button"
+        className="button button--ghost"
+        onClick={() =>
+          void signOut().then(({ user }) => {
+            setUser(user);
+            navigate(paths.home);
+          })
+        }
+      >
+        Sign out
+      </button>
+    </p>
+  );
+}
+
+function ChangeEmailForm() {
+  const { setUser } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({
+      email: emailProblem(email) ?? undefined,
+      password: password ? undefined : 'Enter your password.',
+    }),
+    async () => {
+      setUser((await changeEmail(email, password)).user);
+      setDone(true);
+      setPassword('');
+    },
+  );
+  return (
+    <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="email-title">
+      <h2 id="email-title">Change your email</h2>
+      <FormField
+        label="New email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={errors.email}
+      />
+      <FormField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+      />
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      {done && <p role="status">Your email is changed.</p>}
+      <button className="button" disabled={submitting}>
+        Change email
+      </button>
+    </form>
+  );
+}
+
+function ChangePasswordForm() {
+  const { setUser } = useSession();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [done, setDone] = useState(false);
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({ password: newPasswordProblem(next) ?? undefined }),
+    async () => {
+      setUser((await changePassword(current, next)).user);
+      setDone(true);
+      setCurrent('');
+      setNext('');
+    },
+  );
+  return (
+    <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="password-title">
+      <h2 id="password-title">Change your password</h2>
+      <FormField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <FormField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        error={errors.password}
+        hint="Other devices are signed out when it changes."
+      />
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      {done && <p role="status">Your password is changed. Other devices are signed out.</p>}
+      <button className="button" disabled={submitting}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+function DeleteAccount() {
+  const { setUser } = useSession();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({ password: password ? undefined : 'Enter your password to confirm.' }),
+    async () => {
+      setUser((await deleteAccount(password)).user);
+      navigate(paths.home);
+    },
+  );
+  return (
+    <form
+      className="panel panel--danger"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="delete-title"
+    >
+      <h2 id="delete-title">Delete your account</h2>
+      <p>
+        This cancels a running subscription, deletes your email, password and membership, and signs
+        you out. It cannot be undone.
+      </p>
+      <FormField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+      />
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <button className="button button--danger" disabled={submitting}>
+        {submitting ? 'Deleting…' : 'Delete my account'}
+      </button>
+    </form>
+  );
+}

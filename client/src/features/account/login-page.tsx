@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { FormField } from '../../components/form-field';
+import { useDocumentHead } from '../../lib/document-head';
+import { useSession } from '../session/session-context';
+import { signIn } from './account-api';
+import { useFormSubmit } from './use-form-submit';
+import { emailProblem } from './validation';
+import './account.css';
+
+/** /login: restores an account (and its membership) on this device. */
+export default function LoginPage() {
+  useDocumentHead('Sign in', 'Sign in to your Cohort account.');
+  const { setUser } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({
+      email: emailProblem(email) ?? undefined,
+      password: password ? undefined : 'Enter your password.',
+    }),
+    async () => {
+      const result = await signIn(email, password);
+      setUser(result.user);
+      navigate(paths.account);
+    },
+  );
+  return (
+    <section className="page page--narrow auth-card">
+      <h1>Sign in</h1>
+      <form onSubmit={onSubmit} noValidate>
+        <FormField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          required
+        />
+        <FormField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          required
+        />
+        {errors.form && (
+          <p className="form-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <button className="button button--accent" disabled={submitting}>
+          {submitting ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        <Link to={paths.resetPassword}>Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link to={paths.register}>Create an account</Link>
+      </p>
+    </section>
+  );
+}

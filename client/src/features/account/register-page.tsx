@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { FormField } from '../../components/form-field';
+import { useDocumentHead } from '../../lib/document-head';
+import { useSession } from '../session/session-context';
+import { register } from './account-api';
+import { useFormSubmit } from './use-form-submit';
+import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
+import './account.css';
+
+/** /register: the seed's sign-up card made real. Keeps whatever this visitor already paid for. */
+export default function RegisterPage() {
+  useDocumentHead('Create your account', 'Keep your Cohort membership on every device.');
+  const { setUser, user } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({
+      email: emailProblem(email) ?? undefined,
+      password: newPasswordProblem(password) ?? undefined,
+    }),
+    async () => {
+      const result = await register(email, password);
+      setUser(result.user);
+      navigate(paths.account);
+    },
+  );
+
+  if (user?.email) {
+    return (
+      <section className="page page--narrow auth-card">
+        <h1>You have an account</h1>
+        <p>
+          You are signed in as <strong>{user.email}</strong>.{' '}
+          <Link to={paths.account}>Go to your account</Link>.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="page page--narrow auth-card">
+      <h1>Create your account</h1>
+      <p className="auth-card__lede">
+        An account keeps your membership on every device.
+        {user?.isSubscribed && ' The membership you bought on this device comes with you.'}
+      </p>
+      <form onSubmit={onSubmit} noValidate>
+        <FormField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          required
+        />
+        <FormField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A short sentence is easy to remember.`}
+          required
+        />
+        {errors.form && (
+          <p className="form-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <button className="button button--accent" disabled={submitting}>
+          {submitting ? 'Creating your account…' : 'Register'}
+        </button>
+      </form>
+      <p>
+        Already have an account? <Link to={paths.login}>Sign in</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { FormField } from '../../components/form-field';
+import { useDocumentHead } from '../../lib/document-head';
+import { useSession } from '../session/session-context';
+import { requestPasswordReset, resetPassword } from './account-api';
+import { useFormSubmit } from './use-form-submit';
+import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
+import './account.css';
+
+/**
+ * /reset-password asks for an email; /reset-password?token=… (the mailed link) shows the form
+ * that sets a new password. Opening the link changes nothing: only submitting the form does.
+ */
+export default function ResetPasswordPage() {
+  useDocumentHead('Reset your password', 'Choose a new password for your Cohort account.');
+  const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
+  return (
+    <section className="page page--narrow auth-card">
+      <h1>Reset your password</h1>
+      {token ? <NewPasswordForm token={token} /> : <RequestLinkForm />}
+    </section>
+  );
+}
+
+function RequestLinkForm() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({ email: emailProblem(email) ?? undefined }),
+    async () => setSent((await requestPasswordReset(email)).message),
+  );
+  if (sent) return <p role="status">{sent}</p>;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <p className="auth-card__lede">
+        Enter the email of your account and we will mail you a link.
+      </p>
+      <FormField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={errors.email}
+        required
+      />
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <button className="button button--accent" disabled={submitting}>
+        {submitting ? 'Sending…' : 'Send the link'}
+      </button>
+    </form>
+  );
+}
+
+function NewPasswordForm({ token }: { token: string }) {
+  const { setUser } = useSession();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const { errors, submitting, onSubmit } = useFormSubmit(
+    () => ({ password: newPasswordProblem(password) ?? undefined }),
+    async () => {
+      const result = await resetPassword(token, password);
+      setUser(result.user);
+      navigate(paths.account, { replace: true });
+    },
+  );
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <FormField
+        label="New password"
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        required
+      />
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}{' '}
+          <Link to={paths.resetPassword} reloadDocument>
+            Ask for a new link
+          </Link>
+        </p>
+      )}
+      <button className="button button--accent" disabled={submitting}>
+        {submitting ? 'Saving…' : 'Set the new password'}
+      </button>
+    </form>
+  );
+}

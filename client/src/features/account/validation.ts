@@ -1,0 +1,30 @@
+import { ApiError } from '../../lib/api-client';
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+export function emailProblem(email: string): string | null {
+  if (!email.trim()) return 'Enter your email address.';
+  if (!/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email.trim())) {
+    return 'Enter a valid email address, like name@example.com.';
+  }
+  return null;
+}
+
+export function newPasswordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  return null;
+}
+
+export type FieldErrors = Partial<Record<'email' | 'password' | 'form', string>>;
+
+/** Puts a server error next to the field it is about. */
+export function fieldErrorsFrom(error: unknown): FieldErrors {
+  if (!(error instanceof ApiError))
+    return { form: 'Could not reach the server. Please try again.' };
+  if (error.code === 'invalid_email' || error.code === 'email_taken')
+    return { email: error.message };
+  if (error.code === 'weak_password' || error.code === 'wrong_password')
+    return { password: error.message };
+  return { form: error.message };
+}

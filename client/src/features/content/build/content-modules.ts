@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type {
+  ArticleSummary,
+  Boycott,
+  Campaign,
+  HomeHighlights,
+  PageCopy,
+  ResourceGroup,
+} from '../types.js';
+import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
+import type { LoadedContent } from './load-content.js';
+
+/** The prefix of every content module the client imports, e.g. `virtual:content/articles`. */
+export const CONTENT_MODULE_PREFIX = 'virtual:content/';
+
+/** How many of each section's newest items the home page shows. */
+export const HOME_ITEMS_PER_SECTION = 3;
+
+export interface ArtworkFile {
+  /** Path inside the build output, e.g. `assets/art/sleep-debt-reset-1a2b3c4d.svg`. */
+  fileName: string;
+  url: string;
+  svg: string;
+}
+
+export interface ContentBundle {
+  /** Module source by name (the part after CONTENT_MODULE_PREFIX). */
+  modules: Map<string, string>;
+  artwork: ArtworkFile[];
+}
+
+/**
+ * Turns validated content into the modules the client imports and the artwork files the site
+ * serves. Lists are small modules of metadata; each article body is a module of its own, so it
+ * becomes its own chunk, loaded only when that article is read.
+ */
+export function createContentBundle(content: LoadedContent, base = '/'): ContentBundle {
+  const artwork: ArtworkFile[] = [];
+  const heroImage = (seed: string, theme: ArtworkTheme) => {
+    const file = createArtworkFile(seed, theme, base);
+    artwork.push(file);
+    return file.url;
+  };
+
+  const articles: ArticleSummary[] = content.articles
+    .map(({ data }) => ({ ...data, heroImage: heroImage(data.slug, themeOf(data.category)) }))
+    .sort(newestFirst);
+  const campaigns: Campaign[] = content.campaigns
+    .map(({ data }) => ({ ...data, heroImage: heroImage(data.slug, 'direct-action') }))
+    .sort(newestFirst);
+  const boycotts: Boycott[] = content.boycotts
+    .map(({ data }) => ({
+      ...data,
+      updates: [...data.updates].sort((a, b) => b.date.localeCompare(a.date)),
+      heroImage: heroImage(data.slug, 'collective'),
+    }))
+    .sort(newestFirst);
+  const resourceGroups: ResourceGroup[] = content.resourceGroups
+    .map(({ data }) => ({
+      ...data,
+      resources: data.resources.map((resource) => ({
+        ...resource,
+        heroImage: heroImage(`${data.slug}-${resource.id}`, 'empowerment'),
+      })),
+    }))
+    .sort((a, b) => a.id - b.id);
+  const pages: PageCopy[] = content.pages.map(({ name, data, body }) => ({
+    slug: name,
+    ...data,
+    body: body ?? { type: 'root', children: [] },
+  }));
+
+  const highlights: HomeHighlights = {
+    health: articles.filter((item) => item.category === 'Health').slice(0, HOME_ITEMS_PER_SECTION),
+    wealth: articles.filter((item) => item.category === 'Wealth').slice(0, HOME_ITEMS_PER_SECTION),
+    campaigns: campaigns.slice(0, HOME_ITEMS_PER_SECTION),
+    boycotts: boycotts
+      .slice(0, HOME_ITEMS_PER_SECTION)
+      .map(({ id, slug, title, status, reason, heroImage }) => ({
+        id,
+        slug,
+        title,
+        status,
+        reason,
+        heroImage,
+      })),
+    resourceGroups: resourceGroups.map(({ id, slug, category, description, resources }) => ({
+      id,
+      slug,
+      category,
+      description,
+      resourceCount: resources.length,
+      heroImage: resources[0]?.heroImage ?? heroImage(slug, 'empowerment'),
+    })),
+  };
+
+  const modules = new Map<string, string>([
+    ['articles', articlesModule(articles)],
+    ['campaigns', exportConst('campaigns', campaigns)],
+    ['boycotts', exportConst('boycotts', boycotts)],
+    ['resource-groups', exportConst('resourceGroups', resourceGroups)],
+    ['home-highlights', exportConst('highlights', highlights)],
+  ]);
+  for (const { data, body } of content.articles) {
+    modules.set(`article-body/${data.slug}`, `export default ${JSON.stringify(body)};`);
+  }
+  for (const page of pages) {
+    modules.set(`page/${page.slug}`, exportDefault(page));
+    modules.set(
+      `page-head/${page.slug}`,
+      exportDefault({ title: page.title, description: page.description }),
+    );
+  }
+  return { modules, artwork };
+}
+
+function articlesModule(articles: ArticleSummary[]): string {
+  const loaders = articles.map(
+    ({ slug }) =>
+      `  ${JSON.stringify(slug)}: () => import(${JSON.stringify(`${CONTENT_MODULE_PREFIX}article-body/${slug}`)}),`,
+  );
+  return [
+    exportConst('articles', articles),
+    `export const articleBodies = {\n${loaders.join('\n')}\n};`,
+  ].join('\n');
+}
+
+function createArtworkFile(seed: string, theme: ArtworkTheme, base: string): ArtworkFile {
+  const svg = generateArtwork(seed, theme);
+  const hash = createHash('sha256').update(svg).digest('hex').slice(0, 10);
+  const fileName = `assets/art/${seed}-${hash}.svg`;
+  return { fileName, url: `${base}${fileName}`, svg };
+}
+
+function themeOf(category: ArticleSummary['category']): ArtworkTheme {
+  return category === 'Health' ? 'health' : 'wealth';
+}
+
+function newestFirst(a: { id: number }, b: { id: number }): number {
+  return b.id - a.id;
+}
+
+const exportConst = (name: string, value: unknown) =>
+  `export const ${name} = ${JSON.stringify(value)};`;
+const exportDefault = (value: unknown) => `export default ${JSON.stringify(value)};`;

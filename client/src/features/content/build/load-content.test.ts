@@ -1,0 +1,261 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContentValidationError, type ContentIssue } from './content-issues';
+import { loadContent } from './load-content';
+
+const siteContentDir = fileURLToPath(new URL('../../../../../content', import.meta.url));
+
+describe("the site's own content", () => {
+  it('passes validation with every collection the screens need', async () => {
+    const content = await loadContent(siteContentDir);
+    const health = content.articles.filter((article) => article.data.category === 'Health');
+    const wealth = content.articles.filter((article) => article.data.category === 'Wealth');
+    expect(health.map((article) => article.data.id).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    ]);
+    expect(wealth.map((article) => article.data.id).sort((a, b) => a - b)).toEqual([
+      15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 29,
+    ]);
+    expect(content.campaigns.map((campaign) => campaign.data.id).sort()).toEqual([25, 26, 27, 28]);
+    expect(content.boycotts.map((boycott) => boycott.data.status).sort()).toEqual([
+      'Ongoing',
+      'Success',
+      'Success',
+    ]);
+    expect(content.resourceGroups).toHaveLength(3);
+    expect(content.pages.map((page) => page.name).sort()).toEqual([
+      'collective',
+      'empowerment',
+      'home',
+      'why',
+    ]);
+  });
+});
+
+describe('a broken content folder', () => {
+  let root: string;
+  let contentDir: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'cohort-content-'));
+    contentDir = join(root, 'content');
+    await cp(siteContentDir, contentDir, { recursive: true });
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function edit(file: string, change: (text: string) => string) {
+    const path = join(contentDir, file);
+    await writeFile(path, change(await readFile(path, 'utf8')));
+  }
+
+  async function issuesOf(): Promise<readonly ContentIssue[]> {
+    const error = await loadContent(contentDir).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    if (!(error instanceof ContentValidationError)) throw new Error('expected a validation error');
+    return error.issues;
+  }
+
+  it('names the file and the field when a required field is missing', async () => {
+    await edit('articles/sleep-debt-reset.md', (text) => text.replace(/^summary: .*\n/m, ''));
+    const error = await loadContent(contentDir).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ContentValidationError);
+    expect((error as Error).message).toContain(
+      'content/articles/sleep-debt-reset.md: summary: is required',
+    );
+  });
+
+  it('rejects a category it does not know', async () => {
+    await edit('articles/sleep-debt-reset.md', (text) =>
+      text.replace('category: Health', 'category: Fitness'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/articles/sleep-debt-reset.md',
+      field: 'category',
+      message: 'must be one of Health, Wealth',
+    });
+  });
+
+  it('rejects a slug that is not the file name', async () => {
+    await edit('articles/sleep-debt-reset.md', (text) =>
+      text.replace('slug: sleep-debt-reset', 'slug: sleep-reset'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/articles/sleep-debt-reset.md',
+      field: 'slug',
+      message: '"sleep-reset" must equal the file name "sleep-debt-reset"',
+    });
+  });
+
+  it('rejects an id used twice, and reports the id that went missing', async () => {
+    await edit('articles/walking-everyday-movement.md', (text) =>
+      text.replace('id: 2\n', 'id: 1\n'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/articles/walking-everyday-movement.md',
+      field: 'id',
+      message: '1 is also used by content/articles/sleep-debt-reset.md',
+    });
+    expect(issues).toContainEqual({
+      file: 'content/articles/',
+      field: 'id',
+      message: 'no Health file has id 2',
+    });
+  });
+
+  it("rejects an id outside its category's seed range", async () => {
+    await edit('campaigns/community-garden.md', (text) => text.replace('id: 25', 'id: 14'));
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/campaigns/community-garden.md',
+      field: 'id',
+      message: '14 is not a Direct Action id (Direct Action uses 25–28)',
+    });
+  });
+
+  it('rejects a duplicate slug across articles and campaigns', async () => {
+    await writeFile(
+      join(contentDir, 'campaigns', 'sleep-debt-reset.md'),
+      (await readFile(join(contentDir, 'campaigns', 'community-garden.md'), 'utf8'))
+        .replace('slug: community-garden', 'slug: sleep-debt-reset')
+        .replace('id: 25', 'id: 26'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/campaigns/sleep-debt-reset.md',
+      field: 'slug',
+      message: 'sleep-debt-reset is also used by content/articles/sleep-debt-reset.md',
+    });
+  });
+
+  it('rejects a summary over 200 characters and a misspelt field name', async () => {
+    await edit('articles/sleep-debt-reset.md', (text) =>
+      text
+        .replace(/^summary: .*$/m, `summary: "${'Too long. '.repeat(21)}"`)
+        .replace('readingMinutes:', 'readingMinuets:'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/articles/sleep-debt-reset.md',
+      field: 'summary',
+      message: 'must be at most 200 characters',
+    });
+    expect(issues).toContainEqual({
+      file: 'content/articles/sleep-debt-reset.md',
+      field: 'readingMinuets',
+      message: 'is not a known field',
+    });
+    expect(issues).toContainEqual({
+      file: 'content/articles/sleep-debt-reset.md',
+      field: 'readingMinutes',
+      message: 'is required',
+    });
+  });
+
+  it('rejects a file without front matter, or with front matter that is not YAML', async () => {
+    await edit('campaigns/community-garden.md', (text) => text.replace(/^---\n/, ''));
+    await edit('boycotts/nestle-boycott.md', (text) =>
+      text.replace('status: Ongoing', 'status: [Ongoing'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        file: 'content/campaigns/community-garden.md',
+        field: 'front matter',
+      }),
+    );
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        file: 'content/boycotts/nestle-boycott.md',
+        field: 'front matter',
+        message: expect.stringMatching(/^invalid YAML/),
+      }),
+    );
+  });
+
+  it('rejects a boycott status it does not know and a dateless update', async () => {
+    await edit('boycotts/nestle-boycott.md', (text) =>
+      text.replace('status: Ongoing', 'status: Paused').replace('date: 1984-01-26', 'date: soon'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/boycotts/nestle-boycott.md',
+      field: 'status',
+      message: 'must be one of Ongoing, Success',
+    });
+    expect(issues).toContainEqual({
+      file: 'content/boycotts/nestle-boycott.md',
+      field: 'updates.1.date',
+      message: 'must be an ISO date such as 2024-03-01',
+    });
+  });
+
+  it('rejects a resource whose link is not an http(s) address', async () => {
+    await edit('resources/free-university-courses.md', (text) =>
+      text.replace('link: https://ocw.mit.edu/', 'link: "javascript:alert(1)"'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/resources/free-university-courses.md',
+      field: 'resources.0.link',
+      message: 'must be an http(s) address',
+    });
+  });
+
+  it('rejects an H1, raw HTML and unsafe links in a body', async () => {
+    await edit(
+      'pages/collective.md',
+      (text) =>
+        `${text}\n# A second title\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1))\n`,
+    );
+    const bodyIssues = (await issuesOf()).filter(
+      (issue) => issue.file === 'content/pages/collective.md' && issue.field === 'body',
+    );
+    expect(bodyIssues.map((issue) => issue.message)).toEqual([
+      '"# A second title": headings start at ## (the title is the page\'s H1)',
+      'raw HTML is not allowed: <script>alert(1)</script>',
+      'link to "javascript:alert(1)": links must be http(s) addresses or paths on this site',
+    ]);
+  });
+
+  it('rejects an article body that is too short to be useful', async () => {
+    await edit('articles/rent-vs-buy.md', (text) =>
+      text.replace(/\n---\n[\s\S]*$/, '\n---\nToo short.\n'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/articles/rent-vs-buy.md',
+      field: 'body',
+      message: 'has 2 words; articles run 450–900',
+    });
+  });
+
+  it('reports a page the screens need when it is missing', async () => {
+    await rm(join(contentDir, 'pages', 'home.md'));
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/pages/',
+      field: 'file',
+      message: 'home.md is missing',
+    });
+  });
+
+  it('reports every problem of every file at once, ordered by file', async () => {
+    await edit('resources/free-university-courses.md', (text) =>
+      text.replace('id: 1\n', 'id: 4\n'),
+    );
+    await edit('articles/lifestyle-creep.md', (text) => text.replace(/^title: .*\n/m, ''));
+    const issues = await issuesOf();
+    // lifestyle-creep.md is unusable, so its id 23 counts as missing too.
+    expect(issues.map((issue) => `${issue.file} ${issue.field}`)).toEqual([
+      'content/articles/ id',
+      'content/articles/lifestyle-creep.md title',
+      'content/resources/ id',
+      'content/resources/free-university-courses.md id',
+    ]);
+  });
+});

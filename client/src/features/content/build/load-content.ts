@@ -1,0 +1,162 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import type { z } from 'zod';
+import type { MarkdownTree } from '../types.js';
+import { checkCollections } from './check-collections.js';
+import { IssueLog } from './content-issues.js';
+import {
+  articleSchema,
+  boycottSchema,
+  campaignSchema,
+  pageSchema,
+  resourceGroupSchema,
+  type ArticleFrontMatter,
+  type BoycottFrontMatter,
+  type CampaignFrontMatter,
+  type PageFrontMatter,
+  type ResourceGroupFrontMatter,
+} from './content-schemas.js';
+import { convertMarkdownToTree, countWords, findMarkdownProblems } from './markdown-to-tree.js';
+import { splitFrontMatter } from './split-front-matter.js';
+
+export interface ContentFile<T> {
+  /** Where it came from, as the error report names it: `content/articles/sleep-debt-reset.md`. */
+  file: string;
+  /** The file name without `.md`. */
+  name: string;
+  data: T;
+  body: MarkdownTree | null;
+}
+
+export interface LoadedContent {
+  articles: ContentFile<ArticleFrontMatter>[];
+  campaigns: ContentFile<CampaignFrontMatter>[];
+  boycotts: ContentFile<BoycottFrontMatter>[];
+  resourceGroups: ContentFile<ResourceGroupFrontMatter>[];
+  pages: ContentFile<PageFrontMatter>[];
+  /** Every file read, so a dev server can watch them. */
+  files: string[];
+}
+
+/** Article bodies run between these lengths (content/FORMAT.md). */
+export const ARTICLE_WORDS = { min: 450, max: 900 } as const;
+
+type BodyRule = 'article' | 'page' | 'none';
+
+interface Reader {
+  contentDir: string;
+  log: IssueLog;
+  files: string[];
+}
+
+/**
+ * Reads and validates everything under `contentDir`. Throws a ContentValidationError listing every
+ * problem (file, field, message) when any file is wrong.
+ */
+export async function loadContent(contentDir: string): Promise<LoadedContent> {
+  const reader: Reader = { contentDir, log: new IssueLog(contentDir), files: [] };
+  const [articles, campaigns, boycotts, resourceGroups, pages] = await Promise.all([
+    readCollection(reader, 'articles', articleSchema, 'article'),
+    readCollection(reader, 'campaigns', campaignSchema, 'none'),
+    readCollection(reader, 'boycotts', boycottSchema, 'none'),
+    readCollection(reader, 'resources', resourceGroupSchema, 'none'),
+    readCollection(reader, 'pages', pageSchema, 'page'),
+  ]);
+  const content = { articles, campaigns, boycotts, resourceGroups, pages };
+  checkCollections(reader.log, content);
+  reader.log.throwIfAny();
+  return { ...content, files: reader.files.sort() };
+}
+
+async function readCollection<T>(
+  reader: Reader,
+  folder: string,
+  schema: z.ZodType<T>,
+  bodyRule: BodyRule,
+): Promise<ContentFile<T>[]> {
+  const dir = join(reader.contentDir, folder);
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
+  } catch {
+    reader.log.add(reader.log.folder(folder), 'folder', 'is missing');
+    return [];
+  }
+  const files = await Promise.all(
+    names.map((name) => readContentFile(reader, join(dir, name), schema, bodyRule)),
+  );
+  return files.filter((file) => file !== null);
+}
+
+async function readContentFile<T>(
+  reader: Reader,
+  path: string,
+  schema: z.ZodType<T>,
+  bodyRule: BodyRule,
+): Promise<ContentFile<T> | null> {
+  reader.files.push(path);
+  const { log } = reader;
+  const file = relative(dirname(reader.contentDir), path).split(sep).join('/');
+  const name = basename(path, '.md');
+  const split = splitFrontMatter(await readFile(path, 'utf8'));
+  if (!split.ok) {
+    log.add(file, 'front matter', split.message);
+    return null;
+  }
+  const parsed = schema.safeParse(split.frontMatter ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) reportSchemaIssue(log, file, issue, split.frontMatter);
+    return null;
+  }
+  const data = parsed.data;
+  if (hasSlug(data) && data.slug !== name) {
+    log.add(file, 'slug', `"${data.slug}" must equal the file name "${name}"`);
+  }
+  return { file, name, data, body: readBody(log, file, split.body, bodyRule) };
+}
+
+function readBody(log: IssueLog, file: string, markdown: string, rule: BodyRule) {
+  if (rule === 'none') {
+    if (markdown.trim() !== '') log.add(file, 'body', 'must be empty (front matter only)');
+    return null;
+  }
+  if (markdown.trim() === '') {
+    log.add(file, 'body', 'is missing');
+    return null;
+  }
+  for (const problem of findMarkdownProblems(markdown)) log.add(file, 'body', problem);
+  const tree = convertMarkdownToTree(markdown);
+  const words = countWords(tree);
+  if (rule === 'article' && (words < ARTICLE_WORDS.min || words > ARTICLE_WORDS.max)) {
+    log.add(
+      file,
+      'body',
+      `has ${words} words; articles run ${ARTICLE_WORDS.min}–${ARTICLE_WORDS.max}`,
+    );
+  }
+  return tree;
+}
+
+function reportSchemaIssue(log: IssueLog, file: string, issue: z.core.$ZodIssue, input: unknown) {
+  if (issue.code === 'unrecognized_keys') {
+    for (const key of issue.keys)
+      log.add(file, [...issue.path, key].join('.'), 'is not a known field');
+    return;
+  }
+  const field = issue.path.join('.') || 'front matter';
+  const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  log.add(file, field, missing ? 'is required' : issue.message);
+}
+
+function hasSlug(data: unknown): data is { slug: string } {
+  return typeof data === 'object' && data !== null && 'slug' in data;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,145 @@
+import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { isSafeHref } from '../safe-href.js';
+import type { BlockNode, InlineNode, ListItemNode, MarkdownTree } from '../types.js';
+
+/**
+ * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:
+ * raw HTML and images are dropped, reference links are resolved, links to anything but http(s)
+ * or a path on this site become plain text, and source positions are stripped.
+ */
+export function convertMarkdownToTree(markdown: string): MarkdownTree {
+  const root = fromMarkdown(markdown);
+  const definitions = collectDefinitions(root);
+  return { type: 'root', children: convertBlocks(root.children, definitions) };
+}
+
+/** What the content format forbids in a body, as messages for the build's error report. */
+export function findMarkdownProblems(markdown: string): string[] {
+  const root = fromMarkdown(markdown);
+  const definitions = collectDefinitions(root);
+  const problems: string[] = [];
+  visit(root, (node) => {
+    if (node.type === 'heading' && node.depth === 1) {
+      problems.push(`"# ${plainText(node)}": headings start at ## (the title is the page's H1)`);
+    } else if (node.type === 'html') {
+      problems.push(`raw HTML is not allowed: ${node.value.trim().slice(0, 40)}`);
+    } else if (node.type === 'image' || node.type === 'imageReference') {
+      problems.push('images are not allowed: artwork is generated from the slug');
+    } else if (node.type === 'link' && !isSafeHref(node.url)) {
+      problems.push(`link to "${node.url}": links must be http(s) addresses or paths on this site`);
+    } else if (node.type === 'linkReference') {
+      const url = definitions.get(node.identifier);
+      if (url !== undefined && !isSafeHref(url)) {
+        problems.push(`link to "${url}": links must be http(s) addresses or paths on this site`);
+      }
+    }
+  });
+  return problems;
+}
+
+/** The words a reader sees, for the article length rule. */
+export function countWords(tree: MarkdownTree): number {
+  const words = (nodes: readonly (BlockNode | InlineNode | ListItemNode)[]): number =>
+    nodes.reduce((sum, node) => {
+      if ('value' in node) return sum + (node.value.match(/\S+/g)?.length ?? 0);
+      if ('children' in node) return sum + words(node.children);
+      return sum;
+    }, 0);
+  return words(tree.children);
+}
+
+type Definitions = Map<string, string>;
+
+function collectDefinitions(root: Root): Definitions {
+  const definitions: Definitions = new Map();
+  visit(root, (node) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+  });
+  return definitions;
+}
+
+function visit(node: Nodes, callback: (node: Nodes) => void): void {
+  callback(node);
+  if ('children' in node) for (const child of node.children) visit(child, callback);
+}
+
+function plainText(node: Nodes): string {
+  if ('value' in node) return node.value;
+  if ('children' in node) return node.children.map(plainText).join('');
+  return '';
+}
+
+function convertBlocks(nodes: readonly RootContent[], definitions: Definitions): BlockNode[] {
+  return nodes.flatMap((node) => convertBlock(node, definitions));
+}
+
+function convertBlock(node: RootContent, definitions: Definitions): BlockNode[] {
+  switch (node.type) {
+    case 'paragraph': {
+      const children = convertInlines(node.children, definitions);
+      return children.length > 0 ? [{ type: 'paragraph', children }] : [];
+    }
+    case 'heading': {
+      const depth = Math.min(Math.max(node.depth, 2), 4) as 2 | 3 | 4;
+      return [{ type: 'heading', depth, children: convertInlines(node.children, definitions) }];
+    }
+    case 'list':
+      return [
+        {
+          type: 'list',
+          ordered: node.ordered === true,
+          start: node.ordered && node.start != null && node.start !== 1 ? node.start : null,
+          spread: node.spread === true,
+          children: node.children.map((item) => ({
+            type: 'listItem',
+            children: convertBlocks(item.children, definitions),
+          })),
+        },
+      ];
+    case 'blockquote':
+      return [{ type: 'blockquote', children: convertBlocks(node.children, definitions) }];
+    case 'code':
+      return [{ type: 'code', value: node.value }];
+    case 'thematicBreak':
+      return [{ type: 'thematicBreak' }];
+    default:
+      // Raw HTML, definitions, images and anything this site does not render.
+      return [];
+  }
+}
+
+function convertInlines(nodes: readonly PhrasingContent[], definitions: Definitions): InlineNode[] {
+  return nodes.flatMap((node) => convertInline(node, definitions));
+}
+
+function convertInline(node: PhrasingContent, definitions: Definitions): InlineNode[] {
+  switch (node.type) {
+    case 'text':
+      return [{ type: 'text', value: node.value }];
+    case 'strong':
+    case 'emphasis':
+      return [{ type: node.type, children: convertInlines(node.children, definitions) }];
+    case 'delete':
+      return convertInlines(node.children, definitions);
+    case 'inlineCode':
+      return [{ type: 'inlineCode', value: node.value }];
+    case 'break':
+      return [{ type: 'break' }];
+    case 'link':
+      return convertLink(node.url, convertInlines(node.children, definitions));
+    case 'linkReference':
+      return convertLink(
+        definitions.get(node.identifier) ?? '',
+        convertInlines(node.children, definitions),
+      );
+    default:
+      // Raw HTML, images, footnotes.
+      return [];
+  }
+}
+
+function convertLink(url: string, children: InlineNode[]): InlineNode[] {
+  const href = url.trim();
+  return isSafeHref(href) ? [{ type: 'link', url: href, children }] : children;
+}

@@ -1,0 +1,97 @@
+import type { Plugin, ViteDevServer } from 'vite';
+import {
+  CONTENT_MODULE_PREFIX,
+  createContentBundle,
+  type ContentBundle,
+} from './content-modules.js';
+import { ContentValidationError } from './content-issues.js';
+import { loadContent } from './load-content.js';
+
+const RESOLVED_PREFIX = `\0${CONTENT_MODULE_PREFIX}`;
+
+/**
+ * Bundles content/ into the client. Every build reads and validates all files first and fails with
+ * `file: field: message` lines when one is wrong. The client imports `virtual:content/<name>`
+ * modules (see content-modules.d.ts); hero artwork is emitted as files under assets/art/.
+ */
+export function contentPlugin(options: { contentDir: string }): Plugin {
+  let base = '/';
+  let pending: Promise<ContentBundle> | undefined;
+  let watchedFiles: string[] = [];
+
+  const loadBundle = () =>
+    (pending ??= loadContent(options.contentDir).then((content) => {
+      watchedFiles = content.files;
+      return createContentBundle(content, base);
+    }));
+
+  async function readBundle(fail: (message: string) => never): Promise<ContentBundle> {
+    try {
+      return await loadBundle();
+    } catch (error) {
+      pending = undefined;
+      if (error instanceof ContentValidationError) fail(error.message);
+      throw error;
+    }
+  }
+
+  return {
+    name: 'cohort-content',
+
+    configResolved(config) {
+      base = config.base;
+    },
+
+    async buildStart() {
+      pending = undefined;
+      await readBundle((message) => this.error(message));
+      for (const file of watchedFiles) this.addWatchFile(file);
+    },
+
+    resolveId(id) {
+      return id.startsWith(CONTENT_MODULE_PREFIX) ? `\0${id}` : undefined;
+    },
+
+    async load(id) {
+      if (!id.startsWith(RESOLVED_PREFIX)) return undefined;
+      const bundle = await readBundle((message) => this.error(message));
+      const source = bundle.modules.get(id.slice(RESOLVED_PREFIX.length));
+      if (source === undefined) this.error(`There is no content module "${id.slice(1)}".`);
+      return source;
+    },
+
+    async generateBundle() {
+      const bundle = await readBundle((message) => this.error(message));
+      for (const { fileName, svg } of bundle.artwork) {
+        this.emitFile({ type: 'asset', fileName, source: svg });
+      }
+    },
+
+    configureServer(server) {
+      server.watcher.add(options.contentDir);
+      server.watcher.on('all', (_event, file) => {
+        if (file.startsWith(options.contentDir)) reloadContent(server);
+      });
+      server.middlewares.use((request, response, next) => {
+        const path = request.url?.split('?')[0];
+        if (!path?.startsWith(`${base}assets/art/`)) return next();
+        loadBundle()
+          .then(({ artwork }) => {
+            const file = artwork.find((item) => item.url === path);
+            if (!file) return next();
+            response.setHeader('content-type', 'image/svg+xml');
+            response.end(file.svg);
+          })
+          .catch(next);
+      });
+    },
+  };
+
+  function reloadContent(server: ViteDevServer) {
+    pending = undefined;
+    for (const module of server.moduleGraph.idToModuleMap.values()) {
+      if (module.id?.startsWith(RESOLVED_PREFIX)) server.moduleGraph.invalidateModule(module);
+    }
+    server.ws.send({ type: 'full-reload' });
+  }
+}

@@ -1,0 +1,44 @@
+import { formatDate } from '../../../lib/format-date';
+import type { Boycott } from '../types';
+import { ContentImage } from './content-image';
+import { StatusBadge } from './status-badge';
+
+/** A Collective Action boycott: status, why it began, what to support instead, what happened. */
+export function BoycottCard({ boycott }: { boycott: Boycott }) {
+  const titleId = `${boycott.slug}-title`;
+  return (
+    <article className="boycott tone-collective" id={boycott.slug} aria-labelledby={titleId}>
+      <div className="boycott__lead">
+        <ContentImage className="boycott__image" src={boycott.heroImage} />
+        <div className="boycott__intro">
+          <StatusBadge status={boycott.status} />
+          <h2 className="boycott__title" id={titleId}>
+            {boycott.title}
+          </h2>
+          <dl className="boycott__facts">
+            <dt>Reason:</dt>
+            <dd>{boycott.reason}</dd>
+          </dl>
+        </div>
+      </div>
+      <dl className="boycott__facts boycott__details">
+        <dt>Instead, Support:</dt>
+        <dd>
+          <strong className="boycott__alternative">{boycott.alternative.name}</strong>{' '}
+          {boycott.alternative.description}
+        </dd>
+        <dt>Latest Updates:</dt>
+        <dd>
+          <ol className="timeline">
+            {boycott.updates.map((update) => (
+              <li key={update.date}>
+                <time dateTime={update.date}>{formatDate(update.date)}</time>
+                <p>{update.note}</p>
+              </li>
+            ))}
+          </ol>
+        </dd>
+      </dl>
+    </article>
+  );
+}

@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ExternalLink } from '../../../components/external-link';
+import type { Tone } from '../sections';
+import { ContentImage } from './content-image';
+
+export interface ContentCardProps {
+  title: string;
+  /** A path on this site, or an http(s) address that opens in a new tab. */
+  href: string;
+  external?: boolean;
+  image: string;
+  tone: Tone;
+  eyebrow?: ReactNode;
+  summary: string;
+  footer?: ReactNode;
+  headingLevel?: 2 | 3;
+  /** The newest item, drawn large at the top of a list. */
+  featured?: boolean;
+}
+
+/**
+ * A card whose title is its link; the link's hit area covers the whole card, so the card is one
+ * tab stop with a short accessible name.
+ */
+export function ContentCard({
+  title,
+  href,
+  external = false,
+  image,
+  tone,
+  eyebrow,
+  summary,
+  footer,
+  headingLevel = 2,
+  featured = false,
+}: ContentCardProps) {
+  const Heading = `h${headingLevel}` as const;
+  return (
+    <article className={`card tone-${tone}${featured ? ' card--featured' : ''}`}>
+      <ContentImage className="card__image" src={image} priority={featured} />
+      <div className="card__body">
+        {eyebrow && <p className="card__eyebrow">{eyebrow}</p>}
+        <Heading className="card__title">
+          {external ? (
+            <ExternalLink className="card__link" href={href}>
+              {title}
+            </ExternalLink>
+          ) : (
+            <Link className="card__link" to={href}>
+              {title}
+            </Link>
+          )}
+        </Heading>
+        <p className="card__summary">{summary}</p>
+        {footer && <div className="card__footer">{footer}</div>}
+      </div>
+    </article>
+  );
+}

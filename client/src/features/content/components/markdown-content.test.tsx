@@ -1,0 +1,76 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import type { BlockNode } from '../types';
+import { MarkdownContent } from './markdown-content';
+
+const render = (blocks: BlockNode[]) =>
+  renderToStaticMarkup(
+    <MemoryRouter>
+      <MarkdownContent blocks={blocks} />
+    </MemoryRouter>,
+  );
+
+describe('drawing a Markdown body', () => {
+  it('draws headings, paragraphs and tight lists as elements', () => {
+    expect(
+      render([
+        { type: 'heading', depth: 2, children: [{ type: 'text', value: 'Plan' }] },
+        {
+          type: 'list',
+          ordered: true,
+          start: 3,
+          spread: false,
+          children: [
+            {
+              type: 'listItem',
+              children: [
+                {
+                  type: 'paragraph',
+                  children: [{ type: 'strong', children: [{ type: 'text', value: 'Wake' }] }],
+                },
+              ],
+            },
+          ],
+        },
+      ]),
+    ).toBe('<h2>Plan</h2><ol start="3"><li><strong>Wake</strong></li></ol>');
+  });
+
+  it('opens links to other sites in a new tab without an opener or referrer', () => {
+    const html = render([
+      {
+        type: 'paragraph',
+        children: [
+          {
+            type: 'link',
+            url: 'https://www.cdc.gov/sleep/',
+            children: [{ type: 'text', value: 'CDC' }],
+          },
+          { type: 'text', value: ' and ' },
+          { type: 'link', url: '/wealth', children: [{ type: 'text', value: 'Wealth' }] },
+        ],
+      },
+    ]);
+    expect(html).toContain(
+      '<a href="https://www.cdc.gov/sleep/" target="_blank" rel="noopener noreferrer">CDC<span class="visually-hidden"> (opens in a new tab)</span></a>',
+    );
+    expect(html).toMatch(/<a href="\/wealth"[^>]*>Wealth<\/a>/);
+    expect(html.match(/target="_blank"/g)).toHaveLength(1);
+  });
+
+  it('never draws an unsafe link or markup from text, even if one reaches it', () => {
+    const html = render([
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'link', url: 'javascript:alert(1)', children: [{ type: 'text', value: 'x' }] },
+          { type: 'text', value: '<img src=x onerror=alert(1)>' },
+        ],
+      },
+      // A node type the build never keeps is skipped, not drawn.
+      { type: 'html', value: '<script>alert(1)</script>' } as unknown as BlockNode,
+    ]);
+    expect(html).toBe('<p><span>x</span>&lt;img src=x onerror=alert(1)&gt;</p>');
+  });
+});

@@ -1,0 +1,98 @@
+import { Fragment, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ExternalLink } from '../../../components/external-link';
+import { isExternalHref, isSafeHref } from '../safe-href';
+import type { BlockNode, InlineNode } from '../types';
+
+/**
+ * Renders a Markdown body (parsed at build time) as React elements. Only the node types the build
+ * keeps are drawn; anything else is skipped, and never as HTML.
+ */
+export function MarkdownContent({ blocks }: { blocks: readonly BlockNode[] }) {
+  return <>{blocks.map((block, index) => renderBlock(block, index, true))}</>;
+}
+
+function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): ReactNode {
+  switch (node.type) {
+    case 'paragraph':
+      return inLooseContext ? (
+        <p key={key}>{renderInlines(node.children)}</p>
+      ) : (
+        <Fragment key={key}>{renderInlines(node.children)}</Fragment>
+      );
+    case 'heading': {
+      const Heading = `h${node.depth}` as const;
+      return <Heading key={key}>{renderInlines(node.children)}</Heading>;
+    }
+    case 'list': {
+      const items = node.children.map((item, index) => (
+        <li key={index}>
+          {item.children.map((child, childIndex) => renderBlock(child, childIndex, node.spread))}
+        </li>
+      ));
+      return node.ordered ? (
+        <ol key={key} start={node.start ?? undefined}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={key}>{items}</ul>
+      );
+    }
+    case 'blockquote':
+      return (
+        <blockquote key={key}>
+          {node.children.map((child, index) => renderBlock(child, index, true))}
+        </blockquote>
+      );
+    case 'code':
+      return (
+        <pre key={key}>
+          <code>{node.value}</code>
+        </pre>
+      );
+    case 'thematicBreak':
+      return <hr key={key} />;
+    default:
+      return null;
+  }
+}
+
+function renderInlines(nodes: readonly InlineNode[]): ReactNode[] {
+  return nodes.map(renderInline);
+}
+
+function renderInline(node: InlineNode, key: number): ReactNode {
+  switch (node.type) {
+    case 'text':
+      return node.value;
+    case 'strong':
+      return <strong key={key}>{renderInlines(node.children)}</strong>;
+    case 'emphasis':
+      return <em key={key}>{renderInlines(node.children)}</em>;
+    case 'inlineCode':
+      return <code key={key}>{node.value}</code>;
+    case 'break':
+      return <br key={key} />;
+    case 'link':
+      return renderLink(node.url, renderInlines(node.children), key);
+    default:
+      return null;
+  }
+}
+
+function renderLink(url: string, children: ReactNode[], key: number): ReactNode {
+  // The build already dropped unsafe links; checking again costs nothing and guards the renderer.
+  if (!isSafeHref(url)) return <span key={key}>{children}</span>;
+  if (isExternalHref(url)) {
+    return (
+      <ExternalLink key={key} href={url}>
+        {children}
+      </ExternalLink>
+    );
+  }
+  return (
+    <Link key={key} to={url}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The seed's list layout: the newest item (highest id) as a large card, the rest in a grid,
+ * newest first; the section's own text when there is nothing yet.
+ */
+export function NewestFirstList<Item extends { id: number }>({
+  items,
+  emptyText,
+  renderItem,
+}: {
+  items: readonly Item[];
+  emptyText: string;
+  renderItem: (item: Item, featured: boolean) => ReactNode;
+}) {
+  const [newest, ...older] = [...items].sort((a, b) => b.id - a.id);
+  if (!newest) return <p className="empty-state">{emptyText}</p>;
+  return (
+    <>
+      <div className="featured-item">{renderItem(newest, true)}</div>
+      {older.length > 0 && (
+        <ul className="card-grid" role="list">
+          {older.map((item) => (
+            <li key={item.id}>{renderItem(item, false)}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { Elements } from '@stripe/react-stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
+import type { Stripe } from '@stripe/stripe-js';
+import { useEffect, useState } from 'react';
+import why from 'virtual:content/page/why';
+import { MarkdownContent } from '../content/components/markdown-content';
+import { useDocumentHead } from '../../lib/document-head';
+import { useSession } from '../session/session-context';
+import { formatPrice, useSiteConfig, type SiteConfig } from '../site-config/site-config';
+import { MEMBER_BENEFITS } from './early-access';
+import { JoinButton } from './join-button';
+import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from './messages';
+import { PaymentForm } from './payment-form';
+import { usePaymentIntent } from './use-payment-intent';
+import './early-access.css';
+
+let stripePromise: Promise<Stripe | null> | undefined;
+function getStripe(publishableKey: string) {
+  stripePromise ??= loadStripe(publishableKey);
+  return stripePromise;
+}
+
+/** Back from Stripe with `?payment_intent_client_secret=…`: ask Stripe.js how it went. */
+function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
+  const { refresh } = useSession();
+  const [message, setMessage] = useState<string | null>(null);
+  const [clientSecret] = useState(() =>
+    new URLSearchParams(window.location.search).get('payment_intent_client_secret'),
+  );
+  useEffect(() => {
+    if (!clientSecret || !config?.stripePublishableKey) return;
+    let active = true;
+    void getStripe(config.stripePublishableKey).then(async (stripe) => {
+      if (!stripe || !active) return;
+      const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
+      if (!active) return;
+      setMessage(paymentStatusMessage(paymentIntent?.status ?? 'unknown'));
+      // The membership itself comes from Stripe's webhook: look for it for a little while.
+      if (paymentIntent?.status === 'succeeded') {
+        for (let attempt = 0; attempt < 15 && active; attempt += 1) {
+          if ((await refresh())?.isSubscribed) break;
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
+      }
+    });
+    return () => {
+      active = false;
+    };
+  }, [clientSecret, config?.stripePublishableKey, refresh]);
+  return message;
+}
+
+/** /early-access: the original landing screen, with the one-year membership for sale. */
+export default function EarlyAccessPage() {
+  useDocumentHead('Early Access', 'Support Cohort early: one year of membership for $12.');
+  const config = useSiteConfig();
+  const { user, status } = useSession();
+  const returnedMessage = useReturnedPaymentStatus(config);
+  const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
+  // The PaymentIntent carries the visitor's id: ask for it once the session exists.
+  const intent = usePaymentIntent(
+    paymentsOn && status === 'ready' && !user?.isSubscribed && !returnedMessage,
+  );
+  const price = config ? formatPrice(config.priceCents, config.currency) : '$12';
+
+  return (
+    <div className="early-access">
+      <section className="early-access__hero">
+        <div className="early-access__inner">
+          <h1>Coming Soon!</h1>
+          <p className="early-access__lede">
+            Cohort is the membership for Millennials and Gen Z: trusted guides to health and money,
+            campaigns and boycotts that work, and free courses that grow your skills.
+          </p>
+          <p>
+            Support early access today for only{' '}
+            <JoinButton className="link-button">{price} for your first year</JoinButton>
+          </p>
+          {returnedMessage && (
+            <p id="payment-message" className="payment-form__message" role="status">
+              {returnedMessage}
+            </p>
+          )}
+          {user?.isSubscribed ? (
+            <p className="early-access__member">
+              You are a member. Thank you for supporting Cohort!
+            </p>
+          ) : (
+            !returnedMessage &&
+            config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
+          )}
+        </div>
+      </section>
+
+      <section className="benefits" aria-labelledby="benefits-title">
+        <h2 id="benefits-title">For a dollar per month get access to</h2>
+        <ul className="benefits__list">
+          {MEMBER_BENEFITS.map((benefit) => (
+            <li key={benefit}>{benefit}</li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="why prose" aria-labelledby="why-title">
+        <h2 id="why-title">{why.title}</h2>
+        <MarkdownContent blocks={why.body.children} />
+      </section>
+
+      <p className="early-access__footer">Privacy policy / Terms of use copyright 2023</p>
+    </div>
+  );
+}
+
+function PaymentArea({
+  config,
+  intent,
+  paymentsOn,
+}: {
+  config: SiteConfig;
+  intent: ReturnType<typeof usePaymentIntent>;
+  paymentsOn: boolean;
+}) {
+  if (!paymentsOn || !config.stripePublishableKey) {
+    return <p className="payment-form__message">{PAYMENTS_OFF_MESSAGE}</p>;
+  }
+  if (intent.kind === 'member') return <p>You are already a member: there is nothing to pay.</p>;
+  if (intent.kind === 'unavailable')
+    return (
+      <p className="payment-form__message" role="alert">
+        {intent.message}
+      </p>
+    );
+  if (intent.kind === 'loading') return null; // the form appears once the client secret arrives
+  return (
+    <Elements
+      stripe={getStripe(config.stripePublishableKey)}
+      options={{ clientSecret: intent.clientSecret, appearance: { theme: 'stripe' } }}
+    >
+      <PaymentForm returnUrl={`${config.siteUrl}/early-access`} />
+    </Elements>
+  );
+}

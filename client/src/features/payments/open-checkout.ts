@@ -1,0 +1,22 @@
+import { apiRequest } from '../../lib/api-client';
+
+/**
+ * Opens Stripe-hosted Checkout in a new tab. The tab is opened synchronously inside the click, so
+ * popup blockers allow it, and pointed at Checkout once the server has made the session. Where
+ * the browser refuses a tab anyway, this tab goes to Checkout instead.
+ */
+export async function openCheckout(): Promise<void> {
+  const tab = window.open('', '_blank');
+  try {
+    const { url } = await apiRequest<{ url: string }>('/api/checkout', { method: 'POST' });
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = url;
+    } else {
+      window.location.assign(url);
+    }
+  } catch (error) {
+    tab?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { apiRequest } from '../../lib/api-client';
+
+/** What this deployment tells the browser (GET /api/config): one build serves any deployment. */
+export interface SiteConfig {
+  siteName: string;
+  siteUrl: string;
+  paymentsEnabled: boolean;
+  stripePublishableKey: string | null;
+  priceCents: number;
+  currency: string;
+  paywallDelayMs: number;
+}
+
+let pending: Promise<SiteConfig> | undefined;
+
+/** Fetched once per page load and shared; a failure is retried on the next call. */
+export function loadSiteConfig(): Promise<SiteConfig> {
+  pending ??= apiRequest<SiteConfig>('/api/config').catch((error: unknown) => {
+    pending = undefined;
+    throw error;
+  });
+  return pending;
+}
+
+/** The site config, or null until it has arrived. */
+export function useSiteConfig(): SiteConfig | null {
+  const [config, setConfig] = useState<SiteConfig | null>(null);
+  useEffect(() => {
+    let active = true;
+    loadSiteConfig().then(
+      (value) => active && setConfig(value),
+      () => {}, // the site stays readable; payment buttons say what went wrong when used
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
+  return config;
+}
+
+export function formatPrice(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
+}

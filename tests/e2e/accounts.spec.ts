@@ -1,0 +1,89 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.js';
+import { deliverWebhook } from './support/deliver-webhook.js';
+
+test.use({ payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } });
+
+const PASSWORD = 'my long enough passphrase';
+const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });
+const uniqueEmail = () => `reader${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
+
+async function register(page: Page, email: string) {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+test('register, pay, sign out, sign in again: the membership comes back and the paywall stays away', async ({
+  page,
+  stripe,
+  site,
+}) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  const email = uniqueEmail();
+  await register(page, email);
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  await expect(page.getByText('You are not a member yet.')).toBeVisible();
+
+  // Paid (Stripe tells the site through its webhook).
+  const me = await (await page.request.get('/api/me')).json();
+  const intent = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
+  expect(
+    await deliverWebhook(
+      page.request,
+      site.url,
+      stripe,
+      stripe.event('payment_intent.succeeded', intent),
+    ),
+  ).toBe(200);
+  await page.reload();
+  await expect(page.getByText(/^Active member/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect((await (await page.request.get('/api/me')).json()).user.isSubscribed).toBe(false);
+  await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
+  await page.keyboard.press('Escape');
+
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByText(/^Active member/)).toBeVisible();
+
+  await page.goto('/wealth');
+  await page.waitForTimeout(2_500); // past the paywall delay
+  await expect(paywall(page)).toBeHidden();
+});
+
+test.describe('mistakes', () => {
+  // The server's 400 and 401 answers are the point here; Chromium logs each as a console error.
+  test.use({ expectedConsoleErrors: [/status of 40[01]/] });
+
+  test('registration says what is wrong with the email and the password', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Email').fill('not an email');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(
+      page.getByText('Enter a valid email address, like name@example.com.'),
+    ).toBeVisible();
+    await expect(page.getByText('Use at least 10 characters.')).toBeVisible();
+
+    await page.getByLabel('Email').fill(uniqueEmail());
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByText(/one of the most common ones/)).toBeVisible();
+  });
+
+  test('a wrong password gets a clear message', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(uniqueEmail());
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
+  });
+});

@@ -1,0 +1,167 @@
+import { expect, test } from './fixtures.js';
+
+const sections = [
+  { link: 'Health', path: '/health', heading: 'Health' },
+  { link: 'Wealth', path: '/wealth', heading: 'Wealth' },
+  { link: 'Direct Action', path: '/direct-action', heading: 'Direct Action' },
+  { link: 'Collective Action', path: '/collective', heading: 'Collective Action' },
+  { link: 'Empowerment', path: '/empowerment', heading: 'Empowerment' },
+];
+
+test('every navbar link takes a reader to its screen', async ({ page }) => {
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const section of sections) {
+    await nav.getByRole('link', { name: section.link, exact: true }).click();
+    await expect(page).toHaveURL(section.path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(section.heading);
+    await expect(page).toHaveTitle(`${section.heading} · Cohort`);
+    await expect(nav.getByRole('link', { name: section.link, exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  }
+
+  // Join opens Stripe Checkout in a new tab (payments.spec.ts); Sign in leads to its page.
+  await expect(nav.getByRole('button', { name: /^Join/ })).toBeVisible();
+  await nav.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL('/login');
+
+  await nav.getByRole('link', { name: 'Cohort' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page).toHaveTitle('Cohort');
+
+  const social = nav.getByRole('link', { name: /Instagram/ });
+  await expect(social).toHaveAttribute('target', '_blank');
+  await expect(social).toHaveAttribute('rel', 'noopener noreferrer');
+});
+
+test('the navbar is transparent at the top and turns solid once scrolled past 99 px', async ({
+  page,
+}) => {
+  await page.goto('/health');
+  const navbar = page.getByTestId('navbar');
+  await expect(navbar).toHaveClass(/navbar--transparent/);
+
+  await page.evaluate(() => window.scrollTo(0, 99));
+  await expect(navbar).toHaveClass(/navbar--transparent/);
+
+  await page.evaluate(() => window.scrollTo(0, 100));
+  await expect(navbar).toHaveClass(/navbar--solid/);
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(navbar).toHaveClass(/navbar--transparent/);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the menu opens and closes with its toggle', async ({ page }) => {
+    await page.goto('/');
+    const healthLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', {
+      name: 'Health',
+      exact: true,
+    });
+    await expect(healthLink).toBeHidden();
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(healthLink).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    await expect(page.getByTestId('navbar')).toHaveClass(/navbar--solid/);
+
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await expect(healthLink).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
+  test('Escape closes the menu and puts focus back on the toggle', async ({ page }) => {
+    await page.goto('/wealth');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Health' })
+      .focus();
+
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Health' }),
+    ).toBeHidden();
+  });
+
+  test('following a link in the menu closes it, even to the page already shown', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('link', { name: 'Collective Action' }).click();
+    await expect(page).toHaveURL('/collective');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Collective Action');
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Collective Action' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('link', { name: 'Collective Action' }).click();
+    await expect(nav.getByRole('link', { name: 'Collective Action' })).toBeHidden();
+  });
+});
+
+test('an unknown address, an unknown article and an article under the wrong section show the 404 page', async ({
+  page,
+}) => {
+  for (const path of ['/no-such-page', '/health/no-such-article', '/wealth/sleep-debt-reset']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+    await expect(page).toHaveTitle('Page not found · Cohort');
+    await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute(
+      'href',
+      '/',
+    );
+  }
+});
+
+test("the old demo's addresses lead to the pages that replaced them", async ({ page }) => {
+  for (const [from, to] of [
+    ['/landing-page', '/early-access'],
+    ['/register-page', '/register'],
+    ['/profile-page', '/account'],
+  ] as const) {
+    await page.goto(from);
+    await expect(page).toHaveURL(to);
+  }
+});
+
+test('each placeholder page in the footer shows its title', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.getByRole('navigation', { name: 'More from Cohort' });
+  for (const [title, path] of [
+    ['Home Buying', '/home-buying'],
+    ['Student Debt Relief', '/student-debt-relief'],
+    ['Work and Jobs', '/work-and-jobs'],
+    ['Media', '/media'],
+    ['Legal Resources', '/legal-resources'],
+    ['Terms', '/terms'],
+  ] as const) {
+    await footer.getByRole('link', { name: title }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  }
+});
+
+test('a keyboard user can skip straight to the content', async ({ page }) => {
+  await page.goto('/health');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Health');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+});

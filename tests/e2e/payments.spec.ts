@@ -1,0 +1,138 @@
+import type { Page } from '@playwright/test';
+import type { FakeStripe } from '../support/fake-stripe.js';
+import { expect, test } from './fixtures.js';
+import { deliverWebhook } from './support/deliver-webhook.js';
+import { visit } from './support/visit.js';
+
+test.use({ payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } });
+
+const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });
+
+async function currentUser(page: Page) {
+  const response = await page.request.get('/api/me');
+  return (await response.json()).user as { id: string; isSubscribed: boolean };
+}
+
+function requireStripe(stripe: FakeStripe | null): FakeStripe {
+  if (!stripe) throw new Error('payments are on in this file');
+  return stripe;
+}
+
+test('the paywall appears after the configured delay, dims the page, and closes', async ({
+  page,
+}) => {
+  await page.goto('/health');
+  await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
+  // A modal dialog: the rest of the page is inert behind its backdrop.
+  expect(await paywall(page).evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
+  await expect(paywall(page).getByRole('button', { name: /Join Now/ })).toBeVisible();
+
+  await paywall(page).getByRole('button', { name: 'Close' }).click();
+  await expect(paywall(page)).toBeHidden();
+
+  await page.reload();
+  await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
+  await page.keyboard.press('Escape');
+  await expect(paywall(page)).toBeHidden();
+});
+
+test('Join opens Stripe Checkout for this visitor in a new tab', async ({
+  page,
+  context,
+  stripe,
+}) => {
+  const fake = requireStripe(stripe);
+  const user = await visit(page, '/');
+  const [checkoutTab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Join/ }).click(),
+  ]);
+  await expect.poll(() => checkoutTab.url()).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
+  const sessionId = checkoutTab.url().split('/').pop() ?? '';
+  expect(fake.get(sessionId).client_reference_id).toBe(user.id);
+});
+
+test('coming back from a paid Checkout makes the visitor a member and cleans the address', async ({
+  page,
+  context,
+  stripe,
+}) => {
+  const fake = requireStripe(stripe);
+  await visit(page, '/');
+  const [checkoutTab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Join/ }).click(),
+  ]);
+  await expect.poll(() => checkoutTab.url()).toContain('/checkout/');
+  const sessionId = checkoutTab.url().split('/').pop() ?? '';
+  fake.completeCheckout(sessionId);
+
+  // Stripe sends the visitor back to the success URL.
+  await checkoutTab.goto(`/?checkout_session_id=${sessionId}`);
+  await expect(
+    checkoutTab.getByText('Welcome to Cohort: your membership is active.'),
+  ).toBeVisible();
+  await expect(checkoutTab).toHaveURL(/\/$/);
+  expect((await currentUser(checkoutTab)).isSubscribed).toBe(true);
+});
+
+test('a forged ?stripe_success grants nothing', async ({ page }) => {
+  await page.goto('/?stripe_success=true');
+  await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
+  expect((await currentUser(page)).isSubscribed).toBe(false);
+});
+
+test('the early-access form pays, shows "Payment succeeded!" on return, and the paywall stays away', async ({
+  page,
+  stripe,
+  site,
+}) => {
+  const fake = requireStripe(stripe);
+  await visit(page, '/early-access');
+  await expect(page.getByRole('heading', { name: 'Coming Soon!' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'For a dollar per month get access to' }),
+  ).toBeVisible();
+  await expect(page.getByText('Privacy policy / Terms of use copyright 2023')).toBeVisible();
+  const payNow = page.getByRole('button', { name: 'Pay now' });
+  await expect(payNow).toBeEnabled();
+
+  await payNow.click();
+  await expect(page).toHaveURL(/payment_intent_client_secret=/);
+  await expect(page.getByText('Payment succeeded!')).toBeVisible();
+
+  // Stripe's webhook is what makes the membership.
+  const user = await currentUser(page);
+  const intent = [...fake.objects.values()].find(
+    (o) => o.object === 'payment_intent' && (o.metadata as { userId?: string }).userId === user.id,
+  );
+  if (!intent) throw new Error('no PaymentIntent for this visitor');
+  expect(
+    await deliverWebhook(
+      page.request,
+      site.url,
+      fake,
+      fake.event('payment_intent.succeeded', intent),
+    ),
+  ).toBe(200);
+  await expect(page.getByText('You are a member. Thank you for supporting Cohort!')).toBeVisible({
+    timeout: 10_000,
+  });
+
+  await page.goto('/health');
+  await page.waitForTimeout(2_500); // past the 1.5 s paywall delay
+  await expect(paywall(page)).toBeHidden();
+});
+
+test.describe('a declined card', () => {
+  test.use({ expectedConsoleErrors: [/status of 402/] });
+
+  test('shows Stripe’s message and lets the visitor try again', async ({ page, stripe }) => {
+    const fake = requireStripe(stripe);
+    await visit(page, '/early-access');
+    fake.declineNextCard = true;
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Your card was declined.');
+    await expect(page.getByRole('button', { name: 'Pay now' })).toBeEnabled();
+  });
+});
