@@ -30,7 +30,8 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: fromRoot('./dist/client'),
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for debugging but not referenced from the served files.
+    sourcemap: 'hidden',
     // Browsers without native modulepreload (Safari before 17) still load every module; the
     // polyfill would only speed them up, at a cost to every other browser's first load.
     modulePreload: { polyfill: false },

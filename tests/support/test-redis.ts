@@ -23,6 +23,7 @@ export async function createTestRedis(): Promise<TestRedis> {
     admin.disconnect();
     throw new Error(
       `These tests need Redis at ${serverUrl} (start redis-server, or set TEST_REDIS_URL): ${String(error)}`,
+      { cause: error },
     );
   }
   const prefix = `cohort-test-${randomBytes(6).toString('hex')}:`;
