@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { FormField } from '../../components/form-field';
+import { AccountScreen } from './account-screen';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { JoinButton } from '../payments/join-button';
@@ -16,7 +17,6 @@ import {
 } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
-import './account.css';
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -26,11 +26,10 @@ export default function AccountPage() {
   useDocumentHead('Your account', 'Your Cohort membership and account settings.');
   const { user, status } = useSession();
   if (status !== 'ready' || !user)
-    return <section className="page page--narrow" aria-busy="true" />;
+    return <AccountScreen title="Your account">{null}</AccountScreen>;
   if (!user.email) {
     return (
-      <section className="page page--narrow auth-card">
-        <h1>Your account</h1>
+      <AccountScreen title="Your account">
         <p>
           {user.isSubscribed
             ? 'Your membership lives on this device only. Create an account to keep it everywhere.'
@@ -40,16 +39,15 @@ export default function AccountPage() {
           <Link className="button button--accent" to={paths.register}>
             Create an account
           </Link>
-          <Link className="button button--ghost" to={paths.login}>
+          <Link className="button button--outline" to={paths.login}>
             Sign in
           </Link>
         </p>
-      </section>
+      </AccountScreen>
     );
   }
   return (
-    <section className="page page--narrow account">
-      <h1>Your account</h1>
+    <AccountScreen title="Your account">
       <p className="account__email">
         Signed in as <strong>{user.email}</strong>
       </p>
@@ -58,7 +56,7 @@ export default function AccountPage() {
       <ChangeEmailForm />
       <ChangePasswordForm />
       <DeleteAccount />
-    </section>
+    </AccountScreen>
   );
 }
 
@@ -114,7 +112,7 @@ function SignOutButton() {
     <p>
       <button
         type="button"
-        className="button button--ghost"
+        className="button button--outline"
         onClick={() =>
           void signOut().then(({ user }) => {
             setUser(user);

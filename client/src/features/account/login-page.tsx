@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { FormField } from '../../components/form-field';
+import { AccountScreen } from './account-screen';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { signIn } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem } from './validation';
-import './account.css';
 
 /** /login: restores an account (and its membership) on this device. */
 export default function LoginPage() {
@@ -28,8 +28,7 @@ export default function LoginPage() {
     },
   );
   return (
-    <section className="page page--narrow auth-card">
-      <h1>Sign in</h1>
+    <AccountScreen title="Sign in" lede="Restore your account and membership on this device.">
       <form onSubmit={onSubmit} noValidate>
         <FormField
           label="Email"
@@ -66,6 +65,6 @@ export default function LoginPage() {
       <p>
         New here? <Link to={paths.register}>Create an account</Link>
       </p>
-    </section>
+    </AccountScreen>
   );
 }

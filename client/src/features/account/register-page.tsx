@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { FormField } from '../../components/form-field';
+import { AccountScreen } from './account-screen';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { register } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
-import './account.css';
 
 /** /register: the seed's sign-up card made real. Keeps whatever this visitor already paid for. */
 export default function RegisterPage() {
@@ -30,22 +30,19 @@ export default function RegisterPage() {
 
   if (user?.email) {
     return (
-      <section className="page page--narrow auth-card">
-        <h1>You have an account</h1>
+      <AccountScreen title="You have an account">
         <p>
           You are signed in as <strong>{user.email}</strong>.{' '}
           <Link to={paths.account}>Go to your account</Link>.
         </p>
-      </section>
+      </AccountScreen>
     );
   }
   return (
-    <section className="page page--narrow auth-card">
-      <h1>Create your account</h1>
-      <p className="auth-card__lede">
-        An account keeps your membership on every device.
-        {user?.isSubscribed && ' The membership you bought on this device comes with you.'}
-      </p>
+    <AccountScreen
+      title="Create your account"
+      lede={`An account keeps your membership on every device.${user?.isSubscribed ? ' The membership you bought on this device comes with you.' : ''}`}
+    >
       <form onSubmit={onSubmit} noValidate>
         <FormField
           label="Email"
@@ -80,6 +77,6 @@ export default function RegisterPage() {
       <p>
         Already have an account? <Link to={paths.login}>Sign in</Link>
       </p>
-    </section>
+    </AccountScreen>
   );
 }

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { FormField } from '../../components/form-field';
+import { AccountScreen } from './account-screen';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { requestPasswordReset, resetPassword } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
-import './account.css';
 
 /**
  * /reset-password asks for an email; /reset-password?token=… (the mailed link) shows the form
@@ -17,10 +17,9 @@ export default function ResetPasswordPage() {
   useDocumentHead('Reset your password', 'Choose a new password for your Cohort account.');
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
   return (
-    <section className="page page--narrow auth-card">
-      <h1>Reset your password</h1>
+    <AccountScreen title="Reset your password">
       {token ? <NewPasswordForm token={token} /> : <RequestLinkForm />}
-    </section>
+    </AccountScreen>
   );
 }
 
@@ -34,7 +33,7 @@ function RequestLinkForm() {
   if (sent) return <p role="status">{sent}</p>;
   return (
     <form onSubmit={onSubmit} noValidate>
-      <p className="auth-card__lede">
+      <p className="field__hint">
         Enter the email of your account and we will mail you a link.
       </p>
       <FormField

@@ -59,6 +59,13 @@ export function CheckoutReturn() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId, status]);
 
+  // The welcome stays long enough to read, then gets out of the way.
+  useEffect(() => {
+    if (state !== 'member') return;
+    const timer = setTimeout(() => setState('idle'), 8_000);
+    return () => clearTimeout(timer);
+  }, [state]);
+
   if (state === 'idle') return null;
   const text: Record<Exclude<ReturnState, 'idle'>, string> = {
     confirming: 'Confirming your payment with Stripe…',
