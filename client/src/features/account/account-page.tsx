@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';
+import { EmailField, FormError, PasswordField } from './fields';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { JoinButton } from '../payments/join-button';
@@ -145,27 +145,14 @@ function ChangeEmailForm() {
   return (
     <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="email-title">
       <h2 id="email-title">Change your email</h2>
-      <FormField
-        label="New email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email}
-      />
-      <FormField
+      <EmailField label="New email" value={email} onChange={setEmail} error={errors.email} />
+      <PasswordField
         label="Current password"
-        type="password"
-        autoComplete="current-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         error={errors.password}
       />
-      {errors.form && (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       {done && <p role="status">Your email is changed.</p>}
       <button className="button" disabled={submitting}>
         Change email
@@ -191,27 +178,16 @@ function ChangePasswordForm() {
   return (
     <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="password-title">
       <h2 id="password-title">Change your password</h2>
-      <FormField
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        value={current}
-        onChange={(e) => setCurrent(e.target.value)}
-      />
-      <FormField
+      <PasswordField label="Current password" value={current} onChange={setCurrent} />
+      <PasswordField
         label="New password"
-        type="password"
-        autoComplete="new-password"
+        isNew
         value={next}
-        onChange={(e) => setNext(e.target.value)}
+        onChange={setNext}
         error={errors.password}
         hint="Other devices are signed out when it changes."
       />
-      {errors.form && (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       {done && <p role="status">Your password is changed. Other devices are signed out.</p>}
       <button className="button" disabled={submitting}>
         Change password
@@ -243,19 +219,8 @@ function DeleteAccount() {
         This cancels a running subscription, deletes your email, password and membership, and signs
         you out. It cannot be undone.
       </p>
-      <FormField
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={errors.password}
-      />
-      {errors.form && (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <PasswordField value={password} onChange={setPassword} error={errors.password} />
+      <FormError message={errors.form} />
       <button className="button button--danger" disabled={submitting}>
         {submitting ? 'Deleting…' : 'Delete my account'}
       </button>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';
+import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { signIn } from './account-api';
@@ -30,31 +30,9 @@ export default function LoginPage() {
   return (
     <AccountScreen title="Sign in" lede="Restore your account and membership on this device.">
       <form onSubmit={onSubmit} noValidate>
-        <FormField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          required
-        />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
-          required
-        />
-        {errors.form && (
-          <p className="form-error" role="alert">
-            {errors.form}
-          </p>
-        )}
+        <EmailField value={email} onChange={setEmail} error={errors.email} />
+        <PasswordField value={password} onChange={setPassword} error={errors.password} />
+        <FormError message={errors.form} />
         <button className="button button--accent" disabled={submitting}>
           {submitting ? 'Signing in…' : 'Sign in'}
         </button>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';
+import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { register } from './account-api';
@@ -44,32 +44,15 @@ export default function RegisterPage() {
       lede={`An account keeps your membership on every device.${user?.isSubscribed ? ' The membership you bought on this device comes with you.' : ''}`}
     >
       <form onSubmit={onSubmit} noValidate>
-        <FormField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          required
-        />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
+        <EmailField value={email} onChange={setEmail} error={errors.email} />
+        <PasswordField
+          isNew
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={setPassword}
           error={errors.password}
           hint={`At least ${MIN_PASSWORD_LENGTH} characters. A short sentence is easy to remember.`}
-          required
         />
-        {errors.form && (
-          <p className="form-error" role="alert">
-            {errors.form}
-          </p>
-        )}
+        <FormError message={errors.form} />
         <button className="button button--accent" disabled={submitting}>
           {submitting ? 'Creating your account…' : 'Register'}
         </button>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';
+import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../session/session-context';
 import { requestPasswordReset, resetPassword } from './account-api';
@@ -33,24 +33,9 @@ function RequestLinkForm() {
   if (sent) return <p role="status">{sent}</p>;
   return (
     <form onSubmit={onSubmit} noValidate>
-      <p className="field__hint">
-        Enter the email of your account and we will mail you a link.
-      </p>
-      <FormField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email}
-        required
-      />
-      {errors.form && (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <p className="field__hint">Enter the email of your account and we will mail you a link.</p>
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      <FormError message={errors.form} />
       <button className="button button--accent" disabled={submitting}>
         {submitting ? 'Sending…' : 'Send the link'}
       </button>
@@ -72,16 +57,13 @@ function NewPasswordForm({ token }: { token: string }) {
   );
   return (
     <form onSubmit={onSubmit} noValidate>
-      <FormField
+      <PasswordField
         label="New password"
-        type="password"
-        name="password"
-        autoComplete="new-password"
+        isNew
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         error={errors.password}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-        required
       />
       {errors.form && (
         <p className="form-error" role="alert">
