@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
-import { isMembershipActive } from '../memberships/memberships.js';
+import { givesAccess, isMembershipActive } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
 import { isValidEmail, normalizeEmail } from './emails.js';
 import {
@@ -128,8 +128,7 @@ async function moveMembership(pool: pg.Pool, fromUserId: string, toUserId: strin
       [fromUserId, toUserId],
     ]);
     const target = await tx.query(
-      `SELECT 1 FROM memberships WHERE "userId" = $1
-         AND status IN ('active', 'trialing', 'past_due') AND "expiresAt" > now()`,
+      `SELECT 1 FROM memberships WHERE "userId" = $1 AND ${givesAccess('memberships')}`,
       [toUserId],
     );
     if (target.rowCount) return;

@@ -1,5 +1,6 @@
 import type { Tx } from '../db/transaction.js';
 import type { UserView } from '../users/user-schema.js';
+import { ensureUserRow } from '../users/ensure-user-row.js';
 
 /**
  * Cohort's membership rules, in one place: the webhook, the checkout return and /api/me all go
@@ -59,16 +60,10 @@ export function toMembershipView(
   };
 }
 
-/** SQL for "this membership gives access now" (the same rule as `isMembershipActive`). */
-const givesAccess = (table: string) =>
-  `(${table}.status IN ('active', 'trialing', 'past_due') AND ${table}."expiresAt" > now())`;
-
-async function ensureUser(tx: Tx, userId: string): Promise<void> {
-  await tx.query(
-    `INSERT INTO users (id, "updatedAt") VALUES ($1, now()) ON CONFLICT (id) DO NOTHING`,
-    [userId],
-  );
-}
+/** SQL for "this membership gives access now": the same rule as `isMembershipActive`. */
+export const givesAccess = (table: string) =>
+  `(${table}.status IN (${[...ACCESS_STATUSES].map((status) => `'${status}'`).join(', ')})` +
+  ` AND ${table}."expiresAt" > now())`;
 
 interface PaymentRecord {
   id: string;
@@ -100,7 +95,7 @@ export interface OneTimePayment {
  * once per PaymentIntent however often it is reported.
  */
 export async function grantOneTimeMembership(tx: Tx, payment: OneTimePayment): Promise<boolean> {
-  await ensureUser(tx, payment.userId);
+  await ensureUserRow(tx, payment.userId);
   const isNew = await recordPayment(tx, {
     id: payment.paymentIntentId,
     userId: payment.userId,
@@ -145,7 +140,7 @@ export interface SubscriptionState {
  * every replay, and every race between the webhook and the checkout return, end in one grant.
  */
 export async function applySubscriptionState(tx: Tx, state: SubscriptionState): Promise<void> {
-  await ensureUser(tx, state.userId);
+  await ensureUserRow(tx, state.userId);
   if (state.customerId) {
     await tx.query(
       `UPDATE users SET "stripeCustomerId" = $2, "updatedAt" = now()

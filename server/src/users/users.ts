@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { PrismaClient } from '../generated/prisma/client.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
 import type { UserView } from './user-schema.js';
 
@@ -51,15 +50,6 @@ export async function findSessionUser(pool: pg.Pool, id: string): Promise<Sessio
           }
         : null,
   };
-}
-
-/**
- * Creates the user's row if it does not exist yet. Readers never get one; the first thing that
- * needs a row (a payment, a registration) calls this. Safe to call twice, and concurrently.
- */
-export async function ensureUserRow(prisma: PrismaClient, id: string): Promise<void> {
-  // INSERT … ON CONFLICT DO NOTHING: two requests racing to create the row both succeed.
-  await prisma.user.createMany({ data: [{ id }], skipDuplicates: true });
 }
 
 /** A visitor without a row is an ordinary anonymous reader. */
