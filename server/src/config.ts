@@ -33,6 +33,8 @@ export interface StripeConfig {
   webhookSecret: string;
   priceId: string | undefined;
   apiUrl: string | undefined;
+  /** How long one call to Stripe's API may take before it counts as failed (then retried once). */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +91,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
+  STRIPE_TIMEOUT_MS: integer(100, 120_000).default(10_000),
   MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999).default(1200),
   MEMBERSHIP_CURRENCY: z
     .string()
@@ -165,6 +168,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
             webhookSecret: e.STRIPE_WEBHOOK_SECRET,
             priceId: e.STRIPE_PRICE_ID,
             apiUrl: e.STRIPE_API_URL,
+            timeoutMs: e.STRIPE_TIMEOUT_MS,
           }
         : null,
     membership: { priceCents: e.MEMBERSHIP_PRICE_CENTS, currency: e.MEMBERSHIP_CURRENCY },

@@ -1,14 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../support/fake-stripe.js';
-import { freePort, stopProcess, waitUntilReady } from '../support/site.js';
-import { TEST_SESSION_SECRET } from '../support/test-app.js';
+import { clientDir, findNginx, startNginxStack, type NginxStack } from '../support/nginx.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { createTestRedis, type TestRedis } from '../support/test-redis.js';
 
@@ -18,8 +13,6 @@ import { createTestRedis, type TestRedis } from '../support/test-redis.js';
  * what `docker compose up --scale app=2` runs, without Docker.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const clientDir = join(root, 'dist/client');
 const SESSION_RATE_LIMIT = 5;
 
 const nginxBinary = findNginx();
@@ -28,62 +21,45 @@ const title = nginxBinary
   : 'nginx.conf in front of two app servers (SKIPPED: no nginx binary; install Debian’s nginx or set NGINX_PATH)';
 
 describe.skipIf(!nginxBinary)(title, () => {
-  let work: string;
   let database: TestDatabase;
   let redis: TestRedis;
   const stripe = new FakeStripe();
-  const apps: AppProcess[] = [];
-  let nginx: ChildProcess | undefined;
+  let stack: NginxStack | undefined;
   let site: string;
 
   beforeAll(async () => {
-    for (const built of ['dist/client/index.html', 'dist/server/server.js']) {
-      if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run npm run build`);
-    }
-    work = await mkdtemp(join(tmpdir(), 'cohort-nginx-'));
-    // nginx's workers drop root privileges: they must be able to reach their temp folders.
-    await chmod(work, 0o755);
     [database, redis] = await Promise.all([createMigratedTestDatabase(), createTestRedis()]);
     await stripe.start();
-
-    const nginxPort = await freePort();
-    site = `http://127.0.0.1:${nginxPort}`;
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      SITE_URL: site,
-      SESSION_RATE_LIMIT: String(SESSION_RATE_LIMIT),
-      ...stripe.env(),
-    };
-    apps.push(...(await Promise.all([startApp(env, work), startApp(env, work)])));
-
-    const config = await writeNginxConfig({
-      work,
-      listen: `127.0.0.1:${nginxPort}`,
-      appPorts: apps.map((app) => app.port),
+    stack = await startNginxStack({
+      env: {
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        SESSION_RATE_LIMIT: String(SESSION_RATE_LIMIT),
+        // TRUST_PROXY stays unset: the default trusts nginx on the loopback interface only.
+        ...stripe.env(),
+      },
+      accessLog: true,
     });
-    nginx = await startNginx(nginxBinary ?? 'nginx', work, config, site);
+    site = stack.url;
   });
 
   afterAll(async () => {
-    if (nginx) await stopProcess(nginx);
-    await Promise.all(apps.map((app) => stopProcess(app.child)));
+    await stack?.stop();
     await stripe.stop();
     await redis?.drop();
     await database?.drop();
-    if (work) await rm(work, { recursive: true, force: true });
   });
 
   /** Which app server (by port) answered each proxied request, from nginx's access log. */
   async function upstreamsFor(path: string): Promise<number[]> {
-    const log = await readFile(join(work, 'access.log'), 'utf8');
+    const log = (await stack?.accessLog()) ?? '';
     return log
       .split('\n')
       .map((line) => line.split(' '))
       .filter(([, uri]) => uri === path)
       .map(([, , upstream]) => Number(upstream?.split(':').pop()));
   }
-  const appPorts = () => apps.map((app) => app.port).sort();
+  const appPorts = () => (stack?.apps ?? []).map((app) => app.port).sort();
   const unique = (ports: number[]) => [...new Set(ports)].sort();
 
   it('serves index.html gzipped and revalidated on every load', async () => {
@@ -187,7 +163,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     }
     expect(unique(await upstreamsFor('/api/me'))).toEqual(appPorts());
 
-    for (const app of apps) {
+    for (const app of stack?.apps ?? []) {
       const me = await fetch(`http://127.0.0.1:${app.port}/api/me`, { headers: { cookie } });
       expect(me.status, `app on ${app.port}`).toBe(200);
       expect(((await me.json()) as { user: { id: string } }).user.id).toBe(user.id);
@@ -252,7 +228,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(answers.slice(0, 10).every((answer) => !edgeMessage.test(answer.message))).toBe(true);
     expect(atEdge.length).toBeGreaterThanOrEqual(5);
 
-    const log = await readFile(join(work, 'access.log'), 'utf8');
+    const log = (await stack?.accessLog()) ?? '';
     const unproxied = log.split('\n').filter((line) => line === 'POST /api/auth/login - 429');
     expect(unproxied.length).toBe(atEdge.length);
   });
@@ -306,146 +282,6 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 });
-
-interface AppProcess {
-  port: number;
-  child: ChildProcess;
-}
-
-/** One app server, as the Docker image runs it, on a free loopback port. */
-async function startApp(env: Record<string, string>, work: string): Promise<AppProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/server/server.js'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: join(work, `data-${port}`),
-      SESSION_SECRET: TEST_SESSION_SECRET,
-      LOG_LEVEL: 'warn',
-      // TRUST_PROXY stays unset: the default trusts nginx on the loopback interface only.
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  try {
-    await waitUntilReady(`http://127.0.0.1:${port}/readyz`, child, () => output);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return { port, child };
-}
-
-/**
- * The shipped nginx.conf with its `# test:` lines pointed at this machine, inside a main config
- * that stands in for the one the nginx image brings (temp folders and logs under `work`).
- */
-async function writeNginxConfig(options: {
-  work: string;
-  listen: string;
-  appPorts: number[];
-}): Promise<string> {
-  const { work } = options;
-  const shipped = readFileSync(join(root, 'nginx.conf'), 'utf8');
-  const replacements: Record<string, string> = {
-    'app servers': options.appPorts.map((port) => `server 127.0.0.1:${port};`).join(' '),
-    listen: `listen ${options.listen};`,
-    root: `root ${clientDir};`,
-  };
-  const seen = new Set<string>();
-  const site = shipped
-    .split('\n')
-    .map((line) => {
-      const marker = /^(\s*)\S.*# test: (.+)$/.exec(line);
-      if (!marker) return line;
-      const replacement = replacements[marker[2] ?? ''];
-      if (replacement === undefined) throw new Error(`nginx.conf: unknown test marker: ${line}`);
-      seen.add(marker[2] ?? '');
-      return `${marker[1]}${replacement}`;
-    })
-    .join('\n');
-  for (const name of Object.keys(replacements)) {
-    if (!seen.has(name)) throw new Error(`nginx.conf has no line marked "# test: ${name}"`);
-  }
-
-  const mimeTypes = ['/etc/nginx/mime.types', '/usr/local/nginx/conf/mime.types'].find((path) =>
-    existsSync(path),
-  );
-  if (!mimeTypes) throw new Error('No nginx mime.types found next to the nginx binary');
-  const sitePath = join(work, 'cohort.conf');
-  const mainPath = join(work, 'nginx.conf');
-  await writeFile(sitePath, site);
-  await writeFile(
-    mainPath,
-    `daemon off;
-worker_processes 1;
-pid ${join(work, 'nginx.pid')};
-error_log ${join(work, 'error.log')} warn;
-events { worker_connections 256; }
-http {
-    include ${mimeTypes};
-    default_type application/octet-stream;
-    sendfile on;
-    log_format upstreams '$request_method $uri $upstream_addr $status';
-    access_log ${join(work, 'access.log')} upstreams;
-    client_body_temp_path ${join(work, 'client_body')};
-    proxy_temp_path ${join(work, 'proxy')};
-    fastcgi_temp_path ${join(work, 'fastcgi')};
-    uwsgi_temp_path ${join(work, 'uwsgi')};
-    scgi_temp_path ${join(work, 'scgi')};
-    include ${sitePath};
-}
-`,
-  );
-  return mainPath;
-}
-
-async function startNginx(
-  binary: string,
-  work: string,
-  config: string,
-  site: string,
-): Promise<ChildProcess> {
-  const errorLog = join(work, 'error.log');
-  const child = spawn(binary, ['-p', work, '-e', errorLog, '-c', config], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const log = () => `${output}${existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''}`;
-  try {
-    await waitUntilReady(`${site}/healthz`, child, log, 15_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return child;
-}
-
-function findNginx(): string | undefined {
-  const candidates = [
-    process.env.NGINX_PATH,
-    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'nginx')),
-    '/usr/sbin/nginx',
-    '/usr/local/nginx/sbin/nginx',
-  ];
-  return candidates.find((path): path is string => {
-    if (!path) return false;
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 function parseCsp(header: string): Record<string, string[]> {
   return Object.fromEntries(

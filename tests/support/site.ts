@@ -32,6 +32,40 @@ export async function freePort(): Promise<number> {
  */
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const database: TestDatabase = await createMigratedTestDatabase();
+  let server: ServerProcess;
+  try {
+    server = await startServerProcess({ DATABASE_URL: database.url, ...env });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    url: server.url,
+    databaseUrl: database.url,
+    output: server.output,
+    async stop() {
+      const code = await server.stop();
+      await database.drop();
+      return code;
+    },
+  };
+}
+
+export interface ServerProcess {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** What the server printed, for failure messages. */
+  output(): string;
+  /** SIGTERM (SIGKILL after 15 s), then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * One app server process as production runs it (`node dist/server/server.js`, NODE_ENV=production)
+ * on a free loopback port, ready to serve. `env` must name the database (DATABASE_URL).
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'cohort-site-'));
@@ -43,7 +77,6 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       HOST: '127.0.0.1',
       PORT: String(port),
       SITE_URL: url,
-      DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       SESSION_SECRET: TEST_SESSION_SECRET,
       LOG_LEVEL: 'warn',
@@ -59,17 +92,16 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
     await waitUntilReady(`${url}/readyz`, child, () => output);
   } catch (error) {
     child.kill('SIGKILL');
-    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-
   return {
+    port,
     url,
-    databaseUrl: database.url,
+    child,
     output: () => output,
     async stop() {
       const code = await stopProcess(child);
-      await database.drop();
       await rm(dataDir, { recursive: true, force: true });
       return code;
     },
@@ -84,8 +116,9 @@ export async function waitUntilReady(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The server exited with code ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const how = child.signalCode ? `on ${child.signalCode}` : `with code ${child.exitCode}`;
+      throw new Error(`The server exited ${how}:\n${output()}`);
     }
     try {
       const response = await fetch(url);
@@ -100,7 +133,8 @@ export async function waitUntilReady(
 
 /** SIGTERM, then the exit code; SIGKILL if it has not exited within 15 s. */
 export async function stopProcess(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  // Killed by a signal, a process has no exit code but a signal code.
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );

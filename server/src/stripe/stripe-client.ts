@@ -6,7 +6,7 @@ export function createStripeClient(config: StripeConfig): Stripe {
   const api = config.apiUrl ? new URL(config.apiUrl) : undefined;
   return new Stripe(config.secretKey, {
     maxNetworkRetries: 1,
-    timeout: 10_000,
+    timeout: config.timeoutMs,
     telemetry: false,
     appInfo: { name: 'Cohort' },
     ...(api && {

@@ -116,7 +116,9 @@ export default fp(
 
     // A session past half its life gets a fresh token on whatever response it is used in.
     app.addHook('onSend', async (request, reply) => {
-      const session = cache.has(request) ? await cache.get(request) : null;
+      // A session that could not be read (the database is away) was answered by the error
+      // handler already: there is nothing to refresh, and rethrowing would bypass that answer.
+      const session = cache.has(request) ? await cache.get(request)?.catch(() => null) : null;
       if (session && needsRefresh(session.claims) && !reply.hasHeader('set-cookie')) {
         await setCookie(request, reply, session.userId, session.claims.sessionVersion);
       }

@@ -1,0 +1,218 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  freePort,
+  startServerProcess,
+  stopProcess,
+  waitUntilReady,
+  type ServerProcess,
+} from './site.js';
+
+/**
+ * The shipped nginx.conf, run by Debian's nginx in front of real app processes (the built server):
+ * what `docker compose up --scale app=N` runs, without Docker. Used by tests/ops and the benchmarks.
+ */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+export const clientDir = join(root, 'dist/client');
+
+/** NGINX_PATH, else `nginx` on the PATH or in the usual places; undefined when there is none. */
+export function findNginx(): string | undefined {
+  const candidates = [
+    process.env.NGINX_PATH,
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'nginx')),
+    '/usr/sbin/nginx',
+    '/usr/local/nginx/sbin/nginx',
+  ];
+  return candidates.find((path): path is string => {
+    if (!path) return false;
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface NginxStackOptions {
+  /** The apps' environment: DATABASE_URL at least (SITE_URL is the stack's own address). */
+  env: Record<string, string>;
+  /** How many app processes behind nginx (2 unless told). */
+  apps?: number;
+  /**
+   * Replaces the `rate=` of every `limit_req_zone` (the lines marked `# test: edge rate limit`),
+   * e.g. `100000r/s` for a load test whose every request comes from one address. Unset: as shipped.
+   */
+  edgeRate?: string;
+  /** Log `$request_method $uri $upstream_addr $status` per request to `<work>/access.log`. */
+  accessLog?: boolean;
+  /** nginx's worker_connections (each proxied request holds two). */
+  workerConnections?: number;
+  /** nginx's worker_processes: 1 unless told (the nginx image's own config says `auto`). */
+  workerProcesses?: number | 'auto';
+}
+
+export interface NginxStack {
+  /** http://127.0.0.1:<port>, nginx's address. */
+  url: string;
+  /** The folder holding nginx's config, logs and temp files. */
+  work: string;
+  apps: ServerProcess[];
+  /** nginx's access log so far (with `accessLog`). */
+  accessLog(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Starts the app processes, then nginx with the shipped config in front of them. */
+export async function startNginxStack(options: NginxStackOptions): Promise<NginxStack> {
+  const binary = findNginx();
+  if (!binary) throw new Error('No nginx binary: install Debian’s nginx or set NGINX_PATH');
+  for (const built of ['dist/client/index.html', 'dist/server/server.js']) {
+    if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run npm run build`);
+  }
+  const work = await mkdtemp(join(tmpdir(), 'cohort-nginx-'));
+  // nginx's workers drop root privileges: they must be able to reach their temp folders.
+  await chmod(work, 0o755);
+  const nginxPort = await freePort();
+  const url = `http://127.0.0.1:${nginxPort}`;
+  const apps: ServerProcess[] = [];
+  let nginx: ChildProcess | undefined;
+
+  const stop = async () => {
+    if (nginx) await stopProcess(nginx);
+    await Promise.all(apps.map((app) => app.stop()));
+    await rm(work, { recursive: true, force: true });
+  };
+
+  try {
+    const env = { SITE_URL: url, ...options.env };
+    const started = await Promise.allSettled(
+      Array.from({ length: options.apps ?? 2 }, () => startServerProcess(env)),
+    );
+    for (const result of started) if (result.status === 'fulfilled') apps.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+
+    const config = await writeNginxConfig({
+      work,
+      listen: `127.0.0.1:${nginxPort}`,
+      appPorts: apps.map((app) => app.port),
+      edgeRate: options.edgeRate,
+      accessLog: options.accessLog ?? false,
+      workerConnections: options.workerConnections ?? 256,
+      workerProcesses: options.workerProcesses ?? 1,
+    });
+    nginx = await startNginx(binary, work, config, url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    url,
+    work,
+    apps,
+    accessLog: () => readFile(join(work, 'access.log'), 'utf8'),
+    stop,
+  };
+}
+
+type LineRewrite = string | ((line: string) => string);
+
+/**
+ * The shipped nginx.conf with its `# test:` lines pointed at this machine, inside a main config
+ * that stands in for the one the nginx image brings (temp folders and logs under `work`).
+ */
+async function writeNginxConfig(options: {
+  work: string;
+  listen: string;
+  appPorts: number[];
+  edgeRate: string | undefined;
+  accessLog: boolean;
+  workerConnections: number;
+  workerProcesses: number | 'auto';
+}): Promise<string> {
+  const { work, edgeRate } = options;
+  const shipped = readFileSync(join(root, 'nginx.conf'), 'utf8');
+  const rewrites: Record<string, LineRewrite> = {
+    'app servers': options.appPorts.map((port) => `server 127.0.0.1:${port};`).join(' '),
+    listen: `listen ${options.listen};`,
+    root: `root ${clientDir};`,
+    'edge rate limit': (line) => (edgeRate ? line.replace(/rate=\S+;/, `rate=${edgeRate};`) : line),
+  };
+  const seen = new Set<string>();
+  const site = shipped
+    .split('\n')
+    .map((line) => {
+      const marker = /^(\s*)(\S.*?)\s*# test: (.+)$/.exec(line);
+      if (!marker) return line;
+      const [, indent = '', directive = '', name = ''] = marker;
+      const rewrite = rewrites[name];
+      if (rewrite === undefined) throw new Error(`nginx.conf: unknown test marker: ${line}`);
+      seen.add(name);
+      return `${indent}${typeof rewrite === 'string' ? rewrite : rewrite(directive)}`;
+    })
+    .join('\n');
+  for (const name of Object.keys(rewrites)) {
+    if (!seen.has(name)) throw new Error(`nginx.conf has no line marked "# test: ${name}"`);
+  }
+
+  const mimeTypes = ['/etc/nginx/mime.types', '/usr/local/nginx/conf/mime.types'].find((path) =>
+    existsSync(path),
+  );
+  if (!mimeTypes) throw new Error('No nginx mime.types found next to the nginx binary');
+  const sitePath = join(work, 'cohort.conf');
+  const mainPath = join(work, 'nginx.conf');
+  await writeFile(sitePath, site);
+  await writeFile(
+    mainPath,
+    `daemon off;
+worker_processes ${options.workerProcesses};
+pid ${join(work, 'nginx.pid')};
+error_log ${join(work, 'error.log')} warn;
+events { worker_connections ${options.workerConnections}; }
+http {
+    include ${mimeTypes};
+    default_type application/octet-stream;
+    sendfile on;
+    log_format upstreams '$request_method $uri $upstream_addr $status';
+    access_log ${options.accessLog ? `${join(work, 'access.log')} upstreams` : 'off'};
+    client_body_temp_path ${join(work, 'client_body')};
+    proxy_temp_path ${join(work, 'proxy')};
+    fastcgi_temp_path ${join(work, 'fastcgi')};
+    uwsgi_temp_path ${join(work, 'uwsgi')};
+    scgi_temp_path ${join(work, 'scgi')};
+    include ${sitePath};
+}
+`,
+  );
+  return mainPath;
+}
+
+async function startNginx(
+  binary: string,
+  work: string,
+  config: string,
+  url: string,
+): Promise<ChildProcess> {
+  const errorLog = join(work, 'error.log');
+  const child = spawn(binary, ['-p', work, '-e', errorLog, '-c', config], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const log = () => `${output}${existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''}`;
+  try {
+    await waitUntilReady(`${url}/healthz`, child, log, 15_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return child;
+}
