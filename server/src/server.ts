@@ -5,7 +5,11 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, type AppConfig } from './config.js';
 import { createDatabase } from './db/database.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded-database.js';
+import {
+  isPgliteServer,
+  startEmbeddedDatabase,
+  type EmbeddedDatabase,
+} from './db/embedded-database.js';
 import { applyMigrations } from './db/migrate.js';
 import { migrationsDir } from './paths.js';
 
@@ -21,7 +25,11 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url;
   }
   const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));
-  const database = createDatabase(databaseUrl, { maxConnections: embedded ? 1 : 10 });
+  const onPglite = embedded !== undefined || (await isPgliteServer(databaseUrl));
+  const database = createDatabase(databaseUrl, {
+    maxConnections: onPglite ? 1 : 10,
+    embedded: onPglite,
+  });
   const app = await buildApp({ ...config, sessionSecret }, { database });
 
   try {

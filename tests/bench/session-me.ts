@@ -1,4 +1,4 @@
-// GET /api/me (cookie → JWT verification → user lookup through Prisma → JSON) against a baseline
+// GET /api/me (cookie → JWT verification → user and membership lookup (one SQL query) → JSON) against a baseline
 // route in the same process and run that does the same primary-key lookup with raw `pg` and no
 // session work. Target: /api/me at 0.8 or more of the baseline's throughput.
 import { randomUUID } from 'node:crypto';

@@ -42,6 +42,7 @@ export async function createTestApp(
     : testDatabase.url;
   const database = createDatabase(url, {
     maxConnections: testDatabase.embedded ? 1 : 5,
+    embedded: testDatabase.embedded,
   });
   const app = await buildApp(config, {
     database,

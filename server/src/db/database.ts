@@ -4,14 +4,21 @@ import { PrismaClient } from '../generated/prisma/client.js';
 
 export interface Database {
   prisma: PrismaClient;
-  /** The pool Prisma runs on, for the rare raw query (readiness). */
+  /** The pool Prisma runs on, for the raw SQL of the hot path and the money path. */
   pool: pg.Pool;
+  /**
+   * Whether named (server-side prepared) statements are safe. Not on the embedded database: its
+   * connections share one backend, where a statement prepared by a closed connection lives on.
+   */
+  namedStatements: boolean;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   /** The embedded database has one backend: keep one connection so transactions never interleave. */
   maxConnections?: number;
+  /** The embedded PGlite: one backend behind every connection. */
+  embedded?: boolean;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
@@ -29,6 +36,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   return {
     prisma,
     pool,
+    namedStatements: !options.embedded,
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -22,14 +22,14 @@ describe('the embedded database', () => {
 
     const first = await startEmbeddedDatabase({ dataDir });
     await applyMigrations(first.url, migrationsDir, quiet);
-    const writer = createDatabase(first.url, { maxConnections: 1 });
+    const writer = createDatabase(first.url, { maxConnections: 1, embedded: true });
     await writer.prisma.user.create({ data: { id, email: 'kept@example.com' } });
     await writer.close();
     await first.stop();
 
     const second = await startEmbeddedDatabase({ dataDir });
     expect(await applyMigrations(second.url, migrationsDir, quiet)).toEqual([]);
-    const reader = createDatabase(second.url, { maxConnections: 1 });
+    const reader = createDatabase(second.url, { maxConnections: 1, embedded: true });
     try {
       const user = await reader.prisma.user.findUnique({ where: { id }, select: { email: true } });
       expect(user).toEqual({ email: 'kept@example.com' });

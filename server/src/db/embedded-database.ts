@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import pg from 'pg';
 
 export interface EmbeddedDatabase {
   /** A postgres:// URL on the loopback interface. */
@@ -47,4 +48,20 @@ function readPort(server: PGLiteSocketServer, requested: number): number {
   if (address && typeof address === 'object') return address.port;
   if (requested !== 0) return requested;
   throw new Error('The embedded database did not report the port it listens on');
+}
+
+/**
+ * True when the server behind `url` is PGlite (the embedded database, also when a test serves it
+ * on a port): its connections share one backend, so the app keeps one and prepares no named
+ * statements there.
+ */
+export async function isPgliteServer(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ version: string }>('SELECT version()');
+    return /PGlite/i.test(rows[0]?.version ?? '');
+  } finally {
+    await client.end();
+  }
 }

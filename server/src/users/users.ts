@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Database } from '../db/database.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
 import type { UserView } from './user-schema.js';
 
@@ -26,14 +26,20 @@ interface SessionUserSqlRow {
  * (tests/bench/session-me.ts), and it is the hottest query of the site. Everything else goes
  * through Prisma.
  */
-export async function findSessionUser(pool: pg.Pool, id: string): Promise<SessionUserRow | null> {
-  const { rows } = await pool.query<SessionUserSqlRow>(
-    `SELECT u.id, u.email, u."sessionVersion", u."stripeCustomerId",
-            m.plan, m.status, m."expiresAt"
-     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
-     WHERE u.id = $1`,
-    [id],
-  );
+export async function findSessionUser(
+  db: Pick<Database, 'pool' | 'namedStatements'>,
+  id: string,
+): Promise<SessionUserRow | null> {
+  const { rows } = await db.pool.query<SessionUserSqlRow>({
+    // Named, so each connection plans this join once instead of on every request (~25% of the
+    // request's cost otherwise).
+    ...(db.namedStatements && { name: 'find-session-user' }),
+    text: `SELECT u.id, u.email, u."sessionVersion", u."stripeCustomerId",
+                  m.plan, m.status, m."expiresAt"
+           FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+           WHERE u.id = $1`,
+    values: [id],
+  });
   const row = rows[0];
   if (!row) return null;
   return {

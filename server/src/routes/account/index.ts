@@ -51,7 +51,7 @@ export default async function accountRoutes(app: FastifyInstance) {
         );
       }
       return {
-        user: toUserView(session.userId, await findSessionUser(app.db.pool, session.userId)),
+        user: toUserView(session.userId, await findSessionUser(app.db, session.userId)),
       };
     },
   );

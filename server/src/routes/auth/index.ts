@@ -48,7 +48,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   /** Starts the session the account continues with and answers its user. */
   async function continueAs(request: FastifyRequest, reply: FastifyReply, grant: SessionGrant) {
     await app.sessions.start(request, reply, grant.userId, grant.sessionVersion);
-    return { user: toUserView(grant.userId, await findSessionUser(app.db.pool, grant.userId)) };
+    return { user: toUserView(grant.userId, await findSessionUser(app.db, grant.userId)) };
   }
 
   app.post<{ Body: Credentials }>(

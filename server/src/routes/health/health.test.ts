@@ -39,7 +39,7 @@ describe('/readyz around a database outage', () => {
     const proxied = await TcpProxy.forUrl(database.url);
     proxy = proxied.proxy;
     app = await buildApp(testConfig(), {
-      database: createDatabase(proxied.url, { maxConnections: 1 }),
+      database: createDatabase(proxied.url, { maxConnections: 1, embedded: database.embedded }),
       clientDir: '/nonexistent-client-dir',
     });
   });

@@ -165,7 +165,7 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
       const state = await checkoutSessionState(payments.stripe, checkout);
       if (state) await withTransaction(app.db.pool, (tx) => applySubscriptionState(tx, state));
       return {
-        user: toUserView(session.userId, await findSessionUser(app.db.pool, session.userId)),
+        user: toUserView(session.userId, await findSessionUser(app.db, session.userId)),
       };
     },
   );
