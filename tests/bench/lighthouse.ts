@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { saveBenchResult, type BenchTable } from '../support/bench-result.js';
 import { articlePath, startBenchStack } from '../support/bench-stack.js';
-import { findChromium } from '../support/chromium.js';
+import { CHROMIUM_ARGS, findChromium } from '../support/chromium.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -30,16 +30,7 @@ const METRICS = [
 ] as const;
 type Metric = (typeof METRICS)[number];
 /** Flags for a headless Chromium that never reaches past this machine. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'node_modules/lighthouse/cli/index.js');
