@@ -1,14 +1,11 @@
 import { expect, test } from './fixtures.js';
+import { visit } from './support/visit.js';
 
 test('a first visit starts an anonymous session that /api/me then recognises', async ({
   page,
   context,
 }) => {
-  const started = page.waitForResponse(
-    (response) => response.url().endsWith('/api/session') && response.status() === 200,
-  );
-  await page.goto('/');
-  const { user } = await (await started).json();
+  const user = await visit(page, '/');
   expect(user).toMatchObject({ email: null, isSubscribed: false, membership: null });
 
   const cookie = (await context.cookies()).find((c) => c.name === 'cohort_session');
@@ -18,10 +15,8 @@ test('a first visit starts an anonymous session that /api/me then recognises', a
   expect(me.status()).toBe(200);
   expect((await me.json()).user.id).toBe(user.id);
 
-  // A reload keeps the same visitor.
-  const again = page.waitForResponse((response) => response.url().endsWith('/api/session'));
-  await page.reload();
-  expect((await (await again).json()).user.id).toBe(user.id);
+  // Coming back keeps the same visitor.
+  expect((await visit(page, '/')).id).toBe(user.id);
 });
 
 test.describe('when the server cannot be reached at first', () => {
