@@ -18,6 +18,7 @@ import payments from './plugins/app/payments.js';
 import mailer from './plugins/app/mailer.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
+import accountPaymentRoutes from './routes/account/payments.js';
 
 export interface AppDependencies {
   database: Database;
@@ -66,13 +67,15 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
   await app.register(paymentRoutes, { config });
-  await app.register(stripeWebhookRoutes);
+  await app.register(stripeWebhookRoutes, { graceDays: config.membership.graceDays });
   await app.register(authRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     loginRateLimit: config.loginRateLimit,
+    graceDays: config.membership.graceDays,
   });
   await app.register(accountRoutes);
+  await app.register(accountPaymentRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 

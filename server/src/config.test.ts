@@ -21,7 +21,7 @@ describe('configuration from the environment', () => {
       databaseUrl: undefined,
       sessionSecret: undefined,
       stripe: null,
-      membership: { priceCents: 1200, currency: 'usd' },
+      membership: { priceCents: 1200, currency: 'usd', graceDays: 7 },
       paywallDelayMs: 30_000,
     });
   });

@@ -20,7 +20,12 @@ export interface AppConfig {
   /** Sign-in attempts per client IP per minute. */
   loginRateLimit: number;
   stripe: StripeConfig | null;
-  membership: { priceCents: number; currency: string };
+  membership: {
+    priceCents: number;
+    currency: string;
+    /** Days of access after a failed renewal's last paid period (`past_due`). */
+    graceDays: number;
+  };
   paywallDelayMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -99,6 +104,7 @@ const envSchema = z.object({
     .toLowerCase()
     .regex(/^[a-z]{3}$/, 'must be a three-letter ISO currency code such as usd')
     .default('usd'),
+  MEMBERSHIP_GRACE_DAYS: integer(0, 60).default(7),
   PAYWALL_DELAY_MS: integer(0, 86_400_000).default(30_000),
   SMTP_URL: optionalText.pipe(
     z
@@ -171,7 +177,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
             timeoutMs: e.STRIPE_TIMEOUT_MS,
           }
         : null,
-    membership: { priceCents: e.MEMBERSHIP_PRICE_CENTS, currency: e.MEMBERSHIP_CURRENCY },
+    membership: {
+      priceCents: e.MEMBERSHIP_PRICE_CENTS,
+      currency: e.MEMBERSHIP_CURRENCY,
+      graceDays: e.MEMBERSHIP_GRACE_DAYS,
+    },
     paywallDelayMs: e.PAYWALL_DELAY_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

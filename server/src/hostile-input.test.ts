@@ -112,7 +112,7 @@ describe('hostile input', () => {
       orderBy: { userId: 'asc' },
       select: { userId: true, status: true, expiresAt: true, plan: true },
     }),
-    payments: await t.database.prisma.payment.count(),
+    payments: await t.database.prisma.entitlement.count(),
   });
 
   beforeAll(async () => {

@@ -39,7 +39,7 @@ const title = canOpenPostgresDatabase()
 
 describe.skipIf(!canOpenPostgresDatabase())(title, () => {
   let database: PostgresDatabase;
-  const stripe = new FakeStripe(); // signs the deliveries; these events need no API call
+  const stripe = new FakeStripe(); // holds the PaymentIntents the app re-reads, and signs
   const processes: ServerProcess[] = [];
 
   beforeAll(async () => {

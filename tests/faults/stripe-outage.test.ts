@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EARLY_ACCESS_OFFER } from '../../server/src/stripe-events/stripe-event-effects.js';
+import { EARLY_ACCESS_OFFER } from '../../server/src/stripe/offer.js';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { newVisitor, type Visitor } from '../support/visitor.js';
@@ -45,7 +45,7 @@ describe('a Stripe API that fails', () => {
     return {
       users: await prisma.user.count(),
       memberships: await prisma.membership.count(),
-      payments: await prisma.payment.count(),
+      payments: await prisma.entitlement.count(),
       events: await prisma.stripeEvent.count(),
     };
   }
@@ -120,7 +120,9 @@ describe('a Stripe API that fails', () => {
       const retry = await timed(visitor, 'GET', `/api/checkout/${sessionId}`);
       expect(retry.response.statusCode).toBe(200);
       expect(retry.response.json().user).toMatchObject({ isSubscribed: true });
-      expect(await t.database.prisma.payment.count({ where: { userId: visitor.userId } })).toBe(1);
+      expect(await t.database.prisma.entitlement.count({ where: { userId: visitor.userId } })).toBe(
+        1,
+      );
     });
 
     it('answers a webhook that needs Stripe with 5xx, records nothing, and applies its retry once', async () => {
@@ -146,7 +148,9 @@ describe('a Stripe API that fails', () => {
       expect((await deliver()).statusCode).toBe(200);
       expect((await deliver()).statusCode).toBe(200); // a late duplicate
       expect((await visitor.me()).isSubscribed).toBe(true);
-      expect(await t.database.prisma.payment.count({ where: { userId: visitor.userId } })).toBe(1);
+      expect(await t.database.prisma.entitlement.count({ where: { userId: visitor.userId } })).toBe(
+        1,
+      );
       expect(await t.database.prisma.stripeEvent.count({ where: { id: event.id } })).toBe(1);
     });
   });

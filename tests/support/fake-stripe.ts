@@ -3,21 +3,33 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import qs from 'qs';
 import Stripe from 'stripe';
+import { fixture, type StripeObject } from './stripe-fixtures.js';
 
 /**
- * A local stand-in for the parts of Stripe's API the server calls, so the real `stripe` SDK can be
- * tested against it (STRIPE_API_URL). It keeps objects in memory, honours Idempotency-Key, and
- * lets a test drive what happens at Stripe: a card paid, a checkout completed, a subscription
- * cancelled, an outage.
+ * A local stand-in for Stripe's API, for the real `stripe` SDK (STRIPE_API_URL) and the browser's
+ * Stripe.js stand-in. It behaves as Stripe documents, not as the app expects:
+ * - every object starts as Stripe's published fixture (stripe-fixtures.ts), with the fields a
+ *   scenario needs set on top;
+ * - what happens at Stripe (a card paid, a Checkout completed, a renewal paid or failed, a refund,
+ *   a dispute) updates the objects as Stripe does and emits the events Stripe emits, in its usual
+ *   order, with `previous_attributes` on updates; API calls that Stripe answers with events (a
+ *   refund, a cancellation) emit them too;
+ * - events are queued for a webhook target and delivered in order, shuffled, duplicated or held
+ *   back on request; an answer other than 2xx keeps the event pending, as Stripe retries;
+ * - an Idempotency-Key replays the first answer (failures included) and is refused with other
+ *   parameters.
  */
 
-type StripeObject = Record<string, unknown> & { id: string; object: string };
+export type { StripeObject };
 
 export const FAKE_STRIPE_KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_cohort_fake',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_cohort_fake',
   STRIPE_WEBHOOK_SECRET: 'whsec_cohort_fake_secret',
 };
+
+/** The API version of the SDK the app pins; events carry it unless told otherwise. */
+export const PINNED_API_VERSION = '2026-10-28.endive';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -30,19 +42,90 @@ export interface RecordedRequest {
   idempotencyKey: string | undefined;
 }
 
+export interface StripeEvent {
+  id: string;
+  object: 'event';
+  api_version: string;
+  created: number;
+  type: string;
+  livemode: boolean;
+  pending_webhooks: number;
+  request: { id: string | null; idempotency_key: string | null };
+  data: { object: StripeObject; previous_attributes?: Record<string, unknown> };
+}
+
+export interface Delivery {
+  payload: string;
+  headers: Record<string, string>;
+}
+
+export interface DeliverOptions {
+  /** `stripe`: in the order emitted; `shuffled`: a seeded random order (Stripe does not order). */
+  order?: 'stripe' | 'shuffled';
+  /** Deliver each event twice, the copy later in the sequence. */
+  duplicate?: boolean;
+  seed?: number;
+  /** Deliver only events of these types now; the rest stay pending. */
+  only?: string[];
+  /** Hold back events of these types; they stay pending. */
+  except?: string[];
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+class StripeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { error: Record<string, unknown> },
+  ) {
+    super(String(body.error.message));
+  }
+}
+
+const notFound = (id: string | undefined) =>
+  new StripeApiError(404, {
+    error: {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      message: `No such object: '${id ?? ''}'`,
+    },
+  });
+const invalid = (message: string, code?: string) =>
+  new StripeApiError(400, { error: { type: 'invalid_request_error', code, message } });
+
+/** A seeded PRNG (mulberry32), so a shuffled delivery can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const list = (data: unknown[], url: string) => ({ object: 'list', data, has_more: false, url });
+
 export class FakeStripe {
   readonly objects = new Map<string, StripeObject>();
   readonly requests: RecordedRequest[] = [];
-  private readonly idempotent = new Map<string, { status: number; body: unknown }>();
+  /** Every event emitted, in order: what GET /v1/events lists. */
+  readonly events: StripeEvent[] = [];
+  /** The API version emitted events carry (an endpoint made with an older version gets that). */
+  webhookApiVersion: string | undefined;
   /** The next card confirmation is declined, as Stripe.js reports a card error. */
   declineNextCard = false;
-  private failures: { status: number; remaining: number; hang: boolean } = {
-    status: 0,
-    remaining: 0,
-    hang: false,
-  };
-  private server: http.Server | undefined;
   url = '';
+
+  private pending: StripeEvent[] = [];
+  private target: ((delivery: Delivery) => Promise<number>) | undefined;
+  private readonly idempotent = new Map<string, { fingerprint: string; answer: Answer }>();
+  private failures = { status: 0, remaining: 0, hang: false };
+  private server: http.Server | undefined;
   /** The real SDK, for signing webhook payloads exactly as Stripe does. */
   private readonly sdk = new Stripe(FAKE_STRIPE_KEYS.STRIPE_SECRET_KEY);
 
@@ -78,155 +161,517 @@ export class FakeStripe {
     return this.requests.filter((r) => r.method === method && r.path === path);
   }
 
-  // ── What happens at Stripe ────────────────────────────────────────────────────────────────
+  // ── Objects, from Stripe's fixtures ──────────────────────────────────────────────────────
 
-  /** The card was charged: the PaymentIntent succeeds. */
+  private make(resource: string, prefix: string, fields: Record<string, unknown>): StripeObject {
+    const object = {
+      ...fixture(resource),
+      id: newId(prefix),
+      created: nowSeconds(),
+      livemode: false,
+      metadata: {},
+      ...fields,
+    } as StripeObject;
+    this.objects.set(object.id, object);
+    return object;
+  }
+
+  private find(predicate: (object: StripeObject) => boolean): StripeObject[] {
+    return [...this.objects.values()].filter(predicate);
+  }
+
+  private newCustomer(email: string | null): StripeObject {
+    const customer = this.make('customer', 'cus', {
+      email,
+      discount: null,
+      invoice_prefix: randomBytes(4).toString('hex').toUpperCase(),
+    });
+    this.emit('customer.created', customer);
+    return customer;
+  }
+
+  private newPrice(fields: {
+    unit_amount: number;
+    currency: string;
+    interval: string;
+    lookup_key?: string | null;
+    product?: string;
+    productName?: string;
+  }): StripeObject {
+    const product =
+      fields.product ??
+      this.make('product', 'prod', { name: fields.productName ?? 'Product', default_price: null })
+        .id;
+    return this.make('price', 'price', {
+      unit_amount: fields.unit_amount,
+      unit_amount_decimal: String(fields.unit_amount),
+      currency: fields.currency,
+      lookup_key: fields.lookup_key ?? null,
+      product,
+      type: 'recurring',
+      transform_quantity: null,
+      recurring: {
+        interval: fields.interval,
+        interval_count: 1,
+        meter: null,
+        usage_type: 'licensed',
+        trial_period_days: null,
+      },
+    });
+  }
+
+  private createPaymentIntent(body: Record<string, unknown>): StripeObject {
+    const intent = this.make('payment_intent', 'pi', {
+      amount: Number(body.amount),
+      amount_received: 0,
+      currency: body.currency,
+      status: 'requires_payment_method',
+      metadata: body.metadata ?? {},
+      customer: body.customer ?? null,
+      description: body.description ?? null,
+      latest_charge: null,
+      canceled_at: null,
+      last_payment_error: null,
+    });
+    intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
+    this.emit('payment_intent.created', intent);
+    return intent;
+  }
+
+  private newCharge(intent: StripeObject, paid: boolean): StripeObject {
+    return this.make('charge', 'ch', {
+      amount: intent.amount,
+      amount_captured: paid ? intent.amount : 0,
+      amount_refunded: 0,
+      captured: paid,
+      paid,
+      refunded: false,
+      disputed: false,
+      status: paid ? 'succeeded' : 'failed',
+      failure_code: paid ? null : 'card_declined',
+      failure_message: paid ? null : 'Your card was declined.',
+      currency: intent.currency,
+      customer: intent.customer ?? null,
+      payment_intent: intent.id,
+      metadata: intent.metadata,
+      refunds: list([], '/v1/refunds'),
+    });
+  }
+
+  // ── What happens at Stripe ───────────────────────────────────────────────────────────────
+
+  /** The card was charged: the PaymentIntent succeeds with a charge. */
   succeedPaymentIntent(id: string): StripeObject {
     const intent = this.get(id);
-    const charge = this.put({
-      id: newId('ch'),
-      object: 'charge',
-      amount: intent.amount,
-      amount_refunded: 0,
-      refunded: false,
-      currency: intent.currency,
-      payment_intent: id,
-      customer: intent.customer ?? null,
-      metadata: intent.metadata,
-    });
-    return Object.assign(intent, {
+    const charge = this.newCharge(intent, true);
+    Object.assign(intent, {
       status: 'succeeded',
       amount_received: intent.amount,
       latest_charge: charge.id,
     });
+    this.emit('charge.succeeded', charge);
+    this.emit('payment_intent.succeeded', intent);
+    return intent;
   }
 
-  /** A PaymentIntent as if the browser had created and paid it, for webhook tests. */
-  paidPaymentIntent(metadata: Record<string, string>, amount = 1200): StripeObject {
-    const intent = this.createPaymentIntent({ amount, currency: 'usd', metadata });
+  /** A PaymentIntent created and paid, as the early-access form does with Stripe.js. */
+  paidPaymentIntent(
+    metadata: Record<string, string>,
+    amount = 1200,
+    currency = 'usd',
+  ): StripeObject {
+    const intent = this.createPaymentIntent({ amount, currency, metadata });
     return this.succeedPaymentIntent(intent.id);
   }
 
-  /** The visitor paid on the hosted Checkout page: a customer, a subscription and its invoice. */
+  private newInvoice(
+    subscription: StripeObject,
+    billingReason: string,
+    period: { start: number; end: number },
+  ): StripeObject {
+    const price = this.priceOf(subscription);
+    const invoice = this.make('invoice', 'in', {
+      customer: subscription.customer,
+      subscription: undefined,
+      billing_reason: billingReason,
+      currency: price.currency,
+      amount_due: price.unit_amount,
+      amount_paid: 0,
+      amount_remaining: price.unit_amount,
+      subtotal: price.unit_amount,
+      total: price.unit_amount,
+      status: 'draft',
+      attempted: false,
+      attempt_count: 0,
+      period_start: period.start,
+      period_end: period.start,
+      status_transitions: {
+        finalized_at: null,
+        marked_uncollectible_at: null,
+        paid_at: null,
+        voided_at: null,
+      },
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: {
+          subscription: subscription.id,
+          metadata: subscription.metadata,
+        },
+      },
+    });
+    const line = {
+      ...(fixture('invoice').lines as { data: Record<string, unknown>[] }).data[0],
+      id: newId('il'),
+      invoice: invoice.id,
+      amount: price.unit_amount,
+      currency: price.currency,
+      description: `1 × ${String(price.product)} (at ${String(price.unit_amount)} / year)`,
+      period,
+      subtotal: price.unit_amount,
+      parent: {
+        type: 'subscription_item_details',
+        invoice_item_details: null,
+        subscription_item_details: {
+          invoice_item: null,
+          proration: false,
+          proration_details: { credited_items: null },
+          subscription: subscription.id,
+          subscription_item: this.itemsOf(subscription)[0]?.id,
+        },
+      },
+      pricing: {
+        type: 'price_details',
+        price_details: { price: price.id, product: price.product },
+        unit_amount_decimal: String(price.unit_amount),
+      },
+    };
+    invoice.lines = list([line], `/v1/invoices/${invoice.id}/lines`);
+    this.emit('invoice.created', invoice);
+    Object.assign(invoice, {
+      status: 'open',
+      status_transitions: { ...(invoice.status_transitions as object), finalized_at: nowSeconds() },
+    });
+    this.emit('invoice.finalized', invoice);
+    return invoice;
+  }
+
+  /** Charges an open invoice: its PaymentIntent, charge and InvoicePayment; paid or failed. */
+  private chargeInvoice(invoice: StripeObject, succeed: boolean) {
+    const paymentIntent = this.createPaymentIntent({
+      amount: invoice.amount_due,
+      currency: invoice.currency,
+      customer: invoice.customer,
+      metadata: {},
+      description: 'Subscription creation',
+    });
+    const charge = this.newCharge(paymentIntent, succeed);
+    paymentIntent.latest_charge = charge.id;
+    this.make('invoice_payment', 'inpay', {
+      invoice: invoice.id,
+      amount_paid: succeed ? invoice.amount_due : null,
+      amount_requested: invoice.amount_due,
+      currency: invoice.currency,
+      is_default: true,
+      status: succeed ? 'paid' : 'open',
+      payment: { type: 'payment_intent', payment_intent: paymentIntent.id },
+      status_transitions: { canceled_at: null, paid_at: succeed ? nowSeconds() : null },
+    });
+    if (!succeed) {
+      Object.assign(paymentIntent, { status: 'requires_payment_method' });
+      Object.assign(invoice, { attempted: true, attempt_count: 1, next_payment_attempt: null });
+      this.emit('charge.failed', charge);
+      this.emit('payment_intent.payment_failed', paymentIntent);
+      this.emit('invoice.payment_failed', invoice);
+      return { paymentIntent, charge };
+    }
+    Object.assign(paymentIntent, { status: 'succeeded', amount_received: paymentIntent.amount });
+    Object.assign(invoice, {
+      status: 'paid',
+      attempted: true,
+      attempt_count: 1,
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      status_transitions: {
+        ...(invoice.status_transitions as object),
+        paid_at: nowSeconds(),
+      },
+    });
+    this.emit('charge.succeeded', charge);
+    this.emit('payment_intent.succeeded', paymentIntent);
+    this.emit('invoice.payment_succeeded', invoice);
+    this.emit('invoice.paid', invoice);
+    return { paymentIntent, charge };
+  }
+
+  private itemsOf(subscription: StripeObject) {
+    return (subscription.items as { data: Record<string, unknown>[] }).data;
+  }
+
+  private priceOf(subscription: StripeObject): StripeObject {
+    return this.itemsOf(subscription)[0]?.price as StripeObject;
+  }
+
+  /** A subscription to `price` for `customer`, with its first invoice paid. */
+  private startSubscription(
+    customer: string,
+    price: StripeObject,
+    metadata: Record<string, string>,
+    periodEnd?: number,
+  ) {
+    // A period end in the past back-dates the subscription: it started a year before it.
+    const end = periodEnd ?? nowSeconds() + YEAR_SECONDS;
+    const start = end - YEAR_SECONDS;
+    const template = this.itemsOf(fixture('subscription'))[0] ?? {};
+    const subscription = this.make('subscription', 'sub', {
+      created: Math.min(start, nowSeconds()),
+      customer,
+      status: 'incomplete',
+      metadata,
+      currency: price.currency,
+      billing_cycle_anchor: start,
+      start_date: start,
+      cancel_at: null,
+      canceled_at: null,
+      cancel_at_period_end: false,
+      ended_at: null,
+      trial_start: null,
+      trial_end: null,
+      pending_update: null,
+      latest_invoice: null,
+    });
+    subscription.items = list(
+      [
+        {
+          ...template,
+          id: newId('si'),
+          created: start,
+          price: structuredClone(price),
+          plan: null,
+          subscription: subscription.id,
+          current_period_start: start,
+          current_period_end: end,
+        },
+      ],
+      `/v1/subscription_items?subscription=${subscription.id}`,
+    );
+    this.emit('customer.subscription.created', subscription);
+    const invoice = this.newInvoice(subscription, 'subscription_create', { start, end });
+    subscription.latest_invoice = invoice.id;
+    const { paymentIntent, charge } = this.chargeInvoice(invoice, true);
+    this.update('customer.subscription.updated', subscription, { status: 'active' });
+    return { subscription, invoice, paymentIntent, charge };
+  }
+
+  /** The visitor paid on the hosted Checkout page: customer, subscription, invoice and payment. */
   completeCheckout(sessionId: string, options: { periodEnd?: number } = {}) {
     const session = this.get(sessionId);
+    if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is not open`);
+    const customer =
+      (session.customer as string | null) ??
+      this.newCustomer((session.customer_email as string | null) ?? null).id;
     const metadata =
       (session.subscription_data as { metadata?: Record<string, string> } | undefined)?.metadata ??
       {};
-    const customer =
-      (session.customer as string | null) ??
-      this.put({ id: newId('cus'), object: 'customer', email: session.customer_email ?? null }).id;
-    const subscription = this.createSubscription({
+    const paid = this.startSubscription(
       customer,
+      this.get(String(session.price)),
       metadata,
-      periodEnd: options.periodEnd,
-    });
-    const invoice = this.put({
-      id: newId('in'),
-      object: 'invoice',
-      customer,
-      amount_paid: 1200,
-      currency: 'usd',
-      status: 'paid',
-      parent: {
-        type: 'subscription_details',
-        subscription_details: { subscription: subscription.id, metadata },
-      },
-    });
+      options.periodEnd,
+    );
     Object.assign(session, {
       status: 'complete',
       payment_status: 'paid',
       customer,
-      subscription: subscription.id,
-      invoice: invoice.id,
-      amount_total: 1200,
+      subscription: paid.subscription.id,
+      invoice: paid.invoice.id,
+      amount_total: paid.invoice.amount_paid,
+      amount_subtotal: paid.invoice.amount_paid,
+      currency: paid.invoice.currency,
+    });
+    this.emit('checkout.session.completed', session);
+    return { session, ...paid };
+  }
+
+  /** Someone subscribed the customer to another product on the same Stripe account. */
+  subscribeToOtherProduct(customer: string, metadata: Record<string, string> = {}) {
+    const price = this.newPrice({
+      unit_amount: 500,
       currency: 'usd',
+      interval: 'month',
+      productName: 'Another product',
     });
-    return { session, subscription, invoice };
+    return this.startSubscription(customer, price, metadata);
   }
 
-  createSubscription(options: {
-    customer: string;
-    metadata: Record<string, string>;
-    periodEnd?: number;
-    status?: string;
-  }) {
-    const start = nowSeconds();
-    const periodEnd = options.periodEnd ?? start + YEAR_SECONDS;
-    return this.put({
-      id: newId('sub'),
-      object: 'subscription',
-      customer: options.customer,
-      status: options.status ?? 'active',
-      metadata: options.metadata,
-      cancel_at_period_end: false,
-      items: {
-        object: 'list',
-        data: [
-          {
-            id: newId('si'),
-            object: 'subscription_item',
-            current_period_start: start,
-            current_period_end: periodEnd,
-          },
-        ],
-      },
-    });
+  /** A year later: Stripe moves the period first, then invoices and charges the renewal. */
+  renewSubscription(subscriptionId: string) {
+    const { invoice, period } = this.nextPeriodInvoice(subscriptionId);
+    const paid = this.chargeInvoice(invoice, true);
+    return { invoice, period, ...paid };
   }
 
-  /** Changes a subscription at Stripe (a renewal moves the period end, a cancellation the status). */
-  updateSubscription(id: string, change: { status?: string; periodEnd?: number }) {
-    const subscription = this.get(id);
-    if (change.status) subscription.status = change.status;
-    if (change.periodEnd) {
-      const items = subscription.items as { data: { current_period_end: number }[] };
-      for (const item of items.data) item.current_period_end = change.periodEnd;
+  /** The renewal charge is declined: the subscription goes `past_due`. */
+  failRenewal(subscriptionId: string) {
+    const { invoice } = this.nextPeriodInvoice(subscriptionId);
+    const failed = this.chargeInvoice(invoice, false);
+    this.update('customer.subscription.updated', this.get(subscriptionId), {
+      status: 'past_due',
+    });
+    return { invoice, ...failed };
+  }
+
+  private nextPeriodInvoice(subscriptionId: string) {
+    const subscription = this.get(subscriptionId);
+    const [item] = this.itemsOf(subscription);
+    const start = Number(item?.current_period_end);
+    const period = { start, end: start + YEAR_SECONDS };
+    const previousItems = structuredClone(subscription.items);
+    const previousInvoice = subscription.latest_invoice;
+    for (const each of this.itemsOf(subscription)) {
+      Object.assign(each, { current_period_start: period.start, current_period_end: period.end });
     }
+    const invoice = this.newInvoice(subscription, 'subscription_cycle', period);
+    subscription.latest_invoice = invoice.id;
+    this.emit('customer.subscription.updated', subscription, {
+      items: previousItems,
+      latest_invoice: previousInvoice,
+    });
+    return { invoice, period };
+  }
+
+  /** Stripe changes the status (after the last retry: `unpaid` or `canceled`). */
+  setSubscriptionStatus(subscriptionId: string, status: string) {
+    const subscription = this.get(subscriptionId);
+    if (status === 'canceled') return this.cancelSubscription(subscriptionId);
+    return this.update('customer.subscription.updated', subscription, { status });
+  }
+
+  /** Cancelled now (the dashboard, the portal, or the API). */
+  cancelSubscription(subscriptionId: string): StripeObject {
+    const subscription = this.get(subscriptionId);
+    if (subscription.status === 'canceled') {
+      throw invalid(
+        'A canceled subscription can only update its cancellation_details and metadata.',
+      );
+    }
+    const now = nowSeconds();
+    Object.assign(subscription, { status: 'canceled', canceled_at: now, ended_at: now });
+    this.emit('customer.subscription.deleted', subscription);
     return subscription;
   }
 
-  /** A renewal invoice for a subscription. */
-  renewalInvoice(subscriptionId: string): StripeObject {
-    const subscription = this.get(subscriptionId);
-    return this.put({
-      id: newId('in'),
-      object: 'invoice',
-      customer: subscription.customer,
-      amount_paid: 1200,
-      currency: 'usd',
-      status: 'paid',
-      parent: {
-        type: 'subscription_details',
-        subscription_details: { subscription: subscriptionId, metadata: subscription.metadata },
-      },
+  /** A refund of a charge (or a PaymentIntent's charge): in full, or `amount` of it. */
+  refund(chargeOrPaymentIntent: string, amount?: number, reason: string | null = null) {
+    const target = this.objects.get(chargeOrPaymentIntent);
+    if (!target) throw notFound(chargeOrPaymentIntent);
+    const charge =
+      target.object === 'charge' ? target : this.objects.get(String(target.latest_charge));
+    if (!charge) throw invalid('This PaymentIntent has no charge to refund.');
+    const left = Number(charge.amount) - Number(charge.amount_refunded);
+    const refunding = amount ?? left;
+    if (left <= 0 || refunding > left) {
+      throw invalid(`Charge ${charge.id} has already been refunded.`, 'charge_already_refunded');
+    }
+    const refund = this.make('refund', 're', {
+      amount: refunding,
+      charge: charge.id,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      reason,
+      status: 'succeeded',
     });
+    const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
+    Object.assign(charge, {
+      amount_refunded: Number(charge.amount_refunded) + refunding,
+      refunded: Number(charge.amount_refunded) + refunding >= Number(charge.amount),
+    });
+    const refunds = charge.refunds as { data: unknown[] };
+    refunds.data.push(structuredClone(refund));
+    this.emit('refund.created', refund);
+    this.emit('charge.refunded', charge, previous);
+    return refund;
   }
 
-  /** A full refund of a PaymentIntent's charge. */
+  /** A full refund of a PaymentIntent's charge; answers the charge. */
   refundPaymentIntent(paymentIntentId: string): StripeObject {
-    const intent = this.get(paymentIntentId);
-    const charge = this.get(String(intent.latest_charge));
-    return Object.assign(charge, { refunded: true, amount_refunded: charge.amount });
+    this.refund(paymentIntentId);
+    return this.get(String(this.get(paymentIntentId).latest_charge));
   }
 
-  // ── Webhook events ───────────────────────────────────────────────────────────────────────
+  /** The cardholder's bank opens a chargeback. */
+  openDispute(chargeId: string): StripeObject {
+    const charge = this.get(chargeId);
+    const dispute = this.make('dispute', 'dp', {
+      amount: charge.amount,
+      charge: charge.id,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      is_charge_refundable: false,
+    });
+    charge.disputed = true;
+    this.emit('charge.dispute.created', dispute);
+    this.emit('charge.dispute.funds_withdrawn', dispute);
+    return dispute;
+  }
 
-  event(type: string, object: StripeObject, id = newId('evt')) {
+  /** The bank decides. */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost'): StripeObject {
+    const dispute = this.get(disputeId);
+    dispute.status = outcome;
+    this.emit('charge.dispute.closed', dispute, { status: 'needs_response' });
+    if (outcome === 'won') this.emit('charge.dispute.funds_reinstated', dispute);
+    return dispute;
+  }
+
+  // ── Events ───────────────────────────────────────────────────────────────────────────────
+
+  /** An event about `object`, built from Stripe's event fixture. */
+  event(
+    type: string,
+    object: StripeObject,
+    options: {
+      apiVersion?: string;
+      previousAttributes?: Record<string, unknown>;
+      id?: string;
+    } = {},
+  ): StripeEvent {
     return {
-      id,
+      ...(fixture('event') as unknown as StripeEvent),
+      id: options.id ?? newId('evt'),
       object: 'event',
-      api_version: '2026-10-28.endive',
+      api_version: options.apiVersion ?? this.webhookApiVersion ?? PINNED_API_VERSION,
       created: nowSeconds(),
       type,
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
-      data: { object: structuredClone(object) },
+      data: {
+        object: structuredClone(object),
+        ...(options.previousAttributes && { previous_attributes: options.previousAttributes }),
+      },
     };
   }
 
+  private emit(type: string, object: StripeObject, previousAttributes?: Record<string, unknown>) {
+    const event = this.event(type, object, { previousAttributes });
+    this.events.push(event);
+    this.pending.push(event);
+    return event;
+  }
+
+  /** Changes fields and emits the update with the old values as `previous_attributes`. */
+  private update(type: string, object: StripeObject, fields: Record<string, unknown>) {
+    const previous = Object.fromEntries(Object.keys(fields).map((key) => [key, object[key]]));
+    Object.assign(object, fields);
+    this.emit(type, object, previous);
+    return object;
+  }
+
   /** A payload and its Stripe-Signature header, made with the SDK's own test helper. */
-  signedDelivery(event: unknown, options: { secret?: string; timestamp?: number } = {}) {
+  signedDelivery(event: unknown, options: { secret?: string; timestamp?: number } = {}): Delivery {
     const payload = JSON.stringify(event);
     const header = this.sdk.webhooks.generateTestHeaderString({
       payload,
@@ -236,131 +681,324 @@ export class FakeStripe {
     return { payload, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
   }
 
+  /** Where `deliverPending` sends events (the app's webhook endpoint); answers the HTTP status. */
+  setWebhookTarget(send: (delivery: Delivery) => Promise<number>) {
+    this.target = send;
+  }
+
+  pendingEvents(): readonly StripeEvent[] {
+    return [...this.pending];
+  }
+
+  clearPending() {
+    this.pending = [];
+  }
+
+  /**
+   * Delivers the pending events, each signed afresh. Events whose every delivery was refused
+   * (not 2xx) stay pending, as Stripe retries them; events emitted meanwhile wait for the next
+   * call.
+   */
+  async deliverPending(options: DeliverOptions = {}) {
+    if (!this.target) throw new Error('FakeStripe: setWebhookTarget first');
+    const chosen = this.pending.filter(
+      (event) =>
+        (!options.only || options.only.includes(event.type)) &&
+        !options.except?.includes(event.type),
+    );
+    this.pending = this.pending.filter((event) => !chosen.includes(event));
+    const next = random(options.seed ?? 1);
+    let sequence = [...chosen];
+    if (options.order === 'shuffled') {
+      for (let i = sequence.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(next() * (i + 1));
+        [sequence[i], sequence[j]] = [sequence[j] as StripeEvent, sequence[i] as StripeEvent];
+      }
+    }
+    if (options.duplicate) {
+      const copies = [...sequence];
+      for (const [index, event] of copies.entries()) {
+        const at = index + 1 + Math.floor(next() * (sequence.length - index));
+        sequence = [...sequence.slice(0, at), event, ...sequence.slice(at)];
+      }
+    }
+    const delivered: { id: string; type: string; status: number }[] = [];
+    const accepted = new Set<string>();
+    for (const event of sequence) {
+      const status = await this.target(this.signedDelivery(event));
+      delivered.push({ id: event.id, type: event.type, status });
+      if (status >= 200 && status < 300) accepted.add(event.id);
+    }
+    this.pending.push(...chosen.filter((event) => !accepted.has(event.id)));
+    return { delivered };
+  }
+
   // ── The API ──────────────────────────────────────────────────────────────────────────────
 
-  private put(object: StripeObject): StripeObject {
-    this.objects.set(object.id, object);
-    return object;
-  }
-
-  private createPaymentIntent(body: Record<string, unknown>): StripeObject {
-    const id = newId('pi');
-    return this.put({
-      id,
-      object: 'payment_intent',
-      amount: Number(body.amount),
-      amount_received: 0,
-      currency: body.currency,
-      status: 'requires_payment_method',
-      client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
-      metadata: body.metadata ?? {},
-      customer: body.customer ?? null,
-      description: body.description ?? null,
-      latest_charge: null,
-    });
-  }
-
-  private route(
-    method: string,
-    path: string,
-    body: Record<string, unknown>,
-  ): { status: number; body: unknown } {
-    const found = (id: string | undefined) => {
-      const object = id ? this.objects.get(id) : undefined;
-      return object ? { status: 200, body: object } : notFound(id);
-    };
-    let match: RegExpMatchArray | null;
-    if (method === 'POST' && path === '/v1/payment_intents') {
-      return { status: 200, body: this.createPaymentIntent(body) };
+  /** A copy of `object` with the listed fields (`a`, `a.b`) expanded from ids to objects. */
+  private expand(object: StripeObject, paths: string[]): StripeObject {
+    const copy = structuredClone(object);
+    for (const path of paths) {
+      if (object.object === 'invoice' && path === 'payments') {
+        copy.payments = list(
+          this.find((o) => o.object === 'invoice_payment' && o.invoice === object.id),
+          `/v1/invoice_payments?invoice=${object.id}`,
+        );
+        continue;
+      }
+      const [head, ...rest] = path.split('.');
+      if (!head) continue;
+      const value = copy[head];
+      const found = typeof value === 'string' ? this.objects.get(value) : undefined;
+      if (found)
+        copy[head] = rest.length ? this.expand(found, [rest.join('.')]) : structuredClone(found);
     }
-    if (method === 'GET' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)$/)))
-      return found(match[1]);
-    // Called by the browser (the Stripe.js stand-in) with the client secret, as Stripe.js does.
-    if (method === 'POST' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)\/confirm$/))) {
-      const id = match[1] ?? '';
-      const intent = this.objects.get(id);
-      if (!intent || intent.client_secret !== body.client_secret) return notFound(id);
-      if (this.declineNextCard) {
-        this.declineNextCard = false;
-        return {
-          status: 402,
-          body: {
+    return copy;
+  }
+
+  private retrieve(id: string | undefined, kind: string, body: Record<string, unknown>): Answer {
+    const object = id ? this.objects.get(id) : undefined;
+    if (!object || object.object !== kind) throw notFound(id);
+    const paths = Array.isArray(body.expand) ? (body.expand as string[]) : [];
+    return { status: 200, body: this.expand(object, paths) };
+  }
+
+  private createCheckoutSession(body: Record<string, unknown>): StripeObject {
+    const [item] = (body.line_items ?? []) as {
+      price?: string;
+      price_data?: {
+        currency: string;
+        unit_amount: string;
+        recurring: { interval: string };
+        product_data?: { name: string };
+      };
+    }[];
+    if (!item) throw invalid('line_items is required in subscription mode.');
+    const price = item.price
+      ? this.objects.get(item.price)
+      : item.price_data &&
+        this.newPrice({
+          unit_amount: Number(item.price_data.unit_amount),
+          currency: item.price_data.currency,
+          interval: item.price_data.recurring.interval,
+          productName: item.price_data.product_data?.name,
+        });
+    if (!price) throw invalid(`No such price: '${String(item.price)}'`);
+    const session = this.make('checkout.session', 'cs_test', {
+      mode: body.mode,
+      status: 'open',
+      payment_status: 'unpaid',
+      client_reference_id: body.client_reference_id ?? null,
+      metadata: body.metadata ?? {},
+      subscription_data: body.subscription_data,
+      customer: body.customer ?? null,
+      customer_email: body.customer_email ?? null,
+      cancel_url: body.cancel_url,
+      subscription: null,
+      invoice: null,
+      payment_intent: null,
+      amount_total: price.unit_amount,
+      amount_subtotal: price.unit_amount,
+      currency: price.currency,
+      price: price.id,
+      expires_at: nowSeconds() + 24 * 3600,
+    });
+    session.url = `${this.url}/checkout/${session.id}`;
+    session.success_url = body.success_url;
+    return session;
+  }
+
+  private route(method: string, path: string, body: Record<string, unknown>): Answer {
+    const ok = (object: unknown): Answer => ({ status: 200, body: object });
+    // /v1/<resource>[/<id>[/<action>]], where a resource may be namespaced (checkout/sessions).
+    const parts = path.split('/').slice(2);
+    if (parts[0] === 'checkout' || parts[0] === 'billing_portal') {
+      parts.splice(0, 2, `${parts[0]}/${parts[1] ?? ''}`);
+    }
+    const [resource, id, action] = parts;
+    const key = `${method} ${resource ?? ''}${id ? '/:id' : ''}${action ? `/${action}` : ''}`;
+    switch (key) {
+      case 'POST payment_intents':
+        return ok(this.createPaymentIntent(body));
+      case 'GET payment_intents/:id':
+        return this.retrieve(id, 'payment_intent', body);
+      case 'POST payment_intents/:id/confirm': {
+        // Called by the browser (the Stripe.js stand-in) with the client secret.
+        const intent = id ? this.objects.get(id) : undefined;
+        if (!intent || intent.client_secret !== body.client_secret) throw notFound(id);
+        if (this.declineNextCard) {
+          this.declineNextCard = false;
+          throw new StripeApiError(402, {
             error: {
               type: 'card_error',
               code: 'card_declined',
               message: 'Your card was declined.',
             },
-          },
-        };
+          });
+        }
+        return ok(this.succeedPaymentIntent(intent.id));
       }
-      return { status: 200, body: this.succeedPaymentIntent(id) };
-    }
-    if (method === 'POST' && path === '/v1/checkout/sessions') {
-      const id = newId('cs_test');
-      return {
-        status: 200,
-        body: this.put({
-          id,
-          object: 'checkout.session',
-          url: `${this.url}/checkout/${id}`,
-          mode: body.mode,
-          status: 'open',
-          payment_status: 'unpaid',
-          client_reference_id: body.client_reference_id ?? null,
-          metadata: body.metadata ?? {},
-          subscription_data: body.subscription_data,
-          customer: body.customer ?? null,
-          customer_email: body.customer_email ?? null,
-          line_items_requested: body.line_items,
-          success_url: body.success_url,
-          cancel_url: body.cancel_url,
-          subscription: null,
-          invoice: null,
-          amount_total: null,
-          currency: null,
-        }),
-      };
-    }
-    if (method === 'GET' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/)))
-      return found(match[1]);
-    if (method === 'GET' && (match = path.match(/^\/v1\/subscriptions\/([^/]+)$/)))
-      return found(match[1]);
-    if (method === 'DELETE' && (match = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) {
-      const id = match[1] ?? '';
-      if (!this.objects.has(id)) return notFound(id);
-      return { status: 200, body: this.updateSubscription(id, { status: 'canceled' }) };
-    }
-    if (method === 'POST' && (match = path.match(/^\/v1\/customers\/([^/]+)$/))) {
-      const id = match[1] ?? '';
-      if (!this.objects.has(id)) return notFound(id);
-      return { status: 200, body: Object.assign(this.get(id), body) };
-    }
-    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
-      const id = newId('bps');
-      return {
-        status: 200,
-        body: this.put({
-          id,
-          object: 'billing_portal.session',
+      case 'GET charges/:id':
+        return this.retrieve(id, 'charge', body);
+      case 'POST refunds':
+        return ok(
+          this.refund(
+            String(body.charge ?? body.payment_intent),
+            body.amount === undefined ? undefined : Number(body.amount),
+            (body.reason as string | undefined) ?? null,
+          ),
+        );
+      case 'GET refunds/:id':
+        return this.retrieve(id, 'refund', body);
+      case 'GET disputes/:id':
+        return this.retrieve(id, 'dispute', body);
+      case 'GET disputes':
+        return ok(
+          list(
+            this.find(
+              (o) =>
+                o.object === 'dispute' &&
+                (!body.charge || o.charge === body.charge) &&
+                (!body.payment_intent || o.payment_intent === body.payment_intent),
+            ),
+            '/v1/disputes',
+          ),
+        );
+      case 'POST checkout/sessions':
+        return ok(this.createCheckoutSession(body));
+      case 'GET checkout/sessions/:id':
+        return this.retrieve(id, 'checkout.session', body);
+      case 'POST checkout/sessions/:id/expire': {
+        const session = this.get(String(id));
+        if (session.status !== 'open') throw invalid('Only open Checkout Sessions can be expired.');
+        session.status = 'expired';
+        this.emit('checkout.session.expired', session);
+        return ok(session);
+      }
+      case 'GET subscriptions/:id':
+        return this.retrieve(id, 'subscription', body);
+      case 'DELETE subscriptions/:id':
+        return ok(this.cancelSubscription(String(id)));
+      case 'POST subscriptions/:id': {
+        const subscription = this.get(String(id));
+        const fields: Record<string, unknown> = {};
+        if (body.cancel_at_period_end !== undefined) {
+          fields.cancel_at_period_end = body.cancel_at_period_end === 'true';
+        }
+        if (body.metadata)
+          fields.metadata = { ...(subscription.metadata as object), ...(body.metadata as object) };
+        return ok(this.update('customer.subscription.updated', subscription, fields));
+      }
+      case 'GET invoices/:id':
+        return this.retrieve(id, 'invoice', body);
+      case 'GET invoice_payments': {
+        const payment = body.payment as { payment_intent?: string } | undefined;
+        return ok(
+          list(
+            this.find(
+              (o) =>
+                o.object === 'invoice_payment' &&
+                (!body.invoice || o.invoice === body.invoice) &&
+                (!payment?.payment_intent ||
+                  (o.payment as { payment_intent?: string }).payment_intent ===
+                    payment.payment_intent),
+            ),
+            '/v1/invoice_payments',
+          ),
+        );
+      }
+      case 'POST customers':
+        return ok(this.newCustomer((body.email as string | undefined) ?? null));
+      case 'GET customers/:id':
+        return this.retrieve(id, 'customer', body);
+      case 'POST customers/:id': {
+        const customer = this.get(String(id));
+        return ok(this.update('customer.updated', customer, body));
+      }
+      case 'GET prices': {
+        const keys = (body.lookup_keys ?? []) as string[];
+        return ok(
+          list(
+            this.find(
+              (o) =>
+                o.object === 'price' &&
+                (keys.length === 0 || keys.includes(String(o.lookup_key))) &&
+                (body.active === undefined || String(o.active) === body.active),
+            ),
+            '/v1/prices',
+          ),
+        );
+      }
+      case 'POST prices': {
+        const recurring = body.recurring as { interval?: string } | undefined;
+        const taken = this.find((o) => o.object === 'price' && o.lookup_key === body.lookup_key);
+        if (body.lookup_key && taken.length > 0) {
+          throw invalid(`A price with lookup_key ${String(body.lookup_key)} already exists.`);
+        }
+        return ok(
+          this.newPrice({
+            unit_amount: Number(body.unit_amount),
+            currency: String(body.currency),
+            interval: recurring?.interval ?? 'year',
+            lookup_key: (body.lookup_key as string | undefined) ?? null,
+            product: body.product as string | undefined,
+            productName: (body.product_data as { name?: string } | undefined)?.name,
+          }),
+        );
+      }
+      case 'GET prices/:id':
+        return this.retrieve(id, 'price', body);
+      case 'GET products/:id':
+        return this.retrieve(id, 'product', body);
+      case 'POST billing_portal/sessions': {
+        if (!body.customer || !this.objects.has(String(body.customer))) {
+          throw notFound(body.customer as string | undefined);
+        }
+        const portal = this.make('billing_portal.session', 'bps', {
           customer: body.customer,
           return_url: body.return_url,
-          url: `${this.url}/portal/${id}`,
-        }),
-      };
+          flow: null,
+        });
+        portal.url = `${this.url}/portal/${portal.id}`;
+        return ok(portal);
+      }
+      case 'GET events/:id': {
+        const event = this.events.find((e) => e.id === id);
+        if (!event) throw notFound(id);
+        return ok(event);
+      }
+      case 'GET events': {
+        // Newest first, as Stripe lists them; paged with limit and starting_after.
+        const since = Number((body.created as { gte?: string } | undefined)?.gte ?? 0);
+        const all = [...this.events].reverse().filter((event) => event.created >= since);
+        const start = body.starting_after
+          ? all.findIndex((event) => event.id === body.starting_after) + 1
+          : 0;
+        const limit = Number(body.limit ?? 10);
+        const page = all.slice(start, start + limit);
+        return ok({ ...list(page, '/v1/events'), has_more: start + limit < all.length });
+      }
+      default:
+        throw new StripeApiError(404, {
+          error: {
+            type: 'invalid_request_error',
+            message: `Unrecognized request URL (${method}: ${path}).`,
+          },
+        });
     }
-    return {
-      status: 404,
-      body: {
-        error: {
-          type: 'invalid_request_error',
-          message: `FakeStripe does not implement ${method} ${path}`,
-        },
-      },
-    };
+  }
+
+  private answer(method: string, path: string, body: Record<string, unknown>): Answer {
+    try {
+      return this.route(method, path, body);
+    } catch (error) {
+      if (error instanceof StripeApiError) return { status: error.status, body: error.body };
+      throw error;
+    }
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse) {
-    // The browser calls a few endpoints directly (with the publishable key), as with real Stripe.
+    // The browser calls a few endpoints directly (with the publishable key), as with Stripe.js.
     response.setHeader('access-control-allow-origin', '*');
     response.setHeader('access-control-allow-headers', 'authorization, content-type');
     if (request.method === 'OPTIONS') {
@@ -371,52 +1009,57 @@ export class FakeStripe {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const url = new URL(request.url ?? '/', this.url);
+    const method = request.method ?? 'GET';
     const raw = Buffer.concat(chunks).toString();
-    const body = (
-      request.method === 'GET' ? qs.parse(url.search.slice(1)) : qs.parse(raw)
-    ) as Record<string, unknown>;
-    const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
-    this.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      body,
-      idempotencyKey,
-    });
+    const body = qs.parse(method === 'GET' ? url.search.slice(1) : raw, {
+      depth: 10,
+      arrayLimit: 100,
+    }) as Record<string, unknown>;
+    const idempotencyKey =
+      method === 'GET' ? undefined : (request.headers['idempotency-key'] as string | undefined);
+    this.requests.push({ method, path: url.pathname, body, idempotencyKey });
 
+    const fingerprint = `${method} ${url.pathname} ${raw}`;
+    const saved = idempotencyKey ? this.idempotent.get(idempotencyKey) : undefined;
+    if (saved) {
+      if (saved.fingerprint !== fingerprint) {
+        return send(response, 400, {
+          error: {
+            type: 'idempotency_error',
+            message:
+              'Keys for idempotent requests can only be used with the same parameters they were ' +
+              `first used with. Try using a key other than '${idempotencyKey ?? ''}' if you meant ` +
+              'to execute a different request.',
+          },
+        });
+      }
+      return send(response, saved.answer.status, saved.answer.body, true);
+    }
+
+    let answer: Answer;
     if (this.failures.remaining > 0) {
       this.failures.remaining -= 1;
       if (this.failures.hang) return; // never answers: the SDK's timeout has to fire
-      return send(response, this.failures.status, {
-        error: { type: 'api_error', message: 'FakeStripe: injected failure' },
-      });
+      answer = {
+        status: this.failures.status,
+        body: { error: { type: 'api_error', message: 'FakeStripe: injected failure' } },
+      };
+    } else {
+      answer = this.answer(method, url.pathname, body);
     }
-    const cacheKey = idempotencyKey && `${request.method} ${url.pathname} ${idempotencyKey}`;
-    const cached = cacheKey ? this.idempotent.get(cacheKey) : undefined;
-    if (cached) return send(response, cached.status, cached.body, true);
-
-    const result = this.route(request.method ?? 'GET', url.pathname, body);
-    if (cacheKey) this.idempotent.set(cacheKey, result);
-    send(response, result.status, result.body);
+    // Stripe saves the first answer for a key, a 500 included, but not a refused request.
+    if (idempotencyKey && answer.status !== 400) {
+      this.idempotent.set(idempotencyKey, { fingerprint, answer });
+    }
+    send(response, answer.status, answer.body);
   }
-}
-
-function notFound(id: string | undefined) {
-  return {
-    status: 404,
-    body: {
-      error: {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such object: '${id}'`,
-      },
-    },
-  };
 }
 
 function send(response: http.ServerResponse, status: number, body: unknown, replayed = false) {
   response.writeHead(status, {
     'content-type': 'application/json',
     'request-id': newId('req'),
+    'stripe-version': PINNED_API_VERSION,
     ...(replayed && { 'idempotent-replayed': 'true' }),
   });
   response.end(JSON.stringify(body));

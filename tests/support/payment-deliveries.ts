@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { EARLY_ACCESS_OFFER } from '../../server/src/stripe-events/stripe-event-effects.js';
+import { earlyAccessMetadata } from '../../server/src/stripe/offer.js';
 import type { FakeStripe } from './fake-stripe.js';
+
+/** The offer as the test apps configure it (MEMBERSHIP_PRICE_CENTS and _CURRENCY defaults). */
+const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 /** One early-access payment as Stripe reports it: a `payment_intent.succeeded` for a new visitor. */
 export interface PaymentEvent {
@@ -11,21 +14,12 @@ export interface PaymentEvent {
 }
 
 /**
- * A paid PaymentIntent for `userId`: by default a new visitor who has no user row yet (the webhook
- * creates it).
+ * A paid PaymentIntent for `userId`, made in the fake Stripe (the webhook re-reads it from there):
+ * by default for a new visitor who has no user row yet (the webhook creates it).
  */
 export function newPaymentEvent(stripe: FakeStripe, userId: string = randomUUID()): PaymentEvent {
-  const intentId = `pi_${randomUUID().replaceAll('-', '')}`;
-  const intent = {
-    id: intentId,
-    object: 'payment_intent',
-    amount: 1200,
-    amount_received: 1200,
-    currency: 'usd',
-    status: 'succeeded',
-    metadata: { userId, offer: EARLY_ACCESS_OFFER },
-  };
-  return { userId, intentId, event: stripe.event('payment_intent.succeeded', intent) };
+  const intent = stripe.paidPaymentIntent(earlyAccessMetadata(userId, OFFER));
+  return { userId, intentId: intent.id, event: stripe.event('payment_intent.succeeded', intent) };
 }
 
 export interface DeliveryOutcome {
@@ -65,7 +59,7 @@ export async function deliverWebhook(
 export interface Ledger {
   /** stripe_events rows for these events. */
   events: number;
-  /** payments rows for these PaymentIntents. */
+  /** Ledger entitlements for these PaymentIntents. */
   payments: number;
   /** memberships rows for these visitors. */
   memberships: number;
@@ -86,7 +80,7 @@ export async function readLedger(databaseUrl: string, paid: PaymentEvent[]): Pro
        )
        SELECT
          (SELECT count(*) FROM stripe_events WHERE id IN (SELECT event_id FROM paid)) AS events,
-         (SELECT count(*) FROM payments WHERE id IN (SELECT intent_id FROM paid)) AS payments,
+         (SELECT count(*) FROM entitlements WHERE id IN (SELECT intent_id FROM paid)) AS payments,
          (SELECT count(*) FROM memberships WHERE "userId" IN (SELECT user_id FROM paid))
            AS memberships,
          (SELECT count(*) FROM memberships
@@ -94,7 +88,7 @@ export async function readLedger(databaseUrl: string, paid: PaymentEvent[]): Pro
              AND "expiresAt" > "createdAt" + interval '366 days') AS "grantedTwice",
          (SELECT count(*) FROM paid
            WHERE EXISTS (SELECT 1 FROM stripe_events e WHERE e.id = paid.event_id)
-              <> EXISTS (SELECT 1 FROM payments p WHERE p.id = paid.intent_id)) AS "halfRecorded"`,
+              <> EXISTS (SELECT 1 FROM entitlements p WHERE p.id = paid.intent_id)) AS "halfRecorded"`,
       [paid.map((p) => p.event.id), paid.map((p) => p.intentId), paid.map((p) => p.userId)],
     );
     const row = rows[0];

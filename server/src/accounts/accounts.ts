@@ -1,10 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import { withTransaction } from '../db/transaction.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
-import { givesAccess, isMembershipActive } from '../memberships/memberships.js';
+import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
+import type { Services } from '../services.js';
 import { isValidEmail, normalizeEmail } from './emails.js';
 import {
   checkNewPassword,
@@ -54,12 +52,12 @@ const emailTaken = () =>
  * carries the next session version.
  */
 export async function registerAccount(
-  prisma: PrismaClient,
+  { db }: Pick<Services, 'db'>,
   input: { userId: string; email: string; password: string },
 ): Promise<SessionGrant> {
   const email = requireValidEmail(input.email);
   requireAcceptablePassword(input.password);
-  const existing = await prisma.user.findUnique({
+  const existing = await db.prisma.user.findUnique({
     where: { id: input.userId },
     select: { email: true },
   });
@@ -72,7 +70,7 @@ export async function registerAccount(
   }
   const passwordHash = await getPasswordHash(input.password);
   try {
-    const user = await prisma.user.upsert({
+    const user = await db.prisma.user.upsert({
       where: { id: input.userId },
       create: { id: input.userId, email, passwordHash, sessionVersion: 1 },
       update: { email, passwordHash, sessionVersion: { increment: 1 } },
@@ -91,11 +89,11 @@ export async function registerAccount(
  * membership moves to the account (written down in docs/decisions/0004-accounts.md).
  */
 export async function signIn(
-  deps: { prisma: PrismaClient; pool: pg.Pool },
+  deps: Pick<Services, 'db'> & { graceDays: number },
   input: { email: string; password: string; leaving: Session | null },
 ): Promise<SessionGrant> {
   const email = normalizeEmail(input.email);
-  const user = await deps.prisma.user.findUnique({
+  const user = await deps.db.prisma.user.findUnique({
     where: { email },
     select: { id: true, passwordHash: true, sessionVersion: true },
   });
@@ -105,63 +103,26 @@ export async function signIn(
   }
   if (!(await verifyPassword(input.password, user.passwordHash))) throw invalidCredentials();
 
+  // An anonymous visitor's payments, made or still to come, follow them into the account.
   const leaving = input.leaving;
-  if (
-    leaving &&
-    leaving.userId !== user.id &&
-    leaving.user?.email === null &&
-    isMembershipActive(leaving.user.membership)
-  ) {
-    await moveMembership(deps.pool, leaving.userId, user.id);
+  if (leaving && leaving.userId !== user.id && !leaving.user?.email) {
+    await mergeAnonymousUser(deps, {
+      fromUserId: leaving.userId,
+      toUserId: user.id,
+      graceDays: deps.graceDays,
+    });
   }
   return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 
-/**
- * Moves an anonymous visitor's membership, its payments and Stripe customer to an account that
- * has no active membership. Nothing moves if the account has one: it keeps its own.
- */
-async function moveMembership(pool: pg.Pool, fromUserId: string, toUserId: string): Promise<void> {
-  await withTransaction(pool, async (tx) => {
-    // Lock both users so two sign-ins cannot move the same membership twice.
-    await tx.query('SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
-      [fromUserId, toUserId],
-    ]);
-    const target = await tx.query(
-      `SELECT 1 FROM memberships WHERE "userId" = $1 AND ${givesAccess('memberships')}`,
-      [toUserId],
-    );
-    if (target.rowCount) return;
-    await tx.query('DELETE FROM memberships WHERE "userId" = $1', [toUserId]);
-    await tx.query(
-      'UPDATE memberships SET "userId" = $2, "updatedAt" = now() WHERE "userId" = $1',
-      [fromUserId, toUserId],
-    );
-    await tx.query('UPDATE payments SET "userId" = $2 WHERE "userId" = $1', [fromUserId, toUserId]);
-    const source = await tx.query<{ stripeCustomerId: string | null }>(
-      'SELECT "stripeCustomerId" FROM users WHERE id = $1',
-      [fromUserId],
-    );
-    const customerId = source.rows[0]?.stripeCustomerId;
-    if (customerId) {
-      // The customer id is unique: free it on the anonymous user before giving it to the account.
-      await tx.query(
-        'UPDATE users SET "stripeCustomerId" = NULL, "updatedAt" = now() WHERE id = $1',
-        [fromUserId],
-      );
-      await tx.query(
-        `UPDATE users SET "stripeCustomerId" = $2, "updatedAt" = now()
-         WHERE id = $1 AND "stripeCustomerId" IS NULL`,
-        [toUserId, customerId],
-      );
-    }
-  });
-}
-
-export async function requirePassword(prisma: PrismaClient, userId: string, password: string) {
-  const user = await prisma.user.findUnique({
+export async function requirePassword(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+  password: string,
+) {
+  const user = await db.prisma.user.findUnique({
     where: { id: userId },
-    select: { passwordHash: true, email: true, stripeCustomerId: true },
+    select: { passwordHash: true },
   });
   if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
     throw new HttpError(403, 'wrong_password', 'Your current password is not right.');
@@ -171,12 +132,12 @@ export async function requirePassword(prisma: PrismaClient, userId: string, pass
 
 /** A new password ends every other session of the user: the caller re-issues this one. */
 export async function changePassword(
-  prisma: PrismaClient,
+  { db }: Pick<Services, 'db'>,
   input: { userId: string; currentPassword: string; newPassword: string },
 ): Promise<SessionGrant> {
   requireAcceptablePassword(input.newPassword);
-  await requirePassword(prisma, input.userId, input.currentPassword);
-  const user = await prisma.user.update({
+  await requirePassword({ db }, input.userId, input.currentPassword);
+  const user = await db.prisma.user.update({
     where: { id: input.userId },
     data: {
       passwordHash: await getPasswordHash(input.newPassword),
@@ -187,20 +148,24 @@ export async function changePassword(
   return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 
-/** Changes the email; answers the Stripe customer to update, if any. */
+/** Changes the email; answers the Stripe customers to give it to. */
 export async function changeEmail(
-  prisma: PrismaClient,
+  { db }: Pick<Services, 'db'>,
   input: { userId: string; password: string; email: string },
-): Promise<{ email: string; stripeCustomerId: string | null }> {
+): Promise<{ email: string; stripeCustomerIds: string[] }> {
   const email = requireValidEmail(input.email);
-  const user = await requirePassword(prisma, input.userId, input.password);
+  await requirePassword({ db }, input.userId, input.password);
   try {
-    await prisma.user.update({ where: { id: input.userId }, data: { email } });
+    await db.prisma.user.update({ where: { id: input.userId }, data: { email } });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
-  return { email, stripeCustomerId: user.stripeCustomerId };
+  const customers = await db.prisma.stripeCustomer.findMany({
+    where: { userId: input.userId },
+    select: { id: true },
+  });
+  return { email, stripeCustomerIds: customers.map((customer) => customer.id) };
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -210,18 +175,18 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * token's hash is stored.
  */
 export async function createPasswordReset(
-  prisma: PrismaClient,
+  { db }: Pick<Services, 'db'>,
   input: { email: string },
 ): Promise<{ email: string; token: string } | null> {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) return null;
-  const user = await prisma.user.findUnique({
+  const user = await db.prisma.user.findUnique({
     where: { email },
     select: { id: true, passwordHash: true },
   });
   if (!user?.passwordHash) return null;
   const token = randomBytes(32).toString('base64url');
-  await prisma.passwordReset.create({
+  await db.prisma.passwordReset.create({
     data: {
       id: randomUUID(),
       userId: user.id,
@@ -241,12 +206,12 @@ const invalidResetLink = () =>
 
 /** Sets a new password from a reset link: once, within the hour; every session ends. */
 export async function completePasswordReset(
-  prisma: PrismaClient,
+  { db }: Pick<Services, 'db'>,
   input: { token: string; password: string },
 ): Promise<SessionGrant> {
   requireAcceptablePassword(input.password);
   const passwordHash = await getPasswordHash(input.password);
-  return prisma.$transaction(async (tx) => {
+  return db.prisma.$transaction(async (tx) => {
     const reset = await tx.passwordReset.findUnique({
       where: { tokenHash: hashToken(input.token) },
       select: { id: true, userId: true, usedAt: true, expiresAt: true },

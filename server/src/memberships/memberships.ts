@@ -1,38 +1,24 @@
-import type { Tx } from '../db/transaction.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import type { Services } from '../services.js';
 import type { UserView } from '../users/user-schema.js';
-import { ensureUserRow } from '../users/ensure-user-row.js';
+import {
+  ACCESS_STATUSES,
+  LIVE_SUBSCRIPTION_STATUSES,
+  placeEntries,
+  type EntitlementSource,
+  type EntitlementState,
+  type LedgerEntry,
+  type LedgerSubscription,
+} from './derive-membership.js';
+import { lockUserId, recomputeMembership } from './ledger.js';
 
 /**
- * Cohort's membership rules, in one place: the webhook, the checkout return and /api/me all go
- * through here. A user has at most one membership. Memberships are matched by our user id (carried
- * in Stripe metadata), never by email.
- *
- * The writes are explicit SQL inside the caller's transaction (`withTransaction`): the conflict
- * handling that makes them idempotent is in plain view, and the webhook path makes a few round
- * trips instead of Prisma's many (tests/bench/webhooks.ts).
+ * Cohort's membership rules, in one place (decision 13; docs/decisions/0008-membership-ledger.md).
+ * The ledger (`entitlements`: what was paid, what it covers, what was taken back) is the truth;
+ * the `memberships` row is derived from it in the same transaction as every change, and is what
+ * `/api/me` reads. Stripe's word reaches the ledger through ledger.ts's `applyPaymentFacts`; the
+ * rest of the app comes here: access, the sign-in merge, deletion, the payments list, billing.
  */
-
-export const ONE_TIME_MEMBERSHIP_DAYS = 365;
-
-/** Stripe subscription status → does it give access? (`past_due`: until the paid period ends.) */
-export const SUBSCRIPTION_STATUS_ACCESS: Readonly<Record<string, boolean>> = {
-  active: true,
-  trialing: true,
-  past_due: true,
-  canceled: false,
-  unpaid: false,
-  incomplete: false,
-  incomplete_expired: false,
-  paused: false,
-};
-
-/** Statuses that give access while `expiresAt` is in the future. */
-const ACCESS_STATUSES = new Set([
-  'active', // a one-time membership, or an active subscription
-  ...Object.entries(SUBSCRIPTION_STATUS_ACCESS)
-    .filter(([, access]) => access)
-    .map(([status]) => status),
-]);
 
 export interface MembershipState {
   plan: 'one-time' | 'subscription';
@@ -60,163 +46,165 @@ export function toMembershipView(
   };
 }
 
-/** SQL for "this membership gives access now": the same rule as `isMembershipActive`. */
-export const givesAccess = (table: string) =>
-  `(${table}.status IN (${[...ACCESS_STATUSES].map((status) => `'${status}'`).join(', ')})` +
-  ` AND ${table}."expiresAt" > now())`;
-
-interface PaymentRecord {
-  id: string;
-  userId: string;
-  plan: 'one-time' | 'subscription';
-  amountCents: number;
-  currency: string;
-}
-
-/** Records a payment once. False when it was already recorded (a replay or a race). */
-async function recordPayment(tx: Tx, payment: PaymentRecord): Promise<boolean> {
-  const result = await tx.query(
-    `INSERT INTO payments (id, "userId", plan, "amountCents", currency)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-    [payment.id, payment.userId, payment.plan, payment.amountCents, payment.currency],
-  );
-  return result.rowCount === 1;
-}
-
-export interface OneTimePayment {
-  userId: string;
-  paymentIntentId: string;
-  amountCents: number;
-  currency: string;
-}
+const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
 
 /**
- * A paid early-access PaymentIntent: a year of membership, added to any time still left. Granted
- * once per PaymentIntent however often it is reported.
+ * An anonymous visitor signs in to an account: everything the visitor paid moves to the account
+ * (the ledger adds it up; no paid time is lost), every Stripe customer stays linked, and a pointer
+ * sends any payment that arrives later for the anonymous id to the account. Written whether or not
+ * the visitor has paid yet: a payment can land after the sign-in.
  */
-export async function grantOneTimeMembership(tx: Tx, payment: OneTimePayment): Promise<boolean> {
-  await ensureUserRow(tx, payment.userId);
-  const isNew = await recordPayment(tx, {
-    id: payment.paymentIntentId,
-    userId: payment.userId,
-    plan: 'one-time',
-    amountCents: payment.amountCents,
-    currency: payment.currency,
-  });
-  if (!isNew) return false;
-  // One statement, so two payments landing at once both count. A live subscription keeps its
-  // plan (it still renews); the paid year is added on top either way.
-  await tx.query(
-    `INSERT INTO memberships ("userId", plan, status, "expiresAt", "updatedAt")
-     VALUES ($1, 'one-time', 'active', now() + make_interval(days => $2), now())
-     ON CONFLICT ("userId") DO UPDATE SET
-       plan = CASE WHEN memberships."stripeSubscriptionId" IS NOT NULL
-                    AND ${givesAccess('memberships')}
-                   THEN memberships.plan ELSE 'one-time' END,
-       status = 'active',
-       "expiresAt" = CASE WHEN ${givesAccess('memberships')}
-                          THEN memberships."expiresAt" ELSE now() END
-                     + make_interval(days => $2),
-       "updatedAt" = now()`,
-    [payment.userId, ONE_TIME_MEMBERSHIP_DAYS],
-  );
-  return true;
-}
-
-export interface SubscriptionState {
-  userId: string;
-  subscriptionId: string;
-  customerId: string | null;
-  status: string;
-  currentPeriodEnd: Date;
-  /** When this state was read from Stripe: older reads never overwrite newer ones. */
-  readAt: Date;
-  /** The invoice that paid for it, when known. */
-  invoice?: { id: string; amountCents: number; currency: string };
-}
-
-/**
- * Stores a subscription's state as Stripe reported it. Setting state rather than adding time makes
- * every replay, and every race between the webhook and the checkout return, end in one grant.
- */
-export async function applySubscriptionState(tx: Tx, state: SubscriptionState): Promise<void> {
-  await ensureUserRow(tx, state.userId);
-  if (state.customerId) {
+export async function mergeAnonymousUser(
+  { db }: Pick<Services, 'db'>,
+  input: { fromUserId: string; toUserId: string; graceDays: number },
+): Promise<void> {
+  const { fromUserId, toUserId } = input;
+  if (fromUserId === toUserId) return;
+  await withTransaction(db.pool, async (tx) => {
+    await lockUserId(tx, fromUserId);
+    await lockUserId(tx, toUserId);
     await tx.query(
-      `UPDATE users SET "stripeCustomerId" = $2, "updatedAt" = now()
-       WHERE id = $1 AND "stripeCustomerId" IS NULL`,
-      [state.userId, state.customerId],
+      `INSERT INTO user_merges ("fromUserId", "toUserId") VALUES ($1, $2)
+       ON CONFLICT ("fromUserId") DO NOTHING`,
+      [fromUserId, toUserId],
     );
-  }
-  if (state.invoice) {
-    await recordPayment(tx, {
-      id: state.invoice.id,
-      userId: state.userId,
-      plan: 'subscription',
-      amountCents: state.invoice.amountCents,
-      currency: state.invoice.currency,
-    });
-  }
-  // The subscription's state replaces the membership unless Stripe told us something newer about
-  // it already, or the membership is a different one that still gives access (a paid year).
-  await tx.query(
-    `INSERT INTO memberships
-       ("userId", plan, status, "expiresAt", "stripeSubscriptionId", "stripeSyncedAt", "updatedAt")
-     VALUES ($1, 'subscription', $2, $3, $4, $5, now())
-     ON CONFLICT ("userId") DO UPDATE SET
-       plan = 'subscription',
-       status = EXCLUDED.status,
-       "expiresAt" = EXCLUDED."expiresAt",
-       "stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId",
-       "stripeSyncedAt" = EXCLUDED."stripeSyncedAt",
-       "updatedAt" = now()
-     WHERE (memberships."stripeSubscriptionId" = EXCLUDED."stripeSubscriptionId"
-            AND (memberships."stripeSyncedAt" IS NULL
-                 OR memberships."stripeSyncedAt" <= EXCLUDED."stripeSyncedAt"))
-        OR (memberships."stripeSubscriptionId" IS DISTINCT FROM EXCLUDED."stripeSubscriptionId"
-            AND NOT ${givesAccess('memberships')})`,
-    [state.userId, state.status, state.currentPeriodEnd, state.subscriptionId, state.readAt],
+    const moved = await tx.query(
+      `WITH e AS (UPDATE entitlements SET "userId" = $2, "updatedAt" = now()
+                  WHERE "userId" = $1 RETURNING 1),
+            s AS (UPDATE subscriptions SET "userId" = $2, "updatedAt" = now()
+                  WHERE "userId" = $1 RETURNING 1),
+            c AS (UPDATE stripe_customers SET "userId" = $2 WHERE "userId" = $1 RETURNING 1)
+       SELECT (SELECT count(*) FROM e) + (SELECT count(*) FROM s) + (SELECT count(*) FROM c)
+              AS n`,
+      [fromUserId, toUserId],
+    );
+    // The anonymous row has nothing left; the pointer stands in for it.
+    await tx.query('DELETE FROM users WHERE id = $1 AND email IS NULL', [fromUserId]);
+    if (Number((moved.rows[0] as { n: string } | undefined)?.n ?? 0) > 0) {
+      await recomputeMembership(tx, toUserId, input.graceDays);
+    }
+  });
+}
+
+/** Cohort subscriptions of the user that can still charge: cancel these before deleting. */
+export async function liveSubscriptionIds(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+): Promise<string[]> {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `SELECT id FROM subscriptions
+     WHERE "userId" = $1 AND status NOT IN ('canceled', 'incomplete_expired')`,
+    [userId],
   );
+  return rows.map((row) => row.id);
 }
 
 /**
- * A fully refunded charge. A refunded early-access payment takes back its year (what is left of
- * other payments stays); a refunded subscription payment ends the membership.
+ * Deletes the user and everything of theirs, leaving their id (and every anonymous id merged into
+ * it) marked deleted: a late event for any of them is recorded with no effect, never a new user.
  */
-export async function revokeRefundedPayment(
-  tx: Tx,
-  refund: { paymentIntentId: string | null; customerId: string | null },
+export async function deleteUserAndLedger(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+): Promise<void> {
+  await withTransaction(db.pool, async (tx: Tx) => {
+    await lockUserId(tx, userId);
+    await tx.query(
+      `INSERT INTO deleted_users (id)
+       SELECT $1::uuid UNION SELECT "fromUserId" FROM user_merges WHERE "toUserId" = $1
+       ON CONFLICT (id) DO NOTHING`,
+      [userId],
+    );
+    await tx.query('DELETE FROM users WHERE id = $1', [userId]);
+  });
+}
+
+/**
+ * The Stripe customer whose billing portal the user should see: the one of their live
+ * subscription, else the one linked last.
+ */
+export async function billingCustomerOf(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+): Promise<string | null> {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `SELECT id FROM (
+       SELECT "customerId" AS id, 0 AS rank, "stripeCreatedAt" AS at FROM subscriptions
+       WHERE "userId" = $1 AND status = ANY($2::text[])
+       UNION ALL
+       SELECT id, 1, "createdAt" FROM stripe_customers WHERE "userId" = $1
+     ) candidates ORDER BY rank, at DESC LIMIT 1`,
+    [userId, LIVE],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Is `payerId` this user, or an anonymous id that merged into them at sign-in? */
+export async function isSameUser(
+  { db }: Pick<Services, 'db'>,
+  payerId: string,
+  userId: string,
 ): Promise<boolean> {
-  if (refund.paymentIntentId) {
-    const refunded = await tx.query<{ userId: string }>(
-      `UPDATE payments SET "refundedAt" = now()
-       WHERE id = $1 AND plan = 'one-time' AND "refundedAt" IS NULL
-       RETURNING "userId"`,
-      [refund.paymentIntentId],
-    );
-    const userId = refunded.rows[0]?.userId;
-    if (userId) {
-      await tx.query(
-        `UPDATE memberships SET
-           "expiresAt" = "expiresAt" - make_interval(days => $2),
-           status = CASE WHEN "expiresAt" - make_interval(days => $2) > now()
-                         THEN status ELSE 'refunded' END,
-           "updatedAt" = now()
-         WHERE "userId" = $1 AND plan = 'one-time'`,
-        [userId, ONE_TIME_MEMBERSHIP_DAYS],
-      );
-      return true;
-    }
-  }
-  if (refund.customerId) {
-    const revoked = await tx.query(
-      `UPDATE memberships m SET status = 'refunded', "expiresAt" = now(), "updatedAt" = now()
-       FROM users u
-       WHERE u.id = m."userId" AND u."stripeCustomerId" = $1
-         AND m.plan = 'subscription' AND m.status <> 'refunded'`,
-      [refund.customerId],
-    );
-    return (revoked.rowCount ?? 0) > 0;
-  }
-  return false;
+  if (payerId === userId) return true;
+  const { rowCount } = await db.pool.query(
+    'SELECT 1 FROM user_merges WHERE "toUserId" = $2 AND "fromUserId"::text = $1',
+    [payerId, userId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Does the user have a Cohort subscription that is live, or still being paid? */
+export async function hasOpenSubscription(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.pool.query(
+    `SELECT 1 FROM subscriptions WHERE "userId" = $1 AND status = ANY($2::text[]) LIMIT 1`,
+    [userId, [...LIVE, 'incomplete']],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export interface PaymentView {
+  id: string;
+  kind: EntitlementSource;
+  amountCents: number;
+  currency: string;
+  paidAt: string;
+  state: EntitlementState;
+  /** The time this payment gives access to, or null when it gives none (refunded, not live). */
+  covers: { from: string; until: string } | null;
+}
+
+/** The user's payments, newest first, with the time each one covers on the ledger. */
+export async function listPayments(
+  { db }: Pick<Services, 'db'>,
+  userId: string,
+): Promise<PaymentView[]> {
+  const entries = await db.pool.query<LedgerEntry & { amountCents: number; currency: string }>(
+    `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state,
+            "amountCents", currency
+     FROM entitlements WHERE "userId" = $1 ORDER BY "paidAt" DESC, id`,
+    [userId],
+  );
+  const subscriptions = await db.pool.query<LedgerSubscription>(
+    'SELECT id, status FROM subscriptions WHERE "userId" = $1',
+    [userId],
+  );
+  const coverage = placeEntries(entries.rows, subscriptions.rows);
+  return entries.rows.map((entry) => {
+    const spans = coverage.filter((c) => c.entryId === entry.id);
+    const first = spans[0];
+    const last = spans.at(-1);
+    return {
+      id: entry.id,
+      kind: entry.source,
+      amountCents: entry.amountCents,
+      currency: entry.currency,
+      paidAt: entry.paidAt.toISOString(),
+      state: entry.state,
+      covers:
+        first && last ? { from: first.start.toISOString(), until: last.end.toISOString() } : null,
+    };
+  });
 }

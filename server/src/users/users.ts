@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.js';
+import type { Services } from '../services.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
 import type { UserView } from './user-schema.js';
 
@@ -6,7 +6,6 @@ export interface SessionUserRow {
   id: string;
   email: string | null;
   sessionVersion: number;
-  stripeCustomerId: string | null;
   membership: MembershipState | null;
 }
 
@@ -14,7 +13,6 @@ interface SessionUserSqlRow {
   id: string;
   email: string | null;
   sessionVersion: number;
-  stripeCustomerId: string | null;
   plan: 'one-time' | 'subscription' | null;
   status: string | null;
   expiresAt: Date | null;
@@ -27,14 +25,14 @@ interface SessionUserSqlRow {
  * through Prisma.
  */
 export async function findSessionUser(
-  db: Pick<Database, 'pool' | 'namedStatements'>,
+  { db }: Pick<Services, 'db'>,
   id: string,
 ): Promise<SessionUserRow | null> {
   const { rows } = await db.pool.query<SessionUserSqlRow>({
     // Named, so each connection plans this join once instead of on every request (~25% of the
     // request's cost otherwise).
     ...(db.namedStatements && { name: 'find-session-user' }),
-    text: `SELECT u.id, u.email, u."sessionVersion", u."stripeCustomerId",
+    text: `SELECT u.id, u.email, u."sessionVersion",
                   m.plan, m.status, m."expiresAt"
            FROM users u LEFT JOIN memberships m ON m."userId" = u.id
            WHERE u.id = $1`,
@@ -46,7 +44,6 @@ export async function findSessionUser(
     id: row.id,
     email: row.email,
     sessionVersion: row.sessionVersion,
-    stripeCustomerId: row.stripeCustomerId,
     membership:
       row.plan && row.status && row.expiresAt
         ? {

@@ -3,12 +3,15 @@ import fp from 'fastify-plugin';
 import type Stripe from 'stripe';
 import type { AppConfig } from '../../config.js';
 import { HttpError } from '../../http/errors.js';
+import type { Offer } from '../../stripe/offer.js';
+import { runStripeActions } from '../../stripe/stripe-actions.js';
 import { createStripeClient } from '../../stripe/stripe-client.js';
 
 export interface Payments {
   stripe: Stripe;
   webhookSecret: string;
-  priceId: string | undefined;
+  /** What Cohort sells: the price the server sets, and the operator's Stripe Price if any. */
+  offer: Offer;
 }
 
 declare module 'fastify' {
@@ -22,6 +25,9 @@ declare module 'fastify' {
 
 export const PAYMENTS_OFF_MESSAGE = 'Payments are not configured on this site yet.';
 
+/** How often queued Stripe actions that failed are tried again. */
+const STRIPE_ACTIONS_RETRY_MS = 60_000;
+
 export default fp(
   async function payments(app: FastifyInstance, options: { config: AppConfig }) {
     const stripeConfig = options.config.stripe;
@@ -29,7 +35,11 @@ export default fp(
       ? {
           stripe: createStripeClient(stripeConfig),
           webhookSecret: stripeConfig.webhookSecret,
-          priceId: stripeConfig.priceId,
+          offer: {
+            priceCents: options.config.membership.priceCents,
+            currency: options.config.membership.currency,
+            priceId: stripeConfig.priceId,
+          },
         }
       : null;
     app.decorate('payments', value);
@@ -37,6 +47,16 @@ export default fp(
       if (!value) throw new HttpError(503, 'payments_not_configured', PAYMENTS_OFF_MESSAGE);
       return value;
     });
+
+    if (value) {
+      const retry = setInterval(() => {
+        runStripeActions({ db: app.db, stripe: value.stripe, log: app.log }).catch(
+          (error: unknown) => app.log.error({ err: error }, 'could not run queued Stripe actions'),
+        );
+      }, STRIPE_ACTIONS_RETRY_MS);
+      retry.unref();
+      app.addHook('onClose', async () => clearInterval(retry));
+    }
   },
-  { name: 'payments' },
+  { name: 'payments', dependencies: ['database'] },
 );

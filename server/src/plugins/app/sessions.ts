@@ -75,7 +75,7 @@ export default fp(
       if (!token) return null;
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const user = await findSessionUser(app.db, claims.userId);
+      const user = await findSessionUser(app, claims.userId);
       if (user ? user.sessionVersion !== claims.sessionVersion : claims.sessionVersion > 0) {
         return null;
       }

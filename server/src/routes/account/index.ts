@@ -4,7 +4,9 @@ import { changeEmail, requirePassword } from '../../accounts/accounts.js';
 import { MAX_PASSWORD_LENGTH } from '../../accounts/passwords.js';
 import { ErrorResponseSchema } from '../../http/error-schema.js';
 import { HttpError } from '../../http/errors.js';
-import { callStripe } from '../../memberships/stripe-state.js';
+import { deleteUserAndLedger, liveSubscriptionIds } from '../../memberships/memberships.js';
+import { callStripe } from '../../stripe/call-stripe.js';
+import { cancelSubscription } from '../../stripe/stripe-actions.js';
 import { UserResponseSchema } from '../../users/user-schema.js';
 import { findSessionUser, toUserView } from '../../users/users.js';
 
@@ -40,9 +42,8 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const session = await requireRegistered(request);
-      const changed = await changeEmail(app.db.prisma, { userId: session.userId, ...request.body });
-      if (changed.stripeCustomerId && app.payments) {
-        const customerId = changed.stripeCustomerId;
+      const changed = await changeEmail(app, { userId: session.userId, ...request.body });
+      for (const customerId of app.payments ? changed.stripeCustomerIds : []) {
         await callStripe(() =>
           app.requirePayments().stripe.customers.update(customerId, { email: changed.email }),
         ).catch((error: unknown) =>
@@ -51,14 +52,15 @@ export default async function accountRoutes(app: FastifyInstance) {
         );
       }
       return {
-        user: toUserView(session.userId, await findSessionUser(app.db, session.userId)),
+        user: toUserView(session.userId, await findSessionUser(app, session.userId)),
       };
     },
   );
 
   /**
-   * Deletes the account: a live subscription is cancelled at Stripe first (if that fails, nothing
-   * is deleted), then the user and everything of theirs goes, and the browser starts afresh.
+   * Deletes the account: every live Cohort subscription is cancelled at Stripe first (if that
+   * fails, nothing is deleted), then the user and everything of theirs goes, their id stays marked
+   * deleted so no late payment brings them back, and the browser starts afresh.
    */
   app.post<{ Body: { password: string } }>(
     '/api/account/delete',
@@ -70,16 +72,11 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const session = await requireRegistered(request);
-      await requirePassword(app.db.prisma, session.userId, request.body.password);
-      const membership = await app.db.prisma.membership.findUnique({
-        where: { userId: session.userId },
-        select: { stripeSubscriptionId: true, status: true },
-      });
-      const subscriptionId = membership?.stripeSubscriptionId;
-      if (subscriptionId && !['canceled', 'incomplete_expired'].includes(membership.status)) {
-        await callStripe(() => app.requirePayments().stripe.subscriptions.cancel(subscriptionId));
+      await requirePassword(app, session.userId, request.body.password);
+      for (const subscriptionId of await liveSubscriptionIds(app, session.userId)) {
+        await cancelSubscription(app.requirePayments(), subscriptionId);
       }
-      await app.db.prisma.user.delete({ where: { id: session.userId } });
+      await deleteUserAndLedger(app, session.userId);
       const userId = await app.sessions.startAnonymous(request, reply);
       return { user: toUserView(userId, null) };
     },

@@ -4,7 +4,7 @@ import { SmtpCapture } from '../../../../tests/support/smtp-capture.js';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
 import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe-events/stripe-event-effects.js';
+import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
 import { RESET_REQUESTED_MESSAGE } from './index.js';
 
 const PASSWORD = 'correct horse battery';
@@ -213,10 +213,12 @@ describe('accounts', () => {
       expect(await t.database.prisma.membership.count({ where: { userId: device.userId } })).toBe(
         0,
       );
-      expect(await t.database.prisma.payment.count({ where: { userId: account.userId } })).toBe(1);
+      expect(await t.database.prisma.entitlement.count({ where: { userId: account.userId } })).toBe(
+        1,
+      );
     });
 
-    it('leaves an account’s own membership alone when the anonymous visitor also has one', async () => {
+    it('adds an anonymous visitor’s paid year to the account’s own: no paid time is lost', async () => {
       const visitor = await newVisitor(t.app);
       await payEarlyAccess(visitor);
       const email = uniqueEmail();
@@ -224,11 +226,15 @@ describe('accounts', () => {
       const device = await newVisitor(t.app);
       await payEarlyAccess(device);
 
-      await signIn(email, PASSWORD, device.cookie);
+      const response = await signIn(email, PASSWORD, device.cookie);
+      const expiresAt = Date.parse(response.json().user.membership.expiresAt);
+      expect(expiresAt - Date.now()).toBeGreaterThan(2 * 364 * 24 * 3600 * 1000);
       expect(await t.database.prisma.membership.count({ where: { userId: device.userId } })).toBe(
-        1,
+        0,
       );
-      expect(await t.database.prisma.payment.count({ where: { userId: visitor.userId } })).toBe(1);
+      expect(await t.database.prisma.entitlement.count({ where: { userId: visitor.userId } })).toBe(
+        2,
+      );
     });
 
     it('signing out starts a fresh anonymous session without the membership', async () => {

@@ -42,13 +42,15 @@ export interface AuthRouteOptions {
   siteName: string;
   /** Sign-in attempts per client IP per minute. */
   loginRateLimit: number;
+  /** Grace days after a failed renewal: the sign-in merge rewrites the membership with them. */
+  graceDays: number;
 }
 
 export default async function authRoutes(app: FastifyInstance, options: AuthRouteOptions) {
   /** Starts the session the account continues with and answers its user. */
   async function continueAs(request: FastifyRequest, reply: FastifyReply, grant: SessionGrant) {
     await app.sessions.start(request, reply, grant.userId, grant.sessionVersion);
-    return { user: toUserView(grant.userId, await findSessionUser(app.db, grant.userId)) };
+    return { user: toUserView(grant.userId, await findSessionUser(app, grant.userId)) };
   }
 
   app.post<{ Body: Credentials }>(
@@ -56,7 +58,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     { schema: { body: CredentialsSchema, response: { 201: UserResponseSchema, ...errors } } },
     async (request, reply) => {
       const session = await request.requireSession();
-      const grant = await registerAccount(app.db.prisma, {
+      const grant = await registerAccount(app, {
         userId: session.userId,
         ...request.body,
       });
@@ -91,7 +93,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     },
     async (request, reply) => {
       const grant = await signIn(
-        { prisma: app.db.prisma, pool: app.db.pool },
+        { db: app.db, graceDays: options.graceDays },
         { ...request.body, leaving: await request.getSession() },
       );
       return continueAs(request, reply, grant);
@@ -118,7 +120,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      const reset = await createPasswordReset(app.db.prisma, request.body);
+      const reset = await createPasswordReset(app, request.body);
       if (reset) {
         const link = `${options.siteUrl}/reset-password?token=${reset.token}`;
         const minutes = PASSWORD_RESET_TTL_MS / 60_000;
@@ -153,7 +155,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
     },
     async (request, reply) =>
-      continueAs(request, reply, await completePasswordReset(app.db.prisma, request.body)),
+      continueAs(request, reply, await completePasswordReset(app, request.body)),
   );
 
   app.post<{ Body: { currentPassword: string; newPassword: string } }>(
@@ -169,7 +171,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     },
     async (request, reply) => {
       const session = await request.requireSession();
-      const grant = await changePassword(app.db.prisma, {
+      const grant = await changePassword(app, {
         userId: session.userId,
         ...request.body,
       });

@@ -4,9 +4,22 @@ import type { AppConfig } from '../../config.js';
 import { withTransaction } from '../../db/transaction.js';
 import { ErrorResponseSchema } from '../../http/error-schema.js';
 import { HttpError } from '../../http/errors.js';
-import { applySubscriptionState, isMembershipActive } from '../../memberships/memberships.js';
-import { callStripe, checkoutSessionState } from '../../memberships/stripe-state.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe-events/stripe-event-effects.js';
+import { applyPaymentFacts } from '../../memberships/ledger.js';
+import {
+  billingCustomerOf,
+  hasOpenSubscription,
+  isMembershipActive,
+  isSameUser,
+} from '../../memberships/memberships.js';
+import { retrieveOrNull } from '../../stripe/call-stripe.js';
+import {
+  createEarlyAccessPayment,
+  createMembershipCheckout,
+  createPortalUrl,
+} from '../../stripe/membership-checkout.js';
+import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
+import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
+import { readCheckoutFacts } from '../../stripe/read-payment-facts.js';
 import { UserResponseSchema } from '../../users/user-schema.js';
 import { findSessionUser, toUserView } from '../../users/users.js';
 
@@ -70,32 +83,19 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
         );
       }
       if (isMembershipActive(session.user?.membership ?? null)) throw alreadyMember();
-
       // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind.
-      // The same visitor asking twice the same day (a double submit, a reload) gets the same
-      // PaymentIntent back from Stripe rather than a second one.
-      const day = new Date().toISOString().slice(0, 10);
-      const intent = await callStripe(() =>
-        payments.stripe.paymentIntents.create(
-          {
-            amount: membership.priceCents,
-            currency: membership.currency,
-            automatic_payment_methods: { enabled: true },
-            description: `${siteName} early access: one year of membership`,
-            metadata: { userId: session.userId, offer: EARLY_ACCESS_OFFER },
-          },
-          {
-            idempotencyKey: `${EARLY_ACCESS_OFFER}:${session.userId}:${membership.priceCents}:${day}`,
-          },
-        ),
-      );
-      if (!intent.client_secret)
-        throw new Error('Stripe returned a PaymentIntent without a client secret');
-      return { clientSecret: intent.client_secret };
+      const clientSecret = await createEarlyAccessPayment(payments, {
+        userId: session.userId,
+        siteName,
+      });
+      return { clientSecret };
     },
   );
 
-  /** Join / Join Now: a Stripe-hosted Checkout for the yearly subscription (members: the portal). */
+  /**
+   * Join / Join Now: a Stripe-hosted Checkout for the yearly subscription. One subscription per
+   * user: someone who has one (live or still being paid) gets the billing portal instead.
+   */
   app.post(
     '/api/checkout',
     { schema: { response: { 200: UrlResponseSchema, ...errors } } },
@@ -103,40 +103,20 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
       const payments = app.requirePayments();
       const session = await request.requireSession();
       const user = session.user;
-      if (isMembershipActive(user?.membership ?? null)) {
-        if (!user?.stripeCustomerId) throw alreadyMember();
-        return { url: await createPortalUrl(user.stripeCustomerId) };
+      const customerId = user ? await billingCustomerOf(app, session.userId) : null;
+      const subscribed = user ? await hasOpenSubscription(app, session.userId) : false;
+      if (subscribed || isMembershipActive(user?.membership ?? null)) {
+        if (!customerId) throw alreadyMember();
+        return { url: await portalUrl(customerId) };
       }
-      const checkout = await callStripe(() =>
-        payments.stripe.checkout.sessions.create({
-          mode: 'subscription',
-          line_items: [
-            payments.priceId
-              ? { price: payments.priceId, quantity: 1 }
-              : {
-                  quantity: 1,
-                  price_data: {
-                    currency: membership.currency,
-                    unit_amount: membership.priceCents,
-                    recurring: { interval: 'year' },
-                    product_data: { name: `${siteName} membership` },
-                  },
-                },
-          ],
-          client_reference_id: session.userId,
-          metadata: { userId: session.userId },
-          subscription_data: { metadata: { userId: session.userId } },
-          ...(user?.stripeCustomerId
-            ? { customer: user.stripeCustomerId }
-            : user?.email
-              ? { customer_email: user.email }
-              : {}),
-          success_url: `${siteUrl}/?checkout_session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${siteUrl}/`,
-        }),
-      );
-      if (!checkout.url) throw new Error('Stripe returned a Checkout Session without a URL');
-      return { url: checkout.url };
+      const url = await createMembershipCheckout(payments, {
+        userId: session.userId,
+        email: user?.email ?? null,
+        customerId,
+        siteUrl,
+        siteName,
+      });
+      return { url };
     },
   );
 
@@ -152,20 +132,22 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
     async (request) => {
       const payments = app.requirePayments();
       const session = await request.requireSession();
-      const checkout = await callStripe(() =>
+      const checkout = await retrieveOrNull(() =>
         payments.stripe.checkout.sessions.retrieve(request.params.id),
-      ).catch((error: unknown) => {
-        if ((error as { statusCode?: number }).statusCode === 404) return null;
-        throw error;
-      });
-      const owner = checkout?.client_reference_id ?? checkout?.metadata?.userId;
-      if (!checkout || owner !== session.userId) {
+      );
+      const payer = checkout?.client_reference_id ?? checkout?.metadata?.userId ?? null;
+      if (!checkout || !payer || !(await isSameUser(app, payer, session.userId))) {
         throw new HttpError(404, 'not_found', 'No such checkout for this visitor.');
       }
-      const state = await checkoutSessionState(payments.stripe, checkout);
-      if (state) await withTransaction(app.db.pool, (tx) => applySubscriptionState(tx, state));
+      const facts = await readCheckoutFacts(payments, checkout);
+      if (facts.length > 0) {
+        const change = await withTransaction(app.db.pool, (tx) =>
+          applyPaymentFacts(tx, facts, { graceDays: membership.graceDays }),
+        );
+        await settleLedgerChange({ ...payments, db: app.db, log: request.log }, change);
+      }
       return {
-        user: toUserView(session.userId, await findSessionUser(app.db, session.userId)),
+        user: toUserView(session.userId, await findSessionUser(app, session.userId)),
       };
     },
   );
@@ -179,20 +161,14 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
       if (!session.user?.email) {
         throw new HttpError(403, 'registration_required', 'Create an account to manage billing.');
       }
-      if (!session.user.stripeCustomerId) {
+      const customerId = await billingCustomerOf(app, session.userId);
+      if (!customerId) {
         throw new HttpError(409, 'no_billing_account', 'There is no subscription to manage yet.');
       }
-      return { url: await createPortalUrl(session.user.stripeCustomerId) };
+      return { url: await portalUrl(customerId) };
     },
   );
 
-  async function createPortalUrl(customerId: string): Promise<string> {
-    const portal = await callStripe(() =>
-      app.requirePayments().stripe.billingPortal.sessions.create({
-        customer: customerId,
-        return_url: `${siteUrl}/account`,
-      }),
-    );
-    return portal.url;
-  }
+  const portalUrl = (customerId: string) =>
+    createPortalUrl(app.requirePayments(), { customerId, returnUrl: `${siteUrl}/account` });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake-stripe.js';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
 import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe-events/stripe-event-effects.js';
+import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
 
 const SITE_URL = 'https://cohort.example';
 
@@ -161,17 +161,23 @@ describe('payments', () => {
         subscription_data: { metadata: { userId: visitor.userId } },
         success_url: `${SITE_URL}/?checkout_session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${SITE_URL}/`,
-        line_items_requested: [
-          {
-            quantity: '1',
-            price_data: {
-              currency: 'usd',
-              unit_amount: '1200',
-              recurring: { interval: 'year' },
-            },
-          },
-        ],
       });
+      expect(stripe.get(String(stripe.get(id).price))).toMatchObject({
+        unit_amount: 1200,
+        currency: 'usd',
+        recurring: { interval: 'year' },
+        lookup_key: 'cohort_membership_yearly_1200_usd',
+      });
+    });
+
+    it('makes the yearly Price once, found again by its lookup key, not one per Checkout', async () => {
+      const first = await startCheckout(await newVisitor(t.app));
+      const second = await startCheckout(await newVisitor(t.app));
+      expect(stripe.get(second.id).price).toBe(stripe.get(first.id).price);
+      const prices = [...stripe.objects.values()].filter(
+        (o) => o.object === 'price' && o.lookup_key === 'cohort_membership_yearly_1200_usd',
+      );
+      expect(prices).toHaveLength(1);
     });
 
     it('lets a visitor whose checkout was abandoned start again', async () => {
@@ -237,7 +243,9 @@ describe('payments', () => {
       expect(await t.database.prisma.membership.count({ where: { userId: visitor.userId } })).toBe(
         1,
       );
-      expect(await t.database.prisma.payment.count({ where: { userId: visitor.userId } })).toBe(1);
+      expect(await t.database.prisma.entitlement.count({ where: { userId: visitor.userId } })).toBe(
+        1,
+      );
       expect((await visitor.me()).isSubscribed).toBe(true);
     });
 

@@ -3,12 +3,16 @@ import type Stripe from 'stripe';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../http/error-schema.js';
 import { HttpError } from '../../http/errors.js';
-import { handleStripeEvent } from '../../stripe-events/handle-stripe-event.js';
+import { MalformedEventError } from '../../stripe/event-facts.js';
+import { handleStripeEvent } from '../../stripe/handle-stripe-event.js';
 
 /** Stripe's default: a signature more than five minutes old is refused (replay protection). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-export default async function stripeWebhookRoutes(app: FastifyInstance) {
+export default async function stripeWebhookRoutes(
+  app: FastifyInstance,
+  options: { graceDays: number },
+) {
   // The signature covers the exact bytes Stripe sent, so this route (and only this one) keeps the
   // body raw instead of parsing JSON.
   app.removeAllContentTypeParsers();
@@ -51,9 +55,14 @@ export default async function stripeWebhookRoutes(app: FastifyInstance) {
         );
       }
       const outcome = await handleStripeEvent(
-        { prisma: app.db.prisma, pool: app.db.pool, stripe: payments.stripe },
+        { ...payments, db: app.db, log: request.log, graceDays: options.graceDays },
         event,
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof MalformedEventError) {
+          throw new HttpError(400, 'invalid_event', 'The event is not shaped like a Stripe event.');
+        }
+        throw error;
+      });
       request.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
       return { received: true };
     },

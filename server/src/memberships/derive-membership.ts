@@ -1,0 +1,187 @@
+/**
+ * Access derived from the ledger (decision 13, docs/decisions/0008-membership-ledger.md): a pure
+ * function of a user's entitlements and subscriptions, so the webhook, the checkout return, a
+ * sign-in merge and the tests all agree on what was paid and kept.
+ */
+
+export type EntitlementSource = 'one-time' | 'subscription-invoice' | 'comp';
+export type EntitlementState = 'active' | 'suspended' | 'refunded' | 'revoked';
+
+export interface LedgerEntry {
+  id: string;
+  source: EntitlementSource;
+  subscriptionId: string | null;
+  paidAt: Date;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  /** One-time purchases: days of access placed after the time already held. */
+  days: number | null;
+  state: EntitlementState;
+}
+
+export interface LedgerSubscription {
+  id: string;
+  status: string;
+}
+
+export interface DerivedMembership {
+  plan: 'one-time' | 'subscription';
+  status: string;
+  expiresAt: Date;
+}
+
+export interface Coverage {
+  entryId: string;
+  start: Date;
+  end: Date;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Subscription statuses under which the subscription's paid periods count. */
+export const LIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set([
+  'active',
+  'trialing',
+  'past_due',
+]);
+
+/** Statuses that give access while `expiresAt` is in the future. */
+export const ACCESS_STATUSES: ReadonlySet<string> = LIVE_SUBSCRIPTION_STATUSES;
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+/** Does this entry's period count towards access? */
+function counts(entry: LedgerEntry, subscriptions: Map<string, LedgerSubscription>): boolean {
+  if (entry.state !== 'active') return false;
+  if (entry.source !== 'subscription-invoice') return true;
+  // A subscription's periods count while it lives: once it is canceled or unpaid they stop.
+  const subscription = entry.subscriptionId ? subscriptions.get(entry.subscriptionId) : undefined;
+  return subscription !== undefined && LIVE_SUBSCRIPTION_STATUSES.has(subscription.status);
+}
+
+/**
+ * Places every counted entry on the time line. Fixed periods (subscription invoices, comps) sit
+ * where they are; each one-time purchase, in the order paid, fills its days into the first time
+ * from its payment on that nothing else covers, so no paid day is ever spent twice.
+ */
+export function placeEntries(
+  entries: readonly LedgerEntry[],
+  subscriptions: readonly LedgerSubscription[],
+): Coverage[] {
+  const byId = new Map(subscriptions.map((s) => [s.id, s]));
+  const counted = entries.filter((entry) => counts(entry, byId));
+  const placed: (Interval & { entryId: string })[] = [];
+  for (const entry of counted) {
+    if (entry.source === 'one-time' || !entry.periodStart || !entry.periodEnd) continue;
+    placed.push({
+      entryId: entry.id,
+      start: entry.periodStart.getTime(),
+      end: entry.periodEnd.getTime(),
+    });
+  }
+  const oneTime = counted
+    .filter((entry) => entry.source === 'one-time' && entry.days !== null)
+    .sort((a, b) => a.paidAt.getTime() - b.paidAt.getTime() || a.id.localeCompare(b.id));
+  for (const entry of oneTime) {
+    let cursor = entry.paidAt.getTime();
+    let remaining = (entry.days ?? 0) * DAY_MS;
+    while (remaining > 0) {
+      const occupied = [...placed].sort((a, b) => a.start - b.start);
+      const covering = occupied.find((i) => i.start <= cursor && cursor < i.end);
+      if (covering) {
+        cursor = covering.end;
+        continue;
+      }
+      const next = occupied.find((i) => i.start > cursor);
+      const end = next ? Math.min(next.start, cursor + remaining) : cursor + remaining;
+      placed.push({ entryId: entry.id, start: cursor, end });
+      remaining -= end - cursor;
+      cursor = end;
+    }
+  }
+  return placed
+    .sort((a, b) => a.start - b.start)
+    .map((i) => ({ entryId: i.entryId, start: new Date(i.start), end: new Date(i.end) }));
+}
+
+/** Merges touching or overlapping intervals. */
+function mergeIntervals(intervals: Interval[]): Interval[] {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  const merged: Interval[] = [];
+  for (const interval of sorted) {
+    const last = merged.at(-1);
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ ...interval });
+  }
+  return merged;
+}
+
+/** Why a user with a ledger has no access: the state of their latest entry. */
+function noAccessStatus(
+  latest: LedgerEntry | undefined,
+  subscriptions: readonly LedgerSubscription[],
+): string {
+  if (latest?.state === 'refunded') return 'refunded';
+  if (latest?.state === 'revoked') return 'revoked';
+  if (latest?.state === 'suspended') return 'disputed';
+  const subscription = subscriptions.find((s) => s.id === latest?.subscriptionId);
+  if (subscription && !LIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) {
+    return subscription.status;
+  }
+  return 'expired';
+}
+
+/**
+ * What the ledger gives now: null for a user who never paid. `expiresAt` is the end of the
+ * unbroken run of covered time that holds `now` (for a `past_due` subscription, its last paid
+ * period's end plus the grace days), or the end of the last run when none holds `now`.
+ */
+export function deriveMembership(
+  entries: readonly LedgerEntry[],
+  subscriptions: readonly LedgerSubscription[],
+  options: { graceDays: number; now: Date },
+): DerivedMembership | null {
+  if (entries.length === 0) return null;
+  const now = options.now.getTime();
+  const coverage = placeEntries(entries, subscriptions);
+  const intervals: Interval[] = coverage.map((c) => ({
+    start: c.start.getTime(),
+    end: c.end.getTime(),
+  }));
+
+  // A renewal that failed: access for the grace days after the last paid period, never for the
+  // period Stripe has moved on to but nobody paid.
+  const pastDue = subscriptions.find((s) => s.status === 'past_due');
+  if (pastDue) {
+    const paidEnds = coverage
+      .filter((c) => entries.find((e) => e.id === c.entryId)?.subscriptionId === pastDue.id)
+      .map((c) => c.end.getTime());
+    if (paidEnds.length > 0) {
+      const lastPaidEnd = Math.max(...paidEnds);
+      intervals.push({ start: lastPaidEnd, end: lastPaidEnd + options.graceDays * DAY_MS });
+    }
+  }
+
+  const runs = mergeIntervals(intervals);
+  const current = runs.find((run) => run.start <= now && now < run.end);
+  const live = subscriptions.find((s) => LIVE_SUBSCRIPTION_STATUSES.has(s.status));
+  if (current) {
+    const paidNow = coverage.some((c) => c.start.getTime() <= now && now < c.end.getTime());
+    return {
+      plan: live ? 'subscription' : 'one-time',
+      status: pastDue && !paidNow ? 'past_due' : (live?.status ?? 'active'),
+      expiresAt: new Date(current.end),
+    };
+  }
+  const last = runs.filter((run) => run.end <= now).at(-1);
+  const latest = [...entries].sort((a, b) => b.paidAt.getTime() - a.paidAt.getTime())[0];
+  const why = noAccessStatus(latest, subscriptions);
+  return {
+    plan: live || latest?.source === 'subscription-invoice' ? 'subscription' : 'one-time',
+    status: why === 'expired' && live ? live.status : why,
+    expiresAt: new Date(last?.end ?? now),
+  };
+}

@@ -1,0 +1,359 @@
+import { randomUUID } from 'node:crypto';
+import type { Tx } from '../db/transaction.js';
+import { ensureUserRow } from '../users/ensure-user-row.js';
+import {
+  deriveMembership,
+  LIVE_SUBSCRIPTION_STATUSES,
+  type EntitlementState,
+  type LedgerEntry,
+  type LedgerSubscription,
+} from './derive-membership.js';
+import type { InvoiceFact, OneTimeFact, PaymentFact, SubscriptionFact } from './payment-facts.js';
+
+/**
+ * The ledger's writes: explicit SQL inside the caller's transaction (decision 0003 says why SQL on
+ * the money path). Every write is idempotent: entitlements by their source id, subscriptions and
+ * states guarded by when Stripe was read, taken-back states final.
+ */
+
+export const ONE_TIME_MEMBERSHIP_DAYS = 365;
+
+/** What applying facts did, for the caller to act on after the transaction commits. */
+export interface LedgerChange {
+  userIds: Set<string>;
+  /** Ids of `stripe_actions` rows queued: things Cohort now owes Stripe to do. */
+  actionIds: string[];
+  /** Lines for the operator's log. */
+  notices: string[];
+}
+
+const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
+const TAKEN_BACK: readonly EntitlementState[] = ['refunded', 'revoked'];
+
+/**
+ * Serialises everything that places money on one user id (the webhook, the checkout return, a
+ * sign-in merge, a deletion) for the rest of the transaction. A lock on the id, not on a row: the
+ * id may not have a row yet. Always taken anonymous id first, then the account it merged into.
+ */
+export async function lockUserId(tx: Tx, userId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(1129270354, hashtext($1))', [userId]);
+}
+
+type Placement = { userId: string } | { deleted: true } | null;
+
+/**
+ * The user a payment for `candidate` belongs to now: the id itself, or the account it merged into
+ * at sign-in; `deleted` for a deleted user, whose payments change nothing. Locks what it returns.
+ */
+async function placeUserId(tx: Tx, candidate: string): Promise<Placement> {
+  let userId = candidate;
+  await lockUserId(tx, userId);
+  for (let hop = 0; hop < 5; hop += 1) {
+    const { rows } = await tx.query<{ mergedInto: string | null; deleted: boolean }>(
+      `SELECT (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $1) AS "mergedInto",
+              EXISTS (SELECT 1 FROM deleted_users WHERE id = $1) AS deleted`,
+      [userId],
+    );
+    const row = rows[0];
+    if (row?.deleted) return { deleted: true };
+    if (!row?.mergedInto) break;
+    userId = row.mergedInto;
+    await lockUserId(tx, userId);
+  }
+  await ensureUserRow(tx, userId);
+  return { userId };
+}
+
+/**
+ * Whose subscription this is: the user holding it now, else the user id Cohort put in its
+ * metadata, else the user of its customer; never an email.
+ */
+async function placeSubscription(tx: Tx, fact: SubscriptionFact): Promise<Placement> {
+  const { rows } = await tx.query<{ holder: string | null; customerUser: string | null }>(
+    `SELECT (SELECT "userId" FROM subscriptions WHERE id = $1) AS holder,
+            (SELECT "userId" FROM stripe_customers WHERE id = $2) AS "customerUser"`,
+    [fact.subscriptionId, fact.customerId],
+  );
+  const candidate = rows[0]?.holder ?? fact.userId ?? rows[0]?.customerUser;
+  return candidate ? placeUserId(tx, candidate) : null;
+}
+
+async function linkCustomer(tx: Tx, userId: string, customerId: string | null): Promise<void> {
+  if (!customerId) return;
+  await tx.query(
+    `INSERT INTO stripe_customers (id, "userId") VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
+    [customerId, userId],
+  );
+}
+
+async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact): Promise<void> {
+  await linkCustomer(tx, userId, fact.customerId);
+  await tx.query(
+    `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt", "syncedAt",
+                                "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, now())
+     ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, "syncedAt" = EXCLUDED."syncedAt",
+                                    "updatedAt" = now()
+     WHERE subscriptions."syncedAt" <= EXCLUDED."syncedAt"`,
+    [fact.subscriptionId, userId, fact.customerId, fact.status, fact.createdAt, fact.readAt],
+  );
+}
+
+interface EntitlementRow {
+  id: string;
+  userId: string;
+  source: 'one-time' | 'subscription-invoice';
+  paymentIntentId: string | null;
+  subscriptionId: string | null;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  days: number | null;
+  state: EntitlementState;
+  stateReason: string | null;
+  stateReadAt: Date;
+}
+
+/**
+ * Records a paid source once. Its state follows the newest read of its charge, except that a
+ * period taken back (refunded, lost in a dispute) stays taken back whatever arrives after.
+ */
+async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "subscriptionId",
+                               "amountCents", currency, "paidAt", "periodStart", "periodEnd", days,
+                               state, "stateReason", "stateReadAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
+                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
+     WHERE entitlements.state NOT IN ('refunded', 'revoked')
+       AND entitlements.state IS DISTINCT FROM EXCLUDED.state
+       AND (EXCLUDED.state IN ('refunded', 'revoked')
+            OR entitlements."stateReadAt" <= EXCLUDED."stateReadAt")`,
+    [
+      row.id,
+      row.userId,
+      row.source,
+      row.paymentIntentId,
+      row.subscriptionId,
+      row.amountCents,
+      row.currency,
+      row.paidAt,
+      row.periodStart,
+      row.periodEnd,
+      row.days,
+      row.state,
+      row.stateReason,
+      row.stateReadAt,
+    ],
+  );
+}
+
+async function queueStripeAction(
+  tx: Tx,
+  change: LedgerChange,
+  action: { kind: 'cancel_subscription' | 'refund_payment'; target: string; reason: string },
+): Promise<void> {
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO stripe_actions (id, kind, target, reason) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (kind, target) DO NOTHING RETURNING id`,
+    [randomUUID(), action.kind, action.target, action.reason],
+  );
+  const queued = rows[0];
+  if (queued) {
+    change.actionIds.push(queued.id);
+    change.notices.push(`queued ${action.kind} ${action.target}: ${action.reason}`);
+  }
+}
+
+async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Promise<void> {
+  const placement = await placeUserId(tx, fact.userId);
+  if (!placement || 'deleted' in placement) {
+    change.notices.push(`payment ${fact.paymentIntentId} is for a deleted user: no effect`);
+    return;
+  }
+  await linkCustomer(tx, placement.userId, fact.customerId);
+  await upsertEntitlement(tx, {
+    id: fact.paymentIntentId,
+    userId: placement.userId,
+    source: 'one-time',
+    paymentIntentId: fact.paymentIntentId,
+    subscriptionId: null,
+    amountCents: fact.amountCents,
+    currency: fact.currency,
+    paidAt: fact.paidAt,
+    periodStart: null,
+    periodEnd: null,
+    days: ONE_TIME_MEMBERSHIP_DAYS,
+    state: fact.outcome.state,
+    stateReason: fact.outcome.reason,
+    stateReadAt: fact.readAt,
+  });
+  change.userIds.add(placement.userId);
+}
+
+async function applySubscription(
+  tx: Tx,
+  fact: SubscriptionFact,
+  change: LedgerChange,
+): Promise<string | null> {
+  const placement = await placeSubscription(tx, fact);
+  if (!placement) {
+    change.notices.push(`subscription ${fact.subscriptionId} names no Cohort user: no effect`);
+    return null;
+  }
+  if ('deleted' in placement) {
+    change.notices.push(`subscription ${fact.subscriptionId} is a deleted user's: no effect`);
+    return null;
+  }
+  await upsertSubscription(tx, placement.userId, fact);
+  change.userIds.add(placement.userId);
+  return placement.userId;
+}
+
+async function applyInvoice(tx: Tx, fact: InvoiceFact, change: LedgerChange): Promise<void> {
+  const userId = await applySubscription(tx, fact.subscription, change);
+  if (!userId) return;
+  await upsertEntitlement(tx, {
+    id: fact.invoiceId,
+    userId,
+    source: 'subscription-invoice',
+    paymentIntentId: fact.paymentIntentId,
+    subscriptionId: fact.subscription.subscriptionId,
+    amountCents: fact.amountCents,
+    currency: fact.currency,
+    paidAt: fact.paidAt,
+    periodStart: fact.periodStart,
+    periodEnd: fact.periodEnd,
+    days: null,
+    state: fact.outcome.state,
+    stateReason: fact.outcome.reason,
+    stateReadAt: fact.readAt,
+  });
+  // The current period taken back: the subscription must not charge for the next one.
+  if (
+    TAKEN_BACK.includes(fact.outcome.state) &&
+    fact.subscription.latestInvoiceId === fact.invoiceId &&
+    LIVE_SUBSCRIPTION_STATUSES.has(fact.subscription.status)
+  ) {
+    await queueStripeAction(tx, change, {
+      kind: 'cancel_subscription',
+      target: fact.subscription.subscriptionId,
+      reason: `current period ${fact.outcome.reason ?? fact.outcome.state}`,
+    });
+  }
+}
+
+/**
+ * One Cohort subscription per user. Of two live subscriptions, the newer one that has paid only
+ * its first invoice is a duplicate: its period is revoked, and it is cancelled and refunded at
+ * Stripe.
+ */
+async function settleSubscriptions(tx: Tx, userId: string, change: LedgerChange): Promise<void> {
+  const { rows } = await tx.query<{
+    id: string;
+    invoices: { id: string; paymentIntentId: string | null; state: EntitlementState }[];
+  }>(
+    `SELECT s.id,
+            COALESCE(json_agg(json_build_object('id', e.id, 'paymentIntentId', e."paymentIntentId",
+                                                'state', e.state)
+                              ORDER BY e."periodEnd" DESC) FILTER (WHERE e.id IS NOT NULL),
+                     '[]') AS invoices
+     FROM subscriptions s LEFT JOIN entitlements e ON e."subscriptionId" = s.id
+     WHERE s."userId" = $1 AND s.status = ANY($2::text[])
+     GROUP BY s.id, s."stripeCreatedAt"
+     ORDER BY s."stripeCreatedAt", s.id`,
+    [userId, LIVE],
+  );
+  const paying = rows.filter((row) => row.invoices.length > 0);
+  const keeper = paying[0];
+  for (const subscription of paying) {
+    const [latest] = subscription.invoices;
+    const isDuplicate =
+      subscription !== keeper &&
+      subscription.invoices.length === 1 &&
+      latest !== undefined &&
+      !TAKEN_BACK.includes(latest.state);
+    if (isDuplicate && latest) {
+      await tx.query(
+        `UPDATE entitlements SET state = 'revoked', "stateReason" = 'duplicate_subscription',
+                                 "updatedAt" = now()
+         WHERE id = $1`,
+        [latest.id],
+      );
+      change.notices.push(
+        `subscription ${subscription.id} duplicates ${keeper?.id ?? ''} for user ${userId}: ` +
+          'cancelling it and refunding its payment',
+      );
+      await queueStripeAction(tx, change, {
+        kind: 'cancel_subscription',
+        target: subscription.id,
+        reason: 'duplicate_subscription',
+      });
+      if (latest.paymentIntentId) {
+        await queueStripeAction(tx, change, {
+          kind: 'refund_payment',
+          target: latest.paymentIntentId,
+          reason: 'duplicate_subscription',
+        });
+      }
+    }
+  }
+}
+
+/** Rewrites the user's membership row from the ledger (null: never paid, no row). */
+export async function recomputeMembership(
+  tx: Tx,
+  userId: string,
+  graceDays: number,
+): Promise<void> {
+  const entries = await tx.query<LedgerEntry>(
+    `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state
+     FROM entitlements WHERE "userId" = $1`,
+    [userId],
+  );
+  const subscriptions = await tx.query<LedgerSubscription>(
+    'SELECT id, status FROM subscriptions WHERE "userId" = $1',
+    [userId],
+  );
+  const derived = deriveMembership(entries.rows, subscriptions.rows, {
+    graceDays,
+    now: new Date(),
+  });
+  if (!derived) {
+    await tx.query('DELETE FROM memberships WHERE "userId" = $1', [userId]);
+    return;
+  }
+  await tx.query(
+    `INSERT INTO memberships ("userId", plan, status, "expiresAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, now())
+     ON CONFLICT ("userId") DO UPDATE SET plan = EXCLUDED.plan, status = EXCLUDED.status,
+                                          "expiresAt" = EXCLUDED."expiresAt", "updatedAt" = now()`,
+    [userId, derived.plan, derived.status, derived.expiresAt],
+  );
+}
+
+/**
+ * Places what Stripe said on the ledger and rewrites the membership of every user it touched.
+ * Runs inside the caller's transaction; Stripe actions it queues are run after the commit.
+ */
+export async function applyPaymentFacts(
+  tx: Tx,
+  facts: readonly PaymentFact[],
+  options: { graceDays: number },
+): Promise<LedgerChange> {
+  const change: LedgerChange = { userIds: new Set(), actionIds: [], notices: [] };
+  for (const fact of facts) {
+    if (fact.kind === 'one-time') await applyOneTime(tx, fact, change);
+    else if (fact.kind === 'invoice') await applyInvoice(tx, fact, change);
+    else await applySubscription(tx, fact, change);
+  }
+  const touchesSubscriptions = facts.some((fact) => fact.kind !== 'one-time');
+  for (const userId of change.userIds) {
+    if (touchesSubscriptions) await settleSubscriptions(tx, userId, change);
+    await recomputeMembership(tx, userId, options.graceDays);
+  }
+  return change;
+}

@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../tests/support/fake-stripe.js';
+import { createTestApp, type TestApp } from '../../../tests/support/test-app.js';
+import { newVisitor } from '../../../tests/support/visitor.js';
+import { createMembershipCheckout } from '../stripe/membership-checkout.js';
+import { earlyAccessMetadata } from '../stripe/offer.js';
+import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
+
+// Random payment histories for one visitor (one-time years, a subscription with renewals, full
+// and partial refunds, disputes won, lost or still open), their events delivered shuffled,
+// duplicated and late: whatever the order, the membership the app shows must be what the
+// payments Stripe holds say was paid and kept. The expectation is computed from the fake
+// Stripe's own objects, not from the app's database.
+
+const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+
+type Step =
+  | { kind: 'pay-once' }
+  | { kind: 'subscribe' }
+  | { kind: 'renew' }
+  | { kind: 'refund'; which: number; partial: boolean }
+  | { kind: 'dispute'; which: number; outcome: 'open' | 'won' | 'lost' };
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  fc.constant({ kind: 'pay-once' as const }),
+  fc.constant({ kind: 'subscribe' as const }),
+  fc.constant({ kind: 'renew' as const }),
+  fc.record({
+    kind: fc.constant('refund' as const),
+    which: fc.nat(5),
+    partial: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('dispute' as const),
+    which: fc.nat(5),
+    outcome: fc.constantFrom('open' as const, 'won' as const, 'lost' as const),
+  }),
+);
+
+interface Charge {
+  id: string;
+  amount: number;
+  amount_refunded: number;
+  disputed: boolean;
+  payment_intent: string;
+}
+
+describe('the ledger against shuffled, duplicated and late Stripe events', () => {
+  let stripe: FakeStripe;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    t = await createTestApp({ env: stripe.env() });
+    stripe.setWebhookTarget(async ({ payload, headers }) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/stripe',
+        payload,
+        headers,
+      });
+      return response.statusCode;
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.stop();
+  });
+
+  /** What the fake Stripe's objects say the visitor paid and kept. */
+  function expectedLedger(paymentIntentIds: string[], invoiceIds: string[]): LedgerEntry[] {
+    const fate = (paymentIntentId: string): EntitlementState => {
+      const intent = stripe.get(paymentIntentId);
+      const charge = stripe.get(String(intent.latest_charge)) as unknown as Charge;
+      if (charge.amount_refunded >= charge.amount) return 'refunded';
+      if (!charge.disputed) return 'active';
+      const dispute = [...stripe.objects.values()].find(
+        (o) => o.object === 'dispute' && o.charge === charge.id,
+      );
+      if (dispute?.status === 'lost') return 'revoked';
+      return dispute?.status === 'won' ? 'active' : 'suspended';
+    };
+    const oneTime = paymentIntentIds.map((id) => {
+      const charge = stripe.get(String(stripe.get(id).latest_charge));
+      return {
+        id,
+        source: 'one-time' as const,
+        subscriptionId: null,
+        paidAt: new Date(Number(charge.created) * 1000),
+        periodStart: null,
+        periodEnd: null,
+        days: 365,
+        state: fate(id),
+      };
+    });
+    const invoices = invoiceIds.map((id) => {
+      const invoice = stripe.get(id) as unknown as {
+        lines: { data: { period: { start: number; end: number } }[] };
+        parent: { subscription_details: { subscription: string } };
+        status_transitions: { paid_at: number };
+      };
+      const payment = [...stripe.objects.values()].find(
+        (o) => o.object === 'invoice_payment' && o.invoice === id,
+      ) as { payment: { payment_intent: string } } | undefined;
+      const line = invoice.lines.data[0];
+      return {
+        id,
+        source: 'subscription-invoice' as const,
+        subscriptionId: invoice.parent.subscription_details.subscription,
+        paidAt: new Date(invoice.status_transitions.paid_at * 1000),
+        periodStart: new Date((line?.period.start ?? 0) * 1000),
+        periodEnd: new Date((line?.period.end ?? 0) * 1000),
+        days: null,
+        state: payment ? fate(payment.payment.payment_intent) : ('active' as const),
+      };
+    });
+    return [...oneTime, ...invoices];
+  }
+
+  it('shows exactly what was paid and kept, whatever order the events arrive in', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stepArbitrary, { minLength: 1, maxLength: 6 }),
+        fc.integer(),
+        fc.boolean(),
+        async (steps, seed, duplicate) => {
+          stripe.clearPending();
+          const visitor = await newVisitor(t.app);
+          const paymentIntentIds: string[] = [];
+          const invoiceIds: string[] = [];
+          const charges: string[] = [];
+          let subscriptionId: string | null = null;
+
+          for (const step of steps) {
+            if (step.kind === 'pay-once') {
+              const intent = stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, OFFER));
+              paymentIntentIds.push(intent.id);
+              charges.push(String(intent.latest_charge));
+            } else if (step.kind === 'subscribe' && !subscriptionId) {
+              const url = await createMembershipCheckout(t.app.requirePayments(), {
+                userId: visitor.userId,
+                email: null,
+                customerId: null,
+                siteUrl: 'http://localhost:3000',
+                siteName: 'Cohort',
+              });
+              const paid = stripe.completeCheckout(new URL(url).pathname.split('/').pop() ?? '');
+              subscriptionId = paid.subscription.id;
+              invoiceIds.push(paid.invoice.id);
+              charges.push(paid.charge.id);
+            } else if (step.kind === 'renew' && subscriptionId) {
+              if (stripe.get(subscriptionId).status !== 'active') continue;
+              const renewal = stripe.renewSubscription(subscriptionId);
+              invoiceIds.push(renewal.invoice.id);
+              charges.push(renewal.charge.id);
+            } else if (step.kind === 'refund' && charges.length > 0) {
+              const charge = stripe.get(
+                charges[step.which % charges.length] ?? '',
+              ) as unknown as Charge;
+              if (charge.amount_refunded > 0 || charge.disputed) continue;
+              stripe.refund(charge.id, step.partial ? 100 : undefined);
+            } else if (step.kind === 'dispute' && charges.length > 0) {
+              const charge = stripe.get(
+                charges[step.which % charges.length] ?? '',
+              ) as unknown as Charge;
+              if (charge.amount_refunded > 0 || charge.disputed) continue;
+              const dispute = stripe.openDispute(charge.id);
+              if (step.outcome !== 'open') stripe.closeDispute(dispute.id, step.outcome);
+            }
+          }
+
+          // Deliver everything, shuffled; what the app then asks of Stripe (a cancellation, a
+          // refund) makes more events: deliver those too, until none are left.
+          for (let round = 0; round < 5 && stripe.pendingEvents().length > 0; round += 1) {
+            const { delivered } = await stripe.deliverPending({
+              order: 'shuffled',
+              seed,
+              duplicate,
+            });
+            expect(delivered.filter((d) => d.status !== 200)).toEqual([]);
+          }
+
+          const subscriptions = subscriptionId
+            ? [{ id: subscriptionId, status: String(stripe.get(subscriptionId).status) }]
+            : [];
+          const expected = deriveMembership(
+            expectedLedger(paymentIntentIds, invoiceIds),
+            subscriptions,
+            { graceDays: 7, now: new Date() },
+          );
+          const user = await visitor.me();
+          const stored = await t.database.prisma.entitlement.findMany({
+            where: { userId: visitor.userId },
+            select: { id: true, state: true },
+          });
+          // Every paid source once, in the state Stripe's objects give it.
+          const expectedStates = Object.fromEntries(
+            expectedLedger(paymentIntentIds, invoiceIds).map((e) => [e.id, e.state]),
+          );
+          expect(Object.fromEntries(stored.map((e) => [e.id, e.state]))).toEqual(expectedStates);
+
+          if (!expected) {
+            expect(user.membership).toBeNull();
+            return;
+          }
+          expect(user.isSubscribed).toBe(
+            ['active', 'trialing', 'past_due'].includes(expected.status) &&
+              expected.expiresAt > new Date(),
+          );
+          if (user.isSubscribed) {
+            expect(
+              Math.abs(Date.parse(user.membership?.expiresAt ?? '') - expected.expiresAt.getTime()),
+            ).toBeLessThan(5_000);
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import type { EntitlementState } from './derive-membership.js';
+
+/**
+ * What Stripe says about a payment, read from Stripe itself just before the ledger records it
+ * (server/src/stripe/read-payment-facts.ts). The memberships module places these on the ledger;
+ * it never reads an event's snapshot.
+ */
+
+/** What became of a payment's charge: kept, disputed, refunded or lost in a dispute. */
+export interface PaymentOutcome {
+  state: EntitlementState;
+  /** Why it is not `active`: refund, dispute, dispute_lost. */
+  reason: string | null;
+}
+
+export interface SubscriptionFact {
+  kind: 'subscription';
+  subscriptionId: string;
+  /** The user id Cohort put in the subscription's metadata at Checkout. */
+  userId: string | null;
+  customerId: string;
+  status: string;
+  createdAt: Date;
+  /** The invoice for its current period: a refund of that one stops the subscription. */
+  latestInvoiceId: string | null;
+  readAt: Date;
+}
+
+export interface OneTimeFact {
+  kind: 'one-time';
+  paymentIntentId: string;
+  userId: string;
+  customerId: string | null;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+  outcome: PaymentOutcome;
+  readAt: Date;
+}
+
+export interface InvoiceFact {
+  kind: 'invoice';
+  invoiceId: string;
+  subscription: SubscriptionFact;
+  /** Null for an invoice that needed no payment (a trial, a full discount). */
+  paymentIntentId: string | null;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+  periodStart: Date;
+  periodEnd: Date;
+  outcome: PaymentOutcome;
+  readAt: Date;
+}
+
+export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact;

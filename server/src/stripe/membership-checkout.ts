@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type Stripe from 'stripe';
+import { callStripe } from './call-stripe.js';
+import type { Services } from '../services.js';
+import { earlyAccessMetadata, membershipLookupKey } from './offer.js';
+
+/**
+ * The calls that start a payment at Stripe: the early-access PaymentIntent, the Checkout Session
+ * for the yearly subscription, and the billing portal. Nothing here grants anything: memberships
+ * come only from what Stripe later says was paid (read-payment-facts.ts).
+ */
+
+type PaymentsSetup = Pick<Services, 'stripe' | 'offer'>;
+
+/** Keys whose request failed: never sent again, so a retry after a Stripe 500 goes through. */
+const failedKeys = new Set<string>();
+const DOUBLE_SUBMIT_WINDOW_MS = 60_000;
+
+/**
+ * An idempotency key that means "this request": the visitor and the exact parameters, within a
+ * minute (a double submit or a reload lands in the same one). A key whose call failed is not
+ * used again: Stripe would replay the failure.
+ */
+function requestKey(parts: unknown[]): string {
+  const window = Math.floor(Date.now() / DOUBLE_SUBMIT_WINDOW_MS);
+  const base = createHash('sha256')
+    .update(JSON.stringify([...parts, window]))
+    .digest('hex');
+  let key = base;
+  for (let retry = 1; failedKeys.has(key); retry += 1) key = `${base}-${retry}`;
+  return key;
+}
+
+async function withRequestKey<T>(parts: unknown[], call: (key: string) => Promise<T>) {
+  const key = requestKey(parts);
+  try {
+    return await call(key);
+  } catch (error) {
+    if (failedKeys.size > 10_000) failedKeys.clear();
+    failedKeys.add(key);
+    throw error;
+  }
+}
+
+/**
+ * A PaymentIntent for one year of membership, priced here. The same visitor asking again with
+ * the same price at once (a double submit, a reload) gets the same PaymentIntent back.
+ */
+export async function createEarlyAccessPayment(
+  payments: PaymentsSetup,
+  input: { userId: string; siteName: string },
+): Promise<string> {
+  const params = {
+    amount: payments.offer.priceCents,
+    currency: payments.offer.currency,
+    automatic_payment_methods: { enabled: true },
+    description: `${input.siteName} early access: one year of membership`,
+    metadata: earlyAccessMetadata(input.userId, payments.offer),
+  };
+  const intent = await withRequestKey(['early-access', input.userId, params], (key) =>
+    callStripe(() =>
+      payments.stripe.paymentIntents.create(params, { idempotencyKey: `early-access-${key}` }),
+    ),
+  );
+  if (!intent.client_secret) {
+    throw new Error('Stripe returned a PaymentIntent without a client secret');
+  }
+  return intent.client_secret;
+}
+
+const priceIds = new WeakMap<Stripe, Map<string, Promise<string>>>();
+
+/**
+ * The yearly Price of the membership: `STRIPE_PRICE_ID`, else the one Cohort made, found again by
+ * its lookup key (made once, never one per Checkout Session).
+ */
+async function membershipPriceId(payments: PaymentsSetup, siteName: string): Promise<string> {
+  const { stripe, offer } = payments;
+  if (offer.priceId) return offer.priceId;
+  const key = membershipLookupKey(offer);
+  const cache = priceIds.get(stripe) ?? new Map<string, Promise<string>>();
+  priceIds.set(stripe, cache);
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const lookup = (async () => {
+    const found = await callStripe(() =>
+      stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 }),
+    );
+    const existing = found.data[0];
+    if (existing) return existing.id;
+    const created = await callStripe(() =>
+      stripe.prices.create(
+        {
+          unit_amount: offer.priceCents,
+          currency: offer.currency,
+          recurring: { interval: 'year' },
+          lookup_key: key,
+          product_data: { name: `${siteName} membership` },
+        },
+        { idempotencyKey: `cohort-price-${key}` },
+      ),
+    );
+    return created.id;
+  })();
+  cache.set(key, lookup);
+  lookup.catch(() => cache.delete(key));
+  return lookup;
+}
+
+/** A Stripe-hosted Checkout for the yearly subscription; answers its URL. */
+export async function createMembershipCheckout(
+  payments: PaymentsSetup,
+  input: {
+    userId: string;
+    email: string | null;
+    customerId: string | null;
+    siteUrl: string;
+    siteName: string;
+  },
+): Promise<string> {
+  const price = await membershipPriceId(payments, input.siteName);
+  const checkout = await callStripe(() =>
+    payments.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price, quantity: 1 }],
+      client_reference_id: input.userId,
+      metadata: { userId: input.userId },
+      subscription_data: { metadata: { userId: input.userId } },
+      ...(input.customerId
+        ? { customer: input.customerId }
+        : input.email
+          ? { customer_email: input.email }
+          : {}),
+      success_url: `${input.siteUrl}/?checkout_session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${input.siteUrl}/`,
+    }),
+  );
+  if (!checkout.url) throw new Error('Stripe returned a Checkout Session without a URL');
+  return checkout.url;
+}
+
+/** The Stripe billing portal for a customer, returning to the account page. */
+export async function createPortalUrl(
+  { stripe }: Pick<Services, 'stripe'>,
+  input: { customerId: string; returnUrl: string },
+): Promise<string> {
+  const portal = await callStripe(() =>
+    stripe.billingPortal.sessions.create({
+      customer: input.customerId,
+      return_url: input.returnUrl,
+    }),
+  );
+  return portal.url;
+}

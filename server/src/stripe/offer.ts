@@ -1,0 +1,61 @@
+import type Stripe from 'stripe';
+
+/**
+ * What makes a Stripe object Cohort's own offer (PRODUCT.md decision 2), so that a payment for
+ * anything else on the same Stripe account never grants a membership.
+ */
+
+/** The PaymentIntent metadata that marks the early-access offer. */
+export const EARLY_ACCESS_OFFER = 'early-access';
+
+/** Lookup keys of the yearly Prices Cohort creates when no `STRIPE_PRICE_ID` is set. */
+export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_yearly';
+
+export interface Offer {
+  priceCents: number;
+  currency: string;
+  /** `STRIPE_PRICE_ID`, when the operator made the Price. */
+  priceId: string | undefined;
+}
+
+export const membershipLookupKey = (offer: Offer) =>
+  `${MEMBERSHIP_LOOKUP_KEY_PREFIX}_${offer.priceCents}_${offer.currency}`;
+
+/** Is this the yearly Price of Cohort's membership (the operator's, or one Cohort created)? */
+export function isCohortPrice(price: Stripe.Price, offer: Offer): boolean {
+  return (
+    (offer.priceId !== undefined && price.id === offer.priceId) ||
+    (price.lookup_key?.startsWith(MEMBERSHIP_LOOKUP_KEY_PREFIX) ?? false)
+  );
+}
+
+/**
+ * The metadata the server puts on an early-access PaymentIntent: who pays, and the price and
+ * currency it set, so a replay after a database restore can still check what was paid.
+ */
+export function earlyAccessMetadata(userId: string, offer: Offer): Record<string, string> {
+  return {
+    userId,
+    offer: EARLY_ACCESS_OFFER,
+    priceCents: String(offer.priceCents),
+    currency: offer.currency,
+  };
+}
+
+/**
+ * Is this a paid early-access PaymentIntent at the price the server set? PaymentIntents from
+ * before the price was kept in metadata are checked against the configured offer.
+ */
+export function isPaidEarlyAccess(intent: Stripe.PaymentIntent, offer: Offer): boolean {
+  const metadata = intent.metadata ?? {};
+  if (metadata.offer !== EARLY_ACCESS_OFFER || intent.status !== 'succeeded') return false;
+  const priceCents = Number(metadata.priceCents ?? offer.priceCents);
+  const currency = metadata.currency ?? offer.currency;
+  return (
+    Number.isInteger(priceCents) &&
+    priceCents > 0 &&
+    intent.currency === currency &&
+    intent.amount === priceCents &&
+    intent.amount_received >= priceCents
+  );
+}

@@ -1,0 +1,190 @@
+import type Stripe from 'stripe';
+import type {
+  InvoiceFact,
+  OneTimeFact,
+  PaymentFact,
+  PaymentOutcome,
+  SubscriptionFact,
+} from '../memberships/payment-facts.js';
+import { idOf, retrieveOrNull } from './call-stripe.js';
+import type { Services } from '../services.js';
+import { isCohortPrice, isPaidEarlyAccess } from './offer.js';
+
+/**
+ * Reads payments from Stripe itself, through the SDK's pinned API version, and turns them into
+ * the facts the ledger records. Never trusts an event's snapshot: whatever order events arrive
+ * in, and whatever API version the endpoint was made with, what is read now is what counts.
+ * Null: the object is not Cohort's (another product, another offer) or does not exist.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Our user id, if the value is one. */
+export const asUserId = (value: string | null | undefined): string | null =>
+  value && UUID.test(value) ? value : null;
+
+const fromSeconds = (seconds: number) => new Date(seconds * 1000);
+
+const ACTIVE: PaymentOutcome = { state: 'active', reason: null };
+
+/** Dispute statuses after which the money stays with the merchant. */
+const DISPUTE_SETTLED_FOR_US = new Set(['won', 'warning_closed', 'prevented']);
+
+/** What became of a charge: kept, refunded in full, or under / lost in a dispute. */
+async function chargeOutcome(
+  deps: Pick<Services, 'stripe'>,
+  charge: Stripe.Charge | null,
+): Promise<PaymentOutcome> {
+  if (!charge) return ACTIVE;
+  if (charge.refunded || (charge.amount > 0 && charge.amount_refunded >= charge.amount)) {
+    return { state: 'refunded', reason: 'refund' };
+  }
+  if (!charge.disputed) return ACTIVE;
+  const disputes = await retrieveOrNull(() =>
+    deps.stripe.disputes.list({ charge: charge.id, limit: 10 }),
+  );
+  const latest = disputes?.data.sort((a, b) => b.created - a.created)[0];
+  if (!latest) return ACTIVE;
+  if (latest.status === 'lost') return { state: 'revoked', reason: 'dispute_lost' };
+  if (DISPUTE_SETTLED_FOR_US.has(latest.status)) return ACTIVE;
+  return { state: 'suspended', reason: 'dispute' };
+}
+
+async function paymentIntentWithCharge(deps: Pick<Services, 'stripe'>, id: string) {
+  const intent = await retrieveOrNull(() =>
+    deps.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }),
+  );
+  const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  return { intent, charge };
+}
+
+/** An early-access PaymentIntent, if it is one, paid at the price the server set. */
+export async function readOneTimeFact(
+  deps: Pick<Services, 'stripe' | 'offer'>,
+  paymentIntentId: string,
+): Promise<OneTimeFact | null> {
+  const readAt = new Date();
+  const { intent, charge } = await paymentIntentWithCharge(deps, paymentIntentId);
+  if (!intent || !isPaidEarlyAccess(intent, deps.offer)) return null;
+  const userId = asUserId(intent.metadata?.userId);
+  if (!userId) return null;
+  return {
+    kind: 'one-time',
+    paymentIntentId: intent.id,
+    userId,
+    customerId: idOf(intent.customer),
+    amountCents: intent.amount_received,
+    currency: intent.currency,
+    paidAt: fromSeconds(charge?.created ?? intent.created),
+    outcome: await chargeOutcome(deps, charge),
+    readAt,
+  };
+}
+
+/** A subscription to Cohort's yearly Price; null for any other product's. */
+export async function readSubscriptionFact(
+  deps: Pick<Services, 'stripe' | 'offer'>,
+  subscriptionId: string,
+): Promise<SubscriptionFact | null> {
+  const readAt = new Date();
+  const subscription = await retrieveOrNull(() =>
+    deps.stripe.subscriptions.retrieve(subscriptionId),
+  );
+  if (!subscription) return null;
+  if (!subscription.items.data.some((item) => isCohortPrice(item.price, deps.offer))) return null;
+  const customerId = idOf(subscription.customer);
+  if (!customerId) return null;
+  return {
+    kind: 'subscription',
+    subscriptionId: subscription.id,
+    userId: asUserId(subscription.metadata?.userId),
+    customerId,
+    status: subscription.status,
+    createdAt: fromSeconds(subscription.created),
+    latestInvoiceId: idOf(subscription.latest_invoice),
+    readAt,
+  };
+}
+
+/** A paid invoice of a Cohort subscription, with the period it paid for and its charge's fate. */
+export async function readInvoiceFact(
+  deps: Pick<Services, 'stripe' | 'offer'>,
+  invoiceId: string,
+): Promise<InvoiceFact | null> {
+  const readAt = new Date();
+  const invoice = await retrieveOrNull(() =>
+    deps.stripe.invoices.retrieve(invoiceId, { expand: ['payments'] }),
+  );
+  if (!invoice?.id || invoice.status !== 'paid') return null;
+  const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
+  if (!subscriptionId) return null;
+  const subscription = await readSubscriptionFact(deps, subscriptionId);
+  if (!subscription) return null;
+  const lines = invoice.lines.data;
+  if (lines.length === 0) return null;
+
+  const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
+  const paymentIntentId = idOf(paid?.payment.payment_intent);
+  const { charge } = paymentIntentId
+    ? await paymentIntentWithCharge(deps, paymentIntentId)
+    : { charge: null };
+  return {
+    kind: 'invoice',
+    invoiceId: invoice.id,
+    subscription,
+    paymentIntentId,
+    amountCents: invoice.amount_paid,
+    currency: invoice.currency,
+    paidAt: fromSeconds(invoice.status_transitions.paid_at ?? invoice.created),
+    periodStart: fromSeconds(Math.min(...lines.map((line) => line.period.start))),
+    periodEnd: fromSeconds(Math.max(...lines.map((line) => line.period.end))),
+    outcome: await chargeOutcome(deps, charge),
+    readAt,
+  };
+}
+
+/**
+ * What a charge paid for: the early-access PaymentIntent, or the subscription invoice whose
+ * payment it was. Refund and dispute events come through here.
+ */
+export async function readChargeFacts(
+  deps: Pick<Services, 'stripe' | 'offer'>,
+  chargeId: string,
+): Promise<PaymentFact[]> {
+  const charge = await retrieveOrNull(() => deps.stripe.charges.retrieve(chargeId));
+  const paymentIntentId = idOf(charge?.payment_intent);
+  if (!paymentIntentId) return [];
+  const oneTime = await readOneTimeFact(deps, paymentIntentId);
+  if (oneTime) return [oneTime];
+  const payments = await retrieveOrNull(() =>
+    deps.stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentIntentId },
+      limit: 1,
+    }),
+  );
+  const invoiceId = idOf(payments?.data[0]?.invoice);
+  const invoice = invoiceId ? await readInvoiceFact(deps, invoiceId) : null;
+  return invoice ? [invoice] : [];
+}
+
+/**
+ * A completed Checkout Session for the subscription: the subscription and its first invoice.
+ * Empty while it is not paid (asynchronous payment methods pay later). Used by the webhook and
+ * the checkout return alike.
+ */
+export async function readCheckoutFacts(
+  deps: Pick<Services, 'stripe' | 'offer'>,
+  session: Stripe.Checkout.Session,
+): Promise<PaymentFact[]> {
+  if (session.mode !== 'subscription' || session.status !== 'complete') return [];
+  if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') {
+    return [];
+  }
+  const subscriptionId = idOf(session.subscription);
+  if (!subscriptionId) return [];
+  const invoiceId = idOf(session.invoice);
+  const invoice = invoiceId ? await readInvoiceFact(deps, invoiceId) : null;
+  if (invoice) return [invoice];
+  const subscription = await readSubscriptionFact(deps, subscriptionId);
+  return subscription ? [subscription] : [];
+}
