@@ -31,6 +31,8 @@ export async function createTestApp(
     clientDir?: string;
     /** Connects through something in between (a proxy that can cut the connection). */
     connectThrough?: (databaseUrl: string) => Promise<string>;
+    /** Pooled connections (default 5; production's default is 10). */
+    maxConnections?: number;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
@@ -41,7 +43,7 @@ export async function createTestApp(
     ? await options.connectThrough(testDatabase.url)
     : testDatabase.url;
   const database = createDatabase(url, {
-    maxConnections: testDatabase.embedded ? 1 : 5,
+    maxConnections: testDatabase.embedded ? 1 : (options.maxConnections ?? 5),
     embedded: testDatabase.embedded,
   });
   const app = await buildApp(config, {

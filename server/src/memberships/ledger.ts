@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/transaction.js';
-import { ensureUserRow } from '../users/ensure-user-row.js';
 import {
   deriveMembership,
   LIVE_SUBSCRIPTION_STATUSES,
@@ -47,21 +46,27 @@ type Placement = { userId: string } | { deleted: true } | null;
  */
 async function placeUserId(tx: Tx, candidate: string): Promise<Placement> {
   let userId = candidate;
-  await lockUserId(tx, userId);
   for (let hop = 0; hop < 5; hop += 1) {
+    await lockUserId(tx, userId);
+    // Where the id stands now, and its row made if it is the one that pays: one round trip.
     const { rows } = await tx.query<{ mergedInto: string | null; deleted: boolean }>(
-      `SELECT (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $1) AS "mergedInto",
-              EXISTS (SELECT 1 FROM deleted_users WHERE id = $1) AS deleted`,
+      `WITH place AS (
+         SELECT (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $1) AS "mergedInto",
+                EXISTS (SELECT 1 FROM deleted_users WHERE id = $1) AS deleted
+       ), created AS (
+         INSERT INTO users (id, "updatedAt")
+         SELECT $1, now() FROM place WHERE "mergedInto" IS NULL AND NOT deleted
+         ON CONFLICT (id) DO NOTHING
+       )
+       SELECT "mergedInto", deleted FROM place`,
       [userId],
     );
     const row = rows[0];
     if (row?.deleted) return { deleted: true };
-    if (!row?.mergedInto) break;
+    if (!row?.mergedInto) return { userId };
     userId = row.mergedInto;
-    await lockUserId(tx, userId);
   }
-  await ensureUserRow(tx, userId);
-  return { userId };
+  throw new Error(`User ${candidate} merges into more accounts than a sign-in can make`);
 }
 
 /**
@@ -309,16 +314,19 @@ export async function recomputeMembership(
   userId: string,
   graceDays: number,
 ): Promise<void> {
-  const entries = await tx.query<LedgerEntry>(
-    `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state
-     FROM entitlements WHERE "userId" = $1`,
+  // The user's whole ledger in one round trip: entitlements, then subscriptions.
+  const { rows } = await tx.query<LedgerEntry & { kind: 'entry' | 'subscription'; status: string }>(
+    `SELECT 'entry' AS kind, id, source::text, "subscriptionId", "paidAt", "periodStart",
+            "periodEnd", days, state::text, NULL AS status
+     FROM entitlements WHERE "userId" = $1
+     UNION ALL
+     SELECT 'subscription', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, status
+     FROM subscriptions WHERE "userId" = $1`,
     [userId],
   );
-  const subscriptions = await tx.query<LedgerSubscription>(
-    'SELECT id, status FROM subscriptions WHERE "userId" = $1',
-    [userId],
-  );
-  const derived = deriveMembership(entries.rows, subscriptions.rows, {
+  const entries = rows.filter((row) => row.kind === 'entry');
+  const subscriptions = rows.filter((row) => row.kind === 'subscription');
+  const derived = deriveMembership(entries, subscriptions, {
     graceDays,
     now: new Date(),
   });

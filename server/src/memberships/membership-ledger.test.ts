@@ -224,6 +224,22 @@ describe('a membership through the whole life of a payment', () => {
   });
 
   describe('no paid time is ever lost', () => {
+    it('creates one user and counts both years when two payments for a new visitor land at once', async () => {
+      const visitor = await newVisitor(t.app);
+      const deliveries = [payOnce(visitor), payOnce(visitor)].map((intent) =>
+        stripe.signedDelivery(stripe.event('payment_intent.succeeded', intent)),
+      );
+      stripe.clearPending();
+      const answers = await Promise.all(
+        deliveries.map(({ payload, headers }) =>
+          t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+      expect(await t.database.prisma.user.count({ where: { id: visitor.userId } })).toBe(1);
+      expect(await expiresInDays(visitor)).toBeGreaterThan(2 * 364);
+    });
+
     it('keeps a one-time year bought while a subscription is live through the next sync', async () => {
       const visitor = await newVisitor(t.app);
       const { subscription } = await subscribe(visitor);

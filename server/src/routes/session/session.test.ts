@@ -8,7 +8,6 @@ import {
 } from '../../../../tests/support/test-app.js';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { createSessionTokens, SESSION_TTL_SECONDS } from '../../sessions/session-token.js';
-import { ensureUserRow } from '../../users/ensure-user-row.js';
 
 const OTHER_SECRET = 'another-secret-that-is-also-long-enough-9876543210';
 const tokens = createSessionTokens(TEST_SESSION_SECRET);
@@ -112,7 +111,7 @@ describe('anonymous sessions', () => {
   it('reads an anonymous user who has a row (after a payment) as that user', async () => {
     const started = await startSession();
     const { id } = started.json().user;
-    await ensureUserRow(t.database.pool, id);
+    await t.database.prisma.user.create({ data: { id } });
     const response = await me(sessionCookie(started)?.value);
     expect(response.statusCode).toBe(200);
     expect(response.json().user).toEqual({
@@ -121,12 +120,6 @@ describe('anonymous sessions', () => {
       isSubscribed: false,
       membership: null,
     });
-  });
-
-  it('creates the user row once even when two requests need it at the same time', async () => {
-    const id = randomUUID();
-    await Promise.all([ensureUserRow(t.database.pool, id), ensureUserRow(t.database.pool, id)]);
-    expect(await t.database.prisma.user.count({ where: { id } })).toBe(1);
   });
 
   it('marks the cookie Secure when the request came over https through the trusted proxy', async () => {
