@@ -59,6 +59,37 @@ test('register, pay, sign out, sign in again: the membership comes back and the 
   await expect(paywall(page)).toBeHidden();
 });
 
+test('the account page lists each payment, what it covers, and a refund', async ({
+  page,
+  stripe,
+  site,
+}) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  await register(page, uniqueEmail());
+  const me = await (await page.request.get('/api/me')).json();
+  const deliver = (type: string, object: Parameters<typeof stripe.event>[1]) =>
+    deliverWebhook(page.request, site.url, stripe, stripe.event(type, object));
+  const first = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
+  const second = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
+  expect(await deliver('payment_intent.succeeded', first)).toBe(200);
+  expect(await deliver('payment_intent.succeeded', second)).toBe(200);
+  stripe.refund(first.id);
+  expect(await deliver('charge.refunded', stripe.get(String(first.latest_charge)))).toBe(200);
+
+  await page.reload();
+  const payments = page.getByRole('list').filter({ hasText: 'One year, paid once' });
+  await expect(payments.getByRole('listitem')).toHaveCount(2);
+  const withState = (state: string) =>
+    payments.getByRole('listitem').filter({ has: page.getByText(state, { exact: true }) });
+  await expect(withState('Refunded')).toContainText(
+    'Covers no time',
+  );
+  await expect(withState('Paid')).toContainText(
+    /\$12\.00 on .*Covers .* to /,
+  );
+  await expect(page.getByText(/^Active member \(one year, ends on/)).toBeVisible();
+});
+
 test.describe('mistakes', () => {
   // The server's 400 and 401 answers are the point here; Chromium logs each as a console error.
   test.use({ expectedConsoleErrors: [/status of 40[01]/] });

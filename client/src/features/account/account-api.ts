@@ -28,3 +28,16 @@ export const deleteAccount = (password: string): UserAnswer =>
 
 export const openBillingPortal = (): Promise<{ url: string }> =>
   apiRequest('/api/billing-portal', { method: 'POST' });
+
+export interface Payment {
+  id: string;
+  kind: 'one-time' | 'subscription-invoice' | 'comp';
+  amountCents: number;
+  currency: string;
+  paidAt: string;
+  state: 'active' | 'suspended' | 'refunded' | 'revoked';
+  covers: { from: string; until: string } | null;
+}
+
+export const listPayments = (signal?: AbortSignal): Promise<{ payments: Payment[] }> =>
+  apiRequest('/api/account/payments', { signal });

@@ -3,8 +3,10 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
+import { PaymentHistory } from './payment-history';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
+import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../payments/join-button';
 import { useSession } from '../session/session-context';
 import type { User } from '../session/user';
@@ -17,9 +19,6 @@ import {
 } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
 /** /account: the membership, billing, sign out, and the account's email, password and deletion. */
 export default function AccountPage() {
@@ -76,9 +75,9 @@ function MembershipPanel({ user }: { user: User }) {
       {user.isSubscribed && membership ? (
         <>
           <p className="membership-status membership-status--active">
-            Active member{' '}
-            {membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on{' '}
-            {formatDate(membership.expiresAt)})
+            {membership.status === 'past_due'
+              ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.expiresAt)}. Update your card in billing to keep it.`
+              : `Active member ${membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on ${formatDate(membership.expiresAt)})`}
           </p>
           {membership.plan === 'subscription' && (
             <button type="button" className="button" onClick={() => void manageBilling()}>
@@ -93,16 +92,28 @@ function MembershipPanel({ user }: { user: User }) {
         </>
       ) : (
         <>
-          <p className="membership-status">
-            {membership
-              ? `Your membership ended on ${formatDate(membership.expiresAt)}.`
-              : 'You are not a member yet.'}
-          </p>
+          <p className="membership-status">{endedMessage(membership)}</p>
           <JoinButton className="button button--accent">Join for your first year</JoinButton>
         </>
       )}
+      <PaymentHistory />
     </div>
   );
+}
+
+/** Why there is no access: in the member's words, not Stripe's. */
+function endedMessage(membership: User['membership']): string {
+  if (!membership) return 'You are not a member yet.';
+  switch (membership.status) {
+    case 'refunded':
+      return 'Your payment was refunded, so your membership has ended.';
+    case 'disputed':
+      return 'Your payment is disputed with your bank: your membership is on hold until that is settled.';
+    case 'revoked':
+      return 'Your payment was reversed, so your membership has ended.';
+    default:
+      return `Your membership ended on ${formatDate(membership.expiresAt)}.`;
+  }
 }
 
 function SignOutButton() {
