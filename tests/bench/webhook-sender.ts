@@ -11,7 +11,9 @@ const stripe = await new FakeStripe().start();
 console.log(JSON.stringify({ stripeUrl: stripe.url }));
 
 const lines = createInterface({ input: process.stdin });
-const [line] = await lines[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+const [line] = await lines[Symbol.asyncIterator]()
+  .next()
+  .then((next) => [next.value as string]);
 const { appUrl, events, warmup, concurrency } = JSON.parse(line ?? '{}') as {
   appUrl: string;
   events: number;
@@ -37,7 +39,8 @@ async function run(batch: typeof deliveries): Promise<number[]> {
           headers: delivery.headers,
         });
         const body = await response.text();
-        if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${body}`);
+        if (response.status !== 200)
+          throw new Error(`webhook answered ${response.status}: ${body}`);
         latencies.push(performance.now() - started);
       }
     }),

@@ -81,12 +81,8 @@ test('the account page lists each payment, what it covers, and a refund', async 
   await expect(payments.getByRole('listitem')).toHaveCount(2);
   const withState = (state: string) =>
     payments.getByRole('listitem').filter({ has: page.getByText(state, { exact: true }) });
-  await expect(withState('Refunded')).toContainText(
-    'Covers no time',
-  );
-  await expect(withState('Paid')).toContainText(
-    /\$12\.00 on .*Covers .* to /,
-  );
+  await expect(withState('Refunded')).toContainText('Covers no time');
+  await expect(withState('Paid')).toContainText(/\$12\.00 on .*Covers .* to /);
   await expect(page.getByText(/^Active member \(one year, ends on/)).toBeVisible();
 });
 
