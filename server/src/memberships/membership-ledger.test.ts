@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../tests/support/fake-stripe.js';
 import { createTestApp, type TestApp } from '../../../tests/support/test-app.js';
 import { newVisitor, type Visitor } from '../../../tests/support/visitor.js';
@@ -34,6 +34,8 @@ describe('a membership through the whole life of a payment', () => {
     await t?.close();
     await stripe?.stop();
   });
+  // Each story starts with nothing in flight: what one left undelivered never reaches the next.
+  beforeEach(() => stripe.clearPending());
 
   const deliverAll = (options?: Parameters<FakeStripe['deliverPending']>[0]) =>
     stripe.deliverPending(options);
