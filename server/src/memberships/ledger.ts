@@ -5,7 +5,6 @@ import {
   LIVE_SUBSCRIPTION_STATUSES,
   type EntitlementState,
   type LedgerEntry,
-  type LedgerSubscription,
 } from './derive-membership.js';
 import type { InvoiceFact, OneTimeFact, PaymentFact, SubscriptionFact } from './payment-facts.js';
 
