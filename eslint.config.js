@@ -1,7 +1,18 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The client's layers import one way: app (router, routes, layout) → features → components, lib,
+ * config. Shared code never reaches up into a feature or the app, and no feature reaches into
+ * another (what two features share moves down). The client and the server never import each
+ * other. tests/lint/import-boundaries.test.ts proves each rule fails a wrong import.
+ */
+const features = readdirSync(new URL('./client/src/features', import.meta.url));
+const noServer = { group: ['**/server/**'], message: 'The client cannot import server code.' };
+const layer = (group, message) => ({ group, message });
 
 export default tseslint.config(
   {
@@ -25,20 +36,49 @@ export default tseslint.config(
     },
   },
   {
-    files: ['client/**/*.{ts,tsx}'],
+    files: ['client/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // The client never reaches into the server's code, and shared UI never into features.
+      'no-restricted-imports': ['error', { patterns: [noServer] }],
+    },
+  },
+  {
+    files: ['client/src/{components,lib,config}/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['**/server/**'], message: 'The client cannot import server code.' }],
+          patterns: [
+            noServer,
+            layer(
+              ['**/features/**', '**/app/**'],
+              'Shared code cannot import features or the app.',
+            ),
+          ],
         },
       ],
     },
   },
+  ...features.map((feature) => ({
+    files: [`client/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noServer,
+            layer(['**/app/**'], 'A feature cannot import the app: pass what it needs down.'),
+            layer(
+              features.filter((other) => other !== feature).map((other) => `**/${other}/**`),
+              'A feature cannot import another feature: move what they share to lib/ or components/.',
+            ),
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['server/**/*.ts'],
     rules: {

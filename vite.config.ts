@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { contentPlugin } from './client/src/features/content/build/vite-plugin-content.js';
+import { contentPlugin } from './client/build/vite-plugin-content.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/api', '/webhooks', '/create-payment-intent', '/healthz', '/readyz'];

@@ -1,5 +1,5 @@
 import { BrowserRouter } from 'react-router-dom';
-import { SessionProvider } from '../features/session/session-context';
+import { SessionProvider } from '../lib/session/session-context';
 import { AppRoutes } from './router';
 
 export function App() {

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { Layout } from '../components/layout/layout';
-import { categoryPath, paths, placeholderPages, redirects } from './paths';
+import { Layout } from './layout/layout';
+import { categoryPath, paths, placeholderPages, redirects } from '../config/paths';
 import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 

@@ -4,12 +4,12 @@ import { Link, useParams } from 'react-router-dom';
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { ContentImage } from '../../features/content/components/content-image';
-import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { MarkdownContent } from '../../components/markdown-content';
 import { sectionTones } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
-import { categoryPath } from '../paths';
+import { categoryPath } from '../../config/paths';
 import { NotFoundRoute } from './not-found';
 
 const MORE_ARTICLES = 3;

@@ -2,7 +2,7 @@ import { boycotts } from 'virtual:content/boycotts';
 import intro from 'virtual:content/page/collective';
 import { PageMasthead } from '../../components/page-masthead';
 import { BoycottCard } from '../../features/content/components/boycott-card';
-import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { MarkdownContent } from '../../components/markdown-content';
 import { useDocumentHead } from '../../lib/document-head';
 
 /** /collective: boycotts, why they began, what to support instead and what happened. */

@@ -1,7 +1,7 @@
 import intro from 'virtual:content/page/empowerment';
 import { resourceGroups } from 'virtual:content/resource-groups';
 import { PageMasthead } from '../../components/page-masthead';
-import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { MarkdownContent } from '../../components/markdown-content';
 import { ResourceGroupSection } from '../../features/content/components/resource-group-section';
 import { useDocumentHead } from '../../lib/document-head';
 

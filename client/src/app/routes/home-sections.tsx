@@ -1,9 +1,9 @@
 import { highlights } from 'virtual:content/home-highlights';
 import pitch from 'virtual:content/page/home';
 import { Link } from 'react-router-dom';
-import { MarkdownContent } from '../../features/content/components/markdown-content';
+import { MarkdownContent } from '../../components/markdown-content';
 import { SectionHighlights } from '../../features/content/components/section-highlights';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 /** The home page below the hero: the pitch from content/pages/home.md and the join offer, then
  * each section's newest items. */

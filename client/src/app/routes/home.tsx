@@ -2,7 +2,7 @@ import pitch from 'virtual:content/page-head/home';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useDocumentHead } from '../../lib/document-head';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 // Below the hero, the pitch's body, the offer and the newest items load as a chunk of their own:
 // the hero and the navbar are interactive without them.

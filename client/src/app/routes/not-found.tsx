@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
-import { paths, sectionLinks } from '../paths';
+import { paths, sectionLinks } from '../../config/paths';
 
 export function NotFoundRoute() {
   useDocumentHead('Page not found', 'There is no page at this address.');

@@ -1,5 +1,5 @@
 import { apiRequest } from '../../lib/api-client';
-import type { User } from '../session/user';
+import type { User } from '../../lib/session/user';
 
 type UserAnswer = Promise<{ user: User }>;
 

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { paths } from '../../app/paths';
+import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { PaymentHistory } from './payment-history';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
-import { JoinButton } from '../payments/join-button';
-import { useSession } from '../session/session-context';
-import type { User } from '../session/user';
+import { JoinButton } from '../../components/join-button';
+import { useSession } from '../../lib/session/session-context';
+import type { User } from '../../lib/session/user';
 import {
   changeEmail,
   changePassword,

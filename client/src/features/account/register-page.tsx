@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { paths } from '../../app/paths';
+import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
-import { useSession } from '../session/session-context';
+import { useSession } from '../../lib/session/session-context';
 import { register } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';

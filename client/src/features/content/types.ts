@@ -1,42 +1,12 @@
-// The shapes the content pipeline hands to the client. Bodies are a safe subset of mdast: the
-// build parses Markdown and keeps only these nodes, so the client never sees raw HTML.
+// The shapes the content pipeline hands to the client. Bodies are Markdown trees
+// (lib/markdown-tree.ts).
+import type { MarkdownTree } from '../../lib/markdown-tree.js';
 
 export const articleCategories = ['Health', 'Wealth'] as const;
 export type ArticleCategory = (typeof articleCategories)[number];
 
 export const boycottStatuses = ['Ongoing', 'Success'] as const;
 export type BoycottStatus = (typeof boycottStatuses)[number];
-
-export type InlineNode =
-  | { type: 'text'; value: string }
-  | { type: 'strong' | 'emphasis'; children: InlineNode[] }
-  | { type: 'link'; url: string; children: InlineNode[] }
-  | { type: 'inlineCode'; value: string }
-  | { type: 'break' };
-
-export interface ListItemNode {
-  type: 'listItem';
-  children: BlockNode[];
-}
-
-export type BlockNode =
-  | { type: 'paragraph'; children: InlineNode[] }
-  | { type: 'heading'; depth: 2 | 3 | 4; children: InlineNode[] }
-  | {
-      type: 'list';
-      ordered: boolean;
-      start: number | null;
-      spread: boolean;
-      children: ListItemNode[];
-    }
-  | { type: 'blockquote'; children: BlockNode[] }
-  | { type: 'code'; value: string }
-  | { type: 'thematicBreak' };
-
-export interface MarkdownTree {
-  type: 'root';
-  children: BlockNode[];
-}
 
 export interface ArticleSummary {
   id: number;

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { apiRequest } from '../../lib/api-client';
-import { useSession } from '../session/session-context';
-import type { User } from '../session/user';
+import { useSession } from '../../lib/session/session-context';
+import type { User } from '../../lib/session/user';
 
 const POLL_EVERY_MS = 2_000;
 const POLL_FOR_MS = 30_000;

@@ -1,6 +1,6 @@
 import { PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useState, type FormEvent } from 'react';
-import { UNEXPECTED_ERROR_MESSAGE } from './messages';
+import { UNEXPECTED_ERROR_MESSAGE } from '../../lib/payment-messages';
 
 /**
  * The seed's payment form: Stripe's Payment Element (tabs layout) and a "Pay now" button that is

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { JoinButton } from '../payments/join-button';
-import { useSession } from '../session/session-context';
-import { formatPrice, useSiteConfig } from '../site-config/site-config';
+import { JoinButton } from '../../components/join-button';
+import { useSession } from '../../lib/session/session-context';
+import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import './paywall.css';
 
 /** Pages that are already about joining or the visitor's account: no modal over them. */

@@ -1,4 +1,4 @@
-import { categoryPath } from '../../../app/paths';
+import { categoryPath } from '../../../config/paths';
 import { formatDate } from '../../../lib/format-date';
 import { sectionTones } from '../sections';
 import type { ArticleSummary } from '../types';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import type { HomeHighlights } from '../types';
 import { ArticleCard } from './article-card';
 import { CampaignCard } from './campaign-card';

@@ -6,7 +6,7 @@ import type {
   HomeHighlights,
   PageCopy,
   ResourceGroup,
-} from '../types.js';
+} from '../src/features/content/types.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContentValidationError, type ContentIssue } from './content-issues';
-import { loadContent } from './load-content';
+import { ContentValidationError, type ContentIssue } from './content-issues.js';
+import { loadContent } from './load-content.js';
 
-const siteContentDir = fileURLToPath(new URL('../../../../../content', import.meta.url));
+const siteContentDir = fileURLToPath(new URL('../../content', import.meta.url));
 
 describe("the site's own content", () => {
   it('passes validation with every collection the screens need', async () => {

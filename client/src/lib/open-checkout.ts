@@ -1,4 +1,4 @@
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /**
  * Opens Stripe-hosted Checkout in a new tab. The tab is opened synchronously inside the click, so

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Rolldown } from 'vite';
-import { contentPlugin } from './vite-plugin-content';
+import { contentPlugin } from './vite-plugin-content.js';
 
-const siteContentDir = fileURLToPath(new URL('../../../../../content', import.meta.url));
+const siteContentDir = fileURLToPath(new URL('../../content', import.meta.url));
 
 let root: string;
 

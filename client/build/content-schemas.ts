@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { articleCategories, boycottStatuses } from '../types.js';
+import { articleCategories, boycottStatuses } from '../src/features/content/types.js';
 
 // The front matter of each kind of content file (content/FORMAT.md). Unknown fields are errors,
 // so a misspelt field name fails the build instead of silently going missing.

@@ -1,7 +1,12 @@
 import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { isSafeHref } from '../safe-href.js';
-import type { BlockNode, InlineNode, ListItemNode, MarkdownTree } from '../types.js';
+import { isSafeHref } from '../src/lib/safe-href.js';
+import type {
+  BlockNode,
+  InlineNode,
+  ListItemNode,
+  MarkdownTree,
+} from '../src/lib/markdown-tree.js';
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:

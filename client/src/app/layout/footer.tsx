@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { placeholderPages, sectionLinks } from '../../app/paths';
+import { placeholderPages, sectionLinks } from '../../config/paths';
 
 export function Footer() {
   return (

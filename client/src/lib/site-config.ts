@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** What this deployment tells the browser (GET /api/config): one build serves any deployment. */
 export interface SiteConfig {

@@ -1,4 +1,4 @@
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { ApiError, apiRequest } from '../api-client';
 import type { User } from './user';
 
 export function startSession(signal?: AbortSignal): Promise<{ user: User }> {

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { RouteErrorBoundary } from '../../app/routes/route-error-boundary';
+import { RouteErrorBoundary } from '../routes/route-error-boundary';
 import { CheckoutReturn } from '../../features/payments/checkout-return';
 import { PaywallModal } from '../../features/paywall/paywall-modal';
 import { Footer } from './footer';

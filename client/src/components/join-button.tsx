@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '../../lib/api-client';
-import { useSiteConfig } from '../site-config/site-config';
-import { PAYMENTS_OFF_MESSAGE } from './messages';
-import { openCheckout } from './open-checkout';
+import { ApiError } from '../lib/api-client';
+import { useSiteConfig } from '../lib/site-config';
+import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
+import { openCheckout } from '../lib/open-checkout';
 import './join-button.css';
 
 /**

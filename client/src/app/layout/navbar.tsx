@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { paths, sectionLinks, socialProfileUrl } from '../../app/paths';
-import { JoinButton } from '../../features/payments/join-button';
-import { useSession } from '../../features/session/session-context';
-import { ExternalLink } from '../external-link';
+import { paths, sectionLinks, socialProfileUrl } from '../../config/paths';
+import { JoinButton } from '../../components/join-button';
+import { useSession } from '../../lib/session/session-context';
+import { ExternalLink } from '../../components/external-link';
 import { useScrolledPast } from './use-scrolled-past';
 
 /** The seed's threshold: the navbar turns solid once scrolled more than 99 px. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertMarkdownToTree, countWords, findMarkdownProblems } from './markdown-to-tree';
+import { convertMarkdownToTree, countWords, findMarkdownProblems } from './markdown-to-tree.js';
 
 describe('turning a Markdown body into the tree the client renders', () => {
   it('keeps headings, paragraphs, lists, emphasis and links, without source positions', () => {

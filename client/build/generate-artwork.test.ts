@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { artworkThemes, generateArtwork } from './generate-artwork';
+import { artworkThemes, generateArtwork } from './generate-artwork.js';
 
 describe('generated hero artwork', () => {
   it('draws the same picture for the same item, every build', () => {
