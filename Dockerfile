@@ -14,14 +14,14 @@ COPY prisma.config.ts ./
 COPY prisma/schema.prisma ./prisma/
 RUN npm ci --ignore-scripts --no-audit --no-fund && node scripts/prisma-generate.mjs
 
-# ── build: the client into dist/client, the server (with the Prisma client) into dist/server ──────
+# ── build: the client into dist/client, the server and the contract into dist/server, dist/contract ─
 FROM deps AS build
 COPY . .
 RUN npm run build
 
 # ── prod-deps: production dependencies only ───────────────────────────────────────────────────────
 # No install scripts: the one that matters (Prisma's generate) ran in deps, and its output is
-# compiled into dist/server/generated. --omit=optional drops the Prisma CLI and TypeScript, which
+# compiled into dist/server/src/generated. --omit=optional drops the Prisma CLI and TypeScript, which
 # npm would otherwise keep as optional peers of @prisma/client (430 MB of node_modules → 187 MB).
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
@@ -53,4 +53,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # Node itself is the process: on SIGTERM the server finishes in-flight requests, closes the database
 # pool and exits (give it 10 s; compose's stop_grace_period is 20 s). Pending migrations are
 # applied at start. docker-compose.yml adds `init: true` to reap any stray child process.
-CMD ["node", "dist/server/server.js"]
+CMD ["node", "dist/server/src/server.js"]

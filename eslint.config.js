@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
  * The client's layers import one way: app (router, routes, layout) → features → components, lib,
  * config. Shared code never reaches up into a feature or the app, and no feature reaches into
  * another (what two features share moves down). The client and the server never import each
- * other. tests/lint/import-boundaries.test.ts proves each rule fails a wrong import.
+ * other, and the contract they share (contract/) imports neither.
+ * tests/lint/import-boundaries.test.ts proves each rule fails a wrong import.
  */
 const features = readdirSync(new URL('./client/src/features', import.meta.url));
 const noServer = { group: ['**/server/**'], message: 'The client cannot import server code.' };
@@ -79,6 +80,17 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    files: ['contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [layer(['**/client/**', '**/server/**'], 'The contract imports neither side.')],
+        },
+      ],
+    },
+  },
   {
     files: ['server/**/*.ts'],
     rules: {

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentPlugin } from './client/build/vite-plugin-content.js';
+import { SERVER_PATHS } from './contract/constants.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
-const serverPaths = ['/api', '/webhooks', '/create-payment-intent', '/healthz', '/readyz'];
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig(({ command }) => ({
@@ -38,6 +38,6 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(serverPaths.map((path) => [path, serverUrl])),
+    proxy: Object.fromEntries(SERVER_PATHS.map((path) => [path, serverUrl])),
   },
 }));

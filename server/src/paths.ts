@@ -1,7 +1,18 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// This file sits two levels below the project root both as server/src/paths.ts and, compiled, as
-// dist/server/paths.js, so one relative URL finds the root in development and in production.
-export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
-export const clientDistDir = fileURLToPath(new URL('../../dist/client/', import.meta.url));
+/**
+ * The project root: the nearest folder above this file with a package.json, whether this runs as
+ * server/src/paths.ts (development, tests) or compiled as dist/server/src/paths.js (production).
+ */
+function findProjectRoot(from: string): string {
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
+  }
+}
+
+export const projectRoot = findProjectRoot(fileURLToPath(import.meta.url));
+export const migrationsDir = join(projectRoot, 'prisma', 'migrations');
+export const clientDistDir = join(projectRoot, 'dist', 'client');

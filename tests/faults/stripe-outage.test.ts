@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EARLY_ACCESS_OFFER } from '../../server/src/stripe/offer.js';
+import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { newVisitor, type Visitor } from '../support/visitor.js';

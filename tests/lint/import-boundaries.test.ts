@@ -41,6 +41,11 @@ describe('import boundaries', () => {
       "import { buildApp } from '../../../server/src/app';",
     ],
     [
+      'the contract importing the server',
+      'contract/wrong.ts',
+      "import { buildApp } from '../server/src/app.js';",
+    ],
+    [
       'the server importing the client',
       'server/src/wrong.ts',
       "import { paths } from '../../client/src/config/paths.js';",

@@ -9,7 +9,7 @@ import { createTestRedis, type TestRedis } from '../support/test-redis.js';
 
 /**
  * The shipped nginx.conf, run by the real nginx in front of two real app processes (the built
- * server, `node dist/server/server.js`) that share one PostgreSQL database and the local Redis:
+ * server, `node dist/server/src/server.js`) that share one PostgreSQL database and the local Redis:
  * what `docker compose up --scale app=2` runs, without Docker.
  */
 

@@ -72,7 +72,7 @@ export interface NginxStack {
 export async function startNginxStack(options: NginxStackOptions): Promise<NginxStack> {
   const binary = findNginx();
   if (!binary) throw new Error('No nginx binary: install Debian’s nginx or set NGINX_PATH');
-  for (const built of ['dist/client/index.html', 'dist/server/server.js']) {
+  for (const built of ['dist/client/index.html', 'dist/server/src/server.js']) {
     if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run npm run build`);
   }
   const work = await mkdtemp(join(tmpdir(), 'cohort-nginx-'));

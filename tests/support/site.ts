@@ -27,7 +27,7 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the real, built server (`node dist/server/server.js`, as `npm start` does) on a free port,
+ * Starts the real, built server (`node dist/server/src/server.js`, as `npm start` does) on a free port,
  * with a migrated database of its own, and waits until it is ready.
  */
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
@@ -62,14 +62,14 @@ export interface ServerProcess {
 }
 
 /**
- * One app server process as production runs it (`node dist/server/server.js`, NODE_ENV=production)
+ * One app server process as production runs it (`node dist/server/src/server.js`, NODE_ENV=production)
  * on a free loopback port, ready to serve. `env` must name the database (DATABASE_URL).
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'cohort-site-'));
-  const child = spawn(process.execPath, ['dist/server/server.js'], {
+  const child = spawn(process.execPath, ['dist/server/src/server.js'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

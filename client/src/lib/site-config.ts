@@ -1,16 +1,6 @@
 import { useEffect, useState } from 'react';
+import type { SiteConfig } from '../../../contract/api';
 import { apiRequest } from './api-client';
-
-/** What this deployment tells the browser (GET /api/config): one build serves any deployment. */
-export interface SiteConfig {
-  siteName: string;
-  siteUrl: string;
-  paymentsEnabled: boolean;
-  stripePublishableKey: string | null;
-  priceCents: number;
-  currency: string;
-  paywallDelayMs: number;
-}
 
 let pending: Promise<SiteConfig> | undefined;
 

@@ -3,7 +3,7 @@ import { HttpError } from '../http/errors.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
-import { isValidEmail, normalizeEmail } from './emails.js';
+import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
 import {
   checkNewPassword,
   getPasswordHash,

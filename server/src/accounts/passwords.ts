@@ -1,9 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
-
-export const MIN_PASSWORD_LENGTH = 10;
-/** Long enough for any passphrase; bounded so nobody can make the KDF hash megabytes. */
-export const MAX_PASSWORD_LENGTH = 200;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../contract/account-rules.js';
 
 /** scrypt, memory-hard: N = 2^15, r = 8 → 32 MiB and ~50 ms per hash on a small VPS. */
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };

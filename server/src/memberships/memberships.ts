@@ -1,12 +1,10 @@
 import { withTransaction, type Tx } from '../db/transaction.js';
 import type { Services } from '../services.js';
-import type { UserView } from '../users/user-schema.js';
+import type { Payment, User } from '../../../contract/api.js';
 import {
   ACCESS_STATUSES,
   LIVE_SUBSCRIPTION_STATUSES,
   placeEntries,
-  type EntitlementSource,
-  type EntitlementState,
   type LedgerEntry,
   type LedgerSubscription,
 } from './derive-membership.js';
@@ -35,7 +33,7 @@ export function isMembershipActive(membership: MembershipState | null, now = new
 export function toMembershipView(
   membership: MembershipState | null,
   now = new Date(),
-): Pick<UserView, 'isSubscribed' | 'membership'> {
+): Pick<User, 'isSubscribed' | 'membership'> {
   return {
     isSubscribed: isMembershipActive(membership, now),
     membership: membership && {
@@ -165,22 +163,11 @@ export async function hasOpenSubscription(
   return (rowCount ?? 0) > 0;
 }
 
-export interface PaymentView {
-  id: string;
-  kind: EntitlementSource;
-  amountCents: number;
-  currency: string;
-  paidAt: string;
-  state: EntitlementState;
-  /** The time this payment gives access to, or null when it gives none (refunded, not live). */
-  covers: { from: string; until: string } | null;
-}
-
 /** The user's payments, newest first, with the time each one covers on the ledger. */
 export async function listPayments(
   { db }: Pick<Services, 'db'>,
   userId: string,
-): Promise<PaymentView[]> {
+): Promise<Payment[]> {
   const entries = await db.pool.query<LedgerEntry & { amountCents: number; currency: string }>(
     `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state,
             "amountCents", currency

@@ -1,5 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { UUID_PATTERN } from '../../../contract/constants.js';
 
 /** Sessions last a year and are re-issued once past half their life. */
 export const SESSION_TTL_SECONDS = 365 * 24 * 60 * 60;
@@ -25,8 +26,6 @@ interface SigningKey {
 
 /** How many verified tokens to remember; each is ~300 bytes. */
 const VERIFIED_CACHE_SIZE = 10_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function signingKey(secret: string): SigningKey {
   // The key id names the key without revealing it, so rotation can pick the right one.
@@ -95,7 +94,7 @@ export function createSessionTokens(current: string, previous?: string): Session
           { algorithms: ['HS256'], requiredClaims: ['sub', 'iat', 'exp'] },
         );
         const { sub, sv, iat, exp } = payload;
-        if (typeof sub !== 'string' || !UUID.test(sub)) return null;
+        if (typeof sub !== 'string' || !UUID_PATTERN.test(sub)) return null;
         if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 0) return null;
         if (typeof iat !== 'number' || typeof exp !== 'number') return null;
         const claims = { userId: sub, sessionVersion: sv, issuedAt: iat, expiresAt: exp };

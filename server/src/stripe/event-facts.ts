@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { PaymentFact } from '../memberships/payment-facts.js';
 import { retrieveOrNull } from './call-stripe.js';
 import type { Services } from '../services.js';
-import { EARLY_ACCESS_OFFER } from './offer.js';
+import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 import {
   readChargeFacts,
   readCheckoutFacts,

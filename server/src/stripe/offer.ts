@@ -1,12 +1,10 @@
 import type Stripe from 'stripe';
+import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 
 /**
  * What makes a Stripe object Cohort's own offer (PRODUCT.md decision 2), so that a payment for
  * anything else on the same Stripe account never grants a membership.
  */
-
-/** The PaymentIntent metadata that marks the early-access offer. */
-export const EARLY_ACCESS_OFFER = 'early-access';
 
 /** Lookup keys of the yearly Prices Cohort creates when no `STRIPE_PRICE_ID` is set. */
 export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_yearly';

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { UUID_PATTERN } from '../../../contract/constants.js';
 import type {
   InvoiceFact,
   OneTimeFact,
@@ -17,11 +18,9 @@ import { isCohortPrice, isPaidEarlyAccess } from './offer.js';
  * Null: the object is not Cohort's (another product, another offer) or does not exist.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Our user id, if the value is one. */
 export const asUserId = (value: string | null | undefined): string | null =>
-  value && UUID.test(value) ? value : null;
+  value && UUID_PATTERN.test(value) ? value : null;
 
 const fromSeconds = (seconds: number) => new Date(seconds * 1000);
 

@@ -1,6 +1,6 @@
 import type { Services } from '../services.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
-import type { UserView } from './user-schema.js';
+import type { User } from '../../../contract/api.js';
 
 export interface SessionUserRow {
   id: string;
@@ -56,6 +56,6 @@ export async function findSessionUser(
 }
 
 /** A visitor without a row is an ordinary anonymous reader. */
-export function toUserView(id: string, row: SessionUserRow | null): UserView {
+export function toUser(id: string, row: SessionUserRow | null): User {
   return { id, email: row?.email ?? null, ...toMembershipView(row?.membership ?? null) };
 }

@@ -1,43 +1,57 @@
+import type { Static } from 'typebox';
+import type {
+  AccountDeleteBodySchema,
+  CredentialsBodySchema,
+  EmailChangeBodySchema,
+  Payment,
+  PasswordChangeBodySchema,
+  PasswordResetBodySchema,
+  PasswordResetConfirmBodySchema,
+  User,
+} from '../../../../contract/api';
 import { apiRequest } from '../../lib/api-client';
-import type { User } from '../../lib/session/user';
+
+// One function per endpoint; request bodies typed by the contract's schemas (type-only imports:
+// nothing of the schemas reaches the bundle).
 
 type UserAnswer = Promise<{ user: User }>;
+const post = <Body>(path: string, body?: Body): UserAnswer =>
+  apiRequest(path, { method: 'POST', body });
 
 export const register = (email: string, password: string): UserAnswer =>
-  apiRequest('/api/auth/register', { method: 'POST', body: { email, password } });
+  post<Static<typeof CredentialsBodySchema>>('/api/auth/register', { email, password });
 
 export const signIn = (email: string, password: string): UserAnswer =>
-  apiRequest('/api/auth/login', { method: 'POST', body: { email, password } });
+  post<Static<typeof CredentialsBodySchema>>('/api/auth/login', { email, password });
 
-export const signOut = (): UserAnswer => apiRequest('/api/auth/logout', { method: 'POST' });
+export const signOut = (): UserAnswer => post('/api/auth/logout');
 
 export const requestPasswordReset = (email: string): Promise<{ message: string }> =>
-  apiRequest('/api/auth/password-reset', { method: 'POST', body: { email } });
+  apiRequest('/api/auth/password-reset', {
+    method: 'POST',
+    body: { email } satisfies Static<typeof PasswordResetBodySchema>,
+  });
 
 export const resetPassword = (token: string, password: string): UserAnswer =>
-  apiRequest('/api/auth/password-reset/confirm', { method: 'POST', body: { token, password } });
+  post<Static<typeof PasswordResetConfirmBodySchema>>('/api/auth/password-reset/confirm', {
+    token,
+    password,
+  });
 
 export const changePassword = (currentPassword: string, newPassword: string): UserAnswer =>
-  apiRequest('/api/auth/password', { method: 'POST', body: { currentPassword, newPassword } });
+  post<Static<typeof PasswordChangeBodySchema>>('/api/auth/password', {
+    currentPassword,
+    newPassword,
+  });
 
 export const changeEmail = (email: string, password: string): UserAnswer =>
-  apiRequest('/api/account/email', { method: 'POST', body: { email, password } });
+  post<Static<typeof EmailChangeBodySchema>>('/api/account/email', { email, password });
 
 export const deleteAccount = (password: string): UserAnswer =>
-  apiRequest('/api/account/delete', { method: 'POST', body: { password } });
+  post<Static<typeof AccountDeleteBodySchema>>('/api/account/delete', { password });
 
 export const openBillingPortal = (): Promise<{ url: string }> =>
   apiRequest('/api/billing-portal', { method: 'POST' });
-
-export interface Payment {
-  id: string;
-  kind: 'one-time' | 'subscription-invoice' | 'comp';
-  amountCents: number;
-  currency: string;
-  paidAt: string;
-  state: 'active' | 'suspended' | 'refunded' | 'revoked';
-  covers: { from: string; until: string } | null;
-}
 
 export const listPayments = (signal?: AbortSignal): Promise<{ payments: Payment[] }> =>
   apiRequest('/api/account/payments', { signal });

@@ -9,7 +9,7 @@ import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
-import type { User } from '../../lib/session/user';
+import type { User } from '../../../../contract/api';
 import {
   changeEmail,
   changePassword,

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { formatDate, formatMoney } from '../../lib/format-date';
-import { listPayments, type Payment } from './account-api';
+import type { Payment } from '../../../../contract/api';
+import { listPayments } from './account-api';
 
 const KIND: Record<Payment['kind'], string> = {
   'one-time': 'One year, paid once',

@@ -7,7 +7,8 @@ import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { register } from './account-api';
 import { useFormSubmit } from './use-form-submit';
-import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
+import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
+import { emailProblem, newPasswordProblem } from './validation';
 
 /** /register: the seed's sign-up card made real. Keeps whatever this visitor already paid for. */
 export default function RegisterPage() {

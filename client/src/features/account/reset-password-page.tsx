@@ -7,7 +7,8 @@ import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { requestPasswordReset, resetPassword } from './account-api';
 import { useFormSubmit } from './use-form-submit';
-import { emailProblem, MIN_PASSWORD_LENGTH, newPasswordProblem } from './validation';
+import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
+import { emailProblem, newPasswordProblem } from './validation';
 
 /**
  * /reset-password asks for an email; /reset-password?token=… (the mailed link) shows the form

@@ -1,10 +1,13 @@
+import {
+  isValidEmail,
+  MIN_PASSWORD_LENGTH,
+  normalizeEmail,
+} from '../../../../contract/account-rules';
 import { ApiError } from '../../lib/api-client';
-
-export const MIN_PASSWORD_LENGTH = 10;
 
 export function emailProblem(email: string): string | null {
   if (!email.trim()) return 'Enter your email address.';
-  if (!/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email.trim())) {
+  if (!isValidEmail(normalizeEmail(email))) {
     return 'Enter a valid email address, like name@example.com.';
   }
   return null;

@@ -2,10 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { apiRequest } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
-import type { User } from '../../lib/session/user';
-
-const POLL_EVERY_MS = 2_000;
-const POLL_FOR_MS = 30_000;
+import { waitForMembership } from '../../lib/session/wait-for-membership';
+import type { User } from '../../../../contract/api';
 
 type ReturnState = 'idle' | 'confirming' | 'member' | 'pending' | 'failed';
 
@@ -26,35 +24,21 @@ export function CheckoutReturn() {
 
   useEffect(() => {
     if (!sessionId || status !== 'ready') return;
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const controller = new AbortController();
     const params = new URLSearchParams(location.search);
     params.delete('checkout_session_id');
     const query = params.toString();
     navigate({ pathname: location.pathname, search: query ? `?${query}` : '' }, { replace: true });
 
-    const startedAt = Date.now();
-    const settle = (user: User | null) => {
-      if (cancelled) return;
-      if (user?.isSubscribed) {
-        setState('member');
-      } else if (Date.now() - startedAt < POLL_FOR_MS) {
-        timer = setTimeout(() => void refresh().then(settle), POLL_EVERY_MS);
-      } else {
-        setState('pending');
-      }
-    };
     apiRequest<{ user: User }>(`/api/checkout/${encodeURIComponent(sessionId)}`)
-      .then(({ user }) => {
-        if (cancelled) return;
+      .then(async ({ user }) => {
+        if (controller.signal.aborted) return;
         setUser(user);
-        settle(user);
+        const member = user.isSubscribed || (await waitForMembership(refresh, controller.signal));
+        if (!controller.signal.aborted) setState(member ? 'member' : 'pending');
       })
-      .catch(() => !cancelled && setState('failed'));
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
+      .catch(() => !controller.signal.aborted && setState('failed'));
+    return () => controller.abort();
     // Runs once per returned checkout; the address is cleaned right away.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId, status]);

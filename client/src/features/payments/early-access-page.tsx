@@ -6,7 +6,9 @@ import why from 'virtual:content/page/why';
 import { MarkdownContent } from '../../components/markdown-content';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
-import { formatPrice, useSiteConfig, type SiteConfig } from '../../lib/site-config';
+import type { SiteConfig } from '../../../../contract/api';
+import { waitForMembership } from '../../lib/session/wait-for-membership';
+import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { MEMBER_BENEFITS } from './early-access';
 import { JoinButton } from '../../components/join-button';
 import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
@@ -29,23 +31,18 @@ function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
   );
   useEffect(() => {
     if (!clientSecret || !config?.stripePublishableKey) return;
-    let active = true;
+    const controller = new AbortController();
     void getStripe(config.stripePublishableKey).then(async (stripe) => {
-      if (!stripe || !active) return;
+      if (!stripe || controller.signal.aborted) return;
       const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
-      if (!active) return;
+      if (controller.signal.aborted) return;
       setMessage(paymentStatusMessage(paymentIntent?.status ?? 'unknown'));
       // The membership itself comes from Stripe's webhook: look for it for a little while.
       if (paymentIntent?.status === 'succeeded') {
-        for (let attempt = 0; attempt < 15 && active; attempt += 1) {
-          if ((await refresh())?.isSubscribed) break;
-          await new Promise((resolve) => setTimeout(resolve, 2000));
-        }
+        await waitForMembership(refresh, controller.signal);
       }
     });
-    return () => {
-      active = false;
-    };
+    return () => controller.abort();
   }, [clientSecret, config?.stripePublishableKey, refresh]);
   return message;
 }

@@ -1,6 +1,3 @@
-/** The one item the early-access form buys (the server prices it). */
-export const EARLY_ACCESS_ITEM = 'early-access';
-
 /** The four member benefits, as the original site listed them. */
 export const MEMBER_BENEFITS = [
   'Trusted information and resources for a better quality of life',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, apiRequest } from '../../lib/api-client';
-import { EARLY_ACCESS_ITEM } from './early-access';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants';
 
 export type IntentState =
   | { kind: 'loading' }
@@ -16,7 +16,7 @@ export function usePaymentIntent(enabled: boolean): IntentState {
     const controller = new AbortController();
     apiRequest<{ clientSecret: string }>('/create-payment-intent', {
       method: 'POST',
-      body: { items: [{ id: EARLY_ACCESS_ITEM }] },
+      body: { items: [{ id: EARLY_ACCESS_OFFER }] },
       signal: controller.signal,
     }).then(
       ({ clientSecret }) => setState({ kind: 'ready', clientSecret }),

@@ -1,12 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { JoinButton } from '../../components/join-button';
+import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import './paywall.css';
 
 /** Pages that are already about joining or the visitor's account: no modal over them. */
-const QUIET_PATHS = ['/early-access', '/register', '/login', '/account', '/reset-password'];
+const QUIET_PATHS = [
+  paths.earlyAccess,
+  paths.register,
+  paths.login,
+  paths.account,
+  paths.resetPassword,
+];
 
 /**
  * "Get Full Access": shown once, `paywallDelayMs` after arrival, to a visitor who is not a member.

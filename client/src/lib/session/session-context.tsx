@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { fetchMe, retryDelayMs, startSession } from './start-session';
-import type { User } from './user';
+import type { User } from '../../../../contract/api';
 
 export type SessionStatus = 'connecting' | 'ready' | 'failed';
 

@@ -1,5 +1,5 @@
 import { ApiError, apiRequest } from '../api-client';
-import type { User } from './user';
+import type { User } from '../../../../contract/api';
 
 export function startSession(signal?: AbortSignal): Promise<{ user: User }> {
   return apiRequest('/api/session', { method: 'POST', signal });

@@ -4,13 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from '../../http/errors.js';
+import { SERVER_PATHS } from '../../../../contract/constants.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const SHORT = 'public, max-age=3600';
 
 /** Paths the server answers itself: an unknown one is a JSON 404, never the client's page. */
-const SERVER_PATH = /^\/(api|webhooks)(\/|$)|^\/(create-payment-intent|healthz|readyz)$/;
+const isServerPath = (path: string) =>
+  SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
  * Serves the built client: hashed files under /assets/ cached for a year, everything else
@@ -55,7 +57,7 @@ export default fp(
       const path = request.url.split('?')[0] ?? '/';
       const wantsPage =
         (request.method === 'GET' || request.method === 'HEAD') &&
-        !SERVER_PATH.test(path) &&
+        !isServerPath(path) &&
         !/\.[a-z0-9]+$/i.test(path) &&
         indexHtml !== null;
       if (wantsPage) return sendIndex(reply);

@@ -1,16 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import {
+  AccountDeleteBodySchema,
+  EmailChangeBodySchema,
+  ErrorResponseSchema,
+  UserResponseSchema,
+} from '../../../../contract/api.js';
 import { changeEmail, requirePassword } from '../../accounts/accounts.js';
-import { MAX_PASSWORD_LENGTH } from '../../accounts/passwords.js';
-import { ErrorResponseSchema } from '../../http/error-schema.js';
 import { HttpError } from '../../http/errors.js';
 import { deleteUserAndLedger, liveSubscriptionIds } from '../../memberships/memberships.js';
 import { callStripe } from '../../stripe/call-stripe.js';
 import { cancelSubscription } from '../../stripe/stripe-actions.js';
-import { UserResponseSchema } from '../../users/user-schema.js';
-import { findSessionUser, toUserView } from '../../users/users.js';
+import { findSessionUser, toUser } from '../../users/users.js';
 
-const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH * 2 });
 const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
@@ -19,7 +21,7 @@ const errors = {
   502: ErrorResponseSchema,
 };
 
-export default async function accountRoutes(app: FastifyInstance) {
+const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function requireRegistered(request: FastifyRequest) {
     const session = await request.requireSession();
     if (!session.user?.email) {
@@ -29,14 +31,11 @@ export default async function accountRoutes(app: FastifyInstance) {
   }
 
   /** A new email, also given to the Stripe customer so receipts go to the right place. */
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/api/account/email',
     {
       schema: {
-        body: Type.Object(
-          { email: Type.String({ minLength: 1, maxLength: 320 }), password: Password },
-          { additionalProperties: false },
-        ),
+        body: EmailChangeBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
     },
@@ -52,7 +51,7 @@ export default async function accountRoutes(app: FastifyInstance) {
         );
       }
       return {
-        user: toUserView(session.userId, await findSessionUser(app, session.userId)),
+        user: toUser(session.userId, await findSessionUser(app, session.userId)),
       };
     },
   );
@@ -62,11 +61,11 @@ export default async function accountRoutes(app: FastifyInstance) {
    * fails, nothing is deleted), then the user and everything of theirs goes, their id stays marked
    * deleted so no late payment brings them back, and the browser starts afresh.
    */
-  app.post<{ Body: { password: string } }>(
+  app.post(
     '/api/account/delete',
     {
       schema: {
-        body: Type.Object({ password: Password }, { additionalProperties: false }),
+        body: AccountDeleteBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
     },
@@ -78,7 +77,9 @@ export default async function accountRoutes(app: FastifyInstance) {
       }
       await deleteUserAndLedger(app, session.userId);
       const userId = await app.sessions.startAnonymous(request, reply);
-      return { user: toUserView(userId, null) };
+      return { user: toUser(userId, null) };
     },
   );
-}
+};
+
+export default accountRoutes;

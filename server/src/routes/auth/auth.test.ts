@@ -4,7 +4,7 @@ import { SmtpCapture } from '../../../../tests/support/smtp-capture.js';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
 import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { RESET_REQUESTED_MESSAGE } from './index.js';
 
 const PASSWORD = 'correct horse battery';

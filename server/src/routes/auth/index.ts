@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox, Static } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   changePassword,
   completePasswordReset,
@@ -9,21 +9,18 @@ import {
   signIn,
   type SessionGrant,
 } from '../../accounts/accounts.js';
-import { normalizeEmail } from '../../accounts/emails.js';
-import { MAX_PASSWORD_LENGTH } from '../../accounts/passwords.js';
-import { ErrorResponseSchema } from '../../http/error-schema.js';
+import { normalizeEmail } from '../../../../contract/account-rules.js';
+import {
+  CredentialsBodySchema,
+  ErrorResponseSchema,
+  MessageResponseSchema,
+  PasswordChangeBodySchema,
+  PasswordResetBodySchema,
+  PasswordResetConfirmBodySchema,
+  UserResponseSchema,
+} from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
-import { UserResponseSchema } from '../../users/user-schema.js';
-import { findSessionUser, toUserView } from '../../users/users.js';
-
-const Email = Type.String({ minLength: 1, maxLength: 320 });
-// Longer than the policy allows, so an over-long password gets the policy's own message.
-const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH * 2 });
-const CredentialsSchema = Type.Object(
-  { email: Email, password: Password },
-  { additionalProperties: false },
-);
-type Credentials = Static<typeof CredentialsSchema>;
+import { findSessionUser, toUser } from '../../users/users.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -32,7 +29,6 @@ const errors = {
   409: ErrorResponseSchema,
   429: ErrorResponseSchema,
 };
-const MessageSchema = Type.Object({ message: Type.String() });
 
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that email, we have sent it a link to choose a new password. The link works once, for one hour.';
@@ -46,16 +42,16 @@ export interface AuthRouteOptions {
   graceDays: number;
 }
 
-export default async function authRoutes(app: FastifyInstance, options: AuthRouteOptions) {
+const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, options) => {
   /** Starts the session the account continues with and answers its user. */
   async function continueAs(request: FastifyRequest, reply: FastifyReply, grant: SessionGrant) {
     await app.sessions.start(request, reply, grant.userId, grant.sessionVersion);
-    return { user: toUserView(grant.userId, await findSessionUser(app, grant.userId)) };
+    return { user: toUser(grant.userId, await findSessionUser(app, grant.userId)) };
   }
 
-  app.post<{ Body: Credentials }>(
+  app.post(
     '/api/auth/register',
-    { schema: { body: CredentialsSchema, response: { 201: UserResponseSchema, ...errors } } },
+    { schema: { body: CredentialsBodySchema, response: { 201: UserResponseSchema, ...errors } } },
     async (request, reply) => {
       const session = await request.requireSession();
       const grant = await registerAccount(app, {
@@ -71,7 +67,9 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   const checkEmailLimit = app.createRateLimit({
     max: 10,
     timeWindow: '15 minutes',
-    keyGenerator: (request) => `login:${normalizeEmail((request.body as Credentials).email)}`,
+    // Runs as the login route's preHandler, after its schema validated the body.
+    keyGenerator: (request) =>
+      `login:${normalizeEmail((request.body as Static<typeof CredentialsBodySchema>).email)}`,
   });
   async function perEmail(request: FastifyRequest, reply: FastifyReply) {
     const limit = await checkEmailLimit(request);
@@ -84,10 +82,10 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       );
     }
   }
-  app.post<{ Body: Credentials }>(
+  app.post(
     '/api/auth/login',
     {
-      schema: { body: CredentialsSchema, response: { 200: UserResponseSchema, ...errors } },
+      schema: { body: CredentialsBodySchema, response: { 200: UserResponseSchema, ...errors } },
       config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
       preHandler: perEmail,
     },
@@ -106,16 +104,16 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     async (request, reply) => {
       await request.requireSession();
       const userId = await app.sessions.startAnonymous(request, reply);
-      return { user: toUserView(userId, null) };
+      return { user: toUser(userId, null) };
     },
   );
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/api/auth/password-reset',
     {
       schema: {
-        body: Type.Object({ email: Email }, { additionalProperties: false }),
-        response: { 202: MessageSchema, ...errors },
+        body: PasswordResetBodySchema,
+        response: { 202: MessageResponseSchema, ...errors },
       },
       config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
     },
@@ -142,14 +140,11 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     },
   );
 
-  app.post<{ Body: { token: string; password: string } }>(
+  app.post(
     '/api/auth/password-reset/confirm',
     {
       schema: {
-        body: Type.Object(
-          { token: Type.String({ minLength: 1, maxLength: 200 }), password: Password },
-          { additionalProperties: false },
-        ),
+        body: PasswordResetConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
@@ -158,14 +153,11 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       continueAs(request, reply, await completePasswordReset(app, request.body)),
   );
 
-  app.post<{ Body: { currentPassword: string; newPassword: string } }>(
+  app.post(
     '/api/auth/password',
     {
       schema: {
-        body: Type.Object(
-          { currentPassword: Password, newPassword: Password },
-          { additionalProperties: false },
-        ),
+        body: PasswordChangeBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
     },
@@ -178,4 +170,6 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       return continueAs(request, reply, grant);
     },
   );
-}
+};
+
+export default authRoutes;

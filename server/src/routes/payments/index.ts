@@ -1,8 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AppConfig } from '../../config.js';
 import { withTransaction } from '../../db/transaction.js';
-import { ErrorResponseSchema } from '../../http/error-schema.js';
+import {
+  ClientSecretResponseSchema,
+  ErrorResponseSchema,
+  PaymentIntentBodySchema,
+  UrlResponseSchema,
+  UserResponseSchema,
+} from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
 import { applyPaymentFacts } from '../../memberships/ledger.js';
 import {
@@ -18,25 +24,10 @@ import {
   createPortalUrl,
 } from '../../stripe/membership-checkout.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { readCheckoutFacts } from '../../stripe/read-payment-facts.js';
-import { UserResponseSchema } from '../../users/user-schema.js';
-import { findSessionUser, toUserView } from '../../users/users.js';
+import { findSessionUser, toUser } from '../../users/users.js';
 
-const PaymentIntentBodySchema = Type.Object(
-  {
-    items: Type.Array(
-      Type.Object(
-        { id: Type.String({ minLength: 1, maxLength: 100 }) },
-        { additionalProperties: false },
-      ),
-      { minItems: 1, maxItems: 10 },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const UrlResponseSchema = Type.Object({ url: Type.String() });
 const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
@@ -52,16 +43,16 @@ const CHECKOUT_SESSION_ID = '^cs_[A-Za-z0-9_]{1,250}$';
 const alreadyMember = () =>
   new HttpError(409, 'already_member', 'You are already a member: there is nothing to pay.');
 
-export default async function paymentRoutes(app: FastifyInstance, options: { config: AppConfig }) {
+const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (app, options) => {
   const { siteUrl, siteName, membership } = options.config;
 
   /** The early-access form: a PaymentIntent for the one-year membership, priced here. */
-  app.post<{ Body: Static<typeof PaymentIntentBodySchema> }>(
+  app.post(
     '/create-payment-intent',
     {
       schema: {
         body: PaymentIntentBodySchema,
-        response: { 200: Type.Object({ clientSecret: Type.String() }), ...errors },
+        response: { 200: ClientSecretResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -121,7 +112,7 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
   );
 
   /** The return from Checkout: ask Stripe itself whether this visitor's session was paid. */
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/checkout/:id',
     {
       schema: {
@@ -147,7 +138,7 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
         await settleLedgerChange({ ...payments, db: app.db, log: request.log }, change);
       }
       return {
-        user: toUserView(session.userId, await findSessionUser(app, session.userId)),
+        user: toUser(session.userId, await findSessionUser(app, session.userId)),
       };
     },
   );
@@ -171,4 +162,6 @@ export default async function paymentRoutes(app: FastifyInstance, options: { con
 
   const portalUrl = (customerId: string) =>
     createPortalUrl(app.requirePayments(), { customerId, returnUrl: `${siteUrl}/account` });
-}
+};
+
+export default paymentRoutes;

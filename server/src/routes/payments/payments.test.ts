@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake-stripe.js';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
 import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 
 const SITE_URL = 'https://cohort.example';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorResponseSchema } from '../../http/error-schema.js';
-import { UserResponseSchema } from '../../users/user-schema.js';
-import { toUserView } from '../../users/users.js';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { UserResponseSchema } from '../../../../contract/api.js';
+import { toUser } from '../../users/users.js';
 
 export interface SessionRouteOptions {
   /** POST /api/session per client IP per minute. */
@@ -17,9 +17,9 @@ export default async function sessionRoutes(app: FastifyInstance, options: Sessi
     },
     async (request, reply) => {
       const session = await request.getSession();
-      if (session) return { user: toUserView(session.userId, session.user) };
+      if (session) return { user: toUser(session.userId, session.user) };
       const userId = await app.sessions.startAnonymous(request, reply);
-      return { user: toUserView(userId, null) };
+      return { user: toUser(userId, null) };
     },
   );
 
@@ -28,7 +28,7 @@ export default async function sessionRoutes(app: FastifyInstance, options: Sessi
     { schema: { response: { 200: UserResponseSchema, 401: ErrorResponseSchema } } },
     async (request) => {
       const session = await request.requireSession();
-      return { user: toUserView(session.userId, session.user) };
+      return { user: toUser(session.userId, session.user) };
     },
   );
 }

@@ -3,7 +3,7 @@ import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
 import { TcpProxy } from '../../../../tests/support/tcp-proxy.js';
 import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
-import { EARLY_ACCESS_OFFER } from '../../stripe/offer.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { Type } from 'typebox';
-import { ErrorResponseSchema } from '../../http/error-schema.js';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
 import { MalformedEventError } from '../../stripe/event-facts.js';
 import { handleStripeEvent } from '../../stripe/handle-stripe-event.js';

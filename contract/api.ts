@@ -1,0 +1,111 @@
+import { Type, type Static } from 'typebox';
+import { MAX_PASSWORD_LENGTH } from './account-rules.js';
+
+/**
+ * What the client and the server agree on for the HTTP API (PRODUCT.md's contract), as TypeBox
+ * schemas: the server validates and serialises with them (Fastify's type provider), the client
+ * takes its types from them (`import type`, so none of this reaches the bundle).
+ */
+
+export const ErrorResponseSchema = Type.Object({
+  error: Type.Object({ code: Type.String(), message: Type.String() }),
+});
+
+export const MembershipSchema = Type.Object({
+  plan: Type.Union([Type.Literal('one-time'), Type.Literal('subscription')]),
+  status: Type.String(),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const UserSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  email: Type.Union([Type.String(), Type.Null()]),
+  isSubscribed: Type.Boolean(),
+  membership: Type.Union([MembershipSchema, Type.Null()]),
+});
+export type User = Static<typeof UserSchema>;
+
+export const UserResponseSchema = Type.Object({ user: UserSchema });
+
+/** GET /api/config: what this deployment tells the browser. */
+export const SiteConfigSchema = Type.Object({
+  siteName: Type.String(),
+  /** The public address: Stripe's return_url is built from it (PRODUCT decision 9). */
+  siteUrl: Type.String(),
+  paymentsEnabled: Type.Boolean(),
+  stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
+  priceCents: Type.Integer(),
+  currency: Type.String(),
+  paywallDelayMs: Type.Integer(),
+});
+export type SiteConfig = Static<typeof SiteConfigSchema>;
+
+/** POST /create-payment-intent. */
+export const PaymentIntentBodySchema = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        { id: Type.String({ minLength: 1, maxLength: 100 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 10 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export const ClientSecretResponseSchema = Type.Object({ clientSecret: Type.String() });
+export const UrlResponseSchema = Type.Object({ url: Type.String() });
+
+/** GET /api/account/payments: each payment and the time it covers on the ledger. */
+export const PaymentSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([
+    Type.Literal('one-time'),
+    Type.Literal('subscription-invoice'),
+    Type.Literal('comp'),
+  ]),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  paidAt: Type.String({ format: 'date-time' }),
+  state: Type.Union([
+    Type.Literal('active'),
+    Type.Literal('suspended'),
+    Type.Literal('refunded'),
+    Type.Literal('revoked'),
+  ]),
+  covers: Type.Union([
+    Type.Object({
+      from: Type.String({ format: 'date-time' }),
+      until: Type.String({ format: 'date-time' }),
+    }),
+    Type.Null(),
+  ]),
+});
+export type Payment = Static<typeof PaymentSchema>;
+export const PaymentsResponseSchema = Type.Object({ payments: Type.Array(PaymentSchema) });
+
+// ── Accounts ──────────────────────────────────────────────────────────────────────────────────
+
+const Email = Type.String({ minLength: 1, maxLength: 320 });
+// Longer than the policy allows, so an over-long password gets the policy's own message.
+const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH * 2 });
+const body = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+
+/** POST /api/auth/register and /api/auth/login. */
+export const CredentialsBodySchema = body({ email: Email, password: Password });
+/** POST /api/auth/password-reset. */
+export const PasswordResetBodySchema = body({ email: Email });
+/** POST /api/auth/password-reset/confirm. */
+export const PasswordResetConfirmBodySchema = body({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+  password: Password,
+});
+/** POST /api/auth/password. */
+export const PasswordChangeBodySchema = body({ currentPassword: Password, newPassword: Password });
+/** POST /api/account/email. */
+export const EmailChangeBodySchema = body({ email: Email, password: Password });
+/** POST /api/account/delete. */
+export const AccountDeleteBodySchema = body({ password: Password });
+
+export const MessageResponseSchema = Type.Object({ message: Type.String() });

@@ -1,0 +1,10 @@
+/** Facts both sides name. */
+
+/** The paths the Node server answers itself; every other path is the client's (nginx agrees). */
+export const SERVER_PATHS = ['/api', '/webhooks', '/create-payment-intent', '/healthz', '/readyz'];
+
+/** The only thing sold through POST /create-payment-intent: the one-year early-access membership. */
+export const EARLY_ACCESS_OFFER = 'early-access';
+
+/** A user id: a UUID as `crypto.randomUUID()` writes it. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
