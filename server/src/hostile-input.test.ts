@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../tests/support/fake-stripe.js';
-import { createTestApp, type TestApp } from '../../tests/support/test-app.js';
-import { newVisitor, type Visitor } from '../../tests/support/visitor.js';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
 
 // Every route gets random and malformed bodies, headers, cookies, query strings and content
 // types. Whatever arrives: never a 5xx, never a membership or payment changed, and the server

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, stopProcess, waitUntilReady } from '../../tests/support/site.js';
+import { freePort, stopProcess, waitUntilReady } from '#test/site';
 import { projectRoot } from './paths.js';
 
 /** Runs the real entry point (server.ts through tsx) as `npm start` would, without building. */

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { clientDistDir } from '../../server/src/paths.js';
-import { saveBenchResult } from '../support/bench-result.js';
+import { saveBenchResult } from '#test/bench-result';
 
 const TARGET_KB = 100;
 

@@ -8,9 +8,9 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { saveBenchResult, type BenchTable } from '../support/bench-result.js';
-import { articlePath, startBenchStack } from '../support/bench-stack.js';
-import { CHROMIUM_ARGS, findChromium } from '../support/chromium.js';
+import { saveBenchResult, type BenchTable } from '#test/bench-result';
+import { articlePath, startBenchStack } from '#test/bench-stack';
+import { CHROMIUM_ARGS, findChromium } from '#test/chromium';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;

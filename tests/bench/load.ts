@@ -14,15 +14,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { saveBenchResult } from '../support/bench-result.js';
-import { articlePath, startBenchStack } from '../support/bench-stack.js';
-import { clientDir } from '../support/nginx.js';
+import { saveBenchResult } from '#test/bench-result';
+import { articlePath, startBenchStack } from '#test/bench-stack';
+import { clientDir } from '#test/nginx';
 import {
   deliverWebhook,
   newPaymentEvent,
   readLedger,
   type PaymentEvent,
-} from '../support/payment-deliveries.js';
+} from '#test/payment-deliveries';
 
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 60);
 const WARM_UP_S = Math.min(5, DURATION_S);

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
-import { saveBenchResult } from '../support/bench-result.js';
-import { describeTestDatabase } from '../support/postgres-cluster.js';
+import { saveBenchResult } from '#test/bench-result';
+import { describeTestDatabase } from '#test/postgres-cluster';
 import { createSessionTokens } from '../../server/src/sessions/session-token.js';
-import { createTestApp, TEST_SESSION_SECRET } from '../support/test-app.js';
+import { createTestApp, TEST_SESSION_SECRET } from '#test/test-app';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;

@@ -4,8 +4,8 @@
 // Protocol: prints {"stripeUrl"} on a line; reads {"appUrl","events","warmup","concurrency"};
 // prints {"seconds","latencies"} and exits.
 import { createInterface } from 'node:readline';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { newPaymentEvent } from '../support/payment-deliveries.js';
+import { FakeStripe } from '#test/fake-stripe';
+import { newPaymentEvent } from '#test/payment-deliveries';
 
 const stripe = await new FakeStripe().start();
 console.log(JSON.stringify({ stripeUrl: stripe.url }));

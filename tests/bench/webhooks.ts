@@ -4,10 +4,10 @@
 // transaction. Target: 1000 events/s or more.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { saveBenchResult } from '../support/bench-result.js';
-import { FAKE_STRIPE_KEYS } from '../support/fake-stripe.js';
-import { describeTestDatabase } from '../support/postgres-cluster.js';
-import { createTestApp } from '../support/test-app.js';
+import { saveBenchResult } from '#test/bench-result';
+import { FAKE_STRIPE_KEYS } from '#test/fake-stripe';
+import { describeTestDatabase } from '#test/postgres-cluster';
+import { createTestApp } from '#test/test-app';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const WARMUP = 200;

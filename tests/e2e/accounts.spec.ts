@@ -1,12 +1,11 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, openPastPaywallDelay, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 
 test.use({ payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } });
 
 const PASSWORD = 'my long enough passphrase';
 const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });
-const uniqueEmail = () => `reader${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
 
 async function register(page: Page, email: string) {
   await page.goto('/register');
@@ -18,10 +17,8 @@ async function register(page: Page, email: string) {
 
 test('register, pay, sign out, sign in again: the membership comes back and the paywall stays away', async ({
   page,
-  stripe,
-  site,
+  pay,
 }) => {
-  if (!stripe) throw new Error('payments are on in this file');
   const email = uniqueEmail();
   await register(page, email);
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
@@ -29,15 +26,7 @@ test('register, pay, sign out, sign in again: the membership comes back and the 
 
   // Paid (Stripe tells the site through its webhook).
   const me = await (await page.request.get('/api/me')).json();
-  const intent = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
-  expect(
-    await deliverWebhook(
-      page.request,
-      site.url,
-      stripe,
-      stripe.event('payment_intent.succeeded', intent),
-    ),
-  ).toBe(200);
+  await pay(me.user.id);
   await page.reload();
   await expect(page.getByText(/^Active member/)).toBeVisible();
 
@@ -54,8 +43,7 @@ test('register, pay, sign out, sign in again: the membership comes back and the 
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByText(/^Active member/)).toBeVisible();
 
-  await page.goto('/wealth');
-  await page.waitForTimeout(2_500); // past the paywall delay
+  await openPastPaywallDelay(page, '/wealth', 1_500);
   await expect(paywall(page)).toBeHidden();
 });
 
@@ -63,20 +51,17 @@ test('the account page lists each payment, what it covers, and a refund', async 
   page,
   stripe,
   site,
+  registered,
+  pay,
 }) => {
   if (!stripe) throw new Error('payments are on in this file');
-  await register(page, uniqueEmail());
-  const me = await (await page.request.get('/api/me')).json();
-  const deliver = (type: string, object: Parameters<typeof stripe.event>[1]) =>
-    deliverWebhook(page.request, site.url, stripe, stripe.event(type, object));
-  const first = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
-  const second = stripe.paidPaymentIntent({ userId: me.user.id, offer: 'early-access' });
-  expect(await deliver('payment_intent.succeeded', first)).toBe(200);
-  expect(await deliver('payment_intent.succeeded', second)).toBe(200);
+  const first = await pay(registered.id);
+  await pay(registered.id);
   stripe.refund(first.id);
-  expect(await deliver('charge.refunded', stripe.get(String(first.latest_charge)))).toBe(200);
+  const refunded = stripe.event('charge.refunded', stripe.get(String(first.latest_charge)));
+  expect(await deliverWebhook(page.request, site.url, stripe, refunded)).toBe(200);
 
-  await page.reload();
+  await page.goto('/account');
   const payments = page.getByRole('list').filter({ hasText: 'One year, paid once' });
   await expect(payments.getByRole('listitem')).toHaveCount(2);
   const withState = (state: string) =>

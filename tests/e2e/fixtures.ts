@@ -1,6 +1,9 @@
-import { test as base, expect } from '@playwright/test';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { startSite, type RunningSite } from '../support/site.js';
+import { test as base, expect, type Page } from '@playwright/test';
+import { FakeStripe, type StripeObject } from '#test/fake-stripe';
+import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
+import { deliverWebhook } from './support/deliver-webhook.js';
+import { visit } from './support/visit.js';
+import { startSite, type RunningSite } from '#test/site';
 import { stripeJsStandIn } from './support/stripe-js-stand-in.js';
 
 interface WorkerFixtures {
@@ -13,7 +16,19 @@ interface WorkerFixtures {
   site: RunningSite;
 }
 
+export interface Account {
+  id: string;
+  email: string;
+  password: string;
+}
+
 interface TestFixtures {
+  /** Pays the early-access year for a user at the fake Stripe and delivers its signed webhook. */
+  pay: (userId: string) => Promise<StripeObject>;
+  /** A reader who registered in this page's browser, signed in, not a member. */
+  registered: Account;
+  /** A registered member: the early-access year paid, its webhook delivered. */
+  member: Account;
   /** Console errors a test provokes on purpose (`test.use({ expectedConsoleErrors: [...] })`). */
   expectedConsoleErrors: RegExp[];
   failOnConsoleErrors: undefined;
@@ -44,6 +59,31 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   baseURL: async ({ site }, use) => {
     await use(site.url);
+  },
+  pay: async ({ stripe, site, page }, use) => {
+    await use(async (userId) => {
+      if (!stripe) throw new Error('pay needs test.use({ payments: true })');
+      const intent = stripe.paidPaymentIntent({ userId, offer: EARLY_ACCESS_OFFER });
+      const status = await deliverWebhook(
+        page.request,
+        site.url,
+        stripe,
+        stripe.event('payment_intent.succeeded', intent),
+      );
+      expect(status, 'the payment webhook').toBe(200);
+      return intent;
+    });
+  },
+  registered: async ({ page }, use) => {
+    const account = { email: uniqueEmail(), password: 'my long enough passphrase' };
+    await visit(page, '/');
+    const response = await page.request.post('/api/auth/register', { data: account });
+    expect(response.status(), await response.text()).toBe(201);
+    await use({ id: (await response.json()).user.id, ...account });
+  },
+  member: async ({ registered, pay }, use) => {
+    await pay(registered.id);
+    await use(registered);
   },
   expectedConsoleErrors: [[], { option: true }],
   // An error in the browser console fails the test: it is a bug even when the page looks right.
@@ -79,3 +119,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+export const uniqueEmail = () =>
+  `reader-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/**
+ * Opens `path` with Playwright's clock in charge, waits until the session and the site config
+ * have arrived (what the paywall waits for), then moves time past the paywall's delay: no sleeps.
+ */
+export async function openPastPaywallDelay(page: Page, path: string, delayMs: number) {
+  await page.clock.install();
+  const config = page.waitForResponse((r) => r.url().endsWith('/api/config') && r.ok());
+  await visit(page, path);
+  await config;
+  await page.clock.runFor(delayMs + 1_000);
+}

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import type { FakeStripe } from '../support/fake-stripe.js';
-import { expect, test } from './fixtures.js';
+import type { FakeStripe } from '#test/fake-stripe';
+import { expect, openPastPaywallDelay, test } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
@@ -76,6 +76,14 @@ test('coming back from a paid Checkout makes the visitor a member and cleans the
   expect((await currentUser(checkoutTab)).isSubscribed).toBe(true);
 });
 
+test('a member never sees the paywall, and the navbar offers no Join', async ({ page, member }) => {
+  await openPastPaywallDelay(page, '/health', 1_500);
+  expect((await currentUser(page)).id).toBe(member.id);
+  await expect(paywall(page)).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Join', exact: true })).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Account' })).toBeVisible();
+});
+
 test('a forged ?stripe_success grants nothing', async ({ page }) => {
   await page.goto('/?stripe_success=true');
   await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
@@ -119,8 +127,7 @@ test('the early-access form pays, shows "Payment succeeded!" on return, and the 
     timeout: 10_000,
   });
 
-  await page.goto('/health');
-  await page.waitForTimeout(2_500); // past the 1.5 s paywall delay
+  await openPastPaywallDelay(page, '/health', 1_500);
   await expect(paywall(page)).toBeHidden();
 });
 

@@ -2,20 +2,20 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import { isDatabaseUnavailable } from '../../server/src/plugins/app/error-handler.js';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '#test/fake-stripe';
 import {
   deliverWebhook,
   newPaymentEvent,
   readLedger,
   type DeliveryOutcome,
   type PaymentEvent,
-} from '../support/payment-deliveries.js';
+} from '#test/payment-deliveries';
 import {
   findPostgresBinaries,
   startPostgresCluster,
   type PostgresCluster,
-} from '../support/postgres-cluster.js';
-import { startServerProcess, type ServerProcess } from '../support/site.js';
+} from '#test/postgres-cluster';
+import { startServerProcess, type ServerProcess } from '#test/site';
 
 /**
  * PostgreSQL stopped in the middle of traffic, as a crash or a power cut stops it: a cluster of

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '#test/fake-stripe';
 import {
   deliverWebhook,
   newPaymentEvent,
   readLedger,
   type DeliveryOutcome,
   type PaymentEvent,
-} from '../support/payment-deliveries.js';
+} from '#test/payment-deliveries';
 import {
   canOpenPostgresDatabase,
   openPostgresDatabase,
   type PostgresDatabase,
-} from '../support/postgres-cluster.js';
-import { startServerProcess, type ServerProcess } from '../support/site.js';
+} from '#test/postgres-cluster';
+import { startServerProcess, type ServerProcess } from '#test/site';
 
 /**
  * An app process killed (SIGKILL: no graceful shutdown, no finally blocks) while Stripe's webhook

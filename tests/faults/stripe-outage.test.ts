@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { newVisitor, type Visitor } from '../support/visitor.js';
+import { FakeStripe } from '#test/fake-stripe';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
 
 /**
  * Stripe's API answering 500 or not answering at all (the SDK's timeout fires, STRIPE_TIMEOUT_MS):

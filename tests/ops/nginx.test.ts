@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { clientDir, findNginx, startNginxStack, type NginxStack } from '../support/nginx.js';
-import { createMigratedTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { createTestRedis, type TestRedis } from '../support/test-redis.js';
+import { FakeStripe } from '#test/fake-stripe';
+import { clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
+import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { createTestRedis, type TestRedis } from '#test/test-redis';
 
 /**
  * The shipped nginx.conf, run by the real nginx in front of two real app processes (the built

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '#test/test-database';
 import { migrationsDir } from '../paths.js';
 import { applyMigrations, checksumOf, MigrationError, readMigrationFiles } from './migrate.js';
 

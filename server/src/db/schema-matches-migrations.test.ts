@@ -5,11 +5,11 @@ import {
   type Datamodel,
   type DmmfField,
   type DmmfModel,
-} from '../../../tests/support/prisma-schema.js';
+} from '#test/prisma-schema';
 import {
   createMigratedTestDatabase,
   type TestDatabase,
-} from '../../../tests/support/test-database.js';
+} from '#test/test-database';
 
 // Migrations are written by hand (the schema engine cannot be downloaded here), so this test is
 // what keeps them honest: the database they build must be exactly what schema.prisma describes.

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../tests/support/fake-stripe.js';
-import { createTestApp, type TestApp } from '../../../tests/support/test-app.js';
-import { newVisitor } from '../../../tests/support/visitor.js';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor } from '#test/visitor';
 import { createMembershipCheckout } from '../stripe/membership-checkout.js';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';

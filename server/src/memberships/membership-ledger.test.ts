@@ -1,8 +1,8 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../tests/support/fake-stripe.js';
-import { createTestApp, type TestApp } from '../../../tests/support/test-app.js';
-import { newVisitor, type Visitor } from '../../../tests/support/visitor.js';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 
 // The whole life of a payment, against the real app and PostgreSQL, with Stripe's side played by

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import type { FakeStripe } from '../../support/fake-stripe.js';
+import type { FakeStripe } from '#test/fake-stripe';
 
 /** Posts a Stripe event to the site as Stripe would: signed, raw JSON. */
 export async function deliverWebhook(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
-import { createTestRedis, type TestRedis } from '../../../../tests/support/test-redis.js';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestRedis, type TestRedis } from '#test/test-redis';
 
 const startSession = (t: TestApp, ip: string) =>
   t.app.inject({ method: 'POST', url: '/api/session', remoteAddress: ip });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake-stripe.js';
-import { SmtpCapture } from '../../../../tests/support/smtp-capture.js';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
-import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { RESET_REQUESTED_MESSAGE } from './index.js';

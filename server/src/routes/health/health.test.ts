@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
-import { TcpProxy } from '../../../../tests/support/tcp-proxy.js';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { TcpProxy } from '#test/tcp-proxy';
 import {
   createMigratedTestDatabase,
   type TestDatabase,
-} from '../../../../tests/support/test-database.js';
+} from '#test/test-database';
 import { buildApp } from '../../app.js';
 import { createDatabase } from '../../db/database.js';
-import { testConfig } from '../../../../tests/support/test-app.js';
+import { testConfig } from '#test/test-app';
 
 describe('health endpoints', () => {
   let testApp: TestApp;

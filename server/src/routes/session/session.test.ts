@@ -5,7 +5,7 @@ import {
   createTestApp,
   TEST_SESSION_SECRET,
   type TestApp,
-} from '../../../../tests/support/test-app.js';
+} from '#test/test-app';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { createSessionTokens, SESSION_TTL_SECONDS } from '../../sessions/session-token.js';
 

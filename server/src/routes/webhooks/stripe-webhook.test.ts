@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../../tests/support/fake-stripe.js';
-import { createTestApp, type TestApp } from '../../../../tests/support/test-app.js';
-import { TcpProxy } from '../../../../tests/support/tcp-proxy.js';
-import { newVisitor, type Visitor } from '../../../../tests/support/visitor.js';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { TcpProxy } from '#test/tcp-proxy';
+import { newVisitor, type Visitor } from '#test/visitor';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 
 const DAY_MS = 24 * 3600 * 1000;
