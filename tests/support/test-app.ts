@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
+import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
@@ -62,4 +63,25 @@ export async function createTestApp(
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * The real app with payments on against a fake Stripe whose events are delivered to the app's
+ * webhook endpoint (`stripe.deliverPending()`), as Stripe's would be.
+ */
+export async function createTestAppWithStripe(
+  stripe: FakeStripe,
+  options: Parameters<typeof createTestApp>[0] = {},
+): Promise<TestApp> {
+  const t = await createTestApp({ ...options, env: { ...stripe.env(), ...options.env } });
+  stripe.setWebhookTarget(async ({ payload, headers }) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/stripe',
+      payload,
+      headers,
+    });
+    return response.statusCode;
+  });
+  return t;
 }

@@ -1,15 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  readDatamodel,
-  type Datamodel,
-  type DmmfField,
-  type DmmfModel,
-} from '#test/prisma-schema';
-import {
-  createMigratedTestDatabase,
-  type TestDatabase,
-} from '#test/test-database';
+import { readDatamodel, type Datamodel, type DmmfField, type DmmfModel } from '#test/prisma-schema';
+import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 
 // Migrations are written by hand (the schema engine cannot be downloaded here), so this test is
 // what keeps them honest: the database they build must be exactly what schema.prisma describes.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { createMembershipCheckout } from '../stripe/membership-checkout.js';
 import { earlyAccessMetadata } from '../stripe/offer.js';
@@ -52,16 +52,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({ env: stripe.env() });
-    stripe.setWebhookTarget(async ({ payload, headers }) => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/webhooks/stripe',
-        payload,
-        headers,
-      });
-      return response.statusCode;
-    });
+    t = await createTestAppWithStripe(stripe);
   });
   afterAll(async () => {
     await t?.close();

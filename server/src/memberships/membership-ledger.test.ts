@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 
@@ -19,16 +19,7 @@ describe('a membership through the whole life of a payment', () => {
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({ env: stripe.env() });
-    stripe.setWebhookTarget(async ({ payload, headers }) => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/webhooks/stripe',
-        payload,
-        headers,
-      });
-      return response.statusCode;
-    });
+    t = await createTestAppWithStripe(stripe);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { TcpProxy } from '#test/tcp-proxy';
-import {
-  createMigratedTestDatabase,
-  type TestDatabase,
-} from '#test/test-database';
+import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { buildApp } from '../../app.js';
 import { createDatabase } from '../../db/database.js';
 import { testConfig } from '#test/test-app';

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  TEST_SESSION_SECRET,
-  type TestApp,
-} from '#test/test-app';
+import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { createSessionTokens, SESSION_TTL_SECONDS } from '../../sessions/session-token.js';
 
