@@ -166,13 +166,16 @@ async function writeNginxConfig(options: {
     existsSync(path),
   );
   if (!mimeTypes) throw new Error('No nginx mime.types found next to the nginx binary');
+  // Run as root, nginx's workers would switch to `nobody`, who cannot read a checkout under a
+  // private folder (a mktemp clone is 0700): they run as the test's own user instead.
+  const runsAsRoot = process.getuid?.() === 0;
   const sitePath = join(work, 'cohort.conf');
   const mainPath = join(work, 'nginx.conf');
   await writeFile(sitePath, site);
   await writeFile(
     mainPath,
     `daemon off;
-worker_processes ${options.workerProcesses};
+${runsAsRoot ? 'user root root;\n' : ''}worker_processes ${options.workerProcesses};
 pid ${join(work, 'nginx.pid')};
 error_log ${join(work, 'error.log')} warn;
 events { worker_connections ${options.workerConnections}; }
