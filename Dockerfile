@@ -45,6 +45,7 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+COPY scripts/stripe-cli.mjs ./scripts/
 COPY prisma/migrations ./prisma/migrations
 USER node
 EXPOSE 3000

@@ -109,3 +109,23 @@ export const EmailChangeBodySchema = body({ email: Email, password: Password });
 export const AccountDeleteBodySchema = body({ password: Password });
 
 export const MessageResponseSchema = Type.Object({ message: Type.String() });
+
+/** A registered user's signed-in browser, as `/account` lists them. */
+export const AccountSessionSchema = Type.Object({
+  id: Type.String(),
+  /** The browser's User-Agent when it signed in, or null. */
+  userAgent: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastSeenAt: Type.String({ format: 'date-time' }),
+  /** The browser asking. */
+  current: Type.Boolean(),
+});
+export type AccountSession = Static<typeof AccountSessionSchema>;
+export const AccountSessionsResponseSchema = Type.Object({
+  sessions: Type.Array(AccountSessionSchema),
+});
+
+/** POST /api/account/email/confirm: the token from the link mailed to the new address. */
+export const EmailChangeConfirmBodySchema = body({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+});

@@ -24,6 +24,8 @@ export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
+  /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole app without listening, so tests can `inject` requests into it. */
@@ -34,6 +36,7 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(dependencies.logStream && { stream: dependencies.logStream }),
       redact: [
         'req.headers.cookie',
         'req.headers.authorization',
@@ -50,6 +53,7 @@ export async function buildApp(
   });
 
   if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
+  for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
@@ -72,9 +76,14 @@ export async function buildApp(
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     loginRateLimit: config.loginRateLimit,
+    accountRateLimit: config.accountRateLimit,
     graceDays: config.membership.graceDays,
   });
-  await app.register(accountRoutes);
+  await app.register(accountRoutes, {
+    accountRateLimit: config.accountRateLimit,
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+  });
   await app.register(accountPaymentRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });

@@ -75,3 +75,61 @@ describe('configuration from the environment', () => {
     );
   });
 });
+
+describe('Stripe keys at start-up', () => {
+  const keys = {
+    STRIPE_SECRET_KEY: 'sk_test_51abcDEF',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_51abcDEF',
+    STRIPE_WEBHOOK_SECRET: 'whsec_abcDEF123',
+  };
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgresql://db/cohort',
+    SESSION_SECRET: 'x'.repeat(32),
+  };
+
+  it('accepts keys of one mode, restricted keys included', () => {
+    expect(parseConfig({ ...production, ...keys }).warnings).toEqual([]);
+    expect(
+      parseConfig({
+        ...production,
+        STRIPE_SECRET_KEY: 'rk_live_51abc',
+        STRIPE_PUBLISHABLE_KEY: 'pk_live_51abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      }).stripe,
+    ).not.toBeNull();
+  });
+
+  it('refuses to start in production with test and live keys mixed, naming the variable', () => {
+    expect(problemsOf({ ...production, ...keys, STRIPE_PUBLISHABLE_KEY: 'pk_live_51abc' })).toEqual(
+      [
+        'STRIPE_PUBLISHABLE_KEY: is a live key but STRIPE_SECRET_KEY is a test key; use both keys of the same mode',
+      ],
+    );
+  });
+
+  it('refuses to start in production with keys that are not Stripe’s shapes', () => {
+    const problems = problemsOf({
+      ...production,
+      STRIPE_SECRET_KEY: 'pk_test_51abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_51abc',
+      STRIPE_WEBHOOK_SECRET: 'not-a-signing-secret',
+      STRIPE_PRICE_ID: 'prod_123',
+    });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_PRICE_ID',
+    ]);
+  });
+
+  it('only warns outside production', () => {
+    const config = parseConfig({ ...keys, STRIPE_WEBHOOK_SECRET: 'abc123' });
+    expect(config.stripe).not.toBeNull();
+    expect(config.warnings).toEqual([expect.stringMatching(/^STRIPE_WEBHOOK_SECRET: /)]);
+  });
+
+  it('bounds the whole Stripe call by STRIPE_TIMEOUT_MS, 7 s unless set', () => {
+    expect(parseConfig(keys).stripe?.timeoutMs).toBe(7_000);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stripeKeyProblems } from './stripe/key-check.js';
 
 /** Typed configuration, read from the environment once at start-up. */
 export interface AppConfig {
@@ -19,6 +20,8 @@ export interface AppConfig {
   sessionRateLimit: number;
   /** Sign-in attempts per client IP per minute. */
   loginRateLimit: number;
+  /** Registrations, password and email changes, deletions per client IP per 10 minutes. */
+  accountRateLimit: number;
   stripe: StripeConfig | null;
   membership: {
     priceCents: number;
@@ -30,6 +33,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
+  /** What is wrong but does not stop start-up outside production: logged at start. */
+  warnings: string[];
 }
 
 export interface StripeConfig {
@@ -38,7 +43,7 @@ export interface StripeConfig {
   webhookSecret: string;
   priceId: string | undefined;
   apiUrl: string | undefined;
-  /** How long one call to Stripe's API may take before it counts as failed (then retried once). */
+  /** How long one call to Stripe's API may take in all, its one retry included. */
   timeoutMs: number;
 }
 
@@ -91,12 +96,13 @@ const envSchema = z.object({
   TRUST_PROXY: optionalText,
   SESSION_RATE_LIMIT: integer(1, 100_000).default(60),
   LOGIN_RATE_LIMIT: integer(1, 100_000).default(10),
+  ACCOUNT_RATE_LIMIT: integer(1, 100_000).default(10),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
-  STRIPE_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+  STRIPE_TIMEOUT_MS: integer(100, 120_000).default(7_000),
   MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999).default(1200),
   MEMBERSHIP_CURRENCY: z
     .string()
@@ -150,6 +156,18 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
       }
     }
   }
+  const warnings: string[] = [];
+  if (e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET) {
+    const keyProblems = stripeKeyProblems({
+      STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,
+      STRIPE_PUBLISHABLE_KEY: e.STRIPE_PUBLISHABLE_KEY,
+      STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET,
+      STRIPE_PRICE_ID: e.STRIPE_PRICE_ID,
+    });
+    // In production a visitor would be the first to find out: refuse to start.
+    if (e.NODE_ENV === 'production') problems.push(...keyProblems);
+    else warnings.push(...keyProblems);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -166,6 +184,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionRateLimit: e.SESSION_RATE_LIMIT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {
@@ -186,6 +205,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
+    warnings,
   };
 }
 

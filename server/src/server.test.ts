@@ -1,9 +1,11 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAKE_STRIPE_KEYS } from '#test/fake-stripe';
 import { freePort, stopProcess, waitUntilReady } from '#test/site';
 import { projectRoot } from './paths.js';
 
@@ -38,8 +40,24 @@ describe('the server process', () => {
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
     const secret = await readFile(join(dataDir, 'session-secret'), 'utf8');
     expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);
+    // One process at a time on the embedded database: the reconcile command refuses meanwhile.
+    const pidFile = join(dataDir, 'embedded-database.pid');
+    expect((await readFile(pidFile, 'utf8')).trim()).toBe(String(first.child.pid));
+    const reconcile = await promisify(execFile)(
+      process.execPath,
+      ['scripts/stripe-cli.mjs', 'reconcile', '--since', '1d'],
+      {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...FAKE_STRIPE_KEYS },
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(reconcile).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`The server (pid ${first.child.pid}) is running`),
+    });
     expect(await stopProcess(first.child)).toBe(0);
     expect(first.output()).toContain('SIGTERM received, shutting down');
+    expect(existsSync(pidFile)).toBe(false);
 
     const second = startServer(env);
     await waitUntilReady(`http://127.0.0.1:${port}/readyz`, second.child, second.output, 60_000);
@@ -55,6 +73,21 @@ describe('the server process', () => {
     expect(code).toBe(1);
     expect(output()).toContain('PORT: must be a whole number');
     expect(output()).toContain('MEMBERSHIP_CURRENCY: must be a three-letter ISO currency code');
+  });
+
+  it('refuses to start in production with Stripe keys of two modes, naming the variable', async () => {
+    const { child, output } = startServer({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://127.0.0.1:1/never-reached',
+      SESSION_SECRET: 'x'.repeat(32),
+      ...FAKE_STRIPE_KEYS,
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_51abcdef',
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output()).toContain(
+      'STRIPE_PUBLISHABLE_KEY: is a live key but STRIPE_SECRET_KEY is a test key',
+    );
   });
 
   it('refuses to start in production without DATABASE_URL and SESSION_SECRET', async () => {

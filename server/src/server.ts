@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
@@ -11,6 +11,8 @@ import {
   type EmbeddedDatabase,
 } from './db/embedded-database.js';
 import { applyMigrations } from './db/migrate.js';
+import { EMBEDDED_PID_FILE } from './cli/embedded-lock.js';
+import { checkStripeAtStart } from './plugins/app/payments.js';
 import { migrationsDir } from './paths.js';
 
 /** Entry point: configuration, database, migrations, then listen until told to stop. */
@@ -23,6 +25,8 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
     databaseUrl = embedded.url;
+    // Tells `npm run stripe:reconcile` the embedded database is in use (one process at a time).
+    await writeFile(join(dataDir, EMBEDDED_PID_FILE), `${process.pid}\n`);
   }
   const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));
   const onPglite = embedded !== undefined || (await isPgliteServer(databaseUrl));
@@ -46,12 +50,14 @@ async function main(): Promise<void> {
     else app.log.info(`${signal} received, shutting down`);
     await app.close();
     await embedded?.stop();
+    if (embedded) await rm(join(dataDir, EMBEDDED_PID_FILE), { force: true });
   });
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(
     `${config.siteName} is serving ${config.siteUrl} (${embedded ? 'embedded database in ' + dataDir : 'PostgreSQL'})`,
   );
+  void checkStripeAtStart(app, config);
 }
 
 function readConfigOrExit(): AppConfig {

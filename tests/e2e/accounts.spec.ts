@@ -88,7 +88,7 @@ test.describe('mistakes', () => {
     await page.getByLabel('Email').fill(uniqueEmail());
     await page.getByLabel('Password').fill('password123');
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect(page.getByText(/one of the most common ones/)).toBeVisible();
+    await expect(page.getByText(/That password is too easy to guess\./)).toBeVisible();
   });
 
   test('a wrong password gets a clear message', async ({ page }) => {
@@ -98,4 +98,67 @@ test.describe('mistakes', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   });
+});
+
+test('the account page lists the signed-in browsers and signs another one out', async ({
+  page,
+  browser,
+  registered,
+}) => {
+  // The same account signed in on a second browser (a phone, say).
+  const phone = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone) Safari/604.1' });
+  const phonePage = await phone.newPage();
+  await phonePage.goto('/login');
+  await phonePage.getByLabel('Email').fill(registered.email);
+  await phonePage.getByLabel('Password').fill(registered.password);
+  await phonePage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(phonePage).toHaveURL(/\/account$/);
+
+  await page.goto('/account');
+  const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
+  await expect(browsers.getByRole('listitem')).toHaveCount(2);
+  await expect(browsers.getByText('(this browser)')).toBeVisible();
+  const phoneRow = browsers.getByRole('listitem').filter({ hasText: 'Safari on iPhone' });
+  await phoneRow.getByRole('button', { name: 'Sign out' }).click();
+  await expect(browsers.getByRole('listitem')).toHaveCount(1);
+
+  // The phone is signed out: its next page load shows a stranger.
+  await phonePage.reload();
+  await expect(
+    phonePage.getByText('Create an account, or sign in to the one you have.'),
+  ).toBeVisible();
+  await phone.close();
+});
+
+test('a new email counts once the link mailed to it is confirmed, and the old address is told', async ({
+  page,
+  registered,
+  mailbox,
+}) => {
+  const newEmail = uniqueEmail();
+  await page.goto('/account');
+  const form = page.getByRole('form', { name: 'Change your email' });
+  await form.getByLabel('New email').fill(newEmail);
+  await form.getByLabel('Current password').fill(registered.password);
+  await form.getByRole('button', { name: 'Change email' }).click();
+  await expect(form.getByRole('status')).toHaveText(
+    `We sent a confirmation link to ${newEmail}. Your email changes when you open it and press Confirm.`,
+  );
+  // Nothing has changed yet.
+  await page.reload();
+  await expect(page.getByText(`Signed in as ${registered.email}`)).toBeVisible();
+
+  await expect.poll(() => mailbox.mailsTo(registered.email).length).toBe(1);
+  expect(mailbox.mailsTo(registered.email)[0]!.text).toContain(newEmail);
+  await expect.poll(() => mailbox.mailsTo(newEmail).length).toBe(1);
+  const link = /https?:\/\/\S+\/confirm-email#token=\S+/.exec(mailbox.mailsTo(newEmail)[0]!.text);
+  expect(link, 'the confirmation link').not.toBeNull();
+  const { pathname, hash } = new URL(link![0]);
+
+  await page.goto(`${pathname}${hash}`);
+  await expect(page).toHaveURL(/\/confirm-email$/); // the token leaves the address bar
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status')).toContainText(newEmail);
+  await page.getByRole('link', { name: 'Go to your account' }).click();
+  await expect(page.getByText(`Signed in as ${newEmail}`)).toBeVisible();
 });

@@ -4,6 +4,7 @@ import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { startSite, type RunningSite } from '#test/site';
+import { SmtpCapture } from '#test/smtp-capture';
 import { stripeJsStandIn } from './support/stripe-js-stand-in.js';
 
 interface WorkerFixtures {
@@ -13,6 +14,8 @@ interface WorkerFixtures {
   payments: boolean;
   /** The fake Stripe API the site talks to, when `payments` is on. */
   stripe: FakeStripe | null;
+  /** A real SMTP server the site sends its mail to: what a reader would find in their inbox. */
+  mailbox: SmtpCapture;
   site: RunningSite;
 }
 
@@ -49,9 +52,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
+  mailbox: [
+    // Playwright reads a fixture's dependencies from its first parameter: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const mailbox = await new SmtpCapture().start();
+      await use(mailbox);
+      await mailbox.stop();
+    },
+    { scope: 'worker' },
+  ],
   site: [
-    async ({ siteEnv, stripe }, use) => {
-      const site = await startSite({ ...(stripe ? stripe.env() : {}), ...siteEnv });
+    async ({ siteEnv, stripe, mailbox }, use) => {
+      const site = await startSite({
+        ...(stripe ? stripe.env() : {}),
+        SMTP_URL: mailbox.url,
+        ...siteEnv,
+      });
       await use(site);
       await site.stop();
     },

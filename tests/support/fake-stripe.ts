@@ -110,6 +110,18 @@ function random(seed: number): () => number {
 
 const list = (data: unknown[], url: string) => ({ object: 'list', data, has_more: false, url });
 
+/** How long Stripe keeps events for the Events API. */
+const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+
+/** One page of a list, as Stripe pages them: `limit` (default 10) after `starting_after`. */
+function page(all: { id: string }[], body: Record<string, unknown>, url: string) {
+  const start = body.starting_after
+    ? all.findIndex((item) => item.id === body.starting_after) + 1
+    : 0;
+  const limit = Math.min(Number(body.limit ?? 10), 100);
+  return { ...list(all.slice(start, start + limit), url), has_more: start + limit < all.length };
+}
+
 export class FakeStripe {
   readonly objects = new Map<string, StripeObject>();
   readonly requests: RecordedRequest[] = [];
@@ -119,6 +131,15 @@ export class FakeStripe {
   webhookApiVersion: string | undefined;
   /** The next card confirmation is declined, as Stripe.js reports a card error. */
   declineNextCard = false;
+  /** Secret keys Stripe no longer accepts (rolled or deleted): calls with them answer 401. */
+  readonly revokedKeys = new Set<string>();
+  /**
+   * The billing portal's saved settings. A new Stripe account has none (the portal then refuses
+   * sessions); this fake starts as an account set up as the README says, with them saved.
+   */
+  readonly portalConfigurations: StripeObject[] = [];
+  /** The account's webhook endpoints (Dashboard → Developers → Webhooks). */
+  readonly webhookEndpoints: StripeObject[] = [];
   url = '';
 
   private pending: StripeEvent[] = [];
@@ -128,6 +149,10 @@ export class FakeStripe {
   private server: http.Server | undefined;
   /** The real SDK, for signing webhook payloads exactly as Stripe does. */
   private readonly sdk = new Stripe(FAKE_STRIPE_KEYS.STRIPE_SECRET_KEY);
+
+  constructor() {
+    this.savePortalSettings();
+  }
 
   async start(): Promise<this> {
     this.server = http.createServer((request, response) => void this.handle(request, response));
@@ -161,6 +186,40 @@ export class FakeStripe {
     return this.requests.filter((r) => r.method === method && r.path === path);
   }
 
+  /** Saves the billing portal's settings, as the operator does once per mode in the Dashboard. */
+  savePortalSettings(): StripeObject {
+    const configuration = {
+      ...fixture('billing_portal.configuration'),
+      id: newId('bpc'),
+      livemode: false,
+      is_default: true,
+      active: true,
+    } as StripeObject;
+    this.portalConfigurations.push(configuration);
+    return configuration;
+  }
+
+  /** Adds a webhook endpoint, as the operator does in the Dashboard. */
+  addWebhookEndpoint(fields: {
+    url: string;
+    enabled_events: string[];
+    api_version?: string | null;
+    status?: 'enabled' | 'disabled';
+  }): StripeObject {
+    const endpoint = {
+      ...fixture('webhook_endpoint'),
+      id: newId('we'),
+      created: nowSeconds(),
+      livemode: false,
+      description: null,
+      status: 'enabled',
+      api_version: null,
+      ...fields,
+    } as StripeObject;
+    this.webhookEndpoints.push(endpoint);
+    return endpoint;
+  }
+
   // ── Objects, from Stripe's fixtures ──────────────────────────────────────────────────────
 
   private make(resource: string, prefix: string, fields: Record<string, unknown>): StripeObject {
@@ -178,6 +237,11 @@ export class FakeStripe {
 
   private find(predicate: (object: StripeObject) => boolean): StripeObject[] {
     return [...this.objects.values()].filter(predicate);
+  }
+
+  /** Objects of one kind, newest first, as Stripe's list endpoints order them. */
+  private newestFirst(kind: string): StripeObject[] {
+    return this.find((o) => o.object === kind).reverse();
   }
 
   private newCustomer(email: string | null): StripeObject {
@@ -954,6 +1018,11 @@ export class FakeStripe {
         if (!body.customer || !this.objects.has(String(body.customer))) {
           throw notFound(body.customer as string | undefined);
         }
+        if (!this.portalConfigurations.some((o) => o.is_default && o.active)) {
+          throw invalid(
+            'You can’t create a portal session in test mode until you save your customer portal settings in test mode at https://dashboard.stripe.com/test/settings/billing/portal.',
+          );
+        }
         const portal = this.make('billing_portal.session', 'bps', {
           customer: body.customer,
           return_url: body.return_url,
@@ -962,21 +1031,84 @@ export class FakeStripe {
         portal.url = `${this.url}/portal/${portal.id}`;
         return ok(portal);
       }
+      case 'GET account':
+        return ok({
+          ...fixture('account'),
+          id: 'acct_cohortfake',
+          charges_enabled: true,
+          details_submitted: true,
+          default_currency: 'usd',
+        });
+      case 'GET billing_portal/configurations':
+        return ok(
+          page(
+            this.portalConfigurations.filter(
+              (o) =>
+                (body.is_default === undefined || String(o.is_default) === body.is_default) &&
+                (body.active === undefined || String(o.active) === body.active),
+            ),
+            body,
+            '/v1/billing_portal/configurations',
+          ),
+        );
+      case 'GET webhook_endpoints':
+        return ok(page(this.webhookEndpoints, body, '/v1/webhook_endpoints'));
+      case 'GET subscriptions': {
+        // Without a status, Stripe lists every subscription that is not canceled.
+        const status = body.status as string | undefined;
+        return ok(
+          page(
+            this.newestFirst('subscription').filter(
+              (o) =>
+                (status === 'all' || (status ? o.status === status : o.status !== 'canceled')) &&
+                (!body.customer || o.customer === body.customer) &&
+                (!body.price || this.priceOf(o).id === body.price) &&
+                Number(o.created) >=
+                  Number((body.created as { gte?: string } | undefined)?.gte ?? 0),
+            ),
+            body,
+            '/v1/subscriptions',
+          ),
+        );
+      }
+      case 'GET invoices':
+        return ok(
+          page(
+            this.newestFirst('invoice').filter(
+              (o) =>
+                (!body.status || o.status === body.status) &&
+                (!body.customer || o.customer === body.customer) &&
+                (!body.subscription ||
+                  (o.parent as { subscription_details?: { subscription?: string } } | null)
+                    ?.subscription_details?.subscription === body.subscription),
+            ),
+            body,
+            '/v1/invoices',
+          ),
+        );
+      case 'GET payment_intents': {
+        const since = Number((body.created as { gte?: string } | undefined)?.gte ?? 0);
+        return ok(
+          page(
+            this.newestFirst('payment_intent').filter((o) => Number(o.created) >= since),
+            body,
+            '/v1/payment_intents',
+          ),
+        );
+      }
       case 'GET events/:id': {
         const event = this.events.find((e) => e.id === id);
         if (!event) throw notFound(id);
         return ok(event);
       }
       case 'GET events': {
-        // Newest first, as Stripe lists them; paged with limit and starting_after.
-        const since = Number((body.created as { gte?: string } | undefined)?.gte ?? 0);
+        // Newest first, as Stripe lists them. Stripe keeps events for 30 days.
+        const since = Math.max(
+          Number((body.created as { gte?: string } | undefined)?.gte ?? 0),
+          nowSeconds() - EVENT_RETENTION_SECONDS,
+        );
         const all = [...this.events].reverse().filter((event) => event.created >= since);
-        const start = body.starting_after
-          ? all.findIndex((event) => event.id === body.starting_after) + 1
-          : 0;
-        const limit = Number(body.limit ?? 10);
-        const page = all.slice(start, start + limit);
-        return ok({ ...list(page, '/v1/events'), has_more: start + limit < all.length });
+        return ok(page(all, body, '/v1/events'));
       }
       default:
         throw new StripeApiError(404, {
@@ -1018,6 +1150,17 @@ export class FakeStripe {
     const idempotencyKey =
       method === 'GET' ? undefined : (request.headers['idempotency-key'] as string | undefined);
     this.requests.push({ method, path: url.pathname, body, idempotencyKey });
+
+    const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer && this.revokedKeys.has(bearer)) {
+      // Stripe's answer to a rolled or deleted key: 401, the key shown with most of it hidden.
+      return send(response, 401, {
+        error: {
+          type: 'invalid_request_error',
+          message: `Invalid API Key provided: ${bearer.slice(0, 8)}****${bearer.slice(-4)}`,
+        },
+      });
+    }
 
     const fingerprint = `${method} ${url.pathname} ${raw}`;
     const saved = idempotencyKey ? this.idempotent.get(idempotencyKey) : undefined;

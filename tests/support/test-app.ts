@@ -12,8 +12,13 @@ export interface TestApp {
   config: AppConfig;
   database: Database;
   testDatabase: TestDatabase;
+  /** The log lines so far, with `captureLogs`. */
+  logs(): LogLine[];
   close(): Promise<void>;
 }
+
+/** One line of the app's JSON log (pino: level 50 is error, 40 warn). */
+export type LogLine = { level: number; msg: string } & Record<string, unknown>;
 
 /** The configuration a test app runs with: quiet, with a fixed secret, plus the test's own env. */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
@@ -21,6 +26,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // Tests register many accounts from one address; the limit has a test of its own.
+    ACCOUNT_RATE_LIMIT: '1000',
     ...env,
   });
 }
@@ -34,12 +41,18 @@ export async function createTestApp(
     connectThrough?: (databaseUrl: string) => Promise<string>;
     /** Pooled connections (default 5; production's default is 10). */
     maxConnections?: number;
+    /** Keeps the app's log lines (warn and above unless LOG_LEVEL says) for `logs()`. */
+    captureLogs?: boolean;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
 ): Promise<TestApp> {
   const testDatabase = await createMigratedTestDatabase();
-  const config = testConfig(options.env);
+  const config = testConfig({
+    ...(options.captureLogs && { LOG_LEVEL: 'warn' }),
+    ...options.env,
+  });
+  const logLines: string[] = [];
   const url = options.connectThrough
     ? await options.connectThrough(testDatabase.url)
     : testDatabase.url;
@@ -50,6 +63,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
+    ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
   });
   await options.configure?.(app, database);
   await app.ready();
@@ -58,6 +72,7 @@ export async function createTestApp(
     config,
     database,
     testDatabase,
+    logs: () => logLines.map((line) => JSON.parse(line) as LogLine),
     async close() {
       await app.close();
       await testDatabase.drop();

@@ -23,6 +23,7 @@ const RegisterPage = lazy(() => import('../features/account/register-page'));
 const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
+const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
 
 export function AppRoutes() {
   return (
@@ -55,6 +56,7 @@ export function AppRoutes() {
         <Route path={paths.login} element={<LoginPage />} />
         <Route path={paths.account} element={<AccountPage />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

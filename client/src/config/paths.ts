@@ -11,6 +11,7 @@ export const paths = {
   login: '/login',
   account: '/account',
   resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
   homeBuying: '/home-buying',
   studentDebtRelief: '/student-debt-relief',
   workAndJobs: '/work-and-jobs',

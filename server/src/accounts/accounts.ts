@@ -3,7 +3,11 @@ import { HttpError } from '../http/errors.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
-import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
+import {
+  hasControlCharacters,
+  isValidEmail,
+  normalizeEmail,
+} from '../../../contract/account-rules.js';
 import {
   checkNewPassword,
   getPasswordHash,
@@ -22,7 +26,29 @@ export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 const invalidCredentials = () =>
   new HttpError(401, 'invalid_credentials', 'That email and password do not match an account.');
 
+/**
+ * NUL and other control characters never belong in an email or a password: refused before
+ * anything else (the database would refuse a NUL with an error of its own).
+ */
+export function requireNoControlCharacters(fields: { email?: string; password?: string }): void {
+  if (fields.email !== undefined && hasControlCharacters(fields.email)) {
+    throw new HttpError(
+      400,
+      'invalid_email',
+      'An email address cannot contain control characters.',
+    );
+  }
+  if (fields.password !== undefined && hasControlCharacters(fields.password)) {
+    throw new HttpError(
+      400,
+      'invalid_password',
+      'A password cannot contain control characters (such as NUL or a line break).',
+    );
+  }
+}
+
 function requireValidEmail(input: string): string {
+  requireNoControlCharacters({ email: input });
   const email = normalizeEmail(input);
   if (!isValidEmail(email)) {
     throw new HttpError(
@@ -34,8 +60,8 @@ function requireValidEmail(input: string): string {
   return email;
 }
 
-function requireAcceptablePassword(password: string): void {
-  const problem = checkNewPassword(password);
+async function requireAcceptablePassword(password: string, userInputs: string[] = []) {
+  const problem = await checkNewPassword(password, userInputs);
   if (problem) throw new HttpError(400, 'weak_password', problem);
 }
 
@@ -55,8 +81,9 @@ export async function registerAccount(
   { db }: Pick<Services, 'db'>,
   input: { userId: string; email: string; password: string },
 ): Promise<SessionGrant> {
+  // The cheap checks first (the shape, the strength, who exists): a hash is the costly part.
   const email = requireValidEmail(input.email);
-  requireAcceptablePassword(input.password);
+  await requireAcceptablePassword(input.password, [email]);
   const existing = await db.prisma.user.findUnique({
     where: { id: input.userId },
     select: { email: true },
@@ -67,6 +94,9 @@ export async function registerAccount(
       'already_registered',
       'You already have an account: sign out first to create another.',
     );
+  }
+  if (await db.prisma.user.findUnique({ where: { email }, select: { id: true } })) {
+    throw emailTaken();
   }
   const passwordHash = await getPasswordHash(input.password);
   try {
@@ -92,6 +122,7 @@ export async function signIn(
   deps: Pick<Services, 'db'> & { graceDays: number },
   input: { email: string; password: string; leaving: Session | null },
 ): Promise<SessionGrant> {
+  requireNoControlCharacters(input);
   const email = normalizeEmail(input.email);
   const user = await deps.db.prisma.user.findUnique({
     where: { email },
@@ -120,9 +151,10 @@ export async function requirePassword(
   userId: string,
   password: string,
 ) {
+  requireNoControlCharacters({ password });
   const user = await db.prisma.user.findUnique({
     where: { id: userId },
-    select: { passwordHash: true },
+    select: { passwordHash: true, email: true },
   });
   if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
     throw new HttpError(403, 'wrong_password', 'Your current password is not right.');
@@ -135,7 +167,8 @@ export async function changePassword(
   { db }: Pick<Services, 'db'>,
   input: { userId: string; currentPassword: string; newPassword: string },
 ): Promise<SessionGrant> {
-  requireAcceptablePassword(input.newPassword);
+  requireNoControlCharacters({ password: input.currentPassword });
+  await requireAcceptablePassword(input.newPassword);
   await requirePassword({ db }, input.userId, input.currentPassword);
   const user = await db.prisma.user.update({
     where: { id: input.userId },
@@ -148,24 +181,94 @@ export async function changePassword(
   return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 
-/** Changes the email; answers the Stripe customers to give it to. */
-export async function changeEmail(
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface EmailChangeRequest {
+  /** The account's current address: it is told of the request. */
+  currentEmail: string;
+  newEmail: string;
+  /** The link's token, for the mail to the new address; null when that address is taken. */
+  token: string | null;
+}
+
+/**
+ * Asks for a new email: nothing changes until the link mailed to the new address is confirmed.
+ * An address that belongs to another account gets no link, and the answer is the same either
+ * way, so the form tells nobody which addresses have accounts.
+ */
+export async function requestEmailChange(
   { db }: Pick<Services, 'db'>,
   input: { userId: string; password: string; email: string },
-): Promise<{ email: string; stripeCustomerIds: string[] }> {
-  const email = requireValidEmail(input.email);
-  await requirePassword({ db }, input.userId, input.password);
-  try {
-    await db.prisma.user.update({ where: { id: input.userId }, data: { email } });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw emailTaken();
-    throw error;
+): Promise<EmailChangeRequest> {
+  const newEmail = requireValidEmail(input.email);
+  const user = await requirePassword({ db }, input.userId, input.password);
+  if (!user.email) throw new HttpError(403, 'registration_required', 'Create an account first.');
+  if (user.email === newEmail) {
+    throw new HttpError(400, 'same_email', 'That is already your email address.');
   }
-  const customers = await db.prisma.stripeCustomer.findMany({
-    where: { userId: input.userId },
+  const taken = await db.prisma.user.findUnique({
+    where: { email: newEmail },
     select: { id: true },
   });
-  return { email, stripeCustomerIds: customers.map((customer) => customer.id) };
+  if (taken) return { currentEmail: user.email, newEmail, token: null };
+  const token = randomBytes(32).toString('base64url');
+  await db.prisma.emailChange.create({
+    data: {
+      id: randomUUID(),
+      userId: input.userId,
+      newEmail,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
+    },
+  });
+  return { currentEmail: user.email, newEmail, token };
+}
+
+const invalidEmailLink = () =>
+  new HttpError(
+    400,
+    'invalid_email_link',
+    'This confirmation link is invalid, used or expired. Ask for a new one from your account.',
+  );
+
+/** Applies a confirmed email change; answers the Stripe customers to give the new email to. */
+export async function confirmEmailChange(
+  { db }: Pick<Services, 'db'>,
+  input: { token: string },
+): Promise<{ userId: string; email: string; stripeCustomerIds: string[] }> {
+  const changed = await db.prisma
+    .$transaction(async (tx) => {
+      const change = await tx.emailChange.findUnique({
+        where: { tokenHash: hashToken(input.token) },
+        select: { id: true, userId: true, newEmail: true, usedAt: true, expiresAt: true },
+      });
+      if (!change || change.usedAt || change.expiresAt <= new Date()) throw invalidEmailLink();
+      const claimed = await tx.emailChange.updateMany({
+        where: { id: change.id, usedAt: null },
+        data: { usedAt: new Date() },
+      });
+      if (claimed.count !== 1) throw invalidEmailLink();
+      // Older links of this account stop working too.
+      await tx.emailChange.updateMany({
+        where: { userId: change.userId, usedAt: null },
+        data: { usedAt: new Date() },
+      });
+      await tx.user.update({ where: { id: change.userId }, data: { email: change.newEmail } });
+      return change;
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    });
+  const customers = await db.prisma.stripeCustomer.findMany({
+    where: { userId: changed.userId },
+    select: { id: true },
+  });
+  return {
+    userId: changed.userId,
+    email: changed.newEmail,
+    stripeCustomerIds: customers.map((customer) => customer.id),
+  };
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -178,6 +281,7 @@ export async function createPasswordReset(
   { db }: Pick<Services, 'db'>,
   input: { email: string },
 ): Promise<{ email: string; token: string } | null> {
+  requireNoControlCharacters(input);
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) return null;
   const user = await db.prisma.user.findUnique({
@@ -209,11 +313,18 @@ export async function completePasswordReset(
   { db }: Pick<Services, 'db'>,
   input: { token: string; password: string },
 ): Promise<SessionGrant> {
-  requireAcceptablePassword(input.password);
+  await requireAcceptablePassword(input.password);
+  // A link that cannot work is refused before the costly hash.
+  const tokenHash = hashToken(input.token);
+  const pending = await db.prisma.passwordReset.findUnique({
+    where: { tokenHash },
+    select: { usedAt: true, expiresAt: true },
+  });
+  if (!pending || pending.usedAt || pending.expiresAt <= new Date()) throw invalidResetLink();
   const passwordHash = await getPasswordHash(input.password);
   return db.prisma.$transaction(async (tx) => {
     const reset = await tx.passwordReset.findUnique({
-      where: { tokenHash: hashToken(input.token) },
+      where: { tokenHash },
       select: { id: true, userId: true, usedAt: true, expiresAt: true },
     });
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw invalidResetLink();

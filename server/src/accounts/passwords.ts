@@ -1,9 +1,49 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../contract/account-rules.js';
+import {
+  hasControlCharacters,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '../../../contract/account-rules.js';
+import { HttpError } from '../http/errors.js';
+import { estimateStrength } from './strength-estimator.js';
 
 /** scrypt, memory-hard: N = 2^15, r = 8 → 32 MiB and ~50 ms per hash on a small VPS. */
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
+
+/**
+ * How many password hashes run at once, and how many may wait. scrypt runs on libuv's thread
+ * pool (4 threads), which also reads the static files: two hashes at a time leave it room, and a
+ * flood of sign-ups waits in a short queue, then gets 503 instead of starving the site.
+ */
+export const HASHING = { concurrent: 2, waiting: 32, retryAfterSeconds: 2 };
+
+let running = 0;
+const queue: (() => void)[] = [];
+
+/** Runs `work` in one of the hashing slots, or answers 503 when the queue is full. */
+async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASHING.concurrent) {
+    if (queue.length >= HASHING.waiting) {
+      throw new HttpError(
+        503,
+        'busy',
+        'The site is very busy signing people in: please try again in a few seconds.',
+        { 'retry-after': String(HASHING.retryAfterSeconds) },
+      );
+    }
+    await new Promise<void>((resolve) => queue.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next in line, or free it.
+    const next = queue.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
 
 function deriveKey(password: string, salt: Buffer, params = SCRYPT): Promise<Buffer> {
   const options: ScryptOptions = {
@@ -12,10 +52,13 @@ function deriveKey(password: string, salt: Buffer, params = SCRYPT): Promise<Buf
     p: params.p,
     maxmem: 128 * params.N * params.r * params.p * 2,
   };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, params.keyLength, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return inHashingSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, params.keyLength, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 
@@ -46,22 +89,35 @@ export async function spendPasswordCheck(password: string): Promise<void> {
   await verifyPassword(password, await decoyHash);
 }
 
-let commonPasswords: Set<string> | undefined;
+/** The score a new password needs (0-4): 3 is "safely unguessable: moderate protection". */
+export const MIN_PASSWORD_SCORE = 3;
 
-/** The reason a new password is refused, or null when it is acceptable. */
-export function checkNewPassword(password: string): string | null {
+/** The rule's own reasons: length and characters, no estimate needed. */
+function shapeProblem(password: string): string | null {
+  if (hasControlCharacters(password)) {
+    return 'A password cannot contain control characters (such as NUL or a line break).';
+  }
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
     return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
   }
-  // zxcvbn-ts's ranked list of ~49,000 passwords seen most often in breaches.
-  commonPasswords ??= new Set(
-    dictionary['passwords-common'].filter((common) => common.length >= MIN_PASSWORD_LENGTH),
-  );
-  if (commonPasswords.has(password.toLowerCase())) {
-    return 'That password is one of the most common ones: choose something less guessable.';
-  }
   return null;
+}
+
+/**
+ * The reason a new password is refused, or null when it is acceptable: its shape, then
+ * zxcvbn-ts's estimate (on a worker thread, strength-estimator.ts) with its hint.
+ */
+export async function checkNewPassword(
+  password: string,
+  userInputs: string[] = [],
+): Promise<string | null> {
+  const shape = shapeProblem(password);
+  if (shape) return shape;
+  const estimate = await estimateStrength(password, userInputs);
+  if (estimate.score >= MIN_PASSWORD_SCORE) return null;
+  const hint = [estimate.warning, ...estimate.suggestions].filter(Boolean).join(' ');
+  return `That password is too easy to guess.${hint ? ` ${hint}` : ''} A few unrelated words make a strong one.`;
 }

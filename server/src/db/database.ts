@@ -6,11 +6,6 @@ export interface Database {
   prisma: PrismaClient;
   /** The pool Prisma runs on, for the raw SQL of the hot path and the money path. */
   pool: pg.Pool;
-  /**
-   * Whether named (server-side prepared) statements are safe. Not on the embedded database: its
-   * connections share one backend, where a statement prepared by a closed connection lives on.
-   */
-  namedStatements: boolean;
   close(): Promise<void>;
 }
 
@@ -36,7 +31,6 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   return {
     prisma,
     pool,
-    namedStatements: !options.embedded,
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -22,6 +22,8 @@ export interface LedgerEntry {
 export interface LedgerSubscription {
   id: string;
   status: string;
+  /** When Stripe ended it; a canceled subscription's paid period counts until then. */
+  endedAt?: Date | null;
 }
 
 export interface DerivedMembership {
@@ -53,13 +55,25 @@ interface Interval {
   end: number;
 }
 
-/** Does this entry's period count towards access? */
-function counts(entry: LedgerEntry, subscriptions: Map<string, LedgerSubscription>): boolean {
-  if (entry.state !== 'active') return false;
-  if (entry.source !== 'subscription-invoice') return true;
-  // A subscription's periods count while it lives: once it is canceled or unpaid they stop.
+/**
+ * Until when this entry's period counts towards access: its end, or for a subscription that
+ * Stripe ended (canceled), when it ended. Null: it does not count at all (taken back, or its
+ * subscription stopped without an end Stripe told: unpaid, incomplete_expired, paused).
+ */
+function countsUntil(
+  entry: LedgerEntry,
+  subscriptions: Map<string, LedgerSubscription>,
+): number | null {
+  if (entry.state !== 'active') return null;
+  const end = entry.periodEnd?.getTime() ?? Number.POSITIVE_INFINITY;
+  if (entry.source !== 'subscription-invoice') return end;
   const subscription = entry.subscriptionId ? subscriptions.get(entry.subscriptionId) : undefined;
-  return subscription !== undefined && LIVE_SUBSCRIPTION_STATUSES.has(subscription.status);
+  if (!subscription) return null;
+  if (LIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) return end;
+  if (subscription.status === 'canceled' && subscription.endedAt) {
+    return Math.min(end, subscription.endedAt.getTime());
+  }
+  return null;
 }
 
 /**
@@ -72,15 +86,13 @@ export function placeEntries(
   subscriptions: readonly LedgerSubscription[],
 ): Coverage[] {
   const byId = new Map(subscriptions.map((s) => [s.id, s]));
-  const counted = entries.filter((entry) => counts(entry, byId));
+  const counted = entries.filter((entry) => countsUntil(entry, byId) !== null);
   const placed: (Interval & { entryId: string })[] = [];
   for (const entry of counted) {
     if (entry.source === 'one-time' || !entry.periodStart || !entry.periodEnd) continue;
-    placed.push({
-      entryId: entry.id,
-      start: entry.periodStart.getTime(),
-      end: entry.periodEnd.getTime(),
-    });
+    const start = entry.periodStart.getTime();
+    const end = countsUntil(entry, byId) ?? start;
+    if (end > start) placed.push({ entryId: entry.id, start, end });
   }
   const oneTime = counted
     .filter((entry) => entry.source === 'one-time' && entry.days !== null)
@@ -137,7 +149,8 @@ function noAccessStatus(
 /**
  * What the ledger gives now: null for a user who never paid. `expiresAt` is the end of the
  * unbroken run of covered time that holds `now` (for a `past_due` subscription, its last paid
- * period's end plus the grace days), or the end of the last run when none holds `now`.
+ * period's end plus the grace days), or the end of the last run when none holds `now`, or the
+ * latest payment's date when nothing counts.
  */
 export function deriveMembership(
   entries: readonly LedgerEntry[],
@@ -182,6 +195,8 @@ export function deriveMembership(
   return {
     plan: live || latest?.source === 'subscription-invoice' ? 'subscription' : 'one-time',
     status: why === 'expired' && live ? live.status : why,
-    expiresAt: new Date(last?.end ?? now),
+    // Nothing ever counted (every payment taken back): the latest payment's date, so the row
+    // reads the same however often, and whenever, the ledger is recomputed.
+    expiresAt: new Date(last?.end ?? latest?.paidAt.getTime() ?? now),
   };
 }

@@ -94,12 +94,20 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
   await linkCustomer(tx, userId, fact.customerId);
   await tx.query(
     `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt", "syncedAt",
-                                "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, now())
+                                "endedAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, "syncedAt" = EXCLUDED."syncedAt",
-                                    "updatedAt" = now()
+                                    "endedAt" = EXCLUDED."endedAt", "updatedAt" = now()
      WHERE subscriptions."syncedAt" <= EXCLUDED."syncedAt"`,
-    [fact.subscriptionId, userId, fact.customerId, fact.status, fact.createdAt, fact.readAt],
+    [
+      fact.subscriptionId,
+      userId,
+      fact.customerId,
+      fact.status,
+      fact.createdAt,
+      fact.readAt,
+      fact.endedAt,
+    ],
   );
 }
 
@@ -314,12 +322,14 @@ export async function recomputeMembership(
   graceDays: number,
 ): Promise<void> {
   // The user's whole ledger in one round trip: entitlements, then subscriptions.
-  const { rows } = await tx.query<LedgerEntry & { kind: 'entry' | 'subscription'; status: string }>(
+  const { rows } = await tx.query<
+    LedgerEntry & { kind: 'entry' | 'subscription'; status: string; endedAt: Date | null }
+  >(
     `SELECT 'entry' AS kind, id, source::text, "subscriptionId", "paidAt", "periodStart",
-            "periodEnd", days, state::text, NULL AS status
+            "periodEnd", days, state::text, NULL AS status, NULL::timestamptz AS "endedAt"
      FROM entitlements WHERE "userId" = $1
      UNION ALL
-     SELECT 'subscription', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, status
+     SELECT 'subscription', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, status, "endedAt"
      FROM subscriptions WHERE "userId" = $1`,
     [userId],
   );

@@ -21,6 +21,8 @@ export interface SubscriptionFact {
   customerId: string;
   status: string;
   createdAt: Date;
+  /** When Stripe ended it (canceled), else null. */
+  endedAt: Date | null;
   /** The invoice for its current period: a refund of that one stops the subscription. */
   latestInvoiceId: string | null;
   readAt: Date;

@@ -9,12 +9,16 @@ export interface SessionClaims {
   userId: string;
   /** The user's session version when the token was issued; 0 for an anonymous visitor. */
   sessionVersion: number;
+  /** A registered user's session (the `sessions` row it names); absent for anonymous readers. */
+  sessionId?: string;
   issuedAt: number;
   expiresAt: number;
+  /** Signed with `SESSION_SECRET_PREVIOUS`: re-issued with the current key on this response. */
+  signedWithPrevious: boolean;
 }
 
 export interface SessionTokens {
-  sign(userId: string, sessionVersion: number): Promise<string>;
+  sign(userId: string, sessionVersion: number, sessionId?: string): Promise<string>;
   /** The claims of a valid token, or null for anything else: never throws on bad input. */
   verify(token: string): Promise<SessionClaims | null>;
 }
@@ -65,8 +69,8 @@ export function createSessionTokens(current: string, previous?: string): Session
   }
 
   return {
-    async sign(userId, sessionVersion) {
-      return new SignJWT({ sv: sessionVersion })
+    async sign(userId, sessionVersion, sessionId) {
+      return new SignJWT({ sv: sessionVersion, ...(sessionId && { sid: sessionId }) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signing.id })
         .setSubject(userId)
         .setIssuedAt()
@@ -84,20 +88,30 @@ export function createSessionTokens(current: string, previous?: string): Session
         return known;
       }
       try {
+        let keyId: string | undefined;
         const { payload } = await jwtVerify(
           token,
           (header) => {
             const key = header.kid ? keys.get(header.kid) : undefined;
             if (!key) throw new errors.JWSSignatureVerificationFailed('unknown key id');
+            keyId = key.id;
             return key.key;
           },
           { algorithms: ['HS256'], requiredClaims: ['sub', 'iat', 'exp'] },
         );
-        const { sub, sv, iat, exp } = payload;
+        const { sub, sv, sid, iat, exp } = payload;
         if (typeof sub !== 'string' || !UUID_PATTERN.test(sub)) return null;
         if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 0) return null;
+        if (sid !== undefined && (typeof sid !== 'string' || !UUID_PATTERN.test(sid))) return null;
         if (typeof iat !== 'number' || typeof exp !== 'number') return null;
-        const claims = { userId: sub, sessionVersion: sv, issuedAt: iat, expiresAt: exp };
+        const claims: SessionClaims = {
+          userId: sub,
+          sessionVersion: sv,
+          ...(sid !== undefined && { sessionId: sid }),
+          issuedAt: iat,
+          expiresAt: exp,
+          signedWithPrevious: keyId !== signing.id,
+        };
         remember(token, claims);
         return claims;
       } catch {

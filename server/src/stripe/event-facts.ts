@@ -67,7 +67,9 @@ export async function readEventFacts(
     }
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
-      const session = await retrieveOrNull(() => deps.stripe.checkout.sessions.retrieve(object.id));
+      const session = await retrieveOrNull(deps.stripe, 'read a Checkout Session', (stripe) =>
+        stripe.checkout.sessions.retrieve(object.id),
+      );
       return session ? readCheckoutFacts(deps, session) : [];
     }
     case 'invoice.paid': {
@@ -84,7 +86,9 @@ export async function readEventFacts(
       return readChargeFacts(deps, object.id);
     default: {
       // charge.dispute.*: the dispute names its charge.
-      const dispute = await retrieveOrNull(() => deps.stripe.disputes.retrieve(object.id));
+      const dispute = await retrieveOrNull(deps.stripe, 'read a dispute', (stripe) =>
+        stripe.disputes.retrieve(object.id),
+      );
       const chargeId = typeof dispute?.charge === 'string' ? dispute.charge : dispute?.charge.id;
       return chargeId ? readChargeFacts(deps, chargeId) : [];
     }

@@ -58,8 +58,8 @@ export async function createEarlyAccessPayment(
     metadata: earlyAccessMetadata(input.userId, payments.offer),
   };
   const intent = await withRequestKey(['early-access', input.userId, params], (key) =>
-    callStripe(() =>
-      payments.stripe.paymentIntents.create(params, { idempotencyKey: `early-access-${key}` }),
+    callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
+      stripe.paymentIntents.create(params, { idempotencyKey: `early-access-${key}` }),
     ),
   );
   if (!intent.client_secret) {
@@ -83,13 +83,13 @@ async function membershipPriceId(payments: PaymentsSetup, siteName: string): Pro
   const cached = cache.get(key);
   if (cached) return cached;
   const lookup = (async () => {
-    const found = await callStripe(() =>
-      stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 }),
+    const found = await callStripe(stripe, 'find the membership Price', (s) =>
+      s.prices.list({ lookup_keys: [key], active: true, limit: 1 }),
     );
     const existing = found.data[0];
     if (existing) return existing.id;
-    const created = await callStripe(() =>
-      stripe.prices.create(
+    const created = await callStripe(stripe, 'create the membership Price', (s) =>
+      s.prices.create(
         {
           unit_amount: offer.priceCents,
           currency: offer.currency,
@@ -119,8 +119,8 @@ export async function createMembershipCheckout(
   },
 ): Promise<string> {
   const price = await membershipPriceId(payments, input.siteName);
-  const checkout = await callStripe(() =>
-    payments.stripe.checkout.sessions.create({
+  const checkout = await callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
+    stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
       client_reference_id: input.userId,
@@ -144,8 +144,8 @@ export async function createPortalUrl(
   { stripe }: Pick<Services, 'stripe'>,
   input: { customerId: string; returnUrl: string },
 ): Promise<string> {
-  const portal = await callStripe(() =>
-    stripe.billingPortal.sessions.create({
+  const portal = await callStripe(stripe, 'open the billing portal', (s) =>
+    s.billingPortal.sessions.create({
       customer: input.customerId,
       return_url: input.returnUrl,
     }),

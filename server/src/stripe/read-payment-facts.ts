@@ -39,8 +39,8 @@ async function chargeOutcome(
     return { state: 'refunded', reason: 'refund' };
   }
   if (!charge.disputed) return ACTIVE;
-  const disputes = await retrieveOrNull(() =>
-    deps.stripe.disputes.list({ charge: charge.id, limit: 10 }),
+  const disputes = await retrieveOrNull(deps.stripe, 'list a charge’s disputes', (stripe) =>
+    stripe.disputes.list({ charge: charge.id, limit: 10 }),
   );
   const latest = disputes?.data.sort((a, b) => b.created - a.created)[0];
   if (!latest) return ACTIVE;
@@ -50,8 +50,8 @@ async function chargeOutcome(
 }
 
 async function paymentIntentWithCharge(deps: Pick<Services, 'stripe'>, id: string) {
-  const intent = await retrieveOrNull(() =>
-    deps.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }),
+  const intent = await retrieveOrNull(deps.stripe, 'read a PaymentIntent', (stripe) =>
+    stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }),
   );
   const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
   return { intent, charge };
@@ -86,8 +86,8 @@ export async function readSubscriptionFact(
   subscriptionId: string,
 ): Promise<SubscriptionFact | null> {
   const readAt = new Date();
-  const subscription = await retrieveOrNull(() =>
-    deps.stripe.subscriptions.retrieve(subscriptionId),
+  const subscription = await retrieveOrNull(deps.stripe, 'read a subscription', (stripe) =>
+    stripe.subscriptions.retrieve(subscriptionId),
   );
   if (!subscription) return null;
   if (!subscription.items.data.some((item) => isCohortPrice(item.price, deps.offer))) return null;
@@ -100,6 +100,7 @@ export async function readSubscriptionFact(
     customerId,
     status: subscription.status,
     createdAt: fromSeconds(subscription.created),
+    endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
     latestInvoiceId: idOf(subscription.latest_invoice),
     readAt,
   };
@@ -111,8 +112,8 @@ export async function readInvoiceFact(
   invoiceId: string,
 ): Promise<InvoiceFact | null> {
   const readAt = new Date();
-  const invoice = await retrieveOrNull(() =>
-    deps.stripe.invoices.retrieve(invoiceId, { expand: ['payments'] }),
+  const invoice = await retrieveOrNull(deps.stripe, 'read an invoice', (stripe) =>
+    stripe.invoices.retrieve(invoiceId, { expand: ['payments'] }),
   );
   if (!invoice?.id || invoice.status !== 'paid') return null;
   const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
@@ -150,13 +151,15 @@ export async function readChargeFacts(
   deps: Pick<Services, 'stripe' | 'offer'>,
   chargeId: string,
 ): Promise<PaymentFact[]> {
-  const charge = await retrieveOrNull(() => deps.stripe.charges.retrieve(chargeId));
+  const charge = await retrieveOrNull(deps.stripe, 'read a charge', (stripe) =>
+    stripe.charges.retrieve(chargeId),
+  );
   const paymentIntentId = idOf(charge?.payment_intent);
   if (!paymentIntentId) return [];
   const oneTime = await readOneTimeFact(deps, paymentIntentId);
   if (oneTime) return [oneTime];
-  const payments = await retrieveOrNull(() =>
-    deps.stripe.invoicePayments.list({
+  const payments = await retrieveOrNull(deps.stripe, 'find a charge’s invoice', (stripe) =>
+    stripe.invoicePayments.list({
       payment: { type: 'payment_intent', payment_intent: paymentIntentId },
       limit: 1,
     }),

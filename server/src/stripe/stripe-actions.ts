@@ -1,5 +1,10 @@
 import type { Services } from '../services.js';
-import { callStripe, hasStripeCode, retrieveOrNull } from './call-stripe.js';
+import {
+  callStripe,
+  hasStripeCode,
+  PaymentsUnavailableError,
+  retrieveOrNull,
+} from './call-stripe.js';
 
 /**
  * What the ledger owes Stripe: cancel a subscription whose paid period was taken back or that
@@ -22,10 +27,12 @@ export async function cancelSubscription(
   { stripe }: Pick<Services, 'stripe'>,
   subscriptionId: string,
 ): Promise<void> {
-  const subscription = await retrieveOrNull(() => stripe.subscriptions.retrieve(subscriptionId));
+  const subscription = await retrieveOrNull(stripe, 'read a subscription', (s) =>
+    s.subscriptions.retrieve(subscriptionId),
+  );
   if (!subscription || FINISHED_SUBSCRIPTION.has(subscription.status)) return;
-  await callStripe(() =>
-    stripe.subscriptions.cancel(subscriptionId, undefined, {
+  await callStripe(stripe, 'cancel a subscription', (s) =>
+    s.subscriptions.cancel(subscriptionId, undefined, {
       idempotencyKey: `cohort-cancel-${subscriptionId}`,
     }),
   );
@@ -36,8 +43,8 @@ async function refundPayment(
   paymentIntentId: string,
 ): Promise<void> {
   try {
-    await callStripe(() =>
-      stripe.refunds.create(
+    await callStripe(stripe, 'refund a duplicate payment', (s) =>
+      s.refunds.create(
         { payment_intent: paymentIntentId, reason: 'duplicate' },
         { idempotencyKey: `cohort-refund-${paymentIntentId}` },
       ),
@@ -72,14 +79,22 @@ export async function runStripeActions(
       );
       deps.log.warn({ action }, `stripe action done: ${action.kind} ${action.target}`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const stripe = error instanceof PaymentsUnavailableError ? error.stripe : undefined;
+      const message = stripe
+        ? `${stripe.type} ${stripe.statusCode ?? ''} ${stripe.code ?? ''}: ${stripe.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       await deps.db.pool
         .query(
           `UPDATE stripe_actions SET attempts = attempts + 1, "lastError" = $2 WHERE id = $1`,
           [action.id, message.slice(0, 1000)],
         )
         .catch(() => {});
-      deps.log.error({ err: error, action }, `stripe action failed, will retry: ${action.kind}`);
+      deps.log.error(
+        { err: error, stripe, action },
+        `stripe action failed, will retry: ${action.kind}`,
+      );
     }
   }
 }

@@ -7,43 +7,44 @@ export interface SessionUserRow {
   email: string | null;
   sessionVersion: number;
   membership: MembershipState | null;
+  /** When the token's session was last seen; null when the token names none, or a gone one. */
+  sessionSeenAt: Date | null;
 }
 
 interface SessionUserSqlRow {
   id: string;
   email: string | null;
   sessionVersion: number;
+  sessionSeenAt: Date | null;
   plan: 'one-time' | 'subscription' | null;
   status: string | null;
   expiresAt: Date | null;
 }
 
 /**
- * The user behind a session, with their membership: read on nearly every API request. Raw SQL on
- * purpose: through Prisma this primary-key lookup costs about twice as much
- * (tests/bench/session-me.ts), and it is the hottest query of the site. Everything else goes
- * through Prisma.
+ * The user behind a session, with their membership and the session the token names: read on
+ * nearly every API request, in one round trip. Raw SQL on purpose (through Prisma this lookup
+ * costs about twice as much, tests/bench/session-me.ts), and through the `cohort_session_user`
+ * function (migration 20261123200000_sessions), whose plan PostgreSQL keeps per connection: the
+ * same join as a plain statement is planned again on every request, and a named prepared
+ * statement would break behind PgBouncer in transaction mode. Everything else goes through Prisma.
  */
 export async function findSessionUser(
   { db }: Pick<Services, 'db'>,
   id: string,
+  sessionId: string | null = null,
 ): Promise<SessionUserRow | null> {
-  const { rows } = await db.pool.query<SessionUserSqlRow>({
-    // Named, so each connection plans this join once instead of on every request (~25% of the
-    // request's cost otherwise).
-    ...(db.namedStatements && { name: 'find-session-user' }),
-    text: `SELECT u.id, u.email, u."sessionVersion",
-                  m.plan, m.status, m."expiresAt"
-           FROM users u LEFT JOIN memberships m ON m."userId" = u.id
-           WHERE u.id = $1`,
-    values: [id],
-  });
+  const { rows } = await db.pool.query<SessionUserSqlRow>(
+    'SELECT * FROM cohort_session_user($1, $2)',
+    [id, sessionId],
+  );
   const row = rows[0];
   if (!row) return null;
   return {
     id: row.id,
     email: row.email,
     sessionVersion: row.sessionVersion,
+    sessionSeenAt: row.sessionSeenAt,
     membership:
       row.plan && row.status && row.expiresAt
         ? {

@@ -1,8 +1,10 @@
 import type { Static } from 'typebox';
 import type {
   AccountDeleteBodySchema,
+  AccountSession,
   CredentialsBodySchema,
   EmailChangeBodySchema,
+  EmailChangeConfirmBodySchema,
   Payment,
   PasswordChangeBodySchema,
   PasswordResetBodySchema,
@@ -44,8 +46,18 @@ export const changePassword = (currentPassword: string, newPassword: string): Us
     newPassword,
   });
 
-export const changeEmail = (email: string, password: string): UserAnswer =>
-  post<Static<typeof EmailChangeBodySchema>>('/api/account/email', { email, password });
+/** Mails a confirmation link to the new address; nothing changes until it is confirmed. */
+export const changeEmail = (email: string, password: string): Promise<{ message: string }> =>
+  apiRequest('/api/account/email', {
+    method: 'POST',
+    body: { email, password } satisfies Static<typeof EmailChangeBodySchema>,
+  });
+
+export const confirmEmailChange = (token: string): Promise<{ message: string }> =>
+  apiRequest('/api/account/email/confirm', {
+    method: 'POST',
+    body: { token } satisfies Static<typeof EmailChangeConfirmBodySchema>,
+  });
 
 export const deleteAccount = (password: string): UserAnswer =>
   post<Static<typeof AccountDeleteBodySchema>>('/api/account/delete', { password });
@@ -55,3 +67,14 @@ export const openBillingPortal = (): Promise<{ url: string }> =>
 
 export const listPayments = (signal?: AbortSignal): Promise<{ payments: Payment[] }> =>
   apiRequest('/api/account/payments', { signal });
+
+type SessionsAnswer = Promise<{ sessions: AccountSession[] }>;
+
+export const listSessions = (signal?: AbortSignal): SessionsAnswer =>
+  apiRequest('/api/account/sessions', { signal });
+
+export const endSession = (id: string): SessionsAnswer =>
+  apiRequest(`/api/account/sessions/${encodeURIComponent(id)}/end`, { method: 'POST' });
+
+export const endOtherSessions = (): SessionsAnswer =>
+  apiRequest('/api/account/sessions/end-others', { method: 'POST' });

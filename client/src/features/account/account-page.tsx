@@ -4,6 +4,7 @@ import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { PaymentHistory } from './payment-history';
+import { SignedInBrowsers } from './signed-in-browsers';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
@@ -52,6 +53,7 @@ export default function AccountPage() {
       </p>
       <MembershipPanel user={user} />
       <SignOutButton />
+      <SignedInBrowsers />
       <ChangeEmailForm />
       <ChangePasswordForm />
       <DeleteAccount />
@@ -138,18 +140,16 @@ function SignOutButton() {
 }
 
 function ChangeEmailForm() {
-  const { setUser } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [done, setDone] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
   const { errors, submitting, onSubmit } = useFormSubmit(
     () => ({
       email: emailProblem(email) ?? undefined,
       password: password ? undefined : 'Enter your password.',
     }),
     async () => {
-      setUser((await changeEmail(email, password)).user);
-      setDone(true);
+      setSent((await changeEmail(email, password)).message);
       setPassword('');
     },
   );
@@ -164,7 +164,7 @@ function ChangeEmailForm() {
         error={errors.password}
       />
       <FormError message={errors.form} />
-      {done && <p role="status">Your email is changed.</p>}
+      {sent && <p role="status">{sent}</p>}
       <button className="button" disabled={submitting}>
         Change email
       </button>

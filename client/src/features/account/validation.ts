@@ -27,7 +27,7 @@ export function fieldErrorsFrom(error: unknown): FieldErrors {
     return { form: 'Could not reach the server. Please try again.' };
   if (error.code === 'invalid_email' || error.code === 'email_taken')
     return { email: error.message };
-  if (error.code === 'weak_password' || error.code === 'wrong_password')
+  if (['weak_password', 'wrong_password', 'invalid_password'].includes(error.code))
     return { password: error.message };
   return { form: error.message };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBody, HttpError } from '../../http/errors.js';
+import { logStripeFailure, PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 
 /** Codes for the errors Fastify and its plugins raise themselves. */
 const FASTIFY_CODES: Record<string, string> = {
@@ -82,6 +83,7 @@ export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
+        if (error instanceof PaymentsUnavailableError) logStripeFailure(request.log, error);
         return reply
           .code(error.statusCode)
           .headers(error.headers)

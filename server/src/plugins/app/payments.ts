@@ -4,6 +4,8 @@ import type Stripe from 'stripe';
 import type { AppConfig } from '../../config.js';
 import { HttpError } from '../../http/errors.js';
 import type { Offer } from '../../stripe/offer.js';
+import { PaymentsStatus } from '../../stripe/payments-status.js';
+import { checkStripeSetup } from '../../stripe/stripe-check.js';
 import { runStripeActions } from '../../stripe/stripe-actions.js';
 import { createStripeClient } from '../../stripe/stripe-client.js';
 
@@ -12,6 +14,8 @@ export interface Payments {
   webhookSecret: string;
   /** What Cohort sells: the price the server sets, and the operator's Stripe Price if any. */
   offer: Offer;
+  /** Whether Stripe accepts the keys, from its answers so far (`/readyz`). */
+  status: PaymentsStatus;
 }
 
 declare module 'fastify' {
@@ -31,17 +35,22 @@ const STRIPE_ACTIONS_RETRY_MS = 60_000;
 export default fp(
   async function payments(app: FastifyInstance, options: { config: AppConfig }) {
     const stripeConfig = options.config.stripe;
-    const value: Payments | null = stripeConfig
-      ? {
-          stripe: createStripeClient(stripeConfig),
-          webhookSecret: stripeConfig.webhookSecret,
-          offer: {
-            priceCents: options.config.membership.priceCents,
-            currency: options.config.membership.currency,
-            priceId: stripeConfig.priceId,
-          },
-        }
-      : null;
+    const stripe = stripeConfig ? createStripeClient(stripeConfig) : null;
+    const status = new PaymentsStatus();
+    if (stripe) status.watch(stripe);
+    const value: Payments | null =
+      stripeConfig && stripe
+        ? {
+            stripe,
+            status,
+            webhookSecret: stripeConfig.webhookSecret,
+            offer: {
+              priceCents: options.config.membership.priceCents,
+              currency: options.config.membership.currency,
+              priceId: stripeConfig.priceId,
+            },
+          }
+        : null;
     app.decorate('payments', value);
     app.decorate('requirePayments', () => {
       if (!value) throw new HttpError(503, 'payments_not_configured', PAYMENTS_OFF_MESSAGE);
@@ -60,3 +69,38 @@ export default fp(
   },
   { name: 'payments', dependencies: ['database'] },
 );
+
+/**
+ * The start-up check (`npm run stripe:check`'s, logged): never blocks or fails start-up; what is
+ * wrong goes to the log at error level and to `/readyz`'s payments detail.
+ */
+export async function checkStripeAtStart(app: FastifyInstance, config: AppConfig): Promise<void> {
+  const payments = app.payments;
+  if (!payments || !config.stripe) return;
+  try {
+    const findings = await checkStripeSetup({
+      stripe: payments.stripe,
+      offer: payments.offer,
+      keys: {
+        STRIPE_SECRET_KEY: config.stripe.secretKey,
+        STRIPE_PUBLISHABLE_KEY: config.stripe.publishableKey,
+        STRIPE_WEBHOOK_SECRET: config.stripe.webhookSecret,
+        STRIPE_PRICE_ID: config.stripe.priceId,
+      },
+      siteUrl: config.siteUrl,
+      production: config.env === 'production',
+    });
+    const problems: string[] = [];
+    for (const finding of findings) {
+      const line = `stripe check: ${finding.subject}: ${finding.message}${finding.fix ? ` (${finding.fix})` : ''}`;
+      if (finding.level === 'error') {
+        app.log.error(line);
+        problems.push(`${finding.subject}: ${finding.message}`);
+      } else if (finding.level === 'warning') app.log.warn(line);
+    }
+    payments.status.recordCheck(problems);
+    if (problems.length === 0) app.log.info('stripe check: Stripe is set up for Cohort');
+  } catch (error) {
+    app.log.error({ err: error }, 'stripe check could not run');
+  }
+}

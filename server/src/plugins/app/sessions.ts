@@ -8,6 +8,11 @@ import {
   SESSION_TTL_SECONDS,
   type SessionClaims,
 } from '../../sessions/session-token.js';
+import {
+  createUserSession,
+  LAST_SEEN_RESOLUTION_MS,
+  touchUserSession,
+} from '../../sessions/user-sessions.js';
 import { findSessionUser, type SessionUserRow } from '../../users/users.js';
 
 export const SESSION_COOKIE = 'cohort_session';
@@ -16,19 +21,26 @@ export interface Session {
   userId: string;
   /** The user's row, or null for an anonymous reader who has none yet. */
   user: SessionUserRow | null;
+  /** A registered user's session (its `sessions` row); null for an anonymous reader. */
+  sessionId: string | null;
   claims: SessionClaims;
+  /** The cookie must be re-issued on this response (an older key, or a session id added). */
+  reissue: boolean;
+}
+
+/** Who continues after a sign-in, a registration or a password change. */
+export interface SignedInGrant {
+  userId: string;
+  sessionVersion: number;
+  /** Keep this session (a password change in this browser); otherwise a new one is made. */
+  sessionId?: string | null;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: {
-      /** Issues a session for `userId` and sets its cookie on the reply. */
-      start(
-        request: FastifyRequest,
-        reply: FastifyReply,
-        userId: string,
-        sessionVersion: number,
-      ): Promise<void>;
+      /** A registered user's session: a `sessions` row (new unless kept) and its cookie. */
+      signIn(request: FastifyRequest, reply: FastifyReply, grant: SignedInGrant): Promise<string>;
       /** A fresh anonymous session: a new user id, no database row. */
       startAnonymous(request: FastifyRequest, reply: FastifyReply): Promise<string>;
       end(reply: FastifyReply): void;
@@ -43,9 +55,10 @@ declare module 'fastify' {
 }
 
 /**
- * Anonymous sessions as signed JWT cookies. A token is a session only when it verifies, has not
- * expired, and matches its user: a registered user whose row is gone, or whose session version
- * moved on (password change), has none. A token whose user has no row yet is an anonymous reader.
+ * Sessions as signed JWT cookies. A token is a session only when it verifies, has not expired,
+ * and matches its user: a registered user whose row is gone, whose session version moved on
+ * (password reset), or whose session was ended (signed out here or from another browser) has
+ * none. A token whose user has no row yet is an anonymous reader: stateless, nothing stored.
  */
 export default fp(
   async function sessions(
@@ -60,8 +73,9 @@ export default fp(
       reply: FastifyReply,
       userId: string,
       version: number,
+      sessionId: string | null = null,
     ) {
-      reply.setCookie(SESSION_COOKIE, await tokens.sign(userId, version), {
+      reply.setCookie(SESSION_COOKIE, await tokens.sign(userId, version, sessionId ?? undefined), {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
@@ -75,15 +89,47 @@ export default fp(
       if (!token) return null;
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const user = await findSessionUser(app, claims.userId);
-      if (user ? user.sessionVersion !== claims.sessionVersion : claims.sessionVersion > 0) {
-        return null;
+      const user = await findSessionUser(app, claims.userId, claims.sessionId ?? null);
+      if (!user) {
+        // No row: an anonymous reader, unless the token was a registered user's (deleted since).
+        if (claims.sessionVersion > 0 || claims.sessionId) return null;
+        return {
+          userId: claims.userId,
+          user,
+          sessionId: null,
+          claims,
+          reissue: claims.signedWithPrevious,
+        };
       }
-      return { userId: claims.userId, user, claims };
+      if (user.sessionVersion !== claims.sessionVersion) return null;
+      let sessionId: string | null = null;
+      let reissue = claims.signedWithPrevious;
+      if (user.email) {
+        if (claims.sessionId) {
+          if (!user.sessionSeenAt) return null; // signed out, here or elsewhere
+          sessionId = claims.sessionId;
+          if (Date.now() - user.sessionSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+            touchUserSession(app, sessionId).catch((error: unknown) =>
+              request.log.warn({ err: error }, 'could not record when a session was last seen'),
+            );
+          }
+        } else {
+          // A token from before sessions were stored: it becomes one, re-issued with its id.
+          sessionId = await createUserSession(app, user.id, request.headers['user-agent']);
+          reissue = true;
+        }
+      }
+      return { userId: claims.userId, user, sessionId, claims, reissue };
     }
 
     app.decorate('sessions', {
-      start: setCookie,
+      async signIn(request, reply, grant) {
+        const sessionId =
+          grant.sessionId ??
+          (await createUserSession(app, grant.userId, request.headers['user-agent']));
+        await setCookie(request, reply, grant.userId, grant.sessionVersion, sessionId);
+        return sessionId;
+      },
       async startAnonymous(request, reply) {
         const userId = randomUUID();
         await setCookie(request, reply, userId, 0);
@@ -114,13 +160,25 @@ export default fp(
       return session;
     });
 
-    // A session past half its life gets a fresh token on whatever response it is used in.
+    // A session past half its life, signed with the previous key, or given its id gets a fresh
+    // token on whatever response it is used in: rotating SESSION_SECRET loses nobody who visits
+    // while SESSION_SECRET_PREVIOUS is still set.
     app.addHook('onSend', async (request, reply) => {
       // A session that could not be read (the database is away) was answered by the error
       // handler already: there is nothing to refresh, and rethrowing would bypass that answer.
       const session = cache.has(request) ? await cache.get(request)?.catch(() => null) : null;
-      if (session && needsRefresh(session.claims) && !reply.hasHeader('set-cookie')) {
-        await setCookie(request, reply, session.userId, session.claims.sessionVersion);
+      if (
+        session &&
+        (session.reissue || needsRefresh(session.claims)) &&
+        !reply.hasHeader('set-cookie')
+      ) {
+        await setCookie(
+          request,
+          reply,
+          session.userId,
+          session.claims.sessionVersion,
+          session.sessionId,
+        );
       }
     });
   },

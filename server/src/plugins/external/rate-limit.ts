@@ -19,9 +19,17 @@ export interface RateLimitingOptions {
  * Per-client-IP rate limits, opted into route by route (`config.rateLimit`). Behind nginx the
  * client IP comes from X-Forwarded-For, trusted only from the configured proxy.
  */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Redis the rate limits count in (REDIS_URL), for other shared counters; else null. */
+    sharedRedis: Redis | null;
+  }
+}
+
 export default fp(
   async function rateLimiting(app: FastifyInstance, options: RateLimitingOptions) {
     const redis = options.redisUrl ? await connectRedis(app, options.redisUrl) : undefined;
+    app.decorate('sharedRedis', redis ?? null);
 
     await app.register(rateLimit, {
       global: false,

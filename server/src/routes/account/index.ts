@@ -1,27 +1,57 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { UUID_PATTERN } from '../../../../contract/constants.js';
 import {
   AccountDeleteBodySchema,
+  AccountSessionsResponseSchema,
   EmailChangeBodySchema,
+  EmailChangeConfirmBodySchema,
   ErrorResponseSchema,
+  MessageResponseSchema,
   UserResponseSchema,
 } from '../../../../contract/api.js';
-import { changeEmail, requirePassword } from '../../accounts/accounts.js';
+import {
+  confirmEmailChange,
+  EMAIL_CHANGE_TTL_MS,
+  requestEmailChange,
+  requirePassword,
+} from '../../accounts/accounts.js';
 import { HttpError } from '../../http/errors.js';
+import { accountRouteLimit } from '../auth/index.js';
 import { deleteUserAndLedger, liveSubscriptionIds } from '../../memberships/memberships.js';
-import { callStripe } from '../../stripe/call-stripe.js';
+import {
+  callStripe,
+  logStripeFailure,
+  PaymentsUnavailableError,
+} from '../../stripe/call-stripe.js';
 import { cancelSubscription } from '../../stripe/stripe-actions.js';
-import { findSessionUser, toUser } from '../../users/users.js';
+import {
+  endOtherUserSessions,
+  endUserSession,
+  listUserSessions,
+} from '../../sessions/user-sessions.js';
+import { toUser } from '../../users/users.js';
 
 const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
   409: ErrorResponseSchema,
+  429: ErrorResponseSchema,
   502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
 };
 
-const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export interface AccountRouteOptions {
+  accountRateLimit: number;
+  siteUrl: string;
+  siteName: string;
+}
+
+const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
+  const { siteUrl, siteName } = options;
   async function requireRegistered(request: FastifyRequest) {
     const session = await request.requireSession();
     if (!session.user?.email) {
@@ -30,29 +60,83 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return session;
   }
 
-  /** A new email, also given to the Stripe customer so receipts go to the right place. */
+  /**
+   * Asks for a new email: a confirmation link goes to the new address and a notice to the current
+   * one. Nothing changes until the link is confirmed. The answer is the same whether or not the
+   * new address belongs to another account.
+   */
   app.post(
     '/api/account/email',
     {
       schema: {
         body: EmailChangeBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
+        response: { 202: MessageResponseSchema, ...errors },
       },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+    },
+    async (request, reply) => {
+      const session = await requireRegistered(request);
+      const change = await requestEmailChange(app, { userId: session.userId, ...request.body });
+      const send = (mail: { to: string; subject: string; text: string }) =>
+        app.mailer
+          .send(mail)
+          .catch((error: unknown) =>
+            request.log.error({ err: error }, 'could not send an email-change mail'),
+          );
+      const hours = EMAIL_CHANGE_TTL_MS / 3_600_000;
+      if (change.token) {
+        void send({
+          to: change.newEmail,
+          subject: `Confirm your new ${siteName} email`,
+          text:
+            `Someone (hopefully you) asked to use this address for their ${siteName} account.\n\n` +
+            `Open this link and press Confirm to make it the account's email. It works once, for ${hours} hours:\n\n` +
+            `${siteUrl}/confirm-email#token=${change.token}\n\n` +
+            `If it was not you, ignore this mail: nothing changes.\n`,
+        });
+      }
+      void send({
+        to: change.currentEmail,
+        subject: `Your ${siteName} email is about to change`,
+        text:
+          `Someone signed in to your ${siteName} account asked to change its email to ${change.newEmail}.\n` +
+          `It changes only when the link sent to that address is confirmed.\n\n` +
+          `If it was not you, change your password now (${siteUrl}/reset-password): that signs everybody else out.\n`,
+      });
+      return reply.code(202).send({
+        message: `We sent a confirmation link to ${change.newEmail}. Your email changes when you open it and press Confirm.`,
+      });
+    },
+  );
+
+  /**
+   * The page the link opens posts here: the email changes, every session of the account but the
+   * one confirming is signed out, and the Stripe customer gets the new address for receipts.
+   */
+  app.post(
+    '/api/account/email/confirm',
+    {
+      schema: {
+        body: EmailChangeConfirmBodySchema,
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
     },
     async (request) => {
-      const session = await requireRegistered(request);
-      const changed = await changeEmail(app, { userId: session.userId, ...request.body });
+      const changed = await confirmEmailChange(app, request.body);
+      const session = await request.getSession();
+      const keep = session?.userId === changed.userId ? session.sessionId : null;
+      await endOtherUserSessions(app, changed.userId, keep);
       for (const customerId of app.payments ? changed.stripeCustomerIds : []) {
-        await callStripe(() =>
-          app.requirePayments().stripe.customers.update(customerId, { email: changed.email }),
-        ).catch((error: unknown) =>
+        await callStripe(app.requirePayments().stripe, 'update the customer’s email', (stripe) =>
+          stripe.customers.update(customerId, { email: changed.email }),
+        ).catch((error: unknown) => {
           // Our record is right; Stripe's copy catches up the next time the email changes.
-          request.log.warn({ err: error }, 'could not update the email of the Stripe customer'),
-        );
+          if (error instanceof PaymentsUnavailableError) logStripeFailure(request.log, error);
+          else throw error;
+        });
       }
-      return {
-        user: toUser(session.userId, await findSessionUser(app, session.userId)),
-      };
+      return { message: `Your email is now ${changed.email}.` };
     },
   );
 
@@ -68,6 +152,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AccountDeleteBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
       const session = await requireRegistered(request);
@@ -78,6 +163,62 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await deleteUserAndLedger(app, session.userId);
       const userId = await app.sessions.startAnonymous(request, reply);
       return { user: toUser(userId, null) };
+    },
+  );
+
+  const sessionsOf = async (userId: string, current: string | null) => ({
+    sessions: (await listUserSessions(app, userId)).map((row) => ({
+      id: row.id,
+      userAgent: row.userAgent,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      current: row.id === current,
+    })),
+  });
+
+  /** The browsers signed in to this account. */
+  app.get(
+    '/api/account/sessions',
+    { schema: { response: { 200: AccountSessionsResponseSchema, ...errors } } },
+    async (request) => {
+      const session = await requireRegistered(request);
+      return sessionsOf(session.userId, session.sessionId);
+    },
+  );
+
+  /** Signs one other browser out. This one signs out with POST /api/auth/logout. */
+  app.post(
+    '/api/account/sessions/:id/end',
+    {
+      schema: {
+        params: Type.Object({ id: Type.String({ pattern: UUID_PATTERN.source }) }),
+        response: { 200: AccountSessionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = await requireRegistered(request);
+      if (request.params.id === session.sessionId) {
+        throw new HttpError(
+          409,
+          'current_session',
+          'That is this browser: use Sign out to end its session.',
+        );
+      }
+      if (!(await endUserSession(app, session.userId, request.params.id))) {
+        throw new HttpError(404, 'not_found', 'No such session: it may have ended already.');
+      }
+      return sessionsOf(session.userId, session.sessionId);
+    },
+  );
+
+  /** "Sign out everywhere else". */
+  app.post(
+    '/api/account/sessions/end-others',
+    { schema: { response: { 200: AccountSessionsResponseSchema, ...errors } } },
+    async (request) => {
+      const session = await requireRegistered(request);
+      await endOtherUserSessions(app, session.userId, session.sessionId);
+      return sessionsOf(session.userId, session.sessionId);
     },
   );
 };

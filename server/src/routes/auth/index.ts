@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox, Static } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   changePassword,
@@ -6,9 +6,19 @@ import {
   createPasswordReset,
   PASSWORD_RESET_TTL_MS,
   registerAccount,
+  requireNoControlCharacters,
   signIn,
   type SessionGrant,
 } from '../../accounts/accounts.js';
+import {
+  prepareStrengthEstimator,
+  stopStrengthEstimator,
+} from '../../accounts/strength-estimator.js';
+import {
+  createSignInThrottle,
+  databaseCounters,
+  redisCounters,
+} from '../../accounts/sign-in-throttle.js';
 import { normalizeEmail } from '../../../../contract/account-rules.js';
 import {
   CredentialsBodySchema,
@@ -20,6 +30,7 @@ import {
   UserResponseSchema,
 } from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
+import { endOtherUserSessions, endUserSession } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 
 const errors = {
@@ -28,7 +39,11 @@ const errors = {
   403: ErrorResponseSchema,
   409: ErrorResponseSchema,
   429: ErrorResponseSchema,
+  503: ErrorResponseSchema,
 };
+
+/** Routes that hash a password: limited per client IP, on top of the global hashing queue. */
+export const accountRouteLimit = (max: number) => ({ max, timeWindow: '10 minutes' });
 
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that email, we have sent it a link to choose a new password. The link works once, for one hour.';
@@ -38,20 +53,32 @@ export interface AuthRouteOptions {
   siteName: string;
   /** Sign-in attempts per client IP per minute. */
   loginRateLimit: number;
+  /** Registrations and password changes per client IP per 10 minutes. */
+  accountRateLimit: number;
   /** Grace days after a failed renewal: the sign-in merge rewrites the membership with them. */
   graceDays: number;
 }
 
 const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, options) => {
-  /** Starts the session the account continues with and answers its user. */
-  async function continueAs(request: FastifyRequest, reply: FastifyReply, grant: SessionGrant) {
-    await app.sessions.start(request, reply, grant.userId, grant.sessionVersion);
-    return { user: toUser(grant.userId, await findSessionUser(app, grant.userId)) };
+  app.addHook('onReady', async () => prepareStrengthEstimator());
+  app.addHook('onClose', async () => stopStrengthEstimator());
+
+  /** Starts (or keeps) the session the account continues with and answers its user. */
+  async function continueAs(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    grant: SessionGrant & { sessionId?: string | null },
+  ) {
+    const sessionId = await app.sessions.signIn(request, reply, grant);
+    return { user: toUser(grant.userId, await findSessionUser(app, grant.userId, sessionId)) };
   }
 
   app.post(
     '/api/auth/register',
-    { schema: { body: CredentialsBodySchema, response: { 201: UserResponseSchema, ...errors } } },
+    {
+      schema: { body: CredentialsBodySchema, response: { 201: UserResponseSchema, ...errors } },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+    },
     async (request, reply) => {
       const session = await request.requireSession();
       const grant = await registerAccount(app, {
@@ -62,38 +89,39 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     },
   );
 
-  // Per email as well as per IP: guessing one account's password from many addresses is slow too.
-  // (A second limiter on one route has to be checked by hand: the plugin runs one per request.)
-  const checkEmailLimit = app.createRateLimit({
-    max: 10,
-    timeWindow: '15 minutes',
-    // Runs as the login route's preHandler, after its schema validated the body.
-    keyGenerator: (request) =>
-      `login:${normalizeEmail((request.body as Static<typeof CredentialsBodySchema>).email)}`,
-  });
-  async function perEmail(request: FastifyRequest, reply: FastifyReply) {
-    const limit = await checkEmailLimit(request);
-    if (!limit.isAllowed && limit.isExceeded) {
-      reply.header('retry-after', limit.ttlInSeconds);
-      throw new HttpError(
-        429,
-        'rate_limited',
-        'Too many sign-in attempts for this email: try again later.',
-      );
-    }
-  }
+  // Failed sign-ins slow guessing without letting anyone lock the owner out (sign-in-throttle.ts).
+  const throttle = createSignInThrottle(
+    app.sharedRedis ? redisCounters(app.sharedRedis) : databaseCounters(app),
+  );
+  /** The throttle's counters are down (Redis away): sign-ins go on, the log says so. */
+  const failOpen = (request: FastifyRequest) => (error: unknown) => {
+    if (error instanceof HttpError) throw error;
+    request.log.warn({ err: error }, 'sign-in counters unavailable: not throttling this attempt');
+  };
+
   app.post(
     '/api/auth/login',
     {
       schema: { body: CredentialsBodySchema, response: { 200: UserResponseSchema, ...errors } },
       config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
-      preHandler: perEmail,
     },
     async (request, reply) => {
-      const grant = await signIn(
-        { db: app.db, graceDays: options.graceDays },
-        { ...request.body, leaving: await request.getSession() },
-      );
+      requireNoControlCharacters(request.body);
+      const email = normalizeEmail(request.body.email);
+      await throttle.beforeAttempt(email, request.ip).catch(failOpen(request));
+      let grant: SessionGrant;
+      try {
+        grant = await signIn(
+          { db: app.db, graceDays: options.graceDays },
+          { ...request.body, leaving: await request.getSession() },
+        );
+      } catch (error) {
+        if (error instanceof HttpError && error.code === 'invalid_credentials') {
+          await throttle.failed(email, request.ip).catch(failOpen(request));
+        }
+        throw error;
+      }
+      await throttle.succeeded(email, request.ip).catch(failOpen(request));
       return continueAs(request, reply, grant);
     },
   );
@@ -102,7 +130,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/logout',
     { schema: { response: { 200: UserResponseSchema, ...errors } } },
     async (request, reply) => {
-      await request.requireSession();
+      const session = await request.requireSession();
+      // Ends this browser's session for good: its old cookie, replayed, is no session.
+      if (session.sessionId) await endUserSession(app, session.userId, session.sessionId);
       const userId = await app.sessions.startAnonymous(request, reply);
       return { user: toUser(userId, null) };
     },
@@ -149,8 +179,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
       },
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
     },
-    async (request, reply) =>
-      continueAs(request, reply, await completePasswordReset(app, request.body)),
+    async (request, reply) => {
+      const grant = await completePasswordReset(app, request.body);
+      // Whoever knew the old password is signed out everywhere; this browser starts afresh.
+      await endOtherUserSessions(app, grant.userId, null);
+      return continueAs(request, reply, grant);
+    },
   );
 
   app.post(
@@ -160,6 +194,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordChangeBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
       const session = await request.requireSession();
@@ -167,7 +202,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         userId: session.userId,
         ...request.body,
       });
-      return continueAs(request, reply, grant);
+      // Every other browser is signed out; this one continues.
+      await endOtherUserSessions(app, session.userId, session.sessionId);
+      return continueAs(request, reply, { ...grant, sessionId: session.sessionId });
     },
   );
 };

@@ -123,8 +123,8 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
     async (request) => {
       const payments = app.requirePayments();
       const session = await request.requireSession();
-      const checkout = await retrieveOrNull(() =>
-        payments.stripe.checkout.sessions.retrieve(request.params.id),
+      const checkout = await retrieveOrNull(payments.stripe, 'read a Checkout Session', (stripe) =>
+        stripe.checkout.sessions.retrieve(request.params.id),
       );
       const payer = checkout?.client_reference_id ?? checkout?.metadata?.userId ?? null;
       if (!checkout || !payer || !(await isSameUser(app, payer, session.userId))) {

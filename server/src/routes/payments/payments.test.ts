@@ -137,13 +137,13 @@ describe('payments', () => {
     it('gives a clear message and writes nothing when Stripe fails', async () => {
       const visitor = await newVisitor(t.app);
       const users = await countUsers();
-      stripe.failNext(2, 500); // the SDK retries once
+      stripe.failNext(1, 500); // the SDK's retry gets the same 500 replayed under its key
       const response = await createIntent(visitor, { items: [{ id: 'early-access' }] });
       expect(response.statusCode).toBe(502);
       expect(response.json().error).toEqual({
-        code: 'payment_provider_unavailable',
+        code: 'payments_unavailable',
         message:
-          'The payment provider is not answering right now. Nothing was charged; please try again in a minute.',
+          'Payments are not working right now. Nothing was charged; please try again in a few minutes.',
       });
       expect(await countUsers()).toBe(users);
     });

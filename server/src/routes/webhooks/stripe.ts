@@ -48,6 +48,10 @@ export default async function stripeWebhookRoutes(
           WEBHOOK_TOLERANCE_SECONDS,
         );
       } catch {
+        // Every event failing this means STRIPE_WEBHOOK_SECRET is not this endpoint's secret.
+        request.log.warn(
+          'Stripe webhook signature does not verify: if every event fails, STRIPE_WEBHOOK_SECRET is not the signing secret of the endpoint that sends them (each endpoint and each mode has its own)',
+        );
         throw new HttpError(
           400,
           'invalid_signature',

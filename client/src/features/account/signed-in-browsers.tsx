@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import type { AccountSession } from '../../../../contract/api';
+import { ApiError } from '../../lib/api-client';
+import { formatDate } from '../../lib/format-date';
+import { endOtherSessions, endSession, listSessions } from './account-api';
+
+/** "Firefox on Windows" from a User-Agent, or the raw text when nothing is recognised. */
+export function describeBrowser(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser =
+    [
+      ['Edg/', 'Edge'],
+      ['OPR/', 'Opera'],
+      ['Firefox/', 'Firefox'],
+      ['Chrome/', 'Chrome'],
+      ['Safari/', 'Safari'],
+    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
+  const system =
+    [
+      ['iPhone', 'iPhone'],
+      ['iPad', 'iPad'],
+      ['Android', 'Android'],
+      ['Windows', 'Windows'],
+      ['Mac OS X', 'macOS'],
+      ['Linux', 'Linux'],
+    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? userAgent.slice(0, 60);
+}
+
+/** The browsers signed in to the account, each with a way to sign it out. */
+export function SignedInBrowsers() {
+  const [sessions, setSessions] = useState<AccountSession[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listSessions(controller.signal).then(
+      (answer) => setSessions(answer.sessions),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setProblem(error instanceof ApiError ? error.message : 'Could not load your sessions.');
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  async function run(action: () => Promise<{ sessions: AccountSession[] }>) {
+    setBusy(true);
+    setProblem(null);
+    try {
+      setSessions((await action()).sessions);
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!sessions && !problem) return null;
+  const others = sessions?.filter((session) => !session.current) ?? [];
+  return (
+    <section className="panel" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Signed-in browsers</h2>
+      <ul className="sessions">
+        {sessions?.map((session) => (
+          <li key={session.id} className="session">
+            <span className="session__what">
+              {describeBrowser(session.userAgent)}
+              {session.current && <strong> (this browser)</strong>}
+            </span>
+            <span className="session__when">
+              Signed in {formatDate(session.createdAt)}, last seen {formatDate(session.lastSeenAt)}
+            </span>
+            {!session.current && (
+              <button
+                type="button"
+                className="button button--outline session__end"
+                disabled={busy}
+                onClick={() => void run(() => endSession(session.id))}
+              >
+                Sign out
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {others.length > 0 && (
+        <p>
+          <button
+            type="button"
+            className="button button--outline"
+            disabled={busy}
+            onClick={() => void run(endOtherSessions)}
+          >
+            Sign out everywhere else
+          </button>
+        </p>
+      )}
+      {problem && (
+        <p role="alert" className="form-error">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}

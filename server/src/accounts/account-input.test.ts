@@ -1,0 +1,210 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
+import { SESSION_COOKIE } from '../plugins/app/sessions.js';
+import { HASHING } from './passwords.js';
+
+// What comes in through the account forms: control characters, weak passwords, Unicode spellings
+// of one address, and a flood of password hashes.
+
+const PASSWORD = 'correct horse battery';
+const ERROR_LEVEL = 50;
+let counter = 0;
+const uniqueEmail = () => `input${Date.now()}${(counter += 1)}@example.com`;
+
+describe('account input', () => {
+  let t: TestApp;
+  let clientDir: string;
+
+  beforeAll(async () => {
+    clientDir = await mkdtemp(join(tmpdir(), 'cohort-client-'));
+    await mkdir(join(clientDir, 'assets'));
+    await writeFile(join(clientDir, 'index.html'), '<!doctype html><title>Cohort</title>');
+    await writeFile(join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1);'.repeat(2000));
+    t = await createTestApp({
+      env: { LOGIN_RATE_LIMIT: '100000', SESSION_RATE_LIMIT: '100000' },
+      captureLogs: true,
+      clientDir,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(clientDir, { recursive: true, force: true });
+  });
+
+  const post = (visitor: Visitor | null, url: string, payload: object) =>
+    visitor
+      ? visitor.request({ method: 'POST', url, payload })
+      : t.app.inject({ method: 'POST', url, payload });
+  async function registered() {
+    const visitor = await newVisitor(t.app);
+    const email = uniqueEmail();
+    const response = await post(visitor, '/api/auth/register', { email, password: PASSWORD });
+    expect(response.statusCode).toBe(201);
+    const token = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? '';
+    return {
+      email,
+      request: (url: string, payload: object) =>
+        t.app.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: { cookie: `${SESSION_COOKIE}=${token}` },
+        }),
+    };
+  }
+
+  it('answers 400 with a message to a NUL or another control character on every account route', async () => {
+    const account = await registered();
+    const visitor = await newVisitor(t.app);
+    const nulEmail = 'a\u0000b@example.com';
+    const cases = [
+      () => post(visitor, '/api/auth/register', { email: nulEmail, password: PASSWORD }),
+      () => post(null, '/api/auth/login', { email: nulEmail, password: PASSWORD }),
+      () => post(null, '/api/auth/login', { email: account.email, password: 'pass\u0000word12' }),
+      () => post(null, '/api/auth/password-reset', { email: nulEmail }),
+      () =>
+        post(null, '/api/auth/password-reset/confirm', {
+          token: 'whatever',
+          password: 'pass\u0000word-long-enough',
+        }),
+      () => account.request('/api/account/email', { email: nulEmail, password: PASSWORD }),
+      () =>
+        account.request('/api/account/email', { email: 'x\u0007@example.com', password: PASSWORD }),
+      () =>
+        account.request('/api/auth/password', {
+          currentPassword: 'a\u0000',
+          newPassword: 'another horse battery staple',
+        }),
+      () => account.request('/api/account/delete', { password: 'line\nbreak' }),
+    ];
+    const logged = t.logs().length;
+    for (const send of cases) {
+      const response = await send();
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error.message).toMatch(/control characters|valid email/);
+    }
+    expect(
+      t
+        .logs()
+        .slice(logged)
+        .filter((line) => line.level >= ERROR_LEVEL),
+    ).toEqual([]);
+    // The account is untouched.
+    expect(
+      (await post(null, '/api/auth/login', { email: account.email, password: PASSWORD }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it.each([
+    ['ten of one letter', 'aaaaaaaaaa', 'Repeated characters'],
+    ['ten spaces', ' '.repeat(10), 'too easy to guess'],
+    ['ten NULs', '\u0000'.repeat(10), 'control characters'],
+    ['a common password', 'Password123!', 'commonly used password'],
+    ['the email itself', 'EMAIL', 'too easy to guess'],
+  ])('refuses %s as a password, with a hint', async (_name, password, hint) => {
+    const visitor = await newVisitor(t.app);
+    const email = uniqueEmail();
+    const response = await post(visitor, '/api/auth/register', {
+      email,
+      password: password === 'EMAIL' ? email : password,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain(hint);
+    expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
+  });
+
+  it('takes passphrases up to 256 characters, not one more', async () => {
+    const long = 'velvet quokka harbour lantern '.repeat(9).slice(0, 256);
+    const visitor = await newVisitor(t.app);
+    expect(
+      (await post(visitor, '/api/auth/register', { email: uniqueEmail(), password: long }))
+        .statusCode,
+    ).toBe(201);
+    const other = await newVisitor(t.app);
+    const refused = await post(other, '/api/auth/register', {
+      email: uniqueEmail(),
+      password: `${long}x`,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe('Use at most 256 characters.');
+  });
+
+  it('knows one address however Unicode spells it (NFC) and whatever its case', async () => {
+    const local = `e\u0301mile${Date.now()}`; // "é" as e + combining accent
+    const visitor = await newVisitor(t.app);
+    expect(
+      (
+        await post(visitor, '/api/auth/register', {
+          email: `${local}@Example.com`,
+          password: PASSWORD,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const composed = `${local.normalize('NFC').toUpperCase()}@EXAMPLE.COM`;
+    expect(
+      (await post(null, '/api/auth/login', { email: composed, password: PASSWORD })).statusCode,
+    ).toBe(200);
+    const again = await newVisitor(t.app);
+    const taken = await post(again, '/api/auth/register', { email: composed, password: PASSWORD });
+    expect(taken.statusCode).toBe(409);
+  });
+
+  it('answers a taken email before hashing anything', async () => {
+    const account = await registered();
+    const visitor = await newVisitor(t.app);
+    const started = performance.now();
+    const response = await post(visitor, '/api/auth/register', {
+      email: account.email,
+      password: PASSWORD,
+    });
+    expect(response.statusCode).toBe(409);
+    // A hash takes tens of milliseconds; the refusal does not wait for one.
+    expect(performance.now() - started).toBeLessThan(30);
+  });
+
+  it('keeps a static file fast while 32 registrations hash at once, and queues no more than it can', async () => {
+    const asset = async () => {
+      const started = performance.now();
+      const response = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(response.statusCode).toBe(200);
+      return performance.now() - started;
+    };
+    await asset(); // warm: the first read opens the file
+    // 32 readers press Register at once, while another loads a page's script.
+    const readers = await Promise.all(Array.from({ length: 32 }, () => newVisitor(t.app)));
+    const registrations = readers.map((reader) =>
+      post(reader, '/api/auth/register', { email: uniqueEmail(), password: PASSWORD }),
+    );
+    const timings: number[] = [];
+    for (let i = 0; i < 5; i += 1) timings.push(await asset());
+    const answers = await Promise.all(registrations);
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(32).fill(201));
+    expect(Math.max(...timings)).toBeLessThan(50);
+
+    // Past the queue: 503 with Retry-After, never a hang, nothing half-written.
+    const flood = await Promise.all(
+      (
+        await Promise.all(
+          Array.from({ length: HASHING.concurrent + HASHING.waiting + 8 }, () => newVisitor(t.app)),
+        )
+      ).map(async (reader) => {
+        const email = uniqueEmail();
+        const response = await post(reader, '/api/auth/register', { email, password: PASSWORD });
+        return { response, email };
+      }),
+    );
+    const busy = flood.filter(({ response }) => response.statusCode === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const { response, email } of busy) {
+      expect(response.headers['retry-after']).toBe(String(HASHING.retryAfterSeconds));
+      expect(response.json().error.code).toBe('busy');
+      expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
+    }
+    expect(flood.every(({ response }) => [201, 503].includes(response.statusCode))).toBe(true);
+  }, 60_000);
+});

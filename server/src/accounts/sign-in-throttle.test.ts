@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestRedis, type TestRedis } from '#test/test-redis';
+import { newVisitor } from '#test/visitor';
+import { SIGN_IN_LIMITS } from './sign-in-throttle.js';
+
+// Failed sign-ins slow guessing without letting anyone lock the owner out, with the counters in
+// PostgreSQL (no Redis) and in Redis (shared by several app servers).
+
+const PASSWORD = 'correct horse battery';
+const WRONG = 'not the right password';
+let counter = 0;
+const uniqueEmail = () => `throttle${Date.now()}${(counter += 1)}@example.com`;
+
+const stores = [
+  { name: 'in PostgreSQL', redis: false },
+  { name: 'in Redis', redis: true },
+];
+
+describe.each(stores)('sign-in counters $name', ({ redis }) => {
+  let t: TestApp;
+  let other: TestApp;
+  let testRedis: TestRedis | undefined;
+
+  beforeAll(async () => {
+    testRedis = redis ? await createTestRedis() : undefined;
+    const env = { LOGIN_RATE_LIMIT: '100000', ...(testRedis && { REDIS_URL: testRedis.url }) };
+    t = await createTestApp({ env });
+    // A second app server on its own database shares only what Redis holds.
+    other = await createTestApp({ env });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await other?.close();
+    await testRedis?.drop();
+  });
+
+  const signIn = (app: TestApp, email: string, password: string, ip: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress: ip,
+    });
+  async function owner(ip: string) {
+    const email = uniqueEmail();
+    const visitor = await newVisitor(t.app);
+    const registered = await visitor.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email, password: PASSWORD },
+    });
+    expect(registered.statusCode).toBe(201);
+    // The owner has signed in from home before.
+    expect((await signIn(t, email, PASSWORD, ip)).statusCode).toBe(200);
+    return email;
+  }
+
+  it('ten wrong passwords from ten addresses leave the owner’s sign-in working, at once', async () => {
+    const email = await owner('192.0.2.1');
+    for (let i = 0; i < 10; i += 1) {
+      expect((await signIn(t, email, WRONG, `198.51.100.${i + 1}`)).statusCode).toBe(401);
+    }
+    const started = performance.now();
+    expect((await signIn(t, email, PASSWORD, '192.0.2.1')).statusCode).toBe(200);
+    expect(performance.now() - started).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 2);
+  });
+
+  it('slows further tries for that email by a growing delay, never refusing them', async () => {
+    const email = await owner('192.0.2.2');
+    for (let i = 0; i < SIGN_IN_LIMITS.slowAfter + 2; i += 1) {
+      expect((await signIn(t, email, WRONG, `198.51.101.${i + 1}`)).statusCode).toBe(401);
+    }
+    // Three past the threshold: a new address waits three steps, then the right password works.
+    const started = performance.now();
+    expect((await signIn(t, email, PASSWORD, '203.0.113.77')).statusCode).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(SIGN_IN_LIMITS.delayStepMs * 3);
+    // The address the owner signed in from before does not wait.
+    const home = performance.now();
+    expect((await signIn(t, email, PASSWORD, '192.0.2.2')).statusCode).toBe(200);
+    expect(performance.now() - home).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 2);
+  });
+
+  it('refuses an address that keeps guessing one account, and only that address', async () => {
+    const email = await owner('192.0.2.3');
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i += 1) {
+      expect((await signIn(t, email, WRONG, '198.51.102.1')).statusCode).toBe(401);
+    }
+    const refused = await signIn(t, email, PASSWORD, '198.51.102.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe(String(SIGN_IN_LIMITS.windowMs / 1000));
+    expect((await signIn(t, email, PASSWORD, '192.0.2.3')).statusCode).toBe(200);
+  });
+
+  it('refuses an address that guesses many accounts', async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) {
+      expect((await signIn(t, `nobody${i}@example.com`, WRONG, '198.51.103.1')).statusCode).toBe(
+        401,
+      );
+    }
+    expect((await signIn(t, 'nobody-else@example.com', WRONG, '198.51.103.1')).statusCode).toBe(
+      429,
+    );
+    expect((await signIn(t, 'nobody-else@example.com', WRONG, '198.51.103.2')).statusCode).toBe(
+      401,
+    );
+  });
+
+  it(
+    redis
+      ? 'counts across app servers sharing Redis'
+      : 'keeps each app server’s counts in its own database',
+    async () => {
+      const email = uniqueEmail();
+      for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i += 1) {
+        expect((await signIn(t, email, WRONG, '198.51.104.1')).statusCode).toBe(401);
+      }
+      expect((await signIn(other, email, WRONG, '198.51.104.1')).statusCode).toBe(
+        redis ? 429 : 401,
+      );
+    },
+  );
+});

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { ConfigError, parseConfig, type AppConfig, type StripeConfig } from '../config.js';
+import { createDatabase, type Database } from '../db/database.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded-database.js';
+import { applyMigrations } from '../db/migrate.js';
+import { migrationsDir } from '../paths.js';
+import { EMBEDDED_PID_FILE } from './embedded-lock.js';
+import type { Offer } from '../stripe/offer.js';
+import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
+import { checkStripeSetup, formatFindings } from '../stripe/stripe-check.js';
+import { createStripeClient } from '../stripe/stripe-client.js';
+
+/**
+ * The operator's Stripe commands, with the site's own configuration (the same environment as the
+ * server):
+ *   npm run stripe:check                       is Stripe set up the way Cohort needs it?
+ *   npm run stripe:reconcile -- --since DATE   replay what the database missed since DATE
+ * Exit status 0 when all is well, 1 when something needs the operator, 2 for a wrong command.
+ */
+
+const USAGE = `usage:
+  stripe check
+  stripe reconcile --since <date>   (an ISO date such as 2026-11-01, or a number of days: 7d)`;
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function readConfig(): AppConfig & { stripe: StripeConfig } {
+  let config: AppConfig;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  if (!config.stripe) {
+    fail(
+      'Payments are off: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (see the README).',
+    );
+  }
+  return { ...config, stripe: config.stripe };
+}
+
+const offerOf = (config: AppConfig & { stripe: StripeConfig }): Offer => ({
+  priceCents: config.membership.priceCents,
+  currency: config.membership.currency,
+  priceId: config.stripe.priceId,
+});
+
+/** `2026-11-01`, `2026-11-01T12:00:00Z` or `7d` (days back from now). */
+function parseSince(value: string | undefined, now = new Date()): Date | null {
+  if (!value) return null;
+  const days = /^(\d{1,4})d$/.exec(value);
+  if (days) return new Date(now.getTime() - Number(days[1]) * 24 * 3600 * 1000);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) || date > now ? null : date;
+}
+
+async function check(): Promise<void> {
+  const config = readConfig();
+  const stripe = createStripeClient(config.stripe);
+  const findings = await checkStripeSetup({
+    stripe,
+    offer: offerOf(config),
+    keys: {
+      STRIPE_SECRET_KEY: config.stripe.secretKey,
+      STRIPE_PUBLISHABLE_KEY: config.stripe.publishableKey,
+      STRIPE_WEBHOOK_SECRET: config.stripe.webhookSecret,
+      STRIPE_PRICE_ID: config.stripe.priceId,
+    },
+    siteUrl: config.siteUrl,
+    production: config.env === 'production',
+  });
+  console.log(formatFindings(findings));
+  process.exitCode = findings.some((finding) => finding.level === 'error') ? 1 : 0;
+}
+
+async function openDatabase(
+  config: AppConfig,
+  log: pino.Logger,
+): Promise<{ database: Database; embedded?: EmbeddedDatabase }> {
+  if (config.databaseUrl) {
+    await applyMigrations(config.databaseUrl, migrationsDir, log);
+    return { database: createDatabase(config.databaseUrl) };
+  }
+  const dataDir = resolve(config.dataDir);
+  const pidFile = join(dataDir, EMBEDDED_PID_FILE);
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+  if (Number.isInteger(pid) && isRunning(pid)) {
+    fail(
+      `The server (pid ${pid}) is running on the embedded database in ${dataDir}, which one process can open at a time: stop it, run this again, then start it.`,
+    );
+  }
+  const embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
+  await applyMigrations(embedded.url, migrationsDir, log);
+  return {
+    database: createDatabase(embedded.url, { maxConnections: 1, embedded: true }),
+    embedded,
+  };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function reconcile(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { since: { type: 'string' } }, strict: true });
+  const since = parseSince(values.since);
+  if (!since) fail(`--since needs a past date (2026-11-01) or a number of days (7d)\n${USAGE}`, 2);
+  const config = readConfig();
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const { database, embedded } = await openDatabase(config, log);
+  try {
+    const report = await reconcileStripe(
+      {
+        db: database,
+        stripe: createStripeClient(config.stripe),
+        offer: offerOf(config),
+        log,
+        graceDays: config.membership.graceDays,
+      },
+      { since, progress: (line) => console.log(line) },
+    );
+    console.log(formatReconcileReport(report));
+    process.exitCode = report.failures.length > 0 ? 1 : 0;
+  } finally {
+    await database.close();
+    await embedded?.stop();
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
+try {
+  if (command === 'check') await check();
+  else if (command === 'reconcile') await reconcile(rest);
+  else fail(USAGE, 2);
+} catch (error) {
+  const wrongArguments = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ?? false;
+  fail(
+    `stripe ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}${wrongArguments ? `\n${USAGE}` : ''}`,
+    wrongArguments ? 2 : 1,
+  );
+}

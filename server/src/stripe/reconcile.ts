@@ -1,0 +1,267 @@
+import type Stripe from 'stripe';
+import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
+import { withTransaction } from '../db/transaction.js';
+import { applyPaymentFacts } from '../memberships/ledger.js';
+import type { PaymentFact } from '../memberships/payment-facts.js';
+import { callStripe, PaymentsUnavailableError } from './call-stripe.js';
+import {
+  handleStripeEvent,
+  settleLedgerChange,
+  type EventOutcome,
+  type StripeEventDeps,
+} from './handle-stripe-event.js';
+import { readInvoiceFact, readOneTimeFact, readSubscriptionFact } from './read-payment-facts.js';
+
+/**
+ * `npm run stripe:reconcile -- --since <date>`: brings the ledger back in line with Stripe after a
+ * database restore or a webhook outage longer than Stripe's retries.
+ *
+ * 1. Every event Stripe lists since then (the Events API keeps 30 days) that Cohort has not
+ *    recorded goes through the webhook's own handler.
+ * 2. Every Cohort subscription live at Stripe or in the ledger, or made since then, is read again
+ *    with its paid invoices, and every early-access PaymentIntent made since then with its
+ *    refunds and disputes: this reaches past the 30 days and catches what no event says any more.
+ *
+ * Everything is read from Stripe now and placed by the same ledger code as a webhook, so running
+ * it twice changes nothing the second time.
+ */
+
+export interface ReconcileOptions {
+  since: Date;
+  /** Progress lines, for the command's output. */
+  progress?: (line: string) => void;
+}
+
+interface MembershipRow {
+  plan: string;
+  status: string;
+  expiresAt: string;
+}
+
+export interface MembershipChange {
+  userId: string;
+  before: MembershipRow | null;
+  after: MembershipRow | null;
+}
+
+export interface ReconcileReport {
+  since: Date;
+  /** Events Stripe listed since `since`. */
+  eventsListed: number;
+  /** Events Cohort had not recorded, and what the handler did with each. */
+  eventsReplayed: { id: string; type: string; outcome: EventOutcome }[];
+  subscriptionsRead: number;
+  paymentsRead: number;
+  changes: MembershipChange[];
+  /** What could not be done (Stripe failed for one object): run again later. */
+  failures: string[];
+  /** How far back the Events API reached, when `since` is older than it keeps events. */
+  eventsFrom: Date;
+}
+
+/** Stripe's Events API lists the last 30 days. */
+const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
+const LIVE_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused'];
+
+/** Every item of a Stripe list, one page per call (each call bounded by STRIPE_TIMEOUT_MS). */
+async function listAll<T extends { id: string }>(
+  stripe: Stripe,
+  operation: string,
+  fetchPage: (stripe: Stripe, startingAfter: string | undefined) => Promise<Stripe.ApiList<T>>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await callStripe(stripe, operation, (s) => fetchPage(s, startingAfter));
+    items.push(...page.data);
+    const last = page.data.at(-1);
+    if (!page.has_more || !last) return items;
+    startingAfter = last.id;
+  }
+}
+
+async function memberships(deps: StripeEventDeps): Promise<Map<string, MembershipRow>> {
+  const { rows } = await deps.db.pool.query<MembershipRow & { userId: string }>(
+    `SELECT "userId", plan::text AS plan, status,
+            to_char("expiresAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"
+     FROM memberships`,
+  );
+  return new Map(rows.map(({ userId, ...row }) => [userId, row]));
+}
+
+const sameRow = (a: MembershipRow | null, b: MembershipRow | null) =>
+  a?.plan === b?.plan && a?.status === b?.status && a?.expiresAt === b?.expiresAt;
+
+export async function reconcileStripe(
+  deps: StripeEventDeps,
+  options: ReconcileOptions,
+): Promise<ReconcileReport> {
+  const progress = options.progress ?? (() => {});
+  const sinceSeconds = Math.floor(options.since.getTime() / 1000);
+  const failures: string[] = [];
+  const before = await memberships(deps);
+
+  // 1. Events Cohort never recorded, oldest first, through the webhook's handler.
+  const events = await listAll(deps.stripe, 'list events', (stripe, startingAfter) =>
+    stripe.events.list({
+      created: { gte: sinceSeconds },
+      limit: 100,
+      ...(startingAfter && { starting_after: startingAfter }),
+    }),
+  );
+  events.reverse();
+  const { rows: known } = await deps.db.pool.query<{ id: string }>(
+    'SELECT id FROM stripe_events WHERE id = ANY($1::text[])',
+    [events.map((event) => event.id)],
+  );
+  const recorded = new Set(known.map((row) => row.id));
+  const missing = events.filter((event) => !recorded.has(event.id));
+  progress(`${events.length} events since ${options.since.toISOString()}, ${missing.length} new`);
+  const eventsReplayed: ReconcileReport['eventsReplayed'] = [];
+  for (const event of missing) {
+    try {
+      const outcome = await handleStripeEvent(deps, event);
+      eventsReplayed.push({ id: event.id, type: event.type, outcome });
+    } catch (error) {
+      failures.push(`event ${event.id} (${event.type}): ${describe(error)}`);
+    }
+  }
+
+  // 2. Subscriptions live at Stripe (whatever their age) or made since then (ended ones too),
+  // and the ledger's live ones, each with its paid invoices.
+  const stripeSubscriptions = [
+    ...(await listAll(deps.stripe, 'list subscriptions', (stripe, startingAfter) =>
+      stripe.subscriptions.list({
+        limit: 100,
+        ...(startingAfter && { starting_after: startingAfter }),
+      }),
+    )),
+    ...(await listAll(deps.stripe, 'list subscriptions', (stripe, startingAfter) =>
+      stripe.subscriptions.list({
+        status: 'all',
+        created: { gte: sinceSeconds },
+        limit: 100,
+        ...(startingAfter && { starting_after: startingAfter }),
+      }),
+    )),
+  ];
+  const { rows: ledgerSubscriptions } = await deps.db.pool.query<{ id: string }>(
+    'SELECT id FROM subscriptions WHERE status = ANY($1::text[])',
+    [LIVE_STATUSES],
+  );
+  const subscriptionIds = new Set([
+    ...stripeSubscriptions.map((subscription) => subscription.id),
+    ...ledgerSubscriptions.map((row) => row.id),
+  ]);
+  let subscriptionsRead = 0;
+  for (const subscriptionId of subscriptionIds) {
+    try {
+      const subscription = await readSubscriptionFact(deps, subscriptionId);
+      if (!subscription) continue; // another product's
+      subscriptionsRead += 1;
+      const invoices = await listAll(deps.stripe, 'list invoices', (stripe, startingAfter) =>
+        stripe.invoices.list({
+          subscription: subscriptionId,
+          status: 'paid',
+          limit: 100,
+          ...(startingAfter && { starting_after: startingAfter }),
+        }),
+      );
+      const facts: PaymentFact[] = [subscription];
+      for (const invoice of invoices) {
+        const fact = invoice.id ? await readInvoiceFact(deps, invoice.id) : null;
+        if (fact) facts.push(fact);
+      }
+      await apply(deps, facts);
+    } catch (error) {
+      failures.push(`subscription ${subscriptionId}: ${describe(error)}`);
+    }
+  }
+
+  // 3. Early-access payments made since then, with what became of them.
+  const intents = await listAll(deps.stripe, 'list PaymentIntents', (stripe, startingAfter) =>
+    stripe.paymentIntents.list({
+      created: { gte: sinceSeconds },
+      limit: 100,
+      ...(startingAfter && { starting_after: startingAfter }),
+    }),
+  );
+  let paymentsRead = 0;
+  for (const intent of intents) {
+    if (intent.metadata?.offer !== EARLY_ACCESS_OFFER || intent.status !== 'succeeded') continue;
+    try {
+      const fact = await readOneTimeFact(deps, intent.id);
+      if (!fact) continue;
+      paymentsRead += 1;
+      await apply(deps, [fact]);
+    } catch (error) {
+      failures.push(`payment ${intent.id}: ${describe(error)}`);
+    }
+  }
+
+  const after = await memberships(deps);
+  const changes: MembershipChange[] = [];
+  for (const userId of new Set([...before.keys(), ...after.keys()])) {
+    const was = before.get(userId) ?? null;
+    const now = after.get(userId) ?? null;
+    if (!sameRow(was, now)) changes.push({ userId, before: was, after: now });
+  }
+  return {
+    since: options.since,
+    eventsListed: events.length,
+    eventsReplayed,
+    subscriptionsRead,
+    paymentsRead,
+    changes,
+    failures,
+    eventsFrom: new Date(Math.max(options.since.getTime(), Date.now() - EVENT_RETENTION_MS)),
+  };
+}
+
+async function apply(deps: StripeEventDeps, facts: PaymentFact[]): Promise<void> {
+  const change = await withTransaction(deps.db.pool, (tx) =>
+    applyPaymentFacts(tx, facts, { graceDays: deps.graceDays }),
+  );
+  await settleLedgerChange(deps, change);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof PaymentsUnavailableError) {
+    const { type, statusCode, code, message } = error.stripe;
+    return `Stripe ${type}${statusCode ? ` ${statusCode}` : ''}${code ? ` ${code}` : ''}: ${message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+const describeRow = (row: MembershipRow | null) =>
+  row ? `${row.plan} ${row.status} until ${row.expiresAt.slice(0, 10)}` : 'no membership';
+
+/** The report as the command prints it. */
+export function formatReconcileReport(report: ReconcileReport): string {
+  const lines = [
+    `Events since ${report.since.toISOString()}: ${report.eventsListed} listed, ${report.eventsReplayed.length} not recorded before and now handled.`,
+    ...report.eventsReplayed.map((event) => `  ${event.id} ${event.type}: ${event.outcome}`),
+    `Subscriptions read again: ${report.subscriptionsRead}. Early-access payments read again: ${report.paymentsRead}.`,
+  ];
+  if (report.eventsFrom.getTime() > report.since.getTime()) {
+    lines.push(
+      `Note: Stripe lists events of the last 30 days only (from ${report.eventsFrom.toISOString()}); older payments were covered by reading the subscriptions and payments themselves.`,
+    );
+  }
+  lines.push(
+    report.changes.length === 0
+      ? 'Memberships changed: none.'
+      : `Memberships changed: ${report.changes.length}.`,
+    ...report.changes.map(
+      (change) =>
+        `  user ${change.userId}: ${describeRow(change.before)} → ${describeRow(change.after)}`,
+    ),
+  );
+  if (report.failures.length > 0) {
+    lines.push(
+      `Could not finish ${report.failures.length} item(s); run again once Stripe answers:`,
+      ...report.failures.map((failure) => `  ${failure}`),
+    );
+  }
+  return lines.join('\n');
+}

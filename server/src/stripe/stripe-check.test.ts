@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_STRIPE_KEYS, startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { projectRoot as rootDir } from '../paths.js';
+import { createStripeClient } from './stripe-client.js';
+import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
+import { checkStripeSetup, formatFindings, type CheckFinding } from './stripe-check.js';
+
+// `npm run stripe:check` against a Stripe account as operators leave it: the price, the portal,
+// the webhook endpoint and the key each right or wrong.
+
+const SITE_URL = 'https://members.example.org';
+const ENDPOINT = `${SITE_URL}/webhooks/stripe`;
+
+describe('stripe:check', () => {
+  let stripe: FakeStripe;
+  let priceId: string;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+  });
+  afterAll(() => stripe?.stop());
+  beforeEach(async () => {
+    stripe.webhookEndpoints.length = 0;
+    stripe.revokedKeys.clear();
+    stripe.addWebhookEndpoint({
+      url: ENDPOINT,
+      enabled_events: [...MEMBERSHIP_EVENT_TYPES],
+      api_version: Stripe.API_VERSION,
+    });
+    priceId = (
+      await sdk().prices.create({
+        unit_amount: 1200,
+        currency: 'usd',
+        recurring: { interval: 'year' },
+        product_data: { name: 'Membership' },
+      })
+    ).id;
+  });
+
+  const sdk = () =>
+    createStripeClient({
+      secretKey: FAKE_STRIPE_KEYS.STRIPE_SECRET_KEY,
+      publishableKey: FAKE_STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: FAKE_STRIPE_KEYS.STRIPE_WEBHOOK_SECRET,
+      priceId: undefined,
+      apiUrl: stripe.url,
+      timeoutMs: 2_000,
+    });
+
+  const check = (offer: { priceCents?: number; currency?: string; priceId?: string } = {}) =>
+    checkStripeSetup({
+      stripe: sdk(),
+      offer: { priceCents: 1200, currency: 'usd', priceId, ...offer },
+      keys: { ...FAKE_STRIPE_KEYS, STRIPE_PRICE_ID: offer.priceId ?? priceId },
+      siteUrl: SITE_URL,
+      production: false,
+    });
+  const errors = (findings: CheckFinding[]) => findings.filter((f) => f.level === 'error');
+
+  it('finds nothing wrong with an account set up as the README says', async () => {
+    const findings = await check();
+    expect(errors(findings)).toEqual([]);
+    expect(findings.filter((f) => f.level === 'warning')).toEqual([]);
+    expect(findings.map((f) => f.subject)).toEqual([
+      'keys',
+      'account',
+      'STRIPE_PRICE_ID',
+      'billing portal',
+      'webhook endpoint',
+    ]);
+    expect(formatFindings(findings)).toMatch(/Stripe is set up for Cohort\.$/);
+  });
+
+  it('reports an endpoint that does not send the dispute events, and how to fix it', async () => {
+    stripe.webhookEndpoints.length = 0;
+    stripe.addWebhookEndpoint({
+      url: ENDPOINT,
+      enabled_events: MEMBERSHIP_EVENT_TYPES.filter((type) => !type.startsWith('charge.dispute')),
+      api_version: Stripe.API_VERSION,
+    });
+    const [problem] = errors(await check());
+    expect(problem).toMatchObject({
+      subject: 'webhook endpoint',
+      message: expect.stringContaining(
+        'it does not send charge.dispute.created, charge.dispute.updated, charge.dispute.closed',
+      ),
+    });
+    expect(problem?.fix).toContain('dashboard.stripe.com/test/webhooks/');
+  });
+
+  it('reports a Price that charges another amount than MEMBERSHIP_PRICE_CENTS/MEMBERSHIP_CURRENCY', async () => {
+    const [problem] = errors(await check({ priceCents: 2500, currency: 'eur' }));
+    expect(problem).toMatchObject({
+      subject: 'STRIPE_PRICE_ID',
+      message: expect.stringContaining(
+        'it charges 12.00 USD but MEMBERSHIP_PRICE_CENTS and MEMBERSHIP_CURRENCY say 25.00 EUR a year',
+      ),
+    });
+  });
+
+  it('reports a Price id of the other mode, a monthly Price and an endpoint API version apart', async () => {
+    expect(errors(await check({ priceId: 'price_missing' }))[0]?.message).toBe(
+      'price_missing does not exist in this mode',
+    );
+    const monthly = await sdk().prices.create({
+      unit_amount: 1200,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      product_data: { name: 'Monthly' },
+    });
+    expect(errors(await check({ priceId: monthly.id }))[0]?.message).toContain(
+      'renews every 1 month(s), not every year',
+    );
+    stripe.webhookEndpoints.length = 0;
+    stripe.addWebhookEndpoint({ url: ENDPOINT, enabled_events: ['*'], api_version: '2024-06-20' });
+    const findings = await check();
+    expect(errors(findings)).toEqual([]);
+    expect(findings.find((f) => f.level === 'warning')?.message).toContain(
+      'sends events in API version 2024-06-20',
+    );
+  });
+
+  it('reports a billing portal never saved and a site no endpoint points at', async () => {
+    const saved = stripe.portalConfigurations.splice(0);
+    stripe.webhookEndpoints.length = 0;
+    stripe.addWebhookEndpoint({
+      url: 'https://old.example.org/webhooks/stripe',
+      enabled_events: ['*'],
+    });
+    try {
+      const subjects = errors(await check()).map((f) => `${f.subject}: ${f.message}`);
+      expect(subjects).toEqual([
+        'billing portal: its settings were never saved in test mode: "Manage billing" fails for every member',
+        `webhook endpoint: none points at ${ENDPOINT}: no payment will ever make a member`,
+      ]);
+    } finally {
+      stripe.portalConfigurations.push(...saved);
+    }
+  });
+
+  it('stops at the key when Stripe refuses it', async () => {
+    stripe.revokedKeys.add(FAKE_STRIPE_KEYS.STRIPE_SECRET_KEY);
+    const findings = await check();
+    expect(errors(findings)).toEqual([
+      expect.objectContaining({
+        subject: 'STRIPE_SECRET_KEY',
+        message: expect.stringContaining('Stripe refused the key (401)'),
+      }),
+    ]);
+    expect(findings.map((f) => f.subject)).toEqual(['keys', 'STRIPE_SECRET_KEY']);
+  });
+
+  it('runs as `npm run stripe:check`: prints the findings, exit status 1 when something is wrong', async () => {
+    // Not spawnSync: the fake Stripe answers from this process's event loop.
+    const run = (env: Record<string, string>) =>
+      promisify(execFile)(process.execPath, [join(rootDir, 'scripts/stripe-cli.mjs'), 'check'], {
+        cwd: rootDir,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...stripe.env(),
+          SITE_URL,
+          STRIPE_PRICE_ID: priceId,
+          ...env,
+        },
+      }).then(
+        ({ stdout, stderr }) => ({ stdout, stderr, status: 0 }),
+        (error: { stdout: string; stderr: string; code: number }) => ({
+          stdout: error.stdout,
+          stderr: error.stderr,
+          status: error.code,
+        }),
+      );
+    const good = await run({});
+    expect(good.stdout, good.stderr).toContain('✓ webhook endpoint:');
+    expect(good.status).toBe(0);
+    const bad = await run({ MEMBERSHIP_PRICE_CENTS: '2500', MEMBERSHIP_CURRENCY: 'eur' });
+    expect(bad.stdout).toContain('✗ STRIPE_PRICE_ID:');
+    expect(bad.stdout).toContain('1 problem to fix before payments work.');
+    expect(bad.status).toBe(1);
+  }, 60_000);
+});
