@@ -16,6 +16,14 @@ import paymentRoutes from './routes/payments/index.js';
 import stripeWebhookRoutes from './routes/webhooks/stripe.js';
 import payments from './plugins/app/payments.js';
 import mailer from './plugins/app/mailer.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  HTTP_TIMEOUTS,
+  type HttpTimeouts,
+} from './http/framework-errors.js';
+import { serializeRequest } from './http/request-log.js';
+import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
 import accountPaymentRoutes from './routes/account/payments.js';
@@ -24,6 +32,8 @@ export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
+  /** Header and request timeouts; tests shorten them. */
+  httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
   logStream?: { write(line: string): void };
 }
@@ -33,10 +43,12 @@ export async function buildApp(
   config: AppConfig,
   dependencies: AppDependencies,
 ): Promise<FastifyInstance> {
+  const timeouts = dependencies.httpTimeouts ?? HTTP_TIMEOUTS;
   const app = Fastify({
     logger: {
       level: config.logLevel,
       ...(dependencies.logStream && { stream: dependencies.logStream }),
+      serializers: { req: serializeRequest },
       redact: [
         'req.headers.cookie',
         'req.headers.authorization',
@@ -50,6 +62,14 @@ export async function buildApp(
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // Keep-alive sockets would hold a graceful shutdown open; close them once requests finish.
     forceCloseConnections: 'idle',
+    requestTimeout: timeouts.requestMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      // How often Node looks for connections past those limits (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+    },
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
@@ -57,6 +77,7 @@ export async function buildApp(
 
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
+  await app.register(securityHeaders);
   await app.register(cookie);
   await app.register(rateLimit, { redisUrl: config.redisUrl });
   await app.register(crossSiteGuard, { siteUrl: config.siteUrl });

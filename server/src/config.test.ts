@@ -41,11 +41,44 @@ describe('configuration from the environment', () => {
     expect(problemsOf({ PORT: '-1', PAYWALL_DELAY_MS: 'soon' })).toHaveLength(2);
   });
 
-  it('requires DATABASE_URL and SESSION_SECRET in production', () => {
+  it('requires DATABASE_URL, SESSION_SECRET and an SMTP server in production', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'DATABASE_URL: is required in production',
       'SESSION_SECRET: is required in production',
+      'SMTP_URL: is required in production (set MAIL_TRANSPORT=log to print mail to the log instead)',
     ]);
+  });
+
+  it('prints mail to the log in production only when MAIL_TRANSPORT=log says it is meant', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/cohort',
+      SESSION_SECRET: 'x'.repeat(32),
+    };
+    expect(parseConfig({ ...production, MAIL_TRANSPORT: 'log' }).smtpUrl).toBeUndefined();
+    expect(
+      parseConfig({ ...production, MAIL_TRANSPORT: 'log', SMTP_URL: 'smtp://mail:25' }).smtpUrl,
+    ).toBeUndefined();
+    expect(parseConfig({ ...production, SMTP_URL: 'smtp://mail:25' }).smtpUrl).toBe(
+      'smtp://mail:25',
+    );
+    expect(problemsOf({ MAIL_TRANSPORT: 'smtp' })).toEqual([
+      'SMTP_URL: is required when MAIL_TRANSPORT=smtp',
+    ]);
+    expect(problemsOf({ MAIL_TRANSPORT: 'pigeon' })[0]).toMatch(/^MAIL_TRANSPORT: /);
+  });
+
+  it('listens on the loopback interface unless HOST says otherwise, in production too', () => {
+    expect(parseConfig({}).host).toBe('127.0.0.1');
+    expect(
+      parseConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgresql://db/cohort',
+        SESSION_SECRET: 'x'.repeat(32),
+        SMTP_URL: 'smtp://mail:25',
+      }).host,
+    ).toBe('127.0.0.1');
+    expect(parseConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
   it('turns payments on only when all three Stripe keys are set, and says which one is missing', () => {
@@ -86,6 +119,7 @@ describe('Stripe keys at start-up', () => {
     NODE_ENV: 'production',
     DATABASE_URL: 'postgresql://db/cohort',
     SESSION_SECRET: 'x'.repeat(32),
+    SMTP_URL: 'smtp://mail:25',
   };
 
   it('accepts keys of one mode, restricted keys included', () => {

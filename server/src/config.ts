@@ -119,6 +119,7 @@ const envSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().trim().min(3).default('Cohort <no-reply@localhost>'),
+  MAIL_TRANSPORT: optionalText.pipe(z.enum(['smtp', 'log']).optional()),
   REDIS_URL: optionalText.pipe(
     z
       .string()
@@ -141,6 +142,16 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.NODE_ENV === 'production') {
     if (!e.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: is required in production');
+    // Without it, password-reset and confirmation mails would only reach the log: users would
+    // never get them, and the log would hold their links.
+    if (!e.SMTP_URL && e.MAIL_TRANSPORT !== 'log') {
+      problems.push(
+        'SMTP_URL: is required in production (set MAIL_TRANSPORT=log to print mail to the log instead)',
+      );
+    }
+  }
+  if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
+    problems.push('SMTP_URL: is required when MAIL_TRANSPORT=smtp');
   }
 
   const stripeKeys = {
@@ -172,7 +183,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
 
   return {
     env: e.NODE_ENV,
-    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    // Every interface only when told (the image sets HOST=0.0.0.0 inside its own network).
+    host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
     siteUrl: e.SITE_URL.replace(/\/+$/, ''),
     siteName: e.SITE_NAME,
@@ -202,7 +214,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
       graceDays: e.MEMBERSHIP_GRACE_DAYS,
     },
     paywallDelayMs: e.PAYWALL_DELAY_MS,
-    smtpUrl: e.SMTP_URL,
+    smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
     warnings,

@@ -80,6 +80,7 @@ describe('the server process', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgresql://127.0.0.1:1/never-reached',
       SESSION_SECRET: 'x'.repeat(32),
+      MAIL_TRANSPORT: 'log',
       ...FAKE_STRIPE_KEYS,
       STRIPE_PUBLISHABLE_KEY: 'pk_live_51abcdef',
     });
@@ -90,11 +91,12 @@ describe('the server process', () => {
     );
   });
 
-  it('refuses to start in production without DATABASE_URL and SESSION_SECRET', async () => {
+  it('refuses to start in production without DATABASE_URL, SESSION_SECRET and SMTP_URL', async () => {
     const { child, output } = startServer({ NODE_ENV: 'production' });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(output()).toContain('DATABASE_URL: is required in production');
     expect(output()).toContain('SESSION_SECRET: is required in production');
+    expect(output()).toContain('SMTP_URL: is required in production');
   });
 });

@@ -125,9 +125,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await page.route('https://js.stripe.com/**', (route) =>
           route.fulfill({
             contentType: 'application/javascript',
-            body: stripeJsStandIn(stripe.url),
+            body: stripeJsStandIn(),
           }),
         );
+        // The stand-in calls api.stripe.com as Stripe.js does (the site's CSP allows only that);
+        // the fake Stripe API answers in its place.
+        await page.route('https://api.stripe.com/**', async (route) => {
+          const { pathname, search } = new URL(route.request().url());
+          const response = await route.fetch({ url: `${stripe.url}${pathname}${search}` });
+          await route.fulfill({ response });
+        });
       }
       await use(undefined);
     },

@@ -65,6 +65,8 @@ export interface NginxStack {
   apps: ServerProcess[];
   /** nginx's access log so far (with `accessLog`). */
   accessLog(): Promise<string>;
+  /** The access log in the shipped format (nginx.conf's `cohort`), always written. */
+  siteAccessLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -118,6 +120,7 @@ export async function startNginxStack(options: NginxStackOptions): Promise<Nginx
     work,
     apps,
     accessLog: () => readFile(join(work, 'access.log'), 'utf8'),
+    siteAccessLog: () => readFile(join(work, 'site-access.log'), 'utf8'),
     stop,
   };
 }
@@ -144,6 +147,10 @@ async function writeNginxConfig(options: {
     listen: `listen ${options.listen};`,
     root: `root ${clientDir};`,
     'edge rate limit': (line) => (edgeRate ? line.replace(/rate=\S+;/, `rate=${edgeRate};`) : line),
+    // The shipped format into the work folder; with `accessLog`, also each request's upstream.
+    'access log': `access_log ${join(work, 'site-access.log')} cohort;${
+      options.accessLog ? ` access_log ${join(work, 'access.log')} upstreams;` : ''
+    }`,
   };
   const seen = new Set<string>();
   const site = shipped
@@ -184,7 +191,7 @@ http {
     default_type application/octet-stream;
     sendfile on;
     log_format upstreams '$request_method $uri $upstream_addr $status';
-    access_log ${options.accessLog ? `${join(work, 'access.log')} upstreams` : 'off'};
+    access_log off;
     client_body_temp_path ${join(work, 'client_body')};
     proxy_temp_path ${join(work, 'proxy')};
     fastcgi_temp_path ${join(work, 'fastcgi')};

@@ -86,6 +86,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       DATA_DIR: dataDir,
       SESSION_SECRET: TEST_SESSION_SECRET,
       LOG_LEVEL: 'warn',
+      // Production wants an SMTP server; a test that reads mail gives it one (SMTP_URL).
+      ...(!env.SMTP_URL && { MAIL_TRANSPORT: 'log' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

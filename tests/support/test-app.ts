@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
+import type { HttpTimeouts } from '../../server/src/http/framework-errors.js';
 import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -43,6 +44,8 @@ export async function createTestApp(
     maxConnections?: number;
     /** Keeps the app's log lines (warn and above unless LOG_LEVEL says) for `logs()`. */
     captureLogs?: boolean;
+    /** Shorter header and request timeouts than production's. */
+    httpTimeouts?: HttpTimeouts;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
@@ -63,6 +66,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
+    ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
     ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
   });
   await options.configure?.(app, database);

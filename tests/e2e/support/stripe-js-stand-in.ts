@@ -1,12 +1,12 @@
 /**
  * A stand-in for Stripe.js (js.stripe.com cannot be reached from tests), served to the page through
  * `page.route`. It implements what @stripe/react-stripe-js and the early-access page call, and
- * talks to the tests' fake Stripe API the way Stripe.js talks to Stripe: confirming a
+ * talks to api.stripe.com (which the tests route to their fake Stripe API) the way Stripe.js does: confirming a
  * PaymentIntent with its client secret, then redirecting to the return address.
  */
-export function stripeJsStandIn(fakeStripeUrl: string): string {
+export function stripeJsStandIn(): string {
   return `(() => {
-  const API = ${JSON.stringify(fakeStripeUrl)};
+  const API = 'https://api.stripe.com';
   function Stripe(publishableKey) {
     function makeElements(options) {
       const clientSecret = options && options.clientSecret;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
@@ -11,12 +11,26 @@ import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
 import { emailProblem, newPasswordProblem } from './validation';
 
 /**
- * /reset-password asks for an email; /reset-password?token=… (the mailed link) shows the form
+ * The mailed link's token: in the fragment (`#token=…`, which browsers never send to a server),
+ * or in the query of a link mailed before the fragment was used.
+ */
+const tokenFromAddress = () =>
+  new URLSearchParams(window.location.hash.slice(1)).get('token') ??
+  new URLSearchParams(window.location.search).get('token');
+
+/**
+ * /reset-password asks for an email; /reset-password#token=… (the mailed link) shows the form
  * that sets a new password. Opening the link changes nothing: only submitting the form does.
  */
 export default function ResetPasswordPage() {
   useDocumentHead('Reset your password', 'Choose a new password for your Cohort account.');
-  const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
+  const [token] = useState(tokenFromAddress);
+  // Once read, out of the address bar (and of the history a shared screen could show).
+  useEffect(() => {
+    if (window.location.hash || window.location.search) {
+      window.history.replaceState(null, '', window.location.pathname);
+    }
+  }, []);
   return (
     <AccountScreen title="Reset your password">
       {token ? <NewPasswordForm token={token} /> : <RequestLinkForm />}

@@ -20,8 +20,9 @@ export default fp(
 
     function isForeignOrigin(request: FastifyRequest, origin: string): boolean {
       if (origin === siteOrigin) return false;
-      // The same server reached under another name (e.g. 127.0.0.1 vs localhost in development).
-      const ownOrigin = `${request.protocol}://${request.host}`;
+      // The same server reached under another name (e.g. 127.0.0.1 vs localhost in development),
+      // from the Host header itself: never X-Forwarded-Host, which any client can send.
+      const ownOrigin = `${request.protocol}://${request.headers.host ?? ''}`;
       return origin !== ownOrigin;
     }
 

@@ -150,7 +150,8 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     async (request, reply) => {
       const reset = await createPasswordReset(app, request.body);
       if (reset) {
-        const link = `${options.siteUrl}/reset-password?token=${reset.token}`;
+        // In the fragment: a browser never sends it, so no server or proxy log can hold it.
+        const link = `${options.siteUrl}/reset-password#token=${reset.token}`;
         const minutes = PASSWORD_RESET_TTL_MS / 60_000;
         // Sent in the background: the answer takes as long whether or not the account exists.
         void app.mailer

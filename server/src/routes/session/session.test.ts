@@ -284,6 +284,15 @@ describe('cross-site protection', () => {
     expect((await post({ origin: 'null' })).statusCode).toBe(403);
   });
 
+  it('does not take the site’s name from X-Forwarded-Host, which any client can send', async () => {
+    const forged = await post({
+      origin: 'https://evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+    });
+    expect(forged.statusCode).toBe(403);
+  });
+
   it('refuses a request the browser marks Sec-Fetch-Site: cross-site', async () => {
     expect((await post({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
   });

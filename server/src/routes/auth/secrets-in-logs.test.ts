@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor } from '#test/visitor';
+
+describe('secrets in the log', () => {
+  let smtp: SmtpCapture;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smtp = await new SmtpCapture().start();
+    t = await createTestApp({
+      captureLogs: true,
+      // Every line the app writes, request logs included.
+      env: { LOG_LEVEL: 'trace', SMTP_URL: smtp.url, SITE_URL: 'https://cohort.example' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  it('no reset token appears in any log line, however the link is opened or used', async () => {
+    const email = `logs${Date.now()}@example.com`;
+    const visitor = await newVisitor(t.app);
+    const registered = await visitor.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email, password: 'correct horse battery' },
+    });
+    expect(registered.statusCode).toBe(201);
+
+    await t.app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email } });
+    await expect.poll(() => smtp.mailsTo(email).length, { timeout: 5000 }).toBe(1);
+    const link = /https:\/\/\S+/.exec(smtp.mailsTo(email)[0]?.text ?? '')?.[0] ?? '';
+    // The token rides in the fragment, which browsers never send.
+    expect(link).toMatch(/^https:\/\/cohort\.example\/reset-password#token=[\w-]{20,}$/);
+    const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token') ?? '';
+
+    // A link from before the fragment, opened anyway; a wrong use; the real use.
+    await t.app.inject({ method: 'GET', url: `/reset-password?token=${token}` });
+    await t.app.inject({ method: 'GET', url: `/api/me?token=${token}` });
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'short' },
+    });
+    expect(weak.statusCode).toBe(400);
+    const used = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'a brand new passphrase' },
+    });
+    expect(used.statusCode).toBe(200);
+
+    const lines = t.logs().map((line) => JSON.stringify(line));
+    expect(lines.some((line) => line.includes('"url":"/reset-password?[redacted]"'))).toBe(true);
+    expect(lines.some((line) => line.includes('/api/auth/password-reset/confirm'))).toBe(true);
+    expect(lines.filter((line) => line.includes(token))).toEqual([]);
+  });
+});
