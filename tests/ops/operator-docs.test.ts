@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { envSchema } from '../../server/src/config.js';
 import { MEMBERSHIP_EVENT_TYPES } from '../../server/src/stripe/event-facts.js';
 
 // What the operator copies into Stripe's Dashboard from the README must be what the code needs:
@@ -23,5 +24,20 @@ describe('the README’s Stripe setup', () => {
     expect(restore.slice(0, restore.indexOf('```\n\n'))).toMatch(
       /npm run stripe:reconcile -- --since \S+\n$/,
     );
+  });
+});
+
+describe('the configuration an operator reads', () => {
+  const envExample = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+
+  it('documents every variable the server reads, in the README and in .env.example', () => {
+    const table = readme.slice(
+      readme.indexOf('## Configuration'),
+      readme.indexOf('## Architecture'),
+    );
+    for (const name of Object.keys(envSchema.shape)) {
+      expect(table, `README: ${name}`).toContain(`\`${name}\``);
+      expect(envExample, `.env.example: ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+    }
   });
 });

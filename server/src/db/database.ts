@@ -9,20 +9,41 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The longest one statement may take. PostgreSQL cancels it at this point (statement_timeout); the
+ * client gives up half a second later (query_timeout) in case the server never heard the query (a
+ * network that drops packets), so a stalled database answers 503 within 5 s instead of holding the
+ * request. A query stuck on a connection that way makes the pool throw that connection away.
+ */
+export const STATEMENT_TIMEOUT_MS = 3_500;
+/** The longest a request waits for a connection, new or from a full pool. */
+export const CONNECTION_WAIT_MS = 3_000;
+
 export interface DatabaseOptions {
   /** The embedded database has one backend: keep one connection so transactions never interleave. */
   maxConnections?: number;
   /** The embedded PGlite: one backend behind every connection. */
   embedded?: boolean;
+  /** Statement time limit (STATEMENT_TIMEOUT_MS unless given; 0 for none). */
+  statementTimeoutMs?: number;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
     // Fail fast while the database is away: a request gets a 503 instead of hanging.
-    connectionTimeoutMillis: 3_000,
+    connectionTimeoutMillis: CONNECTION_WAIT_MS,
     idleTimeoutMillis: 30_000,
+    // A peer that vanished without closing (a dropped network) is noticed by TCP in time.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(statementTimeoutMs > 0 && {
+      query_timeout: statementTimeoutMs + 500,
+      // PGlite's socket server has no statement_timeout: only the client's limit applies there.
+      ...(!options.embedded && { statement_timeout: statementTimeoutMs }),
+    }),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener that would
   // crash the process. The next checkout reconnects.

@@ -3,6 +3,11 @@ import type pg from 'pg';
 /** A connection inside a transaction: what the money path's SQL runs on. */
 export type Tx = Pick<pg.PoolClient, 'query'>;
 
+/** node-postgres gave up waiting for an answer (query_timeout): the connection is unusable. */
+export function isStuckConnection(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
+}
+
 /** Runs `work` in one transaction on one pooled connection: all of it commits, or none of it. */
 export async function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -20,7 +25,15 @@ export async function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promis
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    if (isStuckConnection(error)) {
+      // The server never answered: a ROLLBACK would wait as long. Closing the connection rolls
+      // the transaction back on the server.
+      lost ??= error as Error;
+    } else {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        lost ??= rollbackError as Error;
+      });
+    }
     throw error;
   } finally {
     client.off('error', onError);

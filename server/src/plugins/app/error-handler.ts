@@ -25,9 +25,10 @@ const SOCKET_CODES = new Set([
 ]);
 /**
  * PostgreSQL's SQLSTATEs for "not now": class 08 (connection exception), 57P01-57P03 (shutting
- * down, crashed, starting up) and 53300 (too many connections).
+ * down, crashed, starting up), 53300 (too many connections) and 57014 (a statement cancelled at
+ * statement_timeout: the database is too slow right now).
  */
-const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300|57014)$/;
 /** Prisma's codes for an unreachable server, a timeout, a closed connection, an exhausted pool. */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** What the Prisma driver adapter calls the same conditions. */
@@ -37,9 +38,9 @@ const ADAPTER_KINDS = new Set([
   'SocketTimeout',
   'TooManyConnections',
 ]);
-/** node-postgres raises these as plain errors, without a code. */
+/** node-postgres raises these as plain errors, without a code (the last: query_timeout). */
 const PG_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Query read timeout)/;
 
 /**
  * True when an error means the database cannot be reached right now (rather than a bug): a refused

@@ -4,6 +4,7 @@ import { TcpProxy } from '#test/tcp-proxy';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { buildApp } from '../../app.js';
 import { createDatabase } from '../../db/database.js';
+import { UNHEALTHY_AFTER_FAILED_CHECKS } from './index.js';
 import { testConfig } from '#test/test-app';
 
 describe('health endpoints', () => {
@@ -47,7 +48,7 @@ describe('/readyz around a database outage', () => {
     await database?.drop();
   });
 
-  it('goes 200 → 503 while the database is away → 200 again without a restart', async () => {
+  it('goes 200 → 503 while the database is away → 200 again without a restart, and /healthz follows after three failed checks', async () => {
     const ready = () => app.inject({ method: 'GET', url: '/readyz' });
     expect((await ready()).statusCode).toBe(200);
 
@@ -59,9 +60,20 @@ describe('/readyz around a database outage', () => {
       error: { code: 'database_unavailable', message: 'The database is not answering.' },
     });
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // Alive through a blip; unhealthy (so restarted) after a few failed checks in a row.
+    const healthz = () => app.inject({ method: 'GET', url: '/healthz' });
+    expect((await healthz()).statusCode).toBe(200);
+    const third = await healthz();
+    expect(third.statusCode).toBe(503);
+    expect(third.json()).toEqual({
+      error: {
+        code: 'database_unavailable',
+        message: `The database has not answered ${UNHEALTHY_AFTER_FAILED_CHECKS} checks in a row.`,
+      },
+    });
 
     await proxy.restore();
     await expect.poll(async () => (await ready()).statusCode, { timeout: 10_000 }).toBe(200);
+    expect((await healthz()).statusCode).toBe(200);
   });
 });
