@@ -45,7 +45,10 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-COPY scripts/stripe-cli.mjs ./scripts/
+COPY scripts/cli.mjs ./scripts/
+# Partner perks: the server reads their descriptions and how each is redeemed at start.
+COPY content/perks ./content/perks
+COPY perks ./perks
 COPY prisma/migrations ./prisma/migrations
 USER node
 EXPOSE 3000

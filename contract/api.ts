@@ -129,3 +129,15 @@ export const AccountSessionsResponseSchema = Type.Object({
 export const EmailChangeConfirmBodySchema = body({
   token: Type.String({ minLength: 1, maxLength: 200 }),
 });
+
+/** POST /api/perks/:id/redeem: a perk's id (content/perks/<id>.md). */
+export const PerkParamsSchema = Type.Object({
+  id: Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80 }),
+});
+
+/** What a member gets for a perk: a code to type, or a link to follow. The same every time. */
+export const PerkRedemptionSchema = Type.Union([
+  Type.Object({ perkId: Type.String(), code: Type.String() }),
+  Type.Object({ perkId: Type.String(), link: Type.String() }),
+]);
+export type PerkRedemption = Static<typeof PerkRedemptionSchema>;

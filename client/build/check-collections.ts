@@ -25,6 +25,11 @@ export function checkCollections(log: IssueLog, content: Omit<LoadedContent, 'fi
   checkNumberedSet(log, 'resources', content.resourceGroups, resourceGroupIds);
   checkUnique(log, content.resourceGroups, 'slug', (item) => item.data.slug);
   checkResourceIds(log, content.resourceGroups);
+  for (const perk of content.perks) {
+    if (perk.data.id !== perk.name) {
+      log.add(perk.file, 'id', `"${perk.data.id}" must equal the file name "${perk.name}"`);
+    }
+  }
   for (const page of requiredPages) {
     if (!content.pages.some((item) => item.name === page)) {
       log.add(log.folder('pages'), 'file', `${page}.md is missing`);

@@ -7,6 +7,7 @@ import type {
   PageCopy,
   ResourceGroup,
 } from '../src/features/content/types.js';
+import { PERK_CATEGORIES, type Perk } from '../../contract/perks.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
 
@@ -100,6 +101,7 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
     ['boycotts', exportConst('boycotts', boycotts)],
     ['resource-groups', exportConst('resourceGroups', resourceGroups)],
     ['home-highlights', exportConst('highlights', highlights)],
+    ['perks', exportConst('perks', sortPerks(content.perks.map(({ data }) => data)))],
   ]);
   for (const { data, body } of content.articles) {
     modules.set(`article-body/${data.slug}`, `export default ${JSON.stringify(body)};`);
@@ -112,6 +114,12 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
     );
   }
   return { modules, artwork };
+}
+
+/** In the categories' order, then by partner: how /perks lists them. Nothing secret is here. */
+function sortPerks(perks: Perk[]): Perk[] {
+  const rank = (perk: Perk) => PERK_CATEGORIES.indexOf(perk.category);
+  return [...perks].sort((a, b) => rank(a) - rank(b) || a.partner.localeCompare(b.partner));
 }
 
 function articlesModule(articles: ArticleSummary[]): string {

@@ -16,8 +16,10 @@ import {
   type PageFrontMatter,
   type ResourceGroupFrontMatter,
 } from './content-schemas.js';
+import { perkSchema } from '../../contract/perk-schema.js';
+import type { Perk } from '../../contract/perks.js';
 import { convertMarkdownToTree, countWords, findMarkdownProblems } from './markdown-to-tree.js';
-import { splitFrontMatter } from './split-front-matter.js';
+import { splitFrontMatter } from '../../contract/split-front-matter.js';
 
 export interface ContentFile<T> {
   /** Where it came from, as the error report names it: `content/articles/sleep-debt-reset.md`. */
@@ -34,6 +36,7 @@ export interface LoadedContent {
   boycotts: ContentFile<BoycottFrontMatter>[];
   resourceGroups: ContentFile<ResourceGroupFrontMatter>[];
   pages: ContentFile<PageFrontMatter>[];
+  perks: ContentFile<Perk>[];
   /** Every file read, so a dev server can watch them. */
   files: string[];
 }
@@ -55,14 +58,16 @@ interface Reader {
  */
 export async function loadContent(contentDir: string): Promise<LoadedContent> {
   const reader: Reader = { contentDir, log: new IssueLog(contentDir), files: [] };
-  const [articles, campaigns, boycotts, resourceGroups, pages] = await Promise.all([
+  const [articles, campaigns, boycotts, resourceGroups, pages, perks] = await Promise.all([
     readCollection(reader, 'articles', articleSchema, 'article'),
     readCollection(reader, 'campaigns', campaignSchema, 'none'),
     readCollection(reader, 'boycotts', boycottSchema, 'none'),
     readCollection(reader, 'resources', resourceGroupSchema, 'none'),
     readCollection(reader, 'pages', pageSchema, 'page'),
+    // The same schema the server checks at start (contract/perk-schema.ts).
+    readCollection(reader, 'perks', perkSchema, 'none'),
   ]);
-  const content = { articles, campaigns, boycotts, resourceGroups, pages };
+  const content = { articles, campaigns, boycotts, resourceGroups, pages, perks };
   checkCollections(reader.log, content);
   reader.log.throwIfAny();
   return { ...content, files: reader.files.sort() };

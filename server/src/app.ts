@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
-import { clientDistDir } from './paths.js';
+import { clientDistDir, perkRedemptionsFile, perksContentDir } from './paths.js';
+import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
+import perkRoutes from './routes/perks/index.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
@@ -32,6 +34,8 @@ export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
+  /** The partner perks; read from content/perks and perks/redemptions.json unless given. */
+  perkCatalog?: PerkCatalog;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -106,6 +110,14 @@ export async function buildApp(
     siteName: config.siteName,
   });
   await app.register(accountPaymentRoutes);
+  await app.register(perkRoutes, {
+    catalog:
+      dependencies.perkCatalog ??
+      (await readPerkCatalog({
+        contentDir: perksContentDir,
+        redemptionsFile: perkRedemptionsFile,
+      })),
+  });
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 

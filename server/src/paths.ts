@@ -16,3 +16,6 @@ function findProjectRoot(from: string): string {
 export const projectRoot = findProjectRoot(fileURLToPath(import.meta.url));
 export const migrationsDir = join(projectRoot, 'prisma', 'migrations');
 export const clientDistDir = join(projectRoot, 'dist', 'client');
+/** Partner perks: their public descriptions, and the server-only file of how each is redeemed. */
+export const perksContentDir = join(projectRoot, 'content', 'perks');
+export const perkRedemptionsFile = join(projectRoot, 'perks', 'redemptions.json');

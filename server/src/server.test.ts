@@ -45,7 +45,7 @@ describe('the server process', () => {
     expect((await readFile(pidFile, 'utf8')).trim()).toBe(String(first.child.pid));
     const reconcile = await promisify(execFile)(
       process.execPath,
-      ['scripts/stripe-cli.mjs', 'reconcile', '--since', '1d'],
+      ['scripts/cli.mjs', 'stripe', 'reconcile', '--since', '1d'],
       {
         cwd: projectRoot,
         env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...FAKE_STRIPE_KEYS },

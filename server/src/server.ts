@@ -11,6 +11,7 @@ import {
   type EmbeddedDatabase,
 } from './db/embedded-database.js';
 import { applyMigrations } from './db/migrate.js';
+import { PerkCatalogError } from './perks/catalog.js';
 import { EMBEDDED_PID_FILE } from './cli/embedded-lock.js';
 import { checkStripeAtStart } from './plugins/app/payments.js';
 import { migrationsDir } from './paths.js';
@@ -34,7 +35,16 @@ async function main(): Promise<void> {
     maxConnections: onPglite ? 1 : 10,
     embedded: onPglite,
   });
-  const app = await buildApp({ ...config, sessionSecret }, { database });
+  const app = await buildApp({ ...config, sessionSecret }, { database }).catch(
+    async (error: unknown) => {
+      // Content an operator edited that the server cannot honour: say what, not a stack trace.
+      if (!(error instanceof PerkCatalogError)) throw error;
+      console.error(error.message);
+      await database.close();
+      await embedded?.stop();
+      process.exit(1);
+    },
+  );
 
   try {
     await applyMigrations(databaseUrl, migrationsDir, app.log);

@@ -3,6 +3,7 @@ import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
 import type { HttpTimeouts } from '../../server/src/http/framework-errors.js';
+import type { PerkCatalog } from '../../server/src/perks/catalog.js';
 import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -46,6 +47,8 @@ export async function createTestApp(
     captureLogs?: boolean;
     /** Shorter header and request timeouts than production's. */
     httpTimeouts?: HttpTimeouts;
+    /** Partner perks of the test's own (else the shipped content/perks). */
+    perkCatalog?: PerkCatalog;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
@@ -67,6 +70,7 @@ export async function createTestApp(
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
     ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
+    ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
     ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
   });
   await options.configure?.(app, database);

@@ -24,6 +24,7 @@ const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
+const PerksPage = lazy(() => import('../features/perks/perks-page'));
 
 export function AppRoutes() {
   return (
@@ -57,6 +58,7 @@ export function AppRoutes() {
         <Route path={paths.account} element={<AccountPage />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
         <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
+        <Route path={paths.perks} element={<PerksPage />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

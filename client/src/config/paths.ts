@@ -12,6 +12,7 @@ export const paths = {
   account: '/account',
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
+  perks: '/perks',
   homeBuying: '/home-buying',
   studentDebtRelief: '/student-debt-relief',
   workAndJobs: '/work-and-jobs',

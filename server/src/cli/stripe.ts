@@ -1,13 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ConfigError, parseConfig, type AppConfig, type StripeConfig } from '../config.js';
-import { createDatabase, type Database } from '../db/database.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded-database.js';
-import { applyMigrations } from '../db/migrate.js';
-import { migrationsDir } from '../paths.js';
-import { EMBEDDED_PID_FILE } from './embedded-lock.js';
+import { openDatabase } from './open-database.js';
 import type { Offer } from '../stripe/offer.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
 import { checkStripeSetup, formatFindings } from '../stripe/stripe-check.js';
@@ -81,46 +75,13 @@ async function check(): Promise<void> {
   process.exitCode = findings.some((finding) => finding.level === 'error') ? 1 : 0;
 }
 
-async function openDatabase(
-  config: AppConfig,
-  log: pino.Logger,
-): Promise<{ database: Database; embedded?: EmbeddedDatabase }> {
-  if (config.databaseUrl) {
-    await applyMigrations(config.databaseUrl, migrationsDir, log);
-    return { database: createDatabase(config.databaseUrl) };
-  }
-  const dataDir = resolve(config.dataDir);
-  const pidFile = join(dataDir, EMBEDDED_PID_FILE);
-  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
-  if (Number.isInteger(pid) && isRunning(pid)) {
-    fail(
-      `The server (pid ${pid}) is running on the embedded database in ${dataDir}, which one process can open at a time: stop it, run this again, then start it.`,
-    );
-  }
-  const embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
-  await applyMigrations(embedded.url, migrationsDir, log);
-  return {
-    database: createDatabase(embedded.url, { maxConnections: 1, embedded: true }),
-    embedded,
-  };
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function reconcile(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { since: { type: 'string' } }, strict: true });
   const since = parseSince(values.since);
   if (!since) fail(`--since needs a past date (2026-11-01) or a number of days (7d)\n${USAGE}`, 2);
   const config = readConfig();
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const { database, embedded } = await openDatabase(config, log);
+  const { database, embedded } = await openDatabase(config, log, fail);
   try {
     const report = await reconcileStripe(
       {

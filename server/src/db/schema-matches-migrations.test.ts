@@ -80,13 +80,16 @@ function expectedType(field: DmmfField, datamodel: Datamodel): string {
   return field.isList ? `${type}[]` : type;
 }
 
-function expectedDefault(field: DmmfField, datamodel: Datamodel): string | null {
+function expectedDefault(field: DmmfField, model: DmmfModel, datamodel: Datamodel): string | null {
   const value = field.default;
   if (value === undefined) return null;
   if (typeof value === 'object' && value !== null && 'name' in value) {
     const fn = value as { name: string; args: unknown[] };
     if (fn.name === 'now') return 'CURRENT_TIMESTAMP';
-    if (fn.name === 'autoincrement') return `nextval('"${field.name}_seq"'::regclass)`;
+    if (fn.name === 'autoincrement') {
+      // SERIAL's sequence, as PostgreSQL names and prints it.
+      return `nextval('${quoteIdent(`${tableOf(model)}_${columnOf(field)}_seq`)}'::regclass)`;
+    }
     if (fn.name === 'dbgenerated') return String(fn.args[0]);
     return null; // uuid(), cuid(): made by the client, not the database
   }
@@ -198,7 +201,7 @@ describe('the migrated database matches schema.prisma', () => {
         });
         expect({ where, default: column?.default ?? null }).toEqual({
           where,
-          default: expectedDefault(field, datamodel),
+          default: expectedDefault(field, model, datamodel),
         });
       }
     }

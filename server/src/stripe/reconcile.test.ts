@@ -138,7 +138,7 @@ describe('npm run stripe:reconcile', () => {
     await loseTheLedger();
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [join(projectRoot, 'scripts/stripe-cli.mjs'), 'reconcile', '--since', '1d'],
+      [join(projectRoot, 'scripts/cli.mjs'), 'stripe', 'reconcile', '--since', '1d'],
       {
         cwd: projectRoot,
         encoding: 'utf8',

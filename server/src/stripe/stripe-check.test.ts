@@ -157,7 +157,7 @@ describe('stripe:check', () => {
   it('runs as `npm run stripe:check`: prints the findings, exit status 1 when something is wrong', async () => {
     // Not spawnSync: the fake Stripe answers from this process's event loop.
     const run = (env: Record<string, string>) =>
-      promisify(execFile)(process.execPath, [join(rootDir, 'scripts/stripe-cli.mjs'), 'check'], {
+      promisify(execFile)(process.execPath, [join(rootDir, 'scripts/cli.mjs'), 'stripe', 'check'], {
         cwd: rootDir,
         encoding: 'utf8',
         env: {

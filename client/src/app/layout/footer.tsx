@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { placeholderPages, sectionLinks } from '../../config/paths';
+import { paths, placeholderPages, sectionLinks } from '../../config/paths';
 
 export function Footer() {
   return (
@@ -20,6 +20,9 @@ export function Footer() {
                 <Link to={link.to}>{link.label}</Link>
               </li>
             ))}
+            <li>
+              <Link to={paths.perks}>Member perks</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="More from Cohort" className="footer__column">

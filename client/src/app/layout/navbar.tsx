@@ -62,6 +62,9 @@ export function Navbar() {
             ))}
           </ul>
           <div className="navbar__actions">
+            <NavLink to={paths.perks} className="navbar__perks">
+              Perks
+            </NavLink>
             <ExternalLink href={socialProfileUrl} className="navbar__social">
               Instagram
             </ExternalLink>

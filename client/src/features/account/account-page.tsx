@@ -81,11 +81,16 @@ function MembershipPanel({ user }: { user: User }) {
               ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.expiresAt)}. Update your card in billing to keep it.`
               : `Active member ${membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on ${formatDate(membership.expiresAt)})`}
           </p>
-          {membership.plan === 'subscription' && (
-            <button type="button" className="button" onClick={() => void manageBilling()}>
-              Manage billing
-            </button>
-          )}
+          <p className="button-row">
+            <Link className="button button--accent" to={paths.perks}>
+              Your member perks
+            </Link>
+            {membership.plan === 'subscription' && (
+              <button type="button" className="button" onClick={() => void manageBilling()}>
+                Manage billing
+              </button>
+            )}
+          </p>
           {problem && (
             <p role="alert" className="form-error">
               {problem}

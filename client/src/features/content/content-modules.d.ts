@@ -40,3 +40,8 @@ declare module 'virtual:content/page-head/*' {
   const head: import('./types').PageHead;
   export default head;
 }
+
+declare module 'virtual:content/perks' {
+  /** Partner perks in the categories' order, then by partner; expired ones included (hide them). */
+  export const perks: readonly import('../../../../contract/perks').Perk[];
+}

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Elements } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Stripe } from '@stripe/stripe-js';
@@ -93,7 +94,9 @@ export default function EarlyAccessPage() {
         <h2 id="benefits-title">For a dollar per month get access to</h2>
         <ul className="benefits__list">
           {MEMBER_BENEFITS.map((benefit) => (
-            <li key={benefit}>{benefit}</li>
+            <li key={benefit.text}>
+              {benefit.to ? <Link to={benefit.to}>{benefit.text}</Link> : benefit.text}
+            </li>
           ))}
         </ul>
       </section>

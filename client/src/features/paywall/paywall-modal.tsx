@@ -1,18 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import './paywall.css';
 
-/** Pages that are already about joining or the visitor's account: no modal over them. */
+/** Pages that are already about joining, the perks or the visitor's account: no modal over them. */
 const QUIET_PATHS = [
   paths.earlyAccess,
   paths.register,
   paths.login,
   paths.account,
   paths.resetPassword,
+  paths.perks,
 ];
 
 /**
@@ -69,6 +70,11 @@ export function PaywallModal() {
         businesses, and the newsletter.
       </p>
       <JoinButton className="button button--accent">Join Now</JoinButton>
+      <p className="paywall__perks">
+        <Link to={paths.perks} onClick={() => dialog.current?.close()}>
+          See the member perks
+        </Link>
+      </p>
     </dialog>
   );
 }

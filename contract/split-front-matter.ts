@@ -5,7 +5,7 @@ export type SplitResult =
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-/** Splits a content file into its YAML front matter and its Markdown body. */
+/** Splits a content file (content/; read by the content build and by the server for perks) into its YAML front matter and its Markdown body. */
 export function splitFrontMatter(text: string): SplitResult {
   const match = FRONT_MATTER.exec(text.replace(/^\uFEFF/, ''));
   if (!match)

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { ConfigError, parseConfig, type AppConfig } from '../config.js';
+import { perkRedemptionsFile, perksContentDir } from '../paths.js';
+import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../perks/catalog.js';
+import { importCodes, parseCodes } from '../perks/import-codes.js';
+import { perkReport } from '../perks/redeem.js';
+import { openDatabase } from './open-database.js';
+
+/**
+ * The operator's perk commands, with the site's own configuration (the same environment as the
+ * server):
+ *   npm run perks:import -- <perk-id> codes.csv   load single-use codes into a perk's pool
+ *   npm run perks:report                          claimed and left, per perk
+ * Exit status 0 when all went well, 1 when something needs the operator, 2 for a wrong command.
+ */
+
+const USAGE = `usage:
+  perks import <perk-id> <codes.csv>   (one code per line; an optional "code" header)
+  perks report`;
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function readConfig(): AppConfig {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
+async function readCatalog(): Promise<PerkCatalog> {
+  try {
+    return await readPerkCatalog({
+      contentDir: perksContentDir,
+      redemptionsFile: perkRedemptionsFile,
+    });
+  } catch (error) {
+    if (error instanceof PerkCatalogError) fail(error.message);
+    throw error;
+  }
+}
+
+async function withDatabase<T>(
+  work: (services: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+): Promise<T> {
+  const config = readConfig();
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const opened = await openDatabase(config, log, fail);
+  try {
+    return await work(opened);
+  } finally {
+    await opened.database.close();
+    await opened.embedded?.stop();
+  }
+}
+
+async function importCommand(perkId: string | undefined, file: string | undefined) {
+  if (!perkId || !file) fail(USAGE, 2);
+  const perk = (await readCatalog()).find(perkId);
+  if (!perk) fail(`There is no perk "${perkId}" in content/perks/.`);
+  if (!('singleUseCodes' in perk.redemption)) {
+    fail(
+      `${perkId} is redeemed with one shared ${'code' in perk.redemption ? 'code' : 'link'} (perks/redemptions.json): set "singleUseCodes": true there to give each member a code of their own.`,
+    );
+  }
+  const text = await readFile(file, 'utf8').catch((error: unknown) =>
+    fail(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const parsed = parseCodes(text);
+  if (!parsed.ok) fail(`${file}: nothing imported.\n${parsed.problems.join('\n')}`);
+  const result = await withDatabase(({ database }) =>
+    importCodes({ db: database }, perkId, parsed.codes),
+  );
+  console.log(
+    `${perkId}: ${result.added} codes added, ${result.alreadyThere} already there (${parsed.codes.length} in ${file}).`,
+  );
+}
+
+async function reportCommand() {
+  const catalog = await readCatalog();
+  const rows = await withDatabase(({ database }) => perkReport({ db: database }, catalog.all()));
+  const width = Math.max(4, ...rows.map((row) => row.perkId.length));
+  console.log(`${'perk'.padEnd(width)}  claimed  left`);
+  for (const row of rows) {
+    const left = row.left === null ? 'shared' : String(row.left);
+    console.log(`${row.perkId.padEnd(width)}  ${String(row.claimed).padStart(7)}  ${left}`);
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
+try {
+  if (command === 'import') await importCommand(rest[0], rest[1]);
+  else if (command === 'report') await reportCommand();
+  else fail(USAGE, 2);
+} catch (error) {
+  fail(`perks ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ErrorResponseSchema,
+  PerkParamsSchema,
+  PerkRedemptionSchema,
+} from '../../../../contract/api.js';
+import { isPerkLive } from '../../../../contract/perks.js';
+import { HttpError } from '../../http/errors.js';
+import { isMembershipActive } from '../../memberships/memberships.js';
+import type { PerkCatalog } from '../../perks/catalog.js';
+import { redeemPerk } from '../../perks/redeem.js';
+
+export interface PerkRouteOptions {
+  catalog: PerkCatalog;
+}
+
+/**
+ * Redeeming a partner perk. Everyone sees the offers (bundled content); only here, and only for a
+ * member, does a code or link leave the server. A POST: it may claim a code.
+ */
+const perkRoutes: FastifyPluginAsyncTypebox<PerkRouteOptions> = async (app, { catalog }) => {
+  app.post(
+    '/api/perks/:id/redeem',
+    {
+      schema: {
+        params: PerkParamsSchema,
+        response: {
+          200: PerkRedemptionSchema,
+          401: ErrorResponseSchema,
+          403: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+          409: ErrorResponseSchema,
+          429: ErrorResponseSchema,
+        },
+      },
+      // Against floods from one address only: a campus or a carrier puts many members behind one.
+      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const perk = catalog.find(request.params.id);
+      if (!perk || !isPerkLive(perk)) {
+        throw new HttpError(404, 'perk_not_found', 'There is no such offer, or it has ended.');
+      }
+      const session = await request.requireSession();
+      if (!isMembershipActive(session.user?.membership ?? null)) {
+        throw new HttpError(
+          403,
+          'members_only',
+          'Perks are for members: join to redeem this offer.',
+        );
+      }
+      const redemption = await redeemPerk({ db: app.db, log: request.log }, perk, session.userId);
+      return { perkId: perk.id, ...redemption };
+    },
+  );
+};
+
+export default perkRoutes;
