@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
-import { clientDistDir } from './paths.js';
+import { clientDistDir, siteIndexFile } from './paths.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
@@ -27,11 +27,16 @@ import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
 import accountPaymentRoutes from './routes/account/payments.js';
+import siteFileRoutes from './routes/site-files/index.js';
+import { readSiteIndex } from './site-files/site-index.js';
+import type { SiteIndex } from '../../contract/site-index.js';
 
 export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
+  /** What the build says about the content (null: not built); read from dist/ unless given. */
+  siteIndex?: SiteIndex | null;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -107,6 +112,17 @@ export async function buildApp(
   });
   await app.register(accountPaymentRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
+  const siteIndex =
+    dependencies.siteIndex === undefined
+      ? await readSiteIndex(siteIndexFile)
+      : dependencies.siteIndex;
+  if (!siteIndex)
+    app.log.warn(`No ${siteIndexFile}: run \`npm run build\` for the sitemap and feeds.`);
+  await app.register(siteFileRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    siteIndex,
+  });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 
   return app;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SITE_INDEX_FILE } from '../../contract/site-index.js';
 
 /**
  * The project root: the nearest folder above this file with a package.json, whether this runs as
@@ -16,3 +17,5 @@ function findProjectRoot(from: string): string {
 export const projectRoot = findProjectRoot(fileURLToPath(import.meta.url));
 export const migrationsDir = join(projectRoot, 'prisma', 'migrations');
 export const clientDistDir = join(projectRoot, 'dist', 'client');
+/** What the build tells the server about the content (contract/site-index.ts). */
+export const siteIndexFile = join(projectRoot, SITE_INDEX_FILE);
