@@ -112,12 +112,11 @@ export async function buildApp(
   });
   await app.register(accountPaymentRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
-  const siteIndex =
-    dependencies.siteIndex === undefined
-      ? await readSiteIndex(siteIndexFile)
-      : dependencies.siteIndex;
-  if (!siteIndex)
-    app.log.warn(`No ${siteIndexFile}: run \`npm run build\` for the sitemap and feeds.`);
+  let siteIndex = dependencies.siteIndex;
+  if (siteIndex === undefined) {
+    siteIndex = await readSiteIndex(siteIndexFile);
+    if (!siteIndex) app.log.warn(`No ${siteIndexFile}: run \`npm run build\` for the feeds.`);
+  }
   await app.register(siteFileRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,
