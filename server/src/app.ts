@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
-import { clientDistDir, perkRedemptionsFile, perksContentDir } from './paths.js';
+import { clientDistDir, perkRedemptionsFile, perksContentDir, siteIndexFile } from './paths.js';
 import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
 import perkRoutes from './routes/perks/index.js';
 import clientAssets from './plugins/app/client-assets.js';
@@ -29,6 +29,9 @@ import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
 import accountPaymentRoutes from './routes/account/payments.js';
+import siteFileRoutes from './routes/site-files/index.js';
+import { readSiteIndex } from './site-files/site-index.js';
+import type { SiteIndex } from '../../contract/site-index.js';
 
 export interface AppDependencies {
   database: Database;
@@ -36,6 +39,8 @@ export interface AppDependencies {
   clientDir?: string;
   /** The partner perks; read from content/perks and perks/redemptions.json unless given. */
   perkCatalog?: PerkCatalog;
+  /** What the build says about the content (null: not built); read from dist/ unless given. */
+  siteIndex?: SiteIndex | null;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -119,6 +124,16 @@ export async function buildApp(
       })),
   });
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
+  let siteIndex = dependencies.siteIndex;
+  if (siteIndex === undefined) {
+    siteIndex = await readSiteIndex(siteIndexFile);
+    if (!siteIndex) app.log.warn(`No ${siteIndexFile}: run \`npm run build\` for the feeds.`);
+  }
+  await app.register(siteFileRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    siteIndex,
+  });
   await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 
   return app;

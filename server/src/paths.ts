@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SITE_INDEX_FILE } from '../../contract/site-index.js';
 
 /**
  * The project root: the nearest folder above this file with a package.json, whether this runs as
@@ -19,3 +20,5 @@ export const clientDistDir = join(projectRoot, 'dist', 'client');
 /** Partner perks: their public descriptions, and the server-only file of how each is redeemed. */
 export const perksContentDir = join(projectRoot, 'content', 'perks');
 export const perkRedemptionsFile = join(projectRoot, 'perks', 'redemptions.json');
+/** What the build tells the server about the content (contract/site-index.ts). */
+export const siteIndexFile = join(projectRoot, SITE_INDEX_FILE);

@@ -37,6 +37,10 @@ describe('the server process', () => {
     const first = startServer(env);
     await waitUntilReady(`http://127.0.0.1:${port}/readyz`, first.child, first.output, 60_000);
     expect(first.output()).toContain('Applied migration 20261122000000_init');
+    // The public address, and the socket it really listens on.
+    expect(first.output()).toContain(
+      `Cohort is serving http://localhost:3000 (listening on 127.0.0.1:${port}; embedded database in ${dataDir})`,
+    );
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
     const secret = await readFile(join(dataDir, 'session-secret'), 'utf8');
     expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);

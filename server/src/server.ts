@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
@@ -64,10 +65,18 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ host: config.host, port: config.port });
+  // SITE_URL is the public address (behind nginx, say); the socket is where this process listens.
   app.log.info(
-    `${config.siteName} is serving ${config.siteUrl} (${embedded ? 'embedded database in ' + dataDir : 'PostgreSQL'})`,
+    `${config.siteName} is serving ${config.siteUrl} (listening on ${describeAddress(app.server.address())}; ${embedded ? 'embedded database in ' + dataDir : 'PostgreSQL'})`,
   );
   void checkStripeAtStart(app, config);
+}
+
+/** `127.0.0.1:3000`, `[::1]:3000`: the host and port the server's socket is bound to. */
+function describeAddress(address: AddressInfo | string | null): string {
+  if (address === null || typeof address === 'string') return String(address);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${host}:${address.port}`;
 }
 
 function readConfigOrExit(): AppConfig {

@@ -1,19 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SERVER_PATHS } from '../../contract/constants.js';
+import { SITE_FILES } from '../../contract/site-index.js';
 
 // nginx, the Node server and Vite's dev proxy must agree on which paths are the app's: the
 // contract lists them once, and this reads what nginx.conf actually proxies.
 
 const nginxConf = readFileSync(new URL('../../nginx.conf', import.meta.url), 'utf8');
 
-/** The top-level path of every location block that hands requests to the app. */
+/** Every location block that hands requests to the app: its modifier and path. */
+function proxiedLocations(conf: string): { exact: boolean; path: string }[] {
+  const blocks = conf.matchAll(/^\s*location\s+(\^~|=)?\s*(\/\S*)\s*\{([^}]*)\}/gm);
+  return [...blocks]
+    .filter(([, , , body]) => /proxy_pass\s+http:\/\/cohort_app/.test(body ?? ''))
+    .map(([, modifier, path]) => ({ exact: modifier === '=', path: path ?? '' }));
+}
+
+/** The top-level path of every proxied location, less the site files' exact ones. */
 function proxiedPaths(conf: string): string[] {
-  const blocks = conf.matchAll(/^\s*location\s+(?:\^~|=)?\s*(\/\S*)\s*\{([^}]*)\}/gm);
-  const paths = [...blocks]
-    .filter(([, , body]) => /proxy_pass\s+http:\/\/cohort_app/.test(body ?? ''))
-    .map(([, path]) => `/${(path ?? '').split('/')[1] ?? ''}`);
+  const siteFiles: readonly string[] = SITE_FILES;
+  const paths = proxiedLocations(conf)
+    .filter(({ exact, path }) => !(exact && siteFiles.includes(path)))
+    .map(({ path }) => `/${path.split('/')[1] ?? ''}`);
   return [...new Set(paths)].sort();
+}
+
+/** The exact paths nginx proxies that are site files (the sitemap, the feeds...). */
+function proxiedSiteFiles(conf: string): string[] {
+  const siteFiles: readonly string[] = SITE_FILES;
+  return proxiedLocations(conf)
+    .filter(({ exact, path }) => exact && siteFiles.includes(path))
+    .map(({ path }) => path)
+    .sort();
 }
 
 describe('the paths the app answers', () => {
@@ -21,8 +39,14 @@ describe('the paths the app answers', () => {
     expect(proxiedPaths(nginxConf)).toEqual([...SERVER_PATHS].sort());
   });
 
+  it('include every site file the contract names, each passed on by an exact location', () => {
+    expect(proxiedSiteFiles(nginxConf)).toEqual([...SITE_FILES].sort());
+  });
+
   it('would notice a path nginx stopped proxying', () => {
     const without = nginxConf.replace(/location = \/readyz \{[^}]*\}/, '');
     expect(proxiedPaths(without)).not.toContain('/readyz');
+    const withoutFeed = nginxConf.replace(/location = \/wealth\/rss\.xml \{[^}]*\}/, '');
+    expect(proxiedSiteFiles(withoutFeed)).not.toContain('/wealth/rss.xml');
   });
 });

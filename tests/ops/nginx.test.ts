@@ -7,6 +7,7 @@ import {
   CONTENT_SECURITY_POLICY,
   PERMISSIONS_POLICY,
 } from '../../server/src/http/security-headers.js';
+import { SITE_FILES } from '../../contract/site-index.js';
 import { clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
@@ -296,6 +297,51 @@ describe.skipIf(!nginxBinary)(title, () => {
       body: '{}',
     });
     expect(forged.status).toBe(403);
+  });
+
+  it('passes the sitemap, the feeds, robots.txt and the manifest to the app, which names this site', async () => {
+    const files: [path: string, type: string][] = [
+      ['/sitemap.xml', 'application/xml; charset=utf-8'],
+      ['/robots.txt', 'text/plain; charset=utf-8'],
+      ['/manifest.webmanifest', 'application/manifest+json; charset=utf-8'],
+      ['/rss.xml', 'application/rss+xml; charset=utf-8'],
+      ['/health/rss.xml', 'application/rss+xml; charset=utf-8'],
+      ['/wealth/rss.xml', 'application/rss+xml; charset=utf-8'],
+    ];
+    expect(files.map(([path]) => path).sort()).toEqual([...SITE_FILES].sort());
+
+    for (const [path, type] of files) {
+      const response = await fetch(`${site}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe(type);
+      // One Cache-Control, the app's: nginx adds none of its own.
+      expect(response.headers.get('cache-control'), path).toBe('public, max-age=3600');
+      // The sitemap and feeds are gzipped (robots.txt is under gzip_min_length).
+      if (path.endsWith('.xml'))
+        expect(response.headers.get('content-encoding'), path).toBe('gzip');
+      const body = await response.text();
+      // SITE_URL is nginx's own address here: the app draws these files for this deployment.
+      if (path === '/manifest.webmanifest') expect(JSON.parse(body).name).toBe('Cohort');
+      else expect(body, path).toContain(`${site}/`);
+      expect((await upstreamsFor(path)).length, path).toBe(1);
+    }
+  });
+
+  it('serves favicon.ico and apple-touch-icon.png as static files, not from the app', async () => {
+    for (const [path, type] of [
+      ['/favicon.ico', 'image/x-icon'],
+      ['/apple-touch-icon.png', 'image/png'],
+    ] as const) {
+      const response = await fetch(`${site}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe(type);
+      expect(response.headers.get('cache-control'), path).toBe('public, max-age=3600');
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(
+        readFileSync(join(clientDir, path)),
+      );
+      const log = (await stack?.accessLog()) ?? '';
+      expect(log.split('\n'), path).toContain(`GET ${path} - 200`);
+    }
   });
 
   it('passes the health checks through to the app', async () => {

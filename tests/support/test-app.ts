@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SiteIndex } from '../../contract/site-index.js';
 import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
@@ -39,6 +40,8 @@ export async function createTestApp(
   options: {
     env?: Record<string, string>;
     clientDir?: string;
+    /** What the build would say about the content; none unless given (the feeds answer 503). */
+    siteIndex?: SiteIndex;
     /** Connects through something in between (a proxy that can cut the connection). */
     connectThrough?: (databaseUrl: string) => Promise<string>;
     /** Pooled connections (default 5; production's default is 10). */
@@ -69,6 +72,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
+    siteIndex: options.siteIndex ?? null,
     ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
     ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
     ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),

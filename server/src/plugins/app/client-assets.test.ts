@@ -16,7 +16,7 @@ describe('serving the built client', () => {
       '<!doctype html><title>Cohort</title><div id="root"></div>',
     );
     await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log("hi")');
-    await writeFile(join(dir, 'robots.txt'), 'User-agent: *\n');
+    await writeFile(join(dir, 'favicon.ico'), 'not really an icon');
     testApp = await createTestApp({ clientDir: dir });
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describe('serving the built client', () => {
   });
 
   it('serves other public files with a short cache', async () => {
-    const response = await get('/robots.txt');
+    const response = await get('/favicon.ico');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=3600');
   });

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
+import { placeholderPages } from '../src/config/paths.js';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { loadContent, type LoadedContent } from './load-content.js';
+import { createSiteIndex, readCssColour } from './site-index.js';
+
+const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
+const css = readFileSync(new URL('../src/styles.css', import.meta.url), 'utf8');
+const SITE_URL = 'https://cohort.example';
+
+let content: LoadedContent;
+let index: SiteIndex;
+
+beforeAll(async () => {
+  content = await loadContent(contentDir);
+  index = createSiteIndex(content, css);
+});
+
+describe('the site index of the real content', () => {
+  it('lists every article with its section page, newest first', () => {
+    expect(index.articles).toHaveLength(content.articles.length);
+    const dates = index.articles.map((article) => article.publishedAt);
+    expect(dates).toEqual([...dates].sort().reverse());
+    for (const { data } of content.articles) {
+      expect(index.articles).toContainEqual({
+        slug: data.slug,
+        section: data.category,
+        path: `/${data.category.toLowerCase()}/${data.slug}`,
+        title: data.title,
+        summary: data.summary,
+        publishedAt: data.publishedAt,
+      });
+    }
+  });
+
+  it('lists the home page, the section lists, every article and the static pages once each', () => {
+    const pagePaths = index.pages.map((page) => page.path);
+    expect(new Set(pagePaths).size).toBe(pagePaths.length);
+    expect(pagePaths).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/health',
+        '/wealth',
+        '/direct-action',
+        '/collective',
+        '/empowerment',
+        '/early-access',
+        ...placeholderPages.map((page) => page.path),
+        ...index.articles.map((article) => article.path),
+      ]),
+    );
+    for (const hidden of ['/account', '/login', '/register', '/reset-password']) {
+      expect(pagePaths).not.toContain(hidden);
+    }
+  });
+
+  it('dates each page by its newest content', () => {
+    const lastmod = (path: string) => index.pages.find((page) => page.path === path)?.lastmod;
+    const newest = (dates: string[]) => [...dates].sort().at(-1);
+    const health = content.articles.filter(({ data }) => data.category === 'Health');
+    const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
+    const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
+
+    expect(lastmod('/health')).toBe(newest(health.map(({ data }) => data.publishedAt)));
+    expect(lastmod('/collective')).toBe(newest(boycottDates));
+    expect(lastmod('/direct-action')).toBe(newest(campaignDates));
+    expect(lastmod('/')).toBe(
+      newest([...index.articles.map((a) => a.publishedAt), ...boycottDates, ...campaignDates]),
+    );
+    expect(lastmod('/early-access')).toBeNull();
+  });
+
+  it('puts each section’s feed beside its list, as the contract names it', () => {
+    expect(index.sections).toEqual([
+      { name: 'Health', path: '/health', feedPath: SECTION_FEED_PATHS.Health },
+      { name: 'Wealth', path: '/wealth', feedPath: SECTION_FEED_PATHS.Wealth },
+    ]);
+  });
+
+  it('takes the manifest’s colours from the stylesheet, and fails the build when they are gone', () => {
+    expect(index.manifest.themeColor).toBe(readCssColour(css, '--ink'));
+    expect(index.manifest.backgroundColor).toBe(readCssColour(css, '--paper'));
+    expect(() => createSiteIndex(content, ':root { --paper: #fff; }')).toThrow(/--ink/);
+  });
+});
+
+describe('the real content through the server', () => {
+  let testApp: TestApp;
+  const parser = new XMLParser({ isArray: (name) => name === 'item' || name === 'url' });
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ env: { SITE_URL }, siteIndex: index });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  async function readXml(url: string) {
+    const response = await testApp.app.inject({ method: 'GET', url });
+    expect(response.statusCode, url).toBe(200);
+    return parser.parse(response.body) as {
+      rss: { channel: { item: { link: string }[] } };
+      urlset: { url: { loc: string }[] };
+    };
+  }
+
+  it('lists every article in /rss.xml and every article of a section in its feed', async () => {
+    const all = (await readXml('/rss.xml')).rss.channel.item.map((item) => item.link);
+    expect(all).toEqual(index.articles.map((article) => `${SITE_URL}${article.path}`));
+
+    for (const [section, feedPath] of Object.entries(SECTION_FEED_PATHS)) {
+      const links = (await readXml(feedPath)).rss.channel.item.map((item) => item.link);
+      const expected = content.articles.filter(({ data }) => data.category === section);
+      expect(links).toHaveLength(expected.length);
+    }
+  });
+
+  it('lists every article in the sitemap', async () => {
+    const locs = (await readXml('/sitemap.xml')).urlset.url.map((url) => url.loc);
+    for (const article of index.articles) expect(locs).toContain(`${SITE_URL}${article.path}`);
+  });
+});

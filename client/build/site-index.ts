@@ -1,0 +1,77 @@
+import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
+import { categoryPath, paths, placeholderPages } from '../src/config/paths.js';
+import { articleCategories } from '../src/features/content/types.js';
+import type { LoadedContent } from './load-content.js';
+import { MANIFEST_ICONS } from './site-icons.js';
+
+/**
+ * What the server needs to know about the content for the sitemap, the feeds and the manifest
+ * (contract/site-index.ts). Sign-in, account and payment-return pages are not listed: they are
+ * nobody's search result.
+ */
+export function createSiteIndex(content: LoadedContent, css: string): SiteIndex {
+  const articles = content.articles
+    .map(({ data }) => ({
+      slug: data.slug,
+      section: data.category,
+      path: `${categoryPath(data.category)}/${data.slug}`,
+      title: data.title,
+      summary: data.summary,
+      publishedAt: data.publishedAt,
+    }))
+    .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
+
+  const sections = articleCategories.map((name) => {
+    const path = categoryPath(name);
+    const feedPath = SECTION_FEED_PATHS[name];
+    if (feedPath !== `${path}/rss.xml`) {
+      throw new Error(`contract/site-index.ts: ${name}'s feed should be ${path}/rss.xml`);
+    }
+    return { name, path, feedPath };
+  });
+
+  const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
+  const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
+  const articleDates = articles.map((article) => article.publishedAt);
+  const pages: SiteIndex['pages'] = [
+    { path: paths.home, lastmod: newest([...articleDates, ...campaignDates, ...boycottDates]) },
+    ...sections.flatMap(({ name, path }) => {
+      const inSection = articles.filter((article) => article.section === name);
+      return [
+        { path, lastmod: newest(inSection.map((article) => article.publishedAt)) },
+        ...inSection.map((article) => ({ path: article.path, lastmod: article.publishedAt })),
+      ];
+    }),
+    { path: paths.directAction, lastmod: newest(campaignDates) },
+    { path: paths.collective, lastmod: newest(boycottDates) },
+    // Resources and the pages below carry no dates: no lastmod rather than a made-up one.
+    { path: paths.empowerment, lastmod: null },
+    { path: paths.earlyAccess, lastmod: null },
+    ...placeholderPages.map((page) => ({ path: page.path, lastmod: null })),
+  ];
+
+  return {
+    pages,
+    articles,
+    sections,
+    manifest: {
+      themeColor: readCssColour(css, '--ink'),
+      backgroundColor: readCssColour(css, '--paper'),
+      icons: MANIFEST_ICONS.map((icon) => ({ ...icon })),
+    },
+  };
+}
+
+function newest(dates: string[]): string | null {
+  return dates.reduce<string | null>(
+    (max, date) => (max === null || date > max ? date : max),
+    null,
+  );
+}
+
+/** A colour custom property's value, as the site's stylesheet declares it (`--ink: #141414;`). */
+export function readCssColour(css: string, property: string): string {
+  const match = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*;`).exec(css);
+  if (!match?.[1]) throw new Error(`The stylesheet declares no colour ${property}`);
+  return match[1];
+}

@@ -1,0 +1,64 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The files about the whole site that the Node server answers (nginx passes them on), because
+ * they hold the deployment's SITE_URL or SITE_NAME: one built image serves any site.
+ */
+export const SITE_FILE_PATHS = {
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
+  manifest: '/manifest.webmanifest',
+  /** Health and Wealth articles together. */
+  feed: '/rss.xml',
+} as const;
+
+/** One RSS feed per article section, beside the section's list (`/health` → `/health/rss.xml`). */
+export const SECTION_FEED_PATHS = {
+  Health: '/health/rss.xml',
+  Wealth: '/wealth/rss.xml',
+} as const;
+
+/** Every exact path above: the app's, in nginx.conf and in Vite's dev proxy alike. */
+export const SITE_FILES = [
+  ...Object.values(SITE_FILE_PATHS),
+  ...Object.values(SECTION_FEED_PATHS),
+] as const;
+
+/** Where the build writes the site index, relative to the project root (see SiteIndexSchema). */
+export const SITE_INDEX_FILE = 'dist/site-index.json';
+
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const SitePath = Type.String({ pattern: '^/' });
+const Section = Type.Union([Type.Literal('Health'), Type.Literal('Wealth')]);
+const Colour = Type.String({ pattern: '^#[0-9a-fA-F]{3,8}$' });
+
+/**
+ * What the build tells the server about the site's content (client/build/site-index.ts writes
+ * it; the server reads it at start for the sitemap, the feeds and the manifest). Paths only: the
+ * server puts SITE_URL in front of them.
+ */
+export const SiteIndexSchema = Type.Object({
+  /** Every public page with a route of its own; `lastmod` is the newest date of its content. */
+  pages: Type.Array(Type.Object({ path: SitePath, lastmod: Type.Union([IsoDate, Type.Null()]) })),
+  /** Every article, newest first. */
+  articles: Type.Array(
+    Type.Object({
+      slug: Type.String({ minLength: 1 }),
+      section: Section,
+      path: SitePath,
+      title: Type.String({ minLength: 1 }),
+      summary: Type.String(),
+      publishedAt: IsoDate,
+    }),
+  ),
+  /** The article sections, each with its list's path. */
+  sections: Type.Array(Type.Object({ name: Section, path: SitePath, feedPath: SitePath })),
+  /** The web manifest's colours (the site's CSS) and icons (generated at build). */
+  manifest: Type.Object({
+    themeColor: Colour,
+    backgroundColor: Colour,
+    icons: Type.Array(Type.Object({ src: SitePath, sizes: Type.String(), type: Type.String() })),
+  }),
+});
+export type SiteIndex = Static<typeof SiteIndexSchema>;
+export type SiteIndexArticle = SiteIndex['articles'][number];

@@ -1,0 +1,218 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiteIndex } from '../../../../contract/site-index.js';
+import { createTestApp, type TestApp } from '#test/test-app';
+
+// Titles and summaries with every character XML must escape, and one it cannot hold at all.
+const HOSTILE_TITLE = `Rent & "Buy" <Now> or 'Later'?`;
+const HOSTILE_SUMMARY = `Fees < 1% & > 0; a "quote", an 'apostrophe' and a bell\u0007 character.`;
+
+const siteIndex: SiteIndex = {
+  pages: [
+    { path: '/', lastmod: '2024-07-18' },
+    { path: '/health', lastmod: '2024-06-04' },
+    { path: '/health/sleep-debt-reset', lastmod: '2024-06-04' },
+    { path: '/wealth', lastmod: '2024-05-01' },
+    { path: '/wealth/rent-vs-buy', lastmod: '2024-05-01' },
+    { path: '/wealth/index-funds-explained', lastmod: '2024-03-10' },
+    { path: '/empowerment', lastmod: null },
+  ],
+  articles: [
+    {
+      slug: 'sleep-debt-reset',
+      section: 'Health',
+      path: '/health/sleep-debt-reset',
+      title: 'Sleep Debt Reset',
+      summary: 'Pay it back.',
+      publishedAt: '2024-06-04',
+    },
+    {
+      slug: 'index-funds-explained',
+      section: 'Wealth',
+      path: '/wealth/index-funds-explained',
+      title: 'Index Funds Explained',
+      summary: 'Own the market.',
+      publishedAt: '2024-03-10',
+    },
+    {
+      slug: 'rent-vs-buy',
+      section: 'Wealth',
+      path: '/wealth/rent-vs-buy',
+      title: HOSTILE_TITLE,
+      summary: HOSTILE_SUMMARY,
+      publishedAt: '2024-05-01',
+    },
+  ],
+  sections: [
+    { name: 'Health', path: '/health', feedPath: '/health/rss.xml' },
+    { name: 'Wealth', path: '/wealth', feedPath: '/wealth/rss.xml' },
+  ],
+  manifest: {
+    themeColor: '#141414',
+    backgroundColor: '#fbfaf7',
+    icons: [{ src: '/icon-192.png', sizes: '192x192', type: 'image/png' }],
+  },
+};
+
+const SITE_URL = 'https://members.example.org';
+const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'item' });
+
+interface RssItem {
+  title: string;
+  link: string;
+  guid: { '#text': string; '@_isPermaLink': string };
+  description: string;
+  category: string;
+  pubDate: string;
+}
+
+describe('the sitemap, feeds, robots.txt and manifest', () => {
+  let testApp: TestApp;
+  let notBuilt: TestApp;
+
+  beforeAll(async () => {
+    // SITE_URL with a trailing slash and SITE_NAME with an ampersand, as an operator might write them.
+    const env = { SITE_URL: `${SITE_URL}/`, SITE_NAME: 'Fish & Chips "Co-op"' };
+    [testApp, notBuilt] = await Promise.all([
+      createTestApp({ env, siteIndex }),
+      createTestApp({ env }),
+    ]);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await notBuilt?.close();
+  });
+
+  const get = (url: string) => testApp.app.inject({ method: 'GET', url });
+
+  /** The response parsed as XML, after a validator (a stricter reader) accepted it. */
+  async function fetchXml(url: string, type: RegExp) {
+    const response = await get(url);
+    expect(response.statusCode, url).toBe(200);
+    expect(response.headers['content-type'], url).toMatch(type);
+    expect(response.headers['cache-control'], url).toBe('public, max-age=3600');
+    expect(XMLValidator.validate(response.body), url).toBe(true);
+    expect(response.body, url).not.toContain('\u0007');
+    return parser.parse(response.body) as Record<string, unknown>;
+  }
+
+  async function fetchFeed(url: string) {
+    const xml = (await fetchXml(url, /^application\/rss\+xml; charset=utf-8$/)) as {
+      rss: {
+        '@_version': string;
+        channel: {
+          title: string;
+          link: string;
+          'atom:link': { '@_href': string };
+          item?: RssItem[];
+        };
+      };
+    };
+    expect(xml.rss['@_version']).toBe('2.0');
+    return xml.rss.channel;
+  }
+
+  it('lists every public page in the sitemap at SITE_URL, with lastmod where the page has a date', async () => {
+    const xml = (await fetchXml('/sitemap.xml', /^application\/xml; charset=utf-8$/)) as {
+      urlset: { '@_xmlns': string; url: { loc: string; lastmod?: string }[] };
+    };
+    expect(xml.urlset['@_xmlns']).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
+    expect(xml.urlset.url).toEqual(
+      siteIndex.pages.map(({ path, lastmod }) => ({
+        loc: `${SITE_URL}${path}`,
+        ...(lastmod && { lastmod }),
+      })),
+    );
+  });
+
+  it('lists every article in /rss.xml, newest first, with its summary, escaped where it must be', async () => {
+    const channel = await fetchFeed('/rss.xml');
+    expect(channel.title).toBe('Fish & Chips "Co-op"');
+    expect(channel.link).toBe(`${SITE_URL}/`);
+    expect(channel['atom:link']['@_href']).toBe(`${SITE_URL}/rss.xml`);
+    expect(channel.item).toEqual([
+      {
+        title: 'Sleep Debt Reset',
+        link: `${SITE_URL}/health/sleep-debt-reset`,
+        guid: { '#text': `${SITE_URL}/health/sleep-debt-reset`, '@_isPermaLink': 'true' },
+        description: 'Pay it back.',
+        category: 'Health',
+        pubDate: 'Tue, 04 Jun 2024 00:00:00 GMT',
+      },
+      {
+        title: HOSTILE_TITLE,
+        link: `${SITE_URL}/wealth/rent-vs-buy`,
+        guid: { '#text': `${SITE_URL}/wealth/rent-vs-buy`, '@_isPermaLink': 'true' },
+        description: HOSTILE_SUMMARY.replace('\u0007', ''),
+        category: 'Wealth',
+        pubDate: 'Wed, 01 May 2024 00:00:00 GMT',
+      },
+      {
+        title: 'Index Funds Explained',
+        link: `${SITE_URL}/wealth/index-funds-explained`,
+        guid: { '#text': `${SITE_URL}/wealth/index-funds-explained`, '@_isPermaLink': 'true' },
+        description: 'Own the market.',
+        category: 'Wealth',
+        pubDate: 'Sun, 10 Mar 2024 00:00:00 GMT',
+      },
+    ]);
+  });
+
+  it('has one feed per section, beside its list, with only that section’s articles', async () => {
+    const health = await fetchFeed('/health/rss.xml');
+    expect(health.title).toBe('Fish & Chips "Co-op": Health');
+    expect(health.link).toBe(`${SITE_URL}/health`);
+    expect(health['atom:link']['@_href']).toBe(`${SITE_URL}/health/rss.xml`);
+    expect(health.item?.map((item) => item.link)).toEqual([`${SITE_URL}/health/sleep-debt-reset`]);
+
+    const wealth = await fetchFeed('/wealth/rss.xml');
+    expect(wealth.item?.map((item) => item.title)).toEqual([
+      HOSTILE_TITLE,
+      'Index Funds Explained',
+    ]);
+  });
+
+  it('names the sitemap by its absolute address in robots.txt', async () => {
+    const response = await get('/robots.txt');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body.split('\n')).toEqual([
+      'User-agent: *',
+      'Allow: /',
+      '',
+      `Sitemap: ${SITE_URL}/sitemap.xml`,
+      '',
+    ]);
+  });
+
+  it('names the site after SITE_NAME in the web manifest, with the build’s colours and icons', async () => {
+    const response = await get('/manifest.webmanifest');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(response.json()).toEqual({
+      name: 'Fish & Chips "Co-op"',
+      short_name: 'Fish & Chips "Co-op"',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#141414',
+      background_color: '#fbfaf7',
+      icons: siteIndex.manifest.icons,
+    });
+  });
+
+  it('answers HEAD as crawlers send it', async () => {
+    const response = await testApp.app.inject({ method: 'HEAD', url: '/rss.xml' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+  });
+
+  it('answers 503 with the reason when the site is not built, but still serves robots.txt', async () => {
+    for (const url of ['/sitemap.xml', '/rss.xml', '/wealth/rss.xml', '/manifest.webmanifest']) {
+      const response = await notBuilt.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(503);
+      expect(response.json().error.code, url).toBe('not_built');
+    }
+    expect((await notBuilt.app.inject({ method: 'GET', url: '/robots.txt' })).statusCode).toBe(200);
+  });
+});

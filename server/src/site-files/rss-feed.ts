@@ -1,0 +1,57 @@
+import type { SiteIndexArticle } from '../../../contract/site-index.js';
+import { escapeXml, textElement, XML_DECLARATION } from './xml.js';
+
+export interface RssChannel {
+  title: string;
+  description: string;
+  /** The page the feed stands for, absolute. */
+  link: string;
+  /** The feed's own address, absolute (RSS best practice: `atom:link rel="self"`). */
+  self: string;
+}
+
+/**
+ * An RSS 2.0 feed of articles, newest first, each with its summary. `siteUrl` is put in front of
+ * every article's path.
+ */
+export function renderRssFeed(
+  channel: RssChannel,
+  articles: readonly SiteIndexArticle[],
+  siteUrl: string,
+): string {
+  const newestFirst = [...articles].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt));
+  const items = newestFirst.map((article) => {
+    const link = `${siteUrl}${article.path}`;
+    return [
+      '    <item>',
+      `      ${textElement('title', article.title)}`,
+      `      ${textElement('link', link)}`,
+      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      `      ${textElement('description', article.summary)}`,
+      `      ${textElement('category', article.section)}`,
+      `      ${textElement('pubDate', toRfc822(article.publishedAt))}`,
+      '    </item>',
+    ].join('\n');
+  });
+  const newest = newestFirst[0]?.publishedAt;
+  return [
+    XML_DECLARATION,
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '  <channel>',
+    `    ${textElement('title', channel.title)}`,
+    `    ${textElement('link', channel.link)}`,
+    `    ${textElement('description', channel.description)}`,
+    '    <language>en</language>',
+    ...(newest ? [`    ${textElement('lastBuildDate', toRfc822(newest))}`] : []),
+    `    <atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
+    ...items,
+    '  </channel>',
+    '</rss>',
+    '',
+  ].join('\n');
+}
+
+/** An ISO date (2024-03-01) as RSS writes dates: `Fri, 01 Mar 2024 00:00:00 GMT`. */
+function toRfc822(isoDate: string): string {
+  return new Date(`${isoDate}T00:00:00Z`).toUTCString();
+}
