@@ -49,6 +49,7 @@ describe('the site index of the real content', () => {
         '/collective',
         '/empowerment',
         '/early-access',
+        '/perks',
         ...placeholderPages.map((page) => page.path),
         ...index.articles.map((article) => article.path),
       ]),

@@ -47,6 +47,7 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
     // Resources and the pages below carry no dates: no lastmod rather than a made-up one.
     { path: paths.empowerment, lastmod: null },
     { path: paths.earlyAccess, lastmod: null },
+    { path: paths.perks, lastmod: null },
     ...placeholderPages.map((page) => ({ path: page.path, lastmod: null })),
   ];
 
