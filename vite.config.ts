@@ -9,19 +9,24 @@ import { SITE_FILES, SITE_INDEX_FILE } from './contract/site-index.js';
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-export default defineConfig(({ command }) => ({
+// Two builds: the client (dist/client), then with `--ssr` the same app for Node (dist/ssr), which
+// client/build/prerender.ts runs to write every page as HTML. scripts/build-client.mjs runs all
+// three; the site index and the icons come from the first.
+export default defineConfig(({ command, isSsrBuild }) => ({
   root: fromRoot('./client'),
   plugins: [
     react(),
     contentPlugin({
       contentDir: fromRoot('./content'),
       // Beside dist/client, not in it: the server reads it, nginx's static root never has it.
-      siteIndex: {
-        file: fromRoot(`./${SITE_INDEX_FILE}`),
-        cssFile: fromRoot('./client/src/styles.css'),
-      },
+      ...(!isSsrBuild && {
+        siteIndex: {
+          file: fromRoot(`./${SITE_INDEX_FILE}`),
+          cssFile: fromRoot('./client/src/styles.css'),
+        },
+      }),
     }),
-    siteIconsPlugin({ svgFile: fromRoot('./client/public/favicon.svg') }),
+    ...(isSsrBuild ? [] : [siteIconsPlugin({ svgFile: fromRoot('./client/public/favicon.svg') })]),
   ],
   resolve: {
     // react-router's package exports point every bundler at its development build
@@ -41,8 +46,13 @@ export default defineConfig(({ command }) => ({
         : [],
   },
   build: {
-    outDir: fromRoot('./dist/client'),
+    outDir: fromRoot(isSsrBuild ? './dist/ssr' : './dist/client'),
     emptyOutDir: true,
+    // Node runs the server build once, at build time: no public copies of the client's files.
+    copyPublicDir: !isSsrBuild,
+    // One stylesheet for every screen (about 6 KB gzipped), linked by every prerendered page: a
+    // screen's own CSS arriving with its script later would move the page it was drawn on.
+    cssCodeSplit: false,
     // Maps are written for debugging but not referenced from the served files.
     sourcemap: 'hidden',
     // Browsers without native modulepreload (Safari before 17) still load every module; the

@@ -15,6 +15,7 @@ export const BUILD_INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'vite.config.ts',
+  'scripts/build-client.mjs',
 ];
 
 /** What a build writes: if one is missing or not the one stamped, the build is redone. */
@@ -22,6 +23,7 @@ export const BUILD_OUTPUTS = [
   'dist/client/index.html',
   'dist/server/src/server.js',
   'dist/site-index.json',
+  'dist/pages/routes.json',
 ];
 
 export const STAMP_FILE = 'dist/.build-stamp';

@@ -1,7 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
-import { clientDistDir, perkRedemptionsFile, perksContentDir, siteIndexFile } from './paths.js';
+import {
+  clientDistDir,
+  pagesDistDir,
+  perkRedemptionsFile,
+  perksContentDir,
+  siteIndexFile,
+} from './paths.js';
 import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
 import perkRoutes from './routes/perks/index.js';
 import clientAssets from './plugins/app/client-assets.js';
@@ -37,6 +43,8 @@ export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
+  /** Where the prerendered pages live (dist/pages); tests point it elsewhere. */
+  pagesDir?: string;
   /** The partner perks; read from content/perks and perks/redemptions.json unless given. */
   perkCatalog?: PerkCatalog;
   /** What the build says about the content (null: not built); read from dist/ unless given. */
@@ -134,7 +142,12 @@ export async function buildApp(
     siteName: config.siteName,
     siteIndex,
   });
-  await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
+  await app.register(clientAssets, {
+    dir: dependencies.clientDir ?? clientDistDir,
+    pagesDir: dependencies.pagesDir ?? pagesDistDir,
+    siteUrl: config.siteUrl,
+    paymentsEnabled: config.stripe !== null,
+  });
 
   return app;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAGES_DIR } from '../../contract/prerendered.js';
 import { SITE_INDEX_FILE } from '../../contract/site-index.js';
 
 /**
@@ -17,6 +18,8 @@ function findProjectRoot(from: string): string {
 export const projectRoot = findProjectRoot(fileURLToPath(import.meta.url));
 export const migrationsDir = join(projectRoot, 'prisma', 'migrations');
 export const clientDistDir = join(projectRoot, 'dist', 'client');
+/** The prerendered pages (client/build/prerender.ts). */
+export const pagesDistDir = join(projectRoot, PAGES_DIR);
 /** Partner perks: their public descriptions, and the server-only file of how each is redeemed. */
 export const perksContentDir = join(projectRoot, 'content', 'perks');
 export const perkRedemptionsFile = join(projectRoot, 'perks', 'redemptions.json');

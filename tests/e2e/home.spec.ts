@@ -8,10 +8,16 @@ test('the home page renders the pitch and the navbar in Chromium', async ({ page
   await expect(nav.getByRole('link', { name: 'Cohort' })).toHaveAttribute('href', '/');
 });
 
-test('an unknown address shows the 404 page', async ({ page }) => {
-  await page.goto('/pk');
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  await expect(page).toHaveTitle('Page not found · Cohort');
+test.describe('an unknown address', () => {
+  // The server answers it with a real 404, which Chromium reports as a console error.
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+
+  test('shows the 404 page, answered with a 404', async ({ page }) => {
+    const response = await page.goto('/pk');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page).toHaveTitle('Page not found · Cohort');
+  });
 });
 
 test('/index goes to the home page', async ({ page }) => {

@@ -42,6 +42,7 @@ test('a member reveals a code, copies it, and gets the same code again', async (
   for (const { name, width, height } of WIDTHS) {
     await page.setViewportSize({ width, height });
     await visit(page, '/perks');
+    await expect(page.getByRole('region', { name: 'Your perks' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Members only' })).toHaveCount(0);
     const offer = page.getByRole('article', { name: '15% off every order' });
     await expect(offer).toContainText('How to redeem:');

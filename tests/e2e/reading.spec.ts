@@ -82,6 +82,11 @@ test('a reader opens an article from its list and reads its body', async ({ page
     'content',
     /^Short nights add up/,
   );
+  // The head tags prerendered for /health described /health: once the reader moves on, they go.
+  await expect(page.locator('meta[property="og:url"]')).toHaveCount(0);
+
+  // Loaded directly, as a link preview or a crawler loads it, the article's own tags are there.
+  await page.goto('/health/sleep-debt-reset');
   await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'article');
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute(
     'content',
@@ -91,9 +96,14 @@ test('a reader opens an article from its list and reads its body', async ({ page
     'content',
     /\/health\/sleep-debt-reset$/,
   );
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+    'content',
+    /\/og\/articles\/sleep-debt-reset\.png$/,
+  );
 
   await page.getByRole('link', { name: 'Back to Health' }).click();
   await expect(page).toHaveURL('/health');
+  await expect(page).toHaveTitle('Health · Cohort');
   await expect(page.locator('meta[property="og:type"]')).toHaveCount(0);
 });
 

@@ -16,11 +16,15 @@ function proxiedLocations(conf: string): { exact: boolean; path: string }[] {
     .map(([, modifier, path]) => ({ exact: modifier === '=', path: path ?? '' }));
 }
 
-/** The top-level path of every proxied location, less the site files' exact ones. */
+/** The pages: every other path, which the app answers with its prerendered HTML or a 404. */
+const PAGE_LOCATIONS = ['/', '/index.html'];
+
+/** The top-level path of every proxied location, less the site files' and the pages'. */
 function proxiedPaths(conf: string): string[] {
   const siteFiles: readonly string[] = SITE_FILES;
   const paths = proxiedLocations(conf)
     .filter(({ exact, path }) => !(exact && siteFiles.includes(path)))
+    .filter(({ path }) => !PAGE_LOCATIONS.includes(path))
     .map(({ path }) => `/${path.split('/')[1] ?? ''}`);
   return [...new Set(paths)].sort();
 }
@@ -37,6 +41,11 @@ function proxiedSiteFiles(conf: string): string[] {
 describe('the paths the app answers', () => {
   it('are the same in nginx.conf as in the contract', () => {
     expect(proxiedPaths(nginxConf)).toEqual([...SERVER_PATHS].sort());
+  });
+
+  it('include the pages, so that the app answers each with its HTML and its status', () => {
+    const paths = proxiedLocations(nginxConf).map(({ path }) => path);
+    for (const page of PAGE_LOCATIONS) expect(paths).toContain(page);
   });
 
   it('include every site file the contract names, each passed on by an exact location', () => {

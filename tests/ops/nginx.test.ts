@@ -9,6 +9,8 @@ import {
 } from '../../server/src/http/security-headers.js';
 import { SITE_FILES } from '../../contract/site-index.js';
 import { clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
+import { PRERENDER_SITE_URL } from '../../contract/prerendered.js';
+import { pagesDistDir } from '../../server/src/paths.js';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 
@@ -67,19 +69,23 @@ describe.skipIf(!nginxBinary)(title, () => {
   const appPorts = () => (stack?.apps ?? []).map((app) => app.port).sort();
   const unique = (ports: number[]) => [...new Set(ports)].sort();
 
-  it('serves index.html gzipped and revalidated on every load', async () => {
+  it('serves each page gzipped, revalidated on every load, with this site’s address', async () => {
     const response = await fetch(`${site}/`, { headers: { 'accept-encoding': 'gzip' } });
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
     expect(response.headers.get('content-encoding')).toBe('gzip');
-    expect(response.headers.get('etag')).toBeTruthy();
-    expect(await response.text()).toBe(readFileSync(join(clientDir, 'index.html'), 'utf8'));
+    const etag = response.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
+    expect(await response.text()).toBe(prerendered.replaceAll(PRERENDER_SITE_URL, site));
+    const again = await fetch(`${site}/`, { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
   });
 
   it('serves the hashed assets gzipped and cached for a year', async () => {
-    const html = readFileSync(join(clientDir, 'index.html'), 'utf8');
+    const html = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
     const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(
       (match) => match[1] ?? '',
     );
@@ -104,14 +110,19 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(missing.headers.get('cache-control')).toBeNull();
   });
 
-  it('answers client routes with index.html, and missing files and API paths with a 404', async () => {
-    const index = readFileSync(join(clientDir, 'index.html'), 'utf8');
-    for (const path of ['/early-access', '/health/some-article', '/pk']) {
+  it('answers pages with their own HTML, unknown ones with the 404 page, and old ones with a 301', async () => {
+    const page = await fetch(`${site}/early-access`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Early Access · Cohort</title>');
+    for (const path of ['/health/some-article', '/pk']) {
       const response = await fetch(`${site}${path}`);
-      expect(response.status, path).toBe(200);
-      expect(response.headers.get('cache-control'), path).toBe('no-cache');
-      expect(await response.text(), path).toBe(index);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await response.text(), path).toContain('Page not found');
     }
+    const moved = await fetch(`${site}/index`, { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/');
 
     expect((await fetch(`${site}/no-such-file.png`)).status).toBe(404);
 

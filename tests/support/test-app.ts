@@ -40,6 +40,8 @@ export async function createTestApp(
   options: {
     env?: Record<string, string>;
     clientDir?: string;
+    /** The prerendered pages (else none: page addresses answer 404). */
+    pagesDir?: string;
     /** What the build would say about the content; none unless given (the feeds answer 503). */
     siteIndex?: SiteIndex;
     /** Connects through something in between (a proxy that can cut the connection). */
@@ -72,6 +74,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
+    pagesDir: options.pagesDir ?? '/nonexistent-pages-dir',
     siteIndex: options.siteIndex ?? null,
     ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
     ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),

@@ -45,6 +45,18 @@ export const placeholderPages = [
   { path: paths.terms, title: 'Terms' },
 ] as const;
 
+/**
+ * Screens that depend on the visitor (forms, the account, links from mails): drawn only in the
+ * browser, so the server answers them with the bare shell rather than a prerendered page.
+ */
+export const browserOnlyPages = [
+  paths.register,
+  paths.login,
+  paths.account,
+  paths.resetPassword,
+  paths.confirmEmail,
+] as const;
+
 /** The old UI-kit demo's addresses and where they lead now (PRODUCT.md decision 6). */
 export const redirects = [
   { from: '/index', to: paths.home },

@@ -1,51 +1,56 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
+import type { OpenGraph, PageHead } from '../../../contract/prerendered';
 
 const SITE_NAME = 'Cohort';
 /** index.html's description, restored on pages that have none of their own. */
 let siteDescription: string | undefined;
 
-/** Open Graph details for pages worth sharing (articles). Title and description come along. */
-export interface OpenGraph {
-  type: 'article' | 'website';
-  /** ISO date, for articles. */
-  publishedTime?: string;
-  section?: string;
-}
+export type { OpenGraph, PageHead };
 
 /**
- * Sets the document title, the meta description and, when given, Open Graph tags for the page
- * being shown. A page without a description gets the site's default one back.
+ * Given while prerendering (client/src/entry-server.tsx): the page being rendered writes its head
+ * here, since effects never run on the server. Null in the browser.
  */
-export function useDocumentHead(title: string, description?: string, openGraph?: OpenGraph) {
-  const ogType = openGraph?.type;
-  const ogPublishedTime = openGraph?.publishedTime;
-  const ogSection = openGraph?.section;
+export const PageHeadContext = createContext<PageHead | null>(null);
+
+const fullTitle = (title: string) => (title === SITE_NAME ? title : `${title} · ${SITE_NAME}`);
+
+/**
+ * Sets the document title and the meta description for the page being shown (a page without a
+ * description gets the site's default one back). While prerendering, records them for the HTML
+ * instead, with the Open Graph details and the status (`status: 404` on the not-found page).
+ */
+export function useDocumentHead(
+  title: string,
+  description?: string,
+  openGraph?: OpenGraph,
+  status = 200,
+) {
+  const collecting = useContext(PageHeadContext);
+  if (collecting) {
+    Object.assign(collecting, { title: fullTitle(title), description, openGraph, status });
+  }
   useEffect(() => {
-    const fullTitle = title === SITE_NAME ? title : `${title} · ${SITE_NAME}`;
-    document.title = fullTitle;
+    document.title = fullTitle(title);
     const descriptionTag = document.querySelector<HTMLMetaElement>('meta[name="description"]');
     if (descriptionTag) {
       siteDescription ??= descriptionTag.content;
       descriptionTag.content = description ?? siteDescription;
     }
-    if (!ogType) return;
-    const tags = Object.entries({
-      'og:type': ogType,
-      'og:site_name': SITE_NAME,
-      'og:title': title,
-      'og:description': description,
-      'og:url': window.location.origin + window.location.pathname,
-      'article:published_time': ogPublishedTime,
-      'article:section': ogSection,
-    }).flatMap(([property, content]) => (content ? [addMetaProperty(property, content)] : []));
-    return () => tags.forEach((tag) => tag.remove());
-  }, [title, description, ogType, ogPublishedTime, ogSection]);
+    forgetPrerenderedHead();
+  }, [title, description]);
 }
 
-function addMetaProperty(property: string, content: string): HTMLMetaElement {
-  const tag = document.createElement('meta');
-  tag.setAttribute('property', property);
-  tag.content = content;
-  document.head.append(tag);
-  return tag;
+/** The page the prerendered head tags (canonical, Open Graph, JSON-LD) describe. */
+let prerenderedPath: string | undefined;
+
+/**
+ * The prerendered head describes the page the browser first loaded; once the reader moves on to
+ * another page, those tags would describe the wrong one, so they go (crawlers and link previews
+ * read the HTML, never these later changes).
+ */
+function forgetPrerenderedHead() {
+  prerenderedPath ??= window.location.pathname;
+  if (window.location.pathname === prerenderedPath) return;
+  for (const tag of document.head.querySelectorAll('[data-page-head]')) tag.remove();
 }

@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 
 /** True once the page is scrolled more than `threshold` pixels. */
 export function useScrolledPast(threshold: number): boolean {
-  const [scrolled, setScrolled] = useState(() => window.scrollY > threshold);
+  // False at first, as on the server (a prerendered page hydrates as it was drawn); the effect
+  // reads the real position straight away.
+  const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > threshold);
     update();

@@ -4,7 +4,7 @@ import { useDocumentHead } from '../../lib/document-head';
 import { paths, sectionLinks } from '../../config/paths';
 
 export function NotFoundRoute() {
-  useDocumentHead('Page not found', 'There is no page at this address.');
+  useDocumentHead('Page not found', 'There is no page at this address.', undefined, 404);
   return (
     <>
       <PageMasthead

@@ -3,9 +3,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { apiRequest } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { waitForMembership } from '../../lib/session/wait-for-membership';
+import { useQueryParamOnce } from '../../lib/use-query-param';
 import type { User } from '../../../../contract/api';
 
-type ReturnState = 'idle' | 'confirming' | 'member' | 'pending' | 'failed';
+type ReturnState = 'idle' | 'confirming' | 'member' | 'pending' | 'failed' | 'done';
 
 /**
  * Back from Stripe Checkout (`?checkout_session_id=…`): the server asks Stripe itself whether this
@@ -17,10 +18,9 @@ export function CheckoutReturn() {
   const navigate = useNavigate();
   const { status, setUser, refresh } = useSession();
   // Read once: the return is a full page load, and the address is cleaned straight after.
-  const [sessionId] = useState(() =>
-    new URLSearchParams(window.location.search).get('checkout_session_id'),
-  );
-  const [state, setState] = useState<ReturnState>(sessionId ? 'confirming' : 'idle');
+  const sessionId = useQueryParamOnce('checkout_session_id');
+  const [progress, setState] = useState<ReturnState>('idle');
+  const state: ReturnState = progress === 'idle' && sessionId ? 'confirming' : progress;
 
   useEffect(() => {
     if (!sessionId || status !== 'ready') return;
@@ -46,12 +46,12 @@ export function CheckoutReturn() {
   // The welcome stays long enough to read, then gets out of the way.
   useEffect(() => {
     if (state !== 'member') return;
-    const timer = setTimeout(() => setState('idle'), 8_000);
+    const timer = setTimeout(() => setState('done'), 8_000);
     return () => clearTimeout(timer);
   }, [state]);
 
-  if (state === 'idle') return null;
-  const text: Record<Exclude<ReturnState, 'idle'>, string> = {
+  if (state === 'idle' || state === 'done') return null;
+  const text: Record<Exclude<ReturnState, 'idle' | 'done'>, string> = {
     confirming: 'Confirming your payment with Stripe…',
     member: 'Welcome to Cohort: your membership is active.',
     pending:

@@ -15,6 +15,7 @@ import { JoinButton } from '../../components/join-button';
 import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { PaymentForm } from './payment-form';
 import { usePaymentIntent } from './use-payment-intent';
+import { useQueryParamOnce } from '../../lib/use-query-param';
 import './early-access.css';
 
 let stripePromise: Promise<Stripe | null> | undefined;
@@ -27,9 +28,7 @@ function getStripe(publishableKey: string) {
 function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
   const { refresh } = useSession();
   const [message, setMessage] = useState<string | null>(null);
-  const [clientSecret] = useState(() =>
-    new URLSearchParams(window.location.search).get('payment_intent_client_secret'),
-  );
+  const clientSecret = useQueryParamOnce('payment_intent_client_secret');
   useEffect(() => {
     if (!clientSecret || !config?.stripePublishableKey) return;
     const controller = new AbortController();
@@ -74,19 +73,23 @@ export default function EarlyAccessPage() {
             Support early access today for only{' '}
             <JoinButton className="link-button">{price} for your first year</JoinButton>
           </p>
-          {returnedMessage && (
-            <p id="payment-message" className="payment-form__message" role="status">
-              {returnedMessage}
-            </p>
-          )}
-          {user?.isSubscribed ? (
-            <p className="early-access__member">
-              You are a member. Thank you for supporting Cohort!
-            </p>
-          ) : (
-            !returnedMessage &&
-            config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
-          )}
+          {/* The space the payment form takes, kept from the first paint: what the server learns
+              later (the configuration, the visitor, Stripe's form) never pushes the page down. */}
+          <div className="early-access__payment">
+            {returnedMessage && (
+              <p id="payment-message" className="payment-form__message" role="status">
+                {returnedMessage}
+              </p>
+            )}
+            {user?.isSubscribed ? (
+              <p className="early-access__member">
+                You are a member. Thank you for supporting Cohort!
+              </p>
+            ) : (
+              !returnedMessage &&
+              config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
+            )}
+          </div>
         </div>
       </section>
 

@@ -23,7 +23,21 @@ export default function PerksPage() {
     <>
       <PageMasthead eyebrow="For members" title="Member perks" lede={DESCRIPTION} />
       <div className="page-body perks">
-        {status === 'ready' && !isMember && (
+        {/* One note in the same place for everyone, so nothing moves once the session is known. */}
+        {isMember ? (
+          <section className="panel perks__join" aria-labelledby="perks-join-title">
+            <h2 id="perks-join-title">Your perks</h2>
+            <p>
+              You are a member: each offer below shows how to redeem it, and your code is yours to
+              keep. Codes are for you alone; please don&rsquo;t share them.
+            </p>
+            <p className="button-row">
+              <Link className="button button--outline" to={paths.account}>
+                Your membership
+              </Link>
+            </p>
+          </section>
+        ) : (
           <section className="panel perks__join" aria-labelledby="perks-join-title">
             <h2 id="perks-join-title">Members only</h2>
             <p>
@@ -32,7 +46,7 @@ export default function PerksPage() {
             </p>
             <p className="button-row">
               <JoinButton className="button button--accent">Join</JoinButton>
-              {!user?.email && (
+              {status === 'ready' && user?.email ? null : (
                 <Link className="button button--outline" to={paths.login}>
                   Already a member? Sign in
                 </Link>

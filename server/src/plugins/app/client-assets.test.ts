@@ -3,21 +3,49 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
+import {
+  PAGES_ROUTES_FILE,
+  PRERENDER_SITE_URL,
+  type PrerenderedRoutes,
+} from '../../../../contract/prerendered.js';
 
 describe('serving the built client', () => {
   let dir: string;
   let testApp: TestApp;
+  const page = (title: string) =>
+    `<!doctype html><title>${title}</title><link rel="canonical" href="${PRERENDER_SITE_URL}/x"><div id="root"><h1>${title}</h1></div>`;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cohort-client-'));
-    await mkdir(join(dir, 'assets'));
-    await writeFile(
-      join(dir, 'index.html'),
-      '<!doctype html><title>Cohort</title><div id="root"></div>',
-    );
-    await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log("hi")');
-    await writeFile(join(dir, 'favicon.ico'), 'not really an icon');
-    testApp = await createTestApp({ clientDir: dir });
+    const client = join(dir, 'client');
+    const pages = join(dir, 'pages');
+    await mkdir(join(client, 'assets'), { recursive: true });
+    await mkdir(join(pages, 'health'), { recursive: true });
+    await writeFile(join(client, 'index.html'), '<!doctype html><div id="root"></div>');
+    await writeFile(join(client, 'assets', 'index-abc123.js'), 'console.log("hi")');
+    await writeFile(join(client, 'favicon.ico'), 'not really an icon');
+    await writeFile(join(pages, 'index.html'), page('Home'));
+    await writeFile(join(pages, 'health.html'), page('Health'));
+    await writeFile(join(pages, 'health', 'sleep.html'), page('Sleep'));
+    await writeFile(join(pages, '404.html'), page('Page not found'));
+    await writeFile(join(pages, 'shell.html'), '<!doctype html><div id="root"></div>');
+    const routes: PrerenderedRoutes = {
+      pages: [
+        { path: '/', file: 'index.html' },
+        { path: '/health', file: 'health.html' },
+        { path: '/health/sleep', file: 'health/sleep.html' },
+      ],
+      notFound: '404.html',
+      shell: 'shell.html',
+      browserOnly: ['/account'],
+      redirects: [{ from: '/index', to: '/' }],
+    };
+    await writeFile(join(pages, PAGES_ROUTES_FILE), JSON.stringify(routes));
+    testApp = await createTestApp({
+      clientDir: client,
+      pagesDir: pages,
+      env: { SITE_URL: 'https://members.example.org' },
+    });
   });
   afterAll(async () => {
     await testApp?.close();
@@ -27,13 +55,44 @@ describe('serving the built client', () => {
   const get = (url: string, headers: Record<string, string> = {}) =>
     testApp.app.inject({ method: 'GET', url, headers });
 
-  it('serves index.html at / and for every client route, never cached without revalidation', async () => {
-    for (const url of ['/', '/health', '/wealth/index-funds-explained', '/early-access?x=1']) {
+  it('serves each page as its own HTML, with this site’s address, revalidated on every load', async () => {
+    for (const [url, title] of [
+      ['/', 'Home'],
+      ['/health', 'Health'],
+      ['/health/sleep', 'Sleep'],
+      ['/health/sleep?x=1', 'Sleep'],
+    ] as const) {
       const response = await get(url, { accept: 'text/html' });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toContain('<div id="root">');
+      expect(response.body).toContain(`<h1>${title}</h1>`);
+      expect(response.body).toContain('href="https://members.example.org/x"');
+      expect(response.body).not.toContain(PRERENDER_SITE_URL);
+    }
+  });
+
+  it('answers an unknown address with the 404 page and a 404', async () => {
+    for (const url of ['/nothing-here', '/health/no-such-article', '/pk']) {
+      const response = await get(url, { accept: 'text/html' });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('<h1>Page not found</h1>');
+    }
+  });
+
+  it('answers the screens drawn in the browser with the shell, and old addresses with a 301', async () => {
+    const account = await get('/account');
+    expect(account.statusCode).toBe(200);
+    expect(account.body).toBe('<!doctype html><div id="root"></div>');
+    for (const [from, to] of [
+      ['/index', '/'],
+      ['/index.html', '/'],
+      ['/health/', '/health'],
+    ] as const) {
+      const response = await get(from);
+      expect(response.statusCode, from).toBe(301);
+      expect(response.headers.location).toBe(to);
     }
   });
 

@@ -1,10 +1,17 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { Value } from 'typebox/value';
 import { errorBody } from '../../http/errors.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
+import {
+  PAGES_ROUTES_FILE,
+  PRERENDER_SITE_URL,
+  PrerenderedRoutesSchema,
+} from '../../../../contract/prerendered.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -14,53 +21,130 @@ const SHORT = 'public, max-age=3600';
 const isServerPath = (path: string) =>
   SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
+export interface ClientAssetsOptions {
+  /** The built client (dist/client): hashed assets, icons, preview images. */
+  dir: string;
+  /** The prerendered pages (dist/pages, client/build/prerender.ts). */
+  pagesDir: string;
+  /** Put in place of the build's placeholder origin in every page. */
+  siteUrl: string;
+  /**
+   * Whether Stripe keys are set: pages say so on <html> (`data-payments="off"`), so their CSS can
+   * leave no room for a payment form before any script runs.
+   */
+  paymentsEnabled: boolean;
+}
+
+/** A page's HTML and its validator. */
+interface Page {
+  html: Buffer;
+  etag: string;
+}
+
+/** Every page's HTML, with this deployment's address in its absolute links. */
+interface Pages {
+  byPath: Map<string, Page>;
+  notFound: Page;
+  shell: Page;
+  browserOnly: Set<string>;
+  redirects: Map<string, string>;
+}
+
+function readPages(options: ClientAssetsOptions): Pages | null {
+  const routesFile = join(options.pagesDir, PAGES_ROUTES_FILE);
+  if (!existsSync(routesFile)) return null;
+  const routes = Value.Parse(PrerenderedRoutesSchema, JSON.parse(readFileSync(routesFile, 'utf8')));
+  const read = (file: string): Page => {
+    let text = readFileSync(join(options.pagesDir, file), 'utf8').replaceAll(
+      PRERENDER_SITE_URL,
+      options.siteUrl,
+    );
+    if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
+    const html = Buffer.from(text);
+    const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
+    return { html, etag: `"${hash}"` };
+  };
+  return {
+    byPath: new Map(routes.pages.map(({ path, file }) => [path, read(file)])),
+    notFound: read(routes.notFound),
+    shell: read(routes.shell),
+    browserOnly: new Set(routes.browserOnly),
+    redirects: new Map([
+      ['/index.html', '/'],
+      ...routes.redirects.map(({ from, to }): [string, string] => [from, to]),
+    ]),
+  };
+}
+
 /**
- * Serves the built client: hashed files under /assets/ cached for a year, everything else
- * revalidated, and index.html for every client route so the router can draw it.
+ * Serves the built client: each public page as its prerendered HTML (its full text, its own head)
+ * with the right status, an unknown address as the 404 page with a 404, the screens drawn only in
+ * the browser as the bare shell, old addresses as 301s; hashed files under /assets/ cached for a
+ * year, other files for an hour, pages revalidated on every load.
  */
 export default fp(
-  async function clientAssets(app: FastifyInstance, options: { dir: string }) {
-    const indexPath = join(options.dir, 'index.html');
-    const indexHtml = existsSync(indexPath) ? readFileSync(indexPath) : null;
-
-    if (indexHtml) {
+  async function clientAssets(app: FastifyInstance, options: ClientAssetsOptions) {
+    const built = existsSync(join(options.dir, 'index.html'));
+    const pages = built ? readPages(options) : null;
+    if (built) {
       await app.register(fastifyStatic, {
         root: options.dir,
         wildcard: false,
         index: false,
+        // The bare template: its address leads to the home page instead.
+        allowedPath: (path) => path !== '/index.html',
         cacheControl: false,
         setHeaders(res, path) {
           res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : SHORT);
         },
       });
-    } else {
-      app.log.warn(`No built client in ${options.dir}: run \`npm run build\` to serve the site.`);
+    }
+    if (!pages) {
+      app.log.warn(
+        `No prerendered pages in ${options.pagesDir}: run \`npm run build\` to serve the site.`,
+      );
     }
 
-    function sendIndex(reply: FastifyReply) {
-      return reply
-        .code(200)
-        .header('cache-control', REVALIDATE)
-        .type('text/html; charset=utf-8')
-        .send(indexHtml);
+    function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Page) {
+      void reply.header('cache-control', REVALIDATE).header('etag', page.etag);
+      // nginx weakens the validator when it gzips (W/"…"): the same page either way.
+      const known = (request.headers['if-none-match'] ?? '')
+        .split(',')
+        .map((tag) => tag.trim().replace(/^W\//, ''));
+      if (status === 200 && known.includes(page.etag)) {
+        return reply.code(304).send();
+      }
+      return reply.code(status).type('text/html; charset=utf-8').send(page.html);
     }
 
-    app.get('/', (_request, reply) => {
-      if (indexHtml) return sendIndex(reply);
-      return reply
-        .code(503)
-        .type('text/plain')
-        .send('The client is not built: run `npm run build`.');
-    });
+    function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
+      if (!pages) {
+        if (path !== '/') return reply.code(404).send(errorBody('not_found', 'No such page.'));
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send('The site is not built: run `npm run build`.');
+      }
+      const redirect = pages.redirects.get(path);
+      if (redirect) return reply.redirect(redirect, 301);
+      if (path.length > 1 && path.endsWith('/')) {
+        return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
+      }
+      const page = pages.byPath.get(path);
+      if (page) return sendPage(request, reply, 200, page);
+      if (pages.browserOnly.has(path)) return sendPage(request, reply, 200, pages.shell);
+      return sendPage(request, reply, 404, pages.notFound);
+    }
+
+    app.get('/', (request, reply) => answerPage('/', request, reply));
 
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
       const wantsPage =
         (request.method === 'GET' || request.method === 'HEAD') &&
         !isServerPath(path) &&
-        !/\.[a-z0-9]+$/i.test(path) &&
-        indexHtml !== null;
-      if (wantsPage) return sendIndex(reply);
+        (!/\.[a-z0-9]+$/i.test(path) || path === '/index.html');
+      if (wantsPage) return answerPage(path, request, reply);
       return reply
         .code(404)
         .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));

@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import { Resvg } from '@resvg/resvg-js';
+
+/** The size link previews ask for (Open Graph, X's large card). */
+export const OG_WIDTH = 1200;
+export const OG_HEIGHT = 630;
+
+const require = createRequire(import.meta.url);
+/** A font shipped with the build (dejavu-fonts-ttf), so every machine draws the same image. */
+const FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Greedy word wrap by characters (DejaVu Sans Bold runs about 0.62 em a character). */
+export function wrapTitle(title: string, maxChars: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of title.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (next.length <= maxChars || !line) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  kept[maxLines - 1] = `${kept[maxLines - 1]?.replace(/[\s,.;:]*$/, '')}…`;
+  return kept;
+}
+
+/**
+ * A link preview: the page's artwork (a generated SVG, cropped to fill), darkened towards the
+ * bottom, with the page's title and an eyebrow ("COHORT · HEALTH") over it, as a PNG.
+ */
+export function renderOgImage(options: { artworkSvg: string; eyebrow: string; title: string }) {
+  const fontSize = options.title.length > 60 ? 52 : 62;
+  const lines = wrapTitle(options.title, Math.floor(1060 / (fontSize * 0.62)), 4);
+  const lineHeight = Math.round(fontSize * 1.18);
+  const firstBaseline = OG_HEIGHT - 72 - (lines.length - 1) * lineHeight;
+  const artwork = options.artworkSvg.replace(
+    /<svg([^>]*?)\swidth="\d+"\s+height="\d+"/,
+    `<svg$1 width="${OG_WIDTH}" height="${OG_HEIGHT}" preserveAspectRatio="xMidYMid slice"`,
+  );
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${OG_WIDTH}" height="${OG_HEIGHT}" viewBox="0 0 ${OG_WIDTH} ${OG_HEIGHT}">
+  ${artwork}
+  <defs><linearGradient id="og-shade" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="#141414" stop-opacity="0.15"/>
+    <stop offset="0.45" stop-color="#141414" stop-opacity="0.55"/>
+    <stop offset="1" stop-color="#141414" stop-opacity="0.92"/>
+  </linearGradient></defs>
+  <rect width="${OG_WIDTH}" height="${OG_HEIGHT}" fill="url(#og-shade)"/>
+  <text x="64" y="${firstBaseline - lineHeight - 8}" font-family="DejaVu Sans" font-weight="bold" font-size="26" letter-spacing="3" fill="#f5c542">${escapeXml(options.eyebrow.toUpperCase())}</text>
+  ${lines
+    .map(
+      (line, i) =>
+        `<text x="64" y="${firstBaseline + i * lineHeight}" font-family="DejaVu Sans" font-weight="bold" font-size="${fontSize}" fill="#ffffff">${escapeXml(line)}</text>`,
+    )
+    .join('\n  ')}
+</svg>`;
+  const resvg = new Resvg(svg, {
+    font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' },
+    fitTo: { mode: 'original' },
+  });
+  return resvg.render().asPng();
+}

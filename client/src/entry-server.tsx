@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router-dom';
+import { AppRoutes } from './app/router';
+import { PageHeadContext, type PageHead } from './lib/document-head';
+import { SessionProvider } from './lib/session/session-context';
+
+/**
+ * One page as HTML at build time (client/build/prerender.ts), with what it said about itself.
+ * The same tree as the browser's App (main.tsx), with a StaticRouter, so `hydrateRoot` adopts
+ * this HTML without a mismatch. A first pass (`prerender`) waits for every lazy screen and
+ * article body; the second renders them all at once, so the HTML needs no inline script to put
+ * late parts in place (the site's CSP allows none).
+ */
+export async function renderPage(path: string): Promise<{ html: string; head: PageHead }> {
+  const head: PageHead = { title: 'Cohort', status: 200 };
+  const page = (
+    <StrictMode>
+      <PageHeadContext value={head}>
+        <SessionProvider>
+          <StaticRouter location={path}>
+            <AppRoutes />
+          </StaticRouter>
+        </SessionProvider>
+      </PageHeadContext>
+    </StrictMode>
+  );
+  await prerender(page);
+  const html = renderToString(page);
+  if (html.includes('<script')) throw new Error(`${path}: the page still waited on something`);
+  return { html, head };
+}

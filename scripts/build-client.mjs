@@ -1,0 +1,21 @@
+// `npm run build:client`: the client (dist/client), the same app built for Node (dist/ssr), then
+// every public page prerendered to HTML (client/build/prerender.ts → dist/pages) with its preview
+// image (dist/client/og). Arguments (e.g. `--logLevel warn`) go to both Vite builds.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const steps = [
+  ['npx', '--no-install', 'vite', 'build', ...args],
+  ['npx', '--no-install', 'vite', 'build', '--ssr', 'src/entry-server.tsx', ...args],
+  [
+    process.execPath,
+    ...['--import', 'tsx', 'client/build/prerender.ts'],
+    ...(args.includes('warn') ? ['--quiet'] : []),
+  ],
+];
+for (const [command, ...commandArgs] of steps) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

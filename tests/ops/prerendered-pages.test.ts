@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#test/test-app';
+import {
+  PAGES_ROUTES_FILE,
+  PRERENDER_SITE_URL,
+  type PrerenderedRoutes,
+} from '../../contract/prerendered.js';
+import type { SiteIndex } from '../../contract/site-index.js';
+import { clientDistDir, pagesDistDir, siteIndexFile } from '../../server/src/paths.js';
+
+/**
+ * The pages the build prerendered (client/build/prerender.ts), served by the real app as a crawler
+ * or a link preview fetches them: without JavaScript.
+ */
+
+const SITE = 'https://members.example.org';
+const built = existsSync(join(pagesDistDir, PAGES_ROUTES_FILE));
+
+/** The width and height a PNG's header declares. */
+function pngSize(png: Buffer): { width: number; height: number } | null {
+  const signature = '89504e470d0a1a0a';
+  if (png.subarray(0, 8).toString('hex') !== signature) return null;
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+const metaContent = (html: string, key: string) =>
+  new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1] ?? null;
+
+/** The text a reader sees in the page's body, tags and scripts aside. */
+const visibleText = (html: string) =>
+  (/<div id="root">([\s\S]*)<\/div>/.exec(html)?.[1] ?? '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
+  let t: TestApp;
+  let routes: PrerenderedRoutes;
+  let index: SiteIndex;
+
+  beforeAll(async () => {
+    routes = JSON.parse(readFileSync(join(pagesDistDir, PAGES_ROUTES_FILE), 'utf8'));
+    index = JSON.parse(readFileSync(siteIndexFile, 'utf8'));
+    t = await createTestApp({
+      clientDir: clientDistDir,
+      pagesDir: pagesDistDir,
+      env: { SITE_URL: SITE },
+    });
+  });
+  afterAll(() => t?.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it('prerenders every public page of the sitemap, every article included', () => {
+    const prerendered = routes.pages.map((page) => page.path).sort();
+    expect(prerendered).toEqual(index.pages.map((page) => page.path).sort());
+    for (const article of index.articles) expect(prerendered).toContain(article.path);
+  });
+
+  it('answers each page with its own title, text, canonical link, Open Graph and JSON-LD', async () => {
+    for (const { path } of routes.pages) {
+      const response = await get(path);
+      expect(response.statusCode, path).toBe(200);
+      const html = response.body;
+      expect(html, path).not.toContain(PRERENDER_SITE_URL);
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+      expect(title, path).toMatch(/\S/);
+      expect(html).toContain(`<link rel="canonical" href="${SITE}${path}"`);
+      expect(metaContent(html, 'og:url'), path).toBe(`${SITE}${path}`);
+      expect(metaContent(html, 'og:title'), path).toBe(title.replace(/ · Cohort$/, ''));
+      expect(metaContent(html, 'og:image'), path).toMatch(new RegExp(`^${SITE}/og/.+\\.png$`));
+      expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
+      expect(html, path).toMatch(/<h1[\s>]/);
+      expect(visibleText(html).length, `${path}: text`).toBeGreaterThan(200);
+      for (const [, json] of html.matchAll(
+        /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/g,
+      )) {
+        expect(() => JSON.parse(json ?? ''), path).not.toThrow();
+      }
+    }
+  });
+
+  it('holds each article’s full text, its date and its Article data', async () => {
+    for (const article of index.articles) {
+      const html = (await get(article.path)).body;
+      expect(html).toContain(`<title>${escapeText(article.title)} · Cohort</title>`);
+      expect(visibleText(html)).toContain(article.summary);
+      // The body: articles run 450–900 words (content/FORMAT.md).
+      expect(visibleText(html).split(' ').length, article.path).toBeGreaterThan(450);
+      expect(metaContent(html, 'article:published_time')).toBe(article.publishedAt);
+      const data = [
+        ...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/g),
+      ].map(([, json]) => JSON.parse(json ?? '{}') as { '@type': string; headline?: string });
+      expect(data.find((item) => item['@type'] === 'Article')?.headline).toBe(article.title);
+    }
+  });
+
+  it('draws every preview image as a 1200×630 PNG', async () => {
+    const images = new Set<string>();
+    for (const { path } of routes.pages) {
+      images.add(metaContent((await get(path)).body, 'og:image')?.slice(SITE.length) ?? '');
+    }
+    expect(images.size).toBeGreaterThan(index.articles.length);
+    for (const image of images) {
+      const response = await get(image);
+      expect(response.statusCode, image).toBe(200);
+      expect(response.headers['content-type']).toBe('image/png');
+      expect(pngSize(response.rawPayload), image).toEqual({ width: 1200, height: 630 });
+    }
+  });
+
+  it('answers unknown addresses and slugs with the 404 page and a 404', async () => {
+    for (const url of [
+      '/pk',
+      '/no-such-page',
+      '/health/no-such-article',
+      '/wealth/sleep-debt-reset',
+    ]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).toContain('Page not found');
+      expect(response.body).not.toContain('rel="canonical"');
+    }
+  });
+});
+
+/** Titles and summaries as the HTML escapes them. */
+function escapeText(text: string) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
