@@ -45,6 +45,7 @@ test('the navbar is transparent at the top and turns solid once scrolled past 99
 
   await page.evaluate(() => window.scrollTo(0, 99));
   await expect(navbar).toHaveClass(/navbar--transparent/);
+  await expect(navbar).toHaveCSS('position', 'fixed');
 
   await page.evaluate(() => window.scrollTo(0, 100));
   await expect(navbar).toHaveClass(/navbar--solid/);
@@ -52,6 +53,22 @@ test('the navbar is transparent at the top and turns solid once scrolled past 99
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(navbar).toHaveClass(/navbar--transparent/);
 });
+
+for (const width of [390, 1280]) {
+  test(`the navbar stays at the top of the window at every scroll position (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/wealth');
+    const navbar = page.getByTestId('navbar');
+    for (const y of [0, 1, 50, 99, 100, 400, 50, 0]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+      // Not just "fixed" in the stylesheet: the bar's top edge is the window's.
+      await expect.poll(async () => (await navbar.boundingBox())?.y, `at ${y} px`).toBe(0);
+    }
+  });
+}
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });

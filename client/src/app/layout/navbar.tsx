@@ -72,7 +72,9 @@ export function Navbar() {
               {user?.email ? 'Account' : 'Sign in'}
             </Link>
             {!user?.isSubscribed && (
-              <JoinButton className="button button--accent navbar__join">Join</JoinButton>
+              <JoinButton className="button button--accent navbar__join" problemAs="popover">
+                Join
+              </JoinButton>
             )}
           </div>
         </div>
