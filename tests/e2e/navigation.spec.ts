@@ -30,10 +30,16 @@ test('every navbar link takes a reader to its screen', async ({ page }) => {
   await nav.getByRole('link', { name: 'Cohort' }).click();
   await expect(page).toHaveURL('/');
   await expect(page).toHaveTitle('Cohort');
+});
 
-  const social = nav.getByRole('link', { name: /Instagram/ });
-  await expect(social).toHaveAttribute('target', '_blank');
-  await expect(social).toHaveAttribute('rel', 'noopener noreferrer');
+test('without SOCIAL_URL the navbar shows no social link', async ({ page }) => {
+  const config = page.waitForResponse((response) => response.url().endsWith('/api/config'));
+  await page.goto('/');
+  await config;
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await expect(nav.locator('.navbar__social')).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: /Instagram|Social/ })).toHaveCount(0);
 });
 
 test('the navbar is transparent at the top and turns solid once scrolled past 99 px', async ({

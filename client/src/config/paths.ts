@@ -52,5 +52,3 @@ export const redirects = [
   { from: '/register-page', to: paths.register },
   { from: '/profile-page', to: paths.account },
 ] as const;
-
-export const socialProfileUrl = 'https://www.instagram.com/';

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { paths, sectionLinks, socialProfileUrl } from '../../config/paths';
+import { paths, sectionLinks } from '../../config/paths';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
+import { useSiteConfig } from '../../lib/site-config';
 import { ExternalLink } from '../../components/external-link';
 import { useScrolledPast } from './use-scrolled-past';
 
@@ -13,6 +14,7 @@ export function Navbar() {
   const solid = useScrolledPast(SOLID_NAVBAR_AFTER_PX);
   const location = useLocation();
   const { user } = useSession();
+  const social = useSiteConfig()?.social;
   const toggleRef = useRef<HTMLButtonElement>(null);
   // The menu remembers the navigation it was opened on (every navigation, even to the page being
   // shown, has a new key), so following any link closes it.
@@ -65,9 +67,12 @@ export function Navbar() {
             <NavLink to={paths.perks} className="navbar__perks">
               Perks
             </NavLink>
-            <ExternalLink href={socialProfileUrl} className="navbar__social">
-              Instagram
-            </ExternalLink>
+            {/* The operator's profile (SOCIAL_URL), named by its host; no link without one. */}
+            {social && (
+              <ExternalLink href={social.url} className="navbar__social">
+                {social.label}
+              </ExternalLink>
+            )}
             <Link className="navbar__account" to={user?.email ? paths.account : paths.login}>
               {user?.email ? 'Account' : 'Sign in'}
             </Link>
