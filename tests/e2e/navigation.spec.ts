@@ -161,20 +161,51 @@ test("the old demo's addresses lead to the pages that replaced them", async ({ p
   }
 });
 
-test('each placeholder page in the footer shows its title', async ({ page }) => {
+test('each topic page in the footer shows its intro and the related articles and resources', async ({
+  page,
+}) => {
   await page.goto('/');
   const footer = page.getByRole('navigation', { name: 'More from Cohort' });
-  for (const [title, path] of [
-    ['Home Buying', '/home-buying'],
-    ['Student Debt Relief', '/student-debt-relief'],
-    ['Work and Jobs', '/work-and-jobs'],
-    ['Media', '/media'],
-    ['Legal Resources', '/legal-resources'],
-    ['Terms', '/terms'],
+  for (const [title, path, related] of [
+    ['Home Buying', '/home-buying', 'Rent vs. Buy: How to Actually Decide'],
+    ['Student Debt Relief', '/student-debt-relief', 'Free University Courses'],
+    ['Work and Jobs', '/work-and-jobs', 'The Salary Negotiation Playbook'],
+    ['Media', '/media', 'Creative & Communication Skills'],
+    ['Legal Resources', '/legal-resources', 'Legal Aid for Renters'],
   ] as const) {
     await footer.getByRole('link', { name: title }).click();
     await expect(page).toHaveURL(path);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page).toHaveTitle(`${title} · Cohort`);
+    // The operator's intro, said to be a template until it is adapted.
+    await expect(page.locator('.intro p').first()).not.toBeEmpty();
+    await expect(page.getByText('operator has yet to adapt it')).toBeVisible();
+    const relatedList = page.getByRole('region', { name: 'Related on Cohort' });
+    expect(await relatedList.getByRole('listitem').count()).toBeGreaterThanOrEqual(3);
+    await expect(relatedList.getByRole('link', { name: new RegExp(`^${related}`) })).toBeVisible();
+  }
+
+  // A related article is a real link into its section.
+  await page.goto('/home-buying');
+  await page.getByRole('link', { name: 'Rent vs. Buy: How to Actually Decide' }).click();
+  await expect(page).toHaveURL('/wealth/rent-vs-buy');
+});
+
+test('the footer links to the privacy policy, the terms and the refund policy', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const policies = page.getByRole('navigation', { name: 'Site policies' });
+  for (const [link, path, heading, text] of [
+    ['Privacy policy', '/privacy', 'Privacy Policy', /cohort_session/],
+    ['Terms of use', '/terms', 'Terms of Use', /renews each year/],
+    ['Refunds', '/refunds', 'Refunds', /membership time that payment paid for ends/],
+  ] as const) {
+    await policies.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page.getByRole('main')).toContainText(text);
+    await expect(page.getByText('operator has yet to adapt it')).toBeVisible();
   }
 });
 
