@@ -37,6 +37,8 @@ export const SiteConfigSchema = Type.Object({
   priceCents: Type.Integer(),
   currency: Type.String(),
   paywallDelayMs: Type.Integer(),
+  /** The site's social profile (SOCIAL_URL) and its name; null when unset: no link is shown. */
+  social: Type.Union([Type.Object({ url: Type.String(), label: Type.String() }), Type.Null()]),
 });
 export type SiteConfig = Static<typeof SiteConfigSchema>;
 

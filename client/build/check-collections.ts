@@ -35,6 +35,31 @@ export function checkCollections(log: IssueLog, content: Omit<LoadedContent, 'fi
       log.add(log.folder('pages'), 'file', `${page}.md is missing`);
     }
   }
+  checkRelatedSlugs(log, content);
+}
+
+/** A page's `related` slugs each name one article, campaign or resource group, once. */
+function checkRelatedSlugs(log: IssueLog, content: Omit<LoadedContent, 'files'>) {
+  const known = new Set(
+    [...content.articles, ...content.campaigns, ...content.resourceGroups].map(
+      (item) => item.data.slug,
+    ),
+  );
+  for (const page of content.pages) {
+    const seen = new Set<string>();
+    page.data.related?.forEach((slug, index) => {
+      if (!known.has(slug)) {
+        log.add(
+          page.file,
+          `related.${index}`,
+          `"${slug}" is no article, campaign or resource group`,
+        );
+      } else if (seen.has(slug)) {
+        log.add(page.file, `related.${index}`, `"${slug}" is listed twice`);
+      }
+      seen.add(slug);
+    });
+  }
 }
 
 function checkSeededIds(log: IssueLog, items: readonly SeededFile[]) {

@@ -5,7 +5,9 @@ import type {
   Campaign,
   HomeHighlights,
   PageCopy,
+  RelatedItem,
   ResourceGroup,
+  ResourceGroupSummary,
 } from '../src/features/content/types.js';
 import { PERK_CATEGORIES, type Perk } from '../../contract/perks.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
@@ -65,9 +67,30 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
       })),
     }))
     .sort((a, b) => a.id - b.id);
-  const pages: PageCopy[] = content.pages.map(({ name, data, body }) => ({
+  const groupSummaries: ResourceGroupSummary[] = resourceGroups.map(
+    ({ id, slug, category, description, resources }) => ({
+      id,
+      slug,
+      category,
+      description,
+      resourceCount: resources.length,
+      heroImage: resources[0]?.heroImage ?? heroImage(slug, 'empowerment'),
+    }),
+  );
+  // The build has checked that each related slug names one of these (check-collections.ts).
+  const relatedItem = (slug: string): RelatedItem => {
+    const article = articles.find((item) => item.slug === slug);
+    if (article) return { kind: 'article', article };
+    const campaign = campaigns.find((item) => item.slug === slug);
+    if (campaign) return { kind: 'campaign', campaign };
+    const group = groupSummaries.find((item) => item.slug === slug);
+    if (group) return { kind: 'resource-group', group };
+    throw new Error(`No article, campaign or resource group has the slug "${slug}"`);
+  };
+  const pages: PageCopy[] = content.pages.map(({ name, data: { related, ...data }, body }) => ({
     slug: name,
     ...data,
+    ...(related && { related: related.map(relatedItem) }),
     body: body ?? { type: 'root', children: [] },
   }));
 
@@ -85,14 +108,7 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
         reason,
         heroImage,
       })),
-    resourceGroups: resourceGroups.map(({ id, slug, category, description, resources }) => ({
-      id,
-      slug,
-      category,
-      description,
-      resourceCount: resources.length,
-      heroImage: resources[0]?.heroImage ?? heroImage(slug, 'empowerment'),
-    })),
+    resourceGroups: groupSummaries,
   };
 
   const modules = new Map<string, string>([

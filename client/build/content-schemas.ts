@@ -67,6 +67,13 @@ export const resourceGroupSchema = z.strictObject({
 export const pageSchema = z.strictObject({
   title: text,
   description: shortText,
+  /** Shipped wording the operator should adapt (policies, topic intros); the page says so. */
+  template: z.literal(true, 'must be true, or left out').optional(),
+  /** Slugs of articles, campaigns or resource groups listed under the page's text. */
+  related: z
+    .array(slug, 'must be a list of slugs')
+    .min(1, 'must list at least one slug')
+    .optional(),
 });
 
 export type ArticleFrontMatter = z.infer<typeof articleSchema>;

@@ -30,7 +30,15 @@ describe("the site's own content", () => {
       'collective',
       'empowerment',
       'home',
+      'home-buying',
+      'legal-resources',
+      'media',
+      'privacy',
+      'refunds',
+      'student-debt-relief',
+      'terms',
       'why',
+      'work-and-jobs',
     ]);
   });
 });
@@ -62,6 +70,32 @@ describe('a broken content folder', () => {
     if (!(error instanceof ContentValidationError)) throw new Error('expected a validation error');
     return error.issues;
   }
+
+  it('rejects a related slug that names nothing, or one listed twice', async () => {
+    await edit('pages/home-buying.md', (text) =>
+      text.replace('related:\n', 'related:\n  - no-such-article\n  - rent-vs-buy\n'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/pages/home-buying.md',
+      field: 'related.0',
+      message: '"no-such-article" is no article, campaign or resource group',
+    });
+    expect(issues).toContainEqual({
+      file: 'content/pages/home-buying.md',
+      field: 'related.2',
+      message: '"rent-vs-buy" is listed twice',
+    });
+  });
+
+  it('requires the privacy, terms and refunds pages', async () => {
+    await rm(join(contentDir, 'pages/refunds.md'));
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/pages/',
+      field: 'file',
+      message: 'refunds.md is missing',
+    });
+  });
 
   it('names the file and the field when a required field is missing', async () => {
     await edit('articles/sleep-debt-reset.md', (text) => text.replace(/^summary: .*\n/m, ''));

@@ -1,3 +1,5 @@
+import { contentPages } from '../src/config/paths.js';
+
 // PRODUCT.md decision 8: the seed's ids hold. Articles and campaigns share one id space.
 
 const range = (from: number, to: number) =>
@@ -14,8 +16,17 @@ export type SeededCategory = keyof typeof seedIdsByCategory;
 export const boycottIds = range(1, 3);
 export const resourceGroupIds = range(1, 3);
 
-/** Pages the site's screens read: the home pitch, two section intros and the Why essay. */
-export const requiredPages = ['home', 'collective', 'empowerment', 'why'] as const;
+/**
+ * Pages the site's screens read: the home pitch, two section intros and the Why essay, then the
+ * topic pages and the policies (client/src/config/paths.ts).
+ */
+export const requiredPages = [
+  'home',
+  'collective',
+  'empowerment',
+  'why',
+  ...contentPages.map((page) => page.slug),
+] as const;
 
 /** "1–14", "15–24, 29": how a list of ids reads in an error message. */
 export function describeIds(ids: readonly number[]): string {

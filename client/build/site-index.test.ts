@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
-import { placeholderPages } from '../src/config/paths.js';
+import { contentPages } from '../src/config/paths.js';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { loadContent, type LoadedContent } from './load-content.js';
 import { createSiteIndex, readCssColour } from './site-index.js';
@@ -50,7 +50,7 @@ describe('the site index of the real content', () => {
         '/empowerment',
         '/early-access',
         '/perks',
-        ...placeholderPages.map((page) => page.path),
+        ...contentPages.map((page) => page.path),
         ...index.articles.map((article) => article.path),
       ]),
     );

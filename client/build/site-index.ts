@@ -1,5 +1,5 @@
 import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
-import { categoryPath, paths, placeholderPages } from '../src/config/paths.js';
+import { categoryPath, contentPages, paths } from '../src/config/paths.js';
 import { articleCategories } from '../src/features/content/types.js';
 import type { LoadedContent } from './load-content.js';
 import { MANIFEST_ICONS } from './site-icons.js';
@@ -48,7 +48,7 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
     { path: paths.empowerment, lastmod: null },
     { path: paths.earlyAccess, lastmod: null },
     { path: paths.perks, lastmod: null },
-    ...placeholderPages.map((page) => ({ path: page.path, lastmod: null })),
+    ...contentPages.map((page) => ({ path: page.path, lastmod: null })),
   ];
 
   return {

@@ -23,7 +23,28 @@ describe('configuration from the environment', () => {
       stripe: null,
       membership: { priceCents: 1200, currency: 'usd', graceDays: 7 },
       paywallDelayMs: 30_000,
+      social: null,
     });
+  });
+
+  it('names the social link by its host, and takes only an https address', () => {
+    expect(parseConfig({ SOCIAL_URL: 'https://www.instagram.com/cohort.site/' }).social).toEqual({
+      url: 'https://www.instagram.com/cohort.site/',
+      label: 'Instagram',
+    });
+    expect(parseConfig({ SOCIAL_URL: 'https://www.tiktok.com/@cohort' }).social?.label).toBe(
+      'TikTok',
+    );
+    expect(parseConfig({ SOCIAL_URL: 'https://mastodon.social/@cohort' }).social?.label).toBe(
+      'Social',
+    );
+    expect(parseConfig({ SOCIAL_URL: '' }).social).toBeNull();
+    expect(problemsOf({ SOCIAL_URL: 'http://instagram.com/cohort' })).toEqual([
+      'SOCIAL_URL: must be an https:// URL',
+    ]);
+    expect(problemsOf({ SOCIAL_URL: 'instagram' })).toEqual([
+      'SOCIAL_URL: must be an https:// URL',
+    ]);
   });
 
   it('names the variable and the problem when a value is bad', () => {

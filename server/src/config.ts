@@ -30,11 +30,19 @@ export interface AppConfig {
     graceDays: number;
   };
   paywallDelayMs: number;
+  /** The site's social profile for the navbar; `null` hides the link. */
+  social: SocialLink | null;
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
   /** What is wrong but does not stop start-up outside production: logged at start. */
   warnings: string[];
+}
+
+export interface SocialLink {
+  url: string;
+  /** Named by its host: "Instagram" for instagram.com, "Social" for a host we do not know. */
+  label: string;
 }
 
 export interface StripeConfig {
@@ -61,6 +69,8 @@ const optionalText = z
   .optional();
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https:// URL' });
 
 const integer = (min: number, max: number) =>
   z.coerce
@@ -112,6 +122,7 @@ export const envSchema = z.object({
     .default('usd'),
   MEMBERSHIP_GRACE_DAYS: integer(0, 60).default(7),
   PAYWALL_DELAY_MS: integer(0, 86_400_000).default(30_000),
+  SOCIAL_URL: optionalText.pipe(httpsUrl.optional()),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -214,11 +225,32 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
       graceDays: e.MEMBERSHIP_GRACE_DAYS,
     },
     paywallDelayMs: e.PAYWALL_DELAY_MS,
+    social: e.SOCIAL_URL ? { url: e.SOCIAL_URL, label: socialLinkLabel(e.SOCIAL_URL) } : null,
     smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
     warnings,
   };
+}
+
+/** Networks a reader knows by name; any other host is just "Social". */
+const SOCIAL_NETWORKS: Record<string, string> = {
+  'instagram.com': 'Instagram',
+  'tiktok.com': 'TikTok',
+  'youtube.com': 'YouTube',
+  'facebook.com': 'Facebook',
+  'threads.net': 'Threads',
+  'threads.com': 'Threads',
+  'x.com': 'X',
+  'twitter.com': 'X',
+  'bsky.app': 'Bluesky',
+  'linkedin.com': 'LinkedIn',
+};
+
+/** The link's name, from its host: `https://www.instagram.com/cohort` reads "Instagram". */
+export function socialLinkLabel(url: string): string {
+  const host = new URL(url).hostname.replace(/^(www|m)\./, '');
+  return SOCIAL_NETWORKS[host] ?? 'Social';
 }
 
 /**

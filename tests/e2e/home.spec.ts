@@ -24,3 +24,43 @@ test('/index goes to the home page', async ({ page }) => {
   await page.goto('/index');
   await expect(page).toHaveURL(/\/$/);
 });
+
+for (const width of [320, 390]) {
+  test(`tabbing through a row of cards brings each focused card fully into view (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    const row = page.getByRole('region', { name: 'Health' }).getByRole('list');
+    const cards = row.getByRole('listitem');
+    await expect(cards).toHaveCount(3);
+    // On a phone the row is a strip that scrolls sideways.
+    expect(await row.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+
+    await page.getByRole('link', { name: /All Health articles/ }).focus();
+    for (let index = 0; index < 3; index++) {
+      await page.keyboard.press('Tab');
+      await expect(cards.nth(index).getByRole('link')).toBeFocused();
+      await expect
+        .poll(
+          async () => {
+            const [card, strip] = await Promise.all([
+              cards.nth(index).boundingBox(),
+              row.boundingBox(),
+            ]);
+            if (!card || !strip) return 'not drawn';
+            const inside =
+              card.x >= Math.max(strip.x, 0) - 1 &&
+              card.x + card.width <= Math.min(strip.x + strip.width, width) + 1 &&
+              card.y >= -1 &&
+              card.y + card.height <= 800 + 1;
+            return inside
+              ? 'fully in view'
+              : `${card.width}×${card.height} at ${card.x}, ${card.y}`;
+          },
+          `card ${index + 1}`,
+        )
+        .toBe('fully in view');
+    }
+  });
+}

@@ -30,10 +30,16 @@ test('every navbar link takes a reader to its screen', async ({ page }) => {
   await nav.getByRole('link', { name: 'Cohort' }).click();
   await expect(page).toHaveURL('/');
   await expect(page).toHaveTitle('Cohort');
+});
 
-  const social = nav.getByRole('link', { name: /Instagram/ });
-  await expect(social).toHaveAttribute('target', '_blank');
-  await expect(social).toHaveAttribute('rel', 'noopener noreferrer');
+test('without SOCIAL_URL the navbar shows no social link', async ({ page }) => {
+  const config = page.waitForResponse((response) => response.url().endsWith('/api/config'));
+  await page.goto('/');
+  await config;
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await expect(nav.locator('.navbar__social')).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: /Instagram|Social/ })).toHaveCount(0);
 });
 
 test('the navbar is transparent at the top and turns solid once scrolled past 99 px', async ({
@@ -52,6 +58,22 @@ test('the navbar is transparent at the top and turns solid once scrolled past 99
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(navbar).toHaveClass(/navbar--transparent/);
 });
+
+for (const width of [390, 1280]) {
+  test(`the navbar stays at the top of the window at every scroll position (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/wealth');
+    const navbar = page.getByTestId('navbar');
+    for (const y of [0, 1, 50, 99, 100, 400, 50, 0]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+      // Not just "fixed" in the stylesheet: the bar's top edge is the window's.
+      await expect.poll(async () => (await navbar.boundingBox())?.y, `at ${y} px`).toBe(0);
+    }
+  });
+}
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -144,20 +166,51 @@ test("the old demo's addresses lead to the pages that replaced them", async ({ p
   }
 });
 
-test('each placeholder page in the footer shows its title', async ({ page }) => {
+test('each topic page in the footer shows its intro and the related articles and resources', async ({
+  page,
+}) => {
   await page.goto('/');
   const footer = page.getByRole('navigation', { name: 'More from Cohort' });
-  for (const [title, path] of [
-    ['Home Buying', '/home-buying'],
-    ['Student Debt Relief', '/student-debt-relief'],
-    ['Work and Jobs', '/work-and-jobs'],
-    ['Media', '/media'],
-    ['Legal Resources', '/legal-resources'],
-    ['Terms', '/terms'],
+  for (const [title, path, related] of [
+    ['Home Buying', '/home-buying', 'Rent vs. Buy: How to Actually Decide'],
+    ['Student Debt Relief', '/student-debt-relief', 'Free University Courses'],
+    ['Work and Jobs', '/work-and-jobs', 'The Salary Negotiation Playbook'],
+    ['Media', '/media', 'Creative & Communication Skills'],
+    ['Legal Resources', '/legal-resources', 'Legal Aid for Renters'],
   ] as const) {
     await footer.getByRole('link', { name: title }).click();
     await expect(page).toHaveURL(path);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page).toHaveTitle(`${title} · Cohort`);
+    // The operator's intro, said to be a template until it is adapted.
+    await expect(page.locator('.intro p').first()).not.toBeEmpty();
+    await expect(page.getByText('operator has yet to adapt it')).toBeVisible();
+    const relatedList = page.getByRole('region', { name: 'Related on Cohort' });
+    expect(await relatedList.getByRole('listitem').count()).toBeGreaterThanOrEqual(3);
+    await expect(relatedList.getByRole('link', { name: new RegExp(`^${related}`) })).toBeVisible();
+  }
+
+  // A related article is a real link into its section.
+  await page.goto('/home-buying');
+  await page.getByRole('link', { name: 'Rent vs. Buy: How to Actually Decide' }).click();
+  await expect(page).toHaveURL('/wealth/rent-vs-buy');
+});
+
+test('the footer links to the privacy policy, the terms and the refund policy', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const policies = page.getByRole('navigation', { name: 'Site policies' });
+  for (const [link, path, heading, text] of [
+    ['Privacy policy', '/privacy', 'Privacy Policy', /cohort_session/],
+    ['Terms of use', '/terms', 'Terms of Use', /renews each year/],
+    ['Refunds', '/refunds', 'Refunds', /membership time that payment paid for ends/],
+  ] as const) {
+    await policies.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page.getByRole('main')).toContainText(text);
+    await expect(page.getByText('operator has yet to adapt it')).toBeVisible();
   }
 });
 

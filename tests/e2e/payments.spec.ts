@@ -101,7 +101,7 @@ test('the early-access form pays, shows "Payment succeeded!" on return, and the 
   await expect(
     page.getByRole('heading', { name: 'For a dollar per month get access to' }),
   ).toBeVisible();
-  await expect(page.getByText('Privacy policy / Terms of use copyright 2023')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Privacy policy' })).toBeVisible();
   const payNow = page.getByRole('button', { name: 'Pay now' });
   await expect(payNow).toBeEnabled();
 

@@ -10,6 +10,8 @@ const PAGES = [
   '/empowerment',
   '/early-access',
   '/perks',
+  '/privacy',
+  '/home-buying',
 ];
 
 const WIDTHS = [

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from './layout/layout';
-import { categoryPath, paths, placeholderPages, redirects } from '../config/paths';
+import { categoryPath, contentPages, paths, redirects } from '../config/paths';
 import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 
@@ -17,7 +17,7 @@ const ArticleRoute = lazy(async () => ({
 const DirectActionRoute = lazy(() => import('./routes/direct-action'));
 const CollectiveRoute = lazy(() => import('./routes/collective'));
 const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
-const TitlePage = lazy(() => import('./routes/title-page'));
+const ContentPageRoute = lazy(() => import('./routes/content-page'));
 const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
 const RegisterPage = lazy(() => import('../features/account/register-page'));
 const LoginPage = lazy(() => import('../features/account/login-page'));
@@ -49,8 +49,8 @@ export function AppRoutes() {
         <Route path={paths.directAction} element={<DirectActionRoute />} />
         <Route path={paths.collective} element={<CollectiveRoute />} />
         <Route path={paths.empowerment} element={<EmpowermentRoute />} />
-        {placeholderPages.map((page) => (
-          <Route key={page.path} path={page.path} element={<TitlePage title={page.title} />} />
+        {contentPages.map((page) => (
+          <Route key={page.path} path={page.path} element={<ContentPageRoute slug={page.slug} />} />
         ))}
         <Route path={paths.earlyAccess} element={<EarlyAccessPage />} />
         <Route path={paths.register} element={<RegisterPage />} />

@@ -18,7 +18,9 @@ export const paths = {
   workAndJobs: '/work-and-jobs',
   media: '/media',
   legalResources: '/legal-resources',
+  privacy: '/privacy',
   terms: '/terms',
+  refunds: '/refunds',
 } as const;
 
 /** The seed's rule for a category's path: lower-case, first space to a hyphen. */
@@ -35,14 +37,16 @@ export const sectionLinks = [
   { to: paths.empowerment, label: 'Empowerment' },
 ] as const;
 
-/** Pages that show only their title, as in the seed. */
-export const placeholderPages = [
-  { path: paths.homeBuying, title: 'Home Buying' },
-  { path: paths.studentDebtRelief, title: 'Student Debt Relief' },
-  { path: paths.workAndJobs, title: 'Work and Jobs' },
-  { path: paths.media, title: 'Media' },
-  { path: paths.legalResources, title: 'Legal Resources' },
-  { path: paths.terms, title: 'Terms' },
+/**
+ * Pages drawn from content/pages/<slug>.md, which the operator edits: the seed's topic pages (an
+ * intro and related items; the footer's "More") and the policies a paid site needs.
+ */
+export const topicPages = [
+  { path: paths.homeBuying, slug: 'home-buying', label: 'Home Buying' },
+  { path: paths.studentDebtRelief, slug: 'student-debt-relief', label: 'Student Debt Relief' },
+  { path: paths.workAndJobs, slug: 'work-and-jobs', label: 'Work and Jobs' },
+  { path: paths.media, slug: 'media', label: 'Media' },
+  { path: paths.legalResources, slug: 'legal-resources', label: 'Legal Resources' },
 ] as const;
 
 /**
@@ -57,6 +61,15 @@ export const browserOnlyPages = [
   paths.confirmEmail,
 ] as const;
 
+export const policyPages = [
+  { path: paths.privacy, slug: 'privacy', label: 'Privacy policy' },
+  { path: paths.terms, slug: 'terms', label: 'Terms of use' },
+  { path: paths.refunds, slug: 'refunds', label: 'Refunds' },
+] as const;
+
+export const contentPages = [...topicPages, ...policyPages] as const;
+export type ContentPageSlug = (typeof contentPages)[number]['slug'];
+
 /** The old UI-kit demo's addresses and where they lead now (PRODUCT.md decision 6). */
 export const redirects = [
   { from: '/index', to: paths.home },
@@ -64,5 +77,3 @@ export const redirects = [
   { from: '/register-page', to: paths.register },
   { from: '/profile-page', to: paths.account },
 ] as const;
-
-export const socialProfileUrl = 'https://www.instagram.com/';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { paths, placeholderPages, sectionLinks } from '../../config/paths';
+import { paths, policyPages, sectionLinks, topicPages } from '../../config/paths';
 
 export function Footer() {
   return (
@@ -28,9 +28,19 @@ export function Footer() {
         <nav aria-label="More from Cohort" className="footer__column">
           <h2 className="footer__heading">More</h2>
           <ul className="footer__links">
-            {placeholderPages.map((page) => (
+            {topicPages.map((page) => (
               <li key={page.path}>
-                <Link to={page.path}>{page.title}</Link>
+                <Link to={page.path}>{page.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav aria-label="Site policies" className="footer__column">
+          <h2 className="footer__heading">Policies</h2>
+          <ul className="footer__links">
+            {policyPages.map((page) => (
+              <li key={page.path}>
+                <Link to={page.path}>{page.label}</Link>
               </li>
             ))}
           </ul>

@@ -63,8 +63,26 @@ export interface PageCopy {
   slug: string;
   title: string;
   description: string;
+  /** Shipped wording for the operator to adapt: the page says so until the flag is removed. */
+  template?: true;
+  /** What the page lists under its text (front matter `related`), resolved at build. */
+  related?: RelatedItem[];
   body: MarkdownTree;
 }
+
+/** A resource group as a card shows it: its heading, description and how many resources. */
+export type ResourceGroupSummary = Pick<
+  ResourceGroup,
+  'id' | 'slug' | 'category' | 'description'
+> & {
+  resourceCount: number;
+  heroImage: string;
+};
+
+export type RelatedItem =
+  | { kind: 'article'; article: ArticleSummary }
+  | { kind: 'campaign'; campaign: Campaign }
+  | { kind: 'resource-group'; group: ResourceGroupSummary };
 
 /** What a page's heading and meta description need, without its body. */
 export type PageHead = Pick<PageCopy, 'title' | 'description'>;
@@ -75,8 +93,5 @@ export interface HomeHighlights {
   wealth: ArticleSummary[];
   campaigns: Campaign[];
   boycotts: Pick<Boycott, 'id' | 'slug' | 'title' | 'status' | 'reason' | 'heroImage'>[];
-  resourceGroups: (Pick<ResourceGroup, 'id' | 'slug' | 'category' | 'description'> & {
-    resourceCount: number;
-    heroImage: string;
-  })[];
+  resourceGroups: ResourceGroupSummary[];
 }

@@ -11,6 +11,7 @@ import type { SiteConfig } from '../../../../contract/api';
 import { waitForMembership } from '../../lib/session/wait-for-membership';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { MEMBER_BENEFITS } from './early-access';
+import { paths } from '../../config/paths';
 import { JoinButton } from '../../components/join-button';
 import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { PaymentForm } from './payment-form';
@@ -90,6 +91,14 @@ export default function EarlyAccessPage() {
               config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
             )}
           </div>
+          {/* The seed's "Privacy policy / Terms of use" line, as links; the site footer has them too. */}
+          <p className="early-access__policies">
+            <Link to={paths.privacy}>Privacy policy</Link>
+            <span aria-hidden="true"> / </span>
+            <Link to={paths.terms}>Terms of use</Link>
+            <span aria-hidden="true"> / </span>
+            <Link to={paths.refunds}>Refunds</Link>
+          </p>
         </div>
       </section>
 
@@ -108,8 +117,6 @@ export default function EarlyAccessPage() {
         <h2 id="why-title">{why.title}</h2>
         <MarkdownContent blocks={why.body.children} />
       </section>
-
-      <p className="early-access__footer">Privacy policy / Terms of use copyright 2023</p>
     </div>
   );
 }

@@ -17,7 +17,8 @@ const QUIET_PATHS = [
 ];
 
 /**
- * "Get Full Access": shown once, `paywallDelayMs` after arrival, to a visitor who is not a member.
+ * "Get Full Access": shown once, `paywallDelayMs` after arrival, to a visitor who is not a member,
+ * on a site that takes payments.
  * A native modal dialog: it dims the page, keeps focus inside, and closes on its button or
  * Escape. It never shows to a member and closes the moment a membership becomes active.
  */
@@ -39,7 +40,9 @@ export function PaywallModal() {
     return () => clearTimeout(timer);
   }, [status, delay, due]);
 
-  const open = due && !dismissed && !isMember && !quiet;
+  // With payments off its Join could only say so: no modal at all (issue 15).
+  const paymentsOn = config?.paymentsEnabled === true;
+  const open = due && !dismissed && !isMember && !quiet && paymentsOn;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;

@@ -13,6 +13,7 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
     priceCents: config.membership.priceCents,
     currency: config.membership.currency,
     paywallDelayMs: config.paywallDelayMs,
+    social: config.social,
   };
   app.get(
     '/api/config',

@@ -13,7 +13,13 @@ describe('payments', () => {
   beforeAll(async () => {
     stripe = await startFakeStripe();
     t = await createTestApp({
-      env: { ...stripe.env(), SITE_URL, MEMBERSHIP_PRICE_CENTS: '1200', PAYWALL_DELAY_MS: '30000' },
+      env: {
+        ...stripe.env(),
+        SITE_URL,
+        MEMBERSHIP_PRICE_CENTS: '1200',
+        PAYWALL_DELAY_MS: '30000',
+        SOCIAL_URL: 'https://www.instagram.com/cohort.example/',
+      },
     });
   });
   afterAll(async () => {
@@ -35,7 +41,7 @@ describe('payments', () => {
   }
   const countUsers = () => t.database.prisma.user.count();
 
-  it('tells the browser the publishable key, the price and the paywall delay', async () => {
+  it('tells the browser the publishable key, the price, the paywall delay and the social link', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -46,6 +52,7 @@ describe('payments', () => {
       priceCents: 1200,
       currency: 'usd',
       paywallDelayMs: 30000,
+      social: { url: 'https://www.instagram.com/cohort.example/', label: 'Instagram' },
     });
   });
 
@@ -285,9 +292,13 @@ describe('payments without Stripe keys', () => {
   });
   afterAll(() => t?.close());
 
-  it('says payments are off in /api/config', async () => {
+  it('says payments are off in /api/config, and no social link without SOCIAL_URL', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
-    expect(response.json()).toMatchObject({ paymentsEnabled: false, stripePublishableKey: null });
+    expect(response.json()).toMatchObject({
+      paymentsEnabled: false,
+      stripePublishableKey: null,
+      social: null,
+    });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FocusEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { HomeHighlights } from '../types';
@@ -94,11 +94,22 @@ function HighlightRow({
           {more} <span aria-hidden="true">→</span>
         </Link>
       </div>
-      <ul className="card-grid" role="list">
+      <ul className="card-grid" role="list" onFocus={revealFocusedCard}>
         {children.map((child, index) => (
           <li key={index}>{child}</li>
         ))}
       </ul>
     </section>
   );
+}
+
+/**
+ * On a phone each row scrolls sideways, and the browser scrolls a focused link only until the link's
+ * text shows, which can leave its card mostly outside the row: bring the whole card in instead.
+ */
+function revealFocusedCard(event: FocusEvent<HTMLUListElement>) {
+  const card = event.target.closest('li');
+  if (card && event.currentTarget.scrollWidth > event.currentTarget.clientWidth) {
+    card.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 }

@@ -1,0 +1,96 @@
+import homeBuying from 'virtual:content/page/home-buying';
+import legalResources from 'virtual:content/page/legal-resources';
+import media from 'virtual:content/page/media';
+import privacy from 'virtual:content/page/privacy';
+import refunds from 'virtual:content/page/refunds';
+import studentDebtRelief from 'virtual:content/page/student-debt-relief';
+import terms from 'virtual:content/page/terms';
+import workAndJobs from 'virtual:content/page/work-and-jobs';
+import { MarkdownContent } from '../../components/markdown-content';
+import { PageMasthead } from '../../components/page-masthead';
+import { paths, policyPages, type ContentPageSlug } from '../../config/paths';
+import { ArticleCard } from '../../features/content/components/article-card';
+import { CampaignCard } from '../../features/content/components/campaign-card';
+import { ContentCard } from '../../features/content/components/content-card';
+import type { PageCopy, RelatedItem } from '../../features/content/types';
+import { useDocumentHead } from '../../lib/document-head';
+
+const pages: Record<ContentPageSlug, PageCopy> = {
+  'home-buying': homeBuying,
+  'student-debt-relief': studentDebtRelief,
+  'work-and-jobs': workAndJobs,
+  media,
+  'legal-resources': legalResources,
+  privacy,
+  terms,
+  refunds,
+};
+
+/**
+ * A page the operator writes in content/pages/<slug>.md: the topic pages (an intro, then related
+ * articles, campaigns and resources) and the policies (privacy, terms, refunds).
+ */
+export default function ContentPageRoute({ slug }: { slug: ContentPageSlug }) {
+  const page = pages[slug];
+  useDocumentHead(page.title, page.description);
+  const isPolicy = policyPages.some((policy) => policy.slug === slug);
+  return (
+    <>
+      <PageMasthead
+        eyebrow={isPolicy ? 'Site policy' : 'Topic'}
+        title={page.title}
+        lede={page.description}
+      />
+      <div className="page-body">
+        {page.template && (
+          <p className="template-note">
+            <strong>Template.</strong> This page is the wording Cohort ships with: this site&apos;s
+            operator has yet to adapt it.
+          </p>
+        )}
+        <div className="prose intro">
+          <MarkdownContent blocks={page.body.children} />
+        </div>
+        {page.related && (
+          <section className="related" aria-labelledby="related-title">
+            <h2 id="related-title">Related on Cohort</h2>
+            <ul className="card-grid" role="list">
+              {page.related.map((item) => (
+                <li key={relatedKey(item)}>
+                  <RelatedCard item={item} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </>
+  );
+}
+
+function relatedKey(item: RelatedItem): string {
+  if (item.kind === 'article') return item.article.slug;
+  if (item.kind === 'campaign') return item.campaign.slug;
+  return item.group.slug;
+}
+
+function RelatedCard({ item }: { item: RelatedItem }) {
+  switch (item.kind) {
+    case 'article':
+      return <ArticleCard article={item.article} headingLevel={3} />;
+    case 'campaign':
+      return <CampaignCard campaign={item.campaign} headingLevel={3} />;
+    case 'resource-group':
+      return (
+        <ContentCard
+          title={item.group.category}
+          href={`${paths.empowerment}#${item.group.slug}`}
+          image={item.group.heroImage}
+          tone="empowerment"
+          eyebrow={`${item.group.resourceCount} free resources`}
+          summary={item.group.description}
+          headingLevel={3}
+        />
+      );
+  }
+}
