@@ -152,7 +152,12 @@ function headTags(path: string, head: PageHead, index: SiteIndex) {
   const meta = (attribute: 'property' | 'name', key: string, value: string | undefined) =>
     value ? `<meta ${attribute}="${key}" content="${escapeHtml(value)}" data-page-head />` : '';
   const og = head.openGraph;
+  const section = index.sections.find((item) => item.path === path);
   const tags = [
+    // A section's list links its own feed, beside the site-wide one index.html names.
+    section
+      ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(`${SITE_NAME}: ${section.name}`)}" href="${PRERENDER_SITE_URL}${section.feedPath}" data-page-head />`
+      : '',
     head.status === 200 ? `<link rel="canonical" href="${escapeHtml(url)}" data-page-head />` : '',
     meta('property', 'og:type', og?.type ?? 'website'),
     meta('property', 'og:site_name', SITE_NAME),

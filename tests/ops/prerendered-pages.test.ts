@@ -103,6 +103,15 @@ describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
     }
   });
 
+  it('links each section’s own feed from its list page', async () => {
+    for (const section of index.sections) {
+      const html = (await get(section.path)).body;
+      expect(html).toContain(
+        `<link rel="alternate" type="application/rss+xml" title="Cohort: ${section.name}" href="${SITE}${section.feedPath}"`,
+      );
+    }
+  });
+
   it('draws every preview image as a 1200×630 PNG', async () => {
     const images = new Set<string>();
     for (const { path } of routes.pages) {
