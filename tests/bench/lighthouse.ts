@@ -61,7 +61,22 @@ interface PageReport {
   failing: string[];
 }
 
-async function runLighthouse(url: string, outputDir: string, name: string) {
+/**
+ * One Lighthouse run. Lighthouse sometimes loses the trace of a load and asks to be run again
+ * (NO_NAVSTART, NO_FCP): such a run is repeated, twice at most, and says so.
+ */
+async function runLighthouse(url: string, outputDir: string, name: string, attempt = 1) {
+  try {
+    return await runLighthouseOnce(url, outputDir, name);
+  } catch (error) {
+    const retryable = /Please run Lighthouse again|\((NO_NAVSTART|NO_FCP)\)/.test(String(error));
+    if (!retryable || attempt >= 3) throw error;
+    console.log(`  ${url}: Lighthouse lost the trace (attempt ${attempt}); running it again`);
+    return runLighthouse(url, outputDir, name, attempt + 1);
+  }
+}
+
+async function runLighthouseOnce(url: string, outputDir: string, name: string) {
   const output = join(outputDir, `${name}.json`);
   const args = [
     cli,
