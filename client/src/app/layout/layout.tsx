@@ -1,14 +1,20 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { RouteErrorBoundary } from '../routes/route-error-boundary';
-import { CheckoutReturn } from '../../features/payments/checkout-return';
+import { useQueryParamOnce } from '../../lib/use-query-param';
 import { PaywallModal } from '../../features/paywall/paywall-modal';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 import { useFocusOnNavigation } from './use-focus-on-navigation';
 import { useScrollToTopOnNavigation } from './use-scroll-to-top';
 
+// Only a visitor back from Stripe Checkout needs it: loaded then, not on every first visit.
+const CheckoutReturn = lazy(async () => ({
+  default: (await import('../../features/payments/checkout-return')).CheckoutReturn,
+}));
+
 export function Layout() {
+  const backFromCheckout = useQueryParamOnce('checkout_session_id') !== null;
   const mainRef = useFocusOnNavigation<HTMLElement>();
   const { pathname } = useLocation();
   useScrollToTopOnNavigation();
@@ -27,7 +33,11 @@ export function Layout() {
         </RouteErrorBoundary>
       </main>
       <Footer />
-      <CheckoutReturn />
+      {backFromCheckout && (
+        <Suspense fallback={null}>
+          <CheckoutReturn />
+        </Suspense>
+      )}
       <PaywallModal />
     </>
   );
