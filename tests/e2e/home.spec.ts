@@ -31,6 +31,9 @@ for (const width of [320, 390]) {
   }) => {
     await page.setViewportSize({ width, height: 800 });
     await page.goto('/');
+    // The prerendered page can be tabbed through at once; the row's focus handling is the
+    // script's, so wait until it has arrived (the lazily loaded sections included).
+    await page.waitForLoadState('networkidle');
     const row = page.getByRole('region', { name: 'Health' }).getByRole('list');
     const cards = row.getByRole('listitem');
     await expect(cards).toHaveCount(3);
