@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ConfigError, parseConfig, type AppConfig, type StripeConfig } from '../config.js';
+import { keysOf } from '../stripe/key-check.js';
 import { openDatabase } from './open-database.js';
 import type { Offer } from '../stripe/offer.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
@@ -62,12 +63,7 @@ async function check(): Promise<void> {
   const findings = await checkStripeSetup({
     stripe,
     offer: offerOf(config),
-    keys: {
-      STRIPE_SECRET_KEY: config.stripe.secretKey,
-      STRIPE_PUBLISHABLE_KEY: config.stripe.publishableKey,
-      STRIPE_WEBHOOK_SECRET: config.stripe.webhookSecret,
-      STRIPE_PRICE_ID: config.stripe.priceId,
-    },
+    keys: keysOf(config.stripe),
     siteUrl: config.siteUrl,
     production: config.env === 'production',
   });

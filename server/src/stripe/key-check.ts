@@ -13,6 +13,21 @@ export interface StripeKeys {
 
 export type StripeMode = 'test' | 'live';
 
+/** The keys of a parsed configuration, named by their variables (what the checks report). */
+export function keysOf(stripe: {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  priceId?: string | undefined;
+}): StripeKeys {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_PRICE_ID: stripe.priceId,
+  };
+}
+
 /** `sk_` secret keys and `rk_` restricted keys, each in test or live mode. */
 const SECRET_KEY = /^(?:sk|rk)_(test|live)_\w+$/;
 const PUBLISHABLE_KEY = /^pk_(test|live)_\w+$/;

@@ -7,6 +7,7 @@ import type { Offer } from '../../stripe/offer.js';
 import { PaymentsStatus } from '../../stripe/payments-status.js';
 import { checkStripeSetup } from '../../stripe/stripe-check.js';
 import { runStripeActions } from '../../stripe/stripe-actions.js';
+import { keysOf } from '../../stripe/key-check.js';
 import { createStripeClient } from '../../stripe/stripe-client.js';
 
 export interface Payments {
@@ -81,12 +82,7 @@ export async function checkStripeAtStart(app: FastifyInstance, config: AppConfig
     const findings = await checkStripeSetup({
       stripe: payments.stripe,
       offer: payments.offer,
-      keys: {
-        STRIPE_SECRET_KEY: config.stripe.secretKey,
-        STRIPE_PUBLISHABLE_KEY: config.stripe.publishableKey,
-        STRIPE_WEBHOOK_SECRET: config.stripe.webhookSecret,
-        STRIPE_PRICE_ID: config.stripe.priceId,
-      },
+      keys: keysOf(config.stripe),
       siteUrl: config.siteUrl,
       production: config.env === 'production',
     });
