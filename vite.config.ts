@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentPlugin } from './client/build/vite-plugin-content.js';
 import { siteIconsPlugin } from './client/build/vite-plugin-site-icons.js';
+import { scriptsAfterContentPlugin } from './client/build/vite-plugin-scripts-after-content.js';
 import { SERVER_PATHS } from './contract/constants.js';
 import { SITE_FILES, SITE_INDEX_FILE } from './contract/site-index.js';
 
@@ -26,7 +27,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         },
       }),
     }),
-    ...(isSsrBuild ? [] : [siteIconsPlugin({ svgFile: fromRoot('./client/public/favicon.svg') })]),
+    ...(isSsrBuild
+      ? []
+      : [
+          siteIconsPlugin({ svgFile: fromRoot('./client/public/favicon.svg') }),
+          scriptsAfterContentPlugin(),
+        ]),
   ],
   resolve: {
     // react-router's package exports point every bundler at its development build

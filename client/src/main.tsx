@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './styles.css';
@@ -12,6 +12,8 @@ const app = (
   </StrictMode>
 );
 // A prerendered page (client/build/prerender.ts) is adopted as it is; the shell of the pages that
-// are drawn only in the browser (sign-in, the account) is rendered from scratch.
-if (container.hasChildNodes()) hydrateRoot(container, app);
+// are drawn only in the browser (sign-in, the account) is rendered from scratch. Hydrating inside a
+// transition lets React do it in slices between which the browser answers the reader's input,
+// instead of one task as long as the page (React's own advice for hydrateRoot).
+if (container.hasChildNodes()) startTransition(() => void hydrateRoot(container, app));
 else createRoot(container).render(app);

@@ -85,7 +85,8 @@ describe.skipIf(!nginxBinary)(title, () => {
   });
 
   it('serves the hashed assets gzipped and cached for a year', async () => {
-    const html = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
+    // The shell links the stylesheet that prerendered pages inline, beside the entry script.
+    const html = readFileSync(join(clientDir, 'index.html'), 'utf8');
     const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(
       (match) => match[1] ?? '',
     );

@@ -3,7 +3,6 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from './layout/layout';
 import { categoryPath, contentPages, paths, redirects } from '../config/paths';
 import { HomeRoute } from './routes/home';
-import { NotFoundRoute } from './routes/not-found';
 
 // The home page is in the first chunk; every other screen, and each article body, loads on demand.
 // Plain <Routes> rather than a data router: the data router costs ~15 KB gzip on the first load
@@ -25,6 +24,9 @@ const AccountPage = lazy(() => import('../features/account/account-page'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
 const PerksPage = lazy(() => import('../features/perks/perks-page'));
+const NotFoundRoute = lazy(async () => ({
+  default: (await import('./routes/not-found')).NotFoundRoute,
+}));
 
 export function AppRoutes() {
   return (

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { RouteErrorBoundary } from '../routes/route-error-boundary';
 import { useQueryParamOnce } from '../../lib/use-query-param';
-import { PaywallModal } from '../../features/paywall/paywall-modal';
+import { PaywallGate } from '../../features/paywall/paywall-gate';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 import { useFocusOnNavigation } from './use-focus-on-navigation';
@@ -38,7 +38,7 @@ export function Layout() {
           <CheckoutReturn />
         </Suspense>
       )}
-      <PaywallModal />
+      <PaywallGate />
     </>
   );
 }

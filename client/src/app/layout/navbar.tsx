@@ -11,7 +11,7 @@ import { useScrolledPast } from './use-scrolled-past';
 export const SOLID_NAVBAR_AFTER_PX = 99;
 
 export function Navbar() {
-  const solid = useScrolledPast(SOLID_NAVBAR_AFTER_PX);
+  const { sentinelRef, scrolled: solid } = useScrolledPast<HTMLDivElement>();
   const location = useLocation();
   const { user } = useSession();
   const social = useSiteConfig()?.social;
@@ -38,56 +38,64 @@ export function Navbar() {
   return (
     // The header holds the bar at the top of the window (sticky, no height of its own); the bar
     // lies over the page's dark band (absolute). See .navbar-anchor in styles.css.
-    <header className="navbar-anchor">
-      <div className={className} data-testid="navbar">
-        <nav className="navbar__inner" aria-label="Main">
-          <Link className="navbar__brand" to={paths.home}>
-            Cohort
-          </Link>
-          <button
-            ref={toggleRef}
-            type="button"
-            className="navbar__toggle"
-            aria-expanded={menuOpen}
-            aria-controls="navbar-menu"
-            onClick={() => setMenuOpenOn(menuOpen ? null : location.key)}
-          >
-            <span className="visually-hidden">{menuOpen ? 'Close menu' : 'Open menu'}</span>
-            <span className="navbar__toggle-bar" aria-hidden="true" />
-          </button>
-          <div
-            id="navbar-menu"
-            className={menuOpen ? 'navbar__menu navbar__menu--open' : 'navbar__menu'}
-          >
-            <ul className="navbar__links">
-              {sectionLinks.map((link) => (
-                <li key={link.to}>
-                  <NavLink to={link.to}>{link.label}</NavLink>
-                </li>
-              ))}
-            </ul>
-            <div className="navbar__actions">
-              <NavLink to={paths.perks} className="navbar__perks">
-                Perks
-              </NavLink>
-              {/* The operator's profile (SOCIAL_URL), named by its host; no link without one. */}
-              {social && (
-                <ExternalLink href={social.url} className="navbar__social">
-                  {social.label}
-                </ExternalLink>
-              )}
-              <Link className="navbar__account" to={user?.email ? paths.account : paths.login}>
-                {user?.email ? 'Account' : 'Sign in'}
-              </Link>
-              {!user?.isSubscribed && (
-                <JoinButton className="button button--accent navbar__join" problemAs="popover">
-                  Join
-                </JoinButton>
-              )}
+    <>
+      <div
+        className="scroll-sentinel"
+        ref={sentinelRef}
+        style={{ height: SOLID_NAVBAR_AFTER_PX }}
+        aria-hidden="true"
+      />
+      <header className="navbar-anchor">
+        <div className={className} data-testid="navbar">
+          <nav className="navbar__inner" aria-label="Main">
+            <Link className="navbar__brand" to={paths.home}>
+              Cohort
+            </Link>
+            <button
+              ref={toggleRef}
+              type="button"
+              className="navbar__toggle"
+              aria-expanded={menuOpen}
+              aria-controls="navbar-menu"
+              onClick={() => setMenuOpenOn(menuOpen ? null : location.key)}
+            >
+              <span className="visually-hidden">{menuOpen ? 'Close menu' : 'Open menu'}</span>
+              <span className="navbar__toggle-bar" aria-hidden="true" />
+            </button>
+            <div
+              id="navbar-menu"
+              className={menuOpen ? 'navbar__menu navbar__menu--open' : 'navbar__menu'}
+            >
+              <ul className="navbar__links">
+                {sectionLinks.map((link) => (
+                  <li key={link.to}>
+                    <NavLink to={link.to}>{link.label}</NavLink>
+                  </li>
+                ))}
+              </ul>
+              <div className="navbar__actions">
+                <NavLink to={paths.perks} className="navbar__perks">
+                  Perks
+                </NavLink>
+                {/* The operator's profile (SOCIAL_URL), named by its host; no link without one. */}
+                {social && (
+                  <ExternalLink href={social.url} className="navbar__social">
+                    {social.label}
+                  </ExternalLink>
+                )}
+                <Link className="navbar__account" to={user?.email ? paths.account : paths.login}>
+                  {user?.email ? 'Account' : 'Sign in'}
+                </Link>
+                {!user?.isSubscribed && (
+                  <JoinButton className="button button--accent navbar__join" problemAs="popover">
+                    Join
+                  </JoinButton>
+                )}
+              </div>
             </div>
-          </div>
-        </nav>
-      </div>
-    </header>
+          </nav>
+        </div>
+      </header>
+    </>
   );
 }

@@ -1,61 +1,31 @@
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
 import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
-import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import './paywall.css';
-
-/** Pages that are already about joining, the perks or the visitor's account: no modal over them. */
-const QUIET_PATHS = [
-  paths.earlyAccess,
-  paths.register,
-  paths.login,
-  paths.account,
-  paths.resetPassword,
-  paths.perks,
-];
 
 /**
  * "Get Full Access": shown once, `paywallDelayMs` after arrival, to a visitor who is not a member,
  * on a site that takes payments.
  * A native modal dialog: it dims the page, keeps focus inside, and closes on its button or
  * Escape. It never shows to a member and closes the moment a membership becomes active.
+ * `PaywallGate` (paywall-gate.tsx) decides when; this module loads only then.
  */
-export function PaywallModal() {
-  const { status, user } = useSession();
+export default function PaywallModal({ onClose }: { onClose: () => void }) {
   const config = useSiteConfig();
-  const { pathname } = useLocation();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [due, setDue] = useState(false);
-  const [dismissed, setDismissed] = useState(false);
-
-  const isMember = user?.isSubscribed === true;
-  const quiet = QUIET_PATHS.some((path) => pathname.startsWith(path));
-  const delay = config?.paywallDelayMs;
-
-  useEffect(() => {
-    if (status !== 'ready' || delay === undefined || due) return;
-    const timer = setTimeout(() => setDue(true), delay);
-    return () => clearTimeout(timer);
-  }, [status, delay, due]);
-
-  // With payments off its Join could only say so: no modal at all (issue 15).
-  const paymentsOn = config?.paymentsEnabled === true;
-  const open = due && !dismissed && !isMember && !quiet && paymentsOn;
   useEffect(() => {
     const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
+    if (element && !element.open) element.showModal();
+  }, []);
 
   return (
     <dialog
       ref={dialog}
       className="paywall"
       aria-labelledby="paywall-title"
-      onClose={() => setDismissed(true)}
+      onClose={onClose}
       data-testid="paywall"
     >
       <button
