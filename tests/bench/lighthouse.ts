@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { saveBenchResult, type BenchTable } from '#test/bench-result';
 import { articlePath, startBenchStack } from '#test/bench-stack';
 import { CHROMIUM_ARGS, findChromium } from '#test/chromium';
+import { startStripeJsHost } from '#test/stripe-js-host';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -30,8 +31,10 @@ const METRICS = [
   'speed-index',
 ] as const;
 type Metric = (typeof METRICS)[number];
+// js.stripe.com, which /early-access loads, is served by a local stand-in (tests/support/stripe-js-host.ts).
+const stripeJs = await startStripeJsHost();
 /** Flags for a headless Chromium that never reaches past this machine. */
-const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS, ...stripeJs.chromiumFlags];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'node_modules/lighthouse/cli/index.js');
@@ -179,6 +182,7 @@ try {
 } finally {
   if (!keepReports) await rm(outputDir, { recursive: true, force: true });
   await stack.stop();
+  await stripeJs.stop();
 }
 
 const missed = reports.flatMap((report) =>
