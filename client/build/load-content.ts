@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
-import type { MarkdownTree } from '../src/lib/markdown-tree.js';
+import type { MarkdownTree } from '../../contract/markdown-tree.js';
 import { checkCollections } from './check-collections.js';
 import { IssueLog } from './content-issues.js';
 import {
