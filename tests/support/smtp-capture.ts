@@ -43,6 +43,7 @@ export class SmtpCapture {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      disableReverseLookup: true,
       // Many concurrent senders (a newsletter's pool).
       maxClients: 1000,
       onRcptTo: (address, _session, callback) => {
