@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH } from './account-rules.js';
+import type { MarkdownTree } from './markdown-tree.js';
 
 // Newsletter issues: content/newsletters/<slug>.md (content/FORMAT.md). The content build checks
 // the front matter with `newsletterSchema` and writes every issue, bodies included, to
@@ -48,6 +49,11 @@ export const NewsletterIssueSchema = Type.Object({
   /** The body, as contract/markdown-tree.ts describes it (checked shallowly: the build made it). */
   body: Type.Object({ type: Type.Literal('root'), children: Type.Array(Type.Unknown()) }),
 });
+
+/** One issue as the server reads it: the schema's shape, with the body's full type. */
+export type NewsletterIssue = Omit<Static<typeof NewsletterIssueSchema>, 'body'> & {
+  body: MarkdownTree;
+};
 
 export const NewslettersFileSchema = Type.Object({ issues: Type.Array(NewsletterIssueSchema) });
 

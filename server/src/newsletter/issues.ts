@@ -1,17 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import Value from 'typebox/value';
-import type { MarkdownTree } from '../../../contract/markdown-tree.js';
-import { NewslettersFileSchema, type NewsletterArticle } from '../../../contract/newsletters.js';
+import { NewslettersFileSchema, type NewsletterIssue } from '../../../contract/newsletters.js';
 
-export interface NewsletterIssue {
-  slug: string;
-  title: string;
-  summary: string;
-  publishedAt: string;
-  membersOnly: boolean;
-  articles: NewsletterArticle[];
-  body: MarkdownTree;
-}
+export type { NewsletterIssue };
 
 /**
  * The issues the build wrote (contract/newsletters.ts), or null when there is no build. A file
