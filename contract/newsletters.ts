@@ -91,5 +91,5 @@ export const NewsletterSubscriptionSchema = Type.Object({
   pending: Type.Boolean(),
 });
 export type NewsletterSubscription = Static<typeof NewsletterSubscriptionSchema>;
-/** PUT /api/newsletter/subscription: a registered user turns the newsletter on or off. */
+/** POST /api/newsletter/subscription: a registered user turns the newsletter on or off. */
 export const NewsletterSubscriptionBodySchema = body({ subscribed: Type.Boolean() });

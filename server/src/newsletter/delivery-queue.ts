@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { withTransaction, type Tx } from '../db/transaction.js';
+import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
 import { classifySmtpFailure, type Mailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { issueMailFor, type IssueMailSite, type RenderedIssue } from './render-issue.js';
@@ -85,6 +86,8 @@ export async function queueIssue(
   { db }: Pick<Services, 'db'>,
   boss: PgBoss,
   slug: string,
+  /** Only subscribers whose address is a member's (a members-only issue). */
+  membersOnly = false,
 ): Promise<number> {
   const name = queueName(slug);
   let queued = 0;
@@ -95,13 +98,16 @@ export async function queueIssue(
          SELECT gen_random_uuid(), $1, s."id", now()
            FROM newsletter_subscribers s
           WHERE s."state" = 'confirmed'
+            AND (NOT $2 OR EXISTS (SELECT 1 FROM memberships m
+                                   WHERE m."userId" = s."userId" AND m."expiresAt" > now()
+                                     AND m."status" = ANY($3::text[])))
             AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d
                              WHERE d."issueSlug" = $1 AND d."subscriberId" = s."id")
           ORDER BY s."id"
           LIMIT 5000
          ON CONFLICT ("issueSlug", "subscriberId") DO NOTHING
          RETURNING "id"`,
-        [slug],
+        [slug, membersOnly, [...ACCESS_STATUSES]],
       );
       if (rows.length > 0) {
         await boss.insert(

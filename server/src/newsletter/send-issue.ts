@@ -76,7 +76,7 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     await ensureIssueQueue(boss, issue.slug, options.timings);
     // Holding the issue's lock, we are its only sender: any job still "active" lost its worker.
     const resumed = await requeueOrphans(pool, issue.slug);
-    const newlyQueued = await queueIssue({ db: database }, boss, issue.slug);
+    const newlyQueued = await queueIssue({ db: database }, boss, issue.slug, issue.membersOnly);
     const rendered = renderIssue(issue, options.site);
     const started = Date.now();
     let sentHere = 0;

@@ -195,7 +195,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
     async (request) => getAccountSubscription(app, await requireAccount(request)),
   );
 
-  app.put(
+  app.post(
     '/api/newsletter/subscription',
     {
       schema: {

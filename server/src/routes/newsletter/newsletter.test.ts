@@ -180,7 +180,7 @@ describe('newsletter sign-up and unsubscribe', () => {
     expect(smtp.mailsTo(email)).toHaveLength(0);
 
     const off = await t.app.inject({
-      method: 'PUT',
+      method: 'POST',
       url: '/api/newsletter/subscription',
       payload: { subscribed: false },
       headers,
@@ -188,7 +188,7 @@ describe('newsletter sign-up and unsubscribe', () => {
     expect(off.json()).toEqual({ email, subscribed: false, pending: false });
     expect(await stateOf(email)).toBe('unsubscribed');
     const on = await t.app.inject({
-      method: 'PUT',
+      method: 'POST',
       url: '/api/newsletter/subscription',
       payload: { subscribed: true },
       headers,
