@@ -6,6 +6,7 @@ import { siteIconsPlugin } from './client/build/vite-plugin-site-icons.js';
 import { scriptsAfterContentPlugin } from './client/build/vite-plugin-scripts-after-content.js';
 import { SERVER_PATHS } from './contract/constants.js';
 import { SITE_FILES, SITE_INDEX_FILE } from './contract/site-index.js';
+import { NEWSLETTERS_FILE } from './contract/newsletters.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -24,6 +25,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         siteIndex: {
           file: fromRoot(`./${SITE_INDEX_FILE}`),
           cssFile: fromRoot('./client/src/styles.css'),
+          newslettersFile: fromRoot(`./${NEWSLETTERS_FILE}`),
         },
       }),
     }),

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const [name, ...args] = process.argv.slice(2);
-if (!['stripe', 'perks'].includes(name ?? '')) {
-  console.error('usage: node scripts/cli.mjs <stripe|perks> <command> [arguments]');
+if (!['stripe', 'perks', 'newsletter'].includes(name ?? '')) {
+  console.error('usage: node scripts/cli.mjs <stripe|perks|newsletter> <command> [arguments]');
   process.exit(2);
 }
 const source = `server/src/cli/${name}.ts`;

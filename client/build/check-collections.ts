@@ -36,6 +36,18 @@ export function checkCollections(log: IssueLog, content: Omit<LoadedContent, 'fi
     }
   }
   checkRelatedSlugs(log, content);
+  checkNewsletters(log, content);
+}
+
+/** Each issue's slug is unique and each article card it embeds names an article. */
+function checkNewsletters(log: IssueLog, content: Omit<LoadedContent, 'files'>) {
+  checkUnique(log, content.newsletters, 'slug', (item) => item.data.slug);
+  const articles = new Set(content.articles.map((item) => item.data.slug));
+  for (const issue of content.newsletters) {
+    issue.data.articles.forEach((slug, index) => {
+      if (!articles.has(slug)) log.add(issue.file, `articles.${index}`, `"${slug}" is no article`);
+    });
+  }
 }
 
 /** A page's `related` slugs each name one article, campaign or resource group, once. */

@@ -88,6 +88,28 @@ describe('a broken content folder', () => {
     });
   });
 
+  it('checks newsletter issues like articles: known fields, a date, embedded articles that exist', async () => {
+    await edit('newsletters/first-issue.md', (text) =>
+      text
+        .replace('  - sleep-debt-reset\n', '  - no-such-article\n')
+        .replace('publishedAt: 2026-11-24', 'publishedAt: someday\nsendTo: everyone'),
+    );
+    const issues = await issuesOf();
+    expect(issues).toContainEqual({
+      file: 'content/newsletters/first-issue.md',
+      field: 'sendTo',
+      message: 'is not a known field',
+    });
+    await edit('newsletters/first-issue.md', (text) =>
+      text.replace('publishedAt: someday\nsendTo: everyone', 'publishedAt: 2026-11-24'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/newsletters/first-issue.md',
+      field: 'articles.0',
+      message: '"no-such-article" is no article',
+    });
+  });
+
   it('requires the privacy, terms and refunds pages', async () => {
     await rm(join(contentDir, 'pages/refunds.md'));
     expect(await issuesOf()).toContainEqual({

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
-import type { MarkdownTree } from '../src/lib/markdown-tree.js';
+import type { MarkdownTree } from '../../contract/markdown-tree.js';
 import { checkCollections } from './check-collections.js';
 import { IssueLog } from './content-issues.js';
 import {
@@ -17,6 +17,7 @@ import {
   type ResourceGroupFrontMatter,
 } from './content-schemas.js';
 import { perkSchema } from '../../contract/perk-schema.js';
+import { newsletterSchema, type NewsletterFrontMatter } from '../../contract/newsletters.js';
 import type { Perk } from '../../contract/perks.js';
 import { convertMarkdownToTree, countWords, findMarkdownProblems } from './markdown-to-tree.js';
 import { splitFrontMatter } from '../../contract/split-front-matter.js';
@@ -37,6 +38,7 @@ export interface LoadedContent {
   resourceGroups: ContentFile<ResourceGroupFrontMatter>[];
   pages: ContentFile<PageFrontMatter>[];
   perks: ContentFile<Perk>[];
+  newsletters: ContentFile<NewsletterFrontMatter>[];
   /** Every file read, so a dev server can watch them. */
   files: string[];
 }
@@ -58,16 +60,18 @@ interface Reader {
  */
 export async function loadContent(contentDir: string): Promise<LoadedContent> {
   const reader: Reader = { contentDir, log: new IssueLog(contentDir), files: [] };
-  const [articles, campaigns, boycotts, resourceGroups, pages, perks] = await Promise.all([
-    readCollection(reader, 'articles', articleSchema, 'article'),
-    readCollection(reader, 'campaigns', campaignSchema, 'none'),
-    readCollection(reader, 'boycotts', boycottSchema, 'none'),
-    readCollection(reader, 'resources', resourceGroupSchema, 'none'),
-    readCollection(reader, 'pages', pageSchema, 'page'),
-    // The same schema the server checks at start (contract/perk-schema.ts).
-    readCollection(reader, 'perks', perkSchema, 'none'),
-  ]);
-  const content = { articles, campaigns, boycotts, resourceGroups, pages, perks };
+  const [articles, campaigns, boycotts, resourceGroups, pages, perks, newsletters] =
+    await Promise.all([
+      readCollection(reader, 'articles', articleSchema, 'article'),
+      readCollection(reader, 'campaigns', campaignSchema, 'none'),
+      readCollection(reader, 'boycotts', boycottSchema, 'none'),
+      readCollection(reader, 'resources', resourceGroupSchema, 'none'),
+      readCollection(reader, 'pages', pageSchema, 'page'),
+      // The same schema the server checks at start (contract/perk-schema.ts).
+      readCollection(reader, 'perks', perkSchema, 'none'),
+      readCollection(reader, 'newsletters', newsletterSchema, 'page'),
+    ]);
+  const content = { articles, campaigns, boycotts, resourceGroups, pages, perks, newsletters };
   checkCollections(reader.log, content);
   reader.log.throwIfAny();
   return { ...content, files: reader.files.sort() };

@@ -6,7 +6,7 @@ import type {
   InlineNode,
   ListItemNode,
   MarkdownTree,
-} from '../src/lib/markdown-tree.js';
+} from '../../contract/markdown-tree.js';
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:

@@ -8,6 +8,7 @@ import {
 } from './content-modules.js';
 import { ContentValidationError } from './content-issues.js';
 import { loadContent, type LoadedContent } from './load-content.js';
+import { createNewslettersFile } from './newsletters-file.js';
 import { createSiteIndex } from './site-index.js';
 
 const RESOLVED_PREFIX = `\0${CONTENT_MODULE_PREFIX}`;
@@ -26,7 +27,7 @@ interface Loaded {
  */
 export function contentPlugin(options: {
   contentDir: string;
-  siteIndex?: { file: string; cssFile: string };
+  siteIndex?: { file: string; cssFile: string; newslettersFile: string };
 }): Plugin {
   let base = '/';
   let pending: Promise<Loaded> | undefined;
@@ -83,10 +84,12 @@ export function contentPlugin(options: {
     async writeBundle() {
       if (!options.siteIndex) return;
       const { content } = await readBundle((message) => this.error(message));
-      const { file, cssFile } = options.siteIndex;
+      const { file, cssFile, newslettersFile } = options.siteIndex;
       const index = createSiteIndex(content, await readFile(cssFile, 'utf8'));
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, `${JSON.stringify(index, null, 2)}\n`);
+      // Every issue with its body, members-only ones too: for the server, never for the browser.
+      await writeFile(newslettersFile, `${JSON.stringify(createNewslettersFile(content))}\n`);
     },
 
     configureServer(server) {

@@ -10,6 +10,7 @@ import {
 } from './paths.js';
 import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
 import perkRoutes from './routes/perks/index.js';
+import newsletterRoutes from './routes/newsletter/index.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
@@ -130,6 +131,12 @@ export async function buildApp(
         contentDir: perksContentDir,
         redemptionsFile: perkRedemptionsFile,
       })),
+  });
+  await app.register(newsletterRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    sessionSecret: config.sessionSecret,
+    signUpRateLimit: config.newsletterRateLimit,
   });
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   let siteIndex = dependencies.siteIndex;

@@ -22,6 +22,10 @@ export interface AppConfig {
   loginRateLimit: number;
   /** Registrations, password and email changes, deletions per client IP per 10 minutes. */
   accountRateLimit: number;
+  /** Newsletter sign-ups per client IP per 10 minutes. */
+  newsletterRateLimit: number;
+  /** SMTP connections a newsletter send keeps open (and mails in flight). */
+  newsletterConnections: number;
   stripe: StripeConfig | null;
   membership: {
     priceCents: number;
@@ -107,6 +111,8 @@ export const envSchema = z.object({
   SESSION_RATE_LIMIT: integer(1, 100_000).default(60),
   LOGIN_RATE_LIMIT: integer(1, 100_000).default(10),
   ACCOUNT_RATE_LIMIT: integer(1, 100_000).default(10),
+  NEWSLETTER_RATE_LIMIT: integer(1, 100_000).default(10),
+  NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50).default(5),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -208,6 +214,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     sessionRateLimit: e.SESSION_RATE_LIMIT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
+    newsletterRateLimit: e.NEWSLETTER_RATE_LIMIT,
+    newsletterConnections: e.NEWSLETTER_SMTP_CONNECTIONS,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGES_DIR } from '../../contract/prerendered.js';
 import { SITE_INDEX_FILE } from '../../contract/site-index.js';
+import { NEWSLETTERS_FILE } from '../../contract/newsletters.js';
 
 /**
  * The project root: the nearest folder above this file with a package.json, whether this runs as
@@ -25,3 +26,5 @@ export const perksContentDir = join(projectRoot, 'content', 'perks');
 export const perkRedemptionsFile = join(projectRoot, 'perks', 'redemptions.json');
 /** What the build tells the server about the content (contract/site-index.ts). */
 export const siteIndexFile = join(projectRoot, SITE_INDEX_FILE);
+/** Every newsletter issue, bodies included, as the build wrote them (contract/newsletters.ts). */
+export const newslettersFile = join(projectRoot, NEWSLETTERS_FILE);

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import closeWithGrace from 'close-with-grace';
@@ -16,6 +15,7 @@ import { PerkCatalogError } from './perks/catalog.js';
 import { EMBEDDED_PID_FILE } from './cli/embedded-lock.js';
 import { checkStripeAtStart } from './plugins/app/payments.js';
 import { migrationsDir } from './paths.js';
+import { readOrCreateDevSecret } from './sessions/dev-secret.js';
 
 /** Entry point: configuration, database, migrations, then listen until told to stop. */
 async function main(): Promise<void> {
@@ -89,21 +89,6 @@ function readConfigOrExit(): AppConfig {
     }
     throw error;
   }
-}
-
-/** Development only: a random signing key kept in the data folder, so sessions survive restarts. */
-async function readOrCreateDevSecret(dataDir: string): Promise<string> {
-  const file = join(dataDir, 'session-secret');
-  try {
-    const secret = (await readFile(file, 'utf8')).trim();
-    if (secret.length >= 32) return secret;
-  } catch {
-    // Not created yet.
-  }
-  await mkdir(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
 }
 
 await main();

@@ -31,6 +31,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     SESSION_SECRET: TEST_SESSION_SECRET,
     // Tests register many accounts from one address; the limit has a test of its own.
     ACCOUNT_RATE_LIMIT: '1000',
+    NEWSLETTER_RATE_LIMIT: '1000',
     ...env,
   });
 }

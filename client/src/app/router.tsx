@@ -27,6 +27,13 @@ const PerksPage = lazy(() => import('../features/perks/perks-page'));
 const NotFoundRoute = lazy(async () => ({
   default: (await import('./routes/not-found')).NotFoundRoute,
 }));
+const ConfirmSubscriptionPage = lazy(
+  () => import('../features/newsletter/confirm-subscription-page'),
+);
+const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
+const NewsletterChoice = lazy(async () => ({
+  default: (await import('../features/newsletter/newsletter-choice')).NewsletterChoice,
+}));
 
 export function AppRoutes() {
   return (
@@ -57,10 +64,12 @@ export function AppRoutes() {
         <Route path={paths.earlyAccess} element={<EarlyAccessPage />} />
         <Route path={paths.register} element={<RegisterPage />} />
         <Route path={paths.login} element={<LoginPage />} />
-        <Route path={paths.account} element={<AccountPage />} />
+        <Route path={paths.account} element={<AccountPage newsletter={<NewsletterChoice />} />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
         <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
         <Route path={paths.perks} element={<PerksPage />} />
+        <Route path={paths.newsletterConfirm} element={<ConfirmSubscriptionPage />} />
+        <Route path={paths.newsletterUnsubscribe} element={<UnsubscribePage />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

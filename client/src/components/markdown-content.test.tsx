@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode } from '../lib/markdown-tree';
+import type { BlockNode } from '../../../contract/markdown-tree';
 import { MarkdownContent } from './markdown-content';
 
 const render = (blocks: BlockNode[]) =>

@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ExternalLink } from './external-link';
 import { isExternalHref, isSafeHref } from '../lib/safe-href';
-import type { BlockNode, InlineNode } from '../lib/markdown-tree';
+import type { BlockNode, InlineNode } from '../../../contract/markdown-tree';
 
 /**
  * Renders a Markdown body (parsed at build time) as React elements. Only the node types the build

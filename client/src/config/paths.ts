@@ -12,6 +12,8 @@ export const paths = {
   account: '/account',
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
+  newsletterConfirm: '/newsletter/confirm',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
   perks: '/perks',
   homeBuying: '/home-buying',
   studentDebtRelief: '/student-debt-relief',
@@ -59,6 +61,8 @@ export const browserOnlyPages = [
   paths.account,
   paths.resetPassword,
   paths.confirmEmail,
+  paths.newsletterConfirm,
+  paths.newsletterUnsubscribe,
 ] as const;
 
 export const policyPages = [

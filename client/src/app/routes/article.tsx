@@ -1,5 +1,6 @@
 import { use } from 'react';
 import { articleBodies, articles } from 'virtual:content/articles';
+import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from 'react-router-dom';
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
@@ -78,6 +79,7 @@ function ArticleScreen({
           <MarkdownContent blocks={body.children} />
         </div>
       </article>
+      <NewsletterSignup heading="Liked this? Get the newsletter" />
       {more.length > 0 && (
         <aside className="more" aria-labelledby="more-title">
           <h2 id="more-title">More in {article.category}</h2>

@@ -3,6 +3,7 @@ import pitch from 'virtual:content/page/home';
 import { Link } from 'react-router-dom';
 import { MarkdownContent } from '../../components/markdown-content';
 import { SectionHighlights } from '../../features/content/components/section-highlights';
+import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';
 
 /** The home page below the hero: the pitch from content/pages/home.md and the join offer, then
@@ -26,6 +27,7 @@ export default function HomeSections() {
       <div className="page-body" id="latest">
         <SectionHighlights highlights={highlights} />
       </div>
+      <NewsletterSignup />
     </>
   );
 }

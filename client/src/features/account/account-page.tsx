@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
@@ -21,8 +21,11 @@ import {
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
 
-/** /account: the membership, billing, sign out, and the account's email, password and deletion. */
-export default function AccountPage() {
+/**
+ * /account: the membership, billing, sign out, and the account's email, password and deletion.
+ * `newsletter` is the newsletter feature's section, handed in by the app (features stay apart).
+ */
+export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) {
   useDocumentHead('Your account', 'Your Cohort membership and account settings.');
   const { user, status } = useSession();
   if (status !== 'ready' || !user)
@@ -52,6 +55,7 @@ export default function AccountPage() {
         Signed in as <strong>{user.email}</strong>
       </p>
       <MembershipPanel user={user} />
+      {newsletter}
       <SignOutButton />
       <SignedInBrowsers />
       <ChangeEmailForm />

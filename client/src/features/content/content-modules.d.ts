@@ -7,7 +7,10 @@ declare module 'virtual:content/articles' {
   export const articles: readonly import('./types').ArticleSummary[];
   /** Each article's body is a chunk of its own, loaded when the article is read. */
   export const articleBodies: Readonly<
-    Record<string, () => Promise<{ default: import('../../lib/markdown-tree').MarkdownTree }>>
+    Record<
+      string,
+      () => Promise<{ default: import('../../../../contract/markdown-tree').MarkdownTree }>
+    >
   >;
 }
 

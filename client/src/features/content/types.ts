@@ -1,6 +1,6 @@
 // The shapes the content pipeline hands to the client. Bodies are Markdown trees
-// (lib/markdown-tree.ts).
-import type { MarkdownTree } from '../../lib/markdown-tree.js';
+// (contract/markdown-tree.ts).
+import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
 
 export const articleCategories = ['Health', 'Wealth'] as const;
 export type ArticleCategory = (typeof articleCategories)[number];

@@ -1,0 +1,65 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError } from '../../lib/api-client';
+import { subscribe } from './newsletter-api';
+import './newsletter.css';
+
+/**
+ * The newsletter's sign-up: one email field. Everyone gets the same answer (check your inbox),
+ * except a signed-in reader giving their own account's address, who is subscribed at once.
+ */
+export function NewsletterSignup({ heading = 'Get the newsletter' }: { heading?: string }) {
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSending(true);
+    setProblem(null);
+    try {
+      setDone((await subscribe(email)).message);
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <section className="newsletter-signup" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{heading}</h2>
+      <p className="newsletter-signup__lede">
+        New guides, campaigns worth backing and one thing to do each week. No tracking, one-click
+        unsubscribe.
+      </p>
+      {done ? (
+        <p role="status" className="newsletter-signup__done">
+          {done}
+        </p>
+      ) : (
+        <form className="newsletter-signup__form" onSubmit={(event) => void submit(event)}>
+          <label htmlFor={`${id}-email`}>Email</label>
+          <input
+            id={`${id}-email`}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <button type="submit" className="button button--accent" disabled={sending}>
+            {sending ? 'Subscribing…' : 'Subscribe'}
+          </button>
+          {problem && (
+            <p role="alert" className="form-error">
+              {problem}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { Type, type Static } from 'typebox';
+import { z } from 'zod';
+import { MAX_EMAIL_LENGTH } from './account-rules.js';
+import type { MarkdownTree } from './markdown-tree.js';
+
+// Newsletter issues: content/newsletters/<slug>.md (content/FORMAT.md). The content build checks
+// the front matter with `newsletterSchema` and writes every issue, bodies included, to
+// NEWSLETTERS_FILE beside the client (never in it: a members-only body must not reach a
+// non-member). The server reads that file to mail an issue and to show members its body.
+
+const slug = z
+  .string('must be text')
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case words joined by hyphens');
+const text = z.string('must be text').trim().min(1, 'must not be empty');
+
+export const newsletterSchema = z.strictObject({
+  slug,
+  title: text.max(120, 'must be at most 120 characters'),
+  /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
+  summary: text.max(300, 'must be at most 300 characters'),
+  publishedAt: z.iso.date('must be an ISO date such as 2026-11-24'),
+  /** The body only for members (and in the mail); others see the summary. */
+  membersOnly: z.boolean('must be true or false').default(false),
+  /** Articles shown as cards under the body, by slug. */
+  articles: z.array(slug, 'must be a list of article slugs').max(6).default([]),
+});
+export type NewsletterFrontMatter = z.infer<typeof newsletterSchema>;
+
+/** Where the build writes every issue for the server, relative to the project root. */
+export const NEWSLETTERS_FILE = 'dist/newsletters.json';
+
+/** An article card under an issue, as the build resolved it from the slug. */
+export const NewsletterArticleSchema = Type.Object({
+  slug: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  /** The article's path on the site: `/health/sleep-debt-reset`. */
+  path: Type.String({ pattern: '^/' }),
+});
+export type NewsletterArticle = Static<typeof NewsletterArticleSchema>;
+
+export const NewsletterIssueSchema = Type.Object({
+  slug: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  publishedAt: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+  membersOnly: Type.Boolean(),
+  articles: Type.Array(NewsletterArticleSchema),
+  /** The body, as contract/markdown-tree.ts describes it (checked shallowly: the build made it). */
+  body: Type.Object({ type: Type.Literal('root'), children: Type.Array(Type.Unknown()) }),
+});
+
+/** One issue as the server reads it: the schema's shape, with the body's full type. */
+export type NewsletterIssue = Omit<Static<typeof NewsletterIssueSchema>, 'body'> & {
+  body: MarkdownTree;
+};
+
+export const NewslettersFileSchema = Type.Object({ issues: Type.Array(NewsletterIssueSchema) });
+
+/** Where the pages live on the site. */
+export const NEWSLETTER_PATHS = {
+  archive: '/newsletter',
+  issue: (slug: string) => `/newsletter/${slug}`,
+  confirm: '/newsletter/confirm',
+  unsubscribe: '/newsletter/unsubscribe',
+} as const;
+
+/** How long a confirmation link works: unconfirmed sign-ups are dropped after that. */
+export const NEWSLETTER_CONFIRM_DAYS = 7;
+
+// ── The HTTP API ──────────────────────────────────────────────────────────────────────────────
+
+const body = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+const Token = Type.String({ minLength: 1, maxLength: 200 });
+
+/** POST /api/newsletter/subscribe. */
+export const NewsletterSubscribeBodySchema = body({
+  email: Type.String({ minLength: 1, maxLength: MAX_EMAIL_LENGTH + 66 }),
+});
+/** POST /api/newsletter/confirm: the token from the link in the confirmation mail. */
+export const NewsletterTokenBodySchema = body({ token: Token });
+/** POST /api/newsletter/unsubscribe?token=… (RFC 8058 one-click; the body is ignored). */
+export const NewsletterTokenQuerySchema = Type.Object({ token: Token });
+
+/** What a subscriber's choice is, for /account. */
+export const NewsletterSubscriptionSchema = Type.Object({
+  email: Type.String(),
+  subscribed: Type.Boolean(),
+  /** A confirmation link is out and not yet pressed. */
+  pending: Type.Boolean(),
+});
+export type NewsletterSubscription = Static<typeof NewsletterSubscriptionSchema>;
+/** POST /api/newsletter/subscription: a registered user turns the newsletter on or off. */
+export const NewsletterSubscriptionBodySchema = body({ subscribed: Type.Boolean() });

@@ -1,0 +1,224 @@
+import { createWriteStream } from 'node:fs';
+import { pino } from 'pino';
+import { ConfigError, parseConfig, type AppConfig } from '../config.js';
+import { createMailer } from '../mail/mailer.js';
+import { DEFAULT_TIMINGS, countDeliveries } from '../newsletter/delivery-queue.js';
+import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
+import { readNewsletterIssues, type NewsletterIssue } from '../newsletter/issues.js';
+import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
+import {
+  countRecipients,
+  SendLockedError,
+  sendIssue,
+  type SendProgress,
+} from '../newsletter/send-issue.js';
+import { countSubscribersByState } from '../newsletter/subscribers.js';
+import { createUnsubscribeTokens } from '../newsletter/tokens.js';
+import { newslettersFile } from '../paths.js';
+import { readOrCreateDevSecret } from '../sessions/dev-secret.js';
+import { openDatabase } from './open-database.js';
+
+/**
+ * The operator's newsletter commands, with the site's own configuration:
+ *   npm run newsletter:send -- <slug>                 mail an issue to every confirmed subscriber
+ *   npm run newsletter:send -- <slug> --dry-run       count who would get it, send nothing
+ *   npm run newsletter:send -- <slug> --test <email>  one copy to that address
+ *   npm run newsletter:status -- [<slug>]             deliveries of an issue; subscribers by state
+ *   npm run newsletter:export -- [file.csv]           confirmed subscribers as CSV
+ * Exit status 0 when all went well, 1 when something needs the operator, 2 for a wrong command.
+ */
+
+const USAGE = `usage:
+  newsletter send <slug> [--dry-run | --test <email>]
+  newsletter status [<slug>]
+  newsletter export [<file.csv>]`;
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function readConfig(): AppConfig {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
+async function readIssue(slug: string | undefined): Promise<NewsletterIssue> {
+  if (!slug || slug.startsWith('--')) fail(USAGE, 2);
+  const issues = await readNewsletterIssues(newslettersFile);
+  if (!issues)
+    fail(`No ${newslettersFile}: run \`npm run build\` first (it reads content/newsletters/).`);
+  const issue = issues.find((item) => item.slug === slug);
+  if (!issue) {
+    fail(
+      `There is no issue "${slug}" in the build. Issues: ${issues.map((item) => item.slug).join(', ') || 'none'} (content/newsletters/; rebuild after adding one).`,
+    );
+  }
+  return issue;
+}
+
+async function withDatabase<T>(
+  config: AppConfig,
+  work: (opened: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+): Promise<T> {
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const opened = await openDatabase(config, log, fail);
+  try {
+    return await work(opened);
+  } finally {
+    await opened.database.close();
+    await opened.embedded?.stop();
+  }
+}
+
+function siteOf(config: AppConfig) {
+  return {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    unsubscribeMailbox: mailboxOf(config.mailFrom),
+  };
+}
+
+const formatProgress = (progress: SendProgress) => {
+  const { sent, failed, queued, skipped } = progress.counts;
+  return `sent ${sent} · failed ${failed} · left ${queued}${skipped ? ` · skipped ${skipped}` : ''} · ${progress.rate.toFixed(0)} mails/s`;
+};
+
+async function sendCommand(args: string[]) {
+  const [slug, ...flags] = args;
+  const issue = await readIssue(slug);
+  const config = readConfig();
+  const dryRun = flags.includes('--dry-run');
+  const testIndex = flags.indexOf('--test');
+  const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;
+  if (testIndex >= 0 && !testAddress) fail(USAGE, 2);
+  const log = pino({ level: 'warn' });
+  const site = siteOf(config);
+
+  if (testAddress) {
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+    const tokens = createUnsubscribeTokens('test copy: its unsubscribe link does nothing');
+    const mail = issueMailFor(
+      renderIssue(issue, site),
+      site,
+      testAddress,
+      tokens.sign('00000000-0000-4000-8000-000000000000'),
+    );
+    await mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
+    mailer.close();
+    console.log(`Sent a test copy of "${issue.title}" to ${testAddress}.`);
+    return;
+  }
+
+  await withDatabase(config, async ({ database, embedded }) => {
+    if (dryRun) {
+      const { recipients, alreadyQueued } = await countRecipients(database.pool, issue.slug);
+      console.log(
+        `"${issue.title}" would go to ${recipients} confirmed subscribers (${alreadyQueued} already had it or have it queued). Nothing was sent.`,
+      );
+      return;
+    }
+    if (!config.smtpUrl) {
+      fail(
+        'SMTP_URL is not set: a newsletter is not printed to the log. Set SMTP_URL and try again.',
+      );
+    }
+    const secret = config.sessionSecret ?? (await readOrCreateDevSecret(config.dataDir));
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      log,
+      poolConnections: config.newsletterConnections,
+    });
+    const controller = new AbortController();
+    const stop = () => {
+      console.log('Stopping after the mails in flight (run the command again to carry on)…');
+      controller.abort();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      const final = await sendIssue({
+        database,
+        lockable: !embedded,
+        mailer,
+        site,
+        tokens: createUnsubscribeTokens(secret),
+        issue,
+        timings: DEFAULT_TIMINGS,
+        concurrency: config.newsletterConnections * 2,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (!progress.done) console.log(formatProgress(progress));
+        },
+      });
+      console.log(
+        `${final.done && final.counts.queued === 0 ? 'Done' : 'Stopped'}: "${issue.title}" ${formatProgress(final)} (${final.newlyQueued} newly queued${final.resumed ? `, ${final.resumed} resumed after a crash` : ''}).`,
+      );
+      if (final.counts.failed > 0) {
+        console.log(`See the failures: npm run newsletter:status -- ${issue.slug}`);
+      }
+    } catch (error) {
+      if (error instanceof SendLockedError) fail(error.message);
+      throw error;
+    } finally {
+      mailer.close();
+    }
+  });
+}
+
+async function statusCommand(slug: string | undefined) {
+  const config = readConfig();
+  await withDatabase(config, async ({ database }) => {
+    if (slug) {
+      const counts = await countDeliveries(database.pool, slug);
+      console.log(`issue ${slug}`);
+      console.log(`  delivered  ${counts.sent}`);
+      console.log(`  failed     ${counts.failed} (of which ${counts.bounced} now bouncing)`);
+      console.log(`  skipped    ${counts.skipped} (left before their turn)`);
+      console.log(`  pending    ${counts.queued}`);
+      const { rows } = await database.pool.query<{ email: string; lastError: string }>(
+        `SELECT s."email", d."lastError" FROM newsletter_deliveries d
+           JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
+          WHERE d."issueSlug" = $1 AND d."state" = 'failed' ORDER BY d."updatedAt" DESC LIMIT 10`,
+        [slug],
+      );
+      for (const row of rows) console.log(`    ${row.email}: ${row.lastError}`);
+    }
+    const states = await countSubscribersByState({ db: database });
+    console.log('subscribers');
+    for (const [state, count] of Object.entries(states)) {
+      console.log(`  ${state.padEnd(12)} ${count}`);
+    }
+  });
+}
+
+async function exportCommand(file: string | undefined) {
+  const config = readConfig();
+  await withDatabase(config, async ({ database }) => {
+    const out = file ? createWriteStream(file) : process.stdout;
+    const write = (chunk: string) =>
+      new Promise<void>((resolve, reject) =>
+        out.write(chunk, (error) => (error ? reject(error) : resolve())),
+      );
+    const count = await exportConfirmedSubscribers({ db: database }, write);
+    if (file) {
+      await new Promise<void>((resolve) => out.end(resolve));
+      console.error(`${count} confirmed subscribers written to ${file}.`);
+    }
+  });
+}
+
+const [command, ...rest] = process.argv.slice(2);
+try {
+  if (command === 'send') await sendCommand(rest);
+  else if (command === 'status') await statusCommand(rest[0]);
+  else if (command === 'export') await exportCommand(rest[0]);
+  else fail(USAGE, 2);
+} catch (error) {
+  fail(`newsletter ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,300 @@
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
+import { classifySmtpFailure, type Mailer } from '../mail/mailer.js';
+import type { Services } from '../services.js';
+import { issueMailFor, type IssueMailSite, type RenderedIssue } from './render-issue.js';
+import type { UnsubscribeTokens } from './tokens.js';
+
+/**
+ * Newsletter deliveries on a durable job queue in PostgreSQL (pg-boss, schema `pgboss`): one job
+ * per (issue, subscriber), whose id is the id of the delivery row that records what happened.
+ * The row, not the job, is the truth: a job that runs again after a crash finds its row `sent`
+ * and does nothing. See docs/decisions/0011-newsletter-queue.md.
+ */
+
+/** After 3 permanent refusals in a row an address is `bouncing` and gets no more mail. */
+export const BOUNCE_AFTER = 3;
+
+export interface QueueTimings {
+  /** Tries after the first for a temporary (4xx) failure; the waits double each time. */
+  retryLimit: number;
+  /** Seconds before the first retry (then about 2×, 4×, … with jitter). */
+  retryDelaySeconds: number;
+  /**
+   * A job still running after this long is taken as its worker's death and tried again (pg-boss
+   * checks every `maintenanceSeconds`): so a crashed worker's deliveries resume within a minute
+   * even when no sender restarts.
+   */
+  expireSeconds: number;
+  maintenanceSeconds: number;
+}
+
+export const DEFAULT_TIMINGS: QueueTimings = {
+  retryLimit: 5,
+  retryDelaySeconds: 30,
+  expireSeconds: 30,
+  maintenanceSeconds: 10,
+};
+
+export const queueName = (slug: string) => `newsletter-${slug}`;
+
+/** pg-boss on the app's own pool (so it works on the embedded database too). */
+export async function startQueue(pool: pg.Pool, timings: QueueTimings): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => pool.query(text, values) },
+    schema: 'pgboss',
+    schedule: false,
+    supervise: true,
+    maintenanceIntervalSeconds: timings.maintenanceSeconds,
+  });
+  boss.on('error', () => {});
+  await boss.start();
+  return boss;
+}
+
+export async function ensureIssueQueue(boss: PgBoss, slug: string, timings: QueueTimings) {
+  const name = queueName(slug);
+  if (await boss.getQueue(name)) return name;
+  await boss
+    .createQueue(name, {
+      name,
+      retryLimit: timings.retryLimit,
+      retryDelay: timings.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: timings.expireSeconds,
+    })
+    .catch(async (error: unknown) => {
+      // Created by another process at the same moment.
+      if (!(await boss.getQueue(name))) throw error;
+    });
+  return name;
+}
+
+/** Adapts one transaction's connection for pg-boss's `db` option. */
+const bossDb = (tx: Tx) => ({
+  executeSql: (text: string, values: unknown[]) => tx.query(text, values),
+});
+
+/**
+ * A delivery row and a job for every confirmed subscriber the issue has not been queued for,
+ * both in one transaction per chunk: no row without its job, no job without its row. Queueing
+ * again adds only the addresses confirmed since.
+ */
+export async function queueIssue(
+  { db }: Pick<Services, 'db'>,
+  boss: PgBoss,
+  slug: string,
+  /** Only subscribers whose address is a member's (a members-only issue). */
+  membersOnly = false,
+): Promise<number> {
+  const name = queueName(slug);
+  let queued = 0;
+  for (;;) {
+    const added = await withTransaction(db.pool, async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO newsletter_deliveries ("id", "issueSlug", "subscriberId", "updatedAt")
+         SELECT gen_random_uuid(), $1, s."id", now()
+           FROM newsletter_subscribers s
+          WHERE s."state" = 'confirmed'
+            AND (NOT $2 OR EXISTS (SELECT 1 FROM memberships m
+                                   WHERE m."userId" = s."userId" AND m."expiresAt" > now()
+                                     AND m."status" = ANY($3::text[])))
+            AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d
+                             WHERE d."issueSlug" = $1 AND d."subscriberId" = s."id")
+          ORDER BY s."id"
+          LIMIT 5000
+         ON CONFLICT ("issueSlug", "subscriberId") DO NOTHING
+         RETURNING "id"`,
+        [slug, membersOnly, [...ACCESS_STATUSES]],
+      );
+      if (rows.length > 0) {
+        await boss.insert(
+          rows.map((row) => ({ id: row.id, name, data: { deliveryId: row.id } })),
+          { db: bossDb(tx) },
+        );
+      }
+      return rows.length;
+    });
+    queued += added;
+    if (added < 5000) return queued;
+  }
+}
+
+/**
+ * Jobs still marked running for this issue when no sender holds its lock: their worker died. They
+ * go back on the queue at once, instead of waiting out their expiry.
+ */
+export async function requeueOrphans(pool: pg.Pool, slug: string): Promise<number> {
+  const { rowCount } = await pool.query(
+    `UPDATE pgboss.job SET state = 'retry', start_after = now()
+      WHERE name = $1 AND state = 'active'`,
+    [queueName(slug)],
+  );
+  return rowCount ?? 0;
+}
+
+export interface DeliveryCounts {
+  queued: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  /** Failed deliveries whose address is now bouncing. */
+  bounced: number;
+}
+
+export async function countDeliveries(pool: pg.Pool, slug: string): Promise<DeliveryCounts> {
+  const { rows } = await pool.query<{ state: keyof DeliveryCounts; bouncing: boolean; n: number }>(
+    `SELECT d."state", s."state" = 'bouncing' AS bouncing, count(*)::int AS n
+       FROM newsletter_deliveries d JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
+      WHERE d."issueSlug" = $1
+      GROUP BY 1, 2`,
+    [slug],
+  );
+  const counts: DeliveryCounts = { queued: 0, sent: 0, failed: 0, skipped: 0, bounced: 0 };
+  for (const row of rows) {
+    counts[row.state] += row.n;
+    if (row.state === 'failed' && row.bouncing) counts.bounced += row.n;
+  }
+  return counts;
+}
+
+export interface Worker {
+  mailer: Mailer;
+  site: IssueMailSite;
+  rendered: RenderedIssue;
+  tokens: UnsubscribeTokens;
+  /** Mails in flight at once. */
+  concurrency: number;
+  /** Called after each delivery's outcome is recorded. */
+  onOutcome?: (outcome: 'sent' | 'failed' | 'retry' | 'skipped') => void;
+}
+
+type Outcome = 'sent' | 'failed' | 'retry' | 'skipped' | 'done';
+
+interface DeliveryRow {
+  state: string;
+  email: string;
+  subscriberId: string;
+  subscriberState: string;
+  permanentFailures: number;
+}
+
+/** Delivers one job's mail and records the outcome on its row. */
+async function deliver(
+  pool: pg.Pool,
+  worker: Worker,
+  job: PgBoss.JobWithMetadata<{ deliveryId: string }>,
+): Promise<Outcome> {
+  const { deliveryId } = job.data;
+  const { rows } = await pool.query<DeliveryRow>(
+    `SELECT d."state", s."email", s."id" AS "subscriberId", s."state" AS "subscriberState",
+            s."permanentFailures"
+       FROM newsletter_deliveries d JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
+      WHERE d."id" = $1`,
+    [deliveryId],
+  );
+  const row = rows[0];
+  // Sent (or settled) before a crash: the job ran again, the mail must not.
+  if (!row || row.state !== 'queued') return 'done';
+  if (row.subscriberState !== 'confirmed') {
+    await pool.query(
+      `UPDATE newsletter_deliveries SET "state" = 'skipped', "updatedAt" = now() WHERE "id" = $1`,
+      [deliveryId],
+    );
+    return 'skipped';
+  }
+  const mail = issueMailFor(
+    worker.rendered,
+    worker.site,
+    row.email,
+    worker.tokens.sign(row.subscriberId),
+  );
+  try {
+    await worker.mailer.send(mail);
+  } catch (error) {
+    const failure = classifySmtpFailure(error);
+    const lastTry = failure.kind === 'permanent' || job.retryCount >= job.retryLimit;
+    await pool.query(
+      `UPDATE newsletter_deliveries
+          SET "attempts" = "attempts" + 1, "lastError" = $2, "updatedAt" = now(),
+              "state" = CASE WHEN $3 THEN 'failed'::newsletter_delivery_state ELSE "state" END
+        WHERE "id" = $1`,
+      [deliveryId, failure.message, lastTry],
+    );
+    if (failure.kind === 'permanent') {
+      await pool.query(
+        `UPDATE newsletter_subscribers
+            SET "permanentFailures" = "permanentFailures" + 1, "updatedAt" = now(),
+                "state" = CASE WHEN "permanentFailures" + 1 >= $2 AND "state" = 'confirmed'
+                               THEN 'bouncing'::newsletter_state ELSE "state" END
+          WHERE "id" = $1`,
+        [row.subscriberId, BOUNCE_AFTER],
+      );
+    }
+    return lastTry ? 'failed' : 'retry';
+  }
+  // Recorded the moment the server accepted it: see the decision note on the one gap left.
+  await pool.query(
+    `UPDATE newsletter_deliveries
+        SET "state" = 'sent', "sentAt" = now(), "attempts" = "attempts" + 1, "updatedAt" = now()
+      WHERE "id" = $1`,
+    [deliveryId],
+  );
+  if (row.permanentFailures > 0) {
+    await pool.query(
+      `UPDATE newsletter_subscribers SET "permanentFailures" = 0, "updatedAt" = now() WHERE "id" = $1`,
+      [row.subscriberId],
+    );
+  }
+  return 'sent';
+}
+
+/**
+ * Works the issue's queue until no delivery is left queued: fetches jobs in batches, keeps
+ * `concurrency` mails in flight, completes jobs whose outcome is final and fails (for a later
+ * retry, with backoff) those that met a temporary error. Stops early when `signal` aborts.
+ */
+export async function workIssueQueue(
+  pool: pg.Pool,
+  boss: PgBoss,
+  slug: string,
+  worker: Worker,
+  signal?: AbortSignal,
+): Promise<void> {
+  const name = queueName(slug);
+  const batchSize = Math.max(worker.concurrency * 4, 20);
+  while (!signal?.aborted) {
+    const jobs = await boss.fetch<{ deliveryId: string }>(name, {
+      batchSize,
+      includeMetadata: true,
+    });
+    if (jobs.length === 0) {
+      const { rows } = await pool.query<{ left: number }>(
+        `SELECT count(*)::int AS left FROM newsletter_deliveries
+          WHERE "issueSlug" = $1 AND "state" = 'queued'`,
+        [slug],
+      );
+      if ((rows[0]?.left ?? 0) === 0) return;
+      // Some wait for a retry (or for their expiry after a crash): look again shortly.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    const finished: string[] = [];
+    let next = 0;
+    const lane = async () => {
+      for (let job = jobs[next++]; job; job = jobs[next++]) {
+        const outcome = await deliver(pool, worker, job);
+        if (outcome === 'retry') {
+          await boss.fail(name, job.id, { message: 'temporary SMTP failure' });
+        } else {
+          finished.push(job.id);
+        }
+        if (outcome !== 'done') worker.onOutcome?.(outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(worker.concurrency, jobs.length) }, lane));
+    if (finished.length > 0) await boss.complete(name, finished);
+  }
+}

@@ -1,0 +1,223 @@
+import type { BlockNode, InlineNode } from '../../../contract/markdown-tree.js';
+import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import type { Mail } from '../mail/mailer.js';
+import type { NewsletterIssue } from './issues.js';
+
+export interface IssueMailSite {
+  siteUrl: string;
+  siteName: string;
+  /** The address of the List-Unsubscribe mailto (MAIL_FROM's). */
+  unsubscribeMailbox: string;
+}
+
+/** What differs per recipient: filled into the rendered issue by `issueMailFor`. */
+const TOKEN = '\u0000unsubscribe-token\u0000';
+
+export interface RenderedIssue {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// Inline styles only: most mail clients drop <style> blocks and every external stylesheet.
+const STYLE = {
+  body: 'margin:0;padding:0;background:#f4f1ea;',
+  wrapper:
+    'max-width:600px;margin:0 auto;padding:24px 16px;font-family:Georgia,"Times New Roman",serif;color:#141414;font-size:17px;line-height:1.55;',
+  title: 'font-size:28px;line-height:1.2;margin:0 0 8px;',
+  eyebrow:
+    'font-family:Arial,Helvetica,sans-serif;font-size:13px;letter-spacing:.06em;text-transform:uppercase;color:#5b5b5b;margin:0 0 16px;',
+  h2: 'font-size:22px;margin:28px 0 8px;',
+  h3: 'font-size:19px;margin:24px 0 8px;',
+  p: 'margin:0 0 16px;',
+  link: 'color:#1d4ed8;text-decoration:underline;',
+  quote: 'margin:0 0 16px;padding:0 0 0 14px;border-left:3px solid #c9c2b3;color:#3d3d3d;',
+  code: 'font-family:Menlo,Consolas,monospace;font-size:14px;background:#ece7dc;padding:1px 4px;',
+  pre: 'font-family:Menlo,Consolas,monospace;font-size:14px;background:#ece7dc;padding:12px;white-space:pre-wrap;margin:0 0 16px;',
+  card: 'display:block;margin:0 0 12px;padding:14px 16px;background:#ffffff;border:1px solid #e2dccf;border-radius:6px;color:#141414;text-decoration:none;',
+  cardTitle: 'font-weight:bold;font-size:18px;margin:0 0 4px;',
+  cardSummary: 'margin:0;font-size:15px;color:#3d3d3d;',
+  footer:
+    'font-family:Arial,Helvetica,sans-serif;font-size:13px;color:#5b5b5b;border-top:1px solid #d8d1c2;margin-top:32px;padding-top:16px;',
+};
+
+/** A link of the issue's body: paths on this site become absolute (mail has no base address). */
+const absolute = (url: string, siteUrl: string) => (url.startsWith('/') ? `${siteUrl}${url}` : url);
+
+function inlineHtml(nodes: readonly InlineNode[], siteUrl: string): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'text':
+          return escapeHtml(node.value);
+        case 'strong':
+          return `<strong>${inlineHtml(node.children, siteUrl)}</strong>`;
+        case 'emphasis':
+          return `<em>${inlineHtml(node.children, siteUrl)}</em>`;
+        case 'inlineCode':
+          return `<code style="${STYLE.code}">${escapeHtml(node.value)}</code>`;
+        case 'break':
+          return '<br>';
+        case 'link':
+          return `<a href="${escapeHtml(absolute(node.url, siteUrl))}" style="${STYLE.link}">${inlineHtml(node.children, siteUrl)}</a>`;
+      }
+    })
+    .join('');
+}
+
+function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'paragraph':
+          return `<p style="${STYLE.p}">${inlineHtml(node.children, siteUrl)}</p>`;
+        case 'heading': {
+          const tag = `h${node.depth}`;
+          const style = node.depth === 2 ? STYLE.h2 : STYLE.h3;
+          return `<${tag} style="${style}">${inlineHtml(node.children, siteUrl)}</${tag}>`;
+        }
+        case 'list': {
+          const tag = node.ordered ? 'ol' : 'ul';
+          const start = node.start !== null ? ` start="${node.start}"` : '';
+          const items = node.children
+            .map(
+              (item) =>
+                `<li style="margin:0 0 6px;">${blockHtml(item.children, siteUrl).replace(/<p style="[^"]*">([\s\S]*?)<\/p>/g, '$1 ')}</li>`,
+            )
+            .join('');
+          return `<${tag}${start} style="margin:0 0 16px;padding-left:24px;">${items}</${tag}>`;
+        }
+        case 'blockquote':
+          return `<blockquote style="${STYLE.quote}">${blockHtml(node.children, siteUrl)}</blockquote>`;
+        case 'code':
+          return `<pre style="${STYLE.pre}">${escapeHtml(node.value)}</pre>`;
+        case 'thematicBreak':
+          return '<hr style="border:none;border-top:1px solid #d8d1c2;margin:24px 0;">';
+      }
+    })
+    .join('\n');
+}
+
+function inlineText(nodes: readonly InlineNode[], siteUrl: string): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'text':
+        case 'inlineCode':
+          return node.value;
+        case 'strong':
+        case 'emphasis':
+          return inlineText(node.children, siteUrl);
+        case 'break':
+          return '\n';
+        case 'link': {
+          const label = inlineText(node.children, siteUrl);
+          const url = absolute(node.url, siteUrl);
+          return label === url ? url : `${label} (${url})`;
+        }
+      }
+    })
+    .join('');
+}
+
+function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'paragraph':
+          return indent + inlineText(node.children, siteUrl);
+        case 'heading':
+          return `${inlineText(node.children, siteUrl).toUpperCase()}`;
+        case 'list':
+          return node.children
+            .map((item, index) => {
+              const marker = node.ordered ? `${(node.start ?? 1) + index}. ` : '- ';
+              return `${indent}${marker}${blockText(item.children, siteUrl).trim()}`;
+            })
+            .join('\n');
+        case 'blockquote':
+          return blockText(node.children, siteUrl, `${indent}> `);
+        case 'code':
+          return node.value;
+        case 'thematicBreak':
+          return '---';
+      }
+    })
+    .join('\n\n');
+}
+
+/**
+ * The issue as a mail, once for every recipient: an HTML part with inline styles, a plain-text
+ * part, and a footer with the unsubscribe link. No tracking pixel, no rewritten links.
+ */
+export function renderIssue(issue: NewsletterIssue, site: IssueMailSite): RenderedIssue {
+  const { siteUrl, siteName } = site;
+  const unsubscribeUrl = `${siteUrl}${NEWSLETTER_PATHS.unsubscribe}#token=${TOKEN}`;
+  const date = new Date(`${issue.publishedAt}T00:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
+  const cards = issue.articles
+    .map(
+      (article) =>
+        `<a href="${escapeHtml(siteUrl + article.path)}" style="${STYLE.card}"><p style="${STYLE.cardTitle}">${escapeHtml(article.title)}</p><p style="${STYLE.cardSummary}">${escapeHtml(article.summary)}</p></a>`,
+    )
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(issue.title)}</title></head>
+<body style="${STYLE.body}"><div style="${STYLE.wrapper}">
+<p style="${STYLE.eyebrow}">${escapeHtml(siteName)} newsletter · ${escapeHtml(date)}</p>
+<h1 style="${STYLE.title}">${escapeHtml(issue.title)}</h1>
+${blockHtml(issue.body.children, siteUrl)}
+${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards}` : ''}
+<div style="${STYLE.footer}">
+<p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter.</p>
+<p style="margin:0;"><a href="${unsubscribeUrl}" style="${STYLE.link}">Unsubscribe</a> in one click.</p>
+</div></div></body></html>
+`;
+  const cardText = issue.articles
+    .map((article) => `- ${article.title}: ${siteUrl}${article.path}`)
+    .join('\n');
+  const text = [
+    `${siteName} newsletter · ${date}`,
+    issue.title.toUpperCase(),
+    blockText(issue.body.children, siteUrl),
+    cardText ? `Read on ${siteName}:\n${cardText}` : '',
+    `--\nYou get this because you subscribed to the ${siteName} newsletter.\nUnsubscribe in one click: ${unsubscribeUrl}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { subject: issue.title, html, text: `${text}\n` };
+}
+
+/** The rendered issue for one subscriber: their unsubscribe token in the footer and the headers. */
+export function issueMailFor(
+  rendered: RenderedIssue,
+  site: IssueMailSite,
+  to: string,
+  unsubscribeToken: string,
+): Mail {
+  const oneClickUrl = `${site.siteUrl}/api/newsletter/unsubscribe?token=${encodeURIComponent(unsubscribeToken)}`;
+  return {
+    to,
+    subject: rendered.subject,
+    html: rendered.html.replaceAll(TOKEN, unsubscribeToken),
+    text: rendered.text.replaceAll(TOKEN, unsubscribeToken),
+    headers: {
+      // RFC 2369 and RFC 8058: mail clients show an Unsubscribe button that POSTs to the https
+      // address (no session needed); the mailto is for clients that only know that kind.
+      'List-Unsubscribe': `<${oneClickUrl}>, <mailto:${site.unsubscribeMailbox}?subject=unsubscribe>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': `${site.siteName} newsletter <newsletter.${new URL(site.siteUrl).hostname}>`,
+    },
+  };
+}
+
+/** The bare address in MAIL_FROM ("Cohort <news@example.com>" → news@example.com). */
+export function mailboxOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
+}

@@ -1,0 +1,146 @@
+import type pg from 'pg';
+import type { Database } from '../db/database.js';
+import type { Mailer } from '../mail/mailer.js';
+import {
+  countDeliveries,
+  ensureIssueQueue,
+  queueIssue,
+  requeueOrphans,
+  startQueue,
+  workIssueQueue,
+  type DeliveryCounts,
+  type QueueTimings,
+} from './delivery-queue.js';
+import type { NewsletterIssue } from './issues.js';
+import { renderIssue, type IssueMailSite } from './render-issue.js';
+import type { UnsubscribeTokens } from './tokens.js';
+
+export interface SendOptions {
+  database: Database;
+  /** False on the embedded database, which one process opens at a time anyway. */
+  lockable: boolean;
+  mailer: Mailer;
+  site: IssueMailSite;
+  tokens: UnsubscribeTokens;
+  issue: NewsletterIssue;
+  timings: QueueTimings;
+  concurrency: number;
+  /** Called about once a second, and once at the end. */
+  onProgress?: (progress: SendProgress) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface SendProgress {
+  counts: DeliveryCounts;
+  /** Mails this process sent per second since it started sending. */
+  rate: number;
+  /** Queued now by this run (the rest were queued by an earlier one). */
+  newlyQueued: number;
+  resumed: number;
+  done: boolean;
+}
+
+export class SendLockedError extends Error {
+  constructor(slug: string) {
+    super(`"${slug}" is being sent by another process right now: wait for it, or stop it first.`);
+    this.name = 'SendLockedError';
+  }
+}
+
+/** The advisory lock one sender of an issue holds for the whole send (released if it dies). */
+async function lockIssue(pool: pg.Pool, slug: string): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  const { rows } = await client.query<{ locked: boolean }>(
+    `SELECT pg_try_advisory_lock(hashtext('cohort-newsletter'), hashtext($1)) AS locked`,
+    [slug],
+  );
+  if (!rows[0]?.locked) {
+    client.release();
+    throw new SendLockedError(slug);
+  }
+  return client;
+}
+
+/**
+ * Sends an issue to every confirmed subscriber it has not reached: queues the missing deliveries,
+ * puts a crashed sender's unfinished ones back, and works the queue until none is left. Started
+ * again after any stop, it carries on where the last one ended: no one gets the issue twice.
+ */
+export async function sendIssue(options: SendOptions): Promise<SendProgress> {
+  const { database, issue } = options;
+  const pool = database.pool;
+  const lock = options.lockable ? await lockIssue(pool, issue.slug) : null;
+  const boss = await startQueue(pool, options.timings);
+  try {
+    await ensureIssueQueue(boss, issue.slug, options.timings);
+    // Holding the issue's lock, we are its only sender: any job still "active" lost its worker.
+    const resumed = await requeueOrphans(pool, issue.slug);
+    const newlyQueued = await queueIssue({ db: database }, boss, issue.slug, issue.membersOnly);
+    const rendered = renderIssue(issue, options.site);
+    const started = Date.now();
+    let sentHere = 0;
+    const progress = async (done: boolean): Promise<SendProgress> => {
+      const seconds = (Date.now() - started) / 1000;
+      return {
+        counts: await countDeliveries(pool, issue.slug),
+        rate: seconds > 0 ? sentHere / seconds : 0,
+        newlyQueued,
+        resumed,
+        done,
+      };
+    };
+    const timer = setInterval(() => {
+      void progress(false).then(options.onProgress, () => {});
+    }, options.progressIntervalMs ?? 1000);
+    try {
+      await workIssueQueue(
+        pool,
+        boss,
+        issue.slug,
+        {
+          mailer: options.mailer,
+          site: options.site,
+          rendered,
+          tokens: options.tokens,
+          concurrency: options.concurrency,
+          onOutcome: (outcome) => {
+            if (outcome === 'sent') sentHere += 1;
+          },
+        },
+        options.signal,
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    const final = await progress(true);
+    options.onProgress?.(final);
+    return final;
+  } finally {
+    await boss.stop({ graceful: false, wait: true, close: false }).catch(() => {});
+    if (lock) {
+      await lock
+        .query(`SELECT pg_advisory_unlock(hashtext('cohort-newsletter'), hashtext($1))`, [
+          issue.slug,
+        ])
+        .catch(() => {});
+      lock.release();
+    }
+  }
+}
+
+/** How many confirmed subscribers the issue would still reach (`--dry-run`): nothing is written. */
+export async function countRecipients(
+  pool: pg.Pool,
+  slug: string,
+): Promise<{ recipients: number; alreadyQueued: number }> {
+  const { rows } = await pool.query<{ recipients: number; already: number }>(
+    `SELECT count(*) FILTER (WHERE d."id" IS NULL)::int AS recipients,
+            count(d."id")::int AS already
+       FROM newsletter_subscribers s
+       LEFT JOIN newsletter_deliveries d ON d."subscriberId" = s."id" AND d."issueSlug" = $1
+      WHERE s."state" = 'confirmed'`,
+    [slug],
+  );
+  return { recipients: rows[0]?.recipients ?? 0, alreadyQueued: rows[0]?.already ?? 0 };
+}

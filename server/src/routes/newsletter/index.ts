@@ -1,0 +1,212 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ErrorResponseSchema, MessageResponseSchema } from '../../../../contract/api.js';
+import {
+  NEWSLETTER_CONFIRM_DAYS,
+  NEWSLETTER_PATHS,
+  NewsletterSubscribeBodySchema,
+  NewsletterSubscriptionBodySchema,
+  NewsletterSubscriptionSchema,
+  NewsletterTokenBodySchema,
+  NewsletterTokenQuerySchema,
+} from '../../../../contract/newsletters.js';
+import { HttpError } from '../../http/errors.js';
+import {
+  confirmSubscription,
+  getAccountSubscription,
+  resubscribe,
+  setAccountSubscription,
+  subscribe,
+  unsubscribe,
+} from '../../newsletter/subscribers.js';
+import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+};
+
+export interface NewsletterRouteOptions {
+  siteUrl: string;
+  siteName: string;
+  sessionSecret: string;
+  /** Sign-ups per client IP per 10 minutes. */
+  signUpRateLimit: number;
+}
+
+/** What every sign-up is told, whatever the address's story: nothing about it leaks. */
+export const CHECK_INBOX_MESSAGE =
+  'Check your inbox: we sent a link to confirm your subscription. Nothing is sent until you press the button on the page it opens.';
+
+const invalidLink = () =>
+  new HttpError(
+    400,
+    'invalid_token',
+    'This unsubscribe link is not one of ours. Use the link from the mail.',
+  );
+
+const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = async (
+  app,
+  options,
+) => {
+  const { siteUrl, siteName } = options;
+  const tokens = createUnsubscribeTokens(options.sessionSecret);
+
+  // RFC 8058's one-click POST carries `List-Unsubscribe=One-Click` as a form: accepted (and
+  // ignored: the token in the address is what counts) on this plugin's routes only.
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
+      done(null, { form: body }),
+    );
+  }
+
+  async function requireAccount(request: FastifyRequest) {
+    const session = await request.requireSession();
+    const email = session.user?.email;
+    if (!email) throw new HttpError(403, 'registration_required', 'Create an account first.');
+    return { userId: session.userId, email };
+  }
+
+  app.post(
+    '/api/newsletter/subscribe',
+    {
+      schema: {
+        body: NewsletterSubscribeBodySchema,
+        response: {
+          200: Type.Object({ message: Type.String(), subscribed: Type.Boolean() }),
+          202: Type.Object({ message: Type.String(), subscribed: Type.Boolean() }),
+          ...errors,
+        },
+      },
+      config: { rateLimit: { max: options.signUpRateLimit, timeWindow: '10 minutes' } },
+    },
+    async (request, reply) => {
+      const session = await request.getSession();
+      const account =
+        session?.user?.email != null ? { userId: session.userId, email: session.user.email } : null;
+      const outcome = await subscribe(app, { email: request.body.email, account });
+      if (outcome.kind === 'subscribed') {
+        return reply.code(200).send({
+          message: `You are subscribed: the newsletter goes to ${outcome.email}.`,
+          subscribed: true,
+        });
+      }
+      const { mail, email } = outcome;
+      if (mail) {
+        const text =
+          mail.kind === 'confirm'
+            ? `Someone (hopefully you) asked for the ${siteName} newsletter at this address.\n\n` +
+              `Open this link and press the button to confirm. It works for ${NEWSLETTER_CONFIRM_DAYS} days:\n\n` +
+              `${siteUrl}${NEWSLETTER_PATHS.confirm}#token=${mail.token}\n\n` +
+              `If it was not you, ignore this mail: you will get nothing more.\n`
+            : `Someone (hopefully you) asked for the ${siteName} newsletter at this address.\n\n` +
+              `This address is already subscribed: nothing more to do. Every issue has a one-click unsubscribe link at the bottom.\n`;
+        void app.mailer
+          .send({
+            to: email,
+            subject:
+              mail.kind === 'confirm'
+                ? `Confirm your ${siteName} newsletter subscription`
+                : `You are already on the ${siteName} newsletter`,
+            text,
+          })
+          .catch((error: unknown) =>
+            request.log.error({ err: error }, 'could not send a newsletter confirmation mail'),
+          );
+      }
+      return reply.code(202).send({ message: CHECK_INBOX_MESSAGE, subscribed: false });
+    },
+  );
+
+  /** The button on the page the confirmation link opens (a GET there confirms nothing). */
+  app.post(
+    '/api/newsletter/confirm',
+    {
+      schema: {
+        body: NewsletterTokenBodySchema,
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const { email } = await confirmSubscription(app, request.body.token);
+      return { message: `Subscribed: the ${siteName} newsletter will come to ${email}.` };
+    },
+  );
+
+  /**
+   * RFC 8058 one-click unsubscribe: mail clients POST here (no session, no cookie); the
+   * unsubscribe page posts here too. Idempotent.
+   */
+  app.post(
+    '/api/newsletter/unsubscribe',
+    {
+      schema: {
+        querystring: NewsletterTokenQuerySchema,
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const subscriberId = tokens.verify(request.query.token);
+      const result = subscriberId ? await unsubscribe(app, subscriberId) : null;
+      if (!result) throw invalidLink();
+      return { message: `${result.email} is unsubscribed: no more newsletters will come to it.` };
+    },
+  );
+
+  /**
+   * A browser that opens the List-Unsubscribe address (some mail clients do) lands on the
+   * unsubscribe page, which POSTs: a GET itself changes nothing (link scanners follow links).
+   */
+  app.get(
+    '/api/newsletter/unsubscribe',
+    { schema: { querystring: NewsletterTokenQuerySchema } },
+    async (request, reply) =>
+      reply.redirect(
+        `${NEWSLETTER_PATHS.unsubscribe}#token=${encodeURIComponent(request.query.token)}`,
+        303,
+      ),
+  );
+
+  app.post(
+    '/api/newsletter/resubscribe',
+    {
+      schema: {
+        body: NewsletterTokenBodySchema,
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const subscriberId = tokens.verify(request.body.token);
+      const result = subscriberId ? await resubscribe(app, subscriberId) : null;
+      if (!result) throw invalidLink();
+      return { message: `Welcome back: the newsletter will come to ${result.email} again.` };
+    },
+  );
+
+  app.get(
+    '/api/newsletter/subscription',
+    { schema: { response: { 200: NewsletterSubscriptionSchema, ...errors } } },
+    async (request) => getAccountSubscription(app, await requireAccount(request)),
+  );
+
+  app.post(
+    '/api/newsletter/subscription',
+    {
+      schema: {
+        body: NewsletterSubscriptionBodySchema,
+        response: { 200: NewsletterSubscriptionSchema, ...errors },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+    },
+    async (request) =>
+      setAccountSubscription(app, await requireAccount(request), request.body.subscribed),
+  );
+};
+
+export default newsletterRoutes;
