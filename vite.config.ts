@@ -66,6 +66,11 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     // Browsers without native modulepreload (Safari before 17) still load every module; the
     // polyfill would only speed them up, at a cost to every other browser's first load.
     modulePreload: { polyfill: false },
+    // Everything the entry imports statically in one chunk: split in two (React apart), the first
+    // load costs about 0.5 KB more gzip, and both are needed before the page is interactive.
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
+    },
   },
   server: {
     port: 5173,

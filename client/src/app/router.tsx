@@ -7,12 +7,8 @@ import { HomeRoute } from './routes/home';
 // The home page is in the first chunk; every other screen, and each article body, loads on demand.
 // Plain <Routes> rather than a data router: the data router costs ~15 KB gzip on the first load
 // (tests/bench/client-size.ts), and no screen needs loaders or actions.
-const ArticleListRoute = lazy(async () => ({
-  default: (await import('./routes/article-list')).ArticleListRoute,
-}));
-const ArticleRoute = lazy(async () => ({
-  default: (await import('./routes/article')).ArticleRoute,
-}));
+const ArticleListRoute = lazy(() => import('./routes/article-list'));
+const ArticleRoute = lazy(() => import('./routes/article'));
 const DirectActionRoute = lazy(() => import('./routes/direct-action'));
 const CollectiveRoute = lazy(() => import('./routes/collective'));
 const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
@@ -24,16 +20,12 @@ const AccountPage = lazy(() => import('../features/account/account-page'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
 const PerksPage = lazy(() => import('../features/perks/perks-page'));
-const NotFoundRoute = lazy(async () => ({
-  default: (await import('./routes/not-found')).NotFoundRoute,
-}));
+const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const ConfirmSubscriptionPage = lazy(
   () => import('../features/newsletter/confirm-subscription-page'),
 );
 const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
-const NewsletterChoice = lazy(async () => ({
-  default: (await import('../features/newsletter/newsletter-choice')).NewsletterChoice,
-}));
+const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
 
 export function AppRoutes() {
   return (

@@ -9,9 +9,7 @@ import { useFocusOnNavigation } from './use-focus-on-navigation';
 import { useScrollToTopOnNavigation } from './use-scroll-to-top';
 
 // Only a visitor back from Stripe Checkout needs it: loaded then, not on every first visit.
-const CheckoutReturn = lazy(async () => ({
-  default: (await import('../../features/payments/checkout-return')).CheckoutReturn,
-}));
+const CheckoutReturn = lazy(() => import('../../features/payments/checkout-return'));
 
 export function Layout() {
   const backFromCheckout = useQueryParamOnce('checkout_session_id') !== null;

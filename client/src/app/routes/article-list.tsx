@@ -7,7 +7,7 @@ import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 
 /** /health and /wealth: the category's articles, newest first. */
-export function ArticleListRoute({ category }: { category: ArticleCategory }) {
+export default function ArticleListRoute({ category }: { category: ArticleCategory }) {
   useDocumentHead(category, sectionIntros[category]);
   return (
     <>

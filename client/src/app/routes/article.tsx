@@ -11,7 +11,7 @@ import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { categoryPath } from '../../config/paths';
-import { NotFoundRoute } from './not-found';
+import NotFoundRoute from './not-found';
 
 const MORE_ARTICLES = 3;
 
@@ -28,7 +28,7 @@ function loadBody(slug: string, load: (typeof articleBodies)[string]): Promise<B
 }
 
 /** /health/:slug and /wealth/:slug; an unknown slug is the 404 page. */
-export function ArticleRoute({ category }: { category: ArticleCategory }) {
+export default function ArticleRoute({ category }: { category: ArticleCategory }) {
   const { slug = '' } = useParams();
   const article = articles.find((item) => item.category === category && item.slug === slug);
   const load = article && articleBodies[article.slug];

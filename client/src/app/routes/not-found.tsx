@@ -3,7 +3,7 @@ import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
 import { paths, sectionLinks } from '../../config/paths';
 
-export function NotFoundRoute() {
+export default function NotFoundRoute() {
   useDocumentHead('Page not found', 'There is no page at this address.', undefined, 404);
   return (
     <>

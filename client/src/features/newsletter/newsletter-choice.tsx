@@ -5,7 +5,7 @@ import { getSubscription, setSubscription } from './newsletter-api';
 import './newsletter.css';
 
 /** /account's newsletter section: whether the account's address gets it, and a switch. */
-export function NewsletterChoice() {
+export default function NewsletterChoice() {
   const [choice, setChoice] = useState<NewsletterSubscription | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

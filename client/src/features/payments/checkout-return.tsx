@@ -13,7 +13,7 @@ type ReturnState = 'idle' | 'confirming' | 'member' | 'pending' | 'failed' | 'do
  * visitor paid, then the address is cleaned. While the membership has not shown up yet (Stripe is
  * still processing), /api/me is polled for a little while.
  */
-export function CheckoutReturn() {
+export default function CheckoutReturn() {
   const location = useLocation();
   const navigate = useNavigate();
   const { status, setUser, refresh } = useSession();
