@@ -57,6 +57,15 @@ export type NewsletterIssue = Omit<Static<typeof NewsletterIssueSchema>, 'body'>
 
 export const NewslettersFileSchema = Type.Object({ issues: Type.Array(NewsletterIssueSchema) });
 
+/**
+ * An issue as the archive lists it: everything but the body. The client bundles these for every
+ * issue (and the bodies of public issues only); members fetch a members-only body from the API.
+ */
+export type NewsletterListing = Omit<NewsletterIssue, 'body' | 'articles'> & {
+  /** The embedded articles' slugs, in the issue's order. */
+  articles: string[];
+};
+
 /** Where the pages live on the site. */
 export const NEWSLETTER_PATHS = {
   archive: '/newsletter',
@@ -64,6 +73,9 @@ export const NEWSLETTER_PATHS = {
   confirm: '/newsletter/confirm',
   unsubscribe: '/newsletter/unsubscribe',
 } as const;
+
+/** Pages under /newsletter/ that are not issues: no issue may take their slug. */
+export const RESERVED_NEWSLETTER_SLUGS = ['confirm', 'unsubscribe'] as const;
 
 /** How long a confirmation link works: unconfirmed sign-ups are dropped after that. */
 export const NEWSLETTER_CONFIRM_DAYS = 7;
@@ -82,6 +94,20 @@ export const NewsletterSubscribeBodySchema = body({
 export const NewsletterTokenBodySchema = body({ token: Token });
 /** POST /api/newsletter/unsubscribe?token=… (RFC 8058 one-click; the body is ignored). */
 export const NewsletterTokenQuerySchema = Type.Object({ token: Token });
+
+/** GET /api/newsletter/issues/:slug. */
+export const NewsletterIssueParamsSchema = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 120, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
+});
+/**
+ * An issue's body: a members-only issue's for members only (401 without a session, 403
+ * `members_only` for everyone else); a public issue's for anyone.
+ */
+export const NewsletterIssueBodySchema = Type.Object({
+  slug: Type.String(),
+  body: NewsletterIssueSchema.properties.body,
+});
+export type NewsletterIssueBody = Pick<NewsletterIssue, 'slug' | 'body'>;
 
 /** What a subscriber's choice is, for /account. */
 export const NewsletterSubscriptionSchema = Type.Object({

@@ -10,6 +10,8 @@ export const SITE_FILE_PATHS = {
   manifest: '/manifest.webmanifest',
   /** Health and Wealth articles together. */
   feed: '/rss.xml',
+  /** The newsletter's issues, beside its archive (/newsletter). */
+  newsletterFeed: '/newsletter/rss.xml',
 } as const;
 
 /** One RSS feed per article section, beside the section's list (`/health` → `/health/rss.xml`). */
@@ -51,6 +53,18 @@ export const SiteIndexSchema = Type.Object({
       publishedAt: IsoDate,
     }),
   ),
+  /** Every newsletter issue, newest first: what the archive and the issue pages say about it. */
+  newsletters: Type.Array(
+    Type.Object({
+      slug: Type.String({ minLength: 1 }),
+      path: SitePath,
+      title: Type.String({ minLength: 1 }),
+      summary: Type.String(),
+      publishedAt: IsoDate,
+      /** Its body is for members: the page and the feed carry the summary alone. */
+      membersOnly: Type.Boolean(),
+    }),
+  ),
   /** The article sections, each with its list's path. */
   sections: Type.Array(Type.Object({ name: Section, path: SitePath, feedPath: SitePath })),
   /** The web manifest's colours (the site's CSS) and icons (generated at build). */
@@ -62,3 +76,4 @@ export const SiteIndexSchema = Type.Object({
 });
 export type SiteIndex = Static<typeof SiteIndexSchema>;
 export type SiteIndexArticle = SiteIndex['articles'][number];
+export type SiteIndexNewsletter = SiteIndex['newsletters'][number];

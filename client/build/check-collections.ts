@@ -1,3 +1,4 @@
+import { RESERVED_NEWSLETTER_SLUGS } from '../../contract/newsletters.js';
 import type { ResourceGroupFrontMatter } from './content-schemas.js';
 import type { IssueLog } from './content-issues.js';
 import type { ContentFile, LoadedContent } from './load-content.js';
@@ -39,11 +40,18 @@ export function checkCollections(log: IssueLog, content: Omit<LoadedContent, 'fi
   checkNewsletters(log, content);
 }
 
-/** Each issue's slug is unique and each article card it embeds names an article. */
+/**
+ * Each issue's slug is unique and is no other page's under /newsletter/, and each article card it
+ * embeds names an article.
+ */
 function checkNewsletters(log: IssueLog, content: Omit<LoadedContent, 'files'>) {
   checkUnique(log, content.newsletters, 'slug', (item) => item.data.slug);
   const articles = new Set(content.articles.map((item) => item.data.slug));
+  const reserved: readonly string[] = RESERVED_NEWSLETTER_SLUGS;
   for (const issue of content.newsletters) {
+    if (reserved.includes(issue.data.slug)) {
+      log.add(issue.file, 'slug', `"${issue.data.slug}" is taken by a page of the site`);
+    }
     issue.data.articles.forEach((slug, index) => {
       if (!articles.has(slug)) log.add(issue.file, `articles.${index}`, `"${slug}" is no article`);
     });

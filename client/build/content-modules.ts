@@ -10,6 +10,7 @@ import type {
   ResourceGroupSummary,
 } from '../src/features/content/types.js';
 import { PERK_CATEGORIES, type Perk } from '../../contract/perks.js';
+import type { NewsletterListing } from '../../contract/newsletters.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
 
@@ -122,6 +123,13 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
   for (const { data, body } of content.articles) {
     modules.set(`article-body/${data.slug}`, `export default ${JSON.stringify(body)};`);
   }
+  // The archive lists every issue; only public issues' bodies become modules. A members-only
+  // body stays in dist/newsletters.json, for the server to give to members.
+  const issues = newslettersModule(content.newsletters);
+  modules.set('newsletters', issues.source);
+  for (const { data, body } of issues.publicIssues) {
+    modules.set(`newsletter-body/${data.slug}`, exportDefault(body));
+  }
   for (const page of pages) {
     modules.set(`page/${page.slug}`, exportDefault(page));
     modules.set(
@@ -147,6 +155,25 @@ function articlesModule(articles: ArticleSummary[]): string {
     exportConst('articles', articles),
     `export const articleBodies = {\n${loaders.join('\n')}\n};`,
   ].join('\n');
+}
+
+function newslettersModule(newsletters: LoadedContent['newsletters']) {
+  const sorted = [...newsletters].sort(
+    (a, b) =>
+      b.data.publishedAt.localeCompare(a.data.publishedAt) ||
+      a.data.slug.localeCompare(b.data.slug),
+  );
+  const listings: NewsletterListing[] = sorted.map(({ data }) => ({ ...data }));
+  const publicIssues = sorted.filter(({ data }) => !data.membersOnly);
+  const loaders = publicIssues.map(
+    ({ data: { slug } }) =>
+      `  ${JSON.stringify(slug)}: () => import(${JSON.stringify(`${CONTENT_MODULE_PREFIX}newsletter-body/${slug}`)}),`,
+  );
+  const source = [
+    exportConst('newsletters', listings),
+    `export const newsletterBodies = {\n${loaders.join('\n')}\n};`,
+  ].join('\n');
+  return { source, publicIssues };
 }
 
 function createArtworkFile(seed: string, theme: ArtworkTheme, base: string): ArtworkFile {

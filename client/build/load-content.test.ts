@@ -110,6 +110,19 @@ describe('a broken content folder', () => {
     });
   });
 
+  it('refuses an issue whose slug is a page under /newsletter/ (confirm, unsubscribe)', async () => {
+    const text = await readFile(join(contentDir, 'newsletters/first-issue.md'), 'utf8');
+    await writeFile(
+      join(contentDir, 'newsletters/confirm.md'),
+      text.replace('slug: first-issue', 'slug: confirm'),
+    );
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/newsletters/confirm.md',
+      field: 'slug',
+      message: '"confirm" is taken by a page of the site',
+    });
+  });
+
   it('requires the privacy, terms and refunds pages', async () => {
     await rm(join(contentDir, 'pages/refunds.md'));
     expect(await issuesOf()).toContainEqual({

@@ -11,6 +11,7 @@ import {
 } from '../../contract/prerendered.js';
 import { SITE_FILE_PATHS, SITE_INDEX_FILE, SiteIndexSchema } from '../../contract/site-index.js';
 import type { SiteIndex } from '../../contract/site-index.js';
+import { NEWSLETTER_PATHS } from '../../contract/newsletters.js';
 import { browserOnlyPages, redirects } from '../src/config/paths.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import { OG_HEIGHT, OG_WIDTH, renderOgImage } from './og-image.js';
@@ -50,6 +51,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
   const organization = { '@type': 'Organization', name: SITE_NAME, url: `${site}/` };
   const article = index.articles.find((item) => item.path === path);
   const section = index.sections.find((item) => item.path === path);
+  const issue = index.newsletters.find((item) => item.path === path);
   const crumbs = (items: { name: string; path: string }[]) => ({
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
@@ -89,6 +91,69 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
           { name: 'Home', path: '/' },
           { name: article.section, path: sectionPath },
           { name: article.title, path },
+        ]),
+      ],
+    };
+  }
+  if (issue) {
+    const preview: PreviewImage = {
+      file: `og/newsletter/${issue.slug}.png`,
+      artworkSeed: `newsletter-${issue.slug}`,
+      theme: 'collective',
+      eyebrow: `${SITE_NAME} newsletter${issue.membersOnly ? ' · Members only' : ''}`,
+      title: issue.title,
+    };
+    return {
+      preview,
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Article',
+          headline: issue.title,
+          description: issue.summary,
+          datePublished: issue.publishedAt,
+          articleSection: 'Newsletter',
+          // A members-only issue's text is not in the page: its summary is free, the rest is not.
+          isAccessibleForFree: !issue.membersOnly,
+          image: `${site}/${preview.file}`,
+          mainEntityOfPage: `${site}${path}`,
+          author: organization,
+          publisher: organization,
+        },
+        crumbs([
+          { name: 'Home', path: '/' },
+          { name: 'Newsletter', path: NEWSLETTER_PATHS.archive },
+          { name: issue.title, path },
+        ]),
+      ],
+    };
+  }
+  if (path === NEWSLETTER_PATHS.archive) {
+    return {
+      preview: {
+        file: 'og/newsletter.png',
+        artworkSeed: 'newsletter',
+        theme: 'collective',
+        eyebrow: SITE_NAME,
+        title: 'The Cohort newsletter',
+      } satisfies PreviewImage,
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'CollectionPage',
+          name: head.title.replace(/ · .*$/, ''),
+          description: head.description,
+          url: `${site}${path}`,
+          hasPart: index.newsletters.map((item) => ({
+            '@type': 'Article',
+            headline: item.title,
+            url: `${site}${item.path}`,
+            datePublished: item.publishedAt,
+          })),
+        },
+        crumbs([
+          { name: 'Home', path: '/' },
+          { name: 'Newsletter', path },
         ]),
       ],
     };
@@ -153,11 +218,15 @@ function headTags(path: string, head: PageHead, index: SiteIndex) {
     value ? `<meta ${attribute}="${key}" content="${escapeHtml(value)}" data-page-head />` : '';
   const og = head.openGraph;
   const section = index.sections.find((item) => item.path === path);
+  const feed = (title: string, feedPath: string) =>
+    `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${PRERENDER_SITE_URL}${feedPath}" data-page-head />`;
+  const inNewsletter =
+    path === NEWSLETTER_PATHS.archive || index.newsletters.some((item) => item.path === path);
   const tags = [
-    // A section's list links its own feed, beside the site-wide one index.html names.
-    section
-      ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(`${SITE_NAME}: ${section.name}`)}" href="${PRERENDER_SITE_URL}${section.feedPath}" data-page-head />`
-      : '',
+    // A section's list links its own feed, beside the site-wide one index.html names; the
+    // newsletter's pages link the archive's.
+    section ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
+    inNewsletter ? feed(`${SITE_NAME} newsletter`, SITE_FILE_PATHS.newsletterFeed) : '',
     head.status === 200 ? `<link rel="canonical" href="${escapeHtml(url)}" data-page-head />` : '',
     meta('property', 'og:type', og?.type ?? 'website'),
     meta('property', 'og:site_name', SITE_NAME),

@@ -50,11 +50,21 @@ describe('the site index of the real content', () => {
         '/empowerment',
         '/early-access',
         '/perks',
+        '/newsletter',
         ...contentPages.map((page) => page.path),
         ...index.articles.map((article) => article.path),
+        // Every issue's page, members-only ones too (they show their summary).
+        ...content.newsletters.map(({ data }) => `/newsletter/${data.slug}`),
       ]),
     );
-    for (const hidden of ['/account', '/login', '/register', '/reset-password']) {
+    for (const hidden of [
+      '/account',
+      '/login',
+      '/register',
+      '/reset-password',
+      '/newsletter/confirm',
+      '/newsletter/unsubscribe',
+    ]) {
       expect(pagePaths).not.toContain(hidden);
     }
   });
@@ -73,6 +83,9 @@ describe('the site index of the real content', () => {
       newest([...index.articles.map((a) => a.publishedAt), ...boycottDates, ...campaignDates]),
     );
     expect(lastmod('/early-access')).toBeNull();
+    expect(lastmod('/newsletter')).toBe(
+      newest(content.newsletters.map(({ data }) => data.publishedAt)),
+    );
   });
 
   it('puts each section’s feed beside its list, as the contract names it', () => {

@@ -1,4 +1,5 @@
 import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
+import { NEWSLETTER_PATHS } from '../../contract/newsletters.js';
 import { categoryPath, contentPages, paths } from '../src/config/paths.js';
 import { articleCategories } from '../src/features/content/types.js';
 import type { LoadedContent } from './load-content.js';
@@ -30,6 +31,17 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
     return { name, path, feedPath };
   });
 
+  const newsletters = content.newsletters
+    .map(({ data }) => ({
+      slug: data.slug,
+      path: NEWSLETTER_PATHS.issue(data.slug),
+      title: data.title,
+      summary: data.summary,
+      publishedAt: data.publishedAt,
+      membersOnly: data.membersOnly,
+    }))
+    .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
+
   const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
   const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
   const articleDates = articles.map((article) => article.publishedAt);
@@ -48,12 +60,16 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
     { path: paths.empowerment, lastmod: null },
     { path: paths.earlyAccess, lastmod: null },
     { path: paths.perks, lastmod: null },
+    // The archive and every issue: a members-only issue's page is public too (its summary).
+    { path: paths.newsletter, lastmod: newest(newsletters.map((issue) => issue.publishedAt)) },
+    ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
     ...contentPages.map((page) => ({ path: page.path, lastmod: null })),
   ];
 
   return {
     pages,
     articles,
+    newsletters,
     sections,
     manifest: {
       themeColor: readCssColour(css, '--ink'),

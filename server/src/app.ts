@@ -4,10 +4,13 @@ import type { Database } from './db/database.js';
 import {
   clientDistDir,
   pagesDistDir,
+  newslettersFile,
   perkRedemptionsFile,
   perksContentDir,
   siteIndexFile,
 } from './paths.js';
+import { readNewsletterIssues, type NewsletterIssue } from './newsletter/issues.js';
+import newsletterIssueRoutes from './routes/newsletter/issues.js';
 import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
 import perkRoutes from './routes/perks/index.js';
 import newsletterRoutes from './routes/newsletter/index.js';
@@ -50,6 +53,8 @@ export interface AppDependencies {
   perkCatalog?: PerkCatalog;
   /** What the build says about the content (null: not built); read from dist/ unless given. */
   siteIndex?: SiteIndex | null;
+  /** The newsletter's issues with their bodies (null: not built); read from dist/ unless given. */
+  newsletterIssues?: readonly NewsletterIssue[] | null;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -138,6 +143,12 @@ export async function buildApp(
     sessionSecret: config.sessionSecret,
     signUpRateLimit: config.newsletterRateLimit,
   });
+  let newsletterIssues = dependencies.newsletterIssues;
+  if (newsletterIssues === undefined) {
+    newsletterIssues = await readNewsletterIssues(newslettersFile);
+    if (!newsletterIssues) app.log.warn(`No ${newslettersFile}: run \`npm run build\`.`);
+  }
+  await app.register(newsletterIssueRoutes, { issues: newsletterIssues });
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   let siteIndex = dependencies.siteIndex;
   if (siteIndex === undefined) {

@@ -12,6 +12,9 @@ const PAGES = [
   '/perks',
   '/privacy',
   '/home-buying',
+  '/newsletter',
+  '/newsletter/first-issue',
+  '/newsletter/members-briefing',
 ];
 
 const WIDTHS = [

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
@@ -7,8 +7,14 @@ import {
   PRERENDER_SITE_URL,
   type PrerenderedRoutes,
 } from '../../contract/prerendered.js';
+import type { NewsletterIssue } from '../../contract/newsletters.js';
 import type { SiteIndex } from '../../contract/site-index.js';
-import { clientDistDir, pagesDistDir, siteIndexFile } from '../../server/src/paths.js';
+import {
+  clientDistDir,
+  newslettersFile,
+  pagesDistDir,
+  siteIndexFile,
+} from '../../server/src/paths.js';
 
 /**
  * The pages the build prerendered (client/build/prerender.ts), served by the real app as a crawler
@@ -132,6 +138,7 @@ describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
       '/no-such-page',
       '/health/no-such-article',
       '/wealth/sleep-debt-reset',
+      '/newsletter/no-such-issue',
     ]) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(404);
@@ -140,6 +147,81 @@ describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
     }
   });
 });
+
+describe.skipIf(!built)('the newsletter archive as HTML', () => {
+  let t: TestApp;
+  let issues: NewsletterIssue[];
+
+  beforeAll(async () => {
+    issues = (JSON.parse(readFileSync(newslettersFile, 'utf8')) as { issues: NewsletterIssue[] })
+      .issues;
+    t = await createTestApp({ clientDir: clientDistDir, pagesDir: pagesDistDir });
+  });
+  afterAll(() => t?.close());
+
+  const page = async (url: string) => visibleText((await t.app.inject({ url })).body);
+
+  it('lists every issue, newest first, with its summary and the sign-up', async () => {
+    const text = await page('/newsletter');
+    const positions = issues.map((issue) => text.indexOf(issue.title));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    for (const issue of issues) expect(text).toContain(issue.summary);
+    expect(text).toContain('Subscribe');
+  });
+
+  it('holds a public issue’s text, and of a members-only issue the summary and how to join, never its body', async () => {
+    const publicIssue = issues.find((issue) => !issue.membersOnly);
+    const membersIssue = issues.find((issue) => issue.membersOnly);
+    if (!publicIssue || !membersIssue) throw new Error('content/newsletters needs one of each');
+
+    const publicText = await page(`/newsletter/${publicIssue.slug}`);
+    for (const line of bodyLines(publicIssue)) expect(publicText).toContain(line);
+    for (const article of publicIssue.articles) expect(publicText).toContain(article.title);
+
+    const membersText = await page(`/newsletter/${membersIssue.slug}`);
+    expect(membersText).toContain(membersIssue.summary);
+    expect(membersText).toContain('This issue is for members');
+    expect(membersText).toContain('Join');
+    const secret = bodyLines(membersIssue);
+    expect(secret.length).toBeGreaterThan(0);
+    for (const line of secret) expect(membersText).not.toContain(line);
+
+    // Nor in any file the site serves: pages, scripts, anything under dist/client.
+    const served = [
+      ...readdirSync(clientDistDir, { recursive: true, encoding: 'utf8' }).map((file) =>
+        join(clientDistDir, file),
+      ),
+      ...readdirSync(pagesDistDir, { recursive: true, encoding: 'utf8' }).map((file) =>
+        join(pagesDistDir, file),
+      ),
+    ].filter((file) => /\.(js|html|json|map|txt|xml)$/.test(file));
+    expect(served.length).toBeGreaterThan(10);
+    for (const file of served) {
+      const text = readFileSync(file, 'utf8');
+      for (const line of secret) expect(text.includes(line), `${file}: ${line}`).toBe(false);
+    }
+  });
+});
+
+/** The longer runs of text in an issue's body: what would give it away if it were in a file. */
+function bodyLines(issue: NewsletterIssue): string[] {
+  const lines: string[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    const { type, value, children } = node as {
+      type?: string;
+      value?: unknown;
+      children?: unknown;
+    };
+    if (type === 'text' && typeof value === 'string' && value.trim().length >= 20) {
+      lines.push(value.trim().replace(/\s+/g, ' '));
+    }
+    if (Array.isArray(children)) children.forEach(visit);
+  };
+  visit(issue.body);
+  return lines;
+}
 
 /** Titles and summaries as the HTML escapes them. */
 function escapeText(text: string) {

@@ -5,6 +5,7 @@ import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
 import type { HttpTimeouts } from '../../server/src/http/framework-errors.js';
 import type { PerkCatalog } from '../../server/src/perks/catalog.js';
+import type { NewsletterIssue } from '../../server/src/newsletter/issues.js';
 import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -55,6 +56,8 @@ export async function createTestApp(
     httpTimeouts?: HttpTimeouts;
     /** Partner perks of the test's own (else the shipped content/perks). */
     perkCatalog?: PerkCatalog;
+    /** Newsletter issues as the build would write them; none unless given (their API answers 503). */
+    newsletterIssues?: NewsletterIssue[];
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
   } = {},
@@ -77,6 +80,7 @@ export async function createTestApp(
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
     pagesDir: options.pagesDir ?? '/nonexistent-pages-dir',
     siteIndex: options.siteIndex ?? null,
+    newsletterIssues: options.newsletterIssues ?? null,
     ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
     ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
     ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),

@@ -24,6 +24,7 @@ const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const ConfirmSubscriptionPage = lazy(
   () => import('../features/newsletter/confirm-subscription-page'),
 );
+const NewsletterRoute = lazy(() => import('./routes/newsletter'));
 const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
 const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
 
@@ -62,6 +63,7 @@ export function AppRoutes() {
         <Route path={paths.perks} element={<PerksPage />} />
         <Route path={paths.newsletterConfirm} element={<ConfirmSubscriptionPage />} />
         <Route path={paths.newsletterUnsubscribe} element={<UnsubscribePage />} />
+        <Route path={`${paths.newsletter}/:slug?`} element={<NewsletterRoute />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

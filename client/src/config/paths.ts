@@ -12,6 +12,7 @@ export const paths = {
   account: '/account',
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
+  newsletter: '/newsletter',
   newsletterConfirm: '/newsletter/confirm',
   newsletterUnsubscribe: '/newsletter/unsubscribe',
   perks: '/perks',

@@ -154,6 +154,7 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
  */
 export function renderIssue(issue: NewsletterIssue, site: IssueMailSite): RenderedIssue {
   const { siteUrl, siteName } = site;
+  const webUrl = `${siteUrl}${NEWSLETTER_PATHS.issue(issue.slug)}`;
   const unsubscribeUrl = `${siteUrl}${NEWSLETTER_PATHS.unsubscribe}#token=${TOKEN}`;
   const date = new Date(`${issue.publishedAt}T00:00:00Z`).toLocaleDateString('en-US', {
     timeZone: 'UTC',
@@ -175,7 +176,7 @@ export function renderIssue(issue: NewsletterIssue, site: IssueMailSite): Render
 ${blockHtml(issue.body.children, siteUrl)}
 ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards}` : ''}
 <div style="${STYLE.footer}">
-<p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter.</p>
+<p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter. <a href="${escapeHtml(webUrl)}" style="${STYLE.link}">Read it on the site</a>.</p>
 <p style="margin:0;"><a href="${unsubscribeUrl}" style="${STYLE.link}">Unsubscribe</a> in one click.</p>
 </div></div></body></html>
 `;
@@ -187,7 +188,7 @@ ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards
     issue.title.toUpperCase(),
     blockText(issue.body.children, siteUrl),
     cardText ? `Read on ${siteName}:\n${cardText}` : '',
-    `--\nYou get this because you subscribed to the ${siteName} newsletter.\nUnsubscribe in one click: ${unsubscribeUrl}`,
+    `--\nYou get this because you subscribed to the ${siteName} newsletter.\nRead it on the site: ${webUrl}\nUnsubscribe in one click: ${unsubscribeUrl}`,
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -116,6 +116,13 @@ describe('sending an issue', () => {
     expect(mail?.html).toContain('Hello, &#60;reader&#62; &#38; friends.');
     expect(mail?.html).toContain('href="https://cohort.example/wealth"');
     expect(mail?.html).toContain(`https://cohort.example/newsletter/unsubscribe#token=${token}`);
+    // The issue's own page in the archive, for a reader whose mail client draws it badly.
+    expect(mail?.html).toContain(
+      `<a href="https://cohort.example/newsletter/${TEST_ISSUE.slug}" style="color:#1d4ed8;text-decoration:underline;">Read it on the site</a>`,
+    );
+    expect(mail?.text).toContain(
+      `Read it on the site: https://cohort.example/newsletter/${TEST_ISSUE.slug}`,
+    );
     expect(mail?.html).not.toMatch(/<img|<script/i);
     expect(mail?.text).toContain('Hello, <reader> & friends.');
     expect(mail?.text).toContain(

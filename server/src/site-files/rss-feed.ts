@@ -10,13 +10,18 @@ export interface RssChannel {
   self: string;
 }
 
+/** One entry: an article (its section is its category) or a newsletter issue. */
+export type RssItem = Pick<SiteIndexArticle, 'title' | 'path' | 'summary' | 'publishedAt'> & {
+  section?: string;
+};
+
 /**
- * An RSS 2.0 feed of articles, newest first, each with its summary. `siteUrl` is put in front of
- * every article's path.
+ * An RSS 2.0 feed of articles or issues, newest first, each with its summary. `siteUrl` is put in
+ * front of every item's path.
  */
 export function renderRssFeed(
   channel: RssChannel,
-  articles: readonly SiteIndexArticle[],
+  articles: readonly RssItem[],
   siteUrl: string,
 ): string {
   const newestFirst = [...articles].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt));
@@ -28,7 +33,7 @@ export function renderRssFeed(
       `      ${textElement('link', link)}`,
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      ${textElement('description', article.summary)}`,
-      `      ${textElement('category', article.section)}`,
+      ...(article.section ? [`      ${textElement('category', article.section)}`] : []),
       `      ${textElement('pubDate', toRfc822(article.publishedAt))}`,
       '    </item>',
     ].join('\n');

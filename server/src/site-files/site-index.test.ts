@@ -22,6 +22,7 @@ describe('reading the site index the build wrote', () => {
     const index = {
       pages: [{ path: 'no-leading-slash', lastmod: null }],
       articles: [],
+      newsletters: [],
       sections: [],
       manifest: { themeColor: '#141414', backgroundColor: '#fff', icons: [] },
     };

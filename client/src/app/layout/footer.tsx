@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { paths, policyPages, sectionLinks, topicPages } from '../../config/paths';
 
-export function Footer() {
+export default function Footer() {
   return (
     <footer className="footer">
       <div className="footer__inner">
@@ -15,14 +15,15 @@ export function Footer() {
         <nav aria-label="Sections" className="footer__column">
           <h2 className="footer__heading">Sections</h2>
           <ul className="footer__links">
-            {sectionLinks.map((link) => (
+            {[
+              ...sectionLinks,
+              { to: paths.perks, label: 'Member perks' },
+              { to: paths.newsletter, label: 'Newsletter' },
+            ].map((link) => (
               <li key={link.to}>
                 <Link to={link.to}>{link.label}</Link>
               </li>
             ))}
-            <li>
-              <Link to={paths.perks}>Member perks</Link>
-            </li>
           </ul>
         </nav>
         <nav aria-label="More from Cohort" className="footer__column">

@@ -3,13 +3,15 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { RouteErrorBoundary } from '../routes/route-error-boundary';
 import { useQueryParamOnce } from '../../lib/use-query-param';
 import { PaywallGate } from '../../features/paywall/paywall-gate';
-import { Footer } from './footer';
 import { Navbar } from './navbar';
 import { useFocusOnNavigation } from './use-focus-on-navigation';
 import { useScrollToTopOnNavigation } from './use-scroll-to-top';
 
 // Only a visitor back from Stripe Checkout needs it: loaded then, not on every first visit.
 const CheckoutReturn = lazy(() => import('../../features/payments/checkout-return'));
+// Below every page's content: its links work as plain links in the prerendered HTML until its
+// chunk hydrates them, so the first load's JavaScript does without it (tests/bench/client-size.ts).
+const Footer = lazy(() => import('./footer'));
 
 export function Layout() {
   const backFromCheckout = useQueryParamOnce('checkout_session_id') !== null;
@@ -30,7 +32,9 @@ export function Layout() {
           </Suspense>
         </RouteErrorBoundary>
       </main>
-      <Footer />
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
       {backFromCheckout && (
         <Suspense fallback={null}>
           <CheckoutReturn />

@@ -48,3 +48,18 @@ declare module 'virtual:content/perks' {
   /** Partner perks in the categories' order, then by partner; expired ones included (hide them). */
   export const perks: readonly import('../../../../contract/perks').Perk[];
 }
+
+declare module 'virtual:content/newsletters' {
+  /** Every newsletter issue without its body, newest first. */
+  export const newsletters: readonly import('../../../../contract/newsletters').NewsletterListing[];
+  /**
+   * Public issues' bodies, each a chunk of its own. Members-only bodies are never here: members
+   * get them from GET /api/newsletter/issues/:slug.
+   */
+  export const newsletterBodies: Readonly<
+    Record<
+      string,
+      () => Promise<{ default: import('../../../../contract/markdown-tree').MarkdownTree }>
+    >
+  >;
+}

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { MessageResponseSchema } from '../../../../contract/api';
 import type {
+  NewsletterIssueBody,
   NewsletterSubscribeBodySchema,
   NewsletterSubscription,
   NewsletterSubscriptionBodySchema,
@@ -42,3 +43,7 @@ export const setSubscription = (subscribed: boolean): Promise<NewsletterSubscrip
     method: 'POST',
     body: { subscribed } satisfies Static<typeof NewsletterSubscriptionBodySchema>,
   });
+
+/** A members-only issue's body: members only (ApiError 401/403 for everyone else). */
+export const getIssueBody = (slug: string, signal?: AbortSignal): Promise<NewsletterIssueBody> =>
+  apiRequest(`/api/newsletter/issues/${encodeURIComponent(slug)}`, { signal });

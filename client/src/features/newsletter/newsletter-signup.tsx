@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { subscribe } from './newsletter-api';
 import './newsletter.css';
@@ -7,7 +9,14 @@ import './newsletter.css';
  * The newsletter's sign-up: one email field. Everyone gets the same answer (check your inbox),
  * except a signed-in reader giving their own account's address, who is subscribed at once.
  */
-export function NewsletterSignup({ heading = 'Get the newsletter' }: { heading?: string }) {
+export function NewsletterSignup({
+  heading = 'Get the newsletter',
+  showArchiveLink = true,
+}: {
+  heading?: string;
+  /** Links the archive (not on the archive itself). */
+  showArchiveLink?: boolean;
+}) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -33,6 +42,12 @@ export function NewsletterSignup({ heading = 'Get the newsletter' }: { heading?:
       <p className="newsletter-signup__lede">
         New guides, campaigns worth backing and one thing to do each week. No tracking, one-click
         unsubscribe.
+        {showArchiveLink && (
+          <>
+            {' '}
+            <Link to={paths.newsletter}>Read past issues</Link>.
+          </>
+        )}
       </p>
       {done ? (
         <p role="status" className="newsletter-signup__done">

@@ -4,6 +4,7 @@ import {
   SITE_FILE_PATHS,
   type SiteIndex,
 } from '../../../../contract/site-index.js';
+import { NEWSLETTER_PATHS } from '../../../../contract/newsletters.js';
 import { HttpError } from '../../http/errors.js';
 import {
   renderRobotsTxt,
@@ -54,6 +55,22 @@ export default async function siteFileRoutes(
         self: `${siteUrl}${SITE_FILE_PATHS.feed}`,
       },
       index.articles,
+      siteUrl,
+    ),
+  );
+  serve(SITE_FILE_PATHS.newsletterFeed, rss, (index) =>
+    renderRssFeed(
+      {
+        title: `${siteName} newsletter`,
+        description: `Every issue of the ${siteName} newsletter, newest first.`,
+        link: `${siteUrl}${NEWSLETTER_PATHS.archive}`,
+        self: `${siteUrl}${SITE_FILE_PATHS.newsletterFeed}`,
+      },
+      // A members-only issue's entry carries its summary, as its page does.
+      index.newsletters.map(({ membersOnly, ...issue }) => ({
+        ...issue,
+        ...(membersOnly && { section: 'Members only' }),
+      })),
       siteUrl,
     ),
   );

@@ -43,6 +43,24 @@ const siteIndex: SiteIndex = {
       publishedAt: '2024-05-01',
     },
   ],
+  newsletters: [
+    {
+      slug: 'members-briefing',
+      path: '/newsletter/members-briefing',
+      title: 'Members’ briefing',
+      summary: 'A checklist for members.',
+      publishedAt: '2024-07-02',
+      membersOnly: true,
+    },
+    {
+      slug: 'first-issue',
+      path: '/newsletter/first-issue',
+      title: 'Welcome',
+      summary: 'What this newsletter is.',
+      publishedAt: '2024-07-01',
+      membersOnly: false,
+    },
+  ],
   sections: [
     { name: 'Health', path: '/health', feedPath: '/health/rss.xml' },
     { name: 'Wealth', path: '/wealth', feedPath: '/wealth/rss.xml' },
@@ -172,6 +190,30 @@ describe('the sitemap, feeds, robots.txt and manifest', () => {
     ]);
   });
 
+  it('lists every newsletter issue in /newsletter/rss.xml with its summary, members-only ones marked', async () => {
+    const channel = await fetchFeed('/newsletter/rss.xml');
+    expect(channel.title).toBe('Fish & Chips "Co-op" newsletter');
+    expect(channel.link).toBe(`${SITE_URL}/newsletter`);
+    expect(channel['atom:link']['@_href']).toBe(`${SITE_URL}/newsletter/rss.xml`);
+    expect(channel.item).toEqual([
+      {
+        title: 'Members’ briefing',
+        link: `${SITE_URL}/newsletter/members-briefing`,
+        guid: { '#text': `${SITE_URL}/newsletter/members-briefing`, '@_isPermaLink': 'true' },
+        description: 'A checklist for members.',
+        category: 'Members only',
+        pubDate: 'Tue, 02 Jul 2024 00:00:00 GMT',
+      },
+      {
+        title: 'Welcome',
+        link: `${SITE_URL}/newsletter/first-issue`,
+        guid: { '#text': `${SITE_URL}/newsletter/first-issue`, '@_isPermaLink': 'true' },
+        description: 'What this newsletter is.',
+        pubDate: 'Mon, 01 Jul 2024 00:00:00 GMT',
+      },
+    ]);
+  });
+
   it('names the sitemap by its absolute address in robots.txt', async () => {
     const response = await get('/robots.txt');
     expect(response.statusCode).toBe(200);
@@ -208,7 +250,13 @@ describe('the sitemap, feeds, robots.txt and manifest', () => {
   });
 
   it('answers 503 with the reason when the site is not built, but still serves robots.txt', async () => {
-    for (const url of ['/sitemap.xml', '/rss.xml', '/wealth/rss.xml', '/manifest.webmanifest']) {
+    for (const url of [
+      '/sitemap.xml',
+      '/rss.xml',
+      '/wealth/rss.xml',
+      '/newsletter/rss.xml',
+      '/manifest.webmanifest',
+    ]) {
       const response = await notBuilt.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(503);
       expect(response.json().error.code, url).toBe('not_built');

@@ -1,0 +1,42 @@
+import { Link } from 'react-router-dom';
+import { newsletters } from 'virtual:content/newsletters';
+import { PageMasthead } from '../../components/page-masthead';
+import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
+import { paths } from '../../config/paths';
+import { useDocumentHead } from '../../lib/document-head';
+import { formatDate } from '../../lib/format-date';
+
+const DESCRIPTION =
+  'Every issue of the Cohort newsletter: new guides, campaigns worth backing and one thing to do each week. Members get their own issues too.';
+
+/** /newsletter: every issue, newest first, and the sign-up. */
+export function NewsletterArchive() {
+  useDocumentHead('Newsletter', DESCRIPTION);
+  return (
+    <>
+      <PageMasthead eyebrow="Newsletter" title="The Cohort newsletter" lede={DESCRIPTION} />
+      <div className="page-body newsletter-archive">
+        <NewsletterSignup heading="Get the next issue by mail" showArchiveLink={false} />
+        <h2 className="newsletter-archive__heading">Past issues</h2>
+        {newsletters.length === 0 ? (
+          <p>No issues yet: the first one is on its way.</p>
+        ) : (
+          <ol className="newsletter-archive__list" role="list">
+            {newsletters.map((issue) => (
+              <li key={issue.slug} className="newsletter-archive__item">
+                <p className="newsletter-archive__meta">
+                  <time dateTime={issue.publishedAt}>{formatDate(issue.publishedAt)}</time>
+                  {issue.membersOnly && <span className="members-badge">Members only</span>}
+                </p>
+                <h3>
+                  <Link to={`${paths.newsletter}/${issue.slug}`}>{issue.title}</Link>
+                </h3>
+                <p>{issue.summary}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </>
+  );
+}

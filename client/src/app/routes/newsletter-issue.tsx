@@ -1,0 +1,89 @@
+import { use, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { articles } from 'virtual:content/articles';
+import { newsletterBodies, newsletters } from 'virtual:content/newsletters';
+import type { MarkdownTree } from '../../../../contract/markdown-tree';
+import { MarkdownContent } from '../../components/markdown-content';
+import { PageMasthead } from '../../components/page-masthead';
+import { paths } from '../../config/paths';
+import { ArticleCard } from '../../features/content/components/article-card';
+import { MembersOnlyIssue } from '../../features/newsletter/members-only-issue';
+import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
+import { useDocumentHead } from '../../lib/document-head';
+import { formatDate } from '../../lib/format-date';
+import NotFoundRoute from './not-found';
+
+type Issue = (typeof newsletters)[number];
+type LoadBody = (typeof newsletterBodies)[string];
+
+/** One promise per body, so a re-render while it loads waits on the same chunk. */
+const bodies = new Map<string, Promise<MarkdownTree>>();
+function loadBody(slug: string, load: LoadBody): Promise<MarkdownTree> {
+  let body = bodies.get(slug);
+  if (!body) {
+    body = load().then((module) => module.default);
+    bodies.set(slug, body);
+  }
+  return body;
+}
+
+/**
+ * /newsletter/:slug: an issue with its article cards. A public issue's body is in the page; a
+ * members-only issue shows its summary and how to join, and members its body from the server.
+ * An unknown slug is the 404 page.
+ */
+export function NewsletterIssue({ slug }: { slug: string }) {
+  const issue = newsletters.find((item) => item.slug === slug);
+  if (!issue) return <NotFoundRoute />;
+  const load = newsletterBodies[issue.slug];
+  return <IssueScreen issue={issue} body={load ? <PublicBody slug={slug} load={load} /> : null} />;
+}
+
+function PublicBody({ slug, load }: { slug: string; load: LoadBody }) {
+  const body = use(loadBody(slug, load));
+  return <MarkdownContent blocks={body.children} />;
+}
+
+function IssueScreen({ issue, body }: { issue: Issue; body: ReactNode }) {
+  useDocumentHead(issue.title, issue.summary, {
+    type: 'article',
+    publishedTime: issue.publishedAt,
+  });
+  const cards = issue.articles.flatMap((slug) => articles.filter((item) => item.slug === slug));
+  return (
+    <>
+      <article className="article newsletter-issue">
+        <PageMasthead
+          eyebrow={issue.membersOnly ? 'Newsletter · Members only' : 'Newsletter'}
+          title={issue.title}
+          lede={issue.summary}
+          before={
+            <p className="back-link">
+              <Link to={paths.newsletter}>
+                <span aria-hidden="true">← </span>All issues
+              </Link>
+            </p>
+          }
+        >
+          <p className="article__meta">
+            <time dateTime={issue.publishedAt}>{formatDate(issue.publishedAt)}</time>
+          </p>
+        </PageMasthead>
+        <div className="prose article__body">{body ?? <MembersOnlyIssue slug={issue.slug} />}</div>
+      </article>
+      {cards.length > 0 && (
+        <aside className="more" aria-labelledby="issue-articles-title">
+          <h2 id="issue-articles-title">In this issue</h2>
+          <ul className="card-grid" role="list">
+            {cards.map((article) => (
+              <li key={article.id}>
+                <ArticleCard article={article} headingLevel={3} />
+              </li>
+            ))}
+          </ul>
+        </aside>
+      )}
+      <NewsletterSignup heading="Get the next issue by mail" />
+    </>
+  );
+}

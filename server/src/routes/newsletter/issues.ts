@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import {
+  NewsletterIssueBodySchema,
+  NewsletterIssueParamsSchema,
+} from '../../../../contract/newsletters.js';
+import { HttpError } from '../../http/errors.js';
+import { isMembershipActive } from '../../memberships/memberships.js';
+import type { NewsletterIssue } from '../../newsletter/issues.js';
+
+export interface NewsletterIssueRouteOptions {
+  /** The issues the build wrote (dist/newsletters.json); null when the site is not built. */
+  issues: readonly NewsletterIssue[] | null;
+}
+
+/**
+ * An issue's body for the archive's page. Public issues' bodies are in the page already; a
+ * members-only issue's body leaves the server only here, and only for a member.
+ */
+const newsletterIssueRoutes: FastifyPluginAsyncTypebox<NewsletterIssueRouteOptions> = async (
+  app,
+  { issues },
+) => {
+  const bySlug = new Map(issues?.map((issue) => [issue.slug, issue]));
+
+  app.get(
+    '/api/newsletter/issues/:slug',
+    {
+      schema: {
+        params: NewsletterIssueParamsSchema,
+        response: {
+          200: NewsletterIssueBodySchema,
+          401: ErrorResponseSchema,
+          403: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+          503: ErrorResponseSchema,
+        },
+      },
+      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      if (!issues) {
+        throw new HttpError(503, 'not_built', 'The site is not built: run `npm run build`.');
+      }
+      const issue = bySlug.get(request.params.slug);
+      if (!issue) throw new HttpError(404, 'issue_not_found', 'There is no such newsletter issue.');
+      if (issue.membersOnly) {
+        const session = await request.requireSession();
+        if (!isMembershipActive(session.user?.membership ?? null)) {
+          throw new HttpError(
+            403,
+            'members_only',
+            'This issue is for members: join to read it in full.',
+          );
+        }
+        // A member's copy: never kept by a shared cache.
+        void reply.header('cache-control', 'private, no-store');
+      }
+      return { slug: issue.slug, body: issue.body };
+    },
+  );
+};
+
+export default newsletterIssueRoutes;
