@@ -33,6 +33,11 @@ export interface ClientAssetsOptions {
    * leave no room for a payment form before any script runs.
    */
   paymentsEnabled: boolean;
+  /**
+   * Pages under this path (the desk) are the bare shell for staff (`request.getStaff()`), never
+   * cached or indexed; to anyone else, exactly what an unknown address gets.
+   */
+  staffOnlyPrefix?: string;
 }
 
 /** A page's HTML and its validator. */
@@ -117,7 +122,11 @@ export default fp(
       return reply.code(status).type('text/html; charset=utf-8').send(page.html);
     }
 
-    function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
+    const isStaffOnly = (path: string) =>
+      options.staffOnlyPrefix !== undefined &&
+      (path === options.staffOnlyPrefix || path.startsWith(`${options.staffOnlyPrefix}/`));
+
+    async function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
       if (!pages) {
         if (path !== '/') return reply.code(404).send(errorBody('not_found', 'No such page.'));
         return reply
@@ -129,6 +138,15 @@ export default fp(
       if (redirect) return reply.redirect(redirect, 301);
       if (path.length > 1 && path.endsWith('/')) {
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
+      }
+      if (isStaffOnly(path)) {
+        if (!(await request.getStaff())) return sendPage(request, reply, 404, pages.notFound);
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .header('x-robots-tag', 'noindex')
+          .type('text/html; charset=utf-8')
+          .send(pages.shell.html);
       }
       const page = pages.byPath.get(path);
       if (page) return sendPage(request, reply, 200, page);
