@@ -14,3 +14,5 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
  * browser and only for staff; never prerendered, never in the sitemap, disallowed to crawlers.
  */
 export const DESK_PATH = '/desk';
+/** The desk's API: every address under it answers 404 to anyone who is not staff. */
+export const DESK_API = '/api/desk';

@@ -2,12 +2,12 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { MembershipSchema } from './api.js';
 import { UUID_PATTERN } from './constants.js';
 
+export { DESK_API } from './constants.js';
+
 /**
  * The publisher's desk (`/desk`, `/api/desk/*`): what its client and server agree on. Everything
  * here answers 404 to anyone who is not staff (PRODUCT decision 16).
  */
-
-export const DESK_API = '/api/desk';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

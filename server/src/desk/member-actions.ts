@@ -59,6 +59,8 @@ export function parseCompEnd(text: string): Date {
 }
 
 const describeDay = (date: Date) => date.toISOString().slice(0, 10);
+/** "2027-01-23 00:00 UTC". */
+const describeMoment = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export async function grantCompAsStaff(
   { db }: Pick<Services, 'db'>,
@@ -86,7 +88,7 @@ export async function grantCompAsStaff(
       before: { membership: before },
       after: { membership: after, comp },
     });
-    return `Comp granted until ${comp.periodEnd.toISOString()}: member until ${after?.expiresAt ?? '?'}.`;
+    return `Comp granted until ${describeMoment(comp.periodEnd)}: a member until ${describeMoment(new Date(after?.expiresAt ?? comp.periodEnd))}.`;
   });
 }
 

@@ -51,6 +51,8 @@ interface Pages {
   byPath: Map<string, Page>;
   notFound: Page;
   shell: Page;
+  /** The shell marked for the desk (`<html data-desk>`): what staff get at /desk. */
+  deskShell: Buffer;
   browserOnly: Set<string>;
   redirects: Map<string, string>;
 }
@@ -69,10 +71,12 @@ function readPages(options: ClientAssetsOptions): Pages | null {
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
     return { html, etag: `"${hash}"` };
   };
+  const shell = read(routes.shell);
   return {
     byPath: new Map(routes.pages.map(({ path, file }) => [path, read(file)])),
     notFound: read(routes.notFound),
-    shell: read(routes.shell),
+    shell,
+    deskShell: Buffer.from(shell.html.toString().replace(/<html\b/, '<html data-desk')),
     browserOnly: new Set(routes.browserOnly),
     redirects: new Map([
       ['/index.html', '/'],
@@ -146,7 +150,7 @@ export default fp(
           .header('cache-control', 'no-store')
           .header('x-robots-tag', 'noindex')
           .type('text/html; charset=utf-8')
-          .send(pages.shell.html);
+          .send(pages.deskShell);
       }
       const page = pages.byPath.get(path);
       if (page) return sendPage(request, reply, 200, page);
