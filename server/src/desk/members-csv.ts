@@ -1,15 +1,12 @@
-import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
 import { isMembershipActive } from '../memberships/memberships.js';
 import type { Services } from '../services.js';
+import { streamCsv } from './csv.js';
 import { memberWhere, type MemberSearch } from './members.js';
 
 /**
- * The members list as CSV, streamed: rows are read a batch at a time (keyset, as the list pages)
- * and written as they come, so a list of any size takes the same memory, and a slow download
- * slows the reading down (the stream's backpressure) instead of piling rows up. Cells that a
- * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) are
- * escaped with a leading apostrophe (csv-stringify's `escape_formulas`).
+ * The members list as CSV (the list's own search and filter), read a batch at a time in the list's
+ * keyset order and streamed as it comes (csv.ts).
  */
 
 /** Rows read per query: small enough to stream early, large enough to cost few round trips. */
@@ -19,17 +16,19 @@ export const EXPORT_BATCH_SIZE = 1000;
 export const EXPORT_QUERY_MARK = '/* desk members export */';
 
 const COLUMNS = [
-  { key: 'user_id', header: 'user_id' },
-  { key: 'email', header: 'email' },
-  { key: 'created_at', header: 'created_at' },
-  { key: 'member_now', header: 'member_now' },
-  { key: 'plan', header: 'plan' },
-  { key: 'status', header: 'status' },
-  { key: 'expires_at', header: 'expires_at' },
-  { key: 'stripe_customers', header: 'stripe_customers' },
-  { key: 'paid_cents', header: 'paid_cents' },
-  { key: 'currency', header: 'currency' },
-];
+  'user_id',
+  'email',
+  'created_at',
+  'member_now',
+  'plan',
+  'status',
+  'expires_at',
+  'stripe_customers',
+  'paid_cents',
+  'currency',
+] as const;
+
+type ExportRow = Record<(typeof COLUMNS)[number], string | number>;
 
 interface ExportSqlRow {
   id: string;
@@ -46,7 +45,7 @@ async function* exportRows(
   { db }: Pick<Services, 'db'>,
   search: MemberSearch,
   currency: string,
-): AsyncGenerator<Record<string, string | number>> {
+): AsyncGenerator<ExportRow> {
   const where = memberWhere(search, 5);
   let cursor = null as { createdAt: Date; id: string } | null;
   for (;;) {
@@ -94,9 +93,5 @@ export function streamMembersCsv(
   search: MemberSearch,
   options: { currency: string },
 ): Readable {
-  const csv = stringify({ header: true, columns: COLUMNS, escape_formulas: true });
-  // A download that stops (the browser went away) ends the reading too, and a failed query ends
-  // the download (cut short: the header went out long before).
-  pipeline(Readable.from(exportRows(deps, search, options.currency)), csv, () => {});
-  return csv;
+  return streamCsv(COLUMNS, exportRows(deps, search, options.currency));
 }
