@@ -20,9 +20,8 @@ export const MEMBER_FILTERS: Record<DeskMemberFilter, string> = {
   /** Was a member (has a membership row), is not now. */
   expired: `(m."userId" IS NOT NULL AND NOT ${HAS_ACCESS})`,
   /** A payment refunded, lost in a dispute or under one (now or ever). */
-  refunded_or_disputed: `EXISTS (SELECT 1 FROM entitlements e
-                                 WHERE e."userId" = u.id
-                                   AND e.state IN ('refunded', 'revoked', 'suspended'))`,
+  refunded_or_disputed: `u.id IN (SELECT e."userId" FROM entitlements e
+                                   WHERE e.state IN ('refunded', 'revoked', 'suspended'))`,
   /** Paid without an account: only their browser's cookie holds the membership. */
   anonymous: 'u.email IS NULL',
 };
