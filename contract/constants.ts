@@ -8,3 +8,11 @@ export const EARLY_ACCESS_OFFER = 'early-access';
 
 /** A user id: a UUID as `crypto.randomUUID()` writes it. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The publisher's desk (PRODUCT decision 16): its pages live under this path, drawn only in the
+ * browser and only for staff; never prerendered, never in the sitemap, disallowed to crawlers.
+ */
+export const DESK_PATH = '/desk';
+/** The desk's API: every address under it answers 404 to anyone who is not staff. */
+export const DESK_API = '/api/desk';

@@ -40,8 +40,12 @@ import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
 import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
+import deskRoutes from './routes/desk/index.js';
+import staff from './plugins/app/staff.js';
+import { modeOfKey } from './stripe/key-check.js';
 import { readSiteIndex } from './site-files/site-index.js';
 import type { SiteIndex } from '../../contract/site-index.js';
+import { DESK_PATH } from '../../contract/constants.js';
 
 export interface AppDependencies {
   database: Database;
@@ -109,6 +113,7 @@ export async function buildApp(
     previousSecret: config.sessionSecretPrevious,
   });
 
+  await app.register(staff, { staff: config.staff });
   await app.register(payments, { config });
   await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
 
@@ -129,13 +134,19 @@ export async function buildApp(
     siteName: config.siteName,
   });
   await app.register(accountPaymentRoutes);
-  await app.register(perkRoutes, {
-    catalog:
-      dependencies.perkCatalog ??
-      (await readPerkCatalog({
-        contentDir: perksContentDir,
-        redemptionsFile: perkRedemptionsFile,
-      })),
+  const perkCatalog =
+    dependencies.perkCatalog ??
+    (await readPerkCatalog({ contentDir: perksContentDir, redemptionsFile: perkRedemptionsFile }));
+  await app.register(perkRoutes, { catalog: perkCatalog });
+  await app.register(deskRoutes, {
+    currency: config.membership.currency,
+    graceDays: config.membership.graceDays,
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    perkTitles: new Map(
+      perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
+    ),
+    stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
   await app.register(newsletterRoutes, {
     siteUrl: config.siteUrl,
@@ -165,6 +176,8 @@ export async function buildApp(
     pagesDir: dependencies.pagesDir ?? pagesDistDir,
     siteUrl: config.siteUrl,
     paymentsEnabled: config.stripe !== null,
+    // The desk's pages exist for staff only: to anyone else, the not-found page and a 404.
+    staffOnlyPrefix: DESK_PATH,
   });
 
   return app;

@@ -27,6 +27,27 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('reads the desk’s staff as account emails, normalised, and no one staff unless named', () => {
+    expect(parseConfig({}).staff).toEqual({ owners: [], editors: [] });
+    expect(
+      parseConfig({
+        STAFF_EMAILS: ' Owner@Example.com, second@example.com ,',
+        EDITOR_EMAILS: 'editor@example.com',
+      }).staff,
+    ).toEqual({
+      owners: ['owner@example.com', 'second@example.com'],
+      editors: ['editor@example.com'],
+    });
+    expect(problemsOf({ STAFF_EMAILS: 'owner@example.com, not-an-email' })).toEqual([
+      'STAFF_EMAILS: not-an-email is not an email address',
+    ]);
+    expect(
+      problemsOf({ STAFF_EMAILS: 'both@example.com', EDITOR_EMAILS: 'Both@example.com' }),
+    ).toEqual([
+      'EDITOR_EMAILS: both@example.com is in STAFF_EMAILS too; name each staff member in one of them',
+    ]);
+  });
+
   it('names the social link by its host, and takes only an https address', () => {
     expect(parseConfig({ SOCIAL_URL: 'https://www.instagram.com/cohort.site/' }).social).toEqual({
       url: 'https://www.instagram.com/cohort.site/',

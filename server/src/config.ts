@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidEmail, normalizeEmail } from '../../contract/account-rules.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
 
 /** Typed configuration, read from the environment once at start-up. */
@@ -39,8 +40,17 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
+  /** Who may open the publisher's desk (/desk): registered accounts by email. */
+  staff: StaffConfig;
   /** What is wrong but does not stop start-up outside production: logged at start. */
   warnings: string[];
+}
+
+export interface StaffConfig {
+  /** `STAFF_EMAILS`: see and change everything on the desk. Normalised like account emails. */
+  owners: string[];
+  /** `EDITOR_EMAILS`: see everything, change nothing. */
+  editors: string[];
 }
 
 export interface SocialLink {
@@ -82,6 +92,23 @@ const integer = (min: number, max: number) =>
     .int('must be a whole number')
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
+
+/** A comma-separated list of account emails, each normalised as registration does. */
+const emailList = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const emails = (value ?? '')
+      .split(',')
+      .map((email) => normalizeEmail(email))
+      .filter((email) => email !== '');
+    for (const email of emails) {
+      if (!isValidEmail(email)) {
+        context.addIssue({ code: 'custom', message: `${email} is not an email address` });
+      }
+    }
+    return [...new Set(emails)];
+  });
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -143,6 +170,8 @@ export const envSchema = z.object({
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
   ),
+  STAFF_EMAILS: emailList,
+  EDITOR_EMAILS: emailList,
 });
 
 /** Reads and validates the environment. Throws a `ConfigError` naming every bad variable. */
@@ -166,6 +195,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
         'SMTP_URL: is required in production (set MAIL_TRANSPORT=log to print mail to the log instead)',
       );
     }
+  }
+  for (const email of e.EDITOR_EMAILS.filter((editor) => e.STAFF_EMAILS.includes(editor))) {
+    problems.push(
+      `EDITOR_EMAILS: ${email} is in STAFF_EMAILS too; name each staff member in one of them`,
+    );
   }
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
     problems.push('SMTP_URL: is required when MAIL_TRANSPORT=smtp');
@@ -237,6 +271,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
+    staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS },
     warnings,
   };
 }

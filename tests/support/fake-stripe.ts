@@ -872,6 +872,32 @@ export class FakeStripe {
     return session;
   }
 
+  /**
+   * Stripe's Search API (`GET /v1/<resource>/search?query=…`) for the clauses Cohort writes:
+   * `metadata['key']:'value'`, joined by OR. Anything else is refused, as Stripe refuses a query
+   * it cannot parse, rather than answered wrongly. Newest first, one page.
+   */
+  private search(resource: string, body: Record<string, unknown>, url: string) {
+    const kinds: Record<string, string> = {
+      payment_intents: 'payment_intent',
+      subscriptions: 'subscription',
+    };
+    const kind = kinds[resource];
+    if (!kind) throw invalid(`FakeStripe does not search ${resource}`);
+    const clauses = String(body.query ?? '')
+      .split(/\s+OR\s+/)
+      .map((clause) => {
+        const match = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(clause.trim());
+        if (!match)
+          throw invalid(`Unsupported search query clause: ${clause}`, 'parameter_invalid');
+        return { key: match[1] ?? '', value: match[2] ?? '' };
+      });
+    const data = this.newestFirst(kind).filter((o) =>
+      clauses.some(({ key, value }) => (o.metadata as Record<string, string>)[key] === value),
+    );
+    return { object: 'search_result', data, has_more: false, next_page: null, url };
+  }
+
   private route(method: string, path: string, body: Record<string, unknown>): Answer {
     const ok = (object: unknown): Answer => ({ status: 200, body: object });
     // /v1/<resource>[/<id>[/<action>]], where a resource may be namespaced (checkout/sessions).
@@ -880,6 +906,9 @@ export class FakeStripe {
       parts.splice(0, 2, `${parts[0]}/${parts[1] ?? ''}`);
     }
     const [resource, id, action] = parts;
+    if (method === 'GET' && id === 'search' && !action) {
+      return ok(this.search(resource ?? '', body, path));
+    }
     const key = `${method} ${resource ?? ''}${id ? '/:id' : ''}${action ? `/${action}` : ''}`;
     switch (key) {
       case 'POST payment_intents':

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from './layout/layout';
 import { categoryPath, contentPages, paths, redirects } from '../config/paths';
@@ -27,10 +27,28 @@ const ConfirmSubscriptionPage = lazy(
 const NewsletterRoute = lazy(() => import('./routes/newsletter'));
 const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
 const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
+const DeskApp = lazy(() => import('../features/desk/desk-app'));
+
+/**
+ * The server marks the page it sends staff at /desk (`<html data-desk>`); to anyone else it sends
+ * the not-found page, which must hydrate as the not-found page. Never while prerendering.
+ */
+const isDeskPage = () =>
+  typeof document !== 'undefined' && document.documentElement.hasAttribute('data-desk');
 
 export function AppRoutes() {
   return (
     <Routes>
+      {isDeskPage() && (
+        <Route
+          path={`${paths.desk}/*`}
+          element={
+            <Suspense fallback={null}>
+              <DeskApp notFound={<NotFoundRoute />} />
+            </Suspense>
+          }
+        />
+      )}
       <Route element={<Layout />}>
         <Route path={paths.home} element={<HomeRoute />} />
         {redirects.map(({ from, to }) => (

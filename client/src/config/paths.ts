@@ -24,6 +24,12 @@ export const paths = {
   privacy: '/privacy',
   terms: '/terms',
   refunds: '/refunds',
+  /**
+   * The publisher's desk: staff only, never prerendered, never in the sitemap. The server's
+   * DESK_PATH (contract/constants.ts), spelled out so the first load need not bring that module;
+   * tests/e2e/desk.spec.ts holds the two together.
+   */
+  desk: '/desk',
 } as const;
 
 /** The seed's rule for a category's path: lower-case, first space to a hyphen. */

@@ -301,6 +301,23 @@ export async function createPasswordReset(
   return { email, token };
 }
 
+/** The password-reset mail: the link in its fragment, so no server or proxy log can hold it. */
+export function passwordResetMail(
+  reset: { email: string; token: string },
+  site: { siteUrl: string; siteName: string },
+): { to: string; subject: string; text: string } {
+  const link = `${site.siteUrl}/reset-password#token=${reset.token}`;
+  const minutes = PASSWORD_RESET_TTL_MS / 60_000;
+  return {
+    to: reset.email,
+    subject: `Reset your ${site.siteName} password`,
+    text:
+      `Someone (hopefully you) asked to reset the password of your ${site.siteName} account.\n\n` +
+      `Open this link to choose a new one. It works once, for the next ${minutes} minutes:\n\n${link}\n\n` +
+      `If it was not you, ignore this mail: your password stays as it is.\n`,
+  };
+}
+
 const invalidResetLink = () =>
   new HttpError(
     400,

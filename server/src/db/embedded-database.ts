@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 
@@ -22,7 +23,11 @@ export async function startEmbeddedDatabase(
   options: { dataDir?: string; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  // pg_trgm: the desk's search by any part of an email (migration 20261124100000_desk).
+  const db = await PGlite.create({
+    ...(options.dataDir && { dataDir: options.dataDir }),
+    extensions: { pg_trgm },
+  });
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',

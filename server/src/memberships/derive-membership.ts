@@ -147,6 +147,51 @@ function noAccessStatus(
 }
 
 /**
+ * The unbroken runs of access the placed coverage gives, with a `past_due` subscription's grace
+ * days after its last paid period: a renewal that failed keeps access for the grace days, never
+ * for the period Stripe has moved on to but nobody paid.
+ */
+function runsOf(
+  coverage: readonly Coverage[],
+  entries: readonly LedgerEntry[],
+  subscriptions: readonly LedgerSubscription[],
+  graceDays: number,
+): Interval[] {
+  const intervals: Interval[] = coverage.map((c) => ({
+    start: c.start.getTime(),
+    end: c.end.getTime(),
+  }));
+  const pastDue = subscriptions.find((s) => s.status === 'past_due');
+  if (pastDue) {
+    const paidEnds = coverage
+      .filter((c) => entries.find((e) => e.id === c.entryId)?.subscriptionId === pastDue.id)
+      .map((c) => c.end.getTime());
+    if (paidEnds.length > 0) {
+      const lastPaidEnd = Math.max(...paidEnds);
+      intervals.push({ start: lastPaidEnd, end: lastPaidEnd + graceDays * DAY_MS });
+    }
+  }
+  return mergeIntervals(intervals);
+}
+
+/**
+ * Every unbroken run of access the ledger gives a user, past, present and future, oldest first:
+ * what `deriveMembership` reads the current one from, and what the desk counts members joining and
+ * leaving with.
+ */
+export function accessRuns(
+  entries: readonly LedgerEntry[],
+  subscriptions: readonly LedgerSubscription[],
+  options: { graceDays: number },
+): { start: Date; end: Date }[] {
+  const coverage = placeEntries(entries, subscriptions);
+  return runsOf(coverage, entries, subscriptions, options.graceDays).map((run) => ({
+    start: new Date(run.start),
+    end: new Date(run.end),
+  }));
+}
+
+/**
  * What the ledger gives now: null for a user who never paid. `expiresAt` is the end of the
  * unbroken run of covered time that holds `now` (for a `past_due` subscription, its last paid
  * period's end plus the grace days), or the end of the last run when none holds `now`, or the
@@ -160,25 +205,8 @@ export function deriveMembership(
   if (entries.length === 0) return null;
   const now = options.now.getTime();
   const coverage = placeEntries(entries, subscriptions);
-  const intervals: Interval[] = coverage.map((c) => ({
-    start: c.start.getTime(),
-    end: c.end.getTime(),
-  }));
-
-  // A renewal that failed: access for the grace days after the last paid period, never for the
-  // period Stripe has moved on to but nobody paid.
   const pastDue = subscriptions.find((s) => s.status === 'past_due');
-  if (pastDue) {
-    const paidEnds = coverage
-      .filter((c) => entries.find((e) => e.id === c.entryId)?.subscriptionId === pastDue.id)
-      .map((c) => c.end.getTime());
-    if (paidEnds.length > 0) {
-      const lastPaidEnd = Math.max(...paidEnds);
-      intervals.push({ start: lastPaidEnd, end: lastPaidEnd + options.graceDays * DAY_MS });
-    }
-  }
-
-  const runs = mergeIntervals(intervals);
+  const runs = runsOf(coverage, entries, subscriptions, options.graceDays);
   const current = runs.find((run) => run.start <= now && now < run.end);
   const live = subscriptions.find((s) => LIVE_SUBSCRIPTION_STATUSES.has(s.status));
   if (current) {

@@ -12,6 +12,7 @@ export interface UserSession {
   userAgent: string | null;
   createdAt: Date;
   lastSeenAt: Date;
+  signedInAt: Date | null;
 }
 
 /** `lastSeenAt` moves forward at most this often, so reading a session stays a single SELECT. */
@@ -19,18 +20,36 @@ export const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 
 const MAX_USER_AGENT = 300;
 
+/**
+ * A new session row. `signedIn`: the user just typed their password (sign-in, registration), so
+ * `signedInAt` is now; false for a token from before sessions were stored, turned into one, whose
+ * sign-in time nobody knows (the desk asks such a session to sign in again before any change).
+ */
 export async function createUserSession(
   { db }: Pick<Services, 'db'>,
   userId: string,
   userAgent: string | undefined,
+  { signedIn }: { signedIn: boolean },
 ): Promise<string> {
   const id = randomUUID();
-  await db.pool.query(`INSERT INTO sessions (id, "userId", "userAgent") VALUES ($1, $2, $3)`, [
-    id,
-    userId,
-    userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
-  ]);
+  await db.pool.query(
+    `INSERT INTO sessions (id, "userId", "userAgent", "signedInAt")
+     VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN now() END)`,
+    [id, userId, userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null, signedIn],
+  );
   return id;
+}
+
+/** When the session's user typed their password for it; null when unknown or gone. */
+export async function sessionSignedInAt(
+  { db }: Pick<Services, 'db'>,
+  sessionId: string,
+): Promise<Date | null> {
+  const { rows } = await db.pool.query<{ signedInAt: Date | null }>(
+    'SELECT "signedInAt" FROM sessions WHERE id = $1',
+    [sessionId],
+  );
+  return rows[0]?.signedInAt ?? null;
 }
 
 export async function listUserSessions(
@@ -38,7 +57,7 @@ export async function listUserSessions(
   userId: string,
 ): Promise<UserSession[]> {
   const { rows } = await db.pool.query<UserSession>(
-    `SELECT id, "userAgent", "createdAt", "lastSeenAt" FROM sessions
+    `SELECT id, "userAgent", "createdAt", "lastSeenAt", "signedInAt" FROM sessions
      WHERE "userId" = $1 ORDER BY "lastSeenAt" DESC, "createdAt" DESC`,
     [userId],
   );

@@ -1,3 +1,4 @@
+import { DESK_PATH } from '../../../contract/constants.js';
 import { SITE_FILE_PATHS, type SiteIndex } from '../../../contract/site-index.js';
 import { textElement, XML_DECLARATION } from './xml.js';
 
@@ -20,11 +21,15 @@ export function renderSitemap(index: SiteIndex, siteUrl: string): string {
   ].join('\n');
 }
 
-/** Everything may be crawled; the sitemap is named with its absolute address, as it must be. */
+/**
+ * Everything may be crawled but the staff's desk (which answers crawlers 404 anyway); the sitemap
+ * is named with its absolute address, as it must be.
+ */
 export function renderRobotsTxt(siteUrl: string): string {
   return [
     'User-agent: *',
     'Allow: /',
+    `Disallow: ${DESK_PATH}`,
     '',
     `Sitemap: ${siteUrl}${SITE_FILE_PATHS.sitemap}`,
     '',

@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
-import { withTransaction } from '../db/transaction.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
 import { applyPaymentFacts, type LedgerChange } from '../memberships/ledger.js';
 import type { Services } from '../services.js';
 import { readEventFacts } from './event-facts.js';
+import { asUserId } from './read-payment-facts.js';
 import { runStripeActions } from './stripe-actions.js';
 
 export type EventOutcome = 'applied' | 'recorded' | 'duplicate';
@@ -25,18 +26,81 @@ export async function handleStripeEvent(
 
   // Read from Stripe before the transaction, so no database transaction waits on the network.
   const facts = await readEventFacts(deps, event);
+  const named = namedInEvent(event);
   const result = await withTransaction(deps.db.pool, async (tx) => {
     const recorded = await tx.query(
-      'INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING',
-      [event.id, event.type],
+      `INSERT INTO stripe_events (id, type, "objectId") VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO NOTHING`,
+      [event.id, event.type, named.objectId],
     );
     if (recorded.rowCount === 0) return 'duplicate' as const;
-    if (facts.length === 0) return 'recorded' as const;
-    return applyPaymentFacts(tx, facts, { graceDays: deps.graceDays });
+    const change =
+      facts.length === 0 ? null : await applyPaymentFacts(tx, facts, { graceDays: deps.graceDays });
+    await tx.query(`UPDATE stripe_events SET outcome = $2, notes = $3 WHERE id = $1`, [
+      event.id,
+      change ? 'applied' : 'recorded',
+      change?.notices.join('\n') || null,
+    ]);
+    await linkEventToUsers(tx, event.id, {
+      userIds: [...(change?.userIds ?? [])],
+      customerId: named.customerId,
+      metadataUserId: named.metadataUserId,
+    });
+    return change ?? ('recorded' as const);
   });
   if (typeof result === 'string') return result;
   await settleLedgerChange(deps, result);
   return 'applied';
+}
+
+/**
+ * Who an event names, from its own snapshot: only to list it on the desk under the right members,
+ * never to decide anything about money (that is read from Stripe, above).
+ */
+function namedInEvent(event: Stripe.Event): {
+  objectId: string | null;
+  customerId: string | null;
+  metadataUserId: string | null;
+} {
+  const object = (event as { data?: { object?: unknown } }).data?.object;
+  if (typeof object !== 'object' || object === null) {
+    return { objectId: null, customerId: null, metadataUserId: null };
+  }
+  const { id, customer, metadata } = object as {
+    id?: unknown;
+    customer?: unknown;
+    metadata?: unknown;
+  };
+  const userId =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { userId?: unknown }).userId
+      : undefined;
+  return {
+    objectId: typeof id === 'string' ? id.slice(0, 255) : null,
+    customerId: typeof customer === 'string' ? customer : null,
+    metadataUserId: typeof userId === 'string' ? asUserId(userId) : null,
+  };
+}
+
+/**
+ * Lists the event under the users whose ledger it changed, the user of its customer, and the user
+ * (or the account an anonymous user merged into) named in its metadata: those that have a row.
+ */
+async function linkEventToUsers(
+  tx: Tx,
+  eventId: string,
+  named: { userIds: string[]; customerId: string | null; metadataUserId: string | null },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO stripe_event_users ("eventId", "userId")
+     SELECT $1, u.id FROM users u
+     WHERE u.id = ANY($2::uuid[])
+        OR u.id = (SELECT "userId" FROM stripe_customers WHERE id = $3)
+        OR u.id = $4::uuid
+        OR u.id = (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $4::uuid)
+     ON CONFLICT DO NOTHING`,
+    [eventId, named.userIds, named.customerId, named.metadataUserId],
+  );
 }
 
 /**

@@ -73,8 +73,8 @@ describe('npm run stripe:reconcile', () => {
   /** What a restore from an old backup loses: every Stripe record, the users kept. */
   async function loseTheLedger() {
     await t.database.pool.query(
-      `TRUNCATE stripe_events, stripe_actions, entitlements, subscriptions, stripe_customers,
-                memberships`,
+      `TRUNCATE stripe_events, stripe_event_users, stripe_actions, entitlements, subscriptions,
+                stripe_customers, memberships`,
     );
   }
 

@@ -32,7 +32,7 @@ export interface ReconcileOptions {
   progress?: (line: string) => void;
 }
 
-interface MembershipRow {
+export interface MembershipRow {
   plan: string;
   status: string;
   expiresAt: string;
@@ -80,11 +80,16 @@ async function listAll<T extends { id: string }>(
   }
 }
 
-async function memberships(deps: StripeEventDeps): Promise<Map<string, MembershipRow>> {
+/** Every membership row (or one user's), as text that compares exactly. */
+async function memberships(
+  deps: StripeEventDeps,
+  userId: string | null = null,
+): Promise<Map<string, MembershipRow>> {
   const { rows } = await deps.db.pool.query<MembershipRow & { userId: string }>(
     `SELECT "userId", plan::text AS plan, status,
             to_char("expiresAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"
-     FROM memberships`,
+     FROM memberships WHERE $1::uuid IS NULL OR "userId" = $1::uuid`,
+    [userId],
   );
   return new Map(rows.map(({ userId, ...row }) => [userId, row]));
 }
@@ -156,22 +161,9 @@ export async function reconcileStripe(
   let subscriptionsRead = 0;
   for (const subscriptionId of subscriptionIds) {
     try {
-      const subscription = await readSubscriptionFact(deps, subscriptionId);
-      if (!subscription) continue; // another product's
+      const facts = await readSubscriptionWithInvoices(deps, subscriptionId);
+      if (!facts) continue; // another product's
       subscriptionsRead += 1;
-      const invoices = await listAll(deps.stripe, 'list invoices', (stripe, startingAfter) =>
-        stripe.invoices.list({
-          subscription: subscriptionId,
-          status: 'paid',
-          limit: 100,
-          ...(startingAfter && { starting_after: startingAfter }),
-        }),
-      );
-      const facts: PaymentFact[] = [subscription];
-      for (const invoice of invoices) {
-        const fact = invoice.id ? await readInvoiceFact(deps, invoice.id) : null;
-        if (fact) facts.push(fact);
-      }
       await apply(deps, facts);
     } catch (error) {
       failures.push(`subscription ${subscriptionId}: ${describe(error)}`);
@@ -216,6 +208,140 @@ export async function reconcileStripe(
     failures,
     eventsFrom: new Date(Math.max(options.since.getTime(), Date.now() - EVENT_RETENTION_MS)),
   };
+}
+
+/** A Cohort subscription as Stripe has it now, with every paid invoice; null for another product's. */
+async function readSubscriptionWithInvoices(
+  deps: StripeEventDeps,
+  subscriptionId: string,
+): Promise<PaymentFact[] | null> {
+  const subscription = await readSubscriptionFact(deps, subscriptionId);
+  if (!subscription) return null;
+  const invoices = await listAll(deps.stripe, 'list invoices', (stripe, startingAfter) =>
+    stripe.invoices.list({
+      subscription: subscriptionId,
+      status: 'paid',
+      limit: 100,
+      ...(startingAfter && { starting_after: startingAfter }),
+    }),
+  );
+  const facts: PaymentFact[] = [subscription];
+  for (const invoice of invoices) {
+    const fact = invoice.id ? await readInvoiceFact(deps, invoice.id) : null;
+    if (fact) facts.push(fact);
+  }
+  return facts;
+}
+
+/** Every result of a Stripe search (Search API: results may lag a new object by about a minute). */
+async function searchAll<T extends { id: string }>(
+  stripe: Stripe,
+  operation: string,
+  fetchPage: (stripe: Stripe, page: string | undefined) => Promise<Stripe.ApiSearchResult<T>>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let page: string | undefined;
+  for (;;) {
+    const result = await callStripe(stripe, operation, (s) => fetchPage(s, page));
+    items.push(...result.data);
+    if (!result.has_more || !result.next_page) return items;
+    page = result.next_page;
+  }
+}
+
+export interface UserReconcileReport {
+  userId: string;
+  subscriptionsRead: number;
+  paymentsRead: number;
+  before: MembershipRow | null;
+  after: MembershipRow | null;
+  /** What could not be read (Stripe failed for one object): run again later. */
+  failures: string[];
+}
+
+/**
+ * Reads again from Stripe everything one user paid, as `stripe:reconcile` does for everyone: the
+ * desk's "re-read from Stripe now", for a member whose webhook never arrived. It finds, for the user
+ * and every anonymous id merged into them, the subscriptions of their Stripe customers and the
+ * subscriptions and early-access payments whose metadata names them (Stripe's Search API: a payment
+ * made within the last minute may not be searchable yet), plus everything the ledger already holds
+ * for them, and places each through the webhook's own ledger code. Running it twice changes nothing.
+ */
+export async function reconcileUser(
+  deps: StripeEventDeps,
+  userId: string,
+): Promise<UserReconcileReport> {
+  const failures: string[] = [];
+  const membershipOf = async () => (await memberships(deps, userId)).get(userId) ?? null;
+  const before = await membershipOf();
+  const { rows } = await deps.db.pool.query<{
+    kind: 'id' | 'customer' | 'subscription' | 'payment';
+    id: string;
+  }>(
+    `SELECT 'id' AS kind, "fromUserId"::text AS id FROM user_merges WHERE "toUserId" = $1
+     UNION ALL SELECT 'customer', id FROM stripe_customers WHERE "userId" = $1
+     UNION ALL SELECT 'subscription', id FROM subscriptions WHERE "userId" = $1
+     UNION ALL SELECT 'payment', "paymentIntentId" FROM entitlements
+               WHERE "userId" = $1 AND source = 'one-time' AND "paymentIntentId" IS NOT NULL`,
+    [userId],
+  );
+  const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.id);
+  // Ids Cohort wrote into metadata are UUIDs: nothing in them can break out of the query's quotes.
+  const query = [userId, ...of('id')].map((id) => `metadata['userId']:'${id}'`).join(' OR ');
+
+  const subscriptionIds = new Set(of('subscription'));
+  const paymentIds = new Set(of('payment'));
+  try {
+    for (const customer of of('customer')) {
+      const listed = await listAll(deps.stripe, 'list subscriptions', (stripe, startingAfter) =>
+        stripe.subscriptions.list({
+          customer,
+          status: 'all',
+          limit: 100,
+          ...(startingAfter && { starting_after: startingAfter }),
+        }),
+      );
+      for (const subscription of listed) subscriptionIds.add(subscription.id);
+    }
+    const searched = await searchAll(deps.stripe, 'search subscriptions', (stripe, page) =>
+      stripe.subscriptions.search({ query, limit: 100, ...(page && { page }) }),
+    );
+    for (const subscription of searched) subscriptionIds.add(subscription.id);
+    const intents = await searchAll(deps.stripe, 'search PaymentIntents', (stripe, page) =>
+      stripe.paymentIntents.search({ query, limit: 100, ...(page && { page }) }),
+    );
+    for (const intent of intents) {
+      if (intent.metadata?.offer === EARLY_ACCESS_OFFER && intent.status === 'succeeded') {
+        paymentIds.add(intent.id);
+      }
+    }
+  } catch (error) {
+    failures.push(`finding the user's payments: ${describe(error)}`);
+  }
+
+  let subscriptionsRead = 0;
+  for (const subscriptionId of subscriptionIds) {
+    try {
+      const facts = await readSubscriptionWithInvoices(deps, subscriptionId);
+      if (!facts) continue;
+      subscriptionsRead += 1;
+      await apply(deps, facts);
+    } catch (error) {
+      failures.push(`subscription ${subscriptionId}: ${describe(error)}`);
+    }
+  }
+  let paymentsRead = 0;
+  for (const paymentIntentId of paymentIds) {
+    try {
+      const fact = await readOneTimeFact(deps, paymentIntentId);
+      if (!fact) continue;
+      paymentsRead += 1;
+      await apply(deps, [fact]);
+    } catch (error) {
+      failures.push(`payment ${paymentIntentId}: ${describe(error)}`);
+    }
+  }
+  return { userId, subscriptionsRead, paymentsRead, before, after: await membershipOf(), failures };
 }
 
 async function apply(deps: StripeEventDeps, facts: PaymentFact[]): Promise<void> {

@@ -33,6 +33,11 @@ export interface ClientAssetsOptions {
    * leave no room for a payment form before any script runs.
    */
   paymentsEnabled: boolean;
+  /**
+   * Pages under this path (the desk) are the bare shell for staff (`request.getStaff()`), never
+   * cached or indexed; to anyone else, exactly what an unknown address gets.
+   */
+  staffOnlyPrefix?: string;
 }
 
 /** A page's HTML and its validator. */
@@ -46,6 +51,8 @@ interface Pages {
   byPath: Map<string, Page>;
   notFound: Page;
   shell: Page;
+  /** The shell marked for the desk (`<html data-desk>`): what staff get at /desk. */
+  deskShell: Buffer;
   browserOnly: Set<string>;
   redirects: Map<string, string>;
 }
@@ -64,10 +71,12 @@ function readPages(options: ClientAssetsOptions): Pages | null {
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
     return { html, etag: `"${hash}"` };
   };
+  const shell = read(routes.shell);
   return {
     byPath: new Map(routes.pages.map(({ path, file }) => [path, read(file)])),
     notFound: read(routes.notFound),
-    shell: read(routes.shell),
+    shell,
+    deskShell: Buffer.from(shell.html.toString().replace(/<html\b/, '<html data-desk')),
     browserOnly: new Set(routes.browserOnly),
     redirects: new Map([
       ['/index.html', '/'],
@@ -117,7 +126,11 @@ export default fp(
       return reply.code(status).type('text/html; charset=utf-8').send(page.html);
     }
 
-    function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
+    const isStaffOnly = (path: string) =>
+      options.staffOnlyPrefix !== undefined &&
+      (path === options.staffOnlyPrefix || path.startsWith(`${options.staffOnlyPrefix}/`));
+
+    async function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
       if (!pages) {
         if (path !== '/') return reply.code(404).send(errorBody('not_found', 'No such page.'));
         return reply
@@ -129,6 +142,15 @@ export default fp(
       if (redirect) return reply.redirect(redirect, 301);
       if (path.length > 1 && path.endsWith('/')) {
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
+      }
+      if (isStaffOnly(path)) {
+        if (!(await request.getStaff())) return sendPage(request, reply, 404, pages.notFound);
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .header('x-robots-tag', 'noindex')
+          .type('text/html; charset=utf-8')
+          .send(pages.deskShell);
       }
       const page = pages.byPath.get(path);
       if (page) return sendPage(request, reply, 200, page);

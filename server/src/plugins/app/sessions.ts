@@ -115,7 +115,9 @@ export default fp(
           }
         } else {
           // A token from before sessions were stored: it becomes one, re-issued with its id.
-          sessionId = await createUserSession(app, user.id, request.headers['user-agent']);
+          sessionId = await createUserSession(app, user.id, request.headers['user-agent'], {
+            signedIn: false,
+          });
           reissue = true;
         }
       }
@@ -126,7 +128,9 @@ export default fp(
       async signIn(request, reply, grant) {
         const sessionId =
           grant.sessionId ??
-          (await createUserSession(app, grant.userId, request.headers['user-agent']));
+          (await createUserSession(app, grant.userId, request.headers['user-agent'], {
+            signedIn: true,
+          }));
         await setCookie(request, reply, grant.userId, grant.sessionVersion, sessionId);
         return sessionId;
       },

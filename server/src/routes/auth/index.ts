@@ -4,7 +4,7 @@ import {
   changePassword,
   completePasswordReset,
   createPasswordReset,
-  PASSWORD_RESET_TTL_MS,
+  passwordResetMail,
   registerAccount,
   requireNoControlCharacters,
   signIn,
@@ -150,19 +150,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     async (request, reply) => {
       const reset = await createPasswordReset(app, request.body);
       if (reset) {
-        // In the fragment: a browser never sends it, so no server or proxy log can hold it.
-        const link = `${options.siteUrl}/reset-password#token=${reset.token}`;
-        const minutes = PASSWORD_RESET_TTL_MS / 60_000;
         // Sent in the background: the answer takes as long whether or not the account exists.
         void app.mailer
-          .send({
-            to: reset.email,
-            subject: `Reset your ${options.siteName} password`,
-            text:
-              `Someone (hopefully you) asked to reset the password of your ${options.siteName} account.\n\n` +
-              `Open this link to choose a new one. It works once, for the next ${minutes} minutes:\n\n${link}\n\n` +
-              `If it was not you, ignore this mail: your password stays as it is.\n`,
-          })
+          .send(passwordResetMail(reset, options))
           .catch((error: unknown) =>
             request.log.error({ err: error }, 'could not send a password-reset mail'),
           );

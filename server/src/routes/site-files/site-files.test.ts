@@ -221,6 +221,7 @@ describe('the sitemap, feeds, robots.txt and manifest', () => {
     expect(response.body.split('\n')).toEqual([
       'User-agent: *',
       'Allow: /',
+      'Disallow: /desk',
       '',
       `Sitemap: ${SITE_URL}/sitemap.xml`,
       '',

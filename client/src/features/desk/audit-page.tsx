@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { DeskAuditEntry } from '../../../../contract/desk-api';
+import { fetchAudit } from './desk-api';
+import { formatDateTime } from './desk-format';
+import { describeError, useDeskData } from './use-desk-data';
+
+const ACTIONS: Record<string, string> = {
+  comp_grant: 'granted a comp',
+  comp_end: 'ended a comp',
+  stripe_reread: 're-read from Stripe',
+  sessions_end: 'signed the member out everywhere',
+  password_reset_sent: 'sent a password-reset link',
+  members_export: 'exported the members list',
+};
+
+/** /desk/audit: every change made from the desk, newest first. */
+export function AuditPage() {
+  const [pages, setPages] = useState<(string | null)[]>([null]);
+  const after = pages.at(-1) ?? null;
+  const [page] = useDeskData(after ?? 'first', (signal) => fetchAudit(after, signal));
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">Audit log</h1>
+      <p className="desk__lede">
+        Every change made from the desk: who, when, and what it was before and after.
+      </p>
+      {page.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {page.state === 'error' && <p role="alert">{describeError(page.error)}</p>}
+      {page.state === 'ready' &&
+        (page.data.entries.length === 0 ? (
+          <p>Nothing yet.</p>
+        ) : (
+          <>
+            <AuditList entries={page.data.entries} linkMembers />
+            <p className="button-row desk-pager">
+              <button
+                type="button"
+                className="button button--outline"
+                disabled={pages.length === 1}
+                onClick={() => setPages(pages.slice(0, -1))}
+              >
+                Newer
+              </button>
+              <button
+                type="button"
+                className="button button--outline"
+                disabled={!page.data.next}
+                onClick={() => page.data.next && setPages([...pages, page.data.next])}
+              >
+                Older
+              </button>
+            </p>
+          </>
+        ))}
+    </section>
+  );
+}
+
+export function AuditList({
+  entries,
+  linkMembers = false,
+}: {
+  entries: DeskAuditEntry[];
+  linkMembers?: boolean;
+}) {
+  return (
+    <ol className="desk-audit">
+      {entries.map((entry) => (
+        <li key={entry.id}>
+          <p>
+            <strong>{entry.actorEmail}</strong> {ACTIONS[entry.action] ?? entry.action}
+            {linkMembers && entry.targetUserId && (
+              <>
+                {' '}
+                for{' '}
+                <Link to={`/desk/members/${entry.targetUserId}`}>
+                  member {entry.targetUserId.slice(0, 8)}…
+                </Link>
+              </>
+            )}{' '}
+            <span className="desk__when">{formatDateTime(entry.createdAt)}</span>
+          </p>
+          <details>
+            <summary>Before and after</summary>
+            <div className="desk-audit__states">
+              <pre aria-label="Before">{JSON.stringify(entry.before, null, 2)}</pre>
+              <pre aria-label="After">{JSON.stringify(entry.after, null, 2)}</pre>
+            </div>
+          </details>
+        </li>
+      ))}
+    </ol>
+  );
+}

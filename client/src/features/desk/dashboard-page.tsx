@@ -1,0 +1,181 @@
+import { useMemo } from 'react';
+import type { DeskDashboard } from '../../../../contract/desk-api';
+import { fetchDashboard } from './desk-api';
+import { formatDateTime, formatMoney, formatMonth, formatWeek } from './desk-format';
+import { FlowChart } from './flow-chart';
+import { describeError, useDeskData } from './use-desk-data';
+
+const GREEN = '#0f6b52';
+const RED = '#b3261e';
+const BLUE = '#1f4fd1';
+
+/** /desk/dashboard: what earns, from the ledger, as charts and the same numbers in tables. */
+export default function DashboardPage() {
+  const [dashboard] = useDeskData('dashboard', (signal) => fetchDashboard(signal));
+  return (
+    <section aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">Dashboard</h1>
+      {dashboard.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {dashboard.state === 'error' && <p role="alert">{describeError(dashboard.error)}</p>}
+      {dashboard.state === 'ready' && <Figures dashboard={dashboard.data} />}
+    </section>
+  );
+}
+
+function Figures({ dashboard }: { dashboard: DeskDashboard }) {
+  const { activeByPlan, currency } = dashboard;
+  const money = (cents: number) => formatMoney(cents, currency);
+  const weeks = useMemo(
+    () => ({
+      labels: dashboard.weeks.map((week) => formatWeek(week.start)),
+      gained: { label: 'New', values: dashboard.weeks.map((w) => w.newMembers), color: GREEN },
+      lost: { label: 'Lost', values: dashboard.weeks.map((w) => w.lostMembers), color: RED },
+    }),
+    [dashboard],
+  );
+  const months = useMemo(
+    () => ({
+      labels: dashboard.months.map((month) => formatMonth(month.start).replace(/ \d{4}$/, '')),
+      gained: {
+        label: 'Revenue',
+        values: dashboard.months.map((m) => m.revenueCents / 100),
+        color: BLUE,
+      },
+      lost: {
+        label: 'Refunds and lost disputes',
+        values: dashboard.months.map((m) => (m.refundedCents + m.disputeLostCents) / 100),
+        color: RED,
+      },
+    }),
+    [dashboard],
+  );
+  const weeksTotal = dashboard.weeks.reduce(
+    (sum, week) => ({ gained: sum.gained + week.newMembers, lost: sum.lost + week.lostMembers }),
+    { gained: 0, lost: 0 },
+  );
+  const revenue = dashboard.months.reduce((sum, month) => sum + month.revenueCents, 0);
+
+  return (
+    <>
+      <p className="desk__lede">
+        From the ledger, in {currency.toUpperCase()}, as of {formatDateTime(dashboard.generatedAt)}.
+      </p>
+      <ul className="desk-figures" aria-label="Members now">
+        <li>
+          <strong>{activeByPlan.total}</strong> members now
+        </li>
+        <li>
+          <strong>{activeByPlan.subscription}</strong> by subscription
+        </li>
+        <li>
+          <strong>{activeByPlan.oneTime}</strong> by a one-time year
+        </li>
+        <li>
+          <strong>{activeByPlan.comp}</strong> on a comp
+        </li>
+      </ul>
+
+      <section className="desk-section" aria-labelledby="weekly-title">
+        <h2 id="weekly-title">New and lost members per week</h2>
+        <FlowChart
+          {...weeks}
+          summary={`Over the last ${dashboard.weeks.length} weeks, ${weeksTotal.gained} members joined or came back and ${weeksTotal.lost} left.`}
+          formatValue={(value) => String(Math.round(value))}
+          wholeNumbers
+        />
+        <div className="desk-scroll">
+          <table className="desk-table desk-table--numbers">
+            <caption>Weeks from Monday (UTC)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Week of</th>
+                <th scope="col">New</th>
+                <th scope="col">Lost</th>
+                <th scope="col">Members at its end</th>
+              </tr>
+            </thead>
+            <tbody>
+              {dashboard.weeks.map((week) => (
+                <tr key={week.start}>
+                  <th scope="row">{formatWeek(week.start)}</th>
+                  <td>{week.newMembers}</td>
+                  <td>{week.lostMembers}</td>
+                  <td>{week.members}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="desk-section" aria-labelledby="monthly-title">
+        <h2 id="monthly-title">Revenue and refunds per month</h2>
+        <FlowChart
+          {...months}
+          summary={`Over the last ${dashboard.months.length} months, ${money(revenue)} was paid.`}
+          formatValue={(value) => money(Math.round(value * 100)).replace(/\.00$/, '')}
+        />
+        <div className="desk-scroll">
+          <table className="desk-table desk-table--numbers">
+            <caption>Calendar months (UTC)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col">Payments</th>
+                <th scope="col">Revenue</th>
+                <th scope="col">Refunded</th>
+                <th scope="col">Lost in disputes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {dashboard.months.map((month) => (
+                <tr key={month.start}>
+                  <th scope="row">{formatMonth(month.start)}</th>
+                  <td>{month.payments}</td>
+                  <td>{money(month.revenueCents)}</td>
+                  <td>{money(month.refundedCents)}</td>
+                  <td>{money(month.disputeLostCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {dashboard.otherCurrencies.length > 0 && (
+          <p className="desk__note">
+            Not counted above, paid in other currencies:{' '}
+            {dashboard.otherCurrencies
+              .map((other) => `${other.payments} in ${other.currency.toUpperCase()}`)
+              .join(', ')}
+            .
+          </p>
+        )}
+      </section>
+
+      <section className="desk-section" aria-labelledby="perks-title">
+        <h2 id="perks-title">Perk claims</h2>
+        {dashboard.perks.length === 0 ? (
+          <p className="desk__empty">No perk claimed yet.</p>
+        ) : (
+          <table className="desk-table desk-table--numbers">
+            <thead>
+              <tr>
+                <th scope="col">Perk</th>
+                <th scope="col">Claims</th>
+                <th scope="col">Last 30 days</th>
+              </tr>
+            </thead>
+            <tbody>
+              {dashboard.perks.map((perk) => (
+                <tr key={perk.perkId}>
+                  <th scope="row">{perk.title}</th>
+                  <td>{perk.claims}</td>
+                  <td>{perk.last30Days}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

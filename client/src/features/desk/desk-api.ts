@@ -1,0 +1,70 @@
+import type {
+  DeskAuditPage,
+  DeskCompBody,
+  DeskDashboard,
+  DeskMember,
+  DeskMemberFilter,
+  DeskMembersPage,
+  DeskStaff,
+} from '../../../../contract/desk-api';
+import { DESK_API } from '../../../../contract/constants';
+import { apiRequest } from '../../lib/api-client';
+
+/** The desk's API (contract/desk-api.ts). Every call answers 404 to anyone who is not staff. */
+
+export interface MemberSearch {
+  q: string;
+  filter: DeskMemberFilter;
+}
+
+const searchParams = (search: MemberSearch, after?: string | null) => {
+  const params = new URLSearchParams();
+  if (search.q.trim()) params.set('q', search.q.trim());
+  if (search.filter !== 'all') params.set('filter', search.filter);
+  if (after) params.set('after', after);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+};
+
+const member = (id: string) => `${DESK_API}/members/${encodeURIComponent(id)}`;
+
+export const fetchStaff = (): Promise<DeskStaff> => apiRequest(`${DESK_API}/me`);
+
+export const fetchMembers = (
+  search: MemberSearch,
+  after: string | null,
+  signal?: AbortSignal,
+): Promise<DeskMembersPage> =>
+  apiRequest(`${DESK_API}/members${searchParams(search, after)}`, { signal });
+
+/** The CSV of the same search: a plain link, so the browser downloads it as it streams. */
+export const membersCsvUrl = (search: MemberSearch) =>
+  `${DESK_API}/exports/members${searchParams(search)}`;
+
+export const fetchMember = (id: string, signal?: AbortSignal): Promise<DeskMember> =>
+  apiRequest(member(id), { signal });
+
+export const fetchDashboard = (signal?: AbortSignal): Promise<DeskDashboard> =>
+  apiRequest(`${DESK_API}/dashboard`, { signal });
+
+export const fetchAudit = (after: string | null, signal?: AbortSignal): Promise<DeskAuditPage> =>
+  apiRequest(`${DESK_API}/audit${after ? `?after=${encodeURIComponent(after)}` : ''}`, {
+    signal,
+  });
+
+type ActionResult = Promise<{ message: string }>;
+
+export const rereadFromStripe = (id: string): ActionResult =>
+  apiRequest(`${member(id)}/reread`, { method: 'POST' });
+
+export const grantComp = (id: string, body: DeskCompBody): ActionResult =>
+  apiRequest(`${member(id)}/comps`, { method: 'POST', body });
+
+export const endComp = (id: string, compId: string): ActionResult =>
+  apiRequest(`${member(id)}/comps/${encodeURIComponent(compId)}/end`, { method: 'POST' });
+
+export const endSessions = (id: string): ActionResult =>
+  apiRequest(`${member(id)}/sessions/end`, { method: 'POST' });
+
+export const sendPasswordReset = (id: string): ActionResult =>
+  apiRequest(`${member(id)}/password-reset`, { method: 'POST' });

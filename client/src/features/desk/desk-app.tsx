@@ -1,0 +1,104 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { NavLink, Route, Routes } from 'react-router-dom';
+import type { DeskStaff } from '../../../../contract/desk-api';
+import { ApiError } from '../../lib/api-client';
+import { useDocumentHead } from '../../lib/document-head';
+import { fetchStaff } from './desk-api';
+import deskCss from './desk.css?inline';
+import { MemberPage } from './member-page';
+import { MembersPage } from './members-page';
+import { AuditPage } from './audit-page';
+import { describeError, useDeskData } from './use-desk-data';
+import { formatDateTime } from './desk-format';
+
+// The dashboard brings the charting library: loaded only when it is opened.
+const DashboardPage = lazy(() => import('./dashboard-page'));
+
+/**
+ * The publisher's desk (/desk): members, one member's record and actions, the dashboard and the
+ * audit log, for staff only. Its own screen, apart from the public site's layout (no navbar, no
+ * paywall), never prerendered, never indexed. Its styles come with its code, so the public pages'
+ * one stylesheet does not grow.
+ */
+export default function DeskApp({ notFound }: { notFound: ReactNode }) {
+  const [staff] = useDeskData('staff', () => fetchStaff());
+  if (staff.state === 'error') {
+    if (staff.error instanceof ApiError && staff.error.status === 404) return <>{notFound}</>;
+    return (
+      <DeskFrame staff={null}>
+        <p role="alert">{describeError(staff.error)}</p>
+      </DeskFrame>
+    );
+  }
+  if (staff.state === 'loading') return <DeskFrame staff={null}>{null}</DeskFrame>;
+  return (
+    <DeskFrame staff={staff.data}>
+      <Suspense fallback={<p className="desk__loading">Loading…</p>}>
+        <Routes>
+          <Route index element={<MembersPage />} />
+          <Route path="members/:id" element={<MemberPage staff={staff.data} />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="audit" element={<AuditPage />} />
+          <Route path="*" element={notFound} />
+        </Routes>
+      </Suspense>
+    </DeskFrame>
+  );
+}
+
+function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: ReactNode }) {
+  useDocumentHead('Desk');
+  return (
+    <div className="desk">
+      <style>{deskCss}</style>
+      {/* Not for search engines, whoever reaches it (the server also says so in a header). */}
+      <meta name="robots" content="noindex, nofollow" />
+      <header className="desk__bar">
+        <a className="desk__brand" href="/">
+          Cohort <span>desk</span>
+        </a>
+        <nav aria-label="Desk">
+          <NavLink to="/desk" end>
+            Members
+          </NavLink>
+          <NavLink to="/desk/dashboard">Dashboard</NavLink>
+          <NavLink to="/desk/audit">Audit log</NavLink>
+        </nav>
+        {staff && (
+          <p className="desk__who">
+            {staff.email} · {staff.role === 'owner' ? 'owner' : 'editor (read-only)'}
+          </p>
+        )}
+      </header>
+      {staff && <ChangeNotice staff={staff} />}
+      <main id="main" className="desk__main">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** Why this staff member cannot change anything now, if they cannot. */
+function ChangeNotice({ staff }: { staff: DeskStaff }) {
+  if (staff.canChange) {
+    return staff.changesAllowedUntil ? (
+      <p className="desk__notice desk__notice--quiet">
+        Changes allowed until {formatDateTime(staff.changesAllowedUntil)} (12 hours after you signed
+        in).
+      </p>
+    ) : null;
+  }
+  if (staff.role === 'editor') {
+    return (
+      <p className="desk__notice">
+        You can look at everything here but change nothing: editors are read-only.
+      </p>
+    );
+  }
+  return (
+    <p className="desk__notice">
+      To change anything, <a href="/login">sign in again</a> (changes need a sign-in within the last
+      12 hours), then come back to the desk.
+    </p>
+  );
+}

@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { DeskMemberFilter } from '../../../../contract/desk-api';
+import { fetchMembers, membersCsvUrl, type MemberSearch } from './desk-api';
+import { describeMembership, formatDate } from './desk-format';
+import { describeError, useDeskData } from './use-desk-data';
+
+const FILTERS = {
+  all: 'Everyone',
+  member: 'Members now',
+  expired: 'Expired',
+  refunded_or_disputed: 'Refunded or disputed',
+  anonymous: 'Anonymous payers',
+} satisfies Record<DeskMemberFilter, string>;
+
+const isFilter = (value: string | null): value is DeskMemberFilter =>
+  value !== null && Object.hasOwn(FILTERS, value);
+
+/**
+ * /desk: the members list, newest first, 50 at a time. The search and filter live in the address
+ * (a link to a search works, Back returns to it); pages go forward by the server's cursor and
+ * back by the ones already seen.
+ */
+export function MembersPage() {
+  const [params] = useSearchParams();
+  // A new search (or Back to an older one) starts again from its first page.
+  return <MembersList key={params.toString()} />;
+}
+
+function MembersList() {
+  const [params, setParams] = useSearchParams();
+  const filterParam = params.get('filter');
+  const search: MemberSearch = {
+    q: params.get('q') ?? '',
+    filter: isFilter(filterParam) ? filterParam : 'all',
+  };
+  const [draft, setDraft] = useState(search);
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const after = cursors.at(-1) ?? null;
+  const [page] = useDeskData(`${search.q}|${search.filter}|${after ?? ''}`, (signal) =>
+    fetchMembers(search, after, signal),
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    if (draft.q.trim()) next.set('q', draft.q.trim());
+    if (draft.filter !== 'all') next.set('filter', draft.filter);
+    setCursors([null]);
+    setParams(next);
+  }
+
+  return (
+    <section aria-labelledby="members-title">
+      <div className="desk__heading">
+        <h1 id="members-title">Members</h1>
+        <a className="button button--outline desk__export" href={membersCsvUrl(search)} download>
+          Export CSV
+        </a>
+      </div>
+      <form className="desk-search" onSubmit={submit} role="search">
+        <label className="desk-field desk-search__q">
+          <span>Email, user id or Stripe id</span>
+          <input
+            type="search"
+            value={draft.q}
+            onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+            placeholder="jo@example.com, cus_…, a user id"
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </label>
+        <label className="desk-field">
+          <span>Show</span>
+          <select
+            value={draft.filter}
+            onChange={(event) =>
+              setDraft({ ...draft, filter: event.target.value as DeskMemberFilter })
+            }
+          >
+            {Object.entries(FILTERS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="button">Search</button>
+      </form>
+
+      {page.state === 'error' && <p role="alert">{describeError(page.error)}</p>}
+      {page.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {page.state === 'ready' && (
+        <>
+          {page.data.members.length === 0 ? (
+            <p>No one matches.</p>
+          ) : (
+            <table className="desk-table desk-table--cards">
+              <caption className="visually-hidden">
+                Members {cursors.length > 1 ? `, page ${cursors.length}` : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Member</th>
+                  <th scope="col">Membership</th>
+                  <th scope="col">Joined Cohort</th>
+                  <th scope="col">Stripe customer</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.members.map((member) => (
+                  <tr key={member.id}>
+                    <td data-label="Member">
+                      <Link to={`/desk/members/${member.id}`}>
+                        {member.email ?? 'Anonymous payer'}
+                      </Link>
+                      <span className="desk__id">{member.id}</span>
+                    </td>
+                    <td data-label="Membership">
+                      <span
+                        className={member.isMember ? 'desk-badge desk-badge--on' : 'desk-badge'}
+                      >
+                        {member.isMember ? 'Member' : member.membership ? 'Lapsed' : 'Reader'}
+                      </span>{' '}
+                      {describeMembership(member.membership, member.isMember)}
+                    </td>
+                    <td data-label="Joined">{formatDate(member.createdAt)}</td>
+                    <td data-label="Stripe customer" className="desk__mono">
+                      {member.customerIds.join(', ') || '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p className="button-row desk-pager">
+            <button
+              type="button"
+              className="button button--outline"
+              disabled={cursors.length === 1}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              className="button button--outline"
+              disabled={!page.data.next}
+              onClick={() => page.data.next && setCursors([...cursors, page.data.next])}
+            >
+              Next page
+            </button>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../../lib/api-client';
+
+export type Loaded<T> =
+  { state: 'loading' } | { state: 'ready'; data: T } | { state: 'error'; error: ApiError | Error };
+
+/**
+ * Loads what a desk screen shows, again whenever `key` changes or `reload()` is called; a load
+ * overtaken by a newer one is aborted and never shown.
+ */
+export function useDeskData<T>(
+  key: string,
+  load: (signal: AbortSignal) => Promise<T>,
+): [Loaded<T>, () => void] {
+  const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal).then(
+      (data) => setResult({ state: 'ready', data }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setResult({
+          state: 'error',
+          error: error instanceof Error ? error : new Error(String(error)),
+        });
+      },
+    );
+    return () => controller.abort();
+    // `load` is a new function on every render; `key` says when what it loads changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, generation]);
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  return [result, reload];
+}
+
+/** A message for the staff member, whatever went wrong. */
+export function describeError(error: Error): string {
+  if (error instanceof ApiError) return error.message;
+  return 'The desk could not reach the server. Check your connection and try again.';
+}

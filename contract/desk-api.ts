@@ -1,0 +1,245 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { MembershipSchema } from './api.js';
+import { UUID_PATTERN } from './constants.js';
+
+export { DESK_API } from './constants.js';
+
+/**
+ * The publisher's desk (`/desk`, `/api/desk/*`): what its client and server agree on. Everything
+ * here answers 404 to anyone who is not staff (PRODUCT decision 16).
+ */
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** GET /api/desk/me: who is at the desk, and whether they may change things now. */
+export const DeskStaffSchema = Type.Object({
+  email: Type.String(),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('editor')]),
+  /** An owner whose session signed in within the last 12 hours. */
+  canChange: Type.Boolean(),
+  /** When this session signed in (null: unknown, a session older than the desk). */
+  signedInAt: Nullable(DateTime),
+  /** Until when changes are allowed without signing in again (owners only). */
+  changesAllowedUntil: Nullable(DateTime),
+  paymentsEnabled: Type.Boolean(),
+  /** The configured currency: every figure of the dashboard is in it. */
+  currency: Type.String(),
+});
+export type DeskStaff = Static<typeof DeskStaffSchema>;
+
+/**
+ * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts; the
+ * newsletter's states join them there once the newsletter has landed.
+ */
+export const DESK_MEMBER_FILTERS = [
+  'all',
+  'member',
+  'expired',
+  'refunded_or_disputed',
+  'anonymous',
+] as const;
+export type DeskMemberFilter = (typeof DESK_MEMBER_FILTERS)[number];
+
+/** GET /api/desk/members and GET /api/desk/exports/members. */
+export const DeskMembersQuerySchema = Type.Object(
+  {
+    /** An email or part of one, a user id, or a Stripe id (cus_, sub_, pi_, in_). */
+    q: Type.Optional(Type.String({ maxLength: 320 })),
+    filter: Type.Optional(Type.Union(DESK_MEMBER_FILTERS.map((name) => Type.Literal(name)))),
+    /** The `next` of the page before. */
+    after: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type DeskMembersQuery = Static<typeof DeskMembersQuerySchema>;
+
+export const DeskMemberRowSchema = Type.Object({
+  id: Type.String(),
+  email: Nullable(Type.String()),
+  createdAt: DateTime,
+  isMember: Type.Boolean(),
+  membership: Nullable(MembershipSchema),
+  customerIds: Type.Array(Type.String()),
+});
+export type DeskMemberRow = Static<typeof DeskMemberRowSchema>;
+
+export const DeskMembersPageSchema = Type.Object({
+  members: Type.Array(DeskMemberRowSchema),
+  /** Pass as `after` for the next page; null on the last one. */
+  next: Nullable(Type.String()),
+});
+export type DeskMembersPage = Static<typeof DeskMembersPageSchema>;
+
+export const DeskAuditEntrySchema = Type.Object({
+  id: Type.String(),
+  actorEmail: Type.String(),
+  action: Type.String(),
+  targetUserId: Nullable(Type.String()),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  createdAt: DateTime,
+});
+export type DeskAuditEntry = Static<typeof DeskAuditEntrySchema>;
+
+export const DeskAuditPageSchema = Type.Object({
+  entries: Type.Array(DeskAuditEntrySchema),
+  next: Nullable(Type.String()),
+});
+export type DeskAuditPage = Static<typeof DeskAuditPageSchema>;
+
+export const DeskAuditQuerySchema = Type.Object(
+  { after: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })) },
+  { additionalProperties: false },
+);
+
+/** A link into the Stripe Dashboard of the keys' mode; null when payments are off. */
+const StripeUrl = Nullable(Type.String());
+
+export const DeskLedgerEntrySchema = Type.Object({
+  id: Type.String(),
+  source: Type.Union([
+    Type.Literal('one-time'),
+    Type.Literal('subscription-invoice'),
+    Type.Literal('comp'),
+  ]),
+  state: Type.Union([
+    Type.Literal('active'),
+    Type.Literal('suspended'),
+    Type.Literal('refunded'),
+    Type.Literal('revoked'),
+  ]),
+  stateReason: Nullable(Type.String()),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  paidAt: DateTime,
+  periodStart: Nullable(DateTime),
+  periodEnd: Nullable(DateTime),
+  days: Nullable(Type.Integer()),
+  /** Where the ledger places its time (one-time days fill what nothing else covers). */
+  covers: Type.Array(Type.Object({ from: DateTime, until: DateTime })),
+  subscriptionId: Nullable(Type.String()),
+  paymentIntentId: Nullable(Type.String()),
+  compReason: Nullable(Type.String()),
+  /** The comp is running: it can be ended. */
+  endable: Type.Boolean(),
+  stripeUrl: StripeUrl,
+});
+export type DeskLedgerEntry = Static<typeof DeskLedgerEntrySchema>;
+
+export const DeskMemberSchema = Type.Object({
+  user: Type.Object({
+    id: Type.String(),
+    email: Nullable(Type.String()),
+    createdAt: DateTime,
+    isMember: Type.Boolean(),
+    membership: Nullable(MembershipSchema),
+    /** Anonymous ids that signed in to this account (their payments are this account's). */
+    mergedIds: Type.Array(Type.String()),
+  }),
+  ledger: Type.Array(DeskLedgerEntrySchema),
+  subscriptions: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      status: Type.String(),
+      customerId: Type.String(),
+      createdAt: DateTime,
+      endedAt: Nullable(DateTime),
+      stripeUrl: StripeUrl,
+    }),
+  ),
+  customers: Type.Array(Type.Object({ id: Type.String(), stripeUrl: StripeUrl })),
+  events: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      receivedAt: DateTime,
+      objectId: Nullable(Type.String()),
+      /** `applied`, `recorded` (nothing to apply), or null for events older than the desk. */
+      outcome: Nullable(Type.String()),
+      notes: Nullable(Type.String()),
+      stripeUrl: StripeUrl,
+    }),
+  ),
+  sessions: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      userAgent: Nullable(Type.String()),
+      createdAt: DateTime,
+      lastSeenAt: DateTime,
+      signedInAt: Nullable(DateTime),
+    }),
+  ),
+  perkClaims: Type.Array(Type.Object({ perkId: Type.String(), claimedAt: DateTime })),
+  audit: Type.Array(DeskAuditEntrySchema),
+});
+export type DeskMember = Static<typeof DeskMemberSchema>;
+
+const UserId = Type.String({ pattern: UUID_PATTERN.source });
+export const DeskMemberParamsSchema = Type.Object({ id: UserId });
+export const DeskCompParamsSchema = Type.Object({
+  id: UserId,
+  compId: Type.String({ pattern: '^comp_[0-9a-f-]{36}$' }),
+});
+
+/** POST /api/desk/members/:id/comps. */
+export const DeskCompBodySchema = Type.Object(
+  {
+    /** The last day of the comp (YYYY-MM-DD, through the end of that day, UTC), or a date-time. */
+    until: Type.String({ minLength: 10, maxLength: 40 }),
+    reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+export type DeskCompBody = Static<typeof DeskCompBodySchema>;
+
+/** What an action did, in a sentence for the desk. */
+export const DeskActionResultSchema = Type.Object({ message: Type.String() });
+
+/** GET /api/desk/dashboard: what earns, from the ledger, in the configured currency. */
+export const DeskDashboardSchema = Type.Object({
+  currency: Type.String(),
+  generatedAt: DateTime,
+  /** Members now, by what gives them access. */
+  activeByPlan: Type.Object({
+    subscription: Type.Integer(),
+    oneTime: Type.Integer(),
+    comp: Type.Integer(),
+    total: Type.Integer(),
+  }),
+  /** The last 12 weeks (Monday to Monday, UTC), oldest first; the last is the current week. */
+  weeks: Type.Array(
+    Type.Object({
+      start: DateTime,
+      /** Runs of access that began that week (a member coming back counts again). */
+      newMembers: Type.Integer(),
+      /** Runs of access that ended that week. */
+      lostMembers: Type.Integer(),
+      /** Members at the end of the week (now, for the current one). */
+      members: Type.Integer(),
+    }),
+  ),
+  /** The last 12 months (UTC), oldest first; the last is the current month. */
+  months: Type.Array(
+    Type.Object({
+      start: DateTime,
+      payments: Type.Integer(),
+      revenueCents: Type.Integer(),
+      /** Payments refunded in full, by the month Cohort learned of it. */
+      refundedCents: Type.Integer(),
+      /** Payments lost in a dispute, by the month Cohort learned of it. */
+      disputeLostCents: Type.Integer(),
+    }),
+  ),
+  /** Payments in another currency than the configured one: not in the figures above. */
+  otherCurrencies: Type.Array(Type.Object({ currency: Type.String(), payments: Type.Integer() })),
+  perks: Type.Array(
+    Type.Object({
+      perkId: Type.String(),
+      title: Type.String(),
+      claims: Type.Integer(),
+      last30Days: Type.Integer(),
+    }),
+  ),
+});
+export type DeskDashboard = Static<typeof DeskDashboardSchema>;

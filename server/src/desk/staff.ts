@@ -1,0 +1,64 @@
+import type { StaffConfig } from '../config.js';
+import { HttpError } from '../http/errors.js';
+
+/**
+ * Who may use the publisher's desk, and what each may do (PRODUCT decision 16). Staff are
+ * registered accounts signed in with a stored session, named by email in `STAFF_EMAILS` (owners:
+ * see and change) or `EDITOR_EMAILS` (editors: see only). To anyone else the desk does not exist:
+ * every desk address answers exactly what an unknown address answers, a 404.
+ */
+
+export type StaffRole = 'owner' | 'editor';
+
+export interface Staff {
+  userId: string;
+  email: string;
+  role: StaffRole;
+  sessionId: string;
+  /** When this session's password was typed; null when nobody knows (an older session). */
+  signedInAt: Date | null;
+}
+
+/** A change needs a session signed in this recently: a stolen old cookie cannot change anything. */
+export const DESK_SIGN_IN_MAX_AGE_MS = 12 * 60 * 60 * 1000;
+
+export function staffRoleOf(config: StaffConfig, email: string | null): StaffRole | null {
+  if (!email) return null;
+  if (config.owners.includes(email)) return 'owner';
+  if (config.editors.includes(email)) return 'editor';
+  return null;
+}
+
+/** Until when the staff member may change things without signing in again; null: not now. */
+export function changesAllowedUntil(staff: Staff): Date | null {
+  if (staff.role !== 'owner' || !staff.signedInAt) return null;
+  return new Date(staff.signedInAt.getTime() + DESK_SIGN_IN_MAX_AGE_MS);
+}
+
+/** The answer for a desk address to someone who is not staff: that of an unknown address. */
+export function deskNotFound(method: string, url: string): HttpError {
+  const path = url.split('?')[0] ?? '/';
+  return new HttpError(404, 'not_found', `No such resource: ${method} ${path}`);
+}
+
+/**
+ * Lets a staff member make a change, or says why not: an editor never (403), an owner only within
+ * 12 hours of signing in (403, sign in again).
+ */
+export function requireChangeAllowed(staff: Staff, now = new Date()): void {
+  if (staff.role !== 'owner') {
+    throw new HttpError(
+      403,
+      'read_only_staff',
+      'Editors can look but not change: ask an owner (STAFF_EMAILS) to do this.',
+    );
+  }
+  const until = changesAllowedUntil(staff);
+  if (!until || until.getTime() <= now.getTime()) {
+    throw new HttpError(
+      403,
+      'sign_in_again',
+      'Changes need a sign-in within the last 12 hours: sign out, sign in again, and retry.',
+    );
+  }
+}

@@ -1,0 +1,479 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { newVisitor } from '#test/visitor';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { earlyAccessMetadata } from '../../stripe/offer.js';
+
+// The publisher's desk through the real app and PostgreSQL, with payments against the fake Stripe:
+// who may enter (404 to anyone else, exactly as an unknown address), who may change (owners
+// signed in within 12 hours; editors never), and what each change does and records.
+
+const PASSWORD = 'correct horse battery staple';
+const OWNER = 'owner@example.com';
+const EDITOR = 'editor@example.com';
+const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+let counter = 0;
+const uniqueEmail = () => `desk-${Date.now()}-${(counter += 1)}@example.com`;
+
+interface Browser {
+  userId: string;
+  cookie: string;
+}
+
+describe('the publisher’s desk', () => {
+  let stripe: FakeStripe;
+  let mailbox: SmtpCapture;
+  let t: TestApp;
+  let owner: Browser;
+  let editor: Browser;
+  let reader: Browser;
+
+  const call = (
+    who: Browser | null,
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: object | string,
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        ...(who && { cookie: who.cookie }),
+        ...(typeof payload === 'string' && { 'content-type': 'application/json' }),
+      },
+      ...(payload !== undefined && { payload }),
+    });
+
+  const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    if (!value) throw new Error('no session cookie in the answer');
+    return `${SESSION_COOKIE}=${value}`;
+  };
+
+  /** A reader who registered (and so signed in) just now in a browser of their own. */
+  async function register(email = uniqueEmail()): Promise<Browser> {
+    const visitor = await newVisitor(t.app);
+    const response = await visitor.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email, password: PASSWORD },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return { userId: visitor.userId, cookie: cookieOf(response) };
+  }
+
+  const me = async (who: Browser) => (await call(who, 'GET', '/api/me')).json().user;
+  const auditCount = async () =>
+    Number((await t.database.pool.query('SELECT count(*) FROM audit_log')).rows[0].count);
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    mailbox = await new SmtpCapture().start();
+    t = await createTestAppWithStripe(stripe, {
+      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, SMTP_URL: mailbox.url },
+    });
+    [owner, editor, reader] = await Promise.all([
+      register(OWNER),
+      register(EDITOR),
+      register(uniqueEmail()),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.stop();
+    await mailbox?.stop();
+  });
+
+  describe('who may enter', () => {
+    /** What Fastify answers for an address no route has: the desk must look exactly like it. */
+    const notFound = (method: string, path: string) => ({
+      error: { code: 'not_found', message: `No such resource: ${method} ${path}` },
+    });
+    const headerNames = (headers: Record<string, unknown>) =>
+      Object.keys(headers)
+        .filter((name) => !['date', 'content-length'].includes(name))
+        .sort();
+
+    it('answers an anonymous visitor, a reader and a cookie-less browser as if the desk did not exist, and nothing changes', async () => {
+      const anonymous = await newVisitor(t.app);
+      const target = reader.userId;
+      const addresses: ['GET' | 'POST', string, (object | string)?][] = [
+        ['GET', '/api/desk/me'],
+        ['GET', '/api/desk/members?q=example'],
+        ['GET', `/api/desk/members/${target}`],
+        ['GET', '/api/desk/dashboard'],
+        ['GET', '/api/desk/audit'],
+        ['GET', '/api/desk/exports/members'],
+        ['POST', `/api/desk/members/${target}/comps`, { until: '2099-01-01', reason: 'a gift' }],
+        // A wrong body or query is not even looked at: no 400 gives the desk away.
+        ['POST', `/api/desk/members/${target}/comps`, '{"not json'],
+        ['POST', `/api/desk/members/${target}/comps`, { unexpected: true }],
+        ['GET', '/api/desk/members?filter=not-a-filter'],
+        ['POST', `/api/desk/members/${target}/reread`],
+        ['POST', `/api/desk/members/${target}/sessions/end`],
+        ['POST', `/api/desk/members/${target}/password-reset`],
+      ];
+      for (const who of [null, anonymous, reader]) {
+        const unknown = await call(who, 'GET', '/api/desk/no-such-screen');
+        expect(unknown.json()).toEqual(notFound('GET', '/api/desk/no-such-screen'));
+        for (const [method, url, payload] of addresses) {
+          const response = await call(who, method, url, payload);
+          const path = url.split('?')[0] ?? url;
+          expect({ url, status: response.statusCode, body: response.json() }).toEqual({
+            url,
+            status: 404,
+            body: notFound(method, path),
+          });
+          expect(headerNames(response.headers)).toEqual(headerNames(unknown.headers));
+        }
+      }
+      expect(await auditCount()).toBe(0);
+      expect((await me(reader)).isSubscribed).toBe(false);
+      const { rowCount } = await t.database.pool.query(
+        'SELECT 1 FROM entitlements WHERE "userId" = $1',
+        [target],
+      );
+      expect(rowCount).toBe(0);
+      expect(mailbox.mails).toEqual([]);
+    });
+
+    it('lets an editor look but not change anything (403), and nothing changes', async () => {
+      const look = await call(editor, 'GET', '/api/desk/me');
+      expect(look.statusCode).toBe(200);
+      expect(look.json()).toMatchObject({ email: EDITOR, role: 'editor', canChange: false });
+      expect(look.headers['cache-control']).toBe('no-store');
+      expect(look.headers['x-robots-tag']).toBe('noindex');
+      expect((await call(editor, 'GET', `/api/desk/members/${reader.userId}`)).statusCode).toBe(
+        200,
+      );
+      const before = await auditCount();
+      for (const [url, payload] of [
+        [`/api/desk/members/${reader.userId}/comps`, { until: '2099-01-01', reason: 'a gift' }],
+        [`/api/desk/members/${reader.userId}/reread`, undefined],
+        [`/api/desk/members/${reader.userId}/sessions/end`, undefined],
+        [`/api/desk/members/${reader.userId}/password-reset`, undefined],
+      ] as const) {
+        const response = await call(editor, 'POST', url, payload);
+        expect({ url, status: response.statusCode, code: response.json().error.code }).toEqual({
+          url,
+          status: 403,
+          code: 'read_only_staff',
+        });
+      }
+      expect(await auditCount()).toBe(before);
+      expect((await me(reader)).isSubscribed).toBe(false);
+      expect(mailbox.mails).toEqual([]);
+      expect((await call(reader, 'GET', '/api/me')).statusCode).toBe(200);
+    });
+
+    it('asks an owner whose sign-in is older than 12 hours to sign in again before any change', async () => {
+      await t.database.pool.query(
+        `UPDATE sessions SET "signedInAt" = now() - interval '13 hours' WHERE "userId" = $1`,
+        [owner.userId],
+      );
+      const staleOwner = await call(owner, 'GET', '/api/desk/me');
+      expect(staleOwner.json()).toMatchObject({ role: 'owner', canChange: false });
+      const refused = await call(owner, 'POST', `/api/desk/members/${reader.userId}/comps`, {
+        until: '2099-01-01',
+        reason: 'a gift',
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('sign_in_again');
+      expect((await me(reader)).isSubscribed).toBe(false);
+
+      // Signing in again (a new session) allows changes for 12 hours.
+      const again = await newVisitor(t.app);
+      const signedIn = await again.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: OWNER, password: PASSWORD },
+      });
+      expect(signedIn.statusCode).toBe(200);
+      owner = { userId: owner.userId, cookie: cookieOf(signedIn) };
+      const fresh = (await call(owner, 'GET', '/api/desk/me')).json();
+      expect(fresh).toMatchObject({ role: 'owner', canChange: true });
+      expect(Date.parse(fresh.changesAllowedUntil) - Date.parse(fresh.signedInAt)).toBe(
+        12 * 3600 * 1000,
+      );
+    });
+  });
+
+  describe('what an owner can do', () => {
+    const grant = (userId: string, until: string, reason = 'Speaker at our spring event') =>
+      call(owner, 'POST', `/api/desk/members/${userId}/comps`, { until, reason });
+    const member = async (userId: string) =>
+      (await call(owner, 'GET', `/api/desk/members/${userId}`)).json();
+    const audit = async (userId: string) => (await member(userId)).audit;
+
+    it('grants a comp that makes /api/me a member until its end date, on the ledger and in the audit log', async () => {
+      const guest = await register();
+      const lastDay = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const granted = await grant(guest.userId, lastDay);
+      expect(granted.statusCode, granted.body).toBe(200);
+
+      const user = await me(guest);
+      expect(user.isSubscribed).toBe(true);
+      // Through the whole of the last day (UTC).
+      expect(user.membership.expiresAt).toBe(
+        new Date(Date.parse(`${lastDay}T00:00:00Z`) + 86_400_000).toISOString(),
+      );
+      const record = await member(guest.userId);
+      const [comp] = record.ledger;
+      expect(comp).toMatchObject({
+        source: 'comp',
+        state: 'active',
+        amountCents: 0,
+        compReason: 'Speaker at our spring event',
+        periodEnd: user.membership.expiresAt,
+        endable: true,
+        stripeUrl: null,
+      });
+      expect(record.audit).toEqual([
+        expect.objectContaining({
+          actorEmail: OWNER,
+          action: 'comp_grant',
+          targetUserId: guest.userId,
+          before: { membership: null },
+          after: expect.objectContaining({
+            membership: expect.objectContaining({
+              isMember: true,
+              expiresAt: user.membership.expiresAt,
+            }),
+          }),
+        }),
+      ]);
+
+      // Ending it ends the membership now, and is audited with the period before and after.
+      const ended = await call(
+        owner,
+        'POST',
+        `/api/desk/members/${guest.userId}/comps/${comp.id}/end`,
+      );
+      expect(ended.statusCode, ended.body).toBe(200);
+      expect((await me(guest)).isSubscribed).toBe(false);
+      const [endEntry] = await audit(guest.userId);
+      expect(endEntry).toMatchObject({
+        action: 'comp_end',
+        before: { comp: { periodEnd: user.membership.expiresAt } },
+      });
+      const again = await call(
+        owner,
+        'POST',
+        `/api/desk/members/${guest.userId}/comps/${comp.id}/end`,
+      );
+      expect(again.statusCode).toBe(409);
+    });
+
+    it('refuses a comp without a real future end date or a reason (400), changing nothing', async () => {
+      const guest = await register();
+      for (const [until, reason] of [
+        ['2020-01-01', 'long ago'],
+        ['2026-02-31', 'no such day'],
+        ['tomorrow', 'not a date'],
+        ['2099-01-01', '  '],
+        ['9999-12-31', 'too long a comp'],
+      ]) {
+        const response = await grant(guest.userId, until ?? '', reason);
+        expect({ until, status: response.statusCode }).toEqual({ until, status: 400 });
+      }
+      const nextYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+      const nobody = await grant('00000000-0000-4000-8000-000000000000', nextYear);
+      expect(nobody.statusCode).toBe(404);
+      expect((await member(guest.userId)).ledger).toEqual([]);
+      expect(await audit(guest.userId)).toEqual([]);
+    });
+
+    it('re-reads from Stripe a member whose webhooks never arrived, and a second re-read changes nothing', async () => {
+      // An anonymous reader pays the early-access year, and a registered one subscribes through
+      // Checkout: Stripe holds both payments, but none of their webhooks ever reaches the site.
+      const anonymous = await newVisitor(t.app);
+      stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
+      const subscriber = await register();
+      const checkout = await call(subscriber, 'POST', '/api/checkout');
+      stripe.completeCheckout(new URL(checkout.json().url).pathname.split('/').pop() ?? '');
+      await stripe.deliverPending({ only: [] });
+      expect((await anonymous.me()).isSubscribed).toBe(false);
+      expect((await me(subscriber)).isSubscribed).toBe(false);
+
+      // The anonymous payer has no row yet: the desk finds them by the id they give support.
+      const unknown = await call(owner, 'POST', `/api/desk/members/${anonymous.userId}/reread`);
+      expect(unknown.statusCode).toBe(404);
+      await t.database.pool.query(`INSERT INTO users (id, "updatedAt") VALUES ($1, now())`, [
+        anonymous.userId,
+      ]);
+
+      for (const who of [anonymous.userId, subscriber.userId]) {
+        const reread = await call(owner, 'POST', `/api/desk/members/${who}/reread`);
+        expect(reread.statusCode, reread.body).toBe(200);
+        expect(reread.json().message).toMatch(/membership: none → \S+ active until/);
+      }
+      expect((await anonymous.me()).isSubscribed).toBe(true);
+      const subscribed = await me(subscriber);
+      expect(subscribed.isSubscribed).toBe(true);
+      expect(subscribed.membership.plan).toBe('subscription');
+
+      const twice = await call(owner, 'POST', `/api/desk/members/${subscriber.userId}/reread`);
+      expect(twice.json().message).toMatch(/the membership did not change/);
+      expect(
+        (await audit(subscriber.userId)).map((entry: { action: string }) => entry.action),
+      ).toEqual(['stripe_reread', 'stripe_reread']);
+      const record = await member(subscriber.userId);
+      expect(record.ledger).toHaveLength(1);
+      expect(record.customers[0].stripeUrl).toMatch(
+        /^https:\/\/dashboard\.stripe\.com\/test\/customers\/cus_/,
+      );
+      expect(record.subscriptions[0].stripeUrl).toMatch(/\/test\/subscriptions\/sub_/);
+    });
+
+    it('lists every Stripe event recorded for a member, with its outcome and a Dashboard link', async () => {
+      const payer = await register();
+      const intent = stripe.paidPaymentIntent(earlyAccessMetadata(payer.userId, OFFER));
+      await stripe.deliverPending();
+      stripe.refundPaymentIntent(intent.id);
+      await stripe.deliverPending();
+      const record = await member(payer.userId);
+      const byType = (type: string) =>
+        record.events.find((event: { type: string }) => event.type === type);
+      expect(byType('payment_intent.succeeded')).toMatchObject({
+        outcome: 'applied',
+        objectId: intent.id,
+        stripeUrl: expect.stringMatching(/^https:\/\/dashboard\.stripe\.com\/test\/events\/evt_/),
+      });
+      expect(byType('charge.refunded')).toMatchObject({ outcome: 'applied' });
+      // Events that name the payer but change nothing are listed too.
+      expect(byType('payment_intent.created')).toMatchObject({ outcome: 'recorded' });
+      expect(record.ledger[0]).toMatchObject({ state: 'refunded', source: 'one-time' });
+      expect(record.ledger[0].stripeUrl).toBe(
+        `https://dashboard.stripe.com/test/payments/${intent.id}`,
+      );
+    });
+
+    it('ends every session of a member, but never an anonymous payer’s only one', async () => {
+      const leaving = await register();
+      expect((await call(leaving, 'GET', '/api/me')).statusCode).toBe(200);
+      const ended = await call(owner, 'POST', `/api/desk/members/${leaving.userId}/sessions/end`);
+      expect(ended.statusCode, ended.body).toBe(200);
+      expect((await call(leaving, 'GET', '/api/me')).statusCode).toBe(401);
+      expect((await audit(leaving.userId))[0]).toMatchObject({
+        action: 'sessions_end',
+        before: { sessions: 1 },
+        after: { sessions: 0 },
+      });
+
+      const anonymous = await newVisitor(t.app);
+      stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
+      await stripe.deliverPending();
+      const refused = await call(
+        owner,
+        'POST',
+        `/api/desk/members/${anonymous.userId}/sessions/end`,
+      );
+      expect(refused.statusCode).toBe(409);
+      expect((await anonymous.me()).isSubscribed).toBe(true);
+    });
+
+    it('mails a member a password-reset link that works', async () => {
+      const email = uniqueEmail();
+      const forgetful = await register(email);
+      const sent = await call(
+        owner,
+        'POST',
+        `/api/desk/members/${forgetful.userId}/password-reset`,
+      );
+      expect(sent.statusCode, sent.body).toBe(200);
+      const [mail] = mailbox.mailsTo(email);
+      const token = /#token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+      expect(token).toBeDefined();
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token, password: 'a brand new passphrase here' },
+      });
+      expect(reset.statusCode).toBe(200);
+      expect((await audit(forgetful.userId))[0]).toMatchObject({
+        action: 'password_reset_sent',
+        after: { to: email },
+      });
+    });
+
+    it('finds members by any part of an email, a user id or a Stripe customer id, filters them, and pages through them', async () => {
+      const search = async (query: string) =>
+        (await call(owner, 'GET', `/api/desk/members?${query}`)).json();
+      const [first] = (await search('q=desk-')).members;
+      expect(first.email).toMatch(/^desk-/);
+      expect((await search(`q=${first.email.slice(3, 12).toUpperCase()}`)).members).toContainEqual(
+        expect.objectContaining({ id: first.id }),
+      );
+      expect((await search(`q=${first.id}`)).members.map((m: { id: string }) => m.id)).toEqual([
+        first.id,
+      ]);
+      const { rows } = await t.database.pool.query<{ id: string; userId: string }>(
+        'SELECT id, "userId" FROM stripe_customers LIMIT 1',
+      );
+      const customer = rows[0];
+      if (!customer) throw new Error('no Stripe customer yet');
+      expect((await search(`q=${customer.id}`)).members.map((m: { id: string }) => m.id)).toEqual([
+        customer.userId,
+      ]);
+      // A percent sign is a character to find, not a wildcard.
+      expect((await search('q=%25')).members).toEqual([]);
+
+      const members = (await search('filter=member')).members;
+      expect(members.length).toBeGreaterThan(0);
+      expect(members.every((m: { isMember: boolean }) => m.isMember)).toBe(true);
+      const anonymous = (await search('filter=anonymous')).members;
+      expect(anonymous.length).toBeGreaterThan(0);
+      expect(anonymous.every((m: { email: string | null }) => m.email === null)).toBe(true);
+      const refunded = (await search('filter=refunded_or_disputed')).members;
+      expect(refunded).toHaveLength(1);
+      const expired = (await search('filter=expired')).members;
+      expect(
+        expired.every(
+          (m: { isMember: boolean; membership: unknown }) => !m.isMember && m.membership,
+        ),
+      ).toBe(true);
+
+      // Every user, a page at a time, each once, newest first.
+      const everyone = Number(
+        (await t.database.pool.query('SELECT count(*) FROM users')).rows[0].count,
+      );
+      const seen: string[] = [];
+      let after: string | null = null;
+      do {
+        const page: { members: { id: string; createdAt: string }[]; next: string | null } = (
+          await call(owner, 'GET', `/api/desk/members${after ? `?after=${after}` : ''}`)
+        ).json();
+        seen.push(...page.members.map((m) => m.id));
+        after = page.next;
+        expect(page.members.length).toBeLessThanOrEqual(50);
+      } while (after);
+      expect(seen).toHaveLength(everyone);
+      expect(new Set(seen).size).toBe(everyone);
+
+      const bad = await call(owner, 'GET', '/api/desk/members?after=not-a-cursor');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.code).toBe('invalid_cursor');
+    });
+
+    it('shows the dashboard and the audit log to staff', async () => {
+      const dashboard = await call(editor, 'GET', '/api/desk/dashboard');
+      expect(dashboard.statusCode, dashboard.body).toBe(200);
+      const body = dashboard.json();
+      expect(body.currency).toBe('usd');
+      expect(body.weeks).toHaveLength(12);
+      expect(body.months).toHaveLength(12);
+      const { rows } = await t.database.pool.query<{ count: string }>(
+        `SELECT count(*) FROM memberships WHERE status IN ('active', 'trialing', 'past_due')
+           AND "expiresAt" > now()`,
+      );
+      expect(body.activeByPlan.total).toBe(Number(rows[0]?.count));
+      expect(body.weeks.at(-1).members).toBe(body.activeByPlan.total);
+
+      const log = (await call(editor, 'GET', '/api/desk/audit')).json();
+      expect(log.entries.length).toBeGreaterThan(0);
+      expect(log.entries[0].actorEmail).toBe(OWNER);
+    });
+  });
+});

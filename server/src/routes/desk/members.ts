@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import {
+  DESK_API,
+  DeskActionResultSchema,
+  DeskCompBodySchema,
+  DeskCompParamsSchema,
+  DeskMemberParamsSchema,
+  DeskMemberSchema,
+  DeskMembersPageSchema,
+  DeskMembersQuerySchema,
+} from '../../../../contract/desk-api.js';
+import {
+  endCompAsStaff,
+  endSessionsAsStaff,
+  grantCompAsStaff,
+  rereadFromStripe,
+  sendPasswordResetAsStaff,
+} from '../../desk/member-actions.js';
+import { listMembers, readMember } from '../../desk/members.js';
+import type { DeskRouteOptions } from './index.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+};
+
+/** The members list, one member's record, and what an owner can do to a member. */
+const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app, options) => {
+  app.get(
+    `${DESK_API}/members`,
+    {
+      schema: {
+        querystring: DeskMembersQuerySchema,
+        response: { 200: DeskMembersPageSchema, ...errors },
+      },
+    },
+    async (request) => listMembers(app, request.query),
+  );
+
+  app.get(
+    `${DESK_API}/members/:id`,
+    { schema: { params: DeskMemberParamsSchema, response: { 200: DeskMemberSchema, ...errors } } },
+    async (request) => readMember(app, request.params.id, { stripeMode: options.stripeMode }),
+  );
+
+  const action = {
+    params: DeskMemberParamsSchema,
+    response: { 200: DeskActionResultSchema, ...errors },
+  };
+
+  app.post(`${DESK_API}/members/:id/reread`, { schema: action }, async (request) => ({
+    message: await rereadFromStripe(
+      { ...app.requirePayments(), db: app.db, log: request.log, graceDays: options.graceDays },
+      await request.requireStaff(),
+      request.params.id,
+    ),
+  }));
+
+  app.post(
+    `${DESK_API}/members/:id/comps`,
+    { schema: { ...action, body: DeskCompBodySchema } },
+    async (request) => ({
+      message: await grantCompAsStaff(app, await request.requireStaff(), {
+        userId: request.params.id,
+        ...request.body,
+        currency: options.currency,
+        graceDays: options.graceDays,
+      }),
+    }),
+  );
+
+  app.post(
+    `${DESK_API}/members/:id/comps/:compId/end`,
+    { schema: { ...action, params: DeskCompParamsSchema } },
+    async (request) => ({
+      message: await endCompAsStaff(app, await request.requireStaff(), {
+        userId: request.params.id,
+        compId: request.params.compId,
+        graceDays: options.graceDays,
+      }),
+    }),
+  );
+
+  app.post(`${DESK_API}/members/:id/sessions/end`, { schema: action }, async (request) => ({
+    message: await endSessionsAsStaff(app, await request.requireStaff(), request.params.id),
+  }));
+
+  app.post(`${DESK_API}/members/:id/password-reset`, { schema: action }, async (request) => ({
+    message: await sendPasswordResetAsStaff(
+      {
+        db: app.db,
+        log: request.log,
+        mailer: app.mailer,
+        siteUrl: options.siteUrl,
+        siteName: options.siteName,
+      },
+      await request.requireStaff(),
+      request.params.id,
+    ),
+  }));
+};
+
+export default deskMemberRoutes;

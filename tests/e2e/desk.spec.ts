@@ -1,0 +1,214 @@
+import type { Page } from '@playwright/test';
+import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
+import { paths } from '../../client/src/config/paths.js';
+import { expect, test, uniqueEmail } from './fixtures.js';
+import { deliverWebhook } from './support/deliver-webhook.js';
+import { visit } from './support/visit.js';
+
+// The publisher's desk in the real built site: invisible to everyone but staff (the site's own
+// 404 page), and for an owner the members list, one member's record with a comp granted from it,
+// the dashboard's charts and tables, at phone and desktop width.
+
+const OWNER = 'owner@example.com';
+const EDITOR = 'editor@example.com';
+const PASSWORD = 'correct horse battery staple';
+
+test.use({ payments: true, siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR } });
+
+const WIDTHS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+];
+
+/** Signs this browser in to `email`'s account, registering it the first time. */
+async function signInAs(page: Page, email: string) {
+  await visit(page, '/');
+  const registered = await page.request.post('/api/auth/register', {
+    data: { email, password: PASSWORD },
+  });
+  if (registered.status() === 201) return;
+  const signedIn = await page.request.post('/api/auth/login', {
+    data: { email, password: PASSWORD },
+  });
+  expect(signedIn.status()).toBe(200);
+}
+
+test('the client names the desk where the server serves it', () => {
+  expect(paths.desk).toBe(DESK_PATH);
+});
+
+test.describe('to anyone but staff', () => {
+  // The browser logs the 404 answer of each desk address.
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+
+  test('a visitor and a signed-in reader get the site’s 404 page at /desk, and crawlers are kept out', async ({
+    page,
+    registered,
+  }) => {
+    expect(registered.email).toContain('@');
+    for (const path of [
+      '/desk',
+      '/desk/dashboard',
+      '/desk/members/00000000-0000-4000-8000-000000000000',
+    ]) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Desk' })).toHaveCount(0);
+    }
+    await page.context().clearCookies();
+    expect((await page.goto('/desk'))?.status()).toBe(404);
+    const robots = await (await page.request.get('/robots.txt')).text();
+    expect(robots).toContain('Disallow: /desk');
+    expect(await (await page.request.get('/sitemap.xml')).text()).not.toContain('/desk');
+  });
+});
+
+for (const { name, width, height } of WIDTHS) {
+  test(`an owner finds a member, grants a comp, and reads the dashboard (${name})`, async ({
+    page,
+    browser,
+    site,
+    stripe,
+  }, testInfo) => {
+    if (!stripe) throw new Error('payments are on');
+    // A member who paid the early-access year, and a reader who has not paid, in browsers of
+    // their own.
+    const memberEmail = uniqueEmail();
+    const readerEmail = uniqueEmail();
+    for (const email of [memberEmail, readerEmail]) {
+      const context = await browser.newContext({ baseURL: site.url });
+      const session = await (await context.request.post('/api/session')).json();
+      expect(
+        (
+          await context.request.post('/api/auth/register', { data: { email, password: PASSWORD } })
+        ).status(),
+      ).toBe(201);
+      if (email === memberEmail) {
+        const intent = stripe.paidPaymentIntent({
+          userId: session.user.id,
+          offer: EARLY_ACCESS_OFFER,
+        });
+        const status = await deliverWebhook(
+          context.request,
+          site.url,
+          stripe,
+          stripe.event('payment_intent.succeeded', intent),
+        );
+        expect(status).toBe(200);
+      }
+      await context.close();
+    }
+
+    await page.setViewportSize({ width, height });
+    await signInAs(page, OWNER);
+    const response = await page.goto('/desk');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['x-robots-tag']).toBe('noindex');
+    await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute(
+      'content',
+      'noindex, nofollow',
+    );
+    await expect(page.getByText(`${OWNER} · owner`)).toBeVisible();
+
+    // The newest first: the owner, then the reader and the member registered just before.
+    await expect(page.getByRole('link', { name: memberEmail })).toBeVisible();
+    await page.getByLabel('Email, user id or Stripe id').fill(memberEmail.slice(0, 20));
+    await page.getByLabel('Show').selectOption('member');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/filter=member/);
+    await expect(page.getByRole('link', { name: memberEmail })).toBeVisible();
+    await expect(page.getByRole('link', { name: readerEmail })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      `/api/desk/exports/members?q=${encodeURIComponent(memberEmail.slice(0, 20))}&filter=member`,
+    );
+    await page.screenshot({
+      path: testInfo.outputPath(`desk-members-${name}.png`),
+      fullPage: true,
+    });
+
+    // The reader's record: no ledger yet; a comp makes them a member.
+    await page.getByLabel('Show').selectOption('all');
+    await page.getByLabel('Email, user id or Stripe id').fill(readerEmail);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: readerEmail }).click();
+    await expect(page.getByRole('heading', { level: 1, name: readerEmail })).toBeVisible();
+    await expect(page.getByText('Nothing paid or given yet.')).toBeVisible();
+    const lastDay = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Last day (UTC)').fill(lastDay);
+    await page.getByLabel(/^Reason/).fill('Guest writer for the winter issue');
+    await page.getByRole('button', { name: 'Grant comp' }).click();
+    await expect(page.getByRole('status')).toContainText('Comp granted until');
+    const ledger = page.getByRole('region', { name: /^Ledger/ });
+    await expect(ledger).toContainText('Comp');
+    await expect(ledger).toContainText('“Guest writer for the winter issue”');
+    await expect(page.getByRole('region', { name: /^Changes from the desk/ })).toContainText(
+      `${OWNER} granted a comp`,
+    );
+    await expect(page.getByText(/Member \(one-time or comp, active\) until/)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`desk-member-${name}.png`), fullPage: true });
+
+    // The paying member's record links into Stripe's test Dashboard and lists their events.
+    await page.goto(`/desk?q=${encodeURIComponent(memberEmail)}`);
+    await page.getByRole('link', { name: memberEmail }).click();
+    const events = page.getByRole('region', { name: /^Stripe events/ });
+    await expect(events.getByRole('link', { name: /payment_intent\.succeeded/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/dashboard\.stripe\.com\/test\/events\/evt_/,
+    );
+    await expect(events).toContainText('Applied to the ledger');
+
+    // The dashboard: figures, two charts, the same numbers in tables.
+    await page
+      .getByRole('navigation', { name: 'Desk' })
+      .getByRole('link', { name: 'Dashboard' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    // What the page shows is what the server counted (this worker's earlier tests add members).
+    const counted = await (await page.request.get('/api/desk/dashboard')).json();
+    expect(counted.activeByPlan.total).toBeGreaterThanOrEqual(2);
+    expect(counted.activeByPlan.comp).toBeGreaterThanOrEqual(1);
+    const figures = page.getByRole('list', { name: 'Members now' });
+    await expect(figures).toContainText(`${counted.activeByPlan.total} members now`);
+    await expect(figures).toContainText(`${counted.activeByPlan.comp} on a comp`);
+    await expect(figures).toContainText(`${counted.activeByPlan.oneTime} by a one-time year`);
+    await expect(page.locator('.desk-chart canvas')).toHaveCount(2);
+    const weekly = page.getByRole('region', { name: 'New and lost members per week' });
+    const joined = counted.weeks.reduce(
+      (sum: number, week: { newMembers: number }) => sum + week.newMembers,
+      0,
+    );
+    await expect(weekly.getByRole('img')).toHaveAccessibleName(
+      new RegExp(`, ${joined} members joined or came back and 0 left`),
+    );
+    const monthly = page.getByRole('region', { name: 'Revenue and refunds per month' });
+    const revenue = (counted.months.at(-1).revenueCents / 100).toFixed(2);
+    await expect(monthly.getByRole('row').last()).toContainText(`$${revenue}`);
+    await page.screenshot({
+      path: testInfo.outputPath(`desk-dashboard-${name}.png`),
+      fullPage: true,
+    });
+    // Nothing is wider than the screen.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('an editor sees everything but every change is off, and says why', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, EDITOR);
+  await page.goto('/desk');
+  await expect(page.getByText('editors are read-only')).toBeVisible();
+  await page.getByRole('link', { name: EDITOR }).click();
+  await expect(page.getByRole('button', { name: 'Grant comp' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Send a password-reset link' })).toBeDisabled();
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('desk-editor-phone.png'), fullPage: true });
+});
