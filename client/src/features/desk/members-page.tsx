@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { DeskMemberFilter } from '../../../../contract/desk-api';
 import { fetchMembers, membersCsvUrl, type MemberSearch } from './desk-api';
 import { describeMembership, formatDate } from './desk-format';
@@ -22,13 +22,15 @@ const isFilter = (value: string | null): value is DeskMemberFilter =>
  * back by the ones already seen.
  */
 export function MembersPage() {
-  const [params] = useSearchParams();
+  const { search } = useLocation();
   // A new search (or Back to an older one) starts again from its first page.
-  return <MembersList key={params.toString()} />;
+  return <MembersList key={search} params={new URLSearchParams(search)} />;
 }
 
-function MembersList() {
-  const [params, setParams] = useSearchParams();
+// The address is read with URLSearchParams rather than react-router's useSearchParams, which
+// would add its code to every visitor's first load (the router is in the entry chunk).
+function MembersList({ params }: { params: URLSearchParams }) {
+  const navigate = useNavigate();
   const filterParam = params.get('filter');
   const search: MemberSearch = {
     q: params.get('q') ?? '',
@@ -47,7 +49,8 @@ function MembersList() {
     if (draft.q.trim()) next.set('q', draft.q.trim());
     if (draft.filter !== 'all') next.set('filter', draft.filter);
     setCursors([null]);
-    setParams(next);
+    const query = next.toString();
+    void navigate({ search: query ? `?${query}` : '' });
   }
 
   return (
