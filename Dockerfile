@@ -54,7 +54,8 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Node itself is the process: on SIGTERM the server finishes in-flight requests, closes the database
-# pool and exits (give it 10 s; compose's stop_grace_period is 20 s). Pending migrations are
+# Node itself is the process: on SIGTERM the server closes idle connections, finishes in-flight
+# requests, closes the database pool and exits, within 2 s under load (10 s at most, then it exits
+# anyway; compose's stop_grace_period is 20 s). Pending migrations are
 # applied at start. docker-compose.yml adds `init: true` to reap any stray child process.
 CMD ["node", "dist/server/src/server.js"]

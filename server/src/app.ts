@@ -13,6 +13,7 @@ import perkRoutes from './routes/perks/index.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
+import gracefulClose from './plugins/app/graceful-close.js';
 import crossSiteGuard from './plugins/app/cross-site-guard.js';
 import sessions from './plugins/app/sessions.js';
 import cookie from './plugins/external/cookie.js';
@@ -77,8 +78,12 @@ export async function buildApp(
     // A wrong body is a 400 with a message: no silent coercion of types, no silent dropping of
     // fields the schema does not know.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    // Keep-alive sockets would hold a graceful shutdown open; close them once requests finish.
+    // Keep-alive sockets would hold a graceful shutdown open: idle ones close at once, the others
+    // once their response is sent (plugins/app/graceful-close.ts).
     forceCloseConnections: 'idle',
+    // A request that arrives while closing is served (with `Connection: close`), not refused with a
+    // 503: nginx would pass that 503 on, where a refused connection it retries on another replica.
+    return503OnClosing: false,
     requestTimeout: timeouts.requestMs,
     http: {
       headersTimeout: timeouts.headersMs,
@@ -92,6 +97,7 @@ export async function buildApp(
   if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
   for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
+  await app.register(gracefulClose);
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
   await app.register(securityHeaders);

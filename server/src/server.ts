@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, type AppConfig } from './config.js';
 import { createDatabase } from './db/database.js';
@@ -16,6 +15,11 @@ import { PerkCatalogError } from './perks/catalog.js';
 import { EMBEDDED_PID_FILE } from './cli/embedded-lock.js';
 import { checkStripeAtStart } from './plugins/app/payments.js';
 import { migrationsDir } from './paths.js';
+import { stdoutLogDestination } from './http/log-destination.js';
+import { exitGracefully } from './shutdown.js';
+
+/** The longest a shutdown may take before the process exits anyway (in-flight requests, the pool). */
+const FORCE_EXIT_AFTER_MS = 10_000;
 
 /** Entry point: configuration, database, migrations, then listen until told to stop. */
 async function main(): Promise<void> {
@@ -36,7 +40,8 @@ async function main(): Promise<void> {
     maxConnections: onPglite ? 1 : 10,
     embedded: onPglite,
   });
-  const app = await buildApp({ ...config, sessionSecret }, { database }).catch(
+  const logStream = stdoutLogDestination();
+  const app = await buildApp({ ...config, sessionSecret }, { database, logStream }).catch(
     async (error: unknown) => {
       // Content an operator edited that the server cannot honour: say what, not a stack trace.
       if (!(error instanceof PerkCatalogError)) throw error;
@@ -56,12 +61,15 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await embedded?.stop();
-    if (embedded) await rm(join(dataDir, EMBEDDED_PID_FILE), { force: true });
+  exitGracefully({
+    forceAfterMs: FORCE_EXIT_AFTER_MS,
+    log: (level, message, err) =>
+      err ? app.log[level]({ err }, message) : app.log[level](message),
+    async close() {
+      await app.close();
+      await embedded?.stop();
+      if (embedded) await rm(join(dataDir, EMBEDDED_PID_FILE), { force: true });
+    },
   });
 
   await app.listen({ host: config.host, port: config.port });

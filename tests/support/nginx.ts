@@ -73,6 +73,11 @@ export interface NginxStack {
   accessLog(): Promise<string>;
   /** The access log in the shipped format (nginx.conf's `cohort`), always written. */
   siteAccessLog(): Promise<string>;
+  /**
+   * A rolling restart's step: app `index` is stopped (SIGTERM) and a new process started on its
+   * port with the same environment; resolves once the new one is ready, with the old one's exit code.
+   */
+  replaceApp(index: number): Promise<{ exitCode: number | null; stoppedInMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -97,8 +102,8 @@ export async function startNginxStack(options: NginxStackOptions): Promise<Nginx
     await rm(work, { recursive: true, force: true });
   };
 
+  const env = { SITE_URL: url, ...options.env };
   try {
-    const env = { SITE_URL: url, ...options.env };
     const started = await Promise.allSettled(
       Array.from({ length: options.apps ?? 2 }, () => startServerProcess(env)),
     );
@@ -128,6 +133,15 @@ export async function startNginxStack(options: NginxStackOptions): Promise<Nginx
     apps,
     accessLog: () => readFile(join(work, 'access.log'), 'utf8'),
     siteAccessLog: () => readFile(join(work, 'site-access.log'), 'utf8'),
+    async replaceApp(index) {
+      const old = apps[index];
+      if (!old) throw new Error(`No app ${index}`);
+      const started = Date.now();
+      const exitCode = await old.stop();
+      const stoppedInMs = Date.now() - started;
+      apps[index] = await startServerProcess(env, { port: old.port });
+      return { exitCode, stoppedInMs };
+    },
     stop,
   };
 }
@@ -160,7 +174,11 @@ export async function writeNginxConfig(options: {
   const { work, edgeRate } = options;
   const shipped = readFileSync(join(root, 'nginx.conf'), 'utf8');
   const rewrites: Record<string, LineRewrite> = {
-    'app servers': options.appPorts.map((port) => `server 127.0.0.1:${port};`).join(' '),
+    // Each app server with the shipped line's parameters (`resolve` is for names only).
+    'app servers': (line) => {
+      const params = line.replace(/^server \S+ |;$/g, '').replace(/\bresolve\b\s*/, '');
+      return options.appPorts.map((port) => `server 127.0.0.1:${port} ${params};`).join(' ');
+    },
     listen: `listen ${options.listen};`,
     root: `root ${clientDir};`,
     // Where nginx has the brotli module, the snippet nginx.conf tells operators to write.

@@ -69,10 +69,18 @@ export interface ServerProcess {
 
 /**
  * One app server process as production runs it (`node dist/server/src/server.js`, NODE_ENV=production)
- * on a free loopback port, ready to serve. `env` must name the database (DATABASE_URL).
+ * on a free loopback port (or the one given), ready to serve. `env` must name the database
+ * (DATABASE_URL).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: {
+    port?: number;
+    /** false: the server's output is never read (a pipe that fills up, as when its parent hangs). */
+    readOutput?: boolean;
+  } = {},
+): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'cohort-site-'));
   const child = spawn(process.execPath, ['dist/server/src/server.js'], {
@@ -93,7 +101,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  if (options.readOutput === false) child.stdout?.pause();
+  else child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   try {
