@@ -31,7 +31,9 @@ import {
   HTTP_TIMEOUTS,
   type HttpTimeouts,
 } from './http/framework-errors.js';
-import { serializeRequest } from './http/request-log.js';
+import { requestIdOf, serializeRequest } from './http/request-log.js';
+import metrics from './plugins/app/metrics.js';
+import requestLog from './plugins/app/request-log.js';
 import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
@@ -53,7 +55,7 @@ export interface AppDependencies {
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
-  logStream?: { write(line: string): void };
+  logStream?: { write(line: string): void; dropped?(): number };
 }
 
 /** Builds the whole app without listening, so tests can `inject` requests into it. */
@@ -73,6 +75,9 @@ export async function buildApp(
         'req.headers["stripe-signature"]',
       ],
     },
+    // One line per request, written by plugins/app/request-log.ts.
+    disableRequestLogging: true,
+    genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // A wrong body is a 400 with a message: no silent coercion of types, no silent dropping of
@@ -98,8 +103,13 @@ export async function buildApp(
   for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
   await app.register(gracefulClose);
+  await app.register(requestLog);
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
+  await app.register(metrics, {
+    token: config.metricsToken,
+    droppedLogLines: dependencies.logStream?.dropped,
+  });
   await app.register(securityHeaders);
   await app.register(cookie);
   await app.register(rateLimit, { redisUrl: config.redisUrl });

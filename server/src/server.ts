@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));
   const onPglite = embedded !== undefined || (await isPgliteServer(databaseUrl));
   const database = createDatabase(databaseUrl, {
-    maxConnections: onPglite ? 1 : 10,
+    maxConnections: onPglite ? 1 : config.databasePoolSize,
     embedded: onPglite,
   });
   const logStream = stdoutLogDestination();

@@ -23,6 +23,7 @@ import { createTestRedis, type TestRedis } from '#test/test-redis';
  */
 
 const SESSION_RATE_LIMIT = 5;
+const METRICS_TOKEN = 'nginx-test-metrics-token-0123456789';
 
 const nginxBinary = findNginx();
 const title = nginxBinary
@@ -44,6 +45,7 @@ describe.skipIf(!nginxBinary)(title, () => {
         DATABASE_URL: database.url,
         REDIS_URL: redis.url,
         SESSION_RATE_LIMIT: String(SESSION_RATE_LIMIT),
+        METRICS_TOKEN,
         // TRUST_PROXY stays unset: the default trusts nginx on the loopback interface only.
         ...stripe.env(),
       },
@@ -398,6 +400,32 @@ describe.skipIf(!nginxBinary)(title, () => {
       const log = (await stack?.accessLog()) ?? '';
       expect(log.split('\n'), path).toContain(`GET ${path} - 200`);
     }
+  });
+
+  it('gives every answer its own request id, the one the app and the access log have', async () => {
+    const forged = 'client-chosen-request-id';
+    const api = await fetch(`${site}/api/config`, { headers: { 'x-request-id': forged } });
+    const id = api.headers.get('x-request-id') ?? '';
+    // One value (nginx's), not the client's, and not a second copy from the app.
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const file = await fetch(`${site}/favicon.ico`);
+    const fileId = file.headers.get('x-request-id') ?? '';
+    expect(fileId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fileId).not.toBe(id);
+    await expect
+      .poll(async () => (await stack?.siteAccessLog()) ?? '', { timeout: 5_000 })
+      .toContain(` ${id}\n`);
+    expect((await stack?.siteAccessLog()) ?? '').not.toContain(forged);
+  });
+
+  it('never lets /metrics out, though each app server answers it with the token', async () => {
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    const outside = await fetch(`${site}/metrics`, { headers });
+    expect(outside.status).toBe(404);
+    expect((await outside.json()).error.code).toBe('not_found');
+    const inside = await fetch(`${stack?.apps[0]?.url}/metrics`, { headers });
+    expect(inside.status).toBe(200);
+    expect(await inside.text()).toContain('cohort_http_requests_total');
   });
 
   it('passes the health checks through to the app', async () => {

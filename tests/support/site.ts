@@ -91,6 +91,8 @@ export async function startServerProcess(
       HOST: '127.0.0.1',
       PORT: String(port),
       SITE_URL: url,
+      // Plain HTTP on the loopback interface, as a test runs it: meant, not a mistake.
+      ALLOW_INSECURE_SITE_URL: 'true',
       DATA_DIR: dataDir,
       SESSION_SECRET: TEST_SESSION_SECRET,
       LOG_LEVEL: 'warn',
