@@ -45,7 +45,7 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-COPY scripts/cli.mjs ./scripts/
+COPY scripts/cli.mjs scripts/docker-entrypoint.sh ./scripts/
 # Partner perks: the server reads their descriptions and how each is redeemed at start.
 COPY content/perks ./content/perks
 COPY perks ./perks
@@ -56,6 +56,8 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself is the process: on SIGTERM the server closes idle connections, finishes in-flight
 # requests, closes the database pool and exits, within 2 s under load (10 s at most, then it exits
-# anyway; compose's stop_grace_period is 20 s). Pending migrations are
-# applied at start. docker-compose.yml adds `init: true` to reap any stray child process.
-CMD ["node", "dist/server/src/server.js"]
+# anyway; compose's stop_grace_period is 20 s). Pending migrations are applied at start unless
+# MIGRATE_ON_START=false. docker-compose.yml adds `init: true` to reap any stray child process.
+# `serve` (the default) or `migrate` (apply pending migrations and exit): scripts/docker-entrypoint.sh.
+ENTRYPOINT ["/app/scripts/docker-entrypoint.sh"]
+CMD ["serve"]

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import {
@@ -76,7 +76,7 @@ export async function buildApp(
       ],
     },
     // One line per request, written by plugins/app/request-log.ts.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,

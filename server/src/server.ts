@@ -10,7 +10,8 @@ import {
   startEmbeddedDatabase,
   type EmbeddedDatabase,
 } from './db/embedded-database.js';
-import { applyMigrations } from './db/migrate.js';
+import { applyMigrations, MigrationError, pendingMigrations } from './db/migrate.js';
+import { DatabaseUnreachableError, waitForDatabase } from './db/wait-for-database.js';
 import { PerkCatalogError } from './perks/catalog.js';
 import { EMBEDDED_PID_FILE } from './cli/embedded-lock.js';
 import { checkStripeAtStart } from './plugins/app/payments.js';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     // Tells `npm run stripe:reconcile` the embedded database is in use (one process at a time).
     await writeFile(join(dataDir, EMBEDDED_PID_FILE), `${process.pid}\n`);
   }
+  if (!embedded) await waitForDatabaseOrExit(databaseUrl);
   const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));
   const onPglite = embedded !== undefined || (await isPgliteServer(databaseUrl));
   const database = createDatabase(databaseUrl, {
@@ -53,9 +55,20 @@ async function main(): Promise<void> {
   );
 
   try {
-    await applyMigrations(databaseUrl, migrationsDir, app.log);
+    if (config.migrateOnStart || embedded) {
+      await applyMigrations(databaseUrl, migrationsDir, app.log);
+    } else {
+      const pending = await pendingMigrations(databaseUrl, migrationsDir, app.log);
+      if (pending.length > 0) {
+        throw new MigrationError(
+          `The database lacks ${pending.length} migration${pending.length === 1 ? '' : 's'} (${pending.join(', ')}) and MIGRATE_ON_START=false: run \`npm run migrate\` (the image: \`migrate\`) first`,
+        );
+      }
+    }
   } catch (error) {
-    app.log.fatal({ err: error }, 'could not apply database migrations');
+    // What went wrong in one line (a migration's own failure, an edited file): not a stack trace.
+    if (error instanceof MigrationError) app.log.fatal(error.message);
+    else app.log.fatal({ err: error }, 'could not apply database migrations');
     await app.close();
     await embedded?.stop();
     process.exit(1);
@@ -85,6 +98,20 @@ function describeAddress(address: AddressInfo | string | null): string {
   if (address === null || typeof address === 'string') return String(address);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `${host}:${address.port}`;
+}
+
+/**
+ * Waits for the database while it is down or starting (a container started before PostgreSQL, a
+ * failover), one line per try; exits with one line when it will not answer.
+ */
+async function waitForDatabaseOrExit(databaseUrl: string): Promise<void> {
+  try {
+    await waitForDatabase(databaseUrl, { log: (line) => console.error(line) });
+  } catch (error) {
+    if (!(error instanceof DatabaseUnreachableError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 function readConfigOrExit(): AppConfig {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
+import { parseDatabaseUrl } from './database-url.js';
 
 export interface EmbeddedDatabase {
   /** A postgres:// URL on the loopback interface. */
@@ -56,7 +57,10 @@ function readPort(server: PGLiteSocketServer, requested: number): number {
  * statements there.
  */
 export async function isPgliteServer(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({
+    connectionString: parseDatabaseUrl(url).connectionString,
+    connectionTimeoutMillis: 10_000,
+  });
   await client.connect();
   try {
     const { rows } = await client.query<{ version: string }>('SELECT version()');
