@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,8 +160,53 @@ function findMimeTypes(): string {
   return mimeTypes;
 }
 
+/** The nginx container's variables (docker-compose.yml), as TLS on or off sets them. */
+function templateVariables(tls: NginxTls | undefined): Record<string, string> {
+  return {
+    SERVER_NAME: tls?.serverName ?? 'localhost',
+    TLS: tls ? 'on' : 'off',
+    NGINX_RESOLVER: '127.0.0.53',
+  };
+}
+
+/** envsubst as the nginx image runs it: `${NAME}` replaced for the names given, nothing else. */
+export function renderTemplate(text: string, variables: Record<string, string>): string {
+  return text.replace(
+    /\$\{([A-Z_][A-Z0-9_]*)\}/g,
+    (whole, name: string) => variables[name] ?? whole,
+  );
+}
+
+/** deploy/nginx/tls/*.template rendered into `dir`, listening on this machine's test ports. */
+async function writeTlsTemplates(
+  dir: string,
+  options: { listen: string; tls?: NginxTls },
+): Promise<void> {
+  const templates = join(root, 'deploy/nginx/tls');
+  await mkdir(dir, { recursive: true });
+  for (const file of readdirSync(templates).filter((name) => name.endsWith('.conf.template'))) {
+    const rendered = renderTemplate(
+      readFileSync(join(templates, file), 'utf8'),
+      templateVariables(options.tls),
+    )
+      .replace(/\blisten 80\b/g, `listen ${options.tls?.httpListen ?? options.listen}`)
+      .replace(/\blisten 443\b/g, `listen ${options.listen}`)
+      .replaceAll('/etc/letsencrypt/', `${options.tls?.letsencryptDir ?? '/etc/letsencrypt'}/`);
+    await writeFile(join(dir, file.replace(/\.template$/, '')), rendered);
+  }
+}
+
+/** TLS on: the certificate's name, where `live/<name>/` is, and the address of port 80's server. */
+export interface NginxTls {
+  serverName: string;
+  letsencryptDir: string;
+  httpListen: string;
+}
+
 export async function writeNginxConfig(options: {
   work: string;
+  /** TLS=on (the site on `listen` with this certificate), else TLS=off. */
+  tls?: NginxTls;
   /** Load the brotli module and switch it on (where Debian's module is installed). */
   brotli: boolean;
   listen: string;
@@ -179,8 +224,8 @@ export async function writeNginxConfig(options: {
       const params = line.replace(/^server \S+ |;$/g, '').replace(/\bresolve\b\s*/, '');
       return options.appPorts.map((port) => `server 127.0.0.1:${port} ${params};`).join(' ');
     },
-    listen: `listen ${options.listen};`,
     root: `root ${clientDir};`,
+
     // Where nginx has the brotli module, the snippet nginx.conf tells operators to write.
     brotli: (line) => (options.brotli ? `include ${join(work, 'brotli.conf')};` : line),
     'edge rate limit': (line) => (edgeRate ? line.replace(/rate=\S+;/, `rate=${edgeRate};`) : line),
@@ -191,7 +236,10 @@ export async function writeNginxConfig(options: {
       }`,
   };
   const seen = new Set<string>();
-  const site = shipped
+  // What the nginx image's entry point does with the template: the variables filled in.
+  const cohortDir = join(work, 'cohort');
+  const site = renderTemplate(shipped, templateVariables(options.tls))
+    .replaceAll('/etc/nginx/conf.d/cohort/', `${cohortDir}/`)
     .split('\n')
     .map((line) => {
       const marker = /^(\s*)(\S.*?)\s*# test: (.+)$/.exec(line);
@@ -214,6 +262,7 @@ export async function writeNginxConfig(options: {
   const sitePath = join(work, 'cohort.conf');
   const mainPath = join(work, 'nginx.conf');
   await writeFile(sitePath, site);
+  await writeTlsTemplates(cohortDir, options);
   await writeFile(join(work, 'brotli.conf'), 'brotli_static on;\n');
   await writeFile(
     mainPath,
@@ -246,6 +295,7 @@ async function startNginx(
   config: string,
   url: string,
   readyPath = '/healthz',
+  readyStatus = 200,
 ): Promise<ChildProcess> {
   const errorLog = join(work, 'error.log');
   const child = spawn(binary, ['-p', work, '-e', errorLog, '-c', config], {
@@ -256,7 +306,7 @@ async function startNginx(
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const log = () => `${output}${existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''}`;
   try {
-    await waitUntilReady(`${url}${readyPath}`, child, log, 15_000);
+    await waitUntilReady(`${url}${readyPath}`, child, log, 15_000, readyStatus);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -301,6 +351,8 @@ export async function testNginxConfig(options: {
 
 export interface StaticNginx {
   url: string;
+  /** The plain-HTTP server: `url` itself with TLS off. */
+  httpUrl: string;
   stop(): Promise<void>;
 }
 
@@ -312,13 +364,17 @@ export interface StaticNginx {
 export async function startStaticNginx(options: {
   minimal: boolean;
   workerProcesses: number | 'auto';
+  /** TLS=on with this certificate: `url` is then https, and `httpUrl` the port-80 server's. */
+  tls?: { serverName: string; letsencryptDir: string };
 }): Promise<StaticNginx> {
   const binary = findNginx();
   if (!binary) throw new Error('No nginx binary: install Debian’s nginx or set NGINX_PATH');
   const work = await mkdtemp(join(tmpdir(), 'cohort-nginx-static-'));
   await chmod(work, 0o755);
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const httpPort = options.tls ? await freePort() : port;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const httpUrl = `http://127.0.0.1:${httpPort}`;
   let config: string;
   if (options.minimal) {
     config = join(work, 'nginx.conf');
@@ -355,11 +411,21 @@ ${brotliModule ? '        brotli_static on;\n' : ''}    }
       workerConnections: 1024,
       workerProcesses: options.workerProcesses,
       brotli: brotliModule !== undefined,
+      ...(options.tls && { tls: { ...options.tls, httpListen: `127.0.0.1:${httpPort}` } }),
     });
   }
-  const nginx = await startNginx(binary, work, config, url, '/favicon.ico');
+  // With TLS, ready once port 80's server answers its challenge path (a 404 of its own).
+  const nginx = await startNginx(
+    binary,
+    work,
+    config,
+    options.tls ? httpUrl : url,
+    options.tls ? '/.well-known/acme-challenge/' : '/favicon.ico',
+    options.tls ? 404 : 200,
+  );
   return {
     url,
+    httpUrl,
     async stop() {
       await stopProcess(nginx);
       await rm(work, { recursive: true, force: true });

@@ -132,6 +132,7 @@ export async function waitUntilReady(
   child: ChildProcess,
   output: () => string,
   timeoutMs = 30_000,
+  status = 200,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -140,8 +141,8 @@ export async function waitUntilReady(
       throw new Error(`The server exited ${how}:\n${output()}`);
     }
     try {
-      const response = await fetch(url);
-      if (response.ok) return;
+      const response = await fetch(url, { redirect: 'manual' });
+      if (status === 200 ? response.ok : response.status === status) return;
     } catch {
       // Not listening yet.
     }

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { parseDatabaseUrl } from './database-url.js';
 
@@ -22,6 +21,17 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedDatabase(
   options: { dataDir?: string; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
+  // Loaded only here: PGlite is an optional dependency, absent from the production image (which
+  // always has DATABASE_URL).
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-socket'),
+  ]).catch((error: unknown) => {
+    throw new Error(
+      'The embedded database needs the optional dependency @electric-sql/pglite (`npm install`); or set DATABASE_URL',
+      { cause: error },
+    );
+  });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
   const server = new PGLiteSocketServer({
