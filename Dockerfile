@@ -1,12 +1,13 @@
 # Cohort's images, built from this folder alone.
 #   docker build -t cohort .                      the app (the last stage, `runtime`)
 #   docker build --target nginx -t cohort-web .   nginx with the built client and nginx.conf
-# docker-compose.yml builds both. Node 22 (LTS); node:24-bookworm-slim works the same.
+# docker-compose.yml builds both. Node 22 (LTS); node:24-bookworm-slim works the same. Base images
+# are pinned to a release: raise them deliberately (and `docker compose build --pull`).
 
 # ── deps: every dependency, and the generated Prisma client ───────────────────────────────────────
 # Dependencies' install scripts are skipped (no engine downloads, no native builds: nothing here
 # needs them); the project's own postinstall, Prisma's generate, runs by hand.
-FROM node:22-bookworm-slim AS deps
+FROM node:22.18.0-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY scripts/prisma-generate.mjs ./scripts/
@@ -21,40 +22,65 @@ RUN npm run build
 
 # ── prod-deps: production dependencies only ───────────────────────────────────────────────────────
 # No install scripts: the one that matters (Prisma's generate) ran in deps, and its output is
-# compiled into dist/server/src/generated. --omit=optional drops the Prisma CLI and TypeScript, which
-# npm would otherwise keep as optional peers of @prisma/client (430 MB of node_modules → 187 MB).
-FROM node:22-bookworm-slim AS prod-deps
+# compiled into dist/server/src/generated. --omit=optional drops the embedded database (PGlite: the
+# image always has DATABASE_URL), the Prisma CLI and TypeScript (optional peers of @prisma/client);
+# the browser's libraries (React, Stripe.js) are dev dependencies, bundled into dist/client. Then
+# what nothing runs: Prisma's query compilers for other databases (the generated client loads the
+# PostgreSQL one only), source maps and type declarations. 158 MB → 60 MB (README, "Image size").
+FROM node:22.18.0-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
-  && npm cache clean --force
+  && npm cache clean --force \
+  && find node_modules/@prisma/client/runtime -type f -name 'query_compiler_*' \
+    ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
+  && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' \
+    -o -name '*.d.cts' \) -delete
 
 # ── nginx: serves the built client and proxies the API (docker-compose.yml's `nginx`) ─────────────
-FROM nginx:1.28-alpine AS nginx
-RUN rm -rf /usr/share/nginx/html/*
+# nginx.conf is a template the image's entry point renders at start (SERVER_NAME, TLS, the resolver):
+# see its head. Without the brotli module here, nginx sends the build's .gz files (gzip_static).
+FROM nginx:1.28.0-alpine AS nginx
+ENV SERVER_NAME=localhost \
+    TLS=off \
+    NGINX_RESOLVER=127.0.0.11 \
+    NGINX_ENVSUBST_FILTER=^(SERVER_NAME|TLS|NGINX_RESOLVER)$
+RUN rm -rf /usr/share/nginx/html/* /etc/nginx/conf.d/default.conf
 COPY --from=build /app/dist/client /usr/share/nginx/html
-COPY nginx.conf /etc/nginx/conf.d/default.conf
+COPY nginx.conf /etc/nginx/templates/default.conf.template
+COPY deploy/nginx/tls /etc/nginx/templates/cohort
+COPY deploy/nginx/reload-periodically.sh /docker-entrypoint.d/90-reload-periodically.sh
 
 # ── runtime: the app server ───────────────────────────────────────────────────────────────────────
-FROM node:22-bookworm-slim AS runtime
+FROM node:22.18.0-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app
 # Owned by root and read-only to the app: it writes nothing to its own folder in production.
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+# The built site and server; not the build's own SSR bundle or the source maps.
+COPY --from=build /app/dist/client ./dist/client
+COPY --from=build /app/dist/pages ./dist/pages
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/contract ./dist/contract
+COPY --from=build /app/dist/site-index.json ./dist/
 COPY package.json ./
-COPY scripts/cli.mjs ./scripts/
+COPY scripts/cli.mjs scripts/docker-entrypoint.sh ./scripts/
 # Partner perks: the server reads their descriptions and how each is redeemed at start.
 COPY content/perks ./content/perks
 COPY perks ./perks
 COPY prisma/migrations ./prisma/migrations
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Node itself is the process: on SIGTERM the server finishes in-flight requests, closes the database
-# pool and exits (give it 10 s; compose's stop_grace_period is 20 s). Pending migrations are
-# applied at start. docker-compose.yml adds `init: true` to reap any stray child process.
-CMD ["node", "dist/server/src/server.js"]
+# No Node process per check (a whole runtime every 15 s): bash asks /healthz over a plain socket.
+# (docker-compose.yml adds a 30 s start period; dockerfilelint 1.8 misreads --start-period.)
+HEALTHCHECK --interval=15s --timeout=3s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-3000} && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+# Node itself is the process: on SIGTERM the server closes idle connections, finishes in-flight
+# requests, closes the database pool and exits, within 2 s under load (10 s at most, then it exits
+# anyway; compose's stop_grace_period is 20 s). Pending migrations are applied at start unless
+# MIGRATE_ON_START=false. docker-compose.yml adds `init: true` to reap any stray child process.
+# `serve` (the default) or `migrate` (apply pending migrations and exit): scripts/docker-entrypoint.sh.
+ENTRYPOINT ["/app/scripts/docker-entrypoint.sh"]
+CMD ["serve"]

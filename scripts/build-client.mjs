@@ -1,6 +1,8 @@
 // `npm run build:client`: the client (dist/client), the same app built for Node (dist/ssr), then
 // every public page prerendered to HTML (client/build/prerender.ts → dist/pages) with its preview
-// image (dist/client/og). Arguments (e.g. `--logLevel warn`) go to both Vite builds.
+// image (dist/client/og), then a .gz and a .br beside every compressible file of dist/client, its
+// source maps moved out to dist/sourcemaps (scripts/precompress.mjs). Arguments (e.g.
+// `--logLevel warn`) go to both Vite builds.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +16,7 @@ const steps = [
     ...['--import', 'tsx', 'client/build/prerender.ts'],
     ...(args.includes('warn') ? ['--quiet'] : []),
   ],
+  [process.execPath, 'scripts/precompress.mjs'],
 ];
 for (const [command, ...commandArgs] of steps) {
   const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });

@@ -1,13 +1,15 @@
 // The operator's commands (server/src/cli/<name>.ts): `node scripts/cli.mjs stripe check`,
-// `node scripts/cli.mjs perks report`; package.json names them (npm run stripe:check, …). In a
-// checkout they run from the source, so they are never older than the code; in the production
+// `node scripts/cli.mjs perks report`, `node scripts/cli.mjs migrate`; package.json names them
+// (npm run stripe:check, npm run migrate, …). In a checkout they run from the source, so they are never older than the code; in the production
 // image (no TypeScript tooling) from the built dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const [name, ...args] = process.argv.slice(2);
-if (!['stripe', 'perks', 'newsletter'].includes(name ?? '')) {
-  console.error('usage: node scripts/cli.mjs <stripe|perks|newsletter> <command> [arguments]');
+if (!['stripe', 'perks', 'newsletter', 'migrate'].includes(name ?? '')) {
+  console.error(
+    'usage: node scripts/cli.mjs <stripe|perks|newsletter|migrate> [command] [arguments]',
+  );
   process.exit(2);
 }
 const source = `server/src/cli/${name}.ts`;

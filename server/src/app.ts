@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import {
@@ -17,6 +17,7 @@ import newsletterRoutes from './routes/newsletter/index.js';
 import clientAssets from './plugins/app/client-assets.js';
 import database from './plugins/app/database.js';
 import errorHandler from './plugins/app/error-handler.js';
+import gracefulClose from './plugins/app/graceful-close.js';
 import crossSiteGuard from './plugins/app/cross-site-guard.js';
 import sessions from './plugins/app/sessions.js';
 import cookie from './plugins/external/cookie.js';
@@ -34,7 +35,9 @@ import {
   HTTP_TIMEOUTS,
   type HttpTimeouts,
 } from './http/framework-errors.js';
-import { serializeRequest } from './http/request-log.js';
+import { requestIdOf, serializeRequest } from './http/request-log.js';
+import metrics from './plugins/app/metrics.js';
+import requestLog from './plugins/app/request-log.js';
 import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
@@ -62,7 +65,7 @@ export interface AppDependencies {
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
-  logStream?: { write(line: string): void };
+  logStream?: { write(line: string): void; dropped?(): number };
 }
 
 /** Builds the whole app without listening, so tests can `inject` requests into it. */
@@ -82,13 +85,20 @@ export async function buildApp(
         'req.headers["stripe-signature"]',
       ],
     },
+    // One line per request, written by plugins/app/request-log.ts.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // A wrong body is a 400 with a message: no silent coercion of types, no silent dropping of
     // fields the schema does not know.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    // Keep-alive sockets would hold a graceful shutdown open; close them once requests finish.
+    // Keep-alive sockets would hold a graceful shutdown open: idle ones close at once, the others
+    // once their response is sent (plugins/app/graceful-close.ts).
     forceCloseConnections: 'idle',
+    // A request that arrives while closing is served (with `Connection: close`), not refused with a
+    // 503: nginx would pass that 503 on, where a refused connection it retries on another replica.
+    return503OnClosing: false,
     requestTimeout: timeouts.requestMs,
     http: {
       headersTimeout: timeouts.headersMs,
@@ -102,8 +112,14 @@ export async function buildApp(
   if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
   for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
+  await app.register(gracefulClose);
+  await app.register(requestLog);
   await app.register(errorHandler);
   await app.register(database, { database: dependencies.database });
+  await app.register(metrics, {
+    token: config.metricsToken,
+    droppedLogLines: dependencies.logStream?.dropped,
+  });
   await app.register(securityHeaders);
   await app.register(cookie);
   await app.register(rateLimit, { redisUrl: config.redisUrl });

@@ -84,7 +84,7 @@ describe('configuration from the environment', () => {
   });
 
   it('requires DATABASE_URL, SESSION_SECRET and an SMTP server in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', SITE_URL: 'https://cohort.example' })).toEqual([
       'DATABASE_URL: is required in production',
       'SESSION_SECRET: is required in production',
       'SMTP_URL: is required in production (set MAIL_TRANSPORT=log to print mail to the log instead)',
@@ -94,6 +94,7 @@ describe('configuration from the environment', () => {
   it('prints mail to the log in production only when MAIL_TRANSPORT=log says it is meant', () => {
     const production = {
       NODE_ENV: 'production',
+      SITE_URL: 'https://cohort.example',
       DATABASE_URL: 'postgresql://db/cohort',
       SESSION_SECRET: 'x'.repeat(32),
     };
@@ -115,6 +116,7 @@ describe('configuration from the environment', () => {
     expect(
       parseConfig({
         NODE_ENV: 'production',
+        SITE_URL: 'https://cohort.example',
         DATABASE_URL: 'postgresql://db/cohort',
         SESSION_SECRET: 'x'.repeat(32),
         SMTP_URL: 'smtp://mail:25',
@@ -144,6 +146,55 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('refuses in production a SITE_URL that is not https or names this machine, unless told it is meant', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/cohort',
+      SESSION_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtp://mail:25',
+    };
+    // The default, and .env.example's old one.
+    expect(problemsOf(production)).toEqual([
+      'SITE_URL: must be an https:// address in production (ALLOW_INSECURE_SITE_URL=true allows it on a private network)',
+      "SITE_URL: must be the site's public address in production, not localhost (ALLOW_INSECURE_SITE_URL=true allows it on a private network)",
+    ]);
+    expect(problemsOf({ ...production, SITE_URL: 'http://cohort.example' })).toEqual([
+      'SITE_URL: must be an https:// address in production (ALLOW_INSECURE_SITE_URL=true allows it on a private network)',
+    ]);
+    for (const local of ['https://localhost', 'https://127.0.0.1:8443', 'https://[::1]']) {
+      expect(problemsOf({ ...production, SITE_URL: local }), local).toHaveLength(1);
+    }
+    expect(parseConfig({ ...production, SITE_URL: 'https://cohort.example' }).siteUrl).toBe(
+      'https://cohort.example',
+    );
+    const privateNetwork = { ...production, SITE_URL: 'http://10.0.0.5:8080' };
+    expect(parseConfig({ ...privateNetwork, ALLOW_INSECURE_SITE_URL: 'true' }).siteUrl).toBe(
+      'http://10.0.0.5:8080',
+    );
+    // Development keeps its localhost default.
+    expect(parseConfig({}).siteUrl).toBe('http://localhost:3000');
+  });
+
+  it('reads the pool size, the metrics token and whether to migrate at start', () => {
+    expect(parseConfig({})).toMatchObject({
+      databasePoolSize: 10,
+      metricsToken: undefined,
+      migrateOnStart: true,
+    });
+    expect(
+      parseConfig({
+        DATABASE_POOL_SIZE: '4',
+        METRICS_TOKEN: 'a'.repeat(24),
+        MIGRATE_ON_START: 'false',
+      }),
+    ).toMatchObject({ databasePoolSize: 4, metricsToken: 'a'.repeat(24), migrateOnStart: false });
+    expect(problemsOf({ DATABASE_POOL_SIZE: '0' })[0]).toMatch(/^DATABASE_POOL_SIZE: /);
+    expect(problemsOf({ METRICS_TOKEN: 'short' })[0]).toMatch(
+      /^METRICS_TOKEN: must be at least 16/,
+    );
+    expect(problemsOf({ MIGRATE_ON_START: 'maybe' })[0]).toMatch(/^MIGRATE_ON_START: /);
+  });
+
   it('drops a trailing slash from SITE_URL so return addresses join cleanly', () => {
     expect(parseConfig({ SITE_URL: 'https://cohort.example/' }).siteUrl).toBe(
       'https://cohort.example',
@@ -159,6 +210,7 @@ describe('Stripe keys at start-up', () => {
   };
   const production = {
     NODE_ENV: 'production',
+    SITE_URL: 'https://cohort.example',
     DATABASE_URL: 'postgresql://db/cohort',
     SESSION_SECRET: 'x'.repeat(32),
     SMTP_URL: 'smtp://mail:25',

@@ -42,6 +42,12 @@ export interface AppConfig {
   redisUrl: string | undefined;
   /** Who may open the publisher's desk (/desk): registered accounts by email. */
   staff: StaffConfig;
+  /** The bearer token for GET /metrics; undefined = metrics off. */
+  metricsToken: string | undefined;
+  /** The most database connections this process opens. */
+  databasePoolSize: number;
+  /** Apply pending migrations at start (true), or only check that none is pending (false). */
+  migrateOnStart: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
   warnings: string[];
 }
@@ -172,7 +178,37 @@ export const envSchema = z.object({
   ),
   STAFF_EMAILS: emailList,
   EDITOR_EMAILS: emailList,
+  METRICS_TOKEN: optionalText.pipe(
+    z.string().min(16, 'must be at least 16 characters (try: openssl rand -hex 24)').optional(),
+  ),
+  DATABASE_POOL_SIZE: integer(1, 1_000).default(10),
+  MIGRATE_ON_START: optionalText.pipe(booleanText.optional()),
+  ALLOW_INSECURE_SITE_URL: optionalText.pipe(booleanText.optional()),
 });
+
+/** Host names that only ever mean this machine (or no real site). */
+const LOCAL_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * What is wrong with a production SITE_URL: it must be the public https address, or Stripe's
+ * return links, the session cookie's Secure flag and the cross-site check all go wrong. A private
+ * network without TLS says so on purpose with ALLOW_INSECURE_SITE_URL=true.
+ */
+function siteUrlProblems(siteUrl: string, allowInsecure: boolean): string[] {
+  if (allowInsecure) return [];
+  const url = new URL(siteUrl);
+  const problems: string[] = [];
+  const override = ' (ALLOW_INSECURE_SITE_URL=true allows it on a private network)';
+  if (url.protocol !== 'https:') {
+    problems.push(`SITE_URL: must be an https:// address in production${override}`);
+  }
+  if (LOCAL_HOST.test(url.hostname)) {
+    problems.push(
+      `SITE_URL: must be the site's public address in production, not ${url.hostname}${override}`,
+    );
+  }
+  return problems;
+}
 
 /** Reads and validates the environment. Throws a `ConfigError` naming every bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
@@ -186,6 +222,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   const problems: string[] = [];
 
   if (e.NODE_ENV === 'production') {
+    problems.push(...siteUrlProblems(e.SITE_URL, e.ALLOW_INSECURE_SITE_URL ?? false));
     if (!e.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: is required in production');
     // Without it, password-reset and confirmation mails would only reach the log: users would
@@ -272,6 +309,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
     staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS },
+    metricsToken: e.METRICS_TOKEN,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    migrateOnStart: e.MIGRATE_ON_START ?? true,
     warnings,
   };
 }

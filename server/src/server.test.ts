@@ -82,6 +82,7 @@ describe('the server process', () => {
   it('refuses to start in production with Stripe keys of two modes, naming the variable', async () => {
     const { child, output } = startServer({
       NODE_ENV: 'production',
+      SITE_URL: 'https://cohort.example',
       DATABASE_URL: 'postgresql://127.0.0.1:1/never-reached',
       SESSION_SECRET: 'x'.repeat(32),
       MAIL_TRANSPORT: 'log',

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '#test/fake-stripe';
@@ -8,7 +10,7 @@ import {
   PERMISSIONS_POLICY,
 } from '../../server/src/http/security-headers.js';
 import { SITE_FILES } from '../../contract/site-index.js';
-import { clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
+import { brotliModule, clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
 import { PRERENDER_SITE_URL } from '../../contract/prerendered.js';
 import { pagesDistDir } from '../../server/src/paths.js';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
@@ -21,6 +23,7 @@ import { createTestRedis, type TestRedis } from '#test/test-redis';
  */
 
 const SESSION_RATE_LIMIT = 5;
+const METRICS_TOKEN = 'nginx-test-metrics-token-0123456789';
 
 const nginxBinary = findNginx();
 const title = nginxBinary
@@ -42,6 +45,7 @@ describe.skipIf(!nginxBinary)(title, () => {
         DATABASE_URL: database.url,
         REDIS_URL: redis.url,
         SESSION_RATE_LIMIT: String(SESSION_RATE_LIMIT),
+        METRICS_TOKEN,
         // TRUST_PROXY stays unset: the default trusts nginx on the loopback interface only.
         ...stripe.env(),
       },
@@ -84,7 +88,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(again.status).toBe(304);
   });
 
-  it('serves the hashed assets gzipped and cached for a year', async () => {
+  it('serves the hashed assets as the build compressed them, and cached for a year', async () => {
     // The shell links the stylesheet that prerendered pages inline, beside the entry script.
     const html = readFileSync(join(clientDir, 'index.html'), 'utf8');
     const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(
@@ -93,12 +97,21 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(assets.length).toBeGreaterThanOrEqual(2);
 
     for (const asset of assets) {
-      const response = await fetch(`${site}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+      // The very bytes of the build's .gz: nginx compressed nothing itself.
+      const file = join(clientDir, asset);
+      expect(existsSync(`${file}.gz`), `${asset}.gz`).toBe(true);
+      expect(existsSync(`${file}.br`), `${asset}.br`).toBe(true);
+      const response = await rawGet(`${site}${asset}`, { 'accept-encoding': 'gzip' });
       expect(response.status, asset).toBe(200);
-      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(response.headers.get('content-encoding')).toBe('gzip');
-      expect(response.headers.get('vary')).toMatch(/Accept-Encoding/i);
-      expect(await response.text()).toBe(readFileSync(join(clientDir, asset), 'utf8'));
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['content-encoding']).toBe('gzip');
+      expect(response.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(response.body.equals(readFileSync(`${file}.gz`)), asset).toBe(true);
+
+      // Brotli where this nginx has the module, else gzip all the same.
+      const br = await rawGet(`${site}${asset}`, { 'accept-encoding': 'gzip, br' });
+      expect(br.headers['content-encoding']).toBe(brotliModule ? 'br' : 'gzip');
+      expect(br.body.equals(readFileSync(`${file}.${brotliModule ? 'br' : 'gz'}`))).toBe(true);
     }
 
     const plain = await fetch(`${site}${assets[0]}`, {
@@ -109,6 +122,38 @@ describe.skipIf(!nginxBinary)(title, () => {
     const missing = await fetch(`${site}/assets/index-00000000.js`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBeNull();
+  });
+
+  it('never serves a source map, and the build keeps them out of the public folder', async () => {
+    const maps = readdirSync(join(clientDir, '..', 'sourcemaps', 'assets'));
+    expect(maps.length).toBeGreaterThan(0);
+    expect(readdirSync(join(clientDir, 'assets')).filter((file) => file.endsWith('.map'))).toEqual(
+      [],
+    );
+    // Even a map put back into the public folder (an old deployment's files) is not served.
+    const map = maps[0] ?? '';
+    copyFileSync(
+      join(clientDir, '..', 'sourcemaps', 'assets', map),
+      join(clientDir, 'assets', map),
+    );
+    try {
+      for (const path of [`/assets/${map}`, '/anything.js.map']) {
+        expect((await fetch(`${site}${path}`)).status, path).toBe(404);
+      }
+    } finally {
+      rmSync(join(clientDir, 'assets', map));
+    }
+  });
+
+  it('passes pages on as the app compressed them (brotli or gzip), without compressing again', async () => {
+    const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
+    const expected = prerendered.replaceAll(PRERENDER_SITE_URL, site);
+    const br = await rawGet(`${site}/`, { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(expected);
+    const gzip = await rawGet(`${site}/`, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(expected);
   });
 
   it('answers pages with their own HTML, unknown ones with the 404 page, and old ones with a 301', async () => {
@@ -290,8 +335,10 @@ describe.skipIf(!nginxBinary)(title, () => {
       headers: { referer: `${site}/account?checkout_session_id=cs_${secret}` },
     });
     await fetch(`${site}/api/me?token=${secret}`);
-    // nginx writes a line once the response is sent; give it the moment it takes.
-    await expect.poll(async () => (await stack?.siteAccessLog()) ?? '').toContain('/api/me?');
+    // nginx writes its log in batches, at least every second.
+    await expect
+      .poll(async () => (await stack?.siteAccessLog()) ?? '', { timeout: 5_000 })
+      .toContain('/api/me?');
     const log = (await stack?.siteAccessLog()) ?? '';
     expect(log).toContain('"GET /reset-password?[redacted] HTTP/1.1" 200');
     expect(log).toContain(`"${site}/account?[redacted]"`);
@@ -356,6 +403,32 @@ describe.skipIf(!nginxBinary)(title, () => {
     }
   });
 
+  it('gives every answer its own request id, the one the app and the access log have', async () => {
+    const forged = 'client-chosen-request-id';
+    const api = await fetch(`${site}/api/config`, { headers: { 'x-request-id': forged } });
+    const id = api.headers.get('x-request-id') ?? '';
+    // One value (nginx's), not the client's, and not a second copy from the app.
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const file = await fetch(`${site}/favicon.ico`);
+    const fileId = file.headers.get('x-request-id') ?? '';
+    expect(fileId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fileId).not.toBe(id);
+    await expect
+      .poll(async () => (await stack?.siteAccessLog()) ?? '', { timeout: 5_000 })
+      .toContain(` ${id}\n`);
+    expect((await stack?.siteAccessLog()) ?? '').not.toContain(forged);
+  });
+
+  it('never lets /metrics out, though each app server answers it with the token', async () => {
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    const outside = await fetch(`${site}/metrics`, { headers });
+    expect(outside.status).toBe(404);
+    expect((await outside.json()).error.code).toBe('not_found');
+    const inside = await fetch(`${stack?.apps[0]?.url}/metrics`, { headers });
+    expect(inside.status).toBe(200);
+    expect(await inside.text()).toContain('cohort_http_requests_total');
+  });
+
   it('passes the health checks through to the app', async () => {
     expect((await fetch(`${site}/healthz`)).status).toBe(200);
     const ready = await fetch(`${site}/readyz`);
@@ -387,4 +460,31 @@ async function countStripeEvents(databaseUrl: string, id: string): Promise<numbe
   } finally {
     await client.end();
   }
+}
+
+/** A GET whose body comes back as sent, still compressed (fetch would decompress it). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -69,10 +69,18 @@ export interface ServerProcess {
 
 /**
  * One app server process as production runs it (`node dist/server/src/server.js`, NODE_ENV=production)
- * on a free loopback port, ready to serve. `env` must name the database (DATABASE_URL).
+ * on a free loopback port (or the one given), ready to serve. `env` must name the database
+ * (DATABASE_URL).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: {
+    port?: number;
+    /** false: the server's output is never read (a pipe that fills up, as when its parent hangs). */
+    readOutput?: boolean;
+  } = {},
+): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'cohort-site-'));
   const child = spawn(process.execPath, ['dist/server/src/server.js'], {
@@ -83,6 +91,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       HOST: '127.0.0.1',
       PORT: String(port),
       SITE_URL: url,
+      // Plain HTTP on the loopback interface, as a test runs it: meant, not a mistake.
+      ALLOW_INSECURE_SITE_URL: 'true',
       DATA_DIR: dataDir,
       SESSION_SECRET: TEST_SESSION_SECRET,
       LOG_LEVEL: 'warn',
@@ -93,7 +103,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  if (options.readOutput === false) child.stdout?.pause();
+  else child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   try {
@@ -121,6 +132,7 @@ export async function waitUntilReady(
   child: ChildProcess,
   output: () => string,
   timeoutMs = 30_000,
+  status = 200,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -129,8 +141,8 @@ export async function waitUntilReady(
       throw new Error(`The server exited ${how}:\n${output()}`);
     }
     try {
-      const response = await fetch(url);
-      if (response.ok) return;
+      const response = await fetch(url, { redirect: 'manual' });
+      if (status === 200 ? response.ok : response.status === status) return;
     } catch {
       // Not listening yet.
     }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { parseDatabaseUrl } from './database-url.js';
 
 export interface Database {
   prisma: PrismaClient;
@@ -30,8 +31,9 @@ export interface DatabaseOptions {
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const { connectionString, pgbouncer } = parseDatabaseUrl(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString,
     max: options.maxConnections ?? 10,
     // Fail fast while the database is away: a request gets a 503 instead of hanging.
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
@@ -41,8 +43,9 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     keepAliveInitialDelayMillis: 10_000,
     ...(statementTimeoutMs > 0 && {
       query_timeout: statementTimeoutMs + 500,
-      // PGlite's socket server has no statement_timeout: only the client's limit applies there.
-      ...(!options.embedded && { statement_timeout: statementTimeoutMs }),
+      // PGlite's socket server has no statement_timeout, and PgBouncer refuses it as a startup
+      // parameter: only the client's limit applies there.
+      ...(!options.embedded && !pgbouncer && { statement_timeout: statementTimeoutMs }),
     }),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener that would

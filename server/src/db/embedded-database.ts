@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
+import { parseDatabaseUrl } from './database-url.js';
 
 export interface EmbeddedDatabase {
   /** A postgres:// URL on the loopback interface. */
@@ -22,6 +21,18 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedDatabase(
   options: { dataDir?: string; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
+  // Loaded only here: PGlite is an optional dependency, absent from the production image (which
+  // always has DATABASE_URL).
+  const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite-socket'),
+  ]).catch((error: unknown) => {
+    throw new Error(
+      'The embedded database needs the optional dependency @electric-sql/pglite (`npm install`); or set DATABASE_URL',
+      { cause: error },
+    );
+  });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   // pg_trgm: the desk's search by any part of an email (migration 20261124100000_desk).
   const db = await PGlite.create({
@@ -61,7 +72,10 @@ function readPort(server: PGLiteSocketServer, requested: number): number {
  * statements there.
  */
 export async function isPgliteServer(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({
+    connectionString: parseDatabaseUrl(url).connectionString,
+    connectionTimeoutMillis: 10_000,
+  });
   await client.connect();
   try {
     const { rows } = await client.query<{ version: string }>('SELECT version()');

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { parseDatabaseUrl } from './database-url.js';
 
 /** Prisma Migrate's advisory lock key: holding it also keeps `prisma migrate deploy` out. */
 const PRISMA_MIGRATE_LOCK_KEY = 72707369;
@@ -62,7 +63,9 @@ export async function readMigrationFiles(dir: string): Promise<MigrationFile[]> 
  * Applies pending migrations the way `prisma migrate deploy` does and records them in Prisma's
  * `_prisma_migrations` table. Two servers starting at once serialise on Prisma's advisory lock;
  * the second finds nothing left to do. Refuses to run when an applied migration's file was edited
- * or an earlier migration failed half-way.
+ * or an earlier migration failed half-way. All of it is one transaction holding the lock as a
+ * transaction lock, so it works through PgBouncer in transaction mode too (a session lock would be
+ * taken on one server connection and released, or not, on another).
  */
 export async function applyMigrations(
   databaseUrl: string,
@@ -70,21 +73,56 @@ export async function applyMigrations(
   log: Logger,
 ): Promise<string[]> {
   const files = await readMigrationFiles(dir);
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  return withMigrationLock(databaseUrl, async (client) => {
+    await client.query(CREATE_MIGRATIONS_TABLE);
+    const pending = checkHistory(files, await readAppliedMigrations(client), log);
+    for (const migration of pending) {
+      await applyOne(client, migration);
+      log.info(`Applied migration ${migration.name}`);
+    }
+    return pending.map((migration) => migration.name);
+  });
+}
+
+/**
+ * The migrations this database still lacks, without applying any (MIGRATE_ON_START=false): all of
+ * them for an empty database. Throws, as `applyMigrations` does, on an edited or half-applied one.
+ */
+export async function pendingMigrations(
+  databaseUrl: string,
+  dir: string,
+  log: Logger,
+): Promise<string[]> {
+  const files = await readMigrationFiles(dir);
+  return withMigrationLock(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ exists: boolean }>(
+      `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`,
+    );
+    const applied = rows[0]?.exists ? await readAppliedMigrations(client) : [];
+    return checkHistory(files, applied, log).map((migration) => migration.name);
+  });
+}
+
+/** Runs `work` in one transaction that holds Prisma Migrate's lock; commits what it did. */
+async function withMigrationLock<T>(
+  databaseUrl: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    connectionString: parseDatabaseUrl(databaseUrl).connectionString,
+    connectionTimeoutMillis: 10_000,
+  });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK_KEY]);
+    await client.query('BEGIN');
     try {
-      await client.query(CREATE_MIGRATIONS_TABLE);
-      const applied = await readAppliedMigrations(client);
-      const pending = checkHistory(files, applied, log);
-      for (const migration of pending) {
-        await applyOne(client, migration);
-        log.info(`Applied migration ${migration.name}`);
-      }
-      return pending.map((migration) => migration.name);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK_KEY]);
+      await client.query('SELECT pg_advisory_xact_lock($1)', [PRISMA_MIGRATE_LOCK_KEY]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
     }
   } finally {
     await client.end();
@@ -130,27 +168,31 @@ function checkHistory(
 
 async function applyOne(client: pg.Client, migration: MigrationFile): Promise<void> {
   const id = randomUUID();
-  await client.query(
-    `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count)
-     VALUES ($1, $2, $3, now(), 0)`,
-    [id, migration.checksum, migration.name],
-  );
+  await client.query('SAVEPOINT cohort_migration');
   try {
-    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, $3, now(), 0)`,
+      [id, migration.checksum, migration.name],
+    );
     await client.query(migration.sql);
     await client.query(
       `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
       [id],
     );
-    await client.query('COMMIT');
+    await client.query('RELEASE SAVEPOINT cohort_migration');
   } catch (error) {
-    await client.query('ROLLBACK');
-    // The migration ran in a transaction, so nothing of it stayed: mark the attempt rolled back,
-    // which lets the next start try again once the file is fixed.
+    await client.query('ROLLBACK TO SAVEPOINT cohort_migration');
+    // Nothing of the migration stayed: record the attempt as rolled back (committed with the
+    // migrations before it), which lets the next start try again once the file is fixed.
     await client.query(
-      `UPDATE "_prisma_migrations" SET rolled_back_at = now(), logs = $2 WHERE id = $1`,
-      [id, String(error)],
+      `INSERT INTO "_prisma_migrations"
+         (id, checksum, migration_name, started_at, rolled_back_at, logs, applied_steps_count)
+       VALUES ($1, $2, $3, now(), now(), $4, 0)`,
+      [id, migration.checksum, migration.name, String(error)],
     );
+    await client.query('COMMIT');
+    await client.query('BEGIN');
     throw new MigrationError(`Migration ${migration.name} failed: ${String(error)}`);
   }
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -19,4 +21,17 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/** What a request id may look like when it comes from outside (nginx's `$request_id` is 32 hex). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * A request's id: nginx's `X-Request-Id` (it makes one per request: the same id is in its access
+ * log, the app's log line and the answer's header), else a random UUID, unique across replicas. A
+ * header that does not look like an id is replaced, so a client cannot write into the log.
+ */
+export function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
 import {
@@ -23,6 +24,12 @@ describe('serving the built client', () => {
     await mkdir(join(pages, 'health'), { recursive: true });
     await writeFile(join(client, 'index.html'), '<!doctype html><div id="root"></div>');
     await writeFile(join(client, 'assets', 'index-abc123.js'), 'console.log("hi")');
+    // What scripts/precompress.mjs writes beside a built file.
+    await writeFile(join(client, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("hi")'));
+    await writeFile(
+      join(client, 'assets', 'index-abc123.js.br'),
+      brotliCompressSync('console.log("hi")'),
+    );
     await writeFile(join(client, 'favicon.ico'), 'not really an icon');
     await writeFile(join(pages, 'index.html'), page('Home'));
     await writeFile(join(pages, 'health.html'), page('Health'));
@@ -70,6 +77,36 @@ describe('serving the built client', () => {
       expect(response.body).toContain('href="https://members.example.org/x"');
       expect(response.body).not.toContain(PRERENDER_SITE_URL);
     }
+  });
+
+  it('sends each page compressed once at start: brotli, else gzip, else as it is', async () => {
+    const brotli = await get('/health', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/);
+    const html = brotliDecompressSync(brotli.rawPayload).toString();
+    expect(html).toContain('<h1>Health</h1>');
+    expect(html).toContain('href="https://members.example.org/x"');
+
+    const gzip = await get('/health', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(html);
+
+    const plain = await get('/health', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(html);
+
+    const missing = await get('/no-such-page', { 'accept-encoding': 'gzip' });
+    expect(missing.statusCode).toBe(404);
+    expect(gunzipSync(missing.rawPayload).toString()).toContain('Page not found');
+  });
+
+  it('sends the build’s precompressed copy of an asset to a client that accepts it', async () => {
+    const brotli = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log("hi")');
+    const gzip = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("hi")');
   });
 
   it('answers an unknown address with the 404 page and a 404', async () => {

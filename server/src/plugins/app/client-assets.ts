@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -40,10 +41,30 @@ export interface ClientAssetsOptions {
   staffOnlyPrefix?: string;
 }
 
-/** A page's HTML and its validator. */
+/** A page's HTML, compressed once each way, and its validator. */
 interface Page {
   html: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
   etag: string;
+}
+
+type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * The encoding to send for an `Accept-Encoding` header: brotli, then gzip, then none, skipping
+ * any the client refuses with `q=0`.
+ */
+export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
+    const q = params.find((param) => param.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return 'identity';
 }
 
 /** Every page's HTML, with this deployment's address in its absolute links. */
@@ -69,7 +90,16 @@ function readPages(options: ClientAssetsOptions): Pages | null {
     if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
     const html = Buffer.from(text);
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
-    return { html, etag: `"${hash}"` };
+    // Once at start, for every request after: brotli's quality 5 takes about 2 ms a page (11 would
+    // take 40) for a copy within 10 % of its best.
+    return {
+      html,
+      gzip: gzipSync(html, { level: 9 }),
+      brotli: brotliCompressSync(html, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 },
+      }),
+      etag: `"${hash}"`,
+    };
   };
   const shell = read(routes.shell);
   return {
@@ -102,6 +132,8 @@ export default fp(
         index: false,
         // The bare template: its address leads to the home page instead.
         allowedPath: (path) => path !== '/index.html',
+        // The build's .br and .gz beside each file (scripts/precompress.mjs), sent as they are.
+        preCompressed: true,
         cacheControl: false,
         setHeaders(res, path) {
           res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : SHORT);
@@ -115,7 +147,10 @@ export default fp(
     }
 
     function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Page) {
-      void reply.header('cache-control', REVALIDATE).header('etag', page.etag);
+      void reply
+        .header('cache-control', REVALIDATE)
+        .header('etag', page.etag)
+        .header('vary', 'Accept-Encoding');
       // nginx weakens the validator when it gzips (W/"…"): the same page either way.
       const known = (request.headers['if-none-match'] ?? '')
         .split(',')
@@ -123,7 +158,12 @@ export default fp(
       if (status === 200 && known.includes(page.etag)) {
         return reply.code(304).send();
       }
-      return reply.code(status).type('text/html; charset=utf-8').send(page.html);
+      void reply.code(status).type('text/html; charset=utf-8');
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (encoding === 'identity') return reply.send(page.html);
+      return reply
+        .header('content-encoding', encoding)
+        .send(encoding === 'br' ? page.brotli : page.gzip);
     }
 
     const isStaffOnly = (path: string) =>

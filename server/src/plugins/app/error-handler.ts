@@ -84,7 +84,13 @@ export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        if (error instanceof PaymentsUnavailableError) logStripeFailure(request.log, error);
+        if (error instanceof PaymentsUnavailableError) {
+          logStripeFailure(request.log, error);
+          app.metrics.stripeErrors.inc({
+            operation: error.stripe.operation,
+            type: error.stripe.type,
+          });
+        }
         return reply
           .code(error.statusCode)
           .headers(error.headers)

@@ -48,6 +48,7 @@ export default async function stripeWebhookRoutes(
           WEBHOOK_TOLERANCE_SECONDS,
         );
       } catch {
+        app.metrics.webhookEvents.inc({ type: 'unknown', outcome: 'invalid_signature' });
         // Every event failing this means STRIPE_WEBHOOK_SECRET is not this endpoint's secret.
         request.log.warn(
           'Stripe webhook signature does not verify: if every event fails, STRIPE_WEBHOOK_SECRET is not the signing secret of the endpoint that sends them (each endpoint and each mode has its own)',
@@ -62,11 +63,13 @@ export default async function stripeWebhookRoutes(
         { ...payments, db: app.db, log: request.log, graceDays: options.graceDays },
         event,
       ).catch((error: unknown) => {
+        app.metrics.webhookEvents.inc({ type: event.type, outcome: 'failed' });
         if (error instanceof MalformedEventError) {
           throw new HttpError(400, 'invalid_event', 'The event is not shaped like a Stripe event.');
         }
         throw error;
       });
+      app.metrics.webhookEvents.inc({ type: event.type, outcome });
       request.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
       return { received: true };
     },

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeStripe } from '#test/fake-stripe';
+import { newPaymentEvent } from '#test/payment-deliveries';
+import { pgbouncerBinary, startPgBouncer, type PgBouncer } from '#test/pgbouncer';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { createTestDatabase, type TestDatabase } from '#test/test-database';
+import { applyMigrations, pendingMigrations } from '../../server/src/db/migrate.js';
+import { migrationsDir } from '../../server/src/paths.js';
+
+/**
+ * A managed PostgreSQL behind PgBouncer in transaction mode (Debian's pgbouncer, started here on a
+ * free port): each transaction may run on another server connection, so nothing may rely on a
+ * session (no named prepared statements, no session advisory locks, no SET). The app connects
+ * with `?pgbouncer=true`, as an operator's DATABASE_URL would.
+ */
+
+const title =
+  pgbouncerBinary && process.env.TEST_DATABASE_URL
+    ? 'the app through PgBouncer in transaction mode'
+    : 'the app through PgBouncer in transaction mode (SKIPPED: needs pgbouncer and TEST_DATABASE_URL)';
+
+describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () => {
+  let bouncer: PgBouncer;
+  let testApp: TestApp;
+  const stripe = new FakeStripe();
+  const throughBouncer = (url: string) => {
+    const pooled = new URL(bouncer.urlFor(url));
+    pooled.searchParams.set('pgbouncer', 'true');
+    return pooled.toString();
+  };
+
+  beforeAll(async () => {
+    // Two server connections for the app's eight: transactions take turns on them.
+    bouncer = await startPgBouncer(process.env.TEST_DATABASE_URL ?? '', { poolSize: 2 });
+    await stripe.start();
+    testApp = await createTestAppWithStripe(stripe, {
+      connectThrough: async (url) => throughBouncer(url),
+      maxConnections: 8,
+    });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await stripe.stop();
+    await bouncer?.stop();
+  });
+
+  it('keeps sessions: GET /api/me answers every time, many at once', async () => {
+    const started = await testApp.app.inject({ method: 'POST', url: '/api/session' });
+    expect(started.statusCode).toBe(200);
+    const cookie = String(started.headers['set-cookie']).split(';')[0] ?? '';
+    const userId = started.json().user.id as string;
+
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        testApp.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((answer) => answer.json().user.id))).toEqual(new Set([userId]));
+
+    const registered = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie, origin: testApp.config.siteUrl },
+      payload: { email: 'bouncer@example.com', password: 'a long and unusual passphrase 42' },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    // Registering starts a new session (the old one ends): its cookie is the one that works now.
+    const newCookie = String(registered.headers['set-cookie'] ?? cookie).split(';')[0] ?? '';
+    const me = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: newCookie },
+    });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(me.json().user).toMatchObject({ id: userId, email: 'bouncer@example.com' });
+  });
+
+  it('grants a membership from a webhook once, however often it arrives', async () => {
+    const started = await testApp.app.inject({ method: 'POST', url: '/api/session' });
+    const cookie = String(started.headers['set-cookie']).split(';')[0] ?? '';
+    const payment = newPaymentEvent(stripe, started.json().user.id as string);
+
+    const deliveries = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        const { payload, headers } = stripe.signedDelivery(payment.event);
+        return testApp.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers });
+      }),
+    );
+    expect(deliveries.map((delivery) => delivery.statusCode)).toEqual([200, 200, 200, 200]);
+
+    const me = await testApp.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect(me.json().user).toMatchObject({
+      isSubscribed: true,
+      membership: { plan: 'one-time', status: 'active' },
+    });
+    const { rows } = await testApp.database.pool.query<{ count: string }>(
+      'SELECT count(*) FROM entitlements WHERE "userId" = $1',
+      [payment.userId],
+    );
+    expect(Number(rows[0]?.count)).toBe(1);
+  });
+
+  it('applies migrations through it, two servers at once, and then finds none pending', async () => {
+    const database: TestDatabase = await createTestDatabase();
+    try {
+      const url = throughBouncer(database.url);
+      const log = { info: () => {}, warn: () => {} };
+      const [first, second] = await Promise.all([
+        applyMigrations(url, migrationsDir, log),
+        applyMigrations(url, migrationsDir, log),
+      ]);
+      // One of them applied everything; the other, waiting on the lock, found nothing left.
+      expect([first.length, second.length].sort((a, b) => a - b)[0]).toBe(0);
+      expect(first.length + second.length).toBeGreaterThan(5);
+      expect(await pendingMigrations(url, migrationsDir, log)).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
