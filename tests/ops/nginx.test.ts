@@ -366,6 +366,7 @@ describe.skipIf(!nginxBinary)(title, () => {
       ['/rss.xml', 'application/rss+xml; charset=utf-8'],
       ['/health/rss.xml', 'application/rss+xml; charset=utf-8'],
       ['/wealth/rss.xml', 'application/rss+xml; charset=utf-8'],
+      ['/newsletter/rss.xml', 'application/rss+xml; charset=utf-8'],
     ];
     expect(files.map(([path]) => path).sort()).toEqual([...SITE_FILES].sort());
 
