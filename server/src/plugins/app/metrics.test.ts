@@ -126,6 +126,30 @@ describe('GET /metrics', () => {
     expect(sample(text, 'cohort_db_pool_max_connections')).toBe(testApp.database.pool.options.max);
     expect(sample(text, 'cohort_db_pool_connections{state="total"}')).toBeGreaterThan(0);
   });
+
+  it('reports newsletter subscribers and deliveries by state, read from their tables', async () => {
+    const before = await scrape();
+    const signUp = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/newsletter/subscribe',
+      payload: { email: 'metrics-reader@example.com' },
+    });
+    expect(signUp.statusCode).toBeLessThan(300);
+    const subscriber = await testApp.database.prisma.newsletterSubscriber.findUniqueOrThrow({
+      where: { email: 'metrics-reader@example.com' },
+      select: { id: true },
+    });
+    // What `npm run newsletter:send` writes (another process): one row per issue and subscriber.
+    await testApp.database.prisma.newsletterDelivery.create({
+      data: { id: crypto.randomUUID(), issueSlug: 'metrics-issue', subscriberId: subscriber.id },
+    });
+
+    const after = await scrape();
+    const pending = 'cohort_newsletter_subscribers{state="pending"}';
+    const queued = 'cohort_newsletter_deliveries{state="queued"}';
+    expect(sample(after, pending)).toBe(sample(before, pending) + 1);
+    expect(sample(after, queued)).toBe(sample(before, queued) + 1);
+  });
 });
 
 describe('metrics without METRICS_TOKEN', () => {

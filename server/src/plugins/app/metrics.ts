@@ -12,9 +12,6 @@ export interface AppMetrics {
   webhookEvents: Counter<'type' | 'outcome'>;
   /** Calls to Stripe's API that failed (timeouts included), by what Cohort was doing. */
   stripeErrors: Counter<'operation' | 'type'>;
-  // Newsletter deliveries: the newsletter work adds its counter here
-  // (`newsletterDeliveries: Counter<'outcome'>`, named cohort_newsletter_deliveries_total) and
-  // increments it where each mail is handed to the mailer.
 }
 
 declare module 'fastify' {
@@ -103,6 +100,37 @@ export default fp(
         this.set(app.db.pool.options.max ?? 10);
       },
     });
+    // Newsletter mail is sent by `npm run newsletter:send`, another process: its deliveries are
+    // read from their table (one row per issue and subscriber) when Prometheus scrapes.
+    new Gauge({
+      name: 'cohort_newsletter_deliveries',
+      help: 'Newsletter deliveries recorded, by state (queued, sent, failed, skipped)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      async collect() {
+        await setCountsByState(this, 'newsletter_deliveries');
+      },
+    });
+    new Gauge({
+      name: 'cohort_newsletter_subscribers',
+      help: 'Newsletter addresses by state (pending, confirmed, unsubscribed, bouncing)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      async collect() {
+        await setCountsByState(this, 'newsletter_subscribers');
+      },
+    });
+    async function setCountsByState(
+      gauge: Gauge<'state'>,
+      table: 'newsletter_deliveries' | 'newsletter_subscribers',
+    ) {
+      const result = await app.db.pool.query<{ state: string; count: string }>(
+        `SELECT state::text AS state, count(*) FROM ${table} GROUP BY state`,
+      );
+      gauge.reset();
+      for (const row of result.rows) gauge.set({ state: row.state }, Number(row.count));
+    }
+
     const { droppedLogLines } = options;
     if (droppedLogLines) {
       new Gauge({
