@@ -1,6 +1,7 @@
 import { UUID_PATTERN } from '../../../contract/constants.js';
 import type {
   DeskMember,
+  DeskNewsletterState,
   DeskMemberFilter,
   DeskMemberRow,
   DeskMembersPage,
@@ -103,7 +104,12 @@ interface MemberSqlRow {
   status: string | null;
   expiresAt: Date | null;
   customerIds: string[];
+  newsletter: DeskNewsletterState | null;
 }
+
+/** The state of the newsletter subscriber linked to `u` (by its unique `userId`), or NULL. */
+export const NEWSLETTER_STATE_SQL = `(SELECT n.state::text FROM newsletter_subscribers n
+                                      WHERE n."userId" = u.id)`;
 
 const membershipOf = (row: Pick<MemberSqlRow, 'plan' | 'status' | 'expiresAt'>) =>
   row.plan && row.status && row.expiresAt
@@ -119,6 +125,7 @@ function toRow(row: MemberSqlRow): DeskMemberRow {
     isMember: view.isSubscribed,
     membership: view.membership,
     customerIds: row.customerIds,
+    newsletter: row.newsletter,
   };
 }
 
@@ -133,7 +140,8 @@ export async function listMembers(
   const { rows } = await db.pool.query<MemberSqlRow>(
     `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
             ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
-                  ORDER BY c."createdAt") AS "customerIds"
+                  ORDER BY c."createdAt") AS "customerIds",
+            ${NEWSLETTER_STATE_SQL} AS newsletter
      FROM users u LEFT JOIN memberships m ON m."userId" = u.id
      WHERE ${where.sql}
        AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
@@ -165,11 +173,23 @@ export async function readMember(
 ): Promise<DeskMember> {
   const now = options.now ?? new Date();
   const link = (id: string | null) => stripeDashboardUrl(options.stripeMode, id);
-  const { rows: users } = await db.pool.query<MemberSqlRow & { mergedIds: string[] }>(
+  const { rows: users } = await db.pool.query<
+    Omit<MemberSqlRow, 'customerIds'> & {
+      mergedIds: string[];
+      newsletterSince: Date | null;
+      newsletterUpdatedAt: Date | null;
+    }
+  >(
     `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
             ARRAY(SELECT "fromUserId"::text FROM user_merges WHERE "toUserId" = u.id
-                  ORDER BY "createdAt") AS "mergedIds"
-     FROM users u LEFT JOIN memberships m ON m."userId" = u.id WHERE u.id = $1`,
+                  ORDER BY "createdAt") AS "mergedIds",
+            n.state::text AS newsletter,
+            CASE n.state WHEN 'confirmed' THEN n."confirmedAt"
+                         WHEN 'unsubscribed' THEN n."unsubscribedAt" END AS "newsletterSince",
+            n."updatedAt" AS "newsletterUpdatedAt"
+     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+     LEFT JOIN newsletter_subscribers n ON n."userId" = u.id
+     WHERE u.id = $1`,
     [userId],
   );
   const user = users[0];
@@ -232,6 +252,16 @@ export async function readMember(
       isMember: view.isSubscribed,
       membership: view.membership,
       mergedIds: user.mergedIds,
+      newsletter: user.newsletter
+        ? {
+            state: user.newsletter,
+            since: (
+              user.newsletterSince ??
+              user.newsletterUpdatedAt ??
+              user.createdAt
+            ).toISOString(),
+          }
+        : null,
     },
     ledger: entries.rows.map((entry) => ({
       id: entry.id,
