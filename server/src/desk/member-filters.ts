@@ -33,8 +33,8 @@ export const MEMBER_FILTERS: Record<DeskMemberFilter, string> = {
   /** Confirmed: the newsletter is mailed to them. */
   newsletter_subscribed: newsletterIs('confirmed'),
   /** Not mailed: never signed up, not confirmed yet, unsubscribed or bouncing. */
-  newsletter_not_subscribed: `u.id NOT IN (SELECT n."userId" FROM newsletter_subscribers n
-                                           WHERE n.state = 'confirmed' AND n."userId" IS NOT NULL)`,
+  newsletter_not_subscribed: `NOT EXISTS (SELECT 1 FROM newsletter_subscribers n
+                                          WHERE n."userId" = u.id AND n.state = 'confirmed')`,
   /** Signed up, confirmation link still open (as the dashboard counts them). */
   newsletter_pending: `u.id IN (SELECT n."userId" FROM newsletter_subscribers n
                                 WHERE n.state = 'pending' AND n."confirmExpiresAt" > now())`,

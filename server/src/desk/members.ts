@@ -129,16 +129,15 @@ function toRow(row: MemberSqlRow): DeskMemberRow {
   };
 }
 
-/** One page of the members list, newest first. */
-export async function listMembers(
-  { db }: Pick<Services, 'db'>,
+/** The SQL of one page of the list (and `limit + 1` rows, to know if there is a next one). */
+export function membersPageQuery(
   search: MemberSearch & { after?: string | undefined },
   limit = MEMBERS_PAGE_SIZE,
-): Promise<DeskMembersPage> {
+): { text: string; values: unknown[] } {
   const cursor = search.after ? decodeCursor(search.after) : null;
   const where = memberWhere(search, 4);
-  const { rows } = await db.pool.query<MemberSqlRow>(
-    `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
+  return {
+    text: `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
             ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
                   ORDER BY c."createdAt") AS "customerIds",
             ${NEWSLETTER_STATE_SQL} AS newsletter
@@ -147,8 +146,18 @@ export async function listMembers(
        AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
      ORDER BY u."createdAt" DESC, u.id DESC
      LIMIT $3`,
-    [cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1, ...where.params],
-  );
+    values: [cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1, ...where.params],
+  };
+}
+
+/** One page of the members list, newest first. */
+export async function listMembers(
+  { db }: Pick<Services, 'db'>,
+  search: MemberSearch & { after?: string | undefined },
+  limit = MEMBERS_PAGE_SIZE,
+): Promise<DeskMembersPage> {
+  const query = membersPageQuery(search, limit);
+  const { rows } = await db.pool.query<MemberSqlRow>(query.text, query.values);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
