@@ -163,6 +163,12 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
         </ul>
         <table className="desk-table desk-table--numbers">
           <caption>Addresses on the list, by state</caption>
+          <thead>
+            <tr>
+              <th scope="col">State</th>
+              <th scope="col">Addresses</th>
+            </tr>
+          </thead>
           <tbody>
             <tr>
               <th scope="row">Subscribed (confirmed)</th>
