@@ -12,6 +12,25 @@ export { DESK_API } from './constants.js';
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** A newsletter subscriber's state (the newsletter's own names: confirmed = subscribed). */
+export const NewsletterStateSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('confirmed'),
+  Type.Literal('unsubscribed'),
+  Type.Literal('bouncing'),
+]);
+export type DeskNewsletterState = Static<typeof NewsletterStateSchema>;
+
+/** A user's place on the newsletter list; null when their account has never signed up. */
+export const DeskNewsletterSchema = Nullable(
+  Type.Object({
+    state: NewsletterStateSchema,
+    /** When it came to that state (confirmed, unsubscribed), else when it last changed. */
+    since: DateTime,
+  }),
+);
+export type DeskNewsletter = Static<typeof DeskNewsletterSchema>;
+
 /** GET /api/desk/me: who is at the desk, and whether they may change things now. */
 export const DeskStaffSchema = Type.Object({
   email: Type.String(),
@@ -29,8 +48,8 @@ export const DeskStaffSchema = Type.Object({
 export type DeskStaff = Static<typeof DeskStaffSchema>;
 
 /**
- * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts; the
- * newsletter's states join them there once the newsletter has landed.
+ * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts. The
+ * newsletter ones look at the subscriber linked to the user (`newsletter_subscribers.userId`).
  */
 export const DESK_MEMBER_FILTERS = [
   'all',
@@ -38,6 +57,11 @@ export const DESK_MEMBER_FILTERS = [
   'expired',
   'refunded_or_disputed',
   'anonymous',
+  'newsletter_subscribed',
+  'newsletter_not_subscribed',
+  'newsletter_pending',
+  'newsletter_unsubscribed',
+  'newsletter_bouncing',
 ] as const;
 export type DeskMemberFilter = (typeof DESK_MEMBER_FILTERS)[number];
 
@@ -61,6 +85,8 @@ export const DeskMemberRowSchema = Type.Object({
   isMember: Type.Boolean(),
   membership: Nullable(MembershipSchema),
   customerIds: Type.Array(Type.String()),
+  /** The linked newsletter subscriber's state; null: never signed up with this account. */
+  newsletter: Nullable(NewsletterStateSchema),
 });
 export type DeskMemberRow = Static<typeof DeskMemberRowSchema>;
 
@@ -136,6 +162,7 @@ export const DeskMemberSchema = Type.Object({
     membership: Nullable(MembershipSchema),
     /** Anonymous ids that signed in to this account (their payments are this account's). */
     mergedIds: Type.Array(Type.String()),
+    newsletter: DeskNewsletterSchema,
   }),
   ledger: Type.Array(DeskLedgerEntrySchema),
   subscriptions: Type.Array(
@@ -241,5 +268,15 @@ export const DeskDashboardSchema = Type.Object({
       last30Days: Type.Integer(),
     }),
   ),
+  /** Addresses on the newsletter list now, by state (`confirmed`: the subscribers). */
+  newsletter: Type.Object({
+    confirmed: Type.Integer(),
+    /** Signed up, confirmation link still open (expired sign-ups are not counted). */
+    pending: Type.Integer(),
+    unsubscribed: Type.Integer(),
+    bouncing: Type.Integer(),
+    /** Confirmed subscribers whose account is a member now. */
+    confirmedMembers: Type.Integer(),
+  }),
 });
 export type DeskDashboard = Static<typeof DeskDashboardSchema>;

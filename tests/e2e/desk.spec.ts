@@ -96,6 +96,11 @@ for (const { name, width, height } of WIDTHS) {
           stripe.event('payment_intent.succeeded', intent),
         );
         expect(status).toBe(200);
+        // …and gets the newsletter (/account's switch).
+        const newsletter = await context.request.post('/api/newsletter/subscription', {
+          data: { subscribed: true },
+        });
+        expect(newsletter.status()).toBe(200);
       }
       await context.close();
     }
@@ -123,6 +128,16 @@ for (const { name, width, height } of WIDTHS) {
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       `/api/desk/exports/members?q=${encodeURIComponent(memberEmail.slice(0, 20))}&filter=member`,
+    );
+    await page.getByLabel('Show').selectOption('newsletter_subscribed');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/filter=newsletter_subscribed/);
+    await expect(page.getByRole('link', { name: memberEmail })).toBeVisible();
+    await expect(page.getByRole('link', { name: readerEmail })).toHaveCount(0);
+    await expect(page.getByRole('cell', { name: 'Subscribed' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Newsletter subscribers CSV' })).toHaveAttribute(
+      'href',
+      '/api/desk/exports/newsletter',
     );
     await page.screenshot({
       path: testInfo.outputPath(`desk-members-${name}.png`),
@@ -186,6 +201,9 @@ for (const { name, width, height } of WIDTHS) {
     const monthly = page.getByRole('region', { name: 'Revenue and refunds per month' });
     const revenue = (counted.months.at(-1).revenueCents / 100).toFixed(2);
     await expect(monthly.getByRole('row').last()).toContainText(`$${revenue}`);
+    await expect(page.getByRole('region', { name: 'Newsletter' })).toContainText(
+      `${counted.newsletter.confirmed} subscribers`,
+    );
     await page.screenshot({
       path: testInfo.outputPath(`desk-dashboard-${name}.png`),
       fullPage: true,

@@ -15,7 +15,8 @@ export type AuditAction =
   | 'stripe_reread'
   | 'sessions_end'
   | 'password_reset_sent'
-  | 'members_export';
+  | 'members_export'
+  | 'newsletter_export';
 
 export interface AuditRecord {
   action: AuditAction;

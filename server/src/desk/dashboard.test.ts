@@ -184,13 +184,33 @@ describe('the desk’s dashboard', () => {
               ('harvest-box', 'CODE-2', NULL, NULL)`,
       [users.A],
     );
+    // The newsletter list: four confirmed (A and B members now, C lapsed, one address without an
+    // account), one open sign-up, one whose link expired (not counted), one unsubscribed, one
+    // bouncing.
+    for (const [email, user, state, confirmExpiresAt] of [
+      ['a@example.com', users.A, 'confirmed', null],
+      ['b@example.com', users.B, 'confirmed', null],
+      ['c@example.com', users.C, 'confirmed', null],
+      ['guest@example.com', null, 'confirmed', null],
+      ['e@example.com', users.E, 'pending', '2026-11-28T00:00:00Z'],
+      ['late@example.com', null, 'pending', '2026-11-20T00:00:00Z'],
+      ['d@example.com', users.D, 'unsubscribed', null],
+      ['f@example.com', users.F, 'bouncing', null],
+    ] as const) {
+      await q(
+        `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmExpiresAt",
+                                             "updatedAt")
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, now())`,
+        [email, user, state, confirmExpiresAt && at(confirmExpiresAt)],
+      );
+    }
   });
   afterAll(async () => {
     await db?.close();
     await testDatabase?.drop();
   });
 
-  it('adds up members, joiners, leavers, money and perk claims as the ledger says', async () => {
+  it('adds up members, joiners, leavers, money, perk claims and newsletter subscribers as the ledger and the list say', async () => {
     const dashboard = await readDashboard(
       { db },
       {
@@ -263,5 +283,12 @@ describe('the desk’s dashboard', () => {
       },
       { perkId: 'harvest-box', title: 'harvest-box', claims: 1, last30Days: 1 },
     ]);
+    expect(dashboard.newsletter).toEqual({
+      confirmed: 4,
+      pending: 1,
+      unsubscribed: 1,
+      bouncing: 1,
+      confirmedMembers: 2,
+    });
   });
 });

@@ -19,7 +19,9 @@ import { hasAccessSql } from './member-filters.js';
  *   and lost disputes by the day Cohort learned of them (a partial refund does not take a period
  *   back, so it is not counted here; Stripe's Dashboard has it).
  * - Perk claims: each member who revealed a shared code or link, and each single-use code given.
- * (The newsletter's subscriber count joins these once the newsletter has landed.)
+ * - The newsletter list by state; a sign-up whose confirmation link has expired is not counted
+ *   (the newsletter's sweep drops it; the dashboard only reads), and how many of the confirmed
+ *   subscribers are members now (by the account linked to the address).
  * Weeks run Monday to Monday, months by the calendar, both in UTC.
  */
 
@@ -92,7 +94,7 @@ export async function readDashboard(
   const firstWeek = new Date(weekStart(now).getTime() - (DASHBOARD_WEEKS - 1) * 7 * DAY_MS);
   const firstMonth = monthStart(now, DASHBOARD_MONTHS - 1);
 
-  const [active, money, otherCurrencies, claims, runs] = await Promise.all([
+  const [active, money, otherCurrencies, claims, newsletter, runs] = await Promise.all([
     db.pool.query<{ subscription: number; comp: number; oneTime: number }>(
       `SELECT count(*) FILTER (WHERE m.plan = 'subscription')::int AS subscription,
               count(*) FILTER (WHERE m.plan <> 'subscription' AND comp.covering)::int AS comp,
@@ -154,6 +156,17 @@ export async function readDashboard(
        GROUP BY "perkId" ORDER BY claims DESC, "perkId"`,
       [now],
     ),
+    db.pool.query<DeskDashboard['newsletter']>(
+      `SELECT count(*) FILTER (WHERE n.state = 'confirmed')::int AS confirmed,
+              count(*) FILTER (WHERE n.state = 'pending' AND n."confirmExpiresAt" > $1)::int
+                AS pending,
+              count(*) FILTER (WHERE n.state = 'unsubscribed')::int AS unsubscribed,
+              count(*) FILTER (WHERE n.state = 'bouncing')::int AS bouncing,
+              count(*) FILTER (WHERE n.state = 'confirmed' AND ${hasAccessSql('$1')})::int
+                AS "confirmedMembers"
+       FROM newsletter_subscribers n LEFT JOIN memberships m ON m."userId" = n."userId"`,
+      [now],
+    ),
     everyonesRuns({ db }, options.graceDays),
   ]);
 
@@ -194,5 +207,12 @@ export async function readDashboard(
       ...row,
       title: options.perkTitles.get(row.perkId) ?? row.perkId,
     })),
+    newsletter: newsletter.rows[0] ?? {
+      confirmed: 0,
+      pending: 0,
+      unsubscribed: 0,
+      bouncing: 0,
+      confirmedMembers: 0,
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { isMembershipActive } from '../memberships/memberships.js';
 import type { Services } from '../services.js';
 import { streamCsv } from './csv.js';
-import { memberWhere, type MemberSearch } from './members.js';
+import { memberWhere, NEWSLETTER_STATE_SQL, type MemberSearch } from './members.js';
 
 /**
  * The members list as CSV (the list's own search and filter), read a batch at a time in the list's
@@ -26,6 +26,7 @@ const COLUMNS = [
   'stripe_customers',
   'paid_cents',
   'currency',
+  'newsletter',
 ] as const;
 
 type ExportRow = Record<(typeof COLUMNS)[number], string | number>;
@@ -39,6 +40,7 @@ interface ExportSqlRow {
   expiresAt: Date | null;
   customerIds: string[];
   paidCents: number;
+  newsletter: string | null;
 }
 
 async function* exportRows(
@@ -55,7 +57,8 @@ async function* exportRows(
               ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
                     ORDER BY c."createdAt") AS "customerIds",
               (SELECT COALESCE(sum(e."amountCents"), 0)::int FROM entitlements e
-               WHERE e."userId" = u.id AND e.currency = $4 AND e.state = 'active') AS "paidCents"
+               WHERE e."userId" = u.id AND e.currency = $4 AND e.state = 'active') AS "paidCents",
+              ${NEWSLETTER_STATE_SQL} AS newsletter
        FROM users u LEFT JOIN memberships m ON m."userId" = u.id
        WHERE ${where.sql}
          AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
@@ -79,6 +82,8 @@ async function* exportRows(
         stripe_customers: row.customerIds.join(' '),
         paid_cents: row.paidCents,
         currency,
+        // The linked subscriber's state (confirmed = subscribed); empty: never signed up.
+        newsletter: row.newsletter ?? '',
       };
     }
     const last = rows.at(-1);

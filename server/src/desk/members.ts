@@ -1,6 +1,7 @@
 import { UUID_PATTERN } from '../../../contract/constants.js';
 import type {
   DeskMember,
+  DeskNewsletterState,
   DeskMemberFilter,
   DeskMemberRow,
   DeskMembersPage,
@@ -103,7 +104,12 @@ interface MemberSqlRow {
   status: string | null;
   expiresAt: Date | null;
   customerIds: string[];
+  newsletter: DeskNewsletterState | null;
 }
+
+/** The state of the newsletter subscriber linked to `u` (by its unique `userId`), or NULL. */
+export const NEWSLETTER_STATE_SQL = `(SELECT n.state::text FROM newsletter_subscribers n
+                                      WHERE n."userId" = u.id)`;
 
 const membershipOf = (row: Pick<MemberSqlRow, 'plan' | 'status' | 'expiresAt'>) =>
   row.plan && row.status && row.expiresAt
@@ -119,6 +125,28 @@ function toRow(row: MemberSqlRow): DeskMemberRow {
     isMember: view.isSubscribed,
     membership: view.membership,
     customerIds: row.customerIds,
+    newsletter: row.newsletter,
+  };
+}
+
+/** The SQL of one page of the list (and `limit + 1` rows, to know if there is a next one). */
+export function membersPageQuery(
+  search: MemberSearch & { after?: string | undefined },
+  limit = MEMBERS_PAGE_SIZE,
+): { text: string; values: unknown[] } {
+  const cursor = search.after ? decodeCursor(search.after) : null;
+  const where = memberWhere(search, 4);
+  return {
+    text: `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
+            ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
+                  ORDER BY c."createdAt") AS "customerIds",
+            ${NEWSLETTER_STATE_SQL} AS newsletter
+     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+     WHERE ${where.sql}
+       AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
+     ORDER BY u."createdAt" DESC, u.id DESC
+     LIMIT $3`,
+    values: [cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1, ...where.params],
   };
 }
 
@@ -128,19 +156,8 @@ export async function listMembers(
   search: MemberSearch & { after?: string | undefined },
   limit = MEMBERS_PAGE_SIZE,
 ): Promise<DeskMembersPage> {
-  const cursor = search.after ? decodeCursor(search.after) : null;
-  const where = memberWhere(search, 4);
-  const { rows } = await db.pool.query<MemberSqlRow>(
-    `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
-            ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
-                  ORDER BY c."createdAt") AS "customerIds"
-     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
-     WHERE ${where.sql}
-       AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
-     ORDER BY u."createdAt" DESC, u.id DESC
-     LIMIT $3`,
-    [cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1, ...where.params],
-  );
+  const query = membersPageQuery(search, limit);
+  const { rows } = await db.pool.query<MemberSqlRow>(query.text, query.values);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -165,11 +182,23 @@ export async function readMember(
 ): Promise<DeskMember> {
   const now = options.now ?? new Date();
   const link = (id: string | null) => stripeDashboardUrl(options.stripeMode, id);
-  const { rows: users } = await db.pool.query<MemberSqlRow & { mergedIds: string[] }>(
+  const { rows: users } = await db.pool.query<
+    Omit<MemberSqlRow, 'customerIds'> & {
+      mergedIds: string[];
+      newsletterSince: Date | null;
+      newsletterUpdatedAt: Date | null;
+    }
+  >(
     `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
             ARRAY(SELECT "fromUserId"::text FROM user_merges WHERE "toUserId" = u.id
-                  ORDER BY "createdAt") AS "mergedIds"
-     FROM users u LEFT JOIN memberships m ON m."userId" = u.id WHERE u.id = $1`,
+                  ORDER BY "createdAt") AS "mergedIds",
+            n.state::text AS newsletter,
+            CASE n.state WHEN 'confirmed' THEN n."confirmedAt"
+                         WHEN 'unsubscribed' THEN n."unsubscribedAt" END AS "newsletterSince",
+            n."updatedAt" AS "newsletterUpdatedAt"
+     FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+     LEFT JOIN newsletter_subscribers n ON n."userId" = u.id
+     WHERE u.id = $1`,
     [userId],
   );
   const user = users[0];
@@ -232,6 +261,16 @@ export async function readMember(
       isMember: view.isSubscribed,
       membership: view.membership,
       mergedIds: user.mergedIds,
+      newsletter: user.newsletter
+        ? {
+            state: user.newsletter,
+            since: (
+              user.newsletterSince ??
+              user.newsletterUpdatedAt ??
+              user.createdAt
+            ).toISOString(),
+          }
+        : null,
     },
     ledger: entries.rows.map((entry) => ({
       id: entry.id,

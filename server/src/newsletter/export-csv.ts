@@ -12,17 +12,18 @@ export function csvCell(value: string): string {
 
 const PAGE = 1000;
 
+/** The export's columns: email, confirmed at, user id when the address is a registered user's. */
+export const SUBSCRIBER_COLUMNS = ['email', 'confirmed_at', 'user_id'] as const;
+export type SubscriberRow = Record<(typeof SUBSCRIBER_COLUMNS)[number], string>;
+
 /**
- * Writes every confirmed subscriber as CSV (email, confirmed at, user id when the address is a
- * registered user's), a page at a time: memory stays flat however long the list is.
+ * Every confirmed subscriber, a page (keyset by id) at a time: memory stays flat however long the
+ * list is. The CLI's export and the desk's both read it.
  */
-export async function exportConfirmedSubscribers(
-  { db }: Pick<Services, 'db'>,
-  write: (chunk: string) => void | Promise<void>,
-): Promise<number> {
-  await write('email,confirmed_at,user_id\r\n');
+export async function* confirmedSubscriberPages({
+  db,
+}: Pick<Services, 'db'>): AsyncGenerator<SubscriberRow[]> {
   let after: string | undefined;
-  let count = 0;
   for (;;) {
     const rows = await db.prisma.newsletterSubscriber.findMany({
       where: { state: 'confirmed', ...(after && { id: { gt: after } }) },
@@ -30,17 +31,31 @@ export async function exportConfirmedSubscribers(
       take: PAGE,
       select: { id: true, email: true, confirmedAt: true, userId: true },
     });
-    if (rows.length === 0) return count;
+    if (rows.length === 0) return;
+    yield rows.map((row) => ({
+      email: row.email,
+      confirmed_at: row.confirmedAt?.toISOString() ?? '',
+      user_id: row.userId ?? '',
+    }));
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]?.id;
+  }
+}
+
+/** Writes every confirmed subscriber as CSV (the CLI's `newsletter:export`). */
+export async function exportConfirmedSubscribers(
+  deps: Pick<Services, 'db'>,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<number> {
+  await write(`${SUBSCRIBER_COLUMNS.join(',')}\r\n`);
+  let count = 0;
+  for await (const rows of confirmedSubscriberPages(deps)) {
     await write(
       rows
-        .map((row) =>
-          [row.email, row.confirmedAt?.toISOString() ?? '', row.userId ?? '']
-            .map(csvCell)
-            .join(','),
-        )
+        .map((row) => SUBSCRIBER_COLUMNS.map((column) => csvCell(row[column])).join(','))
         .join('\r\n') + '\r\n',
     );
     count += rows.length;
-    after = rows[rows.length - 1]?.id;
   }
+  return count;
 }

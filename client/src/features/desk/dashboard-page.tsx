@@ -23,7 +23,7 @@ export default function DashboardPage() {
 }
 
 function Figures({ dashboard }: { dashboard: DeskDashboard }) {
-  const { activeByPlan, currency } = dashboard;
+  const { activeByPlan, currency, newsletter } = dashboard;
   const money = (cents: number) => formatMoney(cents, currency);
   const weeks = useMemo(
     () => ({
@@ -149,6 +149,45 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
             .
           </p>
         )}
+      </section>
+
+      <section className="desk-section" aria-labelledby="newsletter-title">
+        <h2 id="newsletter-title">Newsletter</h2>
+        <ul className="desk-figures" aria-label="Newsletter now">
+          <li>
+            <strong>{newsletter.confirmed}</strong> subscribers
+          </li>
+          <li>
+            <strong>{newsletter.confirmedMembers}</strong> of them members now
+          </li>
+        </ul>
+        <table className="desk-table desk-table--numbers">
+          <caption>Addresses on the list, by state</caption>
+          <thead>
+            <tr>
+              <th scope="col">State</th>
+              <th scope="col">Addresses</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">Subscribed (confirmed)</th>
+              <td>{newsletter.confirmed}</td>
+            </tr>
+            <tr>
+              <th scope="row">Confirmation pending</th>
+              <td>{newsletter.pending}</td>
+            </tr>
+            <tr>
+              <th scope="row">Unsubscribed</th>
+              <td>{newsletter.unsubscribed}</td>
+            </tr>
+            <tr>
+              <th scope="row">Bouncing (mail to it fails)</th>
+              <td>{newsletter.bouncing}</td>
+            </tr>
+          </tbody>
+        </table>
       </section>
 
       <section className="desk-section" aria-labelledby="perks-title">

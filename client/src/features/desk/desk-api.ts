@@ -41,6 +41,9 @@ export const fetchMembers = (
 export const membersCsvUrl = (search: MemberSearch) =>
   `${DESK_API}/exports/members${searchParams(search)}`;
 
+/** The newsletter's confirmed subscribers as CSV (a plain link too). */
+export const newsletterCsvUrl = `${DESK_API}/exports/newsletter`;
+
 export const fetchMember = (id: string, signal?: AbortSignal): Promise<DeskMember> =>
   apiRequest(member(id), { signal });
 

@@ -1,3 +1,4 @@
+import type { DeskNewsletterState } from '../../../../contract/desk-api';
 import { formatDate, formatMoney } from '../../lib/format-date';
 
 export { formatDate, formatMoney };
@@ -42,3 +43,14 @@ export function describeMembership(
     ? `Member (${plan}, ${membership.status}) until ${formatDate(membership.expiresAt)}`
     : `Not a member: ${membership.status} since ${formatDate(membership.expiresAt)}`;
 }
+
+const NEWSLETTER_STATES = {
+  confirmed: 'Subscribed',
+  pending: 'Confirmation pending',
+  unsubscribed: 'Unsubscribed',
+  bouncing: 'Bouncing (mail to it fails)',
+} satisfies Record<DeskNewsletterState, string>;
+
+/** A newsletter state in words; null: the account never signed up. */
+export const describeNewsletterState = (state: DeskNewsletterState | null) =>
+  state ? NEWSLETTER_STATES[state] : 'Not signed up';

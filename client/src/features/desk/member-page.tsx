@@ -11,7 +11,13 @@ import {
   sendPasswordReset,
 } from './desk-api';
 import { AuditList } from './audit-page';
-import { describeMembership, formatDate, formatDateTime, formatMoney } from './desk-format';
+import {
+  describeMembership,
+  describeNewsletterState,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+} from './desk-format';
 import { describeError, useDeskData } from './use-desk-data';
 
 const SOURCES: Record<DeskLedgerEntry['source'], string> = {
@@ -50,6 +56,19 @@ export function MemberPage({ staff }: { staff: DeskStaff }) {
               {user.isMember ? 'Member' : 'Not a member'}
             </span>{' '}
             {describeMembership(user.membership, user.isMember)}
+          </dd>
+        </div>
+        <div>
+          <dt>Newsletter</dt>
+          <dd>
+            <span
+              className={
+                user.newsletter?.state === 'confirmed' ? 'desk-badge desk-badge--on' : 'desk-badge'
+              }
+            >
+              {describeNewsletterState(user.newsletter?.state ?? null)}
+            </span>
+            {user.newsletter && ` since ${formatDate(user.newsletter.since)}`}
           </dd>
         </div>
         <div>

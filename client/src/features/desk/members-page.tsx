@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { DeskMemberFilter } from '../../../../contract/desk-api';
-import { fetchMembers, membersCsvUrl, type MemberSearch } from './desk-api';
-import { describeMembership, formatDate } from './desk-format';
+import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from './desk-api';
+import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
 import { describeError, useDeskData } from './use-desk-data';
 
 const FILTERS = {
@@ -11,7 +11,22 @@ const FILTERS = {
   expired: 'Expired',
   refunded_or_disputed: 'Refunded or disputed',
   anonymous: 'Anonymous payers',
+  newsletter_subscribed: 'Newsletter subscribers',
+  newsletter_not_subscribed: 'Not getting the newsletter',
+  newsletter_pending: 'Newsletter: confirmation pending',
+  newsletter_unsubscribed: 'Newsletter: unsubscribed',
+  newsletter_bouncing: 'Newsletter: bouncing',
 } satisfies Record<DeskMemberFilter, string>;
+
+const isNewsletterFilter = (filter: string) => filter.startsWith('newsletter_');
+const filterOptions = (newsletter: boolean) =>
+  Object.entries(FILTERS)
+    .filter(([value]) => isNewsletterFilter(value) === newsletter)
+    .map(([value, label]) => (
+      <option key={value} value={value}>
+        {label}
+      </option>
+    ));
 
 const isFilter = (value: string | null): value is DeskMemberFilter =>
   value !== null && Object.hasOwn(FILTERS, value);
@@ -57,9 +72,14 @@ function MembersList({ params }: { params: URLSearchParams }) {
     <section aria-labelledby="members-title">
       <div className="desk__heading">
         <h1 id="members-title">Members</h1>
-        <a className="button button--outline desk__export" href={membersCsvUrl(search)} download>
-          Export CSV
-        </a>
+        <p className="button-row desk__exports">
+          <a className="button button--outline" href={membersCsvUrl(search)} download>
+            Export CSV
+          </a>
+          <a className="button button--outline" href={newsletterCsvUrl} download>
+            Newsletter subscribers CSV
+          </a>
+        </p>
       </div>
       <form className="desk-search" onSubmit={submit} role="search">
         <label className="desk-field desk-search__q">
@@ -81,11 +101,8 @@ function MembersList({ params }: { params: URLSearchParams }) {
               setDraft({ ...draft, filter: event.target.value as DeskMemberFilter })
             }
           >
-            {Object.entries(FILTERS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            {filterOptions(false)}
+            <optgroup label="Newsletter">{filterOptions(true)}</optgroup>
           </select>
         </label>
         <button className="button">Search</button>
@@ -108,6 +125,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
                   <th scope="col">Membership</th>
                   <th scope="col">Joined Cohort</th>
                   <th scope="col">Stripe customer</th>
+                  <th scope="col">Newsletter</th>
                 </tr>
               </thead>
               <tbody>
@@ -131,6 +149,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
                     <td data-label="Stripe customer" className="desk__mono">
                       {member.customerIds.join(', ') || '—'}
                     </td>
+                    <td data-label="Newsletter">{describeNewsletterState(member.newsletter)}</td>
                   </tr>
                 ))}
               </tbody>

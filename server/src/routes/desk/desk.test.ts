@@ -106,6 +106,8 @@ describe('the publisher’s desk', () => {
         ['GET', '/api/desk/dashboard'],
         ['GET', '/api/desk/audit'],
         ['GET', '/api/desk/exports/members'],
+        ['GET', '/api/desk/exports/newsletter'],
+        ['GET', '/api/desk/members?filter=newsletter_subscribed'],
         ['POST', `/api/desk/members/${target}/comps`, { until: '2099-01-01', reason: 'a gift' }],
         // A wrong body or query is not even looked at: no 400 gives the desk away.
         ['POST', `/api/desk/members/${target}/comps`, '{"not json'],
@@ -474,6 +476,144 @@ describe('the publisher’s desk', () => {
       const log = (await call(editor, 'GET', '/api/desk/audit')).json();
       expect(log.entries.length).toBeGreaterThan(0);
       expect(log.entries[0].actorEmail).toBe(OWNER);
+    });
+
+    describe('the newsletter', () => {
+      const stamp = `nl-${Date.now()}`;
+      const ids = (page: { members: { id: string }[] }) => page.members.map((m) => m.id).sort();
+      const list = async (query: string) =>
+        (await call(owner, 'GET', `/api/desk/members?${query}`)).json();
+      let people: Record<'subscribed' | 'unsubscribed' | 'pending' | 'bouncing' | 'never', Browser>;
+
+      beforeAll(async () => {
+        const [subscribed, unsubscribed, pending, bouncing, never] = (await Promise.all(
+          ['subscribed', 'unsubscribed', 'pending', 'bouncing', 'never'].map((name) =>
+            register(`${stamp}-${name}@example.com`),
+          ),
+        )) as [Browser, Browser, Browser, Browser, Browser];
+        people = { subscribed, unsubscribed, pending, bouncing, never };
+        // Through the newsletter's own routes: /account's switch (on, and on then off), and the
+        // public sign-up form for a registered address (pending until its link is pressed).
+        for (const [who, choices] of [
+          [subscribed, [true]],
+          [unsubscribed, [true, false]],
+          [bouncing, [true]],
+        ] as const) {
+          for (const choice of choices) {
+            const response = await call(who, 'POST', '/api/newsletter/subscription', {
+              subscribed: choice,
+            });
+            expect(response.statusCode, response.body).toBe(200);
+          }
+        }
+        const signUp = await call(null, 'POST', '/api/newsletter/subscribe', {
+          email: `${stamp}-pending@example.com`,
+        });
+        expect(signUp.statusCode, signUp.body).toBe(202);
+        // Three permanent failures in a row (the delivery queue's rule), and an address without an
+        // account that a spreadsheet would run as a formula.
+        await t.database.pool.query(
+          `UPDATE newsletter_subscribers SET state = 'bouncing', "permanentFailures" = 3
+           WHERE "userId" = $1`,
+          [bouncing.userId],
+        );
+        await t.database.pool.query(
+          `INSERT INTO newsletter_subscribers (id, email, state, "confirmedAt", "updatedAt")
+           VALUES (gen_random_uuid(), $1, 'confirmed', now(), now())`,
+          [`=hyperlink("https://evil.example")${stamp}@example.com`],
+        );
+      });
+
+      it('filters members by newsletter state, exactly', async () => {
+        // Over everyone: the only account subscribed is this one.
+        expect(ids(await list('filter=newsletter_subscribed'))).toEqual([people.subscribed.userId]);
+        expect(ids(await list('filter=newsletter_unsubscribed'))).toEqual([
+          people.unsubscribed.userId,
+        ]);
+        expect(ids(await list('filter=newsletter_pending'))).toEqual([people.pending.userId]);
+        expect(ids(await list('filter=newsletter_bouncing'))).toEqual([people.bouncing.userId]);
+        expect(ids(await list(`filter=newsletter_not_subscribed&q=${stamp}`))).toEqual(
+          [people.unsubscribed, people.pending, people.bouncing, people.never]
+            .map((who) => who.userId)
+            .sort(),
+        );
+        const page = await list(`q=${stamp}`);
+        expect(
+          Object.fromEntries(
+            page.members.map((m: { id: string; newsletter: string | null }) => [
+              m.id,
+              m.newsletter,
+            ]),
+          ),
+        ).toEqual({
+          [people.subscribed.userId]: 'confirmed',
+          [people.unsubscribed.userId]: 'unsubscribed',
+          [people.pending.userId]: 'pending',
+          [people.bouncing.userId]: 'bouncing',
+          [people.never.userId]: null,
+        });
+      });
+
+      it('shows a member’s newsletter state, and puts it in the members CSV', async () => {
+        const view = (
+          await call(editor, 'GET', `/api/desk/members/${people.subscribed.userId}`)
+        ).json().user.newsletter;
+        expect(view.state).toBe('confirmed');
+        expect(Date.now() - Date.parse(view.since)).toBeLessThan(60_000);
+        expect(
+          (await call(editor, 'GET', `/api/desk/members/${people.unsubscribed.userId}`)).json().user
+            .newsletter.state,
+        ).toBe('unsubscribed');
+        expect(
+          (await call(editor, 'GET', `/api/desk/members/${people.never.userId}`)).json().user
+            .newsletter,
+        ).toBeNull();
+
+        const csv = await call(owner, 'GET', `/api/desk/exports/members?q=${stamp}`);
+        const [header, ...rows] = csv.body.trim().split('\n');
+        expect(header?.split(',').at(-1)).toBe('newsletter');
+        expect(
+          Object.fromEntries(rows.map((row) => [row.split(',')[0], row.split(',').at(-1)])),
+        ).toEqual({
+          [people.subscribed.userId]: 'confirmed',
+          [people.unsubscribed.userId]: 'unsubscribed',
+          [people.pending.userId]: 'pending',
+          [people.bouncing.userId]: 'bouncing',
+          [people.never.userId]: '',
+        });
+      });
+
+      it('exports the confirmed subscribers only, formulas escaped, and audits the export', async () => {
+        const before = await auditCount();
+        const response = await call(editor, 'GET', '/api/desk/exports/newsletter');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(response.headers['content-disposition']).toMatch(
+          /^attachment; filename="newsletter-subscribers-\d{4}-\d{2}-\d{2}\.csv"$/,
+        );
+        const [header, ...rows] = response.body.trim().split('\n');
+        expect(header).toBe('email,confirmed_at,user_id');
+        // Not the pending, unsubscribed or bouncing ones: only the two confirmed addresses.
+        expect(rows.map((row) => row.replace(/,[^,]*,[^,]*$/, '')).sort()).toEqual(
+          [
+            `${stamp}-subscribed@example.com`,
+            `"'=hyperlink(""https://evil.example"")${stamp}@example.com"`,
+          ].sort(),
+        );
+        expect(rows.find((row) => row.startsWith(`${stamp}-subscribed@`))).toMatch(
+          new RegExp(`,\\d{4}-[^,]+Z,${people.subscribed.userId}$`),
+        );
+        expect(response.body).not.toMatch(/(^|\n|,)=/);
+
+        expect(await auditCount()).toBe(before + 1);
+        const [entry] = (await call(owner, 'GET', '/api/desk/audit')).json().entries;
+        expect(entry).toMatchObject({
+          action: 'newsletter_export',
+          actorEmail: EDITOR,
+          targetUserId: null,
+          after: { state: 'confirmed', subscribers: 2 },
+        });
+      });
     });
   });
 });

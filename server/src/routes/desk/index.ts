@@ -11,6 +11,7 @@ import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { listAudit, writeAudit } from '../../desk/audit.js';
 import { readDashboard } from '../../desk/dashboard.js';
 import { streamMembersCsv } from '../../desk/members-csv.js';
+import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
 import { changesAllowedUntil, requireChangeAllowed } from '../../desk/staff.js';
 import type { StripeMode } from '../../stripe/key-check.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -104,6 +105,24 @@ const deskRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app, opti
         .send(streamMembersCsv(app, search, { currency: options.currency }));
     },
   );
+
+  /** The newsletter's confirmed subscribers as CSV, streamed; the export is audited. */
+  app.get(`${DESK_API}/exports/newsletter`, async (request, reply) => {
+    const staff = await request.requireStaff();
+    await withTransaction(app.db.pool, async (tx) =>
+      writeAudit(tx, staff, {
+        action: 'newsletter_export',
+        targetUserId: null,
+        before: null,
+        after: { state: 'confirmed', subscribers: await countConfirmedSubscribers(app) },
+      }),
+    );
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="newsletter-subscribers-${day}.csv"`)
+      .send(streamNewsletterCsv(app));
+  });
 
   await app.register(deskMemberRoutes, options);
 };
