@@ -100,11 +100,20 @@ export async function registerAccount(
   }
   const passwordHash = await getPasswordHash(input.password);
   try {
-    const user = await db.prisma.user.upsert({
-      where: { id: input.userId },
-      create: { id: input.userId, email, passwordHash, sessionVersion: 1 },
-      update: { email, passwordHash, sessionVersion: { increment: 1 } },
-      select: { id: true, sessionVersion: true },
+    const user = await db.prisma.$transaction(async (tx) => {
+      const registered = await tx.user.upsert({
+        where: { id: input.userId },
+        create: { id: input.userId, email, passwordHash, sessionVersion: 1 },
+        update: { email, passwordHash, sessionVersion: { increment: 1 } },
+        select: { id: true, sessionVersion: true },
+      });
+      // The address may have signed up for the newsletter before it had an account: the sign-up
+      // becomes the account's, as /account already shows it, so the desk sees it with the member.
+      await tx.newsletterSubscriber.updateMany({
+        where: { email, userId: null },
+        data: { userId: registered.id },
+      });
+      return registered;
     });
     return { userId: user.id, sessionVersion: user.sessionVersion };
   } catch (error) {

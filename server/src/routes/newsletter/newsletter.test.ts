@@ -196,6 +196,28 @@ describe('newsletter sign-up and unsubscribe', () => {
     expect(on.json()).toEqual({ email, subscribed: true, pending: false });
   });
 
+  it('makes an address’s earlier sign-up the account’s when that address registers', async () => {
+    const email = uniqueEmail();
+    expect((await signUp(email)).statusCode).toBe(202);
+    const [mail] = await waitForMails(email, 1);
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/newsletter/confirm',
+      payload: { token: tokenIn(mail) },
+    });
+    expect(confirmed.statusCode).toBe(200);
+
+    const visitor = await newVisitor(t.app);
+    const registered = await visitor.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email, password: 'correct horse battery' },
+    });
+    expect(registered.statusCode).toBe(201);
+    const row = await t.database.prisma.newsletterSubscriber.findUnique({ where: { email } });
+    expect(row).toMatchObject({ state: 'confirmed', userId: visitor.userId });
+  });
+
   it('unsubscribes by the RFC 8058 one-click POST, without a session, and resubscribes from the page', async () => {
     const email = uniqueEmail();
     await signUp(email);
