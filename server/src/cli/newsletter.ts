@@ -2,16 +2,11 @@ import { createWriteStream } from 'node:fs';
 import { pino } from 'pino';
 import { ConfigError, parseConfig, type AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
-import { DEFAULT_TIMINGS, countDeliveries } from '../newsletter/delivery-queue.js';
+import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
 import { readNewsletterIssues, type NewsletterIssue } from '../newsletter/issues.js';
 import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
-import {
-  countRecipients,
-  SendLockedError,
-  sendIssue,
-  type SendProgress,
-} from '../newsletter/send-issue.js';
+import { SendLockedError, sendIssue, type SendProgress } from '../newsletter/send-issue.js';
 import { countSubscribersByState } from '../newsletter/subscribers.js';
 import { createUnsubscribeTokens } from '../newsletter/tokens.js';
 import { newslettersFile } from '../paths.js';
@@ -116,9 +111,16 @@ async function sendCommand(args: string[]) {
 
   await withDatabase(config, async ({ database, embedded }) => {
     if (dryRun) {
-      const { recipients, alreadyQueued } = await countRecipients(database.pool, issue.slug);
+      const { recipients, alreadyQueued } = await countRecipients(
+        { db: database },
+        issue.slug,
+        issue.membersOnly,
+      );
+      const who = issue.membersOnly
+        ? 'confirmed subscribers who are members'
+        : 'confirmed subscribers';
       console.log(
-        `"${issue.title}" would go to ${recipients} confirmed subscribers (${alreadyQueued} already had it or have it queued). Nothing was sent.`,
+        `"${issue.title}" would go to ${recipients} ${who} (${alreadyQueued} already had it or have it queued). Nothing was sent.`,
       );
       return;
     }

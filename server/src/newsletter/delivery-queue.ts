@@ -78,6 +78,16 @@ const bossDb = (tx: Tx) => ({
 });
 
 /**
+ * Who an issue goes to, for `s` a newsletter_subscribers row: a confirmed address, and for a
+ * members-only issue ($2) one whose account is a member now ($3: the statuses that give access).
+ * One condition for the send and for its dry run, so `--dry-run` counts who the send would mail.
+ */
+const IS_RECIPIENT = `s."state" = 'confirmed'
+            AND (NOT $2 OR EXISTS (SELECT 1 FROM memberships m
+                                   WHERE m."userId" = s."userId" AND m."expiresAt" > now()
+                                     AND m."status" = ANY($3::text[])))`;
+
+/**
  * A delivery row and a job for every confirmed subscriber the issue has not been queued for,
  * both in one transaction per chunk: no row without its job, no job without its row. Queueing
  * again adds only the addresses confirmed since.
@@ -97,10 +107,7 @@ export async function queueIssue(
         `INSERT INTO newsletter_deliveries ("id", "issueSlug", "subscriberId", "updatedAt")
          SELECT gen_random_uuid(), $1, s."id", now()
            FROM newsletter_subscribers s
-          WHERE s."state" = 'confirmed'
-            AND (NOT $2 OR EXISTS (SELECT 1 FROM memberships m
-                                   WHERE m."userId" = s."userId" AND m."expiresAt" > now()
-                                     AND m."status" = ANY($3::text[])))
+          WHERE ${IS_RECIPIENT}
             AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d
                              WHERE d."issueSlug" = $1 AND d."subscriberId" = s."id")
           ORDER BY s."id"
@@ -297,4 +304,21 @@ export async function workIssueQueue(
     await Promise.all(Array.from({ length: Math.min(worker.concurrency, jobs.length) }, lane));
     if (finished.length > 0) await boss.complete(name, finished);
   }
+}
+
+/** How many subscribers the issue would still reach (`--dry-run`): nothing is written. */
+export async function countRecipients(
+  { db }: Pick<Services, 'db'>,
+  slug: string,
+  membersOnly: boolean,
+): Promise<{ recipients: number; alreadyQueued: number }> {
+  const { rows } = await db.pool.query<{ recipients: number; already: number }>(
+    `SELECT count(*) FILTER (WHERE d."id" IS NULL)::int AS recipients,
+            count(d."id")::int AS already
+       FROM newsletter_subscribers s
+       LEFT JOIN newsletter_deliveries d ON d."subscriberId" = s."id" AND d."issueSlug" = $1
+      WHERE ${IS_RECIPIENT}`,
+    [slug, membersOnly, [...ACCESS_STATUSES]],
+  );
+  return { recipients: rows[0]?.recipients ?? 0, alreadyQueued: rows[0]?.already ?? 0 };
 }

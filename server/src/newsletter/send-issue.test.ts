@@ -5,6 +5,8 @@ import { createMigratedTestDatabase, type TestDatabase } from '#test/test-databa
 import { createDatabase, type Database } from '../db/database.js';
 import { createMailer } from '../mail/mailer.js';
 import { csvCell, exportConfirmedSubscribers } from './export-csv.js';
+import { countRecipients } from './delivery-queue.js';
+import type { NewsletterIssue } from './issues.js';
 import { sendIssue } from './send-issue.js';
 import { createUnsubscribeTokens } from './tokens.js';
 
@@ -29,7 +31,7 @@ describe('sending an issue', () => {
     await testDatabase?.drop();
   });
 
-  const send = async () => {
+  const send = async (issue: NewsletterIssue = TEST_ISSUE) => {
     const mailer = createMailer({
       smtpUrl: smtp.url,
       from: 'Cohort <news@cohort.example>',
@@ -43,7 +45,7 @@ describe('sending an issue', () => {
         mailer,
         site: TEST_SITE,
         tokens: createUnsubscribeTokens(SECRET),
-        issue: TEST_ISSUE,
+        issue,
         timings: { retryLimit: 3, retryDelaySeconds: 1, expireSeconds: 30, maintenanceSeconds: 10 },
         concurrency: 4,
       });
@@ -131,6 +133,47 @@ describe('sending an issue', () => {
     expect(mail?.text).toContain(
       `Unsubscribe in one click: https://cohort.example/newsletter/unsubscribe#token=${token}`,
     );
+  });
+
+  it('sends a members-only issue to members only, and its dry run counts just them', async () => {
+    const issue = { ...TEST_ISSUE, slug: 'members-only-test', membersOnly: true };
+    const subscribe = async (email: string, status: string | null) => {
+      const userId = crypto.randomUUID();
+      await database.prisma.user.create({ data: { id: userId, email } });
+      if (status) {
+        await database.prisma.membership.create({
+          data: { userId, plan: 'one_time', status, expiresAt: new Date(Date.now() + 86_400_000) },
+        });
+      }
+      await database.prisma.newsletterSubscriber.create({
+        data: {
+          id: crypto.randomUUID(),
+          email,
+          userId,
+          state: 'confirmed',
+          confirmedAt: new Date(),
+        },
+      });
+    };
+    await subscribe('paying-member@example.com', 'active');
+    await subscribe('refunded-reader@example.com', 'refunded');
+    await subscribe('plain-reader@example.com', null);
+
+    expect(await countRecipients({ db: database }, issue.slug, true)).toEqual({
+      recipients: 1,
+      alreadyQueued: 0,
+    });
+    await send(issue);
+    expect(smtp.mailsTo('paying-member@example.com')).toHaveLength(1);
+    expect(smtp.mailsTo('refunded-reader@example.com')).toHaveLength(0);
+    expect(smtp.mailsTo('plain-reader@example.com')).toHaveLength(0);
+    expect(
+      await database.prisma.newsletterDelivery.count({ where: { issueSlug: issue.slug } }),
+    ).toBe(1);
+    expect(await countRecipients({ db: database }, issue.slug, true)).toEqual({
+      recipients: 0,
+      alreadyQueued: 1,
+    });
   });
 
   it('exports confirmed subscribers as CSV a spreadsheet cannot run', async () => {

@@ -128,19 +128,3 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     }
   }
 }
-
-/** How many confirmed subscribers the issue would still reach (`--dry-run`): nothing is written. */
-export async function countRecipients(
-  pool: pg.Pool,
-  slug: string,
-): Promise<{ recipients: number; alreadyQueued: number }> {
-  const { rows } = await pool.query<{ recipients: number; already: number }>(
-    `SELECT count(*) FILTER (WHERE d."id" IS NULL)::int AS recipients,
-            count(d."id")::int AS already
-       FROM newsletter_subscribers s
-       LEFT JOIN newsletter_deliveries d ON d."subscriberId" = s."id" AND d."issueSlug" = $1
-      WHERE s."state" = 'confirmed'`,
-    [slug],
-  );
-  return { recipients: rows[0]?.recipients ?? 0, alreadyQueued: rows[0]?.already ?? 0 };
-}
