@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { pino } from 'pino';
-import { ConfigError, parseConfig, type AppConfig } from '../config.js';
+import { fail, readConfigOrFail } from './command-line.js';
+import type { AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
@@ -27,20 +28,6 @@ const USAGE = `usage:
   newsletter send <slug> [--dry-run | --test <email>]
   newsletter status [<slug>]
   newsletter export [<file.csv>]`;
-
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-function readConfig(): AppConfig {
-  try {
-    return parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
-}
 
 async function readIssue(slug: string | undefined): Promise<NewsletterIssue> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
@@ -86,7 +73,7 @@ const formatProgress = (progress: SendProgress) => {
 async function sendCommand(args: string[]) {
   const [slug, ...flags] = args;
   const issue = await readIssue(slug);
-  const config = readConfig();
+  const config = readConfigOrFail();
   const dryRun = flags.includes('--dry-run');
   const testIndex = flags.indexOf('--test');
   const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;
@@ -174,7 +161,7 @@ async function sendCommand(args: string[]) {
 }
 
 async function statusCommand(slug: string | undefined) {
-  const config = readConfig();
+  const config = readConfigOrFail();
   await withDatabase(config, async ({ database }) => {
     if (slug) {
       const counts = await countDeliveries(database.pool, slug);
@@ -200,7 +187,7 @@ async function statusCommand(slug: string | undefined) {
 }
 
 async function exportCommand(file: string | undefined) {
-  const config = readConfig();
+  const config = readConfigOrFail();
   await withDatabase(config, async ({ database }) => {
     const out = file ? createWriteStream(file) : process.stdout;
     const write = (chunk: string) =>

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
-import { ConfigError, parseConfig, type AppConfig } from '../config.js';
+import { fail, readConfigOrFail } from './command-line.js';
 import { perkRedemptionsFile, perksContentDir } from '../paths.js';
 import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../perks/catalog.js';
 import { importCodes, parseCodes } from '../perks/import-codes.js';
@@ -19,20 +19,6 @@ const USAGE = `usage:
   perks import <perk-id> <codes.csv>   (one code per line; an optional "code" header)
   perks report`;
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-function readConfig(): AppConfig {
-  try {
-    return parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
-}
-
 async function readCatalog(): Promise<PerkCatalog> {
   try {
     return await readPerkCatalog({
@@ -48,7 +34,7 @@ async function readCatalog(): Promise<PerkCatalog> {
 async function withDatabase<T>(
   work: (services: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ): Promise<T> {
-  const config = readConfig();
+  const config = readConfigOrFail();
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const opened = await openDatabase(config, log, fail);
   try {

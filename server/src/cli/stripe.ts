@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ConfigError, parseConfig, type AppConfig, type StripeConfig } from '../config.js';
+import { fail, readConfigOrFail } from './command-line.js';
+import type { AppConfig, StripeConfig } from '../config.js';
 import { keysOf } from '../stripe/key-check.js';
 import { openDatabase } from './open-database.js';
 import type { Offer } from '../stripe/offer.js';
@@ -20,19 +21,8 @@ const USAGE = `usage:
   stripe check
   stripe reconcile --since <date>   (an ISO date such as 2026-11-01, or a number of days: 7d)`;
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
 function readConfig(): AppConfig & { stripe: StripeConfig } {
-  let config: AppConfig;
-  try {
-    config = parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = readConfigOrFail();
   if (!config.stripe) {
     fail(
       'Payments are off: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (see the README).',
