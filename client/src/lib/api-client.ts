@@ -28,16 +28,18 @@ export async function apiRequest<T>(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
-  const payload: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (payload as { error?: { code?: string; message?: string } } | null)?.error;
-    const retryAfter = Number(response.headers.get('retry-after'));
-    throw new ApiError(
-      response.status,
-      error?.code ?? 'http_error',
-      error?.message ?? `The server answered ${response.status}.`,
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-    );
+  if (response.ok) {
+    // A body that cannot be read (its request aborted as the page was left) is an error for the
+    // caller to handle, never a null answer.
+    return (await response.json()) as T;
   }
-  return payload as T;
+  const payload: unknown = await response.json().catch(() => null);
+  const error = (payload as { error?: { code?: string; message?: string } } | null)?.error;
+  const retryAfter = Number(response.headers.get('retry-after'));
+  throw new ApiError(
+    response.status,
+    error?.code ?? 'http_error',
+    error?.message ?? `The server answered ${response.status}.`,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
 }
