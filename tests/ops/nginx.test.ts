@@ -62,13 +62,22 @@ describe.skipIf(!nginxBinary)(title, () => {
   });
 
   /** Which app server (by port) answered each proxied request, from nginx's access log. */
+  /**
+   * The app ports nginx sent `path` to, from its access log. nginx writes a request's line once
+   * the response has gone, which can be just after the client has read it: a path not logged yet
+   * is looked for again for up to a second.
+   */
   async function upstreamsFor(path: string): Promise<number[]> {
-    const log = (await stack?.accessLog()) ?? '';
-    return log
-      .split('\n')
-      .map((line) => line.split(' '))
-      .filter(([, uri]) => uri === path)
-      .map(([, , upstream]) => Number(upstream?.split(':').pop()));
+    for (let attempt = 0; ; attempt += 1) {
+      const log = (await stack?.accessLog()) ?? '';
+      const upstreams = log
+        .split('\n')
+        .map((line) => line.split(' '))
+        .filter(([, uri]) => uri === path)
+        .map(([, , upstream]) => Number(upstream?.split(':').pop()));
+      if (upstreams.length > 0 || attempt >= 20) return upstreams;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
   const appPorts = () => (stack?.apps ?? []).map((app) => app.port).sort();
   const unique = (ports: number[]) => [...new Set(ports)].sort();
