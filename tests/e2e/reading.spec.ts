@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.js';
 import { newestFirst, readFrontMatter } from './site-content.js';
+import { waitForHydration } from './support/visit.js';
 
 test('the home page shows the pitch, the join offer and the newest items of each section', async ({
   page,
@@ -59,6 +60,8 @@ for (const { path, folder, category } of [
 
 test('a reader opens an article from its list and reads its body', async ({ page }) => {
   await page.goto('/health');
+  // What the app does on a click (the page's head tags replaced, not a new page loaded).
+  await waitForHydration(page, 'a[href="/health/sleep-debt-reset"]');
   await page.getByRole('link', { name: 'The Sleep Debt Reset: How to Actually Catch Up' }).click();
 
   await expect(page).toHaveURL('/health/sleep-debt-reset');
