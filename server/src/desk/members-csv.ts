@@ -2,7 +2,12 @@ import type { Readable } from 'node:stream';
 import { isMembershipActive } from '../memberships/memberships.js';
 import type { Services } from '../services.js';
 import { streamCsv } from './csv.js';
-import { memberWhere, NEWSLETTER_STATE_SQL, type MemberSearch } from './members.js';
+import {
+  memberWhere,
+  NEWSLETTER_STATE_SQL,
+  type MemberSearch,
+  type MemberSqlRow,
+} from './members.js';
 
 /**
  * The members list as CSV (the list's own search and filter), read a batch at a time in the list's
@@ -31,16 +36,8 @@ const COLUMNS = [
 
 type ExportRow = Record<(typeof COLUMNS)[number], string | number>;
 
-interface ExportSqlRow {
-  id: string;
-  email: string | null;
-  createdAt: Date;
-  plan: 'one-time' | 'subscription' | null;
-  status: string | null;
-  expiresAt: Date | null;
-  customerIds: string[];
+interface ExportSqlRow extends MemberSqlRow {
   paidCents: number;
-  newsletter: string | null;
 }
 
 async function* exportRows(

@@ -96,7 +96,8 @@ export function memberWhere(search: MemberSearch, first = 1): { sql: string; par
   return { sql: conditions.join(' AND '), params };
 }
 
-interface MemberSqlRow {
+/** A user as the desk's list query reads it (the members CSV reads the same, and more). */
+export interface MemberSqlRow {
   id: string;
   email: string | null;
   createdAt: Date;
