@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Stripe's own example object for every API resource, as Stripe publishes them in its OpenAPI
- * repository (`../shared/stripe/fixtures3.json`, beside this repository). The fake Stripe starts
- * every object it makes from one of these, so what the app reads has every field Stripe sends.
+ * repository (`stripe/fixtures3.json` beside this file; its source, version and licence are in the
+ * README there). The fake Stripe starts every object it makes from one of these, so what the app
+ * reads has every field Stripe sends.
  */
 
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
 
-const fixturesPath = new URL('../../../shared/stripe/fixtures3.json', import.meta.url);
+const fixturesPath = new URL('./stripe/fixtures3.json', import.meta.url);
 let resources: Record<string, StripeObject> | undefined;
 
 /** A fresh deep copy of Stripe's fixture for `resource` (`payment_intent`, `invoice`...). */
