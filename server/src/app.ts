@@ -149,6 +149,7 @@ export async function buildApp(
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     loginRateLimit: config.loginRateLimit,
+    sessionRateLimit: config.sessionRateLimit,
     accountRateLimit: config.accountRateLimit,
     graceDays: config.membership.graceDays,
   });

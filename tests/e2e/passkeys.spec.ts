@@ -142,6 +142,8 @@ test.describe('once removed', () => {
     await expect(page.getByRole('alert')).toHaveText(
       /This passkey does not belong to an account here/,
     );
+    // Told so (signalUnknownCredential), the browser forgets the passkey.
+    await expect.poll(() => authenticator.credentials()).toEqual([]);
     await expect(page).toHaveURL(/\/login$/);
   });
 });

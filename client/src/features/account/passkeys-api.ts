@@ -71,7 +71,7 @@ export async function addPasskey(name: string): PasskeysAnswer {
 export async function signInWithPasskey({ autofill }: { autofill: boolean }): Promise<{
   user: User;
 }> {
-  const { startAuthentication } = await loadWebAuthn();
+  const { sendSignal, startAuthentication } = await loadWebAuthn();
   const { options } = await apiRequest<{ options: PublicKeyCredentialRequestOptionsJSON }>(
     '/api/auth/passkey/sign-in/options',
     { method: 'POST' },
@@ -80,10 +80,22 @@ export async function signInWithPasskey({ autofill }: { autofill: boolean }): Pr
     optionsJSON: options,
     useBrowserAutofill: autofill,
   });
-  return apiRequest('/api/auth/passkey/sign-in/verify', {
-    method: 'POST',
-    body: { response } satisfies Static<typeof PasskeySignInBodySchema>,
-  });
+  try {
+    return await apiRequest('/api/auth/passkey/sign-in/verify', {
+      method: 'POST',
+      body: { response } satisfies Static<typeof PasskeySignInBodySchema>,
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'passkey_not_recognized' && options.rpId) {
+      // A passkey removed from the account: the browser may stop offering it (best effort).
+      void sendSignal({
+        signalName: 'unknownCredential',
+        rpID: options.rpId,
+        credentialID: response.id,
+      }).catch(() => undefined);
+    }
+    throw error;
+  }
 }
 
 /** What to tell the visitor when a ceremony did not end well; null when they simply stopped it. */

@@ -49,6 +49,8 @@ export interface PasskeyRouteOptions {
   siteName: string;
   /** Sign-in attempts per client IP per minute (the password sign-in's limit). */
   loginRateLimit: number;
+  /** Sign-in options per client IP per minute: every visit to /login asks (for the autofill). */
+  sessionRateLimit: number;
   /** Passkeys added per client IP per 10 minutes. */
   accountRateLimit: number;
   graceDays: number;
@@ -134,11 +136,12 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     },
   );
 
-  const signInLimit = { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } };
-
   app.post(
     '/api/auth/passkey/sign-in/options',
-    { schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } }, config: signInLimit },
+    {
+      schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } },
+      config: { rateLimit: { max: options.sessionRateLimit, timeWindow: '1 minute' } },
+    },
     async (request, reply) => {
       const { challengeId, options: requestOptions } = await startPasskeySignIn(app, { rp });
       setChallengeCookie(request, reply, challengeId);
@@ -150,7 +153,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/sign-in/verify',
     {
       schema: { body: PasskeySignInBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: signInLimit,
+      config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
       const grant = await finishPasskeySignIn(
