@@ -41,6 +41,7 @@ import requestLog from './plugins/app/request-log.js';
 import securityHeaders from './plugins/external/security-headers.js';
 import authRoutes from './routes/auth/index.js';
 import accountRoutes from './routes/account/index.js';
+import passkeyRoutes from './routes/auth/passkeys.js';
 import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
@@ -141,6 +142,14 @@ export async function buildApp(
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     loginRateLimit: config.loginRateLimit,
+    accountRateLimit: config.accountRateLimit,
+    graceDays: config.membership.graceDays,
+  });
+  await app.register(passkeyRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    loginRateLimit: config.loginRateLimit,
+    sessionRateLimit: config.sessionRateLimit,
     accountRateLimit: config.accountRateLimit,
     graceDays: config.membership.graceDays,
   });

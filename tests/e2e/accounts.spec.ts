@@ -39,7 +39,7 @@ test('register, pay, sign out, sign in again: the membership comes back and the 
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByText(/^Active member/)).toBeVisible();
 
@@ -95,7 +95,7 @@ test.describe('mistakes', () => {
     await page.goto('/login');
     await page.getByLabel('Email').fill(uniqueEmail());
     await page.getByLabel('Password').fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   });
 });
@@ -111,7 +111,7 @@ test('the account page lists the signed-in browsers and signs another one out', 
   await phonePage.goto('/login');
   await phonePage.getByLabel('Email').fill(registered.email);
   await phonePage.getByLabel('Password').fill(registered.password);
-  await phonePage.getByRole('button', { name: 'Sign in' }).click();
+  await phonePage.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(phonePage).toHaveURL(/\/account$/);
 
   await page.goto('/account');

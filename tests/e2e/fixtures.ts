@@ -10,6 +10,8 @@ import { stripeJsStandIn } from './support/stripe-js-stand-in.js';
 interface WorkerFixtures {
   /** Extra environment for the site this worker runs (`test.use({ siteEnv: {...} })`). */
   siteEnv: Record<string, string>;
+  /** The site's host name (127.0.0.1 unless set; passkeys need a name: `localhost`). */
+  siteHostname: string;
   /** Run the site with payments on, against a fake Stripe API (`test.use({ payments: true })`). */
   payments: boolean;
   /** The fake Stripe API the site talks to, when `payments` is on. */
@@ -42,6 +44,7 @@ interface TestFixtures {
 /** Each worker runs the real built site on a port and database of its own. */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   siteEnv: [{}, { scope: 'worker', option: true }],
+  siteHostname: ['127.0.0.1', { scope: 'worker', option: true }],
   payments: [false, { scope: 'worker', option: true }],
   stripe: [
     async ({ payments }, use) => {
@@ -63,12 +66,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   site: [
-    async ({ siteEnv, stripe, mailbox }, use) => {
-      const site = await startSite({
-        ...(stripe ? stripe.env() : {}),
-        SMTP_URL: mailbox.url,
-        ...siteEnv,
-      });
+    async ({ siteEnv, siteHostname, stripe, mailbox }, use) => {
+      const site = await startSite(
+        { ...(stripe ? stripe.env() : {}), SMTP_URL: mailbox.url, ...siteEnv },
+        { hostname: siteHostname },
+      );
       await use(site);
       await site.stop();
     },

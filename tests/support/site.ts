@@ -30,17 +30,19 @@ export async function freePort(): Promise<number> {
  * Starts the real, built server (`node dist/server/src/server.js`, as `npm start` does) on a free port,
  * with a migrated database of its own, and waits until it is ready.
  */
-export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
+export async function startSite(
+  env: Record<string, string> = {},
+  options: { hostname?: string } = {},
+): Promise<RunningSite> {
   const database: TestDatabase = await createMigratedTestDatabase();
   let server: ServerProcess;
   try {
     // Browser tests register many readers from one address: the per-IP account limit is tested
     // on its own (server/src/routes/auth/auth.test.ts).
-    server = await startServerProcess({
-      DATABASE_URL: database.url,
-      ACCOUNT_RATE_LIMIT: '1000',
-      ...env,
-    });
+    server = await startServerProcess(
+      { DATABASE_URL: database.url, ACCOUNT_RATE_LIMIT: '1000', ...env },
+      { hostname: options.hostname },
+    );
   } catch (error) {
     await database.drop();
     throw error;
@@ -78,10 +80,15 @@ export async function startServerProcess(
     port?: number;
     /** false: the server's output is never read (a pipe that fills up, as when its parent hangs). */
     readOutput?: boolean;
+    /**
+     * The name in SITE_URL and `url` (127.0.0.1 unless given): `localhost` for passkeys, whose
+     * relying party id cannot be an IP address. The server listens on 127.0.0.1 either way.
+     */
+    hostname?: string;
   } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'cohort-site-'));
   const child = spawn(process.execPath, ['dist/server/src/server.js'], {
     cwd: root,
@@ -108,7 +115,7 @@ export async function startServerProcess(
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   try {
-    await waitUntilReady(`${url}/readyz`, child, () => output);
+    await waitUntilReady(`http://127.0.0.1:${port}/readyz`, child, () => output);
   } catch (error) {
     child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });

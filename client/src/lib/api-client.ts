@@ -19,7 +19,11 @@ export function isNetworkError(error: unknown): boolean {
 /** Calls the API with a JSON body and answers the parsed JSON, or throws an `ApiError`. */
 export async function apiRequest<T>(
   path: string,
-  options: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal } = {},
+  options: {
+    method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    body?: unknown;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<T> {
   const response = await fetch(path, {
     method: options.method ?? 'GET',

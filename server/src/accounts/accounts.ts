@@ -142,17 +142,26 @@ export async function signIn(
     throw invalidCredentials();
   }
   if (!(await verifyPassword(input.password, user.passwordHash))) throw invalidCredentials();
+  await followIntoAccount(deps, input.leaving, user.id);
+  return { userId: user.id, sessionVersion: user.sessionVersion };
+}
 
-  // An anonymous visitor's payments, made or still to come, follow them into the account.
-  const leaving = input.leaving;
-  if (leaving && leaving.userId !== user.id && !leaving.user?.email) {
+/**
+ * An anonymous visitor's payments, made or still to come, follow them into the account they sign
+ * in to, however they proved it is theirs (a password, a passkey).
+ */
+export async function followIntoAccount(
+  deps: Pick<Services, 'db'> & { graceDays: number },
+  leaving: Session | null,
+  accountId: string,
+): Promise<void> {
+  if (leaving && leaving.userId !== accountId && !leaving.user?.email) {
     await mergeAnonymousUser(deps, {
       fromUserId: leaving.userId,
-      toUserId: user.id,
+      toUserId: accountId,
       graceDays: deps.graceDays,
     });
   }
-  return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 
 export async function requirePassword(

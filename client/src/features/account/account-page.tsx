@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
@@ -20,6 +20,9 @@ import {
 } from './account-api';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
+
+// Loaded after the page: the passkey code never rides in the app's first load.
+const Passkeys = lazy(() => import('./passkeys'));
 
 /**
  * /account: the membership, billing, sign out, and the account's email, password and deletion.
@@ -58,6 +61,9 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
       {newsletter}
       <SignOutButton />
       <SignedInBrowsers />
+      <Suspense fallback={null}>
+        <Passkeys />
+      </Suspense>
       <ChangeEmailForm />
       <ChangePasswordForm />
       <DeleteAccount />

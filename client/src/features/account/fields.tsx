@@ -8,13 +8,21 @@ interface FieldProps {
   hint?: string;
 }
 
-export function EmailField({ value, onChange, error, label = 'Email', hint }: FieldProps) {
+/** `autoComplete`: "username webauthn" on the sign-in page, where the browser offers passkeys. */
+export function EmailField({
+  value,
+  onChange,
+  error,
+  label = 'Email',
+  hint,
+  autoComplete = 'email',
+}: FieldProps & { autoComplete?: string }) {
   return (
     <FormField
       label={label}
       type="email"
       name="email"
-      autoComplete="email"
+      autoComplete={autoComplete}
       value={value}
       onChange={(event) => onChange(event.target.value)}
       error={error}

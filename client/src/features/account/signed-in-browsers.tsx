@@ -2,31 +2,8 @@ import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
 import { ApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
+import { describeBrowser } from '../../../../contract/user-agent';
 import { endOtherSessions, endSession, listSessions } from './account-api';
-
-/** "Firefox on Windows" from a User-Agent, or the raw text when nothing is recognised. */
-export function describeBrowser(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown browser';
-  const browser =
-    [
-      ['Edg/', 'Edge'],
-      ['OPR/', 'Opera'],
-      ['Firefox/', 'Firefox'],
-      ['Chrome/', 'Chrome'],
-      ['Safari/', 'Safari'],
-    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
-  const system =
-    [
-      ['iPhone', 'iPhone'],
-      ['iPad', 'iPad'],
-      ['Android', 'Android'],
-      ['Windows', 'Windows'],
-      ['Mac OS X', 'macOS'],
-      ['Linux', 'Linux'],
-    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? userAgent.slice(0, 60);
-}
 
 /** The browsers signed in to the account, each with a way to sign it out. */
 export function SignedInBrowsers() {

@@ -34,6 +34,11 @@ export interface SignedInGrant {
   sessionVersion: number;
   /** Keep this session (a password change in this browser); otherwise a new one is made. */
   sessionId?: string | null;
+  /**
+   * How the user proved the account is theirs, when not by password: a passkey. Not stored yet;
+   * the sessions table's `signInMethod` (contract's SignInMethod) will hold it.
+   */
+  method?: 'passkey';
 }
 
 declare module 'fastify' {
