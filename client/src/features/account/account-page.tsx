@@ -7,6 +7,7 @@ import { PaymentHistory } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
@@ -26,7 +27,8 @@ import { emailProblem, newPasswordProblem } from './validation';
  * `newsletter` is the newsletter feature's section, handed in by the app (features stay apart).
  */
 export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) {
-  useDocumentHead('Your account', 'Your Cohort membership and account settings.');
+  const siteName = useSiteName();
+  useDocumentHead('Your account', `Your ${siteName} membership and account settings.`);
   const { user, status } = useSession();
   if (status !== 'ready' || !user)
     return <AccountScreen title="Your account">{null}</AccountScreen>;

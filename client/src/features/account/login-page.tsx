@@ -4,6 +4,7 @@ import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { signIn } from './account-api';
 import { useFormSubmit } from './use-form-submit';
@@ -11,7 +12,8 @@ import { emailProblem } from './validation';
 
 /** /login: restores an account (and its membership) on this device. */
 export default function LoginPage() {
-  useDocumentHead('Sign in', 'Sign in to your Cohort account.');
+  const siteName = useSiteName();
+  useDocumentHead('Sign in', `Sign in to your ${siteName} account.`);
   const { setUser } = useSession();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

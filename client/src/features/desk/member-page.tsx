@@ -76,7 +76,7 @@ export function MemberPage({ staff }: { staff: DeskStaff }) {
           <dd className="desk__mono">{user.id}</dd>
         </div>
         <div>
-          <dt>Joined Cohort</dt>
+          <dt>Joined</dt>
           <dd>{formatDate(user.createdAt)}</dd>
         </div>
         {user.mergedIds.length > 0 && (
