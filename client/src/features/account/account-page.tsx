@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
-import { PaymentHistory } from './payment-history';
+import { COMP_LABEL, PaymentHistory, usePayments } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
@@ -69,7 +69,10 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
 
 function MembershipPanel({ user }: { user: User }) {
   const [problem, setProblem] = useState<string | null>(null);
+  const payments = usePayments();
   const membership = user.membership;
+  // Time the desk gave is not a purchase: say so, and the day the desk entered as its last.
+  const comp = payments.runningComp;
   async function manageBilling() {
     try {
       window.location.assign((await openBillingPortal()).url);
@@ -84,8 +87,12 @@ function MembershipPanel({ user }: { user: User }) {
         <>
           <p className="membership-status membership-status--active">
             {membership.status === 'past_due'
-              ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.expiresAt)}. Update your card in billing to keep it.`
-              : `Active member ${membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on ${formatDate(membership.expiresAt)})`}
+              ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.lastDay)}. Update your card in billing to keep it.`
+              : comp
+                ? `${COMP_LABEL}, ends on ${formatDate(membership.lastDay)}`
+                : membership.plan === 'subscription'
+                  ? `Active member (yearly, renews on ${formatDate(membership.expiresAt)})`
+                  : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
           </p>
           <p className="button-row">
             <Link className="button button--accent" to={paths.perks}>
@@ -109,7 +116,7 @@ function MembershipPanel({ user }: { user: User }) {
           <JoinButton className="button button--accent">Join for your first year</JoinButton>
         </>
       )}
-      <PaymentHistory />
+      <PaymentHistory {...payments} />
     </div>
   );
 }
@@ -125,7 +132,7 @@ function endedMessage(membership: User['membership']): string {
     case 'revoked':
       return 'Your payment was reversed, so your membership has ended.';
     default:
-      return `Your membership ended on ${formatDate(membership.expiresAt)}.`;
+      return `Your membership ended on ${formatDate(membership.lastDay)}.`;
   }
 }
 

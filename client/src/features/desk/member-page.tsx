@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { DeskLedgerEntry, DeskMember, DeskStaff } from '../../../../contract/desk-api';
+import { lastDayOf } from '../../../../contract/last-day';
 import { ApiError } from '../../lib/api-client';
 import {
   endComp,
@@ -297,7 +298,7 @@ function LedgerRow({
           ? 'None'
           : entry.covers.map((span) => (
               <span key={span.from} className="desk__span">
-                {formatDate(span.from)} → {formatDate(span.until)}
+                {formatDate(span.from)} → {formatDate(lastDayOf(span.until))}
               </span>
             ))}
         {entry.endable && canEnd && (
