@@ -123,6 +123,8 @@ export const AccountSessionSchema = Type.Object({
   id: Type.String(),
   /** The browser's User-Agent when it signed in, or null. */
   userAgent: Type.Union([Type.String(), Type.Null()]),
+  /** That User-Agent in words, "Chrome 131 on macOS"; null when nothing can be read from it. */
+  browser: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   lastSeenAt: Type.String({ format: 'date-time' }),
   /** The browser asking. */

@@ -37,6 +37,20 @@ test('a reader sees the site’s own name on the home page, before and after it 
   await expect(page).toHaveTitle('Health · Tidewater Press');
 });
 
+for (const { name, width, height } of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`the renamed home page, as a reader sees it (${name})`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/');
+    await waitForHydration(page, '.navbar__brand');
+    await expect(page.locator('.hero .eyebrow')).toHaveText('Tidewater Press');
+    await page.screenshot({ path: testInfo.outputPath(`home-${name}.png`) });
+    await page.locator('.footer').screenshot({ path: testInfo.outputPath(`footer-${name}.png`) });
+  });
+}
+
 test('the pages drawn only in the browser name the site too', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -4,30 +4,6 @@ import { ApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { endOtherSessions, endSession, listSessions } from './account-api';
 
-/** "Firefox on Windows" from a User-Agent, or the raw text when nothing is recognised. */
-export function describeBrowser(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown browser';
-  const browser =
-    [
-      ['Edg/', 'Edge'],
-      ['OPR/', 'Opera'],
-      ['Firefox/', 'Firefox'],
-      ['Chrome/', 'Chrome'],
-      ['Safari/', 'Safari'],
-    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
-  const system =
-    [
-      ['iPhone', 'iPhone'],
-      ['iPad', 'iPad'],
-      ['Android', 'Android'],
-      ['Windows', 'Windows'],
-      ['Mac OS X', 'macOS'],
-      ['Linux', 'Linux'],
-    ].find(([token]) => token && userAgent.includes(token))?.[1] ?? null;
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? userAgent.slice(0, 60);
-}
-
 /** The browsers signed in to the account, each with a way to sign it out. */
 export function SignedInBrowsers() {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
@@ -67,7 +43,7 @@ export function SignedInBrowsers() {
         {sessions?.map((session) => (
           <li key={session.id} className="session">
             <span className="session__what">
-              {describeBrowser(session.userAgent)}
+              {session.browser ?? 'Unknown browser'}
               {session.current && <strong> (this browser)</strong>}
             </span>
             <span className="session__when">

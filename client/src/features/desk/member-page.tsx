@@ -203,7 +203,10 @@ export function MemberPage({ staff }: { staff: DeskStaff }) {
         <ul className="desk-list">
           {member.data.sessions.map((session) => (
             <li key={session.id}>
-              <strong>{session.userAgent ?? 'Unknown browser'}</strong>
+              {/* The raw User-Agent stays a hover away, for what the words leave out. */}
+              <strong title={session.userAgent ?? undefined}>
+                {session.browser ?? 'Unknown browser'}
+              </strong>
               <span>
                 Signed in{' '}
                 {session.signedInAt ? formatDateTime(session.signedInAt) : '(before the desk)'};

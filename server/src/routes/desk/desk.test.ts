@@ -382,6 +382,26 @@ describe('the publisher’s desk', () => {
       );
     });
 
+    it('lists a member’s signed-in browsers by name, keeping the User-Agent they sent', async () => {
+      const email = uniqueEmail();
+      await register(email);
+      const firefox =
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+      const visitor = await newVisitor(t.app);
+      const signedIn = await visitor.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'user-agent': firefox },
+        payload: { email, password: PASSWORD },
+      });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const userId = signedIn.json().user.id as string;
+      const { sessions } = await member(userId);
+      expect(sessions).toContainEqual(
+        expect.objectContaining({ browser: 'Firefox 133 on Windows', userAgent: firefox }),
+      );
+    });
+
     it('ends every session of a member, but never an anonymous payer’s only one', async () => {
       const leaving = await register();
       expect((await call(leaving, 'GET', '/api/me')).statusCode).toBe(200);
