@@ -7,6 +7,7 @@ import { scriptsAfterContentPlugin } from './client/build/vite-plugin-scripts-af
 import { SERVER_PATHS } from './contract/constants.js';
 import { SITE_FILES, SITE_INDEX_FILE } from './contract/site-index.js';
 import { NEWSLETTERS_FILE } from './contract/newsletters.js';
+import { fillPrerenderedPage } from './contract/prerendered.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -29,6 +30,13 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         },
       }),
     }),
+    {
+      // `npm run dev` serves index.html itself: it names the site as the server would at start.
+      name: 'site-name-in-dev',
+      apply: 'serve',
+      transformIndexHtml: (html: string) =>
+        fillPrerenderedPage(html, { url: serverUrl, name: process.env.SITE_NAME ?? 'Cohort' }),
+    },
     ...(isSsrBuild
       ? []
       : [

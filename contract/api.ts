@@ -14,7 +14,10 @@ export const ErrorResponseSchema = Type.Object({
 export const MembershipSchema = Type.Object({
   plan: Type.Union([Type.Literal('one-time'), Type.Literal('subscription')]),
   status: Type.String(),
+  /** When access stops (exclusive): a subscription renews then. */
   expiresAt: Type.String({ format: 'date-time' }),
+  /** The last day of access (UTC, `YYYY-MM-DD`): what "ends on" says (contract/last-day.ts). */
+  lastDay: Type.String({ format: 'date' }),
 });
 
 export const UserSchema = Type.Object({
@@ -78,7 +81,10 @@ export const PaymentSchema = Type.Object({
   covers: Type.Union([
     Type.Object({
       from: Type.String({ format: 'date-time' }),
+      /** Where the time it gives stops (exclusive). */
       until: Type.String({ format: 'date-time' }),
+      /** The last day it covers (UTC, `YYYY-MM-DD`): a comp's is the day the desk entered. */
+      lastDay: Type.String({ format: 'date' }),
     }),
     Type.Null(),
   ]),
@@ -117,6 +123,8 @@ export const AccountSessionSchema = Type.Object({
   id: Type.String(),
   /** The browser's User-Agent when it signed in, or null. */
   userAgent: Type.Union([Type.String(), Type.Null()]),
+  /** That User-Agent in words, "Chrome 131 on macOS"; null when nothing can be read from it. */
+  browser: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   lastSeenAt: Type.String({ format: 'date-time' }),
   /** The browser asking. */

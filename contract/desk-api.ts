@@ -192,6 +192,8 @@ export const DeskMemberSchema = Type.Object({
     Type.Object({
       id: Type.String(),
       userAgent: Nullable(Type.String()),
+      /** The User-Agent in words, "Chrome 131 on macOS"; null when nothing can be read from it. */
+      browser: Nullable(Type.String()),
       createdAt: DateTime,
       lastSeenAt: DateTime,
       signedInAt: Nullable(DateTime),

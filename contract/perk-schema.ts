@@ -16,6 +16,8 @@ export const perkSchema = z.strictObject({
   terms: text.max(400, 'must be at most 400 characters'),
   howToRedeem: text.max(400, 'must be at most 400 characters'),
   expiresOn: z.iso.date('must be an ISO date such as 2027-06-30'),
+  /** The day the offer last changed: the sitemap's lastmod of /perks is the newest. */
+  updatedAt: z.iso.date('must be an ISO date such as 2026-11-23'),
   website: z.url({ protocol: /^https$/, error: 'must be an https address' }),
   sample: z.boolean('must be true or false').default(false),
 });

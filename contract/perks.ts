@@ -15,6 +15,8 @@ export interface Perk {
   howToRedeem: string;
   /** The last day the offer holds (ISO date, UTC). */
   expiresOn: string;
+  /** The day the offer last changed (ISO date): the sitemap dates /perks by the newest. */
+  updatedAt: string;
   website: string;
   /** A sample shipped with Cohort, for the operator to replace. */
   sample: boolean;

@@ -11,6 +11,39 @@ export const PAGES_ROUTES_FILE = 'routes.json';
 /** The origin written into the HTML at build time, in place of the site's own. */
 export const PRERENDER_SITE_URL = 'https://cohort-site-url.invalid';
 
+/**
+ * The site's name as the build writes it into HTML text and attributes (titles, the navbar, the
+ * footer, `og:site_name`), replaced at start by SITE_NAME, HTML-escaped. Letters and underscores
+ * only, so that no escaping on the way (React's, the prerender's) changes it.
+ */
+export const PRERENDER_SITE_NAME = '__COHORT_SITE_NAME__';
+/** The same inside JSON-LD scripts, replaced by SITE_NAME escaped for a JSON string in a <script>. */
+export const PRERENDER_SITE_NAME_IN_JSON = '__COHORT_SITE_NAME_JSON__';
+/**
+ * The meta tag every page carries with the site's name (index.html): the browser reads the name
+ * from the page it hydrates, so its first render says what the server's HTML says.
+ */
+export const SITE_NAME_META = 'application-name';
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** A prerendered page with this deployment's address and name in place of the build's. */
+export function fillPrerenderedPage(html: string, site: { url: string; name: string }): string {
+  const nameInHtml = site.name.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+  // A JSON string's content that no `</script>` or `<!--` inside can end early.
+  const nameInJson = JSON.stringify(site.name).slice(1, -1).replace(/</g, '\\u003c');
+  return html
+    .replaceAll(PRERENDER_SITE_URL, () => site.url)
+    .replaceAll(PRERENDER_SITE_NAME_IN_JSON, () => nameInJson)
+    .replaceAll(PRERENDER_SITE_NAME, () => nameInHtml);
+}
+
 /** What the server needs to answer page requests with the right HTML and status. */
 export const PrerenderedRoutesSchema = Type.Object({
   /** Every prerendered page: its path and its file under PAGES_DIR. */
@@ -40,6 +73,8 @@ export interface OpenGraph {
 export interface PageHead {
   /** The full title, "Health · Cohort". */
   title: string;
+  /** The page's own name, without the site's ("Health"): Open Graph's title, breadcrumbs. */
+  name: string;
   description?: string;
   openGraph?: OpenGraph;
   /** 404 for the not-found page. */

@@ -11,6 +11,7 @@ import type {
 } from '../src/features/content/types.js';
 import { PERK_CATEGORIES, type Perk } from '../../contract/perks.js';
 import type { NewsletterListing } from '../../contract/newsletters.js';
+import { compareNewestFirst } from '../src/features/content/newest-first.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
 
@@ -48,17 +49,17 @@ export function createContentBundle(content: LoadedContent, base = '/'): Content
 
   const articles: ArticleSummary[] = content.articles
     .map(({ data }) => ({ ...data, heroImage: heroImage(data.slug, themeOf(data.category)) }))
-    .sort(newestFirst);
+    .sort(compareNewestFirst);
   const campaigns: Campaign[] = content.campaigns
     .map(({ data }) => ({ ...data, heroImage: heroImage(data.slug, 'direct-action') }))
-    .sort(newestFirst);
+    .sort(compareNewestFirst);
   const boycotts: Boycott[] = content.boycotts
     .map(({ data }) => ({
       ...data,
       updates: [...data.updates].sort((a, b) => b.date.localeCompare(a.date)),
       heroImage: heroImage(data.slug, 'collective'),
     }))
-    .sort(newestFirst);
+    .sort(compareNewestFirst);
   const resourceGroups: ResourceGroup[] = content.resourceGroups
     .map(({ data }) => ({
       ...data,
@@ -185,10 +186,6 @@ function createArtworkFile(seed: string, theme: ArtworkTheme, base: string): Art
 
 function themeOf(category: ArticleSummary['category']): ArtworkTheme {
   return category === 'Health' ? 'health' : 'wealth';
-}
-
-function newestFirst(a: { id: number }, b: { id: number }): number {
-  return b.id - a.id;
 }
 
 const exportConst = (name: string, value: unknown) =>

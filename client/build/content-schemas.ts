@@ -56,6 +56,8 @@ export const resourceGroupSchema = z.strictObject({
   slug,
   category: text,
   description: text,
+  /** The day its list last changed: the sitemap's lastmod of /empowerment. */
+  updatedAt: isoDate,
   resources: z
     .array(
       z.strictObject({ id, title: text, summary: shortText, link: webAddress }),
@@ -67,6 +69,8 @@ export const resourceGroupSchema = z.strictObject({
 export const pageSchema = z.strictObject({
   title: text,
   description: shortText,
+  /** The day its text last changed: the sitemap's lastmod of the page that shows it. */
+  updatedAt: isoDate,
   /** Shipped wording the operator should adapt (policies, topic intros); the page says so. */
   template: z.literal(true, 'must be true, or left out').optional(),
   /** Slugs of articles, campaigns or resource groups listed under the page's text. */

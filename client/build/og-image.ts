@@ -32,7 +32,7 @@ export function wrapTitle(title: string, maxChars: number, maxLines: number): st
 
 /**
  * A link preview: the page's artwork (a generated SVG, cropped to fill), darkened towards the
- * bottom, with the page's title and an eyebrow ("COHORT · HEALTH") over it, as a PNG.
+ * bottom, with the page's title and an eyebrow ("HEALTH") over it, as a PNG.
  */
 export function renderOgImage(options: { artworkSvg: string; eyebrow: string; title: string }) {
   const fontSize = options.title.length > 60 ? 52 : 62;

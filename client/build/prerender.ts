@@ -5,6 +5,8 @@ import { Value } from 'typebox/value';
 import {
   PAGES_DIR,
   PAGES_ROUTES_FILE,
+  PRERENDER_SITE_NAME,
+  PRERENDER_SITE_NAME_IN_JSON,
   PRERENDER_SITE_URL,
   type PageHead,
   type PrerenderedRoutes,
@@ -21,15 +23,20 @@ import { OG_HEIGHT, OG_WIDTH, renderOgImage } from './og-image.js';
  * of the app (dist/ssr) renders each route of the site index with its full text; this puts it
  * into index.html with the page's own title, description, canonical link, Open Graph and Twitter
  * tags and JSON-LD, and draws its 1200×630 preview image. Absolute addresses use
- * PRERENDER_SITE_URL, which the server swaps for SITE_URL at start (one build, any site).
+ * PRERENDER_SITE_URL, which the server swaps for SITE_URL at start (one build, any site); the site's
+ * name is PRERENDER_SITE_NAME (PRERENDER_SITE_NAME_IN_JSON in JSON-LD), swapped for SITE_NAME.
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SITE_NAME = 'Cohort';
+const SITE_NAME = PRERENDER_SITE_NAME;
 const quiet = process.argv.includes('--quiet');
 
 type RenderPage = (path: string) => Promise<{ html: string; head: PageHead }>;
 
+/**
+ * A page's link preview. Images are drawn once, at build time, so they never name the site: the
+ * server fills SITE_NAME into the HTML at start, but not into a PNG.
+ */
 interface PreviewImage {
   /** Under dist/client, e.g. `og/health.png`. */
   file: string;
@@ -40,8 +47,14 @@ interface PreviewImage {
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON inside <script>: no `</script>` can end it early. */
-const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+/**
+ * JSON inside <script>: no `</script>` can end it early; the site's name is marked for the server to
+ * fill in escaped for JSON, not for HTML.
+ */
+const jsonForScript = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replaceAll(PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON);
 
 /** dist/pages/<path>.html: `/` → index.html, `/health/sleep` → health/sleep.html. */
 const pageFile = (path: string) => (path === '/' ? 'index.html' : `${path.slice(1)}.html`);
@@ -68,7 +81,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
       file: `og/articles/${article.slug}.png`,
       artworkSeed: article.slug,
       theme: article.section === 'Health' ? 'health' : 'wealth',
-      eyebrow: `${SITE_NAME} · ${article.section}`,
+      eyebrow: article.section,
       title: article.title,
     };
     const sectionPath = index.sections.find((item) => item.name === article.section)?.path ?? '/';
@@ -100,7 +113,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
       file: `og/newsletter/${issue.slug}.png`,
       artworkSeed: `newsletter-${issue.slug}`,
       theme: 'collective',
-      eyebrow: `${SITE_NAME} newsletter${issue.membersOnly ? ' · Members only' : ''}`,
+      eyebrow: `Newsletter${issue.membersOnly ? ' · Members only' : ''}`,
       title: issue.title,
     };
     return {
@@ -134,14 +147,14 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
         file: 'og/newsletter.png',
         artworkSeed: 'newsletter',
         theme: 'collective',
-        eyebrow: SITE_NAME,
-        title: 'The Cohort newsletter',
+        eyebrow: 'Newsletter',
+        title: 'New guides, campaigns worth backing and one thing to do each week',
       } satisfies PreviewImage,
       jsonLd: [
         {
           '@context': 'https://schema.org',
           '@type': 'CollectionPage',
-          name: head.title.replace(/ · .*$/, ''),
+          name: head.name,
           description: head.description,
           url: `${site}${path}`,
           hasPart: index.newsletters.map((item) => ({
@@ -164,7 +177,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
         file: `og/${section.name.toLowerCase()}.png`,
         artworkSeed: section.name,
         theme: section.name === 'Health' ? 'health' : 'wealth',
-        eyebrow: SITE_NAME,
+        eyebrow: 'Articles',
         title: section.name,
       } satisfies PreviewImage,
       jsonLd: [
@@ -179,7 +192,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
     file: 'og/home.png',
     artworkSeed: 'home',
     theme: 'wealth',
-    eyebrow: SITE_NAME,
+    eyebrow: 'For Millennials and Gen Z',
     title: 'Trusted guides, causes to back and free learning for Millennials and Gen Z',
   };
   if (path === '/') {
@@ -196,7 +209,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
     };
   }
   // Every other page: its place under the home page, and the site's own preview.
-  const name = head.title.replace(/ · .*$/, '');
+  const name = head.name;
   return {
     preview: home,
     jsonLd: [
@@ -213,7 +226,7 @@ function headTags(path: string, head: PageHead, index: SiteIndex) {
   const { preview, jsonLd } = describePage(path, head, index);
   const url = `${PRERENDER_SITE_URL}${path}`;
   const image = `${PRERENDER_SITE_URL}/${preview.file}`;
-  const title = head.title.replace(/ · .*$/, '');
+  const title = head.name;
   const meta = (attribute: 'property' | 'name', key: string, value: string | undefined) =>
     value ? `<meta ${attribute}="${key}" content="${escapeHtml(value)}" data-page-head />` : '';
   const og = head.openGraph;

@@ -69,23 +69,54 @@ describe('the site index of the real content', () => {
     }
   });
 
-  it('dates each page by its newest content', () => {
+  it('dates each page by its newest content, the copy it shows included', () => {
     const lastmod = (path: string) => index.pages.find((page) => page.path === path)?.lastmod;
     const newest = (dates: string[]) => [...dates].sort().at(-1);
+    const pageDate = (name: string) =>
+      content.pages.find((page) => page.name === name)?.data.updatedAt ?? '';
     const health = content.articles.filter(({ data }) => data.category === 'Health');
     const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
     const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
 
     expect(lastmod('/health')).toBe(newest(health.map(({ data }) => data.publishedAt)));
-    expect(lastmod('/collective')).toBe(newest(boycottDates));
+    expect(lastmod('/collective')).toBe(newest([...boycottDates, pageDate('collective')]));
     expect(lastmod('/direct-action')).toBe(newest(campaignDates));
     expect(lastmod('/')).toBe(
-      newest([...index.articles.map((a) => a.publishedAt), ...boycottDates, ...campaignDates]),
+      newest([
+        ...index.articles.map((a) => a.publishedAt),
+        ...boycottDates,
+        ...campaignDates,
+        pageDate('home'),
+      ]),
     );
-    expect(lastmod('/early-access')).toBeNull();
     expect(lastmod('/newsletter')).toBe(
       newest(content.newsletters.map(({ data }) => data.publishedAt)),
     );
+    // Pages of copy and resources are dated by their files' `updatedAt`.
+    expect(lastmod('/early-access')).toBe(pageDate('why'));
+    expect(lastmod('/empowerment')).toBe(
+      newest([
+        pageDate('empowerment'),
+        ...content.resourceGroups.map(({ data }) => data.updatedAt),
+      ]),
+    );
+    expect(lastmod('/perks')).toBe(newest(content.perks.map(({ data }) => data.updatedAt)));
+    expect(lastmod('/privacy')).toBe(pageDate('privacy'));
+  });
+
+  it('gives every address in the sitemap a lastmod', () => {
+    expect(index.pages.filter((page) => !page.lastmod)).toEqual([]);
+  });
+
+  it('dates an empty list by the newest date of the whole site', () => {
+    const empty = createSiteIndex({ ...content, newsletters: [], perks: [] }, css);
+    const lastmod = (path: string) => empty.pages.find((page) => page.path === path)?.lastmod;
+    const newestOfAll = empty.pages
+      .map((page) => page.lastmod ?? '')
+      .sort()
+      .at(-1);
+    expect(lastmod('/newsletter')).toBe(newestOfAll);
+    expect(lastmod('/perks')).toBe(newestOfAll);
   });
 
   it('puts each section’s feed beside its list, as the contract names it', () => {
@@ -130,6 +161,14 @@ describe('the real content through the server', () => {
       const links = (await readXml(feedPath)).rss.channel.item.map((item) => item.link);
       const expected = content.articles.filter(({ data }) => data.category === section);
       expect(links).toHaveLength(expected.length);
+    }
+  });
+
+  it('serves a sitemap whose every address has a lastmod, /empowerment and /early-access included', async () => {
+    const urls = (await readXml('/sitemap.xml')).urlset.url as { loc: string; lastmod?: string }[];
+    expect(urls.filter((url) => !/^\d{4}-\d{2}-\d{2}$/.test(url.lastmod ?? ''))).toEqual([]);
+    for (const path of ['/empowerment', '/early-access', '/perks', '/privacy']) {
+      expect(urls.map((url) => url.loc)).toContain(`${SITE_URL}${path}`);
     }
   });
 

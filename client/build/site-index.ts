@@ -45,25 +45,51 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
   const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
   const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
   const articleDates = articles.map((article) => article.publishedAt);
+  const issueDates = newsletters.map((issue) => issue.publishedAt);
+  /** When a page file's text last changed (its `updatedAt`), or none for a missing file. */
+  const pageDates = (...names: string[]) =>
+    content.pages.filter(({ name }) => names.includes(name)).map(({ data }) => data.updatedAt);
+  const everyDate = [
+    ...articleDates,
+    ...campaignDates,
+    ...boycottDates,
+    ...issueDates,
+    ...content.pages.map(({ data }) => data.updatedAt),
+    ...content.resourceGroups.map(({ data }) => data.updatedAt),
+    ...content.perks.map(({ data }) => data.updatedAt),
+  ];
+  /**
+   * Every page's lastmod: the newest date of what it shows. A list with nothing in it yet (no
+   * issue, no perk) takes the newest date of the whole site, so that every address has one.
+   */
+  const lastmod = (dates: string[]) => newest(dates) ?? newest(everyDate);
   const pages: SiteIndex['pages'] = [
-    { path: paths.home, lastmod: newest([...articleDates, ...campaignDates, ...boycottDates]) },
+    {
+      path: paths.home,
+      lastmod: lastmod([...articleDates, ...campaignDates, ...boycottDates, ...pageDates('home')]),
+    },
     ...sections.flatMap(({ name, path }) => {
       const inSection = articles.filter((article) => article.section === name);
       return [
-        { path, lastmod: newest(inSection.map((article) => article.publishedAt)) },
+        { path, lastmod: lastmod(inSection.map((article) => article.publishedAt)) },
         ...inSection.map((article) => ({ path: article.path, lastmod: article.publishedAt })),
       ];
     }),
-    { path: paths.directAction, lastmod: newest(campaignDates) },
-    { path: paths.collective, lastmod: newest(boycottDates) },
-    // Resources and the pages below carry no dates: no lastmod rather than a made-up one.
-    { path: paths.empowerment, lastmod: null },
-    { path: paths.earlyAccess, lastmod: null },
-    { path: paths.perks, lastmod: null },
+    { path: paths.directAction, lastmod: lastmod(campaignDates) },
+    { path: paths.collective, lastmod: lastmod([...boycottDates, ...pageDates('collective')]) },
+    {
+      path: paths.empowerment,
+      lastmod: lastmod([
+        ...pageDates('empowerment'),
+        ...content.resourceGroups.map(({ data }) => data.updatedAt),
+      ]),
+    },
+    { path: paths.earlyAccess, lastmod: lastmod(pageDates('why')) },
+    { path: paths.perks, lastmod: lastmod(content.perks.map(({ data }) => data.updatedAt)) },
     // The archive and every issue: a members-only issue's page is public too (its summary).
-    { path: paths.newsletter, lastmod: newest(newsletters.map((issue) => issue.publishedAt)) },
+    { path: paths.newsletter, lastmod: lastmod(issueDates) },
     ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
-    ...contentPages.map((page) => ({ path: page.path, lastmod: null })),
+    ...contentPages.map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
   ];
 
   return {

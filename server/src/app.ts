@@ -200,6 +200,7 @@ export async function buildApp(
     dir: dependencies.clientDir ?? clientDistDir,
     pagesDir: dependencies.pagesDir ?? pagesDistDir,
     siteUrl: config.siteUrl,
+    siteName: config.siteName,
     paymentsEnabled: config.stripe !== null,
     // The desk's pages exist for staff only: to anyone else, the not-found page and a 404.
     staffOnlyPrefix: DESK_PATH,

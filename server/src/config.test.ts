@@ -27,6 +27,17 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('names the site after SITE_NAME in the sender of its mail unless MAIL_FROM says otherwise', () => {
+    expect(parseConfig({}).mailFrom).toBe('"Cohort" <no-reply@localhost>');
+    expect(parseConfig({ SITE_NAME: 'Fish & Chips "Co-op"' }).mailFrom).toBe(
+      '"Fish & Chips \\"Co-op\\"" <no-reply@localhost>',
+    );
+    expect(
+      parseConfig({ SITE_NAME: 'Tidewater Press', MAIL_FROM: 'News <news@tidewater.example>' })
+        .mailFrom,
+    ).toBe('News <news@tidewater.example>');
+  });
+
   it('reads the desk’s staff as account emails, normalised, and no one staff unless named', () => {
     expect(parseConfig({}).staff).toEqual({ owners: [], editors: [] });
     expect(

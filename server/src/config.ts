@@ -168,7 +168,8 @@ export const envSchema = z.object({
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
   ),
-  MAIL_FROM: z.string().trim().min(3).default('Cohort <no-reply@localhost>'),
+  // Unset: mail comes from the site's name (SITE_NAME) at no-reply@localhost.
+  MAIL_FROM: z.string().trim().min(3).optional(),
   MAIL_TRANSPORT: optionalText.pipe(z.enum(['smtp', 'log']).optional()),
   REDIS_URL: optionalText.pipe(
     z
@@ -306,7 +307,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     paywallDelayMs: e.PAYWALL_DELAY_MS,
     social: e.SOCIAL_URL ? { url: e.SOCIAL_URL, label: socialLinkLabel(e.SOCIAL_URL) } : null,
     smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
-    mailFrom: e.MAIL_FROM,
+    mailFrom: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '\\$&')}" <no-reply@localhost>`,
     redisUrl: e.REDIS_URL,
     staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS },
     metricsToken: e.METRICS_TOKEN,

@@ -106,7 +106,10 @@ test('the account page lists the signed-in browsers and signs another one out', 
   registered,
 }) => {
   // The same account signed in on a second browser (a phone, say).
-  const phone = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone) Safari/604.1' });
+  const phone = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  });
   const phonePage = await phone.newPage();
   await phonePage.goto('/login');
   await phonePage.getByLabel('Email').fill(registered.email);
@@ -118,7 +121,7 @@ test('the account page lists the signed-in browsers and signs another one out', 
   const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
   await expect(browsers.getByRole('listitem')).toHaveCount(2);
   await expect(browsers.getByText('(this browser)')).toBeVisible();
-  const phoneRow = browsers.getByRole('listitem').filter({ hasText: 'Safari on iPhone' });
+  const phoneRow = browsers.getByRole('listitem').filter({ hasText: 'Safari 17 on iPhone' });
   await phoneRow.getByRole('button', { name: 'Sign out' }).click();
   await expect(browsers.getByRole('listitem')).toHaveCount(1);
 

@@ -155,14 +155,14 @@ for (const { name, width, height } of WIDTHS) {
     await page.getByLabel('Last day (UTC)').fill(lastDay);
     await page.getByLabel(/^Reason/).fill('Guest writer for the winter issue');
     await page.getByRole('button', { name: 'Grant comp' }).click();
-    await expect(page.getByRole('status')).toContainText('Comp granted until');
+    await expect(page.getByRole('status')).toContainText(`Comp granted through ${lastDay}`);
     const ledger = page.getByRole('region', { name: /^Ledger/ });
     await expect(ledger).toContainText('Comp');
     await expect(ledger).toContainText('“Guest writer for the winter issue”');
     await expect(page.getByRole('region', { name: /^Changes from the desk/ })).toContainText(
       `${OWNER} granted a comp`,
     );
-    await expect(page.getByText(/Member \(one-time or comp, active\) until/)).toBeVisible();
+    await expect(page.getByText(/Member \(one-time or comp, active\) through/)).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`desk-member-${name}.png`), fullPage: true });
 
     // The paying member's record links into Stripe's test Dashboard and lists their events.

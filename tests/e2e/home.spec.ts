@@ -1,8 +1,14 @@
 import { expect, test } from './fixtures.js';
 
-test('the home page renders the pitch and the navbar in Chromium', async ({ page }) => {
+test('the home page renders the pitch and the navbar in Chromium, titled with the site’s name and line', async ({
+  page,
+}) => {
   await page.goto('/');
-  await expect(page).toHaveTitle('Cohort');
+  // The name, then the hero's line, as every other page names itself before the site.
+  await expect(page).toHaveTitle('Cohort · Your Generation, Better Informed');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Your Generation, Better Informed',
+  );
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Cohort' })).toHaveAttribute('href', '/');

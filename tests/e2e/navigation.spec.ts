@@ -29,7 +29,7 @@ test('every navbar link takes a reader to its screen', async ({ page }) => {
 
   await nav.getByRole('link', { name: 'Cohort' }).click();
   await expect(page).toHaveURL('/');
-  await expect(page).toHaveTitle('Cohort');
+  await expect(page).toHaveTitle('Cohort · Your Generation, Better Informed');
 });
 
 test('without SOCIAL_URL the navbar shows no social link', async ({ page }) => {

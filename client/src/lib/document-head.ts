@@ -1,7 +1,6 @@
 import { createContext, useContext, useEffect } from 'react';
 import type { OpenGraph, PageHead } from '../../../contract/prerendered';
-
-const SITE_NAME = 'Cohort';
+import { useSiteName } from './site-name';
 /** index.html's description, restored on pages that have none of their own. */
 let siteDescription: string | undefined;
 
@@ -13,32 +12,35 @@ export type { OpenGraph, PageHead };
  */
 export const PageHeadContext = createContext<PageHead | null>(null);
 
-const fullTitle = (title: string) => (title === SITE_NAME ? title : `${title} · ${SITE_NAME}`);
-
 /**
  * Sets the document title and the meta description for the page being shown (a page without a
  * description gets the site's default one back). While prerendering, records them for the HTML
  * instead, with the Open Graph details and the status (`status: 404` on the not-found page).
+ * A page's title is followed by the site's name ("Health · Cohort"); `{ full }` is a title as it
+ * stands (the home page's, which begins with the name).
  */
 export function useDocumentHead(
-  title: string,
+  title: string | { full: string },
   description?: string,
   openGraph?: OpenGraph,
   status = 200,
 ) {
+  const siteName = useSiteName();
+  const name = typeof title === 'string' ? title : title.full;
+  const fullTitle = typeof title === 'string' ? `${title} · ${siteName}` : title.full;
   const collecting = useContext(PageHeadContext);
   if (collecting) {
-    Object.assign(collecting, { title: fullTitle(title), description, openGraph, status });
+    Object.assign(collecting, { title: fullTitle, name, description, openGraph, status });
   }
   useEffect(() => {
-    document.title = fullTitle(title);
+    document.title = fullTitle;
     const descriptionTag = document.querySelector<HTMLMetaElement>('meta[name="description"]');
     if (descriptionTag) {
       siteDescription ??= descriptionTag.content;
       descriptionTag.content = description ?? siteDescription;
     }
     forgetPrerenderedHead();
-  }, [title, description]);
+  }, [fullTitle, description]);
 }
 
 /** The page the prerendered head tags (canonical, Open Graph, JSON-LD) describe. */

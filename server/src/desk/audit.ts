@@ -67,11 +67,13 @@ export async function listAudit(
   options: { targetUserId?: string; after?: string; limit?: number },
 ): Promise<{ entries: DeskAuditEntry[]; next: string | null }> {
   const limit = options.limit ?? AUDIT_PAGE_SIZE;
+  // ORDER BY names the table's bigint: a bare `id` would be the text column of the same name, and
+  // '9' sorts after '10'.
   const { rows } = await db.pool.query<AuditRow>(
     `SELECT id::text, "actorEmail", action, "targetUserId", before, after, "createdAt"
      FROM audit_log
      WHERE ($1::uuid IS NULL OR "targetUserId" = $1::uuid) AND ($2::bigint IS NULL OR id < $2::bigint)
-     ORDER BY id DESC LIMIT $3`,
+     ORDER BY audit_log.id DESC LIMIT $3`,
     [options.targetUserId ?? null, options.after ?? null, limit + 1],
   );
   const page = rows.slice(0, limit);

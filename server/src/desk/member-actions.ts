@@ -7,6 +7,7 @@ import { isMembershipActive, type MembershipState } from '../memberships/members
 import type { Services } from '../services.js';
 import type { StripeEventDeps } from '../stripe/handle-stripe-event.js';
 import { reconcileUser } from '../stripe/reconcile.js';
+import { lastDayOf } from '../../../contract/last-day.js';
 import { writeAudit } from './audit.js';
 import type { Staff } from './staff.js';
 
@@ -58,9 +59,13 @@ export function parseCompEnd(text: string): Date {
   return date;
 }
 
-const describeDay = (date: Date) => date.toISOString().slice(0, 10);
 /** "2027-01-23 00:00 UTC". */
 const describeMoment = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** "through 2027-11-24": the last day of a period ending at `end` (exclusive), or its moment. */
+const describeEnd = (end: Date) =>
+  end.getUTCHours() + end.getUTCMinutes() + end.getUTCSeconds() + end.getUTCMilliseconds() === 0
+    ? `through ${lastDayOf(end)}`
+    : `until ${describeMoment(end)}`;
 
 export async function grantCompAsStaff(
   { db }: Pick<Services, 'db'>,
@@ -88,7 +93,7 @@ export async function grantCompAsStaff(
       before: { membership: before },
       after: { membership: after, comp },
     });
-    return `Comp granted until ${describeMoment(comp.periodEnd)}: a member until ${describeMoment(new Date(after?.expiresAt ?? comp.periodEnd))}.`;
+    return `Comp granted ${describeEnd(comp.periodEnd)}: a member ${describeEnd(new Date(after?.expiresAt ?? comp.periodEnd))}.`;
   });
 }
 
@@ -108,7 +113,7 @@ export async function endCompAsStaff(
       after: { membership: after, comp: ended.after },
     });
     return after?.isMember
-      ? `Comp ended; still a member until ${describeDay(new Date(after.expiresAt))} from what was paid.`
+      ? `Comp ended; still a member ${describeEnd(new Date(after.expiresAt))} from what was paid.`
       : 'Comp ended: no longer a member.';
   });
 }

@@ -15,6 +15,7 @@ import { listUserSessions } from '../sessions/user-sessions.js';
 import { listAudit } from './audit.js';
 import { MEMBER_FILTERS } from './member-filters.js';
 import { stripeDashboardUrl } from './stripe-links.js';
+import { describeBrowser } from '../sessions/describe-browser.js';
 
 /**
  * The desk's members: the searchable list (keyset pagination over `users ("createdAt", id)`,
@@ -317,6 +318,7 @@ export async function readMember(
     sessions: sessions.map((row) => ({
       id: row.id,
       userAgent: row.userAgent,
+      browser: describeBrowser(row.userAgent),
       createdAt: row.createdAt.toISOString(),
       lastSeenAt: row.lastSeenAt.toISOString(),
       signedInAt: row.signedInAt?.toISOString() ?? null,

@@ -46,7 +46,13 @@ describe('who has access', () => {
     expect(toMembershipView({ plan: 'one-time', status: 'active', expiresAt: later }, now)).toEqual(
       {
         isSubscribed: true,
-        membership: { plan: 'one-time', status: 'active', expiresAt: '2026-07-01T00:00:00.000Z' },
+        membership: {
+          plan: 'one-time',
+          status: 'active',
+          expiresAt: '2026-07-01T00:00:00.000Z',
+          // Access stops at midnight: its last day is the day before.
+          lastDay: '2026-06-30',
+        },
       },
     );
     expect(toMembershipView(null, now)).toEqual({ isSubscribed: false, membership: null });

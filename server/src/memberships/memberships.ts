@@ -1,6 +1,7 @@
 import { withTransaction, type Tx } from '../db/transaction.js';
 import type { Services } from '../services.js';
 import type { Payment, User } from '../../../contract/api.js';
+import { lastDayOf } from '../../../contract/last-day.js';
 import {
   ACCESS_STATUSES,
   LIVE_SUBSCRIPTION_STATUSES,
@@ -40,6 +41,7 @@ export function toMembershipView(
       plan: membership.plan,
       status: membership.status,
       expiresAt: membership.expiresAt.toISOString(),
+      lastDay: lastDayOf(membership.expiresAt),
     },
   };
 }
@@ -191,7 +193,13 @@ export async function listPayments(
       paidAt: entry.paidAt.toISOString(),
       state: entry.state,
       covers:
-        first && last ? { from: first.start.toISOString(), until: last.end.toISOString() } : null,
+        first && last
+          ? {
+              from: first.start.toISOString(),
+              until: last.end.toISOString(),
+              lastDay: lastDayOf(last.end),
+            }
+          : null,
     };
   });
 }

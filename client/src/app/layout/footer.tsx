@@ -1,12 +1,14 @@
 import { Link } from 'react-router-dom';
 import { paths, policyPages, sectionLinks, topicPages } from '../../config/paths';
+import { useSiteName } from '../../lib/site-name';
 
 export default function Footer() {
+  const siteName = useSiteName();
   return (
     <footer className="footer">
       <div className="footer__inner">
         <div className="footer__about">
-          <p className="footer__brand">Cohort</p>
+          <p className="footer__brand">{siteName}</p>
           <p>
             Trusted health and money guides, causes to back and free learning for Millennials and
             Gen Z.
@@ -26,7 +28,7 @@ export default function Footer() {
             ))}
           </ul>
         </nav>
-        <nav aria-label="More from Cohort" className="footer__column">
+        <nav aria-label={`More from ${siteName}`} className="footer__column">
           <h2 className="footer__heading">More</h2>
           <ul className="footer__links">
             {topicPages.map((page) => (
@@ -47,7 +49,7 @@ export default function Footer() {
           </ul>
         </nav>
         <p className="footer__note">
-          © {new Date().getFullYear()} Cohort. Built for Millennials and Gen Z.
+          © {new Date().getFullYear()} {siteName}. Built for Millennials and Gen Z.
         </p>
       </div>
     </footer>

@@ -4,6 +4,7 @@ import { paths, sectionLinks } from '../../config/paths';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
 import { useSiteConfig } from '../../lib/site-config';
+import { useSiteName } from '../../lib/site-name';
 import { ExternalLink } from '../../components/external-link';
 import { useScrolledPast } from './use-scrolled-past';
 
@@ -15,6 +16,7 @@ export function Navbar() {
   const location = useLocation();
   const { user } = useSession();
   const social = useSiteConfig()?.social;
+  const siteName = useSiteName();
   const toggleRef = useRef<HTMLButtonElement>(null);
   // The menu remembers the navigation it was opened on (every navigation, even to the page being
   // shown, has a new key), so following any link closes it.
@@ -49,7 +51,7 @@ export function Navbar() {
         <div className={className} data-testid="navbar">
           <nav className="navbar__inner" aria-label="Main">
             <Link className="navbar__brand" to={paths.home}>
-              Cohort
+              {siteName}
             </Link>
             <button
               ref={toggleRef}

@@ -14,6 +14,7 @@ import { CampaignCard } from '../../features/content/components/campaign-card';
 import { ContentCard } from '../../features/content/components/content-card';
 import type { PageCopy, RelatedItem } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 
 const pages: Record<ContentPageSlug, PageCopy> = {
   'home-buying': homeBuying,
@@ -32,6 +33,7 @@ const pages: Record<ContentPageSlug, PageCopy> = {
  */
 export default function ContentPageRoute({ slug }: { slug: ContentPageSlug }) {
   const page = pages[slug];
+  const siteName = useSiteName();
   useDocumentHead(page.title, page.description);
   const isPolicy = policyPages.some((policy) => policy.slug === slug);
   return (
@@ -53,7 +55,7 @@ export default function ContentPageRoute({ slug }: { slug: ContentPageSlug }) {
         </div>
         {page.related && (
           <section className="related" aria-labelledby="related-title">
-            <h2 id="related-title">Related on Cohort</h2>
+            <h2 id="related-title">Related on {siteName}</h2>
             <ul className="card-grid" role="list">
               {page.related.map((item) => (
                 <li key={relatedKey(item)}>

@@ -2,6 +2,7 @@ import pitch from 'virtual:content/page-head/home';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { paths } from '../../config/paths';
 
 // Below the hero, the pitch's body, the offer and the newest items load as a chunk of their own:
@@ -10,12 +11,14 @@ const HomeSections = lazy(() => import('./home-sections'));
 
 /** The home page (PRODUCT.md decision 6): the pitch, the join offer, each section's newest items. */
 export function HomeRoute() {
-  useDocumentHead('Cohort', pitch.description);
+  const siteName = useSiteName();
+  // The site's name and its line, as the hero gives them: "Cohort · Your Generation, Better Informed".
+  useDocumentHead({ full: `${siteName} · ${pitch.title}` }, pitch.description);
   return (
     <>
       <section className="hero" aria-labelledby="home-title">
         <div className="hero__inner">
-          <p className="eyebrow">For Millennials and Gen Z</p>
+          <p className="eyebrow">{siteName}</p>
           <h1 id="home-title">{pitch.title}</h1>
           <p className="hero__lede">{pitch.description}</p>
           <p className="hero__actions">

@@ -4,17 +4,17 @@ import { PageMasthead } from '../../components/page-masthead';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
-
-const DESCRIPTION =
-  'Every issue of the Cohort newsletter: new guides, campaigns worth backing and one thing to do each week. Members get their own issues too.';
 
 /** /newsletter: every issue, newest first, and the sign-up. */
 export function NewsletterArchive() {
-  useDocumentHead('Newsletter', DESCRIPTION);
+  const siteName = useSiteName();
+  const description = `Every issue of the ${siteName} newsletter: new guides, campaigns worth backing and one thing to do each week. Members get their own issues too.`;
+  useDocumentHead('Newsletter', description);
   return (
     <>
-      <PageMasthead eyebrow="Newsletter" title="The Cohort newsletter" lede={DESCRIPTION} />
+      <PageMasthead eyebrow="Newsletter" title={`The ${siteName} newsletter`} lede={description} />
       <div className="page-body newsletter-archive">
         <NewsletterSignup heading="Get the next issue by mail" showArchiveLink={false} />
         <h2 className="newsletter-archive__heading">Past issues</h2>

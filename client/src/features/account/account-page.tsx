@@ -3,10 +3,11 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
-import { PaymentHistory } from './payment-history';
+import { COMP_LABEL, PaymentHistory, usePayments } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
@@ -29,7 +30,8 @@ const Passkeys = lazy(() => import('./passkeys'));
  * `newsletter` is the newsletter feature's section, handed in by the app (features stay apart).
  */
 export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) {
-  useDocumentHead('Your account', 'Your Cohort membership and account settings.');
+  const siteName = useSiteName();
+  useDocumentHead('Your account', `Your ${siteName} membership and account settings.`);
   const { user, status } = useSession();
   if (status !== 'ready' || !user)
     return <AccountScreen title="Your account">{null}</AccountScreen>;
@@ -73,7 +75,10 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
 
 function MembershipPanel({ user }: { user: User }) {
   const [problem, setProblem] = useState<string | null>(null);
+  const payments = usePayments();
   const membership = user.membership;
+  // Time the desk gave is not a purchase: say so, and the day the desk entered as its last.
+  const comp = payments.runningComp;
   async function manageBilling() {
     try {
       window.location.assign((await openBillingPortal()).url);
@@ -88,8 +93,12 @@ function MembershipPanel({ user }: { user: User }) {
         <>
           <p className="membership-status membership-status--active">
             {membership.status === 'past_due'
-              ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.expiresAt)}. Update your card in billing to keep it.`
-              : `Active member ${membership.plan === 'subscription' ? '(yearly, renews' : '(one year, ends'} on ${formatDate(membership.expiresAt)})`}
+              ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.lastDay)}. Update your card in billing to keep it.`
+              : comp
+                ? `${COMP_LABEL}, ends on ${formatDate(membership.lastDay)}`
+                : membership.plan === 'subscription'
+                  ? `Active member (yearly, renews on ${formatDate(membership.expiresAt)})`
+                  : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
           </p>
           <p className="button-row">
             <Link className="button button--accent" to={paths.perks}>
@@ -113,7 +122,7 @@ function MembershipPanel({ user }: { user: User }) {
           <JoinButton className="button button--accent">Join for your first year</JoinButton>
         </>
       )}
-      <PaymentHistory />
+      <PaymentHistory {...payments} />
     </div>
   );
 }
@@ -129,7 +138,7 @@ function endedMessage(membership: User['membership']): string {
     case 'revoked':
       return 'Your payment was reversed, so your membership has ended.';
     default:
-      return `Your membership ended on ${formatDate(membership.expiresAt)}.`;
+      return `Your membership ended on ${formatDate(membership.lastDay)}.`;
   }
 }
 

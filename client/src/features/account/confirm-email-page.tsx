@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { AccountScreen } from './account-screen';
 import { confirmEmailChange } from './account-api';
@@ -15,7 +16,8 @@ const tokenFromAddress = () => new URLSearchParams(window.location.hash.slice(1)
  * scanners follow links. Only pressing Confirm does.
  */
 export default function ConfirmEmailPage() {
-  useDocumentHead('Confirm your new email', 'Confirm the new email of your Cohort account.');
+  const siteName = useSiteName();
+  useDocumentHead('Confirm your new email', `Confirm the new email of your ${siteName} account.`);
   const { refresh } = useSession();
   const [token] = useState(tokenFromAddress);
   // Once read, out of the address bar (and of the history a shared screen could show).

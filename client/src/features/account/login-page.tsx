@@ -4,6 +4,7 @@ import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { signIn } from './account-api';
 import type { User } from '../../../../contract/api';
@@ -15,7 +16,8 @@ const PasskeySignIn = lazy(() => import('./passkeys-sign-in'));
 
 /** /login: restores an account (and its membership) on this device. */
 export default function LoginPage() {
-  useDocumentHead('Sign in', 'Sign in to your Cohort account.');
+  const siteName = useSiteName();
+  useDocumentHead('Sign in', `Sign in to your ${siteName} account.`);
   const { setUser } = useSession();
   const navigate = useNavigate();
   const signedIn = useCallback(

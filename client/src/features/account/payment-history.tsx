@@ -4,10 +4,12 @@ import { formatDate, formatMoney } from '../../lib/format-date';
 import type { Payment } from '../../../../contract/api';
 import { listPayments } from './account-api';
 
-const KIND: Record<Payment['kind'], string> = {
+/** What a comp is called wherever the member sees it: time the site gave, nothing paid. */
+export const COMP_LABEL = 'Free membership (comp)';
+
+const KIND: Record<Exclude<Payment['kind'], 'comp'>, string> = {
   'one-time': 'One year, paid once',
   'subscription-invoice': 'Yearly subscription',
-  comp: 'Complimentary',
 };
 
 const STATE: Record<Payment['state'], string> = {
@@ -17,22 +19,56 @@ const STATE: Record<Payment['state'], string> = {
   revoked: 'Reversed',
 };
 
-/** The member's payments, newest first, and the time each one covers. */
-export function PaymentHistory() {
-  const [payments, setPayments] = useState<Payment[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+export interface PaymentsState {
+  payments: Payment[] | null;
+  /** The comp that gives the member's access as the payments arrived, if one does. */
+  runningComp: Payment | null;
+  problem: string | null;
+}
+
+/** The member's payments (GET /api/account/payments), loaded once. */
+export function usePayments(): PaymentsState {
+  const [state, setState] = useState<PaymentsState>({
+    payments: null,
+    runningComp: null,
+    problem: null,
+  });
   useEffect(() => {
     const controller = new AbortController();
     listPayments(controller.signal).then(
-      (answer) => setPayments(answer.payments),
+      (answer) =>
+        setState({
+          payments: answer.payments,
+          runningComp: runningComp(answer.payments, Date.now()),
+          problem: null,
+        }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setProblem(error instanceof ApiError ? error.message : 'Could not load your payments.');
+        const problem = error instanceof ApiError ? error.message : 'Could not load your payments.';
+        setState({ payments: null, runningComp: null, problem });
       },
     );
     return () => controller.abort();
   }, []);
+  return state;
+}
 
+/** The comp that gives the member's access at `now`, if one does. */
+function runningComp(payments: Payment[], now: number): Payment | null {
+  return (
+    payments.find(
+      (payment) =>
+        payment.kind === 'comp' &&
+        payment.state === 'active' &&
+        payment.covers !== null &&
+        Date.parse(payment.covers.from) <= now &&
+        now < Date.parse(payment.covers.until),
+    ) ?? null
+  );
+}
+
+/** The member's payments, newest first, and the time each one covers. */
+export function PaymentHistory({ payments, problem }: PaymentsState) {
   if (problem) {
     return (
       <p role="alert" className="form-error">
@@ -47,14 +83,25 @@ export function PaymentHistory() {
       <ul className="payments__list">
         {payments.map((payment) => (
           <li key={payment.id} className={`payment payment--${payment.state}`}>
-            <span className="payment__what">
-              {KIND[payment.kind]}: {formatMoney(payment.amountCents, payment.currency)} on{' '}
-              {formatDate(payment.paidAt)}
-            </span>
-            <span className="payment__state">{STATE[payment.state]}</span>
+            {payment.kind === 'comp' ? (
+              <>
+                <span className="payment__what">
+                  {COMP_LABEL}, given on {formatDate(payment.paidAt)}
+                </span>
+                <span className="payment__state">Free</span>
+              </>
+            ) : (
+              <>
+                <span className="payment__what">
+                  {KIND[payment.kind]}: {formatMoney(payment.amountCents, payment.currency)} on{' '}
+                  {formatDate(payment.paidAt)}
+                </span>
+                <span className="payment__state">{STATE[payment.state]}</span>
+              </>
+            )}
             <span className="payment__covers">
               {payment.covers
-                ? `Covers ${formatDate(payment.covers.from)} to ${formatDate(payment.covers.until)}`
+                ? `Covers ${formatDate(payment.covers.from)} to ${formatDate(payment.covers.lastDay)}`
                 : 'Covers no time'}
             </span>
           </li>

@@ -4,6 +4,7 @@ import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { register } from './account-api';
 import { useFormSubmit } from './use-form-submit';
@@ -12,7 +13,8 @@ import { emailProblem, newPasswordProblem } from './validation';
 
 /** /register: the seed's sign-up card made real. Keeps whatever this visitor already paid for. */
 export default function RegisterPage() {
-  useDocumentHead('Create your account', 'Keep your Cohort membership on every device.');
+  const siteName = useSiteName();
+  useDocumentHead('Create your account', `Keep your ${siteName} membership on every device.`);
   const { setUser, user } = useSession();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

@@ -4,6 +4,7 @@ import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { requestPasswordReset, resetPassword } from './account-api';
 import { useFormSubmit } from './use-form-submit';
@@ -23,7 +24,8 @@ const tokenFromAddress = () =>
  * that sets a new password. Opening the link changes nothing: only submitting the form does.
  */
 export default function ResetPasswordPage() {
-  useDocumentHead('Reset your password', 'Choose a new password for your Cohort account.');
+  const siteName = useSiteName();
+  useDocumentHead('Reset your password', `Choose a new password for your ${siteName} account.`);
   const [token] = useState(tokenFromAddress);
   // Once read, out of the address bar (and of the history a shared screen could show).
   useEffect(() => {

@@ -44,7 +44,7 @@ export function SignedInBrowsers() {
         {sessions?.map((session) => (
           <li key={session.id} className="session">
             <span className="session__what">
-              {describeBrowser(session.userAgent)}
+              {session.browser ?? 'Unknown browser'}
               {session.current && <strong> (this browser)</strong>}
             </span>
             <span className="session__when">

@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/consistent-type-imports */
 
 declare module 'virtual:content/articles' {
-  /** Health and Wealth articles, newest (highest id) first. */
+  /** Health and Wealth articles, newest first (by date, then id). */
   export const articles: readonly import('./types').ArticleSummary[];
   /** Each article's body is a chunk of its own, loaded when the article is read. */
   export const articleBodies: Readonly<

@@ -3,6 +3,7 @@ import { NavLink, Route, Routes } from 'react-router-dom';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { fetchStaff } from './desk-api';
 import deskCss from './desk.css?inline';
 import { MemberPage } from './member-page';
@@ -48,6 +49,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
 
 function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: ReactNode }) {
   useDocumentHead('Desk');
+  const siteName = useSiteName();
   return (
     <div className="desk">
       <style>{deskCss}</style>
@@ -55,7 +57,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
       <meta name="robots" content="noindex, nofollow" />
       <header className="desk__bar">
         <a className="desk__brand" href="/">
-          Cohort <span>desk</span>
+          {siteName} <span>desk</span>
         </a>
         <nav aria-label="Desk">
           <NavLink to="/desk" end>

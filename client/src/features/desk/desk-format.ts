@@ -32,15 +32,15 @@ export const formatWeek = (iso: string) => dayMonth.format(new Date(iso));
 /** "Nov 2026". */
 export const formatMonth = (iso: string) => monthYear.format(new Date(iso));
 
-/** What a membership row says, in words: "Member (subscription) until March 4, 2027". */
+/** What a membership row says, in words: "Member (subscription, active) through March 4, 2027". */
 export function describeMembership(
-  membership: { plan: string; status: string; expiresAt: string } | null,
+  membership: { plan: string; status: string; expiresAt: string; lastDay: string } | null,
   isMember: boolean,
 ): string {
   if (!membership) return 'Never a member';
   const plan = membership.plan === 'subscription' ? 'subscription' : 'one-time or comp';
   return isMember
-    ? `Member (${plan}, ${membership.status}) until ${formatDate(membership.expiresAt)}`
+    ? `Member (${plan}, ${membership.status}) through ${formatDate(membership.lastDay)}`
     : `Not a member: ${membership.status} since ${formatDate(membership.expiresAt)}`;
 }
 

@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { DeskLedgerEntry, DeskMember, DeskStaff } from '../../../../contract/desk-api';
+import { lastDayOf } from '../../../../contract/last-day';
 import { ApiError } from '../../lib/api-client';
 import {
   endComp,
@@ -76,7 +77,7 @@ export function MemberPage({ staff }: { staff: DeskStaff }) {
           <dd className="desk__mono">{user.id}</dd>
         </div>
         <div>
-          <dt>Joined Cohort</dt>
+          <dt>Joined</dt>
           <dd>{formatDate(user.createdAt)}</dd>
         </div>
         {user.mergedIds.length > 0 && (
@@ -202,7 +203,10 @@ export function MemberPage({ staff }: { staff: DeskStaff }) {
         <ul className="desk-list">
           {member.data.sessions.map((session) => (
             <li key={session.id}>
-              <strong>{session.userAgent ?? 'Unknown browser'}</strong>
+              {/* The raw User-Agent stays a hover away, for what the words leave out. */}
+              <strong title={session.userAgent ?? undefined}>
+                {session.browser ?? 'Unknown browser'}
+              </strong>
               <span>
                 Signed in{' '}
                 {session.signedInAt ? formatDateTime(session.signedInAt) : '(before the desk)'};
@@ -297,7 +301,7 @@ function LedgerRow({
           ? 'None'
           : entry.covers.map((span) => (
               <span key={span.from} className="desk__span">
-                {formatDate(span.from)} → {formatDate(span.until)}
+                {formatDate(span.from)} → {formatDate(lastDayOf(span.until))}
               </span>
             ))}
         {entry.endable && canEnd && (

@@ -123,7 +123,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
                 <tr>
                   <th scope="col">Member</th>
                   <th scope="col">Membership</th>
-                  <th scope="col">Joined Cohort</th>
+                  <th scope="col">Joined</th>
                   <th scope="col">Stripe customer</th>
                   <th scope="col">Newsletter</th>
                 </tr>

@@ -4,6 +4,7 @@ import { apiRequest } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { waitForMembership } from '../../lib/session/wait-for-membership';
 import { useQueryParamOnce } from '../../lib/use-query-param';
+import { useSiteName } from '../../lib/site-name';
 import type { User } from '../../../../contract/api';
 
 type ReturnState = 'idle' | 'confirming' | 'member' | 'pending' | 'failed' | 'done';
@@ -17,6 +18,7 @@ export default function CheckoutReturn() {
   const location = useLocation();
   const navigate = useNavigate();
   const { status, setUser, refresh } = useSession();
+  const siteName = useSiteName();
   // Read once: the return is a full page load, and the address is cleaned straight after.
   const sessionId = useQueryParamOnce('checkout_session_id');
   const [progress, setState] = useState<ReturnState>('idle');
@@ -53,7 +55,7 @@ export default function CheckoutReturn() {
   if (state === 'idle' || state === 'done') return null;
   const text: Record<Exclude<ReturnState, 'idle' | 'done'>, string> = {
     confirming: 'Confirming your payment with Stripe…',
-    member: 'Welcome to Cohort: your membership is active.',
+    member: `Welcome to ${siteName}: your membership is active.`,
     pending:
       'Stripe has not confirmed your payment yet. It can take a few minutes; this page will show your membership once it has.',
     failed:

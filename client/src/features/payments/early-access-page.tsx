@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import why from 'virtual:content/page/why';
 import { MarkdownContent } from '../../components/markdown-content';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import type { SiteConfig } from '../../../../contract/api';
 import { waitForMembership } from '../../lib/session/wait-for-membership';
@@ -50,7 +51,8 @@ function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
 
 /** /early-access: the original landing screen, with the one-year membership for sale. */
 export default function EarlyAccessPage() {
-  useDocumentHead('Early Access', 'Support Cohort early: one year of membership for $12.');
+  const siteName = useSiteName();
+  useDocumentHead('Early Access', `Support ${siteName} early: one year of membership for $12.`);
   const config = useSiteConfig();
   const { user, status } = useSession();
   const returnedMessage = useReturnedPaymentStatus(config);
@@ -67,8 +69,8 @@ export default function EarlyAccessPage() {
         <div className="early-access__inner">
           <h1>Coming Soon!</h1>
           <p className="early-access__lede">
-            Cohort is the membership for Millennials and Gen Z: trusted guides to health and money,
-            campaigns and boycotts that work, and free courses that grow your skills.
+            {siteName} is the membership for Millennials and Gen Z: trusted guides to health and
+            money, campaigns and boycotts that work, and free courses that grow your skills.
           </p>
           <p>
             Support early access today for only{' '}
@@ -84,7 +86,7 @@ export default function EarlyAccessPage() {
             )}
             {user?.isSubscribed ? (
               <p className="early-access__member">
-                You are a member. Thank you for supporting Cohort!
+                You are a member. Thank you for supporting {siteName}!
               </p>
             ) : (
               !returnedMessage &&

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
+import { useSiteName } from '../../lib/site-name';
 import './paywall.css';
 
 /**
@@ -14,6 +15,7 @@ import './paywall.css';
  */
 export default function PaywallModal({ onClose }: { onClose: () => void }) {
   const config = useSiteConfig();
+  const siteName = useSiteName();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -38,8 +40,8 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
       </button>
       <h2 id="paywall-title">Get Full Access</h2>
       <p>
-        Join Cohort for {config ? formatPrice(config.priceCents, config.currency) : '$12'} for your
-        first year: trusted guides for a better quality of life, discounts from Millennial
+        Join {siteName} for {config ? formatPrice(config.priceCents, config.currency) : '$12'} for
+        your first year: trusted guides for a better quality of life, discounts from Millennial
         businesses, and the newsletter.
       </p>
       <JoinButton className="button button--accent">Join Now</JoinButton>

@@ -10,7 +10,7 @@ import { errorBody } from '../../http/errors.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
 import {
   PAGES_ROUTES_FILE,
-  PRERENDER_SITE_URL,
+  fillPrerenderedPage,
   PrerenderedRoutesSchema,
 } from '../../../../contract/prerendered.js';
 
@@ -29,6 +29,8 @@ export interface ClientAssetsOptions {
   pagesDir: string;
   /** Put in place of the build's placeholder origin in every page. */
   siteUrl: string;
+  /** Put in place of the build's placeholder name in every page (SITE_NAME). */
+  siteName: string;
   /**
    * Whether Stripe keys are set: pages say so on <html> (`data-payments="off"`), so their CSS can
    * leave no room for a payment form before any script runs.
@@ -67,7 +69,7 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
   return 'identity';
 }
 
-/** Every page's HTML, with this deployment's address in its absolute links. */
+/** Every page's HTML, with this deployment's address in its absolute links and its name. */
 interface Pages {
   byPath: Map<string, Page>;
   notFound: Page;
@@ -83,10 +85,10 @@ function readPages(options: ClientAssetsOptions): Pages | null {
   if (!existsSync(routesFile)) return null;
   const routes = Value.Parse(PrerenderedRoutesSchema, JSON.parse(readFileSync(routesFile, 'utf8')));
   const read = (file: string): Page => {
-    let text = readFileSync(join(options.pagesDir, file), 'utf8').replaceAll(
-      PRERENDER_SITE_URL,
-      options.siteUrl,
-    );
+    let text = fillPrerenderedPage(readFileSync(join(options.pagesDir, file), 'utf8'), {
+      url: options.siteUrl,
+      name: options.siteName,
+    });
     if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
     const html = Buffer.from(text);
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);

@@ -32,6 +32,7 @@ import {
   listUserSessions,
 } from '../../sessions/user-sessions.js';
 import { toUser } from '../../users/users.js';
+import { describeBrowser } from '../../sessions/describe-browser.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -170,6 +171,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
     sessions: (await listUserSessions(app, userId)).map((row) => ({
       id: row.id,
       userAgent: row.userAgent,
+      browser: describeBrowser(row.userAgent),
       createdAt: row.createdAt.toISOString(),
       lastSeenAt: row.lastSeenAt.toISOString(),
       current: row.id === current,

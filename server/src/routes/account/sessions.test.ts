@@ -10,6 +10,11 @@ import { createSessionTokens } from '../../sessions/session-token.js';
 // password or email change signs out every other browser. Anonymous readers stay stateless.
 
 const PASSWORD = 'correct horse battery';
+// What a laptop's Chrome and an iPhone's Safari send.
+const LAPTOP =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 let counter = 0;
 const uniqueEmail = () => `sessions${Date.now()}${(counter += 1)}@example.com`;
 
@@ -31,7 +36,7 @@ describe('sessions a user can end', () => {
     method: 'GET' | 'POST',
     url: string,
     payload?: object,
-    userAgent = 'TestBrowser/1.0',
+    userAgent = LAPTOP,
   ) =>
     t.app.inject({
       method,
@@ -57,7 +62,7 @@ describe('sessions a user can end', () => {
       'POST',
       '/api/auth/login',
       { email, password: PASSWORD },
-      'PhoneBrowser/2.0',
+      PHONE,
     );
     expect(signedIn.statusCode).toBe(200);
     return { email, userId: visitor.userId, laptop, phone: cookieOf(signedIn) };
@@ -71,18 +76,19 @@ describe('sessions a user can end', () => {
     expect(await me(phone)).toBe(200); // the other browser stays signed in
   });
 
-  it('lists the signed-in browsers, this one marked, and signs another one out', async () => {
+  it('lists the signed-in browsers by name, this one marked, and signs another one out', async () => {
     const { laptop, phone } = await account();
     const listed = await request(laptop, 'GET', '/api/account/sessions');
     expect(listed.statusCode).toBe(200);
     const sessions = listed.json().sessions as {
       id: string;
       userAgent: string;
+      browser: string | null;
       current: boolean;
     }[];
-    expect(sessions.map((s) => [s.userAgent, s.current]).sort()).toEqual([
-      ['PhoneBrowser/2.0', false],
-      ['TestBrowser/1.0', true],
+    expect(sessions.map((s) => [s.browser, s.userAgent, s.current]).sort()).toEqual([
+      ['Chrome 131 on macOS', LAPTOP, true],
+      ['Safari 17 on iPhone', PHONE, false],
     ]);
     const other = sessions.find((s) => !s.current);
 

@@ -268,6 +268,36 @@ describe('the publisher’s desk', () => {
       expect(again.statusCode).toBe(409);
     });
 
+    it('gives a comp through the last day the desk entered, and every answer names that day, not the next', async () => {
+      const guest = await register();
+      const granted = await grant(guest.userId, '2027-11-24');
+      expect(granted.statusCode, granted.body).toBe(200);
+      expect(granted.json().message).toMatch(
+        /^Comp granted through 2027-11-24: a member through 2027-11-24\./,
+      );
+
+      const user = await me(guest);
+      expect(user.membership).toEqual({
+        plan: 'one-time',
+        status: 'active',
+        // Access stops as 2027-11-25 begins (UTC): the 24th is the last day.
+        expiresAt: '2027-11-25T00:00:00.000Z',
+        lastDay: '2027-11-24',
+      });
+      const payments = (await call(guest, 'GET', '/api/account/payments')).json().payments;
+      expect(payments).toEqual([
+        expect.objectContaining({
+          kind: 'comp',
+          amountCents: 0,
+          covers: expect.objectContaining({
+            until: '2027-11-25T00:00:00.000Z',
+            lastDay: '2027-11-24',
+          }),
+        }),
+      ]);
+      expect((await member(guest.userId)).user.membership.lastDay).toBe('2027-11-24');
+    });
+
     it('refuses a comp without a real future end date or a reason (400), changing nothing', async () => {
       const guest = await register();
       for (const [until, reason] of [
@@ -349,6 +379,26 @@ describe('the publisher’s desk', () => {
       expect(record.ledger[0]).toMatchObject({ state: 'refunded', source: 'one-time' });
       expect(record.ledger[0].stripeUrl).toBe(
         `https://dashboard.stripe.com/test/payments/${intent.id}`,
+      );
+    });
+
+    it('lists a member’s signed-in browsers by name, keeping the User-Agent they sent', async () => {
+      const email = uniqueEmail();
+      await register(email);
+      const firefox =
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+      const visitor = await newVisitor(t.app);
+      const signedIn = await visitor.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'user-agent': firefox },
+        payload: { email, password: PASSWORD },
+      });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const userId = signedIn.json().user.id as string;
+      const { sessions } = await member(userId);
+      expect(sessions).toContainEqual(
+        expect.objectContaining({ browser: 'Firefox 133 on Windows', userAgent: firefox }),
       );
     });
 

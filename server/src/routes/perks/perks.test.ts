@@ -22,6 +22,7 @@ function perkFile(id: string, fields: Record<string, string> = {}) {
     terms: '"Terms apply."',
     howToRedeem: '"Enter the code at checkout."',
     expiresOn: '2099-12-31',
+    updatedAt: '2026-11-23',
     website: 'https://partner.example',
     ...fields,
   };

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
+import { compareNewestFirst, type Dated } from '../newest-first';
 
 /**
- * The seed's list layout: the newest item (highest id) as a large card, the rest in a grid,
- * newest first; the section's own text when there is nothing yet.
+ * The seed's list layout: the newest item as a large card, the rest in a grid, newest first (by
+ * date, then id: compareNewestFirst); the section's own text when there is nothing yet.
  */
-export function NewestFirstList<Item extends { id: number }>({
+export function NewestFirstList<Item extends Dated>({
   items,
   emptyText,
   renderItem,
@@ -13,7 +14,7 @@ export function NewestFirstList<Item extends { id: number }>({
   emptyText: string;
   renderItem: (item: Item, featured: boolean) => ReactNode;
 }) {
-  const [newest, ...older] = [...items].sort((a, b) => b.id - a.id);
+  const [newest, ...older] = [...items].sort(compareNewestFirst);
   if (!newest) return <p className="empty-state">{emptyText}</p>;
   return (
     <>
