@@ -13,7 +13,7 @@ import { HttpError } from '../http/errors.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../../../contract/passkeys.js';
-import { describeBrowser } from '../../../contract/user-agent.js';
+import { describeBrowser } from '../sessions/describe-browser.js';
 import { followIntoAccount, type SessionGrant } from './accounts.js';
 
 /**
@@ -160,7 +160,8 @@ export async function startPasskeyRegistration(
 }
 
 function defaultName(userAgent: string | undefined): string {
-  return userAgent ? describeBrowser(userAgent).slice(0, PASSKEY_NAME_MAX_LENGTH) : 'Passkey';
+  const browser = describeBrowser(userAgent, { withVersion: false });
+  return browser ? browser.slice(0, PASSKEY_NAME_MAX_LENGTH) : 'Passkey';
 }
 
 /**

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
 import { ApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
-import { describeBrowser } from '../../../../contract/user-agent';
 import { endOtherSessions, endSession, listSessions } from './account-api';
 
 /** The browsers signed in to the account, each with a way to sign it out. */
