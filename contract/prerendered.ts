@@ -1,3 +1,4 @@
+import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from './site-name.js';
 import { Type, type Static } from 'typebox';
 
 /**
@@ -10,20 +11,6 @@ export const PAGES_ROUTES_FILE = 'routes.json';
 
 /** The origin written into the HTML at build time, in place of the site's own. */
 export const PRERENDER_SITE_URL = 'https://cohort-site-url.invalid';
-
-/**
- * The site's name as the build writes it into HTML text and attributes (titles, the navbar, the
- * footer, `og:site_name`), replaced at start by SITE_NAME, HTML-escaped. Letters and underscores
- * only, so that no escaping on the way (React's, the prerender's) changes it.
- */
-export const PRERENDER_SITE_NAME = '__COHORT_SITE_NAME__';
-/** The same inside JSON-LD scripts, replaced by SITE_NAME escaped for a JSON string in a <script>. */
-export const PRERENDER_SITE_NAME_IN_JSON = '__COHORT_SITE_NAME_JSON__';
-/**
- * The meta tag every page carries with the site's name (index.html): the browser reads the name
- * from the page it hydrates, so its first render says what the server's HTML says.
- */
-export const SITE_NAME_META = 'application-name';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

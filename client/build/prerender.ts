@@ -5,12 +5,11 @@ import { Value } from 'typebox/value';
 import {
   PAGES_DIR,
   PAGES_ROUTES_FILE,
-  PRERENDER_SITE_NAME,
-  PRERENDER_SITE_NAME_IN_JSON,
   PRERENDER_SITE_URL,
   type PageHead,
   type PrerenderedRoutes,
 } from '../../contract/prerendered.js';
+import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../contract/site-name.js';
 import { SITE_FILE_PATHS, SITE_INDEX_FILE, SiteIndexSchema } from '../../contract/site-index.js';
 import type { SiteIndex } from '../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../contract/newsletters.js';

@@ -6,7 +6,7 @@ import { AppRoutes } from './app/router';
 import { PageHeadContext, type PageHead } from './lib/document-head';
 import { SessionProvider } from './lib/session/session-context';
 import { SiteNameContext } from './lib/site-name';
-import { PRERENDER_SITE_NAME } from '../../contract/prerendered';
+import { PRERENDER_SITE_NAME } from '../../contract/site-name';
 
 /**
  * One page as HTML at build time (client/build/prerender.ts), with what it said about itself.

@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
-import {
-  PAGES_ROUTES_FILE,
-  PRERENDER_SITE_NAME,
-  PRERENDER_SITE_NAME_IN_JSON,
-} from '../../contract/prerendered.js';
+import { PAGES_ROUTES_FILE } from '../../contract/prerendered.js';
+import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../contract/site-name.js';
 import { clientDistDir, pagesDistDir } from '../../server/src/paths.js';
 
 /**

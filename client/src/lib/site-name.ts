@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { PRERENDER_SITE_NAME, SITE_NAME_META } from '../../../contract/prerendered';
+import { PRERENDER_SITE_NAME, SITE_NAME_META } from '../../../contract/site-name';
 
 /** The name when the page carries none (Vite's dev server serves index.html unfilled). */
 const DEFAULT_SITE_NAME = 'Cohort';
