@@ -5,7 +5,6 @@ import { StaticRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { PageHeadContext, type PageHead } from './lib/document-head';
 import { SessionProvider } from './lib/session/session-context';
-import { SiteNameContext } from './lib/site-name';
 import { PRERENDER_SITE_NAME } from '../../contract/site-name';
 
 /**
@@ -20,15 +19,13 @@ export async function renderPage(path: string): Promise<{ html: string; head: Pa
   const head: PageHead = { title: PRERENDER_SITE_NAME, name: PRERENDER_SITE_NAME, status: 200 };
   const page = (
     <StrictMode>
-      <SiteNameContext value={PRERENDER_SITE_NAME}>
-        <PageHeadContext value={head}>
-          <SessionProvider>
-            <StaticRouter location={path}>
-              <AppRoutes />
-            </StaticRouter>
-          </SessionProvider>
-        </PageHeadContext>
-      </SiteNameContext>
+      <PageHeadContext value={head}>
+        <SessionProvider>
+          <StaticRouter location={path}>
+            <AppRoutes />
+          </StaticRouter>
+        </SessionProvider>
+      </PageHeadContext>
     </StrictMode>
   );
   await prerender(page);
