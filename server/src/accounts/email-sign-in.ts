@@ -33,7 +33,11 @@ const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 const invalidLink = () =>
   new HttpError(400, 'invalid_link', 'This link is not one we sent. Ask for a new one.');
 const linkExpired = () =>
-  new HttpError(410, 'link_expired', 'This link was used already or has expired. Ask for a new one.');
+  new HttpError(
+    410,
+    'link_expired',
+    'This link was used already or has expired. Ask for a new one.',
+  );
 const codeExpired = () =>
   new HttpError(
     410,
@@ -94,8 +98,7 @@ async function endEarlier(tx: Prisma.TransactionClient, email: string, purpose: 
 }
 
 export type RegistrationMail =
-  | { kind: 'confirm'; email: string; token: string }
-  | { kind: 'account-exists'; email: string };
+  { kind: 'confirm'; email: string; token: string } | { kind: 'account-exists'; email: string };
 
 /**
  * A registration: the same work whether or not the address has an account (the password is
@@ -150,10 +153,14 @@ async function claimByToken(tx: Prisma.TransactionClient, token: string, purpose
       passwordHash: true,
       usedAt: true,
       expiresAt: true,
+      codeAttempts: true,
     },
   });
   if (!row || row.purpose !== purpose) throw invalidLink();
-  if (row.usedAt || row.expiresAt <= new Date()) throw linkExpired();
+  // Five wrong codes end the link mailed with them too: someone is guessing at this sign-in.
+  if (row.usedAt || row.expiresAt <= new Date() || row.codeAttempts >= MAX_CODE_ATTEMPTS) {
+    throw linkExpired();
+  }
   const claimed = await tx.emailSignIn.updateMany({
     where: { id: row.id, usedAt: null },
     data: { usedAt: new Date() },
@@ -298,20 +305,25 @@ export async function confirmEmailCode(
   if (!/^\d{6}$/.test(code)) {
     throw new HttpError(400, 'invalid_code', 'The code is the 6 digits in the mail we sent.');
   }
+  // The attempt is spent in a statement of its own, committed whatever the code turns out to be.
+  const rows = await deps.db.prisma.$queryRaw<{ id: string; codeHash: string }[]>`
+    UPDATE email_sign_ins SET "codeAttempts" = "codeAttempts" + 1
+    WHERE id = (SELECT id FROM email_sign_ins
+                WHERE email = ${email} AND purpose = 'sign-in' AND "codeHash" IS NOT NULL
+                ORDER BY "createdAt" DESC LIMIT 1)
+      AND "usedAt" IS NULL AND "expiresAt" > now() AND "codeAttempts" < ${MAX_CODE_ATTEMPTS}
+    RETURNING id, "codeHash"`;
+  const row = rows[0];
+  if (!row) throw codeExpired();
+  if (!timingSafeEqual(hashCode(row.id, code), Buffer.from(row.codeHash, 'hex'))) {
+    throw wrongCode();
+  }
   return finishSignIn(deps, input.leaving, async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; codeHash: string }[]>`
-      UPDATE email_sign_ins SET "codeAttempts" = "codeAttempts" + 1
-      WHERE id = (SELECT id FROM email_sign_ins
-                  WHERE email = ${email} AND purpose = 'sign-in' AND "codeHash" IS NOT NULL
-                  ORDER BY "createdAt" DESC LIMIT 1)
-        AND "usedAt" IS NULL AND "expiresAt" > now() AND "codeAttempts" < ${MAX_CODE_ATTEMPTS}
-      RETURNING id, "codeHash"`;
-    const row = rows[0];
-    if (!row) throw codeExpired();
-    if (!timingSafeEqual(hashCode(row.id, code), Buffer.from(row.codeHash, 'hex'))) {
-      throw wrongCode();
-    }
-    await tx.emailSignIn.update({ where: { id: row.id }, data: { usedAt: new Date() } });
+    const claimed = await tx.emailSignIn.updateMany({
+      where: { id: row.id, usedAt: null },
+      data: { usedAt: new Date() },
+    });
+    if (claimed.count !== 1) throw codeExpired();
     return signInProvenAddress(tx, email, input.leaving);
   });
 }
