@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { SmtpCapture } from './smtp-capture.js';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
+import { normalizeEmail } from '../../contract/account-rules.js';
 
 /** The token a mail's link carries in its fragment (`#token=…`) to `page`. */
 export function tokenFromMail(text: string, page: string): string {
@@ -41,7 +42,7 @@ export async function registerThroughMail(
   mailbox: SmtpCapture,
   account: { email: string; password: string },
 ): Promise<LightMyRequestResponse> {
-  const email = account.email.trim().toLowerCase();
+  const email = normalizeEmail(account.email);
   const before = mailbox.mailsTo(email).length;
   const registered = await request({ method: 'POST', url: '/api/auth/register', payload: account });
   if (registered.statusCode !== 202) {
