@@ -1,11 +1,6 @@
-/** How a browser signed in: shown per browser on /account, stored on its session. */
+/**
+ * How a browser signed in: stored on its session (`sessions.signInMethod`), shown per browser on
+ * /account. A password; a link or a code mailed to the address (both prove it); a passkey.
+ */
 export const SIGN_IN_METHODS = ['password', 'link', 'code', 'passkey'] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
-
-/** What /account says for each method. */
-export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
-  password: 'Password',
-  link: 'Link from an email',
-  code: 'Code from an email',
-  passkey: 'Passkey',
-};

@@ -1,3 +1,4 @@
+import type { SignInMethod } from '../../../../contract/sign-in-methods';
 import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
 import { ApiError } from '../../lib/api-client';
@@ -5,6 +6,14 @@ import { formatDate } from '../../lib/format-date';
 import { endOtherSessions, endSession, listSessions } from './account-api';
 
 /** "Firefox on Windows" from a User-Agent, or the raw text when nothing is recognised. */
+/** How a browser signed in, as /account says it ("Signed in 3 May with a password"). */
+const SIGN_IN_METHOD_WORDS: Record<SignInMethod, string> = {
+  password: 'a password',
+  link: 'a link from an email',
+  code: 'a code from an email',
+  passkey: 'a passkey',
+};
+
 export function describeBrowser(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';
   const browser =
@@ -71,7 +80,9 @@ export function SignedInBrowsers() {
               {session.current && <strong> (this browser)</strong>}
             </span>
             <span className="session__when">
-              Signed in {formatDate(session.createdAt)}, last seen {formatDate(session.lastSeenAt)}
+              Signed in {formatDate(session.createdAt)}
+              {session.signInMethod && ` with ${SIGN_IN_METHOD_WORDS[session.signInMethod]}`}, last
+              seen {formatDate(session.lastSeenAt)}
             </span>
             {!session.current && (
               <button

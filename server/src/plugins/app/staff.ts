@@ -57,9 +57,9 @@ export default fp(
         const user = session?.user;
         return Boolean(
           session?.sessionId &&
-            user?.email &&
-            !user.emailVerified &&
-            staffRoleOf(options.staff, user.email),
+          user?.email &&
+          !user.emailVerified &&
+          staffRoleOf(options.staff, user.email),
         );
       },
     );

@@ -263,7 +263,8 @@ describe('accounts', () => {
   describe('password reset', () => {
     const requestReset = (email: string) => post(null, '/api/auth/password-reset', { email });
     async function resetLinkFor(email: string) {
-      const resetMails = () => smtp.mailsTo(email).filter((m) => m.text.includes('/reset-password#'));
+      const resetMails = () =>
+        smtp.mailsTo(email).filter((m) => m.text.includes('/reset-password#'));
       await expect.poll(() => resetMails().length, { timeout: 5000 }).toBeGreaterThan(0);
       const mail = resetMails().at(-1);
       const link = mail?.text.match(/https:\/\/cohort\.example\/reset-password#token=[\w-]+/)?.[0];

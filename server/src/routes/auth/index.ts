@@ -105,7 +105,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   ) {
     void app.mailer
       .send(mail)
-      .catch((error: unknown) => request.log.error({ err: error }, 'could not send a sign-in mail'));
+      .catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not send a sign-in mail'),
+      );
   }
 
   app.post(
