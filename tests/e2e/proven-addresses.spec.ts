@@ -46,6 +46,7 @@ for (const { name, width, height } of WIDTHS) {
     await pay(visitor.id);
     const email = uniqueEmail();
     await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`login-${name}.png`), fullPage: true });
     const { link } = await askForSignInMail(page, mailbox, email);
     await page.screenshot({ path: testInfo.outputPath(`login-sent-${name}.png`), fullPage: true });
@@ -141,7 +142,7 @@ test('staff whose address is not proven get "Verify your address", then the desk
   expect((await page.request.get('/api/desk/me')).status()).toBe(404);
 
   await page.getByRole('button', { name: 'Email me a link' }).click();
-  await expect(page.getByRole('status')).toContainText('Check your email');
+  await expect(page.getByRole('status')).toContainText('We sent a sign-in link');
   const mail = await waitForMail(mailbox, STAFF);
   await page.goto(`/sign-in/link#token=${tokenFromMail(mail.text, '/sign-in/link')}`);
   await page.getByRole('button', { name: 'Sign in' }).click();

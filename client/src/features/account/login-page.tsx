@@ -63,10 +63,10 @@ export default function LoginPage() {
 
   if (linkSent) {
     return (
-      <AccountScreen title="Check your email" lede={linkSent.message}>
-        <p>
-          We sent a link and a code to <strong>{linkSent.email}</strong>. Open the link on any
-          device, or type the code here.
+      <AccountScreen title="Check your email">
+        <p role="status">
+          {linkSent.message} Sent to <strong>{linkSent.email}</strong>: open the link on any device,
+          or type the code here.
         </p>
         <form onSubmit={withCode.onSubmit} noValidate aria-label="Sign in with the code">
           <FormField
@@ -97,7 +97,7 @@ export default function LoginPage() {
   }
   return (
     <AccountScreen title="Sign in" lede="Restore your account and membership on this device.">
-      <form onSubmit={withPassword.onSubmit} noValidate aria-label="Sign in with a password">
+      <form onSubmit={withPassword.onSubmit} noValidate>
         <EmailField
           value={email}
           onChange={setEmail}
@@ -113,7 +113,7 @@ export default function LoginPage() {
           {withPassword.submitting ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <form onSubmit={askForLink.onSubmit} noValidate aria-label="Sign in without a password">
+      <form onSubmit={askForLink.onSubmit} noValidate aria-label="Sign-in link">
         <p>No password, or forgot it? We can mail you a link and a code that sign you in.</p>
         <FormError message={askForLink.errors.form} />
         <button className="button button--outline" disabled={askForLink.submitting}>

@@ -42,7 +42,7 @@ export default function RegisterPage() {
       <AccountScreen title="Check your email">
         <p role="status">{sent}</p>
         <p>
-          We sent it to <strong>{email.trim()}</strong>. Nothing is tied to the address until you
+          The address: <strong>{email.trim()}</strong>. Nothing is tied to the address until you
           open the link and press the button. No mail? Look in the spam folder, or{' '}
           <button type="button" className="link-button" onClick={() => setSent(null)}>
             try again

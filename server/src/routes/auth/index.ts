@@ -65,10 +65,10 @@ export const RESET_REQUESTED_MESSAGE =
 
 /** The answer to a registration, whether or not the address has an account. */
 export const REGISTRATION_MESSAGE =
-  'Check your email: we sent a link to finish creating your account. It works once, for 24 hours.';
+  'We sent a link to that address: open it to finish creating your account. It works once, for 24 hours.';
 /** The answer to "Email me a sign-in link", for every address. */
 export const SIGN_IN_LINK_MESSAGE =
-  'Check your email: we sent a sign-in link and a 6-digit code. Both work once, for 15 minutes.';
+  'We sent a sign-in link and a 6-digit code to that address. Both work once, for 15 minutes.';
 
 export interface AuthRouteOptions {
   siteUrl: string;
