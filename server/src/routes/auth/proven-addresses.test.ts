@@ -259,6 +259,52 @@ describe('proven addresses (PRODUCT decision 18)', () => {
     });
   });
 
+  describe('an email change, confirmed', () => {
+    it('moves the newsletter to the new address, tells the old one, and the desk follows the new listing', async () => {
+      const oldEmail = uniqueEmail();
+      // The new address is listed in STAFF_EMAILS.
+      const newEmail = `moved${Date.now()}@proven.example`;
+      const other = await createTestApp({
+        env: { SMTP_URL: smtp.url, STAFF_EMAILS: newEmail, SITE_URL: 'https://cohort.example' },
+      });
+      try {
+        const member = await newVisitor(other.app);
+        const signedUp = await registerThroughMail(member.request, smtp, {
+          email: oldEmail,
+          password: PASSWORD,
+        });
+        const memberCookie = sessionCookieOf(signedUp);
+        const as = (url: string, payload: object) =>
+          other.app.inject({ method: 'POST', url, payload, headers: { cookie: memberCookie } });
+        expect((await as('/api/newsletter/subscription', { subscribed: true })).statusCode).toBe(
+          200,
+        );
+        const asked = await as('/api/account/email', { email: newEmail, password: PASSWORD });
+        expect(asked.statusCode).toBe(202);
+        const mail = await waitForMail(smtp, newEmail);
+        const confirmed = await as('/api/account/email/confirm', {
+          token: tokenFromMail(mail.text, '/confirm-email'),
+        });
+        expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+        const subscriber = await other.database.prisma.newsletterSubscriber.findFirstOrThrow({
+          where: { userId: member.userId },
+        });
+        expect(subscriber).toMatchObject({ email: newEmail, state: 'confirmed' });
+        const notice = await waitForMail(smtp, oldEmail, 3);
+        expect(notice.subject).toBe('Your Cohort email was changed');
+        const desk = await other.app.inject({
+          method: 'GET',
+          url: '/api/desk/me',
+          headers: { cookie: memberCookie },
+        });
+        expect(desk.statusCode, desk.body).toBe(200);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   describe('signing in by link or code', () => {
     it('answers an unknown address as a known one, and mails each a link and a code', async () => {
       const known = (await legacyAccount()).email;
@@ -400,6 +446,19 @@ describe('proven addresses (PRODUCT decision 18)', () => {
       const row = await t.database.prisma.user.findUniqueOrThrow({ where: { email } });
       expect(row.emailVerifiedAt).not.toBeNull();
       expect(row.passwordHash).toBeNull();
+    });
+
+    it('mails one address at most five times in 15 minutes, answering every request alike', async () => {
+      const email = uniqueEmail();
+      const answers = [];
+      for (let i = 0; i < 7; i += 1) {
+        answers.push(await post(null, '/api/auth/email-link', { email }));
+      }
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(7).fill(202));
+      expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+      await waitForMail(smtp, email, 5);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.mailsTo(email)).toHaveLength(5);
     });
 
     it('refuses a bad body with 400 and changes nothing', async () => {
