@@ -31,7 +31,7 @@ const newToken = () => randomBytes(32).toString('base64url');
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 const invalidLink = () =>
-  new HttpError(400, 'invalid_link', 'This link is not one we sent. Ask for a new one.');
+  new HttpError(400, 'invalid_link', 'This link is not valid, or is too old. Ask for a new one.');
 const linkExpired = () =>
   new HttpError(
     410,
@@ -89,11 +89,24 @@ async function attachProvenAddress(
   return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 
-/** Ends the address's earlier links and codes of this purpose: only the newest works. */
+/** How long a dead row is kept (a used link opened again still gets "used", not "unknown"). */
+const KEEP_EXPIRED_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Ends the address's earlier links and codes of this purpose: only the newest works. Its rows dead
+ * for a day are forgotten, and now and then everyone's (the rows are small; this keeps the table so).
+ */
 async function endEarlier(tx: Prisma.TransactionClient, email: string, purpose: Purpose) {
   await tx.emailSignIn.updateMany({
     where: { email, purpose, usedAt: null },
     data: { usedAt: new Date() },
+  });
+  const everyone = Math.random() < 0.01;
+  await tx.emailSignIn.deleteMany({
+    where: {
+      expiresAt: { lt: new Date(Date.now() - KEEP_EXPIRED_MS) },
+      ...(everyone ? {} : { email }),
+    },
   });
 }
 
