@@ -102,6 +102,15 @@ const body = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
 
 /** POST /api/auth/register and /api/auth/login. */
 export const CredentialsBodySchema = body({ email: Email, password: Password });
+/** POST /api/auth/email-link: mails a sign-in link and code. */
+export const EmailLinkBodySchema = body({ email: Email });
+/** POST /api/auth/register/confirm and /api/auth/email-link/confirm: the token from the link. */
+export const EmailTokenBodySchema = body({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+/** POST /api/auth/email-code/confirm: the 6-digit code from the mail, typed where it was asked. */
+export const EmailCodeBodySchema = body({
+  email: Email,
+  code: Type.String({ minLength: 1, maxLength: 20 }),
+});
 /** POST /api/auth/password-reset. */
 export const PasswordResetBodySchema = body({ email: Email });
 /** POST /api/auth/password-reset/confirm. */
@@ -118,6 +127,14 @@ export const AccountDeleteBodySchema = body({ password: Password });
 
 export const MessageResponseSchema = Type.Object({ message: Type.String() });
 
+/** contract/sign-in-methods.ts's methods, for the API's schemas. */
+export const SignInMethodSchema = Type.Union([
+  Type.Literal('password'),
+  Type.Literal('link'),
+  Type.Literal('code'),
+  Type.Literal('passkey'),
+]);
+
 /** A registered user's signed-in browser, as `/account` lists them. */
 export const AccountSessionSchema = Type.Object({
   id: Type.String(),
@@ -127,6 +144,8 @@ export const AccountSessionSchema = Type.Object({
   browser: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   lastSeenAt: Type.String({ format: 'date-time' }),
+  /** How it signed in (contract/sign-in-methods.ts); null for a session from before that. */
+  signInMethod: Type.Union([SignInMethodSchema, Type.Null()]),
   /** The browser asking. */
   current: Type.Boolean(),
 });

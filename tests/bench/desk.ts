@@ -5,6 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import { saveBenchResult } from '#test/bench-result';
 import { describeTestDatabase } from '#test/postgres-cluster';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import type { DeskMemberFilter } from '../../contract/desk-api.js';
@@ -16,13 +18,13 @@ const RUNS = Number(process.env.DESK_BENCH_RUNS ?? 40);
 const TARGET_MS = 50;
 const OWNER = 'bench-owner@example.com';
 
-const bench = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
+const mailbox = await new SmtpCapture().start();
+const bench = await createTestApp({ env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url } });
 const { pool } = bench.database;
 const visitor = await newVisitor(bench.app);
-const registered = await visitor.request({
-  method: 'POST',
-  url: '/api/auth/register',
-  payload: { email: OWNER, password: 'correct horse battery staple' },
+const registered = await registerThroughMail(visitor.request, mailbox, {
+  email: OWNER,
+  password: 'correct horse battery staple',
 });
 const cookie = `${SESSION_COOKIE}=${registered.cookies.find((c) => c.name === SESSION_COOKIE)?.value}`;
 
@@ -231,3 +233,4 @@ saveBenchResult({
   ],
 });
 await bench.close();
+await mailbox.stop();

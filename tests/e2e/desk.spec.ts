@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
-import { expect, test, uniqueEmail } from './fixtures.js';
+import { expect, registerThroughMail, test, uniqueEmail } from './fixtures.js';
+import type { SmtpCapture } from '#test/smtp-capture';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
@@ -21,16 +22,13 @@ const WIDTHS = [
 ];
 
 /** Signs this browser in to `email`'s account, registering it the first time. */
-async function signInAs(page: Page, email: string) {
+async function signInAs(page: Page, mailbox: SmtpCapture, email: string) {
   await visit(page, '/');
-  const registered = await page.request.post('/api/auth/register', {
-    data: { email, password: PASSWORD },
-  });
-  if (registered.status() === 201) return;
   const signedIn = await page.request.post('/api/auth/login', {
     data: { email, password: PASSWORD },
   });
-  expect(signedIn.status()).toBe(200);
+  if (signedIn.status() === 200) return;
+  await registerThroughMail(page.request, mailbox, { email, password: PASSWORD });
 }
 
 test('the client names the desk where the server serves it', () => {
@@ -70,6 +68,7 @@ for (const { name, width, height } of WIDTHS) {
     browser,
     site,
     stripe,
+    mailbox,
   }, testInfo) => {
     if (!stripe) throw new Error('payments are on');
     // A member who paid the early-access year, and a reader who has not paid, in browsers of
@@ -79,11 +78,7 @@ for (const { name, width, height } of WIDTHS) {
     for (const email of [memberEmail, readerEmail]) {
       const context = await browser.newContext({ baseURL: site.url });
       const session = await (await context.request.post('/api/session')).json();
-      expect(
-        (
-          await context.request.post('/api/auth/register', { data: { email, password: PASSWORD } })
-        ).status(),
-      ).toBe(201);
+      await registerThroughMail(context.request, mailbox, { email, password: PASSWORD });
       if (email === memberEmail) {
         const intent = stripe.paidPaymentIntent({
           userId: session.user.id,
@@ -106,7 +101,7 @@ for (const { name, width, height } of WIDTHS) {
     }
 
     await page.setViewportSize({ width, height });
-    await signInAs(page, OWNER);
+    await signInAs(page, mailbox, OWNER);
     const response = await page.goto('/desk');
     expect(response?.status()).toBe(200);
     expect(response?.headers()['x-robots-tag']).toBe('noindex');
@@ -218,9 +213,10 @@ for (const { name, width, height } of WIDTHS) {
 
 test('an editor sees everything but every change is off, and says why', async ({
   page,
+  mailbox,
 }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, EDITOR);
+  await signInAs(page, mailbox, EDITOR);
   await page.goto('/desk');
   await expect(page.getByText('editors are read-only')).toBeVisible();
   await page.getByRole('link', { name: EDITOR }).click();

@@ -1,9 +1,10 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { FakeStripe, type StripeObject } from '#test/fake-stripe';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { startSite, type RunningSite } from '#test/site';
+import { tokenFromMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { stripeJsStandIn } from './support/stripe-js-stand-in.js';
 
@@ -39,6 +40,25 @@ interface TestFixtures {
   failOnConsoleErrors: undefined;
   /** Serves the Stripe.js stand-in in place of js.stripe.com. */
   stripeJs: undefined;
+}
+
+/**
+ * Registers as a reader does (decision 18): the form's request, then the button of the page the
+ * mailed link opens, with the token read from the mail the site sent. Signs `request`'s browser in.
+ */
+export async function registerThroughMail(
+  request: APIRequestContext,
+  mailbox: SmtpCapture,
+  account: { email: string; password: string },
+): Promise<{ id: string; email: string }> {
+  const asked = await request.post('/api/auth/register', { data: account });
+  expect(asked.status(), await asked.text()).toBe(202);
+  const mail = await waitForMail(mailbox, account.email);
+  const response = await request.post('/api/auth/register/confirm', {
+    data: { token: tokenFromMail(mail.text, '/register/confirm') },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).user;
 }
 
 /** Each worker runs the real built site on a port and database of its own. */
@@ -93,12 +113,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return intent;
     });
   },
-  registered: async ({ page }, use) => {
+  registered: async ({ page, mailbox }, use) => {
     const account = { email: uniqueEmail(), password: 'my long enough passphrase' };
     await visit(page, '/');
-    const response = await page.request.post('/api/auth/register', { data: account });
-    expect(response.status(), await response.text()).toBe(201);
-    await use({ id: (await response.json()).user.id, ...account });
+    const user = await registerThroughMail(page.request, mailbox, account);
+    await use({ id: user.id, ...account });
   },
   member: async ({ registered, pay }, use) => {
     await pay(registered.id);

@@ -19,6 +19,9 @@ const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
+const RegisterConfirmPage = lazy(() => import('../features/account/register-confirm-page'));
+const SignInLinkPage = lazy(() => import('../features/account/sign-in-link-page'));
+const VerifyAddressPage = lazy(() => import('../features/account/verify-address-page'));
 const PerksPage = lazy(() => import('../features/perks/perks-page'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const ConfirmSubscriptionPage = lazy(
@@ -33,8 +36,11 @@ const DeskApp = lazy(() => import('../features/desk/desk-app'));
  * The server marks the page it sends staff at /desk (`<html data-desk>`); to anyone else it sends
  * the not-found page, which must hydrate as the not-found page. Never while prerendering.
  */
-const isDeskPage = () =>
-  typeof document !== 'undefined' && document.documentElement.hasAttribute('data-desk');
+const deskMark = () =>
+  typeof document !== 'undefined' ? document.documentElement.getAttribute('data-desk') : null;
+const isDeskPage = () => deskMark() === '';
+/** Staff whose address is not proven get `data-desk="verify-address"`: a page to verify it. */
+const isDeskVerifyPage = () => deskMark() === 'verify-address';
 
 export function AppRoutes() {
   return (
@@ -74,7 +80,10 @@ export function AppRoutes() {
         ))}
         <Route path={paths.earlyAccess} element={<EarlyAccessPage />} />
         <Route path={paths.register} element={<RegisterPage />} />
+        <Route path={paths.registerConfirm} element={<RegisterConfirmPage />} />
         <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.signInLink} element={<SignInLinkPage />} />
+        {isDeskVerifyPage() && <Route path={paths.desk} element={<VerifyAddressPage />} />}
         <Route path={paths.account} element={<AccountPage newsletter={<NewsletterChoice />} />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
         <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />

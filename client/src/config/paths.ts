@@ -8,7 +8,11 @@ export const paths = {
   empowerment: '/empowerment',
   earlyAccess: '/early-access',
   register: '/register',
+  /** The link mailed by /register opens this page (`#token=`): its button finishes it. */
+  registerConfirm: '/register/confirm',
   login: '/login',
+  /** The sign-in link mailed from /login opens this page (`#token=`): its button signs in. */
+  signInLink: '/sign-in/link',
   account: '/account',
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
@@ -64,7 +68,9 @@ export const topicPages = [
  */
 export const browserOnlyPages = [
   paths.register,
+  paths.registerConfirm,
   paths.login,
+  paths.signInLink,
   paths.account,
   paths.resetPassword,
   paths.confirmEmail,

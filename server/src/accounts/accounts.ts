@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Prisma } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
@@ -14,6 +15,7 @@ import {
   spendPasswordCheck,
   verifyPassword,
 } from './passwords.js';
+import { proveAddress } from './proven-address.js';
 
 /** The session a changed account should continue with. */
 export interface SessionGrant {
@@ -47,7 +49,7 @@ export function requireNoControlCharacters(fields: { email?: string; password?: 
   }
 }
 
-function requireValidEmail(input: string): string {
+export function requireValidEmail(input: string): string {
   requireNoControlCharacters({ email: input });
   const email = normalizeEmail(input);
   if (!isValidEmail(email)) {
@@ -71,56 +73,6 @@ function isUniqueViolation(error: unknown): boolean {
 
 const emailTaken = () =>
   new HttpError(409, 'email_taken', 'An account with that email already exists. Sign in instead.');
-
-/**
- * Attaches an email and password to the visitor's own user (Firebase's account linking): the id
- * stays, so a membership bought anonymously is kept. Ends the anonymous token: the new session
- * carries the next session version.
- */
-export async function registerAccount(
-  { db }: Pick<Services, 'db'>,
-  input: { userId: string; email: string; password: string },
-): Promise<SessionGrant> {
-  // The cheap checks first (the shape, the strength, who exists): a hash is the costly part.
-  const email = requireValidEmail(input.email);
-  await requireAcceptablePassword(input.password, [email]);
-  const existing = await db.prisma.user.findUnique({
-    where: { id: input.userId },
-    select: { email: true },
-  });
-  if (existing?.email) {
-    throw new HttpError(
-      409,
-      'already_registered',
-      'You already have an account: sign out first to create another.',
-    );
-  }
-  if (await db.prisma.user.findUnique({ where: { email }, select: { id: true } })) {
-    throw emailTaken();
-  }
-  const passwordHash = await getPasswordHash(input.password);
-  try {
-    const user = await db.prisma.$transaction(async (tx) => {
-      const registered = await tx.user.upsert({
-        where: { id: input.userId },
-        create: { id: input.userId, email, passwordHash, sessionVersion: 1 },
-        update: { email, passwordHash, sessionVersion: { increment: 1 } },
-        select: { id: true, sessionVersion: true },
-      });
-      // The address may have signed up for the newsletter before it had an account: the sign-up
-      // becomes the account's, as /account already shows it, so the desk sees it with the member.
-      await tx.newsletterSubscriber.updateMany({
-        where: { email, userId: null },
-        data: { userId: registered.id },
-      });
-      return registered;
-    });
-    return { userId: user.id, sessionVersion: user.sessionVersion };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw emailTaken();
-    throw error;
-  }
-}
 
 /**
  * Checks an email and password. An unknown email and a wrong password get the same answer in the
@@ -253,7 +205,12 @@ const invalidEmailLink = () =>
 export async function confirmEmailChange(
   { db }: Pick<Services, 'db'>,
   input: { token: string },
-): Promise<{ userId: string; email: string; stripeCustomerIds: string[] }> {
+): Promise<{
+  userId: string;
+  email: string;
+  oldEmail: string | null;
+  stripeCustomerIds: string[];
+}> {
   const changed = await db.prisma
     .$transaction(async (tx) => {
       const change = await tx.emailChange.findUnique({
@@ -271,8 +228,15 @@ export async function confirmEmailChange(
         where: { userId: change.userId, usedAt: null },
         data: { usedAt: new Date() },
       });
+      const before = await tx.user.findUniqueOrThrow({
+        where: { id: change.userId },
+        select: { email: true },
+      });
       await tx.user.update({ where: { id: change.userId }, data: { email: change.newEmail } });
-      return change;
+      await moveNewsletter(tx, change.userId, change.newEmail);
+      // The link came to the new address: it is proven (desk roles now follow its listing).
+      await proveAddress(tx, change.userId, change.newEmail);
+      return { ...change, oldEmail: before.email };
     })
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw emailTaken();
@@ -285,8 +249,20 @@ export async function confirmEmailChange(
   return {
     userId: changed.userId,
     email: changed.newEmail,
+    oldEmail: changed.oldEmail,
     stripeCustomerIds: customers.map((customer) => customer.id),
   };
+}
+
+/**
+ * The account's newsletter follows its new address: its own sign-up moves there, in whatever state
+ * it was (a sign-up of the new address by nobody's account gives way to it).
+ */
+async function moveNewsletter(tx: Prisma.TransactionClient, userId: string, newEmail: string) {
+  const own = await tx.newsletterSubscriber.findUnique({ where: { userId }, select: { id: true } });
+  if (!own) return;
+  await tx.newsletterSubscriber.deleteMany({ where: { email: newEmail, userId: null } });
+  await tx.newsletterSubscriber.update({ where: { id: own.id }, data: { email: newEmail } });
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -302,11 +278,9 @@ export async function createPasswordReset(
   requireNoControlCharacters(input);
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) return null;
-  const user = await db.prisma.user.findUnique({
-    where: { email },
-    select: { id: true, passwordHash: true },
-  });
-  if (!user?.passwordHash) return null;
+  // Any account, with a password or not (one made by a sign-in link may add one this way).
+  const user = await db.prisma.user.findUnique({ where: { email }, select: { id: true } });
+  if (!user) return null;
   const token = randomBytes(32).toString('base64url');
   await db.prisma.passwordReset.create({
     data: {
@@ -376,8 +350,10 @@ export async function completePasswordReset(
     const user = await tx.user.update({
       where: { id: reset.userId },
       data: { passwordHash, sessionVersion: { increment: 1 } },
-      select: { id: true, sessionVersion: true },
+      select: { id: true, sessionVersion: true, email: true },
     });
+    // The link came to the address: it is proven.
+    if (user.email) await proveAddress(tx, user.id, user.email);
     return { userId: user.id, sessionVersion: user.sessionVersion };
   });
 }

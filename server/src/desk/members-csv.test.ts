@@ -1,6 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../plugins/app/sessions.js';
@@ -23,17 +25,18 @@ const OWNER = 'csv-owner@example.com';
 
 describe('the members CSV export', () => {
   let t: TestApp;
+  let mailbox: SmtpCapture;
   let url: string;
   let cookie: string;
   let exportQueries = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
+    mailbox = await new SmtpCapture().start();
+    t = await createTestApp({ env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url } });
     const visitor = await newVisitor(t.app);
-    const registered = await visitor.request({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { email: OWNER, password: 'correct horse battery staple' },
+    const registered = await registerThroughMail(visitor.request, mailbox, {
+      email: OWNER,
+      password: 'correct horse battery staple',
     });
     cookie = `${SESSION_COOKIE}=${registered.cookies.find((c) => c.name === SESSION_COOKIE)?.value}`;
     await t.database.pool.query(
@@ -61,7 +64,10 @@ describe('the members CSV export', () => {
     };
     url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   }, 120_000);
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.stop();
+  });
 
   it('streams 100,000 users in constant memory, header first, formulas escaped', async () => {
     const response = await fetch(`${url}/api/desk/exports/members`, { headers: { cookie } });

@@ -73,6 +73,18 @@ export async function grantComp(
     );
   }
   await lockExistingUser(tx, grant.userId);
+  // A comp is given to the person behind an address: not to whoever registered it unproven.
+  const { rows } = await tx.query<{ unproven: boolean }>(
+    'SELECT email IS NOT NULL AND "emailVerifiedAt" IS NULL AS unproven FROM users WHERE id = $1',
+    [grant.userId],
+  );
+  if (rows[0]?.unproven) {
+    throw new HttpError(
+      409,
+      'address_unproven',
+      'This account has not proven its address yet (it never used a link mailed to it): no comp until it does.',
+    );
+  }
   const id = `comp_${randomUUID()}`;
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "amountCents", currency, "paidAt",

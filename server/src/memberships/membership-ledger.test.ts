@@ -1,6 +1,8 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { earlyAccessMetadata } from '../stripe/offer.js';
@@ -15,15 +17,18 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 describe('a membership through the whole life of a payment', () => {
   let stripe: FakeStripe;
+  let mailbox: SmtpCapture;
   let t: TestApp;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestAppWithStripe(stripe);
+    mailbox = await new SmtpCapture().start();
+    t = await createTestAppWithStripe(stripe, { env: { SMTP_URL: mailbox.url } });
   });
   afterAll(async () => {
     await t?.close();
     await stripe?.stop();
+    await mailbox?.stop();
   });
   // Each story starts with nothing in flight: what one left undelivered never reaches the next.
   beforeEach(() => stripe.clearPending());
@@ -79,12 +84,11 @@ describe('a membership through the whole life of a payment', () => {
   }
 
   async function register(visitor: Visitor, email: string): Promise<Visitor> {
-    const response = await visitor.request({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { email, password: PASSWORD },
+    const response = await registerThroughMail(visitor.request, mailbox, {
+      email,
+      password: PASSWORD,
     });
-    expect(response.statusCode).toBe(201);
+    expect(response.statusCode).toBe(200);
     return continuedFrom(visitor, response);
   }
 

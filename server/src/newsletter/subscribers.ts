@@ -41,6 +41,17 @@ function requireEmail(input: string): string {
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
 
+/**
+ * The account whose proven address this is (PRODUCT decision 18): an account that never proved
+ * its address owns nothing tied to it, so a sign-up is not linked to it.
+ */
+async function findProvenOwner({ db }: Pick<Services, 'db'>, email: string) {
+  return db.prisma.user.findFirst({
+    where: { email, emailVerifiedAt: { not: null } },
+    select: { id: true },
+  });
+}
+
 /** Sign-ups nobody confirmed within NEWSLETTER_CONFIRM_DAYS are forgotten. */
 export async function dropExpiredSignUps({ db }: Pick<Services, 'db'>, now = new Date()) {
   const { count } = await db.prisma.newsletterSubscriber.deleteMany({
@@ -91,7 +102,7 @@ export async function subscribe(
     // Pending, unsubscribed or bouncing: a fresh link; the state changes when it is pressed.
     await db.prisma.newsletterSubscriber.update({ where: { id: existing.id }, data: link });
   } else {
-    const owner = await db.prisma.user.findUnique({ where: { email }, select: { id: true } });
+    const owner = await findProvenOwner({ db }, email);
     try {
       await db.prisma.newsletterSubscriber.create({
         data: { id: randomUUID(), email, state: 'pending', userId: owner?.id ?? null, ...link },
@@ -151,9 +162,7 @@ export async function confirmSubscription(
       `This link has expired or was already used. Sign up again for a new one (links work for ${NEWSLETTER_CONFIRM_DAYS} days).`,
     );
   }
-  const owner = subscriber.userId
-    ? null
-    : await db.prisma.user.findUnique({ where: { email: subscriber.email }, select: { id: true } });
+  const owner = subscriber.userId ? null : await findProvenOwner({ db }, subscriber.email);
   const linkOwner =
     owner &&
     !(await db.prisma.newsletterSubscriber.findUnique({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../services.js';
+import type { SignInMethod } from '../../../contract/sign-in-methods.js';
 
 /**
  * A registered user's signed-in browsers (the `sessions` table). Signing in makes one; its id
@@ -13,6 +14,8 @@ export interface UserSession {
   createdAt: Date;
   lastSeenAt: Date;
   signedInAt: Date | null;
+  /** Null for a session from before methods were recorded. */
+  signInMethod: SignInMethod | null;
 }
 
 /** `lastSeenAt` moves forward at most this often, so reading a session stays a single SELECT. */
@@ -21,7 +24,8 @@ export const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 const MAX_USER_AGENT = 300;
 
 /**
- * A new session row. `signedIn`: the user just typed their password (sign-in, registration), so
+ * A new session row. `signedIn`: the user just proved who they are (a password, a mailed link or
+ * code, a passkey: `method`), so
  * `signedInAt` is now; false for a token from before sessions were stored, turned into one, whose
  * sign-in time nobody knows (the desk asks such a session to sign in again before any change).
  */
@@ -29,13 +33,13 @@ export async function createUserSession(
   { db }: Pick<Services, 'db'>,
   userId: string,
   userAgent: string | undefined,
-  { signedIn }: { signedIn: boolean },
+  { signedIn, method = null }: { signedIn: boolean; method?: SignInMethod | null },
 ): Promise<string> {
   const id = randomUUID();
   await db.pool.query(
-    `INSERT INTO sessions (id, "userId", "userAgent", "signedInAt")
-     VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN now() END)`,
-    [id, userId, userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null, signedIn],
+    `INSERT INTO sessions (id, "userId", "userAgent", "signedInAt", "signInMethod")
+     VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN now() END, $5)`,
+    [id, userId, userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null, signedIn, method],
   );
   return id;
 }
@@ -57,7 +61,7 @@ export async function listUserSessions(
   userId: string,
 ): Promise<UserSession[]> {
   const { rows } = await db.pool.query<UserSession>(
-    `SELECT id, "userAgent", "createdAt", "lastSeenAt", "signedInAt" FROM sessions
+    `SELECT id, "userAgent", "createdAt", "lastSeenAt", "signedInAt", "signInMethod" FROM sessions
      WHERE "userId" = $1 ORDER BY "lastSeenAt" DESC, "createdAt" DESC`,
     [userId],
   );

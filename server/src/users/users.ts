@@ -5,6 +5,8 @@ import type { User } from '../../../contract/api.js';
 export interface SessionUserRow {
   id: string;
   email: string | null;
+  /** The owner proved the address by a link or code mailed to it (PRODUCT decision 18). */
+  emailVerified: boolean;
   sessionVersion: number;
   membership: MembershipState | null;
   /** When the token's session was last seen; null when the token names none, or a gone one. */
@@ -14,6 +16,7 @@ export interface SessionUserRow {
 interface SessionUserSqlRow {
   id: string;
   email: string | null;
+  emailVerified: boolean;
   sessionVersion: number;
   sessionSeenAt: Date | null;
   plan: 'one-time' | 'subscription' | null;
@@ -43,6 +46,7 @@ export async function findSessionUser(
   return {
     id: row.id,
     email: row.email,
+    emailVerified: row.emailVerified,
     sessionVersion: row.sessionVersion,
     sessionSeenAt: row.sessionSeenAt,
     membership:

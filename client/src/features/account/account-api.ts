@@ -4,6 +4,9 @@ import type {
   AccountSession,
   CredentialsBodySchema,
   EmailChangeBodySchema,
+  EmailCodeBodySchema,
+  EmailLinkBodySchema,
+  EmailTokenBodySchema,
   EmailChangeConfirmBodySchema,
   Payment,
   PasswordChangeBodySchema,
@@ -20,8 +23,28 @@ type UserAnswer = Promise<{ user: User }>;
 const post = <Body>(path: string, body?: Body): UserAnswer =>
   apiRequest(path, { method: 'POST', body });
 
-export const register = (email: string, password: string): UserAnswer =>
-  post<Static<typeof CredentialsBodySchema>>('/api/auth/register', { email, password });
+/** Mails a link that finishes the registration (the answer is the same for a taken address). */
+export const register = (email: string, password: string): Promise<{ message: string }> =>
+  apiRequest('/api/auth/register', {
+    method: 'POST',
+    body: { email, password } satisfies Static<typeof CredentialsBodySchema>,
+  });
+
+export const confirmRegistration = (token: string): UserAnswer =>
+  post<Static<typeof EmailTokenBodySchema>>('/api/auth/register/confirm', { token });
+
+/** "Email me a sign-in link": a link and a 6-digit code, for any address. */
+export const requestSignInLink = (email: string): Promise<{ message: string }> =>
+  apiRequest('/api/auth/email-link', {
+    method: 'POST',
+    body: { email } satisfies Static<typeof EmailLinkBodySchema>,
+  });
+
+export const confirmSignInLink = (token: string): UserAnswer =>
+  post<Static<typeof EmailTokenBodySchema>>('/api/auth/email-link/confirm', { token });
+
+export const confirmSignInCode = (email: string, code: string): UserAnswer =>
+  post<Static<typeof EmailCodeBodySchema>>('/api/auth/email-code/confirm', { email, code });
 
 export const signIn = (email: string, password: string): UserAnswer =>
   post<Static<typeof CredentialsBodySchema>>('/api/auth/login', { email, password });

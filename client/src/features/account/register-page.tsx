@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
@@ -15,9 +15,9 @@ import { emailProblem, newPasswordProblem } from './validation';
 export default function RegisterPage() {
   const siteName = useSiteName();
   useDocumentHead('Create your account', `Keep your ${siteName} membership on every device.`);
-  const { setUser, user } = useSession();
-  const navigate = useNavigate();
+  const { user } = useSession();
   const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const { errors, submitting, onSubmit } = useFormSubmit(
     () => ({
@@ -25,9 +25,7 @@ export default function RegisterPage() {
       password: newPasswordProblem(password) ?? undefined,
     }),
     async () => {
-      const result = await register(email, password);
-      setUser(result.user);
-      navigate(paths.account);
+      setSent((await register(email, password)).message);
     },
   );
 
@@ -37,6 +35,21 @@ export default function RegisterPage() {
         <p>
           You are signed in as <strong>{user.email}</strong>.{' '}
           <Link to={paths.account}>Go to your account</Link>.
+        </p>
+      </AccountScreen>
+    );
+  }
+  if (sent) {
+    return (
+      <AccountScreen title="Check your email">
+        <p role="status">{sent}</p>
+        <p>
+          The address: <strong>{email.trim()}</strong>. Nothing is tied to the address until you
+          open the link and press the button. No mail? Look in the spam folder, or{' '}
+          <button type="button" className="link-button" onClick={() => setSent(null)}>
+            try again
+          </button>
+          .
         </p>
       </AccountScreen>
     );

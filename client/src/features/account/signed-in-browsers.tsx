@@ -1,8 +1,17 @@
+import type { SignInMethod } from '../../../../contract/sign-in-methods';
 import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
 import { ApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { endOtherSessions, endSession, listSessions } from './account-api';
+
+/** How a browser signed in, as /account says it ("Signed in 3 May with a password"). */
+const SIGN_IN_METHOD_WORDS: Record<SignInMethod, string> = {
+  password: 'a password',
+  link: 'a link from an email',
+  code: 'a code from an email',
+  passkey: 'a passkey',
+};
 
 /** The browsers signed in to the account, each with a way to sign it out. */
 export function SignedInBrowsers() {
@@ -47,7 +56,9 @@ export function SignedInBrowsers() {
               {session.current && <strong> (this browser)</strong>}
             </span>
             <span className="session__when">
-              Signed in {formatDate(session.createdAt)}, last seen {formatDate(session.lastSeenAt)}
+              Signed in {formatDate(session.createdAt)}
+              {session.signInMethod && ` with ${SIGN_IN_METHOD_WORDS[session.signInMethod]}`}, last
+              seen {formatDate(session.lastSeenAt)}
             </span>
             {!session.current && (
               <button

@@ -19,7 +19,7 @@ export function newPasswordProblem(password: string): string | null {
   return null;
 }
 
-export type FieldErrors = Partial<Record<'email' | 'password' | 'form', string>>;
+export type FieldErrors = Partial<Record<'email' | 'password' | 'code' | 'form', string>>;
 
 /** Puts a server error next to the field it is about. */
 export function fieldErrorsFrom(error: unknown): FieldErrors {
@@ -29,5 +29,7 @@ export function fieldErrorsFrom(error: unknown): FieldErrors {
     return { email: error.message };
   if (['weak_password', 'wrong_password', 'invalid_password'].includes(error.code))
     return { password: error.message };
+  if (error.code === 'invalid_code' || error.code === 'code_expired')
+    return { code: error.message };
   return { form: error.message };
 }

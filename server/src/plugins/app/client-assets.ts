@@ -76,6 +76,8 @@ interface Pages {
   shell: Page;
   /** The shell marked for the desk (`<html data-desk>`): what staff get at /desk. */
   deskShell: Buffer;
+  /** The shell marked `<html data-desk="verify-address">`: staff whose address is not proven. */
+  deskVerifyShell: Buffer;
   browserOnly: Set<string>;
   redirects: Map<string, string>;
 }
@@ -109,6 +111,9 @@ function readPages(options: ClientAssetsOptions): Pages | null {
     notFound: read(routes.notFound),
     shell,
     deskShell: Buffer.from(shell.html.toString().replace(/<html\b/, '<html data-desk')),
+    deskVerifyShell: Buffer.from(
+      shell.html.toString().replace(/<html\b/, '<html data-desk="verify-address"'),
+    ),
     browserOnly: new Set(routes.browserOnly),
     redirects: new Map([
       ['/index.html', '/'],
@@ -186,7 +191,17 @@ export default fp(
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
       }
       if (isStaffOnly(path)) {
-        if (!(await request.getStaff())) return sendPage(request, reply, 404, pages.notFound);
+        if (!(await request.getStaff())) {
+          if (path === options.staffOnlyPrefix && (await request.isStaffAwaitingProof())) {
+            return reply
+              .code(200)
+              .header('cache-control', 'no-store')
+              .header('x-robots-tag', 'noindex')
+              .type('text/html; charset=utf-8')
+              .send(pages.deskVerifyShell);
+          }
+          return sendPage(request, reply, 404, pages.notFound);
+        }
         return reply
           .code(200)
           .header('cache-control', 'no-store')

@@ -14,6 +14,7 @@ import {
   touchUserSession,
 } from '../../sessions/user-sessions.js';
 import { findSessionUser, type SessionUserRow } from '../../users/users.js';
+import type { SignInMethod } from '../../../../contract/sign-in-methods.js';
 
 export const SESSION_COOKIE = 'cohort_session';
 
@@ -32,13 +33,10 @@ export interface Session {
 export interface SignedInGrant {
   userId: string;
   sessionVersion: number;
+  /** How the browser proved who it is: stored on the new session, shown on /account. */
+  method: SignInMethod;
   /** Keep this session (a password change in this browser); otherwise a new one is made. */
   sessionId?: string | null;
-  /**
-   * How the user proved the account is theirs, when not by password: a passkey. Not stored yet;
-   * the sessions table's `signInMethod` (contract's SignInMethod) will hold it.
-   */
-  method?: 'passkey';
 }
 
 declare module 'fastify' {
@@ -135,6 +133,7 @@ export default fp(
           grant.sessionId ??
           (await createUserSession(app, grant.userId, request.headers['user-agent'], {
             signedIn: true,
+            method: grant.method,
           }));
         await setCookie(request, reply, grant.userId, grant.sessionVersion, sessionId);
         return sessionId;

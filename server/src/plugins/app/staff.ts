@@ -10,6 +10,11 @@ declare module 'fastify' {
     getStaff(): Promise<Staff | null>;
     /** The staff member, or the 404 an unknown address gets: the desk is not advertised. */
     requireStaff(): Promise<Staff>;
+    /**
+     * The session's account is listed as staff but its address is not proven yet: the desk page
+     * asks it to verify the address instead of opening. Its API stays 404.
+     */
+    isStaffAwaitingProof(): Promise<boolean>;
   }
 }
 
@@ -22,7 +27,11 @@ export default fp(
       const session = await request.getSession();
       const email = session?.user?.email ?? null;
       const role = staffRoleOf(options.staff, email);
-      if (!session || !email || !role || !session.sessionId) return null;
+      // Only a proven address counts (PRODUCT decision 18): whoever registered a listed address
+      // first does not get the desk unless they read its mail.
+      if (!session || !email || !role || !session.sessionId || !session.user?.emailVerified) {
+        return null;
+      }
       return {
         userId: session.userId,
         email,
@@ -40,6 +49,20 @@ export default fp(
       }
       return found;
     });
+
+    app.decorateRequest(
+      'isStaffAwaitingProof',
+      async function isStaffAwaitingProof(this: FastifyRequest) {
+        const session = await this.getSession();
+        const user = session?.user;
+        return Boolean(
+          session?.sessionId &&
+          user?.email &&
+          !user.emailVerified &&
+          staffRoleOf(options.staff, user.email),
+        );
+      },
+    );
 
     app.decorateRequest('requireStaff', async function requireStaff(this: FastifyRequest) {
       const staff = await this.getStaff();

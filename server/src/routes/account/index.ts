@@ -137,6 +137,21 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
           else throw error;
         });
       }
+      if (changed.oldEmail) {
+        // The old address hears of it, and how to take the account back if it was not its owner.
+        void app.mailer
+          .send({
+            to: changed.oldEmail,
+            subject: `Your ${siteName} email was changed`,
+            text:
+              `The email of your ${siteName} account is now ${changed.email}: this address no longer ` +
+              `signs in, and the newsletter now goes there.\n\n` +
+              `If you did not do this, write to us by replying to this mail.\n`,
+          })
+          .catch((error: unknown) =>
+            request.log.error({ err: error }, 'could not send an email-changed notice'),
+          );
+      }
       return { message: `Your email is now ${changed.email}.` };
     },
   );
@@ -174,6 +189,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
       browser: describeBrowser(row.userAgent),
       createdAt: row.createdAt.toISOString(),
       lastSeenAt: row.lastSeenAt.toISOString(),
+      signInMethod: row.signInMethod,
       current: row.id === current,
     })),
   });

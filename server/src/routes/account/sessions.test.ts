@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { requestEmailChange } from '../../accounts/accounts.js';
@@ -20,11 +22,16 @@ const uniqueEmail = () => `sessions${Date.now()}${(counter += 1)}@example.com`;
 
 describe('sessions a user can end', () => {
   let t: TestApp;
+  let mailbox: SmtpCapture;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000' } });
+    mailbox = await new SmtpCapture().start();
+    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000', SMTP_URL: mailbox.url } });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.stop();
+  });
 
   const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
     const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
@@ -50,11 +57,13 @@ describe('sessions a user can end', () => {
   async function account() {
     const email = uniqueEmail();
     const visitor = await newVisitor(t.app);
-    const registered = await request(visitor.cookie, 'POST', '/api/auth/register', {
-      email,
-      password: PASSWORD,
-    });
-    expect(registered.statusCode).toBe(201);
+    // Registered on the laptop: the mailed link's button pressed there.
+    const registered = await registerThroughMail(
+      (options) => request(visitor.cookie, 'POST', options.url, options.payload),
+      mailbox,
+      { email, password: PASSWORD },
+    );
+    expect(registered.statusCode).toBe(200);
     const laptop = cookieOf(registered);
     const fresh = await newVisitor(t.app);
     const signedIn = await request(

@@ -5,8 +5,8 @@ import {
   completePasswordReset,
   createPasswordReset,
   passwordResetMail,
-  registerAccount,
   requireNoControlCharacters,
+  requireValidEmail,
   signIn,
   type SessionGrant,
 } from '../../accounts/accounts.js';
@@ -15,6 +15,16 @@ import {
   stopStrengthEstimator,
 } from '../../accounts/strength-estimator.js';
 import {
+  confirmEmailCode,
+  confirmEmailLink,
+  confirmRegistration,
+  registrationMail,
+  requestEmailSignIn,
+  requestRegistration,
+  signInMail,
+} from '../../accounts/email-sign-in.js';
+import { createMailLimit } from '../../accounts/mail-limit.js';
+import {
   createSignInThrottle,
   databaseCounters,
   redisCounters,
@@ -22,6 +32,9 @@ import {
 import { normalizeEmail } from '../../../../contract/account-rules.js';
 import {
   CredentialsBodySchema,
+  EmailCodeBodySchema,
+  EmailLinkBodySchema,
+  EmailTokenBodySchema,
   ErrorResponseSchema,
   MessageResponseSchema,
   PasswordChangeBodySchema,
@@ -32,12 +45,14 @@ import {
 import { HttpError } from '../../http/errors.js';
 import { endOtherUserSessions, endUserSession } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
+import type { SignedInGrant } from '../../plugins/app/sessions.js';
 
 const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   403: ErrorResponseSchema,
   409: ErrorResponseSchema,
+  410: ErrorResponseSchema,
   429: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
@@ -47,6 +62,13 @@ export const accountRouteLimit = (max: number) => ({ max, timeWindow: '10 minute
 
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that email, we have sent it a link to choose a new password. The link works once, for one hour.';
+
+/** The answer to a registration, whether or not the address has an account. */
+export const REGISTRATION_MESSAGE =
+  'We sent a link to that address: open it to finish creating your account. It works once, for 24 hours.';
+/** The answer to "Email me a sign-in link", for every address. */
+export const SIGN_IN_LINK_MESSAGE =
+  'We sent a sign-in link and a 6-digit code to that address. Both work once, for 15 minutes.';
 
 export interface AuthRouteOptions {
   siteUrl: string;
@@ -64,28 +86,108 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.addHook('onClose', async () => stopStrengthEstimator());
 
   /** Starts (or keeps) the session the account continues with and answers its user. */
-  async function continueAs(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    grant: SessionGrant & { sessionId?: string | null },
-  ) {
+  async function continueAs(request: FastifyRequest, reply: FastifyReply, grant: SignedInGrant) {
     const sessionId = await app.sessions.signIn(request, reply, grant);
     return { user: toUser(grant.userId, await findSessionUser(app, grant.userId, sessionId)) };
+  }
+
+  /**
+   * Mail sent off the request path: the answer takes as long whatever is mailed. An address that
+   * was mailed too often lately is not mailed again for a while (a silent limit, the same for
+   * every address, so it tells nobody anything).
+   */
+  const mailLimit = createMailLimit(
+    app.sharedRedis ? redisCounters(app.sharedRedis, 'cohort-mail:') : databaseCounters(app),
+  );
+  function sendInBackground(
+    request: FastifyRequest,
+    mail: { to: string; subject: string; text: string },
+  ) {
+    void app.mailer
+      .send(mail)
+      .catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not send a sign-in mail'),
+      );
   }
 
   app.post(
     '/api/auth/register',
     {
-      schema: { body: CredentialsBodySchema, response: { 201: UserResponseSchema, ...errors } },
+      schema: { body: CredentialsBodySchema, response: { 202: MessageResponseSchema, ...errors } },
       config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
       const session = await request.requireSession();
-      const grant = await registerAccount(app, {
+      const mail = await requestRegistration(app, {
         userId: session.userId,
+        visitorEmail: session.user?.email ?? null,
         ...request.body,
       });
-      return reply.code(201).send(await continueAs(request, reply, grant));
+      if (await mailLimit.allows(mail.email, request)) {
+        sendInBackground(request, registrationMail(mail, options));
+      }
+      return reply.code(202).send({ message: REGISTRATION_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/api/auth/register/confirm',
+    {
+      schema: { body: EmailTokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+    },
+    async (request, reply) => {
+      const grant = await confirmRegistration(
+        { db: app.db, graceDays: options.graceDays },
+        { token: request.body.token, leaving: await request.getSession() },
+      );
+      return continueAs(request, reply, { ...grant, method: 'link' });
+    },
+  );
+
+  app.post(
+    '/api/auth/email-link',
+    {
+      schema: { body: EmailLinkBodySchema, response: { 202: MessageResponseSchema, ...errors } },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+    },
+    async (request, reply) => {
+      const email = requireValidEmail(request.body.email);
+      if (await mailLimit.allows(email, request)) {
+        sendInBackground(request, signInMail(await requestEmailSignIn(app, { email }), options));
+      }
+      return reply.code(202).send({ message: SIGN_IN_LINK_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/api/auth/email-link/confirm',
+    {
+      schema: { body: EmailTokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+    },
+    async (request, reply) => {
+      const grant = await confirmEmailLink(
+        { db: app.db, graceDays: options.graceDays },
+        { token: request.body.token, leaving: await request.getSession() },
+      );
+      return continueAs(request, reply, { ...grant, method: 'link' });
+    },
+  );
+
+  app.post(
+    '/api/auth/email-code/confirm',
+    {
+      schema: { body: EmailCodeBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      requireNoControlCharacters({ email: request.body.email });
+      const grant = await confirmEmailCode(
+        { db: app.db, graceDays: options.graceDays },
+        { ...request.body, leaving: await request.getSession() },
+      );
+      return continueAs(request, reply, { ...grant, method: 'code' });
     },
   );
 
@@ -122,7 +224,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         throw error;
       }
       await throttle.succeeded(email, request.ip).catch(failOpen(request));
-      return continueAs(request, reply, grant);
+      return continueAs(request, reply, { ...grant, method: 'password' });
     },
   );
 
@@ -174,7 +276,8 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
       const grant = await completePasswordReset(app, request.body);
       // Whoever knew the old password is signed out everywhere; this browser starts afresh.
       await endOtherUserSessions(app, grant.userId, null);
-      return continueAs(request, reply, grant);
+      // The mailed link proved who this is; the new password is for next time.
+      return continueAs(request, reply, { ...grant, method: 'link' });
     },
   );
 
@@ -195,7 +298,11 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
       });
       // Every other browser is signed out; this one continues.
       await endOtherUserSessions(app, session.userId, session.sessionId);
-      return continueAs(request, reply, { ...grant, sessionId: session.sessionId });
+      return continueAs(request, reply, {
+        ...grant,
+        method: 'password',
+        sessionId: session.sessionId,
+      });
     },
   );
 };

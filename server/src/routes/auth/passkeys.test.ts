@@ -6,6 +6,8 @@ import { SoftAuthenticator } from '#test/soft-authenticator';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { PASSKEY_CHALLENGE_COOKIE } from './passkeys.js';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
 
 // Passkeys against the real SimpleWebAuthn verification, answered by a software authenticator:
 // a passkey added to an account signs in elsewhere, a challenge answers once and for five minutes,
@@ -18,17 +20,26 @@ const uniqueEmail = () => `passkey${Date.now()}${(counter += 1)}@example.com`;
 
 describe('passkeys', () => {
   let stripe: FakeStripe;
+  let smtp: SmtpCapture;
   let t: TestApp;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
+    smtp = await new SmtpCapture().start();
     t = await createTestApp({
-      env: { ...stripe.env(), SITE_URL, LOGIN_RATE_LIMIT: '1000', ALLOW_INSECURE_SITE_URL: 'true' },
+      env: {
+        ...stripe.env(),
+        SITE_URL,
+        SMTP_URL: smtp.url,
+        LOGIN_RATE_LIMIT: '1000',
+        ALLOW_INSECURE_SITE_URL: 'true',
+      },
     });
   });
   afterAll(async () => {
     await t?.close();
     await stripe?.stop();
+    await smtp?.stop();
   });
 
   /** A browser: keeps the cookies the server sets (and forgets those it clears). */
@@ -71,11 +82,12 @@ describe('passkeys', () => {
   async function registeredBrowser(email = uniqueEmail()) {
     const browser = newBrowser();
     expect((await browser.request('POST', '/api/session')).statusCode).toBe(200);
-    const registered = await browser.request('POST', '/api/auth/register', {
-      email,
-      password: PASSWORD,
-    });
-    expect(registered.statusCode).toBe(201);
+    const registered = await registerThroughMail(
+      ({ method, url, payload }) => browser.request(method, url, payload),
+      smtp,
+      { email, password: PASSWORD },
+    );
+    expect(registered.statusCode, registered.body).toBe(200);
     return { browser, email, userId: registered.json().user.id as string };
   }
 

@@ -63,10 +63,18 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
     );
   }
 
+  const addressUnproven = () =>
+    new HttpError(
+      403,
+      'address_unproven',
+      'Verify your address first: sign in with a link we mail to it ("Email me a sign-in link").',
+    );
+
   async function requireAccount(request: FastifyRequest) {
     const session = await request.requireSession();
     const email = session.user?.email;
     if (!email) throw new HttpError(403, 'registration_required', 'Create an account first.');
+    if (!session.user?.emailVerified) throw addressUnproven();
     return { userId: session.userId, email };
   }
 
@@ -85,8 +93,11 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
     },
     async (request, reply) => {
       const session = await request.getSession();
+      // Only a proven address is the account's own: any other goes through double opt-in.
       const account =
-        session?.user?.email != null ? { userId: session.userId, email: session.user.email } : null;
+        session?.user?.email != null && session.user.emailVerified
+          ? { userId: session.userId, email: session.user.email }
+          : null;
       const outcome = await subscribe(app, { email: request.body.email, account });
       if (outcome.kind === 'subscribed') {
         return reply.code(200).send({

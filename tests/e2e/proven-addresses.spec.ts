@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Page } from '@playwright/test';
+import { getPasswordHash } from '../../server/src/accounts/passwords.js';
+import { tokenFromMail, waitForMail } from '#test/registration';
+import type { SmtpCapture } from '#test/smtp-capture';
+import { expect, test, uniqueEmail } from './fixtures.js';
+import { visit } from './support/visit.js';
+
+// Decision 18 in the browser: signing in with a link or a code mailed to the address, what
+// /account says of each browser, and staff whose address is not proven yet.
+
+const STAFF = `staff-${Date.now()}@proven.example`;
+const PASSWORD = 'my long enough passphrase';
+test.use({ payments: true, siteEnv: { STAFF_EMAILS: STAFF } });
+
+const WIDTHS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+];
+
+/** Presses "Email me a sign-in link" on /login and answers the mail's link path and code. */
+async function askForSignInMail(page: Page, mailbox: SmtpCapture, email: string) {
+  const before = mailbox.mailsTo(email).length;
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Check your email' })).toBeVisible();
+  const mail = await waitForMail(mailbox, email, before + 1);
+  return {
+    link: `/sign-in/link#token=${tokenFromMail(mail.text, '/sign-in/link')}`,
+    code: /asked for it: (\d{6})/.exec(mail.text)?.[1] ?? '',
+  };
+}
+
+for (const { name, width, height } of WIDTHS) {
+  test(`signs in with a mailed link that a scanner cannot use up (${name})`, async ({
+    page,
+    mailbox,
+    pay,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    // A visitor who paid on this device, without an account: the first sign-in makes one.
+    await visit(page, '/');
+    const visitor = (await (await page.request.get('/api/me')).json()).user;
+    await pay(visitor.id);
+    const email = uniqueEmail();
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`login-${name}.png`), fullPage: true });
+    const { link } = await askForSignInMail(page, mailbox, email);
+    await page.screenshot({ path: testInfo.outputPath(`login-sent-${name}.png`), fullPage: true });
+
+    // A mail scanner fetches the link: a page, and nobody is signed in by it.
+    const scanner = await page.context().browser()?.newContext();
+    if (!scanner) throw new Error('no browser');
+    const scanned = await scanner.request.get(new URL(link, page.url()).toString());
+    expect(scanned.status()).toBe(200);
+    expect((await scanner.cookies()).filter((c) => c.name === 'cohort_session')).toEqual([]);
+    await scanner.close();
+
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/sign-in\/link$/); // the token leaves the address bar
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await page.screenshot({
+      path: testInfo.outputPath(`sign-in-link-${name}.png`),
+      fullPage: true,
+    });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    // What this visitor paid for came along.
+    await expect(page.getByText(/^Active member/)).toBeVisible();
+    const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
+    await expect(browsers.getByText(/with a link from an email/)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`account-${name}.png`), fullPage: true });
+  });
+}
+
+test.describe('a used link', () => {
+  // The server's 410 for the used link is the point; Chromium logs it as a console error.
+  test.use({ expectedConsoleErrors: [/status of 410/] });
+
+  test('works once: opened again, it says so and signs nobody in', async ({ page, mailbox }) => {
+    const email = uniqueEmail();
+    const { link } = await askForSignInMail(page, mailbox, email);
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText('used already or has expired');
+    expect((await (await page.request.get('/api/me')).json()).user.email).toBeNull();
+  });
+});
+
+test('signs in with the code typed where it was asked for, and /account says so', async ({
+  page,
+  mailbox,
+  registered,
+}) => {
+  // Another device: no cookie of the registered browser.
+  await page.context().clearCookies();
+  const { code } = await askForSignInMail(page, mailbox, registered.email);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Sign in with the code' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByText(`Signed in as ${registered.email}`)).toBeVisible();
+  const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
+  await expect(browsers.getByText(/with a code from an email/)).toBeVisible();
+});
+
+test('staff whose address is not proven get "Verify your address", then the desk once they used the link', async ({
+  page,
+  site,
+  mailbox,
+}) => {
+  // An account from before decision 18, listed in STAFF_EMAILS: its password still signs in.
+  const pool = new pg.Pool({ connectionString: site.databaseUrl, max: 1 });
+  try {
+    await pool.query(
+      `INSERT INTO users (id, email, "passwordHash", "sessionVersion", "updatedAt")
+       VALUES ($1, $2, $3, 1, now())`,
+      [randomUUID(), STAFF, await getPasswordHash(PASSWORD)],
+    );
+  } finally {
+    await pool.end();
+  }
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(STAFF);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/account$/);
+
+  const response = await page.goto('/desk');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Verify your address' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Desk' })).toHaveCount(0);
+  expect((await page.request.get('/api/desk/me')).status()).toBe(404);
+
+  await page.getByRole('button', { name: 'Email me a link' }).click();
+  await expect(page.getByRole('status')).toContainText('We sent a sign-in link');
+  const mail = await waitForMail(mailbox, STAFF);
+  await page.goto(`/sign-in/link#token=${tokenFromMail(mail.text, '/sign-in/link')}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Back where they asked, and the desk opens.
+  await expect(page).toHaveURL(/\/desk/);
+  await expect(page.getByRole('navigation', { name: 'Desk' })).toBeVisible();
+  expect((await page.request.get('/api/desk/me')).status()).toBe(200);
+});
