@@ -26,7 +26,7 @@ RUN npm run build
 # image always has DATABASE_URL), the Prisma CLI and TypeScript (optional peers of @prisma/client);
 # the browser's libraries (React, Stripe.js) are dev dependencies, bundled into dist/client. Then
 # what nothing runs: Prisma's query compilers for other databases (the generated client loads the
-# PostgreSQL one only), source maps and type declarations. 158 MB → 60 MB (README, "Image size").
+# PostgreSQL one only), source maps and type declarations. 158 MB → 60 MB (docs/operating.md, "Image size").
 FROM node:22.18.0-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures.js';
 import { waitForHydration } from './support/visit.js';
 
-// The site is named by SITE_NAME (README, configuration): the server fills it into the prerendered
+// The site is named by SITE_NAME (docs/operating.md, "Configuration"): the server fills it into the prerendered
 // pages at start, and the browser reads it from the page it hydrates.
 test.use({ siteEnv: { SITE_NAME: 'Tidewater Press' } });
 

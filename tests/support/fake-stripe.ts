@@ -135,7 +135,7 @@ export class FakeStripe {
   readonly revokedKeys = new Set<string>();
   /**
    * The billing portal's saved settings. A new Stripe account has none (the portal then refuses
-   * sessions); this fake starts as an account set up as the README says, with them saved.
+   * sessions); this fake starts as an account set up as docs/payments.md says, with them saved.
    */
   readonly portalConfigurations: StripeObject[] = [];
   /** The account's webhook endpoints (Dashboard → Developers → Webhooks). */

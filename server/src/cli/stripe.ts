@@ -25,7 +25,7 @@ function readConfig(): AppConfig & { stripe: StripeConfig } {
   const config = readConfigOrFail();
   if (!config.stripe) {
     fail(
-      'Payments are off: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (see the README).',
+      'Payments are off: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (see docs/payments.md).',
     );
   }
   return { ...config, stripe: config.stripe };

@@ -1,7 +1,7 @@
 /**
  * A connection string, and whether it names a PgBouncer (Prisma's convention: `?pgbouncer=true`),
  * which refuses a `statement_timeout` sent when connecting: set it on the database role instead
- * (README, "Any PostgreSQL").
+ * (docs/operating.md, "Any PostgreSQL").
  */
 export function parseDatabaseUrl(url: string): { connectionString: string; pgbouncer: boolean } {
   const parsed = new URL(url);

@@ -61,7 +61,7 @@ describe('stripe:check', () => {
     });
   const errors = (findings: CheckFinding[]) => findings.filter((f) => f.level === 'error');
 
-  it('finds nothing wrong with an account set up as the README says', async () => {
+  it('finds nothing wrong with an account set up as docs/payments.md says', async () => {
     const findings = await check();
     expect(errors(findings)).toEqual([]);
     expect(findings.filter((f) => f.level === 'warning')).toEqual([]);
