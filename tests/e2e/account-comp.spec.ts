@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures.js';
-import { visit } from './support/visit.js';
+import { expect, signInAs, test } from './fixtures.js';
 
 // A comp (time the desk gives, nothing paid) on the member's own account page: named as what it
 // is, ending on the day the desk entered.
@@ -19,21 +18,13 @@ for (const { name, width, height } of WIDTHS) {
     page,
     browser,
     site,
+    mailbox,
     registered,
   }, testInfo) => {
     // The owner, in a browser of their own, grants the comp from the desk's API.
     const desk = await browser.newContext({ baseURL: site.url });
     const ownerPage = await desk.newPage();
-    await visit(ownerPage, '/');
-    const signUp = await ownerPage.request.post('/api/auth/register', {
-      data: { email: OWNER, password: PASSWORD },
-    });
-    if (signUp.status() !== 201) {
-      const signIn = await ownerPage.request.post('/api/auth/login', {
-        data: { email: OWNER, password: PASSWORD },
-      });
-      expect(signIn.status()).toBe(200);
-    }
+    await signInAs(ownerPage, mailbox, { email: OWNER, password: PASSWORD });
     const granted = await ownerPage.request.post(`/api/desk/members/${registered.id}/comps`, {
       data: { until: '2027-11-24', reason: 'Guest speaker at the spring meetup' },
     });

@@ -1,10 +1,7 @@
-import type { Page } from '@playwright/test';
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
-import { expect, registerThroughMail, test, uniqueEmail } from './fixtures.js';
-import type { SmtpCapture } from '#test/smtp-capture';
+import { expect, registerThroughMail, signInAs, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
-import { visit } from './support/visit.js';
 
 // The publisher's desk in the real built site: invisible to everyone but staff (the site's own
 // 404 page), and for an owner the members list, one member's record with a comp granted from it,
@@ -20,16 +17,6 @@ const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
-
-/** Signs this browser in to `email`'s account, registering it the first time. */
-async function signInAs(page: Page, mailbox: SmtpCapture, email: string) {
-  await visit(page, '/');
-  const signedIn = await page.request.post('/api/auth/login', {
-    data: { email, password: PASSWORD },
-  });
-  if (signedIn.status() === 200) return;
-  await registerThroughMail(page.request, mailbox, { email, password: PASSWORD });
-}
 
 test('the client names the desk where the server serves it', () => {
   expect(paths.desk).toBe(DESK_PATH);
@@ -101,7 +88,7 @@ for (const { name, width, height } of WIDTHS) {
     }
 
     await page.setViewportSize({ width, height });
-    await signInAs(page, mailbox, OWNER);
+    await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
     const response = await page.goto('/desk');
     expect(response?.status()).toBe(200);
     expect(response?.headers()['x-robots-tag']).toBe('noindex');
@@ -216,7 +203,7 @@ test('an editor sees everything but every change is off, and says why', async ({
   mailbox,
 }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, mailbox, EDITOR);
+  await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
   await page.goto('/desk');
   await expect(page.getByText('editors are read-only')).toBeVisible();
   await page.getByRole('link', { name: EDITOR }).click();

@@ -61,6 +61,21 @@ export async function registerThroughMail(
   return (await response.json()).user;
 }
 
+/**
+ * Signs this page's browser in to `email`'s account (opening the site first), registering it
+ * through the mailed link the first time: how a test becomes staff named in STAFF_EMAILS.
+ */
+export async function signInAs(
+  page: Page,
+  mailbox: SmtpCapture,
+  account: { email: string; password: string },
+): Promise<void> {
+  await visit(page, '/');
+  const signedIn = await page.request.post('/api/auth/login', { data: account });
+  if (signedIn.status() === 200) return;
+  await registerThroughMail(page.request, mailbox, account);
+}
+
 /** Each worker runs the real built site on a port and database of its own. */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   siteEnv: [{}, { scope: 'worker', option: true }],
