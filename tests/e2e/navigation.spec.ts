@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.js';
+import { waitForHydration } from './support/visit.js';
 
 const sections = [
   { link: 'Health', path: '/health', heading: 'Health' },
@@ -57,6 +58,23 @@ test('the navbar is transparent at the top and turns solid once scrolled past 99
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(navbar).toHaveClass(/navbar--transparent/);
+});
+
+test('a reader who scrolls while the page is still loading gets a solid navbar, and stays where they scrolled', async ({
+  page,
+}) => {
+  // Scrolled as soon as the article's text has arrived, before the app has taken the page over:
+  // the navbar must turn solid by the time it has, and the page must not jump back to the top
+  // (a page part thrown away and drawn again does both). A few loads: it was a race.
+  for (let load = 0; load < 4; load += 1) {
+    await page.goto('/health/sleep-debt-reset', { waitUntil: 'commit' });
+    await page.locator('article.article').waitFor({ state: 'attached' });
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await waitForHydration(page, 'article.article .back-link a');
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByTestId('navbar')).toHaveClass(/navbar--solid/);
+    expect(await page.evaluate(() => window.scrollY)).toBe(600);
+  }
 });
 
 for (const width of [390, 1280]) {
