@@ -41,8 +41,11 @@ function watchServerNodes() {
     const root = document.getElementById('root');
     if (!root) return;
     // Not the resource hints React writes beside an image it preloads (`<link rel="preload">`):
-    // they are the head's business, not the page's.
-    watch.served = [...root.querySelectorAll('*')].filter((element) => element.tagName !== 'LINK');
+    // they are the head's business, not the page's. Nor the navbar's "Account" kept for a
+    // signed-in reader until the session is known: the session's arrival removes it, as it should.
+    watch.served = [...root.querySelectorAll('*')].filter(
+      (element) => element.tagName !== 'LINK' && !element.matches('.navbar__account--hint'),
+    );
     for (const element of watch.served) served.add(element);
     new MutationObserver((records) => {
       for (const record of records) {

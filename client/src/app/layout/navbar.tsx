@@ -14,7 +14,7 @@ export const SOLID_NAVBAR_AFTER_PX = 99;
 export function Navbar() {
   const { sentinelRef, scrolled: solid } = useScrolledPast<HTMLDivElement>();
   const location = useLocation();
-  const { user } = useSession();
+  const { user, status } = useSession();
   const social = useSiteConfig()?.social;
   const siteName = useSiteName();
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -75,7 +75,13 @@ export function Navbar() {
                   </li>
                 ))}
               </ul>
-              <div className="navbar__actions">
+              {/* Until the server has said who this is, a page it sent a signed-in reader
+                  (`<html data-signed-in>`) shows "Account" instead of "Sign in · Join" from its
+                  first paint (styles.css): nothing flips when the session arrives. */}
+              <div
+                className="navbar__actions"
+                data-session={status === 'connecting' ? 'unknown' : undefined}
+              >
                 <NavLink to={paths.perks} className="navbar__perks">
                   Perks
                 </NavLink>
@@ -88,6 +94,11 @@ export function Navbar() {
                 <Link className="navbar__account" to={user?.email ? paths.account : paths.login}>
                   {user?.email ? 'Account' : 'Sign in'}
                 </Link>
+                {status === 'connecting' && (
+                  <Link className="navbar__account navbar__account--hint" to={paths.account}>
+                    Account
+                  </Link>
+                )}
                 {!user?.isSubscribed && (
                   <JoinButton className="button button--accent navbar__join" problemAs="popover">
                     Join

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
+import { createSessionTokens } from '../../sessions/session-token.js';
+import { SESSION_COOKIE } from './sessions.js';
 import {
   PAGES_ROUTES_FILE,
   PRERENDER_SITE_URL,
@@ -14,7 +16,7 @@ describe('serving the built client', () => {
   let dir: string;
   let testApp: TestApp;
   const page = (title: string) =>
-    `<!doctype html><title>${title}</title><link rel="canonical" href="${PRERENDER_SITE_URL}/x"><div id="root"><h1>${title}</h1></div>`;
+    `<!doctype html><html lang="en"><title>${title}</title><link rel="canonical" href="${PRERENDER_SITE_URL}/x"><div id="root"><h1>${title}</h1></div>`;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cohort-client-'));
@@ -61,6 +63,27 @@ describe('serving the built client', () => {
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     testApp.app.inject({ method: 'GET', url, headers });
+
+  it('marks a page served to a signed-in reader, so its navbar says “Account” from the first paint', async () => {
+    const tokens = createSessionTokens(TEST_SESSION_SECRET);
+    const signedIn = `${SESSION_COOKIE}=${await tokens.sign(crypto.randomUUID(), 1, crypto.randomUUID())}`;
+    const anonymous = `${SESSION_COOKIE}=${await tokens.sign(crypto.randomUUID(), 0)}`;
+    const forged = `${SESSION_COOKIE}=${(await tokens.sign(crypto.randomUUID(), 1, crypto.randomUUID())).slice(0, -2)}xx`;
+    const get = (cookie?: string) =>
+      testApp.app.inject({ url: '/health', headers: cookie ? { cookie } : {} });
+
+    const member = await get(signedIn);
+    expect(member.statusCode).toBe(200);
+    expect(member.body).toMatch(/<html data-signed-in [^>]*lang="en">/);
+    expect(member.headers.vary).toMatch(/Cookie/);
+    for (const response of [await get(), await get(anonymous), await get(forged)]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toMatch(/<html [^>]*lang="en">/);
+      expect(response.body).not.toContain('data-signed-in');
+      // Each copy has its own validator: a reader who signs in gets the other copy, not a 304.
+      expect(response.headers.etag).not.toBe(member.headers.etag);
+    }
+  });
 
   it('serves each page as its own HTML, with this site’s address, revalidated on every load', async () => {
     for (const [url, title] of [

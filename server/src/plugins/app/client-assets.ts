@@ -44,11 +44,21 @@ export interface ClientAssetsOptions {
 }
 
 /** A page's HTML, compressed once each way, and its validator. */
-interface Page {
+interface PageCopy {
   html: Buffer;
   gzip: Buffer;
   brotli: Buffer;
   etag: string;
+}
+
+/**
+ * A page as anonymous readers get it, and as signed-in ones do: marked `<html data-signed-in>`,
+ * so that its CSS shows "Account" in the navbar from the first paint, before the app has asked
+ * who the reader is (styles.css, `.navbar__actions[data-session]`).
+ */
+interface Page {
+  anonymous: PageCopy;
+  signedIn: PageCopy;
 }
 
 type ContentEncoding = 'br' | 'gzip' | 'identity';
@@ -86,12 +96,7 @@ function readPages(options: ClientAssetsOptions): Pages | null {
   const routesFile = join(options.pagesDir, PAGES_ROUTES_FILE);
   if (!existsSync(routesFile)) return null;
   const routes = Value.Parse(PrerenderedRoutesSchema, JSON.parse(readFileSync(routesFile, 'utf8')));
-  const read = (file: string): Page => {
-    let text = fillPrerenderedPage(readFileSync(join(options.pagesDir, file), 'utf8'), {
-      url: options.siteUrl,
-      name: options.siteName,
-    });
-    if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
+  const copy = (text: string): PageCopy => {
     const html = Buffer.from(text);
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
     // Once at start, for every request after: brotli's quality 5 takes about 2 ms a page (11 would
@@ -105,14 +110,25 @@ function readPages(options: ClientAssetsOptions): Pages | null {
       etag: `"${hash}"`,
     };
   };
+  const read = (file: string): Page => {
+    let text = fillPrerenderedPage(readFileSync(join(options.pagesDir, file), 'utf8'), {
+      url: options.siteUrl,
+      name: options.siteName,
+    });
+    if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
+    return {
+      anonymous: copy(text),
+      signedIn: copy(text.replace(/<html\b/, '<html data-signed-in')),
+    };
+  };
   const shell = read(routes.shell);
   return {
     byPath: new Map(routes.pages.map(({ path, file }) => [path, read(file)])),
     notFound: read(routes.notFound),
     shell,
-    deskShell: Buffer.from(shell.html.toString().replace(/<html\b/, '<html data-desk')),
+    deskShell: Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, '<html data-desk')),
     deskVerifyShell: Buffer.from(
-      shell.html.toString().replace(/<html\b/, '<html data-desk="verify-address"'),
+      shell.signedIn.html.toString().replace(/<html\b/, '<html data-desk="verify-address"'),
     ),
     browserOnly: new Set(routes.browserOnly),
     redirects: new Map([
@@ -153,11 +169,18 @@ export default fp(
       );
     }
 
-    function sendPage(request: FastifyRequest, reply: FastifyReply, status: number, page: Page) {
+    async function sendPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      status: number,
+      copies: Page,
+    ) {
+      const signedIn = await app.sessions.carriesSignedInToken(request);
+      const page = signedIn ? copies.signedIn : copies.anonymous;
       void reply
         .header('cache-control', REVALIDATE)
         .header('etag', page.etag)
-        .header('vary', 'Accept-Encoding');
+        .header('vary', 'Accept-Encoding, Cookie');
       // nginx weakens the validator when it gzips (W/"…"): the same page either way.
       const known = (request.headers['if-none-match'] ?? '')
         .split(',')
@@ -229,5 +252,5 @@ export default fp(
         .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));
     });
   },
-  { name: 'client-assets' },
+  { name: 'client-assets', dependencies: ['sessions'] },
 );

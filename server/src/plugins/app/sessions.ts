@@ -47,6 +47,11 @@ declare module 'fastify' {
       /** A fresh anonymous session: a new user id, no database row. */
       startAnonymous(request: FastifyRequest, reply: FastifyReply): Promise<string>;
       end(reply: FastifyReply): void;
+      /**
+       * Whether the request carries a registered user's token (its signature and expiry only, no
+       * database): how a page is drawn before the browser has asked who the visitor is.
+       */
+      carriesSignedInToken(request: FastifyRequest): Promise<boolean>;
     };
   }
   interface FastifyRequest {
@@ -145,6 +150,10 @@ export default fp(
       },
       end(reply) {
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      },
+      async carriesSignedInToken(request) {
+        const token = request.cookies[SESSION_COOKIE];
+        return token ? Boolean((await tokens.verify(token))?.sessionId) : false;
       },
     });
 
