@@ -4,6 +4,11 @@
 // image (no TypeScript tooling) from the built dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadDotEnv } from './load-env.mjs';
+
+// The commands read the operator's .env, as `npm start` does; the environment wins over it.
+loadDotEnv(fileURLToPath(new URL('..', import.meta.url)));
 
 const [name, ...args] = process.argv.slice(2);
 if (!['stripe', 'perks', 'newsletter', 'migrate'].includes(name ?? '')) {

@@ -1,6 +1,10 @@
 // `npm run dev`: the API server restarting on change (tsx watch) and Vite's dev server with hot
 // reload, which proxies API paths to it. Open http://localhost:5173.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadDotEnv } from './load-env.mjs';
+
+loadDotEnv(fileURLToPath(new URL('..', import.meta.url)));
 
 const children = [
   spawn('npx', ['--no-install', 'tsx', 'watch', '--clear-screen=false', 'server/src/server.ts'], {

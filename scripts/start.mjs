@@ -3,8 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { hashBuildInputs, reasonToBuild, writeBuildStamp } from './build-stamp.mjs';
+import { loadDotEnv } from './load-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+if (loadDotEnv(root)) console.log('Read the settings in .env (the environment wins over it).');
 
 const inputsHash = await hashBuildInputs(root);
 const reason = await reasonToBuild(root, inputsHash);
