@@ -92,6 +92,19 @@ describe('stripe:check', () => {
     expect(problem?.fix).toContain('dashboard.stripe.com/test/webhooks/');
   });
 
+  it('reports every problem of an endpoint: a missing event and an old API version together', async () => {
+    stripe.webhookEndpoints.length = 0;
+    stripe.addWebhookEndpoint({
+      url: ENDPOINT,
+      enabled_events: MEMBERSHIP_EVENT_TYPES.filter((type) => type !== 'charge.refunded'),
+      api_version: '2024-06-20',
+    });
+    const about = (await check()).filter((finding) => finding.subject === 'webhook endpoint');
+    expect(about.map(({ level }) => level)).toEqual(['error', 'warning']);
+    expect(about[0]?.message).toContain('it does not send charge.refunded');
+    expect(about[1]?.message).toContain('sends events in API version 2024-06-20');
+  });
+
   it('reports a Price that charges another amount than MEMBERSHIP_PRICE_CENTS/MEMBERSHIP_CURRENCY', async () => {
     const [problem] = errors(await check({ priceCents: 2500, currency: 'eur' }));
     expect(problem).toMatchObject({

@@ -255,6 +255,8 @@ async function checkWebhookEndpoint(
     const problems: string[] = [];
     if (endpoint.status !== 'enabled') problems.push('it is disabled');
     if (missing.length > 0) problems.push(`it does not send ${missing.join(', ')}`);
+    // Every problem of the endpoint, not only the first: one that is disabled, lacks an event and
+    // speaks an old API version is reported with all three.
     if (problems.length > 0) {
       findings.push({
         level: 'error',
@@ -262,14 +264,16 @@ async function checkWebhookEndpoint(
         message: `${endpoint.id} (${url}): ${problems.join('; ')}`,
         fix: `Edit the endpoint at ${dashboard(mode, `webhooks/${endpoint.id}`)}: enable it and select ${MEMBERSHIP_EVENT_TYPES.join(', ')}.`,
       });
-    } else if (endpoint.api_version !== Stripe.API_VERSION) {
+    }
+    if (endpoint.api_version !== Stripe.API_VERSION) {
       findings.push({
         level: 'warning',
         subject: 'webhook endpoint',
         message: `${endpoint.id} sends events in API version ${endpoint.api_version ?? 'of the account’s default'}, not ${Stripe.API_VERSION} (the version Cohort’s Stripe library speaks)`,
         fix: `Cohort re-reads every object in its own version, so payments still work; to match, make a new endpoint with API version ${Stripe.API_VERSION}, switch STRIPE_WEBHOOK_SECRET to its secret, then delete the old one.`,
       });
-    } else {
+    }
+    if (problems.length === 0 && endpoint.api_version === Stripe.API_VERSION) {
       findings.push({
         level: 'ok',
         subject: 'webhook endpoint',
