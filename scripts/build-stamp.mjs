@@ -1,7 +1,7 @@
 // Whether `npm start` must build: a hash of every build input, written next to the build after a
 // successful one (dist/.build-stamp), compared at the next start. scripts/start.mjs uses it.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /** What a build reads (folders are walked), relative to the project root. */
@@ -27,6 +27,13 @@ export const BUILD_OUTPUTS = [
 ];
 
 export const STAMP_FILE = 'dist/.build-stamp';
+
+/**
+ * Held while one process builds (its pid inside), so two app servers started at once from a
+ * fresh checkout build once: the second waits, then starts what the first built. Outside dist/,
+ * which the build empties.
+ */
+export const LOCK_FILE = '.build-lock';
 
 // Tests are not built (server/tsconfig.build.json leaves them out; Vite never imports them).
 const IGNORED = /(^|\/)(node_modules|\.DS_Store)$|\.test\.tsx?$/;
@@ -118,4 +125,77 @@ async function listFiles(root, input) {
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((file) => !IGNORED.test(file));
+}
+
+/** @param {number} pid */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `work` holding the build lock: waits while another live process holds it, takes over a
+ * lock whose process is gone (a build killed half-way).
+ * @template T
+ * @param {string} root
+ * @param {() => Promise<T>} work
+ * @param {() => void} [onWait] called once if another process is building
+ * @returns {Promise<T>}
+ */
+export async function withBuildLock(root, work, onWait) {
+  const lock = join(root, LOCK_FILE);
+  let waited = false;
+  for (;;) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
+    if (holder > 0 && holder !== process.pid && isRunning(holder)) {
+      if (!waited) onWait?.();
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } else {
+      // Its builder is gone (or it was never finished being written): take it over.
+      await rm(lock, { force: true });
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+/**
+ * Builds when the last build is not of these sources (or always, with `force`), under the build
+ * lock, and stamps the result: what `npm start` and `npm run build` both do. Answers why it
+ * built, or null when the last build was already of these sources.
+ * @param {string} root
+ * @param {{ build: () => Promise<void>, force?: boolean, onWait?: () => void,
+ *   inputs?: readonly string[], outputs?: readonly string[] }} options
+ * @returns {Promise<string | null>}
+ */
+export async function buildOnce(root, options) {
+  const { build, force = false, onWait, inputs = BUILD_INPUTS, outputs = BUILD_OUTPUTS } = options;
+  return withBuildLock(
+    root,
+    async () => {
+      // Decided under the lock: a start that waited finds the build the other one just made.
+      const inputsHash = await hashBuildInputs(root, inputs);
+      const reason = force ? 'asked to' : await reasonToBuild(root, inputsHash, outputs);
+      if (!reason) return null;
+      await build();
+      await writeBuildStamp(root, inputsHash, outputs);
+      return reason;
+    },
+    onWait,
+  );
 }
