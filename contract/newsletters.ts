@@ -23,6 +23,8 @@ export const newsletterSchema = z.strictObject({
   membersOnly: z.boolean('must be true or false').default(false),
   /** Articles shown as cards under the body, by slug. */
   articles: z.array(slug, 'must be a list of article slugs').max(6).default([]),
+  /** A sample shipped with Cohort: `newsletter:send` refuses it unless told it is meant. */
+  sample: z.boolean('must be true or false').default(false),
 });
 export type NewsletterFrontMatter = z.infer<typeof newsletterSchema>;
 
@@ -46,6 +48,7 @@ export const NewsletterIssueSchema = Type.Object({
   publishedAt: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
   membersOnly: Type.Boolean(),
   articles: Type.Array(NewsletterArticleSchema),
+  sample: Type.Boolean(),
   /** The body, as contract/markdown-tree.ts describes it (checked shallowly: the build made it). */
   body: Type.Object({ type: Type.Literal('root'), children: Type.Array(Type.Unknown()) }),
 });

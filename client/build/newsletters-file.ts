@@ -24,6 +24,7 @@ export function createNewslettersFile(content: Pick<LoadedContent, 'newsletters'
       publishedAt: data.publishedAt,
       membersOnly: data.membersOnly,
       articles: data.articles.map(card),
+      sample: data.sample,
       body: body ?? { type: 'root' as const, children: [] },
     }))
     .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));

@@ -8,6 +8,7 @@ export const TEST_ISSUE: NewsletterIssue = {
   summary: 'A test issue.',
   publishedAt: '2026-11-24',
   membersOnly: false,
+  sample: false,
   articles: [
     {
       slug: 'sleep-debt-reset',

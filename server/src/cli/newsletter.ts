@@ -25,7 +25,7 @@ import { openDatabase } from './open-database.js';
  */
 
 const USAGE = `usage:
-  newsletter send <slug> [--dry-run | --test <email>]
+  newsletter send <slug> [--dry-run | --test <email>] [--send-sample]
   newsletter status [<slug>]
   newsletter export [<file.csv>]`;
 
@@ -65,9 +65,21 @@ function siteOf(config: AppConfig) {
   };
 }
 
-const formatProgress = (progress: SendProgress) => {
+/**
+ * Without SMTP (MAIL_TRANSPORT=log, the default without SMTP_URL outside production) each mail is
+ * printed here, as the server prints its own: readable, and never reported as sent.
+ */
+const printMail = {
+  info(entry: { mail?: { to: string; subject: string; text: string } }) {
+    const { mail } = entry;
+    if (mail) console.log(`--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n---`);
+  },
+};
+const NOT_MAILED = 'SMTP_URL is not set (MAIL_TRANSPORT=log): printed above, nothing was mailed';
+
+const formatProgress = (progress: SendProgress, done = 'sent') => {
   const { sent, failed, queued, skipped } = progress.counts;
-  return `sent ${sent} · failed ${failed} · left ${queued}${skipped ? ` · skipped ${skipped}` : ''} · ${progress.rate.toFixed(0)} mails/s`;
+  return `${done} ${sent} · failed ${failed} · left ${queued}${skipped ? ` · skipped ${skipped}` : ''} · ${progress.rate.toFixed(0)} mails/s`;
 };
 
 async function sendCommand(args: string[]) {
@@ -80,9 +92,22 @@ async function sendCommand(args: string[]) {
   if (testIndex >= 0 && !testAddress) fail(USAGE, 2);
   const log = pino({ level: 'warn' });
   const site = siteOf(config);
+  const printed = !config.smtpUrl;
+  if (issue.sample) {
+    console.warn(
+      `"${issue.title}" is a sample issue shipped with Cohort (sample: true in content/newsletters/${issue.slug}.md): replace it with your own before you send anything.`,
+    );
+    if (!testAddress && !dryRun && !flags.includes('--send-sample')) {
+      fail('Nothing was sent. To send the sample anyway, add --send-sample.');
+    }
+  }
 
   if (testAddress) {
-    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      log: printed ? printMail : log,
+    });
     const tokens = createUnsubscribeTokens('test copy: its unsubscribe link does nothing');
     const mail = issueMailFor(
       renderIssue(issue, site),
@@ -92,7 +117,11 @@ async function sendCommand(args: string[]) {
     );
     await mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
     mailer.close();
-    console.log(`Sent a test copy of "${issue.title}" to ${testAddress}.`);
+    console.log(
+      printed
+        ? `A test copy of "${issue.title}" for ${testAddress}: ${NOT_MAILED}.`
+        : `Sent a test copy of "${issue.title}" to ${testAddress}.`,
+    );
     return;
   }
 
@@ -111,16 +140,11 @@ async function sendCommand(args: string[]) {
       );
       return;
     }
-    if (!config.smtpUrl) {
-      fail(
-        'SMTP_URL is not set: a newsletter is not printed to the log. Set SMTP_URL and try again.',
-      );
-    }
     const secret = config.sessionSecret ?? (await readOrCreateDevSecret(config.dataDir));
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
-      log,
+      log: printed ? printMail : log,
       poolConnections: config.newsletterConnections,
     });
     const controller = new AbortController();
@@ -142,12 +166,13 @@ async function sendCommand(args: string[]) {
         concurrency: config.newsletterConnections * 2,
         signal: controller.signal,
         onProgress: (progress) => {
-          if (!progress.done) console.log(formatProgress(progress));
+          if (!progress.done) console.log(formatProgress(progress, printed ? 'printed' : 'sent'));
         },
       });
       console.log(
-        `${final.done && final.counts.queued === 0 ? 'Done' : 'Stopped'}: "${issue.title}" ${formatProgress(final)} (${final.newlyQueued} newly queued${final.resumed ? `, ${final.resumed} resumed after a crash` : ''}).`,
+        `${final.done && final.counts.queued === 0 ? 'Done' : 'Stopped'}: "${issue.title}" ${formatProgress(final, printed ? 'printed' : 'sent')} (${final.newlyQueued} newly queued${final.resumed ? `, ${final.resumed} resumed after a crash` : ''}).`,
       );
+      if (printed) console.log(`${NOT_MAILED}.`);
       if (final.counts.failed > 0) {
         console.log(`See the failures: npm run newsletter:status -- ${issue.slug}`);
       }

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { projectRoot } from '../paths.js';
+
+/**
+ * `npm run newsletter:send` without SMTP (MAIL_TRANSPORT=log, the default without SMTP_URL
+ * outside production), run as an operator runs it against the built site's issues: each mail is
+ * printed, nothing claims to have been mailed, and the shipped sample is not sent by mistake.
+ */
+describe('the newsletter command without SMTP', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createMigratedTestDatabase();
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(
+      `INSERT INTO newsletter_subscribers (id, email, state, "confirmedAt", "updatedAt")
+       VALUES (gen_random_uuid(), 'reader@example.org', 'confirmed', now(), now())`,
+    );
+    await client.end();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  async function send(...args: string[]) {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        [join(projectRoot, 'scripts/cli.mjs'), 'newsletter', 'send', ...args],
+        {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+        },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  it('prints a test copy instead of saying it sent one', async () => {
+    const result = await send('first-issue', '--test', 'editor@example.org');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '--- mail to editor@example.org: [Test] Welcome to the Cohort newsletter',
+    );
+    expect(result.stdout).toContain('Thank you for subscribing.');
+    expect(result.stdout).toContain('nothing was mailed');
+    expect(result.stdout).not.toContain('Sent a test copy');
+  });
+
+  it('refuses to send the shipped sample issue unless told it is meant', async () => {
+    const refused = await send('first-issue');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is a sample issue shipped with Cohort');
+    expect(refused.stderr).toContain(
+      'Nothing was sent. To send the sample anyway, add --send-sample.',
+    );
+  });
+
+  it('prints every subscriber’s mail when sending, and says nothing was mailed', async (context) => {
+    if (database.embedded) context.skip('the embedded test database serves this process only');
+    const result = await send('first-issue', '--send-sample');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '--- mail to reader@example.org: Welcome to the Cohort newsletter',
+    );
+    expect(result.stdout).toMatch(/Done: "Welcome to the Cohort newsletter" printed 1 · failed 0/);
+    expect(result.stdout).toContain('nothing was mailed');
+  });
+});
