@@ -44,21 +44,20 @@ describe('the server process', () => {
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
     const secret = await readFile(join(dataDir, 'session-secret'), 'utf8');
     expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);
-    // One process at a time on the embedded database: the reconcile command refuses meanwhile.
+    // The operator's commands work beside it: they connect through the server's port to the
+    // embedded database (which one process can open), and the site keeps serving meanwhile.
     const pidFile = join(dataDir, 'embedded-database.pid');
-    expect((await readFile(pidFile, 'utf8')).trim()).toBe(String(first.child.pid));
-    const reconcile = await promisify(execFile)(
+    const [pidLine, servedAt] = (await readFile(pidFile, 'utf8')).split('\n');
+    expect(pidLine).toBe(String(first.child.pid));
+    expect(servedAt).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres/);
+    const status = await promisify(execFile)(
       process.execPath,
-      ['scripts/cli.mjs', 'stripe', 'reconcile', '--since', '1d'],
-      {
-        cwd: projectRoot,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...FAKE_STRIPE_KEYS },
-      },
-    ).catch((error: { code: number; stderr: string }) => error);
-    expect(reconcile).toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining(`The server (pid ${first.child.pid}) is running`),
-    });
+      ['scripts/cli.mjs', 'newsletter', 'status'],
+      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } },
+    );
+    expect(status.stdout).toContain('subscribers');
+    const session = await fetch(`http://127.0.0.1:${port}/api/session`, { method: 'POST' });
+    expect(session.status).toBe(200);
     expect(await stopProcess(first.child)).toBe(0);
     expect(first.output()).toContain('SIGTERM received, shutting down');
     expect(existsSync(pidFile)).toBe(false);

@@ -32,8 +32,9 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
     databaseUrl = embedded.url;
-    // Tells `npm run stripe:reconcile` the embedded database is in use (one process at a time).
-    await writeFile(join(dataDir, EMBEDDED_PID_FILE), `${process.pid}\n`);
+    // Tells the operator's commands (`npm run newsletter:send`, …) that this process serves the
+    // embedded database, and where: they connect through it instead of opening it themselves.
+    await writeFile(join(dataDir, EMBEDDED_PID_FILE), `${process.pid}\n${embedded.url}\n`);
   }
   if (!embedded) await waitForDatabaseOrExit(databaseUrl);
   const sessionSecret = config.sessionSecret ?? (await readOrCreateDevSecret(dataDir));

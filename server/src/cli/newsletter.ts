@@ -125,7 +125,7 @@ async function sendCommand(args: string[]) {
     return;
   }
 
-  await withDatabase(config, async ({ database, embedded }) => {
+  await withDatabase(config, async ({ database, pglite }) => {
     if (dryRun) {
       const { recipients, alreadyQueued } = await countRecipients(
         { db: database },
@@ -157,7 +157,7 @@ async function sendCommand(args: string[]) {
     try {
       const final = await sendIssue({
         database,
-        lockable: !embedded,
+        lockable: !pglite,
         mailer,
         site,
         tokens: createUnsubscribeTokens(secret),

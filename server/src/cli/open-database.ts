@@ -9,32 +9,46 @@ import { migrationsDir } from '../paths.js';
 import { EMBEDDED_PID_FILE } from './embedded-lock.js';
 
 /**
- * The site's database for an operator's command: DATABASE_URL, or the embedded one in DATA_DIR,
- * which only one process can open (the command refuses while the server runs on it). Pending
- * migrations are applied first, as the server would.
+ * The site's database for an operator's command: DATABASE_URL, or the embedded one in DATA_DIR.
+ * Only one process can open that one: while `npm start` runs on it, the command connects through
+ * the server's loopback port (PGlite's socket server keeps each connection's transactions whole);
+ * otherwise it opens it itself. Pending migrations are applied first, as the server would.
+ * `pglite`: the database is PGlite, whose connections share one backend (no advisory locks).
  */
 export async function openDatabase(
   config: AppConfig,
   log: pino.Logger,
   fail: (message: string) => never,
-): Promise<{ database: Database; embedded?: EmbeddedDatabase }> {
+): Promise<{ database: Database; embedded?: EmbeddedDatabase; pglite: boolean }> {
   if (config.databaseUrl) {
     await applyMigrations(config.databaseUrl, migrationsDir, log);
-    return { database: createDatabase(config.databaseUrl) };
+    return { database: createDatabase(config.databaseUrl), pglite: false };
   }
   const dataDir = resolve(config.dataDir);
   const pidFile = join(dataDir, EMBEDDED_PID_FILE);
-  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
-  if (Number.isInteger(pid) && isRunning(pid)) {
-    fail(
-      `The server (pid ${pid}) is running on the embedded database in ${dataDir}, which one process can open at a time: stop it, run this again, then start it.`,
-    );
+  const [pidLine = '', servedAt] = existsSync(pidFile)
+    ? readFileSync(pidFile, 'utf8').split('\n')
+    : [];
+  const pid = Number(pidLine.trim());
+  if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
+    if (!servedAt) {
+      fail(
+        `The server (pid ${pid}) is running on the embedded database in ${dataDir} and does not say where it serves it (a server from before this version): stop it, run this again, then start it.`,
+      );
+    }
+    log.info(`The server (pid ${pid}) serves the embedded database: connecting through it.`);
+    await applyMigrations(servedAt, migrationsDir, log);
+    return {
+      database: createDatabase(servedAt, { maxConnections: 1, embedded: true }),
+      pglite: true,
+    };
   }
   const embedded = await startEmbeddedDatabase({ dataDir: join(dataDir, 'pglite') });
   await applyMigrations(embedded.url, migrationsDir, log);
   return {
     database: createDatabase(embedded.url, { maxConnections: 1, embedded: true }),
     embedded,
+    pglite: true,
   };
 }
 
