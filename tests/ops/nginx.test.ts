@@ -11,7 +11,7 @@ import {
 } from '../../server/src/http/security-headers.js';
 import { SITE_FILES } from '../../contract/site-index.js';
 import { brotliModule, clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
-import { PRERENDER_SITE_URL } from '../../contract/prerendered.js';
+import { fillPrerenderedPage } from '../../contract/prerendered.js';
 import { pagesDistDir } from '../../server/src/paths.js';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
@@ -92,7 +92,9 @@ describe.skipIf(!nginxBinary)(title, () => {
     const etag = response.headers.get('etag');
     expect(etag).toBeTruthy();
     const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
-    expect(await response.text()).toBe(prerendered.replaceAll(PRERENDER_SITE_URL, site));
+    expect(await response.text()).toBe(
+      fillPrerenderedPage(prerendered, { url: site, name: 'Cohort' }),
+    );
     const again = await fetch(`${site}/`, { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
   });
@@ -156,7 +158,7 @@ describe.skipIf(!nginxBinary)(title, () => {
 
   it('passes pages on as the app compressed them (brotli or gzip), without compressing again', async () => {
     const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
-    const expected = prerendered.replaceAll(PRERENDER_SITE_URL, site);
+    const expected = fillPrerenderedPage(prerendered, { url: site, name: 'Cohort' });
     const br = await rawGet(`${site}/`, { 'accept-encoding': 'gzip, br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.body).toString()).toBe(expected);

@@ -41,6 +41,11 @@ export function ContentImage({
       decoding="async"
       data-fallback={failed ? 'true' : undefined}
       onError={failed ? undefined : () => setFailedSrc(src)}
+      // A prerendered image can fail before the page is hydrated, when no onError listens yet:
+      // one that finished without a picture has failed.
+      ref={(image) => {
+        if (!failed && image?.complete && image.naturalWidth === 0) setFailedSrc(src);
+      }}
     />
   );
 }
