@@ -1,13 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that measure time (delays, timeouts, a timing side channel, how fast a process stops or
+ * restarts): one at a time, after the rest, so the load of other files never decides their
+ * outcome. The other operator tests (nginx, PgBouncer, compose, Kubernetes) run side by side.
+ */
+const ONE_AT_A_TIME = [
+  'tests/faults/**/*.test.ts',
+  'tests/newsletter/**/*.test.ts',
+  'tests/ops/database-start.test.ts',
+  'tests/ops/graceful-shutdown.test.ts',
+  'tests/ops/rolling-restart.test.ts',
+  'server/src/accounts/account-input.test.ts',
+  'server/src/accounts/sign-in-throttle.test.ts',
+  'server/src/http/edges.test.ts',
+  'server/src/routes/auth/auth.test.ts',
+  'server/src/routes/auth/proven-addresses.test.ts',
+  'server/src/routes/health/health.test.ts',
+  'server/src/stripe/stripe-operations.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: [
-      'server/**/*.test.ts',
-      'client/**/*.test.{ts,tsx}',
-      'scripts/**/*.test.ts',
-      'tests/**/*.test.ts',
-    ],
     globalSetup: ['tests/support/vitest-global-setup.ts'],
     setupFiles: ['tests/support/vitest-setup.ts'],
     pool: 'forks',
@@ -15,5 +29,33 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'side by side',
+          include: [
+            'server/**/*.test.ts',
+            'client/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+            'tests/**/*.test.ts',
+          ],
+          exclude: ONE_AT_A_TIME,
+          // Most files wait on PostgreSQL or a child process more than they compute: three at a
+          // time keep two cores busy (Vitest's default here would be one: the cores less one).
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'one at a time',
+          include: ONE_AT_A_TIME,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
