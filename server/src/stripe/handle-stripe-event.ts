@@ -36,12 +36,9 @@ export async function handleStripeEvent(
     if (recorded.rowCount === 0) return 'duplicate' as const;
     const change =
       facts.length === 0 ? null : await applyPaymentFacts(tx, facts, { graceDays: deps.graceDays });
-    await tx.query(`UPDATE stripe_events SET outcome = $2, notes = $3 WHERE id = $1`, [
-      event.id,
-      change ? 'applied' : 'recorded',
-      change?.notices.join('\n') || null,
-    ]);
-    await linkEventToUsers(tx, event.id, {
+    await recordOutcome(tx, event.id, {
+      outcome: change ? 'applied' : 'recorded',
+      notes: change?.notices.join('\n') || null,
       userIds: [...(change?.userIds ?? [])],
       customerId: named.customerId,
       metadataUserId: named.metadataUserId,
@@ -83,23 +80,32 @@ function namedInEvent(event: Stripe.Event): {
 }
 
 /**
- * Lists the event under the users whose ledger it changed, the user of its customer, and the user
- * (or the account an anonymous user merged into) named in its metadata: those that have a row.
+ * Marks what the event did, and lists it under the users whose ledger it changed, the user of its
+ * customer, and the user (or the account an anonymous user merged into) named in its metadata:
+ * those that have a row. One statement, one round-trip (the UPDATE in the WITH runs once, to
+ * completion, whatever the INSERT selects).
  */
-async function linkEventToUsers(
+async function recordOutcome(
   tx: Tx,
   eventId: string,
-  named: { userIds: string[]; customerId: string | null; metadataUserId: string | null },
+  done: {
+    outcome: 'applied' | 'recorded';
+    notes: string | null;
+    userIds: string[];
+    customerId: string | null;
+    metadataUserId: string | null;
+  },
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO stripe_event_users ("eventId", "userId")
+    `WITH marked AS (UPDATE stripe_events SET outcome = $5, notes = $6 WHERE id = $1)
+     INSERT INTO stripe_event_users ("eventId", "userId")
      SELECT $1, u.id FROM users u
      WHERE u.id = ANY($2::uuid[])
         OR u.id = (SELECT "userId" FROM stripe_customers WHERE id = $3)
         OR u.id = $4::uuid
         OR u.id = (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $4::uuid)
      ON CONFLICT DO NOTHING`,
-    [eventId, named.userIds, named.customerId, named.metadataUserId],
+    [eventId, done.userIds, done.customerId, done.metadataUserId, done.outcome, done.notes],
   );
 }
 
