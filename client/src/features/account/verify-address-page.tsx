@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { AccountScreen } from './account-screen';
+import { FormError } from './fields';
 import { requestSignInLink } from './account-api';
 import { rememberReturnPath } from './return-path';
 
@@ -47,11 +48,7 @@ export default function VerifyAddressPage() {
             We will mail a sign-in link to <strong>{user.email}</strong>. Signing in with it
             verifies the address.
           </p>
-          {problem && (
-            <p role="alert" className="form-error">
-              {problem}
-            </p>
-          )}
+          <FormError message={problem ?? undefined} />
           <button
             type="button"
             className="button button--accent"

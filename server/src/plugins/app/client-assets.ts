@@ -214,23 +214,20 @@ export default fp(
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
       }
       if (isStaffOnly(path)) {
-        if (!(await request.getStaff())) {
-          if (path === options.staffOnlyPrefix && (await request.isStaffAwaitingProof())) {
-            return reply
-              .code(200)
-              .header('cache-control', 'no-store')
-              .header('x-robots-tag', 'noindex')
-              .type('text/html; charset=utf-8')
-              .send(pages.deskVerifyShell);
-          }
-          return sendPage(request, reply, 404, pages.notFound);
-        }
+        // Staff get the desk's shell; staff whose address is not proven yet, the page asking them
+        // to prove it; anyone else, the not-found page. Never cached or indexed.
+        const staffShell = (await request.getStaff())
+          ? pages.deskShell
+          : path === options.staffOnlyPrefix && (await request.isStaffAwaitingProof())
+            ? pages.deskVerifyShell
+            : null;
+        if (!staffShell) return sendPage(request, reply, 404, pages.notFound);
         return reply
           .code(200)
           .header('cache-control', 'no-store')
           .header('x-robots-tag', 'noindex')
           .type('text/html; charset=utf-8')
-          .send(pages.deskShell);
+          .send(staffShell);
       }
       const page = pages.byPath.get(path);
       if (page) return sendPage(request, reply, 200, page);
