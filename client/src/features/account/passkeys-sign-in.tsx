@@ -1,3 +1,4 @@
+import { FormError } from './fields';
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { User } from '../../../../contract/api';
 import {
@@ -61,11 +62,7 @@ export default function PasskeySignIn({ onSignedIn }: { onSignedIn(user: User): 
       >
         Sign in with a passkey
       </button>
-      {problem && (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      )}
+      <FormError message={problem ?? undefined} />
     </div>
   );
 }

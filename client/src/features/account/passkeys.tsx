@@ -1,3 +1,4 @@
+import { FormError } from './fields';
 import { useEffect, useState, type FormEvent } from 'react';
 import { FormField } from '../../components/form-field';
 import { ApiError } from '../../lib/api-client';
@@ -114,11 +115,7 @@ export default function Passkeys() {
         <p>This browser cannot make passkeys.</p>
       )}
       {notice && <p role="status">{notice}</p>}
-      {problem && (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      )}
+      <FormError message={problem ?? undefined} />
     </section>
   );
 }
