@@ -79,6 +79,17 @@ test('the account page lists each payment, what it covers, and a refund', async 
   await expect(page.getByText(/^Active member \(one year, ends on/)).toBeVisible();
 });
 
+test('the sign-in page opens without an error when the browser cannot offer passkeys here', async ({
+  page,
+}) => {
+  // This site is served from 127.0.0.1, an address no passkey can belong to: the browser refuses
+  // the page's autofill request for passkeys at once. Nobody asked for a passkey, so nothing says so.
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test.describe('mistakes', () => {
   // The server's 400 and 401 answers are the point here; Chromium logs each as a console error.
   test.use({ expectedConsoleErrors: [/status of 40[01]/] });

@@ -1,6 +1,7 @@
 import { FormError } from './fields';
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { User } from '../../../../contract/api';
+import { ApiError } from '../../lib/api-client';
 import {
   loadWebAuthn,
   passkeyProblem,
@@ -29,8 +30,10 @@ export default function PasskeySignIn({ onSignedIn }: { onSignedIn(user: User): 
         const { user } = await signInWithPasskey({ autofill: true });
         if (!left) signedIn(user);
       } catch (error) {
-        // Leaving the page, or pressing the button, ends the wait: that is no problem to show.
-        if (!left) setProblem(passkeyProblem(error, 'Could not sign in with that passkey.'));
+        // Only the server's refusal of a passkey the reader picked is theirs to read. The browser
+        // ending the wait (leaving the page, pressing the button) or refusing to start it (a site
+        // served from an address no passkey can belong to) happened without them.
+        if (!left && error instanceof ApiError) setProblem(error.message);
       }
     })();
     return () => {
