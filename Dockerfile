@@ -59,16 +59,18 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root and read-only to the app: it writes nothing to its own folder in production.
 COPY --from=prod-deps /app/node_modules ./node_modules
-# The built site and server; not the build's own SSR bundle or the source maps.
+# The built client, the same app built for Node (which draws every page from the content in the
+# database), the server; not the source maps.
 COPY --from=build /app/dist/client ./dist/client
-COPY --from=build /app/dist/pages ./dist/pages
+COPY --from=build /app/dist/ssr ./dist/ssr
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/contract ./dist/contract
-COPY --from=build /app/dist/site-index.json ./dist/
 COPY package.json ./
 COPY scripts/cli.mjs scripts/docker-entrypoint.sh ./scripts/
-# Partner perks: the server reads their descriptions and how each is redeemed at start.
-COPY content/perks ./content/perks
+# The shipped content, imported into an empty database at the first start (then the database is
+# the content), and the stylesheet whose colours the web manifest takes.
+COPY content ./content
+COPY client/src/styles.css ./client/src/styles.css
 COPY perks ./perks
 COPY prisma/migrations ./prisma/migrations
 USER node

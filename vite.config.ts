@@ -1,35 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { contentPlugin } from './client/build/vite-plugin-content.js';
 import { siteIconsPlugin } from './client/build/vite-plugin-site-icons.js';
 import { scriptsAfterContentPlugin } from './client/build/vite-plugin-scripts-after-content.js';
 import { SERVER_PATHS } from './contract/constants.js';
-import { SITE_FILES, SITE_INDEX_FILE } from './contract/site-index.js';
-import { NEWSLETTERS_FILE } from './contract/newsletters.js';
+import { SITE_FILES } from './contract/site-index.js';
 import { fillPrerenderedPage } from './contract/prerendered.js';
 
 const serverUrl = process.env.COHORT_SERVER_URL ?? 'http://127.0.0.1:3000';
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// Two builds: the client (dist/client), then with `--ssr` the same app for Node (dist/ssr), which
-// client/build/prerender.ts runs to write every page as HTML. scripts/build-client.mjs runs all
-// three; the site index and the icons come from the first.
+// Two builds: the client (dist/client), then with `--ssr` the same app for Node (dist/ssr), with
+// which the server draws every page from the content in the database (server/src/site/). Neither
+// reads content/: the build is the same for every site. scripts/build-client.mjs runs both.
 export default defineConfig(({ command, isSsrBuild }) => ({
   root: fromRoot('./client'),
   plugins: [
     react(),
-    contentPlugin({
-      contentDir: fromRoot('./content'),
-      // Beside dist/client, not in it: the server reads it, nginx's static root never has it.
-      ...(!isSsrBuild && {
-        siteIndex: {
-          file: fromRoot(`./${SITE_INDEX_FILE}`),
-          cssFile: fromRoot('./client/src/styles.css'),
-          newslettersFile: fromRoot(`./${NEWSLETTERS_FILE}`),
-        },
-      }),
-    }),
     {
       // `npm run dev` serves index.html itself: it names the site as the server would at start.
       name: 'site-name-in-dev',
@@ -64,7 +51,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   build: {
     outDir: fromRoot(isSsrBuild ? './dist/ssr' : './dist/client'),
     emptyOutDir: true,
-    // Node runs the server build once, at build time: no public copies of the client's files.
+    // The server runs the Node build: no public copies of the client's files beside it.
     copyPublicDir: !isSsrBuild,
     // One stylesheet for every screen (about 6 KB gzipped), linked by every prerendered page: a
     // screen's own CSS arriving with its script later would move the page it was drawn on.
@@ -80,6 +67,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
     },
   },
+  // The Node build carries its libraries (React, the router, Stripe's React bindings): the image
+  // installs only the server's dependencies, and the browser's stay dev dependencies.
+  ssr: { noExternal: true },
   server: {
     port: 5173,
     proxy: Object.fromEntries([...SERVER_PATHS, ...SITE_FILES].map((path) => [path, serverUrl])),

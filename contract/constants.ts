@@ -1,7 +1,18 @@
 /** Facts both sides name. */
 
-/** The paths the Node server answers itself; every other path is the client's (nginx agrees). */
-export const SERVER_PATHS = ['/api', '/webhooks', '/create-payment-intent', '/healthz', '/readyz'];
+/**
+ * The paths the Node server answers itself; every other path is the client's (nginx agrees).
+ * `/art` and `/og` are the posts' artwork and link previews, drawn from the content.
+ */
+export const SERVER_PATHS = [
+  '/api',
+  '/webhooks',
+  '/create-payment-intent',
+  '/healthz',
+  '/readyz',
+  '/art',
+  '/og',
+];
 
 /** The only thing sold through POST /create-payment-intent: the one-year early-access membership. */
 export const EARLY_ACCESS_OFFER = 'early-access';

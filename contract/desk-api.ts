@@ -34,7 +34,7 @@ export type DeskNewsletter = Static<typeof DeskNewsletterSchema>;
 /** GET /api/desk/me: who is at the desk, and whether they may change things now. */
 export const DeskStaffSchema = Type.Object({
   email: Type.String(),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('editor')]),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('editor'), Type.Literal('writer')]),
   /** An owner whose session signed in within the last 12 hours. */
   canChange: Type.Boolean(),
   /** When this session signed in (null: unknown, a session older than the desk). */

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { MAX_EMAIL_LENGTH } from './account-rules.js';
 import type { MarkdownTree } from './markdown-tree.js';
 
-// Newsletter issues: content/newsletters/<slug>.md (content/FORMAT.md). The content build checks
-// the front matter with `newsletterSchema` and writes every issue, bodies included, to
-// NEWSLETTERS_FILE beside the client (never in it: a members-only body must not reach a
-// non-member). The server reads that file to mail an issue and to show members its body.
+// Newsletter issues: posts of kind `newsletter` (contract/posts.ts), imported from
+// content/newsletters/<slug>.md (content/FORMAT.md), whose front matter `newsletterSchema` checks.
+// The server draws every issue, body included, from the database to mail it and to show members
+// its body; a members-only body never reaches a non-member.
 
 const slug = z
   .string('must be text')
@@ -14,6 +14,8 @@ const slug = z
 const text = z.string('must be text').trim().min(1, 'must not be empty');
 
 export const newsletterSchema = z.strictObject({
+  /** The post's id: optional (a new issue gets the next free one), kept by an export. */
+  id: z.int('must be a whole number').positive('must be a positive whole number').optional(),
   slug,
   title: text.max(120, 'must be at most 120 characters'),
   /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
@@ -28,10 +30,7 @@ export const newsletterSchema = z.strictObject({
 });
 export type NewsletterFrontMatter = z.infer<typeof newsletterSchema>;
 
-/** Where the build writes every issue for the server, relative to the project root. */
-export const NEWSLETTERS_FILE = 'dist/newsletters.json';
-
-/** An article card under an issue, as the build resolved it from the slug. */
+/** An article card under an issue, as the server resolved it from the slug. */
 export const NewsletterArticleSchema = Type.Object({
   slug: Type.String(),
   title: Type.String(),
@@ -49,7 +48,7 @@ export const NewsletterIssueSchema = Type.Object({
   membersOnly: Type.Boolean(),
   articles: Type.Array(NewsletterArticleSchema),
   sample: Type.Boolean(),
-  /** The body, as contract/markdown-tree.ts describes it (checked shallowly: the build made it). */
+  /** The body, as contract/markdown-tree.ts describes it (checked shallowly: the server made it). */
   body: Type.Object({ type: Type.Literal('root'), children: Type.Array(Type.Unknown()) }),
 });
 
@@ -57,8 +56,6 @@ export const NewsletterIssueSchema = Type.Object({
 export type NewsletterIssue = Omit<Static<typeof NewsletterIssueSchema>, 'body'> & {
   body: MarkdownTree;
 };
-
-export const NewslettersFileSchema = Type.Object({ issues: Type.Array(NewsletterIssueSchema) });
 
 /**
  * An issue as the archive lists it: everything but the body. The client bundles these for every

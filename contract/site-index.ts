@@ -26,17 +26,14 @@ export const SITE_FILES = [
   ...Object.values(SECTION_FEED_PATHS),
 ] as const;
 
-/** Where the build writes the site index, relative to the project root (see SiteIndexSchema). */
-export const SITE_INDEX_FILE = 'dist/site-index.json';
-
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const SitePath = Type.String({ pattern: '^/' });
 const Section = Type.Union([Type.Literal('Health'), Type.Literal('Wealth')]);
 const Colour = Type.String({ pattern: '^#[0-9a-fA-F]{3,8}$' });
 
 /**
- * What the build tells the server about the site's content (client/build/site-index.ts writes
- * it; the server reads it at start for the sitemap, the feeds and the manifest). Paths only: the
+ * What the published content gives the sitemap, the feeds and the manifest
+ * (server/src/content/site-index.ts draws it again whenever a post changes). Paths only: the
  * server puts SITE_URL in front of them.
  */
 export const SiteIndexSchema = Type.Object({
@@ -77,3 +74,10 @@ export const SiteIndexSchema = Type.Object({
 export type SiteIndex = Static<typeof SiteIndexSchema>;
 export type SiteIndexArticle = SiteIndex['articles'][number];
 export type SiteIndexNewsletter = SiteIndex['newsletters'][number];
+
+/** The web manifest's icons: the SVG itself, and the two PNG sizes Android asks for. */
+export const MANIFEST_ICONS = [
+  { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+  { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+  { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+] as const;

@@ -1,8 +1,8 @@
-// `npm run build:client`: the client (dist/client), the same app built for Node (dist/ssr), then
-// every public page prerendered to HTML (client/build/prerender.ts → dist/pages) with its preview
-// image (dist/client/og), then a .gz and a .br beside every compressible file of dist/client, its
-// source maps moved out to dist/sourcemaps (scripts/precompress.mjs). Arguments (e.g.
-// `--logLevel warn`) go to both Vite builds.
+// `npm run build:client`: the client (dist/client), the same app built for Node (dist/ssr), with
+// which the server draws every page from the content in the database, then a .gz and a .br beside
+// every compressible file of dist/client, its source maps moved out to dist/sourcemaps
+// (scripts/precompress.mjs). Arguments (e.g. `--logLevel warn`) go to both Vite builds. Neither
+// reads content/: the build is the same for every site.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,11 +11,6 @@ const args = process.argv.slice(2);
 const steps = [
   ['npx', '--no-install', 'vite', 'build', ...args],
   ['npx', '--no-install', 'vite', 'build', '--ssr', 'src/entry-server.tsx', ...args],
-  [
-    process.execPath,
-    ...['--import', 'tsx', 'client/build/prerender.ts'],
-    ...(args.includes('warn') ? ['--quiet'] : []),
-  ],
   [process.execPath, 'scripts/precompress.mjs'],
 ];
 for (const [command, ...commandArgs] of steps) {

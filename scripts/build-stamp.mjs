@@ -8,7 +8,6 @@ import { join, relative, sep } from 'node:path';
 export const BUILD_INPUTS = [
   'client',
   'server',
-  'content',
   'contract',
   'prisma',
   'package.json',
@@ -22,8 +21,7 @@ export const BUILD_INPUTS = [
 export const BUILD_OUTPUTS = [
   'dist/client/index.html',
   'dist/server/src/server.js',
-  'dist/site-index.json',
-  'dist/pages/routes.json',
+  'dist/ssr/entry-server.js',
 ];
 
 export const STAMP_FILE = 'dist/.build-stamp';

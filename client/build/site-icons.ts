@@ -11,13 +11,6 @@ export const FAVICON_SIZES = [16, 32, 48] as const;
 /** iOS's home-screen icon: 180×180, opaque (iOS rounds the corners itself). */
 export const APPLE_TOUCH_ICON_SIZE = 180;
 
-/** The web manifest's icons: the SVG itself, and the two PNG sizes Android asks for. */
-export const MANIFEST_ICONS = [
-  { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
-  { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
-  { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
-] as const;
-
 /**
  * Every raster icon crawlers and devices ask for, drawn from the site's SVG favicon:
  * favicon.ico, apple-touch-icon.png and the manifest's PNGs.

@@ -6,25 +6,33 @@ import { AppRoutes } from './app/router';
 import { PageHeadContext, type PageHead } from './lib/document-head';
 import { SessionProvider } from './lib/session/session-context';
 import { PRERENDER_SITE_NAME } from '../../contract/site-name';
+import type { SiteData } from '../../contract/site-data';
+import { SiteDataContext } from './lib/site-data';
 
 /**
- * One page as HTML at build time (client/build/prerender.ts), with what it said about itself.
+ * One page as HTML, drawn by the server from `data` (server/src/site/), with what it said about
+ * itself.
  * The site's name is PRERENDER_SITE_NAME, which the server replaces with SITE_NAME at start.
  * The same tree as the browser's App (main.tsx), with a StaticRouter, so `hydrateRoot` adopts
  * this HTML without a mismatch. A first pass (`prerender`) waits for every lazy screen and
  * article body; the second renders them all at once, so the HTML needs no inline script to put
  * late parts in place (the site's CSP allows none).
  */
-export async function renderPage(path: string): Promise<{ html: string; head: PageHead }> {
+export async function renderPage(
+  path: string,
+  data: SiteData,
+): Promise<{ html: string; head: PageHead }> {
   const head: PageHead = { title: PRERENDER_SITE_NAME, name: PRERENDER_SITE_NAME, status: 200 };
   const page = (
     <StrictMode>
       <PageHeadContext value={head}>
-        <SessionProvider>
-          <StaticRouter location={path}>
-            <AppRoutes />
-          </StaticRouter>
-        </SessionProvider>
+        <SiteDataContext value={data}>
+          <SessionProvider>
+            <StaticRouter location={path}>
+              <AppRoutes />
+            </StaticRouter>
+          </SessionProvider>
+        </SiteDataContext>
       </PageHeadContext>
     </StrictMode>
   );

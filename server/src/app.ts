@@ -3,13 +3,12 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import {
   clientDistDir,
-  pagesDistDir,
-  newslettersFile,
+  contentDir,
   perkRedemptionsFile,
   perksContentDir,
-  siteIndexFile,
+  siteStylesheet,
+  ssrDistDir,
 } from './paths.js';
-import { readNewsletterIssues, type NewsletterIssue } from './newsletter/issues.js';
 import newsletterIssueRoutes from './routes/newsletter/issues.js';
 import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
 import perkRoutes from './routes/perks/index.js';
@@ -45,24 +44,25 @@ import passkeyRoutes from './routes/auth/passkeys.js';
 import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
+import deskPostRoutes from './routes/desk/posts.js';
 import staff from './plugins/app/staff.js';
 import { modeOfKey } from './stripe/key-check.js';
-import { readSiteIndex } from './site-files/site-index.js';
-import type { SiteIndex } from '../../contract/site-index.js';
+import siteContent from './plugins/app/site-content.js';
+import siteDataRoutes from './routes/site-data/index.js';
 import { DESK_PATH } from '../../contract/constants.js';
 
 export interface AppDependencies {
   database: Database;
   /** Where the built client lives; tests point it elsewhere. */
   clientDir?: string;
-  /** Where the prerendered pages live (dist/pages); tests point it elsewhere. */
-  pagesDir?: string;
+  /** Where the app built for Node lives (dist/ssr); tests point it elsewhere. */
+  ssrDir?: string;
   /** The partner perks; read from content/perks and perks/redemptions.json unless given. */
   perkCatalog?: PerkCatalog;
-  /** What the build says about the content (null: not built); read from dist/ unless given. */
-  siteIndex?: SiteIndex | null;
-  /** The newsletter's issues with their bodies (null: not built); read from dist/ unless given. */
-  newsletterIssues?: readonly NewsletterIssue[] | null;
+  /**
+   * The content folder imported once into a new site (content/ unless given); null for none.
+   */
+  seedContentDir?: string | null;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -163,6 +163,11 @@ export async function buildApp(
     dependencies.perkCatalog ??
     (await readPerkCatalog({ contentDir: perksContentDir, redemptionsFile: perkRedemptionsFile }));
   await app.register(perkRoutes, { catalog: perkCatalog });
+  await app.register(siteContent, {
+    seedDir: dependencies.seedContentDir === undefined ? contentDir : dependencies.seedContentDir,
+    perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
+    cssFiles: [siteStylesheet],
+  });
   await app.register(deskRoutes, {
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,
@@ -173,32 +178,20 @@ export async function buildApp(
     ),
     stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
+  await app.register(deskPostRoutes);
   await app.register(newsletterRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     sessionSecret: config.sessionSecret,
     signUpRateLimit: config.newsletterRateLimit,
   });
-  let newsletterIssues = dependencies.newsletterIssues;
-  if (newsletterIssues === undefined) {
-    newsletterIssues = await readNewsletterIssues(newslettersFile);
-    if (!newsletterIssues) app.log.warn(`No ${newslettersFile}: run \`npm run build\`.`);
-  }
-  await app.register(newsletterIssueRoutes, { issues: newsletterIssues });
+  await app.register(newsletterIssueRoutes);
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
-  let siteIndex = dependencies.siteIndex;
-  if (siteIndex === undefined) {
-    siteIndex = await readSiteIndex(siteIndexFile);
-    if (!siteIndex) app.log.warn(`No ${siteIndexFile}: run \`npm run build\` for the feeds.`);
-  }
-  await app.register(siteFileRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    siteIndex,
-  });
+  await app.register(siteFileRoutes, { siteUrl: config.siteUrl, siteName: config.siteName });
+  await app.register(siteDataRoutes);
   await app.register(clientAssets, {
     dir: dependencies.clientDir ?? clientDistDir,
-    pagesDir: dependencies.pagesDir ?? pagesDistDir,
+    ssrDir: dependencies.ssrDir ?? ssrDistDir,
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     paymentsEnabled: config.stripe !== null,

@@ -39,15 +39,17 @@ describe('configuration from the environment', () => {
   });
 
   it('reads the desk’s staff as account emails, normalised, and no one staff unless named', () => {
-    expect(parseConfig({}).staff).toEqual({ owners: [], editors: [] });
+    expect(parseConfig({}).staff).toEqual({ owners: [], editors: [], writers: [] });
     expect(
       parseConfig({
         STAFF_EMAILS: ' Owner@Example.com, second@example.com ,',
         EDITOR_EMAILS: 'editor@example.com',
+        WRITER_EMAILS: 'Writer@Example.com',
       }).staff,
     ).toEqual({
       owners: ['owner@example.com', 'second@example.com'],
       editors: ['editor@example.com'],
+      writers: ['writer@example.com'],
     });
     expect(problemsOf({ STAFF_EMAILS: 'owner@example.com, not-an-email' })).toEqual([
       'STAFF_EMAILS: not-an-email is not an email address',
@@ -56,6 +58,11 @@ describe('configuration from the environment', () => {
       problemsOf({ STAFF_EMAILS: 'both@example.com', EDITOR_EMAILS: 'Both@example.com' }),
     ).toEqual([
       'EDITOR_EMAILS: both@example.com is in STAFF_EMAILS too; name each staff member in one of them',
+    ]);
+    expect(
+      problemsOf({ EDITOR_EMAILS: 'both@example.com', WRITER_EMAILS: 'both@example.com' }),
+    ).toEqual([
+      'WRITER_EMAILS: both@example.com is in EDITOR_EMAILS too; name each staff member in one of them',
     ]);
   });
 

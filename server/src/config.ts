@@ -55,8 +55,10 @@ export interface AppConfig {
 export interface StaffConfig {
   /** `STAFF_EMAILS`: see and change everything on the desk. Normalised like account emails. */
   owners: string[];
-  /** `EDITOR_EMAILS`: see everything, change nothing. */
+  /** `EDITOR_EMAILS`: write, edit and publish posts; see members and money, change nothing. */
   editors: string[];
+  /** `WRITER_EMAILS`: write and edit drafts and submit them; nothing else of the desk. */
+  writers: string[];
 }
 
 export interface SocialLink {
@@ -179,6 +181,7 @@ export const envSchema = z.object({
   ),
   STAFF_EMAILS: emailList,
   EDITOR_EMAILS: emailList,
+  WRITER_EMAILS: emailList,
   METRICS_TOKEN: optionalText.pipe(
     z.string().min(16, 'must be at least 16 characters (try: openssl rand -hex 24)').optional(),
   ),
@@ -238,6 +241,18 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     problems.push(
       `EDITOR_EMAILS: ${email} is in STAFF_EMAILS too; name each staff member in one of them`,
     );
+  }
+  for (const email of e.WRITER_EMAILS) {
+    const other = e.STAFF_EMAILS.includes(email)
+      ? 'STAFF_EMAILS'
+      : e.EDITOR_EMAILS.includes(email)
+        ? 'EDITOR_EMAILS'
+        : null;
+    if (other) {
+      problems.push(
+        `WRITER_EMAILS: ${email} is in ${other} too; name each staff member in one of them`,
+      );
+    }
   }
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
     problems.push('SMTP_URL: is required when MAIL_TRANSPORT=smtp');
@@ -309,7 +324,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '\\$&')}" <no-reply@localhost>`,
     redisUrl: e.REDIS_URL,
-    staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS },
+    staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS, writers: e.WRITER_EMAILS },
     metricsToken: e.METRICS_TOKEN,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     migrateOnStart: e.MIGRATE_ON_START ?? true,

@@ -69,7 +69,7 @@ test('a reader opens an article from its list and reads its body', async ({ page
     'The Sleep Debt Reset: How to Actually Catch Up',
   );
   const article = page.getByRole('article').first();
-  await expect(article.locator('img')).toHaveAttribute('src', /\/assets\/art\/sleep-debt-reset-/);
+  await expect(article.locator('img')).toHaveAttribute('src', /^\/art\/sleep-debt-reset-/);
   await expect(
     article.getByRole('heading', { level: 2, name: 'How much sleep you actually need' }),
   ).toBeVisible();
@@ -185,7 +185,7 @@ test('Collective Action shows each boycott with its status, reason, alternative 
 test('an image that fails to load is replaced by the placeholder, in the same space', async ({
   page,
 }) => {
-  await page.route('**/assets/art/**', (route) =>
+  await page.route('**/art/**', (route) =>
     route.fulfill({ status: 200, contentType: 'image/svg+xml', body: 'not an image' }),
   );
   await page.goto('/wealth');

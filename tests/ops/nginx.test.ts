@@ -11,8 +11,6 @@ import {
 } from '../../server/src/http/security-headers.js';
 import { SITE_FILES } from '../../contract/site-index.js';
 import { brotliModule, clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
-import { fillPrerenderedPage } from '../../contract/prerendered.js';
-import { pagesDistDir } from '../../server/src/paths.js';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 
@@ -80,6 +78,14 @@ describe.skipIf(!nginxBinary)(title, () => {
     }
   }
   const appPorts = () => (stack?.apps ?? []).map((app) => app.port).sort();
+  /** A page as an app server behind nginx sends it itself, uncompressed. */
+  const pageFromApp = async (path: string) => {
+    const port = appPorts()[0];
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    return response.text();
+  };
   const unique = (ports: number[]) => [...new Set(ports)].sort();
 
   it('serves each page gzipped, revalidated on every load, with this site’s address', async () => {
@@ -91,10 +97,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(response.headers.get('content-encoding')).toBe('gzip');
     const etag = response.headers.get('etag');
     expect(etag).toBeTruthy();
-    const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
-    expect(await response.text()).toBe(
-      fillPrerenderedPage(prerendered, { url: site, name: 'Cohort' }),
-    );
+    expect(await response.text()).toBe(await pageFromApp('/'));
     const again = await fetch(`${site}/`, { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
   });
@@ -157,8 +160,7 @@ describe.skipIf(!nginxBinary)(title, () => {
   });
 
   it('passes pages on as the app compressed them (brotli or gzip), without compressing again', async () => {
-    const prerendered = readFileSync(join(pagesDistDir, 'index.html'), 'utf8');
-    const expected = fillPrerenderedPage(prerendered, { url: site, name: 'Cohort' });
+    const expected = await pageFromApp('/');
     const br = await rawGet(`${site}/`, { 'accept-encoding': 'gzip, br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.body).toString()).toBe(expected);
@@ -385,8 +387,8 @@ describe.skipIf(!nginxBinary)(title, () => {
       const response = await fetch(`${site}${path}`, { headers: { 'accept-encoding': 'gzip' } });
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type'), path).toBe(type);
-      // One Cache-Control, the app's: nginx adds none of its own.
-      expect(response.headers.get('cache-control'), path).toBe('public, max-age=3600');
+      // One Cache-Control, the app's (a minute: they follow what is published): nginx adds none.
+      expect(response.headers.get('cache-control'), path).toBe('public, max-age=60');
       // The sitemap and feeds are gzipped (robots.txt is under gzip_min_length).
       if (path.endsWith('.xml'))
         expect(response.headers.get('content-encoding'), path).toBe('gzip');
@@ -396,6 +398,32 @@ describe.skipIf(!nginxBinary)(title, () => {
       else expect(body, path).toContain(`${site}/`);
       expect((await upstreamsFor(path)).length, path).toBe(1);
     }
+  });
+
+  it('passes the artwork and link previews the app draws from the content on to it', async () => {
+    const html = await (await fetch(`${site}/health`)).text();
+    const art = /src="(\/art\/[^"]+\.svg)"/.exec(html)?.[1];
+    const preview = /<meta property="og:image" content="[^"]*(\/og\/[^"]+\.png)"/.exec(html)?.[1];
+    if (!art || !preview) throw new Error('the page names no artwork or no preview');
+
+    const svg = await fetch(`${site}${art}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await svg.text()).toMatch(/^<svg/);
+
+    const png = await fetch(`${site}${preview}`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+
+    const missing = await fetch(`${site}/art/no-such-artwork-0000000000.svg`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe('not_found');
   });
 
   it('serves favicon.ico and apple-touch-icon.png as static files, not from the app', async () => {

@@ -2,27 +2,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
-import {
-  PAGES_ROUTES_FILE,
-  PRERENDER_SITE_URL,
-  type PrerenderedRoutes,
-} from '../../contract/prerendered.js';
+import { PRERENDER_SITE_URL } from '../../contract/prerendered.js';
 import type { NewsletterIssue } from '../../contract/newsletters.js';
 import type { SiteIndex } from '../../contract/site-index.js';
-import {
-  clientDistDir,
-  newslettersFile,
-  pagesDistDir,
-  siteIndexFile,
-} from '../../server/src/paths.js';
+import { clientDistDir, contentDir, ssrDistDir } from '../../server/src/paths.js';
 
 /**
- * The pages the build prerendered (client/build/prerender.ts), served by the real app as a crawler
- * or a link preview fetches them: without JavaScript.
+ * The pages the server draws from the shipped content (server/src/site/), served by the real app
+ * as a crawler or a link preview fetches them: without JavaScript.
  */
 
 const SITE = 'https://members.example.org';
-const built = existsSync(join(pagesDistDir, PAGES_ROUTES_FILE));
+const built = existsSync(join(ssrDistDir, 'entry-server.js'));
+const builtApp = { clientDir: clientDistDir, ssrDir: ssrDistDir, seedContentDir: contentDir };
 
 /** The width and height a PNG's header declares. */
 function pngSize(png: Buffer): { width: number; height: number } | null {
@@ -49,26 +41,22 @@ const visibleText = (html: string) =>
 
 describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
   let t: TestApp;
-  let routes: PrerenderedRoutes;
+  let routes: { pages: { path: string }[] };
   let index: SiteIndex;
 
   beforeAll(async () => {
-    routes = JSON.parse(readFileSync(join(pagesDistDir, PAGES_ROUTES_FILE), 'utf8'));
-    index = JSON.parse(readFileSync(siteIndexFile, 'utf8'));
-    t = await createTestApp({
-      clientDir: clientDistDir,
-      pagesDir: pagesDistDir,
-      env: { SITE_URL: SITE },
-    });
+    t = await createTestApp({ ...builtApp, env: { SITE_URL: SITE } });
+    index = t.app.siteContent.current().index;
+    routes = { pages: index.pages };
   });
   afterAll(() => t?.close());
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
 
-  it('prerenders every public page of the sitemap, every article included', () => {
-    const prerendered = routes.pages.map((page) => page.path).sort();
-    expect(prerendered).toEqual(index.pages.map((page) => page.path).sort());
-    for (const article of index.articles) expect(prerendered).toContain(article.path);
+  it('draws every public page of the sitemap, every shipped article included', async () => {
+    const articles = readdirSync(join(contentDir, 'articles'));
+    expect(index.articles).toHaveLength(articles.length);
+    for (const { path } of index.pages) expect((await get(path)).statusCode, path).toBe(200);
   });
 
   it('answers each page with its own title, text, canonical link, Open Graph and JSON-LD', async () => {
@@ -153,9 +141,8 @@ describe.skipIf(!built)('the newsletter archive as HTML', () => {
   let issues: NewsletterIssue[];
 
   beforeAll(async () => {
-    issues = (JSON.parse(readFileSync(newslettersFile, 'utf8')) as { issues: NewsletterIssue[] })
-      .issues;
-    t = await createTestApp({ clientDir: clientDistDir, pagesDir: pagesDistDir });
+    t = await createTestApp(builtApp);
+    issues = t.app.siteContent.current().newsletters;
   });
   afterAll(() => t?.close());
 
@@ -187,15 +174,29 @@ describe.skipIf(!built)('the newsletter archive as HTML', () => {
     expect(secret.length).toBeGreaterThan(0);
     for (const line of secret) expect(membersText).not.toContain(line);
 
-    // Nor in any file the site serves: pages, scripts, anything under dist/client.
-    const served = [
-      ...readdirSync(clientDistDir, { recursive: true, encoding: 'utf8' }).map((file) =>
-        join(clientDistDir, file),
-      ),
-      ...readdirSync(pagesDistDir, { recursive: true, encoding: 'utf8' }).map((file) =>
-        join(pagesDistDir, file),
-      ),
-    ].filter((file) => /\.(js|html|json|map|txt|xml)$/.test(file));
+    // Nor in anything the site serves a visitor: every page of the sitemap and the data its
+    // screen fetches, the feeds and site files, and every built file under dist/client.
+    const index = t.app.siteContent.current().index;
+    const urls = [
+      ...index.pages.flatMap(({ path }) => [
+        path,
+        `/api/site-data?path=${encodeURIComponent(path)}`,
+      ]),
+      `/api/site-data?path=${encodeURIComponent(`/newsletter/${membersIssue.slug}`)}`,
+      '/rss.xml',
+      '/health/rss.xml',
+      '/wealth/rss.xml',
+      '/newsletter/rss.xml',
+      '/sitemap.xml',
+      '/api/newsletter/issues',
+    ];
+    for (const url of urls) {
+      const { body } = await t.app.inject({ url });
+      for (const line of secret) expect(body.includes(line), `${url}: ${line}`).toBe(false);
+    }
+    const served = readdirSync(clientDistDir, { recursive: true, encoding: 'utf8' })
+      .map((file) => join(clientDistDir, file))
+      .filter((file) => /\.(js|html|json|map|txt|xml|css)$/.test(file));
     expect(served.length).toBeGreaterThan(10);
     for (const file of served) {
       const text = readFileSync(file, 'utf8');

@@ -2,16 +2,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { PAGES_ROUTES_FILE } from '../../contract/prerendered.js';
 import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../contract/site-name.js';
-import { clientDistDir, pagesDistDir } from '../../server/src/paths.js';
+import { clientDistDir, contentDir, ssrDistDir } from '../../server/src/paths.js';
 
 /**
  * SITE_NAME names the site in every prerendered page (titles, Open Graph, JSON-LD, the navbar, the
  * footer, the home hero), filled in at start as SITE_URL is: one build serves any site.
  */
 
-const built = existsSync(join(pagesDistDir, PAGES_ROUTES_FILE));
+const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 // A name an operator might write, with every character HTML and JSON treat specially.
 const NAME = `Tidewater "Press" & <Sons>' $& Co`;
 const IN_HTML = 'Tidewater &quot;Press&quot; &amp; &lt;Sons&gt;&#39; $&amp; Co';
@@ -32,7 +31,8 @@ describe.skipIf(!built)('a site named by SITE_NAME', () => {
   beforeAll(async () => {
     t = await createTestApp({
       clientDir: clientDistDir,
-      pagesDir: pagesDistDir,
+      ssrDir: ssrDistDir,
+      seedContentDir: contentDir,
       env: { SITE_URL: 'https://tidewater.example', SITE_NAME: NAME },
     });
   });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NewsletterIssue } from '../../server/src/newsletter/issues.js';
+import type { NewsletterIssue } from '../../contract/newsletters.js';
 
 /** A small issue of the tests' own, as the build would hand it to the server. */
 export const TEST_ISSUE: NewsletterIssue = {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { SiteIndex } from '../../contract/site-index.js';
 import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
 import type { HttpTimeouts } from '../../server/src/http/framework-errors.js';
 import type { PerkCatalog } from '../../server/src/perks/catalog.js';
-import type { NewsletterIssue } from '../../server/src/newsletter/issues.js';
 import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -42,10 +40,13 @@ export async function createTestApp(
   options: {
     env?: Record<string, string>;
     clientDir?: string;
-    /** The prerendered pages (else none: page addresses answer 404). */
-    pagesDir?: string;
-    /** What the build would say about the content; none unless given (the feeds answer 503). */
-    siteIndex?: SiteIndex;
+    /** The app built for Node (dist/ssr) that draws the pages (else none: pages answer 404). */
+    ssrDir?: string;
+    /**
+     * A content folder imported into the new site, as content/ is at a real start (else the site
+     * has no posts: its lists are empty).
+     */
+    seedContentDir?: string;
     /** Connects through something in between (a proxy that can cut the connection). */
     connectThrough?: (databaseUrl: string) => Promise<string>;
     /** Pooled connections (default 5; production's default is 10). */
@@ -56,13 +57,16 @@ export async function createTestApp(
     httpTimeouts?: HttpTimeouts;
     /** Partner perks of the test's own (else the shipped content/perks). */
     perkCatalog?: PerkCatalog;
-    /** Newsletter issues as the build would write them; none unless given (their API answers 503). */
-    newsletterIssues?: NewsletterIssue[];
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
+    /**
+     * Another test app's database, for a second app server on it (or the same site after a
+     * restart): this app leaves it in place when it closes.
+     */
+    sharedDatabase?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const testDatabase = await createMigratedTestDatabase();
+  const testDatabase = options.sharedDatabase ?? (await createMigratedTestDatabase());
   const config = testConfig({
     ...(options.captureLogs && { LOG_LEVEL: 'warn' }),
     ...options.env,
@@ -78,9 +82,8 @@ export async function createTestApp(
   const app = await buildApp(config, {
     database,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
-    pagesDir: options.pagesDir ?? '/nonexistent-pages-dir',
-    siteIndex: options.siteIndex ?? null,
-    newsletterIssues: options.newsletterIssues ?? null,
+    ssrDir: options.ssrDir ?? '/nonexistent-ssr-dir',
+    seedContentDir: options.seedContentDir ?? null,
     ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
     ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
     ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
@@ -95,7 +98,7 @@ export async function createTestApp(
     logs: () => logLines.map((line) => JSON.parse(line) as LogLine),
     async close() {
       await app.close();
-      await testDatabase.drop();
+      if (!options.sharedDatabase) await testDatabase.drop();
     },
   };
 }

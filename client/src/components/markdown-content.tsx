@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ExternalLink } from './external-link';
-import { isExternalHref, isSafeHref } from '../lib/safe-href';
+import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
 import type { BlockNode, InlineNode } from '../../../contract/markdown-tree';
 
 /**

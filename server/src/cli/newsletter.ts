@@ -5,12 +5,15 @@ import type { AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
-import { readNewsletterIssues, type NewsletterIssue } from '../newsletter/issues.js';
+import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import { readPublishedContent } from '../content/posts.js';
+import { createNewslettersFile } from '../content/newsletters-file.js';
+import { seedPosts } from '../content/seed.js';
 import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
 import { SendLockedError, sendIssue, type SendProgress } from '../newsletter/send-issue.js';
 import { countSubscribersByState } from '../newsletter/subscribers.js';
 import { createUnsubscribeTokens } from '../newsletter/tokens.js';
-import { newslettersFile } from '../paths.js';
+import { contentDir } from '../paths.js';
 import { readOrCreateDevSecret } from '../sessions/dev-secret.js';
 import { openDatabase } from './open-database.js';
 
@@ -29,15 +32,17 @@ const USAGE = `usage:
   newsletter status [<slug>]
   newsletter export [<file.csv>]`;
 
-async function readIssue(slug: string | undefined): Promise<NewsletterIssue> {
+/** A published issue, from the site's posts (the shipped ones imported first, as the site would). */
+async function readIssue(config: AppConfig, slug: string | undefined): Promise<NewsletterIssue> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
-  const issues = await readNewsletterIssues(newslettersFile);
-  if (!issues)
-    fail(`No ${newslettersFile}: run \`npm run build\` first (it reads content/newsletters/).`);
+  const issues = await withDatabase(config, async ({ database }) => {
+    await seedPosts(database.pool, contentDir);
+    return createNewslettersFile(await readPublishedContent(database.pool, [])).issues;
+  });
   const issue = issues.find((item) => item.slug === slug);
   if (!issue) {
     fail(
-      `There is no issue "${slug}" in the build. Issues: ${issues.map((item) => item.slug).join(', ') || 'none'} (content/newsletters/; rebuild after adding one).`,
+      `There is no published issue "${slug}". Issues: ${issues.map((item) => item.slug).join(', ') || 'none'} (publish one from the desk, or import it with npm run content:import).`,
     );
   }
   return issue;
@@ -84,8 +89,8 @@ const formatProgress = (progress: SendProgress, done = 'sent') => {
 
 async function sendCommand(args: string[]) {
   const [slug, ...flags] = args;
-  const issue = await readIssue(slug);
   const config = readConfigOrFail();
+  const issue = await readIssue(config, slug);
   const dryRun = flags.includes('--dry-run');
   const testIndex = flags.indexOf('--test');
   const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;

@@ -7,6 +7,11 @@ export interface Database {
   prisma: PrismaClient;
   /** The pool Prisma runs on, for the raw SQL of the hot path and the money path. */
   pool: pg.Pool;
+  /**
+   * A connection of its own, outside the pool, for LISTEN (server/src/plugins/app/site-content.ts);
+   * null on the embedded database, whose one backend the pool already holds.
+   */
+  connectListener(): pg.Client | null;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,8 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   return {
     prisma,
     pool,
+    connectListener: () =>
+      options.embedded || pgbouncer ? null : new pg.Client({ connectionString, keepAlive: true }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -97,7 +97,7 @@ function expectedDefault(field: DmmfField, model: DmmfModel, datamodel: Datamode
     const enumDef = datamodel.enums.find((e) => e.name === field.type);
     return `'${String(value)}'::${quoteIdent(enumDef?.dbName ?? field.type)}`;
   }
-  if (typeof value === 'string') return `'${value}'::text`;
+  if (typeof value === 'string') return `'${value}'::${field.type === 'Json' ? 'jsonb' : 'text'}`;
   return String(value);
 }
 

@@ -16,7 +16,12 @@ export type AuditAction =
   | 'sessions_end'
   | 'password_reset_sent'
   | 'members_export'
-  | 'newsletter_export';
+  | 'newsletter_export'
+  | 'post_publish'
+  | 'post_schedule'
+  | 'post_unpublish'
+  | 'post_delete'
+  | 'post_restore';
 
 export interface AuditRecord {
   action: AuditAction;

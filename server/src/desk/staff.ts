@@ -4,11 +4,13 @@ import { HttpError } from '../http/errors.js';
 /**
  * Who may use the publisher's desk, and what each may do (PRODUCT decision 16). Staff are
  * registered accounts signed in with a stored session, named by email in `STAFF_EMAILS` (owners:
- * see and change) or `EDITOR_EMAILS` (editors: see only). To anyone else the desk does not exist:
- * every desk address answers exactly what an unknown address answers, a 404.
+ * see and change everything), `EDITOR_EMAILS` (editors: write, edit and publish posts; see
+ * members and money, change nothing of them) or `WRITER_EMAILS` (writers: write drafts and submit
+ * them; never publish, never see members). To anyone else the desk does not exist: every desk
+ * address answers exactly what an unknown address answers, a 404.
  */
 
-export type StaffRole = 'owner' | 'editor';
+export type StaffRole = 'owner' | 'editor' | 'writer';
 
 export interface Staff {
   userId: string;
@@ -26,6 +28,7 @@ export function staffRoleOf(config: StaffConfig, email: string | null): StaffRol
   if (!email) return null;
   if (config.owners.includes(email)) return 'owner';
   if (config.editors.includes(email)) return 'editor';
+  if (config.writers.includes(email)) return 'writer';
   return null;
 }
 
@@ -46,6 +49,7 @@ export function deskNotFound(method: string, url: string): HttpError {
  * 12 hours of signing in (403, sign in again).
  */
 export function requireChangeAllowed(staff: Staff, now = new Date()): void {
+  requireMaySeeMembers(staff);
   if (staff.role !== 'owner') {
     throw new HttpError(
       403,
@@ -59,6 +63,17 @@ export function requireChangeAllowed(staff: Staff, now = new Date()): void {
       403,
       'sign_in_again',
       'Changes need a sign-in within the last 12 hours: sign out, sign in again, and retry.',
+    );
+  }
+}
+
+/** Writers see only posts: members, money and the audit log are for owners and editors. */
+export function requireMaySeeMembers(staff: Staff): void {
+  if (staff.role === 'writer') {
+    throw new HttpError(
+      403,
+      'writers_see_posts_only',
+      'Writers work on posts only: members and payments are for editors and owners.',
     );
   }
 }

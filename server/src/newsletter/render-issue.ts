@@ -1,7 +1,7 @@
 import type { BlockNode, InlineNode } from '../../../contract/markdown-tree.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
-import type { NewsletterIssue } from './issues.js';
+import type { NewsletterIssue } from '../../../contract/newsletters.js';
 
 export interface IssueMailSite {
   siteUrl: string;

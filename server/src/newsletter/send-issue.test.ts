@@ -6,7 +6,7 @@ import { createDatabase, type Database } from '../db/database.js';
 import { createMailer } from '../mail/mailer.js';
 import { csvCell, exportConfirmedSubscribers } from './export-csv.js';
 import { countRecipients } from './delivery-queue.js';
-import type { NewsletterIssue } from './issues.js';
+import type { NewsletterIssue } from '../../../contract/newsletters.js';
 import { sendIssue } from './send-issue.js';
 import { createUnsubscribeTokens } from './tokens.js';
 

@@ -11,7 +11,7 @@ import {
   type DeliveryCounts,
   type QueueTimings,
 } from './delivery-queue.js';
-import type { NewsletterIssue } from './issues.js';
+import type { NewsletterIssue } from '../../../contract/newsletters.js';
 import { renderIssue, type IssueMailSite } from './render-issue.js';
 import type { UnsubscribeTokens } from './tokens.js';
 

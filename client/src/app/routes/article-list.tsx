@@ -1,13 +1,14 @@
-import { articles } from 'virtual:content/articles';
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { NewestFirstList } from '../../features/content/components/newest-first-list';
 import { EMPTY_ARTICLES_TEXT, sectionIntros } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteData } from '../../lib/site-data';
 
 /** /health and /wealth: the category's articles, newest first. */
 export default function ArticleListRoute({ category }: { category: ArticleCategory }) {
+  const { articles = [] } = useSiteData();
   useDocumentHead(category, sectionIntros[category]);
   return (
     <>

@@ -1,5 +1,6 @@
-import { use } from 'react';
-import { articleBodies, articles } from 'virtual:content/articles';
+import type { ArticleSummary } from '../../../../contract/content-types';
+import type { MarkdownTree } from '../../../../contract/markdown-tree';
+import { bodyKey } from '../../../../contract/site-data';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from 'react-router-dom';
 import { PageMasthead } from '../../components/page-masthead';
@@ -11,39 +12,30 @@ import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { categoryPath } from '../../config/paths';
+import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
 
 const MORE_ARTICLES = 3;
 
-type Body = Awaited<ReturnType<(typeof articleBodies)[string]>>['default'];
-/** One promise per body, so a re-render while it loads waits on the same chunk. */
-const bodies = new Map<string, Promise<Body>>();
-function loadBody(slug: string, load: (typeof articleBodies)[string]): Promise<Body> {
-  let body = bodies.get(slug);
-  if (!body) {
-    body = load().then((module) => module.default);
-    bodies.set(slug, body);
-  }
-  return body;
-}
-
 /** /health/:slug and /wealth/:slug; an unknown slug is the 404 page. */
 export default function ArticleRoute({ category }: { category: ArticleCategory }) {
   const { slug = '' } = useParams();
+  const { articles = [], bodies = {} } = useSiteData();
   const article = articles.find((item) => item.category === category && item.slug === slug);
-  const load = article && articleBodies[article.slug];
-  if (!article || !load) return <NotFoundRoute />;
-  return <ArticleScreen article={article} load={load} />;
+  const body = article && bodies[bodyKey('article', article.slug)];
+  if (!article || !body) return <NotFoundRoute />;
+  return <ArticleScreen article={article} articles={articles} body={body} />;
 }
 
 function ArticleScreen({
   article,
-  load,
+  articles,
+  body,
 }: {
-  article: (typeof articles)[number];
-  load: (typeof articleBodies)[string];
+  article: ArticleSummary;
+  articles: readonly ArticleSummary[];
+  body: MarkdownTree;
 }) {
-  const body = use(loadBody(article.slug, load));
   const more = articles
     .filter((item) => item.category === article.category && item.id !== article.id)
     .slice(0, MORE_ARTICLES);

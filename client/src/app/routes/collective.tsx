@@ -1,12 +1,13 @@
-import { boycotts } from 'virtual:content/boycotts';
-import intro from 'virtual:content/page/collective';
 import { PageMasthead } from '../../components/page-masthead';
 import { BoycottCard } from '../../features/content/components/boycott-card';
 import { MarkdownContent } from '../../components/markdown-content';
 import { useDocumentHead } from '../../lib/document-head';
+import { useScreenCopy, useSiteData } from '../../lib/site-data';
 
 /** /collective: boycotts, why they began, what to support instead and what happened. */
 export default function CollectiveRoute() {
+  const { boycotts = [] } = useSiteData();
+  const intro = useScreenCopy('collective', 'Collective Action');
   useDocumentHead(intro.title, intro.description);
   return (
     <>

@@ -1,11 +1,3 @@
-import homeBuying from 'virtual:content/page/home-buying';
-import legalResources from 'virtual:content/page/legal-resources';
-import media from 'virtual:content/page/media';
-import privacy from 'virtual:content/page/privacy';
-import refunds from 'virtual:content/page/refunds';
-import studentDebtRelief from 'virtual:content/page/student-debt-relief';
-import terms from 'virtual:content/page/terms';
-import workAndJobs from 'virtual:content/page/work-and-jobs';
 import { MarkdownContent } from '../../components/markdown-content';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths, policyPages, type ContentPageSlug } from '../../config/paths';
@@ -15,24 +7,20 @@ import { ContentCard } from '../../features/content/components/content-card';
 import type { PageCopy, RelatedItem } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
-
-const pages: Record<ContentPageSlug, PageCopy> = {
-  'home-buying': homeBuying,
-  'student-debt-relief': studentDebtRelief,
-  'work-and-jobs': workAndJobs,
-  media,
-  'legal-resources': legalResources,
-  privacy,
-  terms,
-  refunds,
-};
+import { useSiteData } from '../../lib/site-data';
+import NotFoundRoute from './not-found';
 
 /**
  * A page the operator writes in content/pages/<slug>.md: the topic pages (an intro, then related
  * articles, campaigns and resources) and the policies (privacy, terms, refunds).
  */
 export default function ContentPageRoute({ slug }: { slug: ContentPageSlug }) {
-  const page = pages[slug];
+  const page = useSiteData().pages?.[slug];
+  if (!page) return <NotFoundRoute />;
+  return <ContentPage page={page} slug={slug} />;
+}
+
+function ContentPage({ page, slug }: { page: PageCopy; slug: ContentPageSlug }) {
   const siteName = useSiteName();
   useDocumentHead(page.title, page.description);
   const isPolicy = policyPages.some((policy) => policy.slug === slug);

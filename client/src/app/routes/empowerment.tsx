@@ -1,12 +1,13 @@
-import intro from 'virtual:content/page/empowerment';
-import { resourceGroups } from 'virtual:content/resource-groups';
 import { PageMasthead } from '../../components/page-masthead';
 import { MarkdownContent } from '../../components/markdown-content';
 import { ResourceGroupSection } from '../../features/content/components/resource-group-section';
 import { useDocumentHead } from '../../lib/document-head';
+import { useScreenCopy, useSiteData } from '../../lib/site-data';
 
 /** /empowerment: free learning resources in three groups. */
 export default function EmpowermentRoute() {
+  const { resourceGroups = [] } = useSiteData();
+  const intro = useScreenCopy('empowerment', 'Empowerment');
   useDocumentHead(intro.title, intro.description);
   return (
     <>

@@ -1,14 +1,15 @@
-import { highlights } from 'virtual:content/home-highlights';
-import pitch from 'virtual:content/page/home';
 import { Link } from 'react-router-dom';
 import { MarkdownContent } from '../../components/markdown-content';
 import { SectionHighlights } from '../../features/content/components/section-highlights';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';
+import { useScreenCopy, useSiteData } from '../../lib/site-data';
 
 /** The home page below the hero: the pitch from content/pages/home.md and the join offer, then
  * each section's newest items. */
 export default function HomeSections() {
+  const { highlights } = useSiteData();
+  const pitch = useScreenCopy('home', 'Your Generation, Better Informed');
   return (
     <>
       <section className="offer" aria-labelledby="offer-title">
@@ -25,7 +26,7 @@ export default function HomeSections() {
         </div>
       </section>
       <div className="page-body" id="latest">
-        <SectionHighlights highlights={highlights} />
+        {highlights && <SectionHighlights highlights={highlights} />}
       </div>
       <NewsletterSignup />
     </>

@@ -1,9 +1,9 @@
-import pitch from 'virtual:content/page-head/home';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { paths } from '../../config/paths';
+import { useScreenCopy } from '../../lib/site-data';
 
 // Below the hero, the pitch's body, the offer and the newest items load as a chunk of their own:
 // the hero and the navbar are interactive without them.
@@ -12,6 +12,7 @@ const HomeSections = lazy(() => import('./home-sections'));
 /** The home page (PRODUCT.md decision 6): the pitch, the join offer, each section's newest items. */
 export function HomeRoute() {
   const siteName = useSiteName();
+  const pitch = useScreenCopy('home', 'Your Generation, Better Informed');
   // The site's name and its line, as the hero gives them: "Cohort · Your Generation, Better Informed".
   useDocumentHead({ full: `${siteName} · ${pitch.title}` }, pitch.description);
   return (

@@ -1,15 +1,16 @@
 import { Link } from 'react-router-dom';
-import { newsletters } from 'virtual:content/newsletters';
 import { PageMasthead } from '../../components/page-masthead';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
+import { useSiteData } from '../../lib/site-data';
 
 /** /newsletter: every issue, newest first, and the sign-up. */
 export function NewsletterArchive() {
   const siteName = useSiteName();
+  const { newsletters = [] } = useSiteData();
   const description = `Every issue of the ${siteName} newsletter: new guides, campaigns worth backing and one thing to do each week. Members get their own issues too.`;
   useDocumentHead('Newsletter', description);
   return (

@@ -1,8 +1,8 @@
-import { use, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { articles } from 'virtual:content/articles';
-import { newsletterBodies, newsletters } from 'virtual:content/newsletters';
-import type { MarkdownTree } from '../../../../contract/markdown-tree';
+import type { ArticleSummary } from '../../../../contract/content-types';
+import type { NewsletterListing } from '../../../../contract/newsletters';
+import { bodyKey } from '../../../../contract/site-data';
 import { MarkdownContent } from '../../components/markdown-content';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
@@ -11,21 +11,8 @@ import { MembersOnlyIssue } from '../../features/newsletter/members-only-issue';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
+import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
-
-type Issue = (typeof newsletters)[number];
-type LoadBody = (typeof newsletterBodies)[string];
-
-/** One promise per body, so a re-render while it loads waits on the same chunk. */
-const bodies = new Map<string, Promise<MarkdownTree>>();
-function loadBody(slug: string, load: LoadBody): Promise<MarkdownTree> {
-  let body = bodies.get(slug);
-  if (!body) {
-    body = load().then((module) => module.default);
-    bodies.set(slug, body);
-  }
-  return body;
-}
 
 /**
  * /newsletter/:slug: an issue with its article cards. A public issue's body is in the page; a
@@ -33,18 +20,28 @@ function loadBody(slug: string, load: LoadBody): Promise<MarkdownTree> {
  * An unknown slug is the 404 page.
  */
 export function NewsletterIssue({ slug }: { slug: string }) {
+  const { newsletters = [], articles = [], bodies = {} } = useSiteData();
   const issue = newsletters.find((item) => item.slug === slug);
   if (!issue) return <NotFoundRoute />;
-  const load = newsletterBodies[issue.slug];
-  return <IssueScreen issue={issue} body={load ? <PublicBody slug={slug} load={load} /> : null} />;
+  const body = bodies[bodyKey('newsletter', slug)];
+  return (
+    <IssueScreen
+      issue={issue}
+      articles={articles}
+      body={body ? <MarkdownContent blocks={body.children} /> : null}
+    />
+  );
 }
 
-function PublicBody({ slug, load }: { slug: string; load: LoadBody }) {
-  const body = use(loadBody(slug, load));
-  return <MarkdownContent blocks={body.children} />;
-}
-
-function IssueScreen({ issue, body }: { issue: Issue; body: ReactNode }) {
+function IssueScreen({
+  issue,
+  articles,
+  body,
+}: {
+  issue: NewsletterListing;
+  articles: readonly ArticleSummary[];
+  body: ReactNode;
+}) {
   useDocumentHead(issue.title, issue.summary, {
     type: 'article',
     publishedTime: issue.publishedAt,

@@ -3,8 +3,8 @@ import { Elements } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Stripe } from '@stripe/stripe-js';
 import { useEffect, useState } from 'react';
-import why from 'virtual:content/page/why';
 import { MarkdownContent } from '../../components/markdown-content';
+import { useScreenCopy } from '../../lib/site-data';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
@@ -52,6 +52,7 @@ function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
 /** /early-access: the original landing screen, with the one-year membership for sale. */
 export default function EarlyAccessPage() {
   const siteName = useSiteName();
+  const why = useScreenCopy('why', `Why ${siteName}`);
   useDocumentHead('Early Access', `Support ${siteName} early: one year of membership for $12.`);
   const config = useSiteConfig();
   const { user, status } = useSession();

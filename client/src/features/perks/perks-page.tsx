@@ -1,5 +1,4 @@
 import { Link } from 'react-router-dom';
-import { perks } from 'virtual:content/perks';
 import { isPerkLive, PERK_CATEGORIES } from '../../../../contract/perks';
 import { JoinButton } from '../../components/join-button';
 import { PageMasthead } from '../../components/page-masthead';
@@ -7,6 +6,7 @@ import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { PerkCard } from './perk-card';
+import { useSiteData } from '../../lib/site-data';
 import './perks.css';
 
 const DESCRIPTION =
@@ -17,6 +17,7 @@ export default function PerksPage() {
   useDocumentHead('Member perks', DESCRIPTION);
   const { user, status } = useSession();
   const isMember = user?.isSubscribed === true;
+  const { perks = [] } = useSiteData();
   const live = perks.filter((perk) => isPerkLive(perk));
 
   return (

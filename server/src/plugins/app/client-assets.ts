@@ -1,18 +1,15 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { Value } from 'typebox/value';
 import { errorBody } from '../../http/errors.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
-import {
-  PAGES_ROUTES_FILE,
-  fillPrerenderedPage,
-  PrerenderedRoutesSchema,
-} from '../../../../contract/prerendered.js';
+import { browserOnlyPages, redirects } from '../../../../contract/site-paths.js';
+import { ARTWORK_PREFIX } from '../../content/site-content.js';
+import { SitePages, type Page } from '../../site/site-pages.js';
+import { renderOgImage } from '../../site/og-image.js';
+import { generateArtwork } from '../../content/generate-artwork.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -23,10 +20,10 @@ const isServerPath = (path: string) =>
   SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 export interface ClientAssetsOptions {
-  /** The built client (dist/client): hashed assets, icons, preview images. */
+  /** The built client (dist/client): hashed assets, icons. */
   dir: string;
-  /** The prerendered pages (dist/pages, client/build/prerender.ts). */
-  pagesDir: string;
+  /** The app built for Node (dist/ssr), which draws the pages. */
+  ssrDir: string;
   /** Put in place of the build's placeholder origin in every page. */
   siteUrl: string;
   /** Put in place of the build's placeholder name in every page (SITE_NAME). */
@@ -41,24 +38,6 @@ export interface ClientAssetsOptions {
    * cached or indexed; to anyone else, exactly what an unknown address gets.
    */
   staffOnlyPrefix?: string;
-}
-
-/** A page's HTML, compressed once each way, and its validator. */
-interface PageCopy {
-  html: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
-  etag: string;
-}
-
-/**
- * A page as anonymous readers get it, and as signed-in ones do: marked `<html data-signed-in>`,
- * so that its CSS shows "Account" in the navbar from the first paint, before the app has asked
- * who the reader is (styles.css, `.navbar__actions[data-session]`).
- */
-interface Page {
-  anonymous: PageCopy;
-  signedIn: PageCopy;
 }
 
 type ContentEncoding = 'br' | 'gzip' | 'identity';
@@ -79,75 +58,77 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
   return 'identity';
 }
 
-/** Every page's HTML, with this deployment's address in its absolute links and its name. */
-interface Pages {
-  byPath: Map<string, Page>;
-  notFound: Page;
-  shell: Page;
-  /** The shell marked for the desk (`<html data-desk>`): what staff get at /desk. */
-  deskShell: Buffer;
-  /** The shell marked `<html data-desk="verify-address">`: staff whose address is not proven. */
-  deskVerifyShell: Buffer;
-  browserOnly: Set<string>;
-  redirects: Map<string, string>;
-}
-
-function readPages(options: ClientAssetsOptions): Pages | null {
-  const routesFile = join(options.pagesDir, PAGES_ROUTES_FILE);
-  if (!existsSync(routesFile)) return null;
-  const routes = Value.Parse(PrerenderedRoutesSchema, JSON.parse(readFileSync(routesFile, 'utf8')));
-  const copy = (text: string): PageCopy => {
-    const html = Buffer.from(text);
-    const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
-    // Once at start, for every request after: brotli's quality 5 takes about 2 ms a page (11 would
-    // take 40) for a copy within 10 % of its best.
-    return {
-      html,
-      gzip: gzipSync(html, { level: 9 }),
-      brotli: brotliCompressSync(html, {
-        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 },
-      }),
-      etag: `"${hash}"`,
-    };
-  };
-  const read = (file: string): Page => {
-    let text = fillPrerenderedPage(readFileSync(join(options.pagesDir, file), 'utf8'), {
-      url: options.siteUrl,
-      name: options.siteName,
-    });
-    if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
-    return {
-      anonymous: copy(text),
-      signedIn: copy(text.replace(/<html\b/, '<html data-signed-in')),
-    };
-  };
-  const shell = read(routes.shell);
-  return {
-    byPath: new Map(routes.pages.map(({ path, file }) => [path, read(file)])),
-    notFound: read(routes.notFound),
-    shell,
-    deskShell: Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, '<html data-desk')),
-    deskVerifyShell: Buffer.from(
-      shell.signedIn.html.toString().replace(/<html\b/, '<html data-desk="verify-address"'),
-    ),
-    browserOnly: new Set(routes.browserOnly),
-    redirects: new Map([
-      ['/index.html', '/'],
-      ...routes.redirects.map(({ from, to }): [string, string] => [from, to]),
-    ]),
-  };
-}
+/** The old UI-kit demo's addresses and where they lead now, and the bare template's. */
+const REDIRECTS = new Map<string, string>([
+  ['/index.html', '/'],
+  ...redirects.map(({ from, to }): [string, string] => [from, to]),
+]);
+const BROWSER_ONLY = new Set<string>(browserOnlyPages);
+/** Any address no page has: the not-found page. */
+const NOT_A_PAGE = '/404';
 
 /**
- * Serves the built client: each public page as its prerendered HTML (its full text, its own head)
- * with the right status, an unknown address as the 404 page with a 404, the screens drawn only in
- * the browser as the bare shell, old addresses as 301s; hashed files under /assets/ cached for a
- * year, other files for an hour, pages revalidated on every load.
+ * Serves the built client: each public page as HTML drawn from the published content (its full
+ * text, its own head; server/src/site/site-pages.ts) with the right status, an unknown address as
+ * the 404 page with a 404, the screens drawn only in the browser as the bare shell, old addresses
+ * as 301s; hashed files under /assets/ and the artwork cached for a year, other files for an
+ * hour, pages revalidated on every load.
  */
 export default fp(
   async function clientAssets(app: FastifyInstance, options: ClientAssetsOptions) {
     const built = existsSync(join(options.dir, 'index.html'));
-    const pages = built ? readPages(options) : null;
+    let pages: SitePages | null = null;
+    app.addHook('onReady', async () => {
+      pages = await SitePages.open(
+        {
+          clientDir: options.dir,
+          ssrDir: options.ssrDir,
+          siteUrl: options.siteUrl,
+          siteName: options.siteName,
+          paymentsEnabled: options.paymentsEnabled,
+        },
+        app.siteContent.current(),
+      );
+      if (!pages) {
+        app.log.warn(`No build in ${options.dir}: run \`npm run build\` to serve the site.`);
+      }
+    });
+    app.siteContent.onChange((content) => pages?.update(content));
+
+    // Hero artwork, drawn from its seed: its name holds its hash, so it never changes.
+    app.get(`${ARTWORK_PREFIX}:file`, async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const svg = app.siteContent.current().artwork.get(file);
+      if (!svg) return reply.code(404).send(errorBody('not_found', 'No such image.'));
+      return reply.header('cache-control', IMMUTABLE).type('image/svg+xml').send(svg);
+    });
+
+    // Link previews, drawn when first asked for and kept until the content changes.
+    let previews = new Map<string, Promise<Buffer>>();
+    app.siteContent.onChange(() => {
+      previews = new Map();
+    });
+    app.get('/og/*', async (request, reply) => {
+      const file = `og/${(request.params as { '*': string })['*']}`;
+      const preview = pages?.preview(file);
+      if (!preview) return reply.code(404).send(errorBody('not_found', 'No such image.'));
+      let png = previews.get(file);
+      if (!png) {
+        png = renderOgImage({
+          artworkSvg: generateArtwork(preview.artworkSeed, preview.theme),
+          eyebrow: preview.eyebrow,
+          title: preview.title,
+        });
+        previews.set(file, png);
+        // A failed drawing is tried again at the next request, not kept.
+        png.catch(() => previews.delete(file));
+      }
+      return reply
+        .header('cache-control', SHORT)
+        .type('image/png')
+        .send(await png);
+    });
+
     if (built) {
       await app.register(fastifyStatic, {
         root: options.dir,
@@ -163,18 +144,8 @@ export default fp(
         },
       });
     }
-    if (!pages) {
-      app.log.warn(
-        `No prerendered pages in ${options.pagesDir}: run \`npm run build\` to serve the site.`,
-      );
-    }
-
-    async function sendPage(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      status: number,
-      copies: Page,
-    ) {
+    async function sendPage(request: FastifyRequest, reply: FastifyReply, copies: Page) {
+      const { status } = copies;
       const signedIn = await app.sessions.carriesSignedInToken(request);
       const page = signedIn ? copies.signedIn : copies.anonymous;
       void reply
@@ -208,7 +179,7 @@ export default fp(
           .type('text/plain; charset=utf-8')
           .send('The site is not built: run `npm run build`.');
       }
-      const redirect = pages.redirects.get(path);
+      const redirect = REDIRECTS.get(path);
       if (redirect) return reply.redirect(redirect, 301);
       if (path.length > 1 && path.endsWith('/')) {
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
@@ -221,7 +192,7 @@ export default fp(
           : path === options.staffOnlyPrefix && (await request.isStaffAwaitingProof())
             ? pages.deskVerifyShell
             : null;
-        if (!staffShell) return sendPage(request, reply, 404, pages.notFound);
+        if (!staffShell) return sendPage(request, reply, await pages.page(NOT_A_PAGE));
         return reply
           .code(200)
           .header('cache-control', 'no-store')
@@ -229,10 +200,11 @@ export default fp(
           .type('text/html; charset=utf-8')
           .send(staffShell);
       }
-      const page = pages.byPath.get(path);
-      if (page) return sendPage(request, reply, 200, page);
-      if (pages.browserOnly.has(path)) return sendPage(request, reply, 200, pages.shell);
-      return sendPage(request, reply, 404, pages.notFound);
+      if (BROWSER_ONLY.has(path)) return sendPage(request, reply, pages.shell);
+      // A post whose slug or section changed: its old address leads to it.
+      const moved = app.siteContent.current().moved.get(path);
+      if (moved) return reply.redirect(moved, 301);
+      return sendPage(request, reply, await pages.page(path));
     }
 
     app.get('/', (request, reply) => answerPage('/', request, reply));
@@ -249,5 +221,5 @@ export default fp(
         .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));
     });
   },
-  { name: 'client-assets', dependencies: ['sessions'] },
+  { name: 'client-assets', dependencies: ['sessions', 'site-content'] },
 );

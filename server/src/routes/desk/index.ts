@@ -12,7 +12,11 @@ import { listAudit, writeAudit } from '../../desk/audit.js';
 import { readDashboard } from '../../desk/dashboard.js';
 import { streamMembersCsv } from '../../desk/members-csv.js';
 import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
-import { changesAllowedUntil, requireChangeAllowed } from '../../desk/staff.js';
+import {
+  changesAllowedUntil,
+  requireChangeAllowed,
+  requireMaySeeMembers,
+} from '../../desk/staff.js';
 import type { StripeMode } from '../../stripe/key-check.js';
 import { withTransaction } from '../../db/transaction.js';
 import deskMemberRoutes from './members.js';
@@ -39,6 +43,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const deskRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app, options) => {
   app.addHook('onRequest', async (request) => {
     const staff = await request.requireStaff();
+    // Every staff member may ask who they are (the desk's first request); the rest is members
+    // and money, which writers never see.
+    if (request.url.split('?')[0] !== `${DESK_API}/me`) requireMaySeeMembers(staff);
     if (!SAFE_METHODS.has(request.method)) requireChangeAllowed(staff);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -1,33 +1,44 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentFile, writeContentFolder } from '#test/content-folder';
 import { FakeStripe } from '#test/fake-stripe';
-import { TEST_ISSUE } from '#test/newsletter-fixtures';
-import { createTestApp, createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
-import type { NewsletterIssue } from '../../newsletter/issues.js';
 import { earlyAccessMetadata } from '../../stripe/offer.js';
 
 const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 const SECRET_LINE = 'The members-only checklist, line by line.';
-const MEMBERS_ISSUE: NewsletterIssue = {
-  ...TEST_ISSUE,
-  slug: 'members-briefing',
-  title: 'Members’ briefing',
-  summary: 'For members.',
-  membersOnly: true,
-  body: {
-    type: 'root',
-    children: [{ type: 'paragraph', children: [{ type: 'text', value: SECRET_LINE }] }],
-  },
-};
+const PUBLIC_LINE = 'Hello, readers and friends.';
+
+/** The body tree of a one-paragraph issue. */
+const paragraph = (value: string) => ({
+  type: 'root',
+  children: [{ type: 'paragraph', children: [{ type: 'text', value }] }],
+});
 
 describe('GET /api/newsletter/issues/:slug', () => {
   const stripe = new FakeStripe();
   let t: TestApp;
   let member: Visitor;
+  let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
     await stripe.start();
-    t = await createTestAppWithStripe(stripe, { newsletterIssues: [MEMBERS_ISSUE, TEST_ISSUE] });
+    const issue = (slug: string, membersOnly: boolean, body: string) =>
+      contentFile(
+        {
+          slug,
+          title: `Issue ${slug}`,
+          summary: 'An issue.',
+          publishedAt: '2026-11-20',
+          membersOnly,
+        },
+        body,
+      );
+    folder = await writeContentFolder({
+      'newsletters/members-briefing.md': issue('members-briefing', true, SECRET_LINE),
+      'newsletters/test-issue.md': issue('test-issue', false, PUBLIC_LINE),
+    });
+    t = await createTestAppWithStripe(stripe, { seedContentDir: folder.dir });
     member = await newVisitor(t.app);
     stripe.paidPaymentIntent(earlyAccessMetadata(member.userId, OFFER));
     await stripe.deliverPending();
@@ -36,6 +47,7 @@ describe('GET /api/newsletter/issues/:slug', () => {
   afterAll(async () => {
     await t?.close();
     await stripe.stop();
+    await folder?.remove();
   });
 
   const url = (slug: string) => `/api/newsletter/issues/${slug}`;
@@ -43,7 +55,7 @@ describe('GET /api/newsletter/issues/:slug', () => {
   it('gives a member the body of a members-only issue, kept out of shared caches', async () => {
     const response = await member.request({ method: 'GET', url: url('members-briefing') });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ slug: 'members-briefing', body: MEMBERS_ISSUE.body });
+    expect(response.json()).toEqual({ slug: 'members-briefing', body: paragraph(SECRET_LINE) });
     expect(response.headers['cache-control']).toBe('private, no-store');
   });
 
@@ -61,9 +73,9 @@ describe('GET /api/newsletter/issues/:slug', () => {
   });
 
   it('gives anyone a public issue’s body (it is in its page already)', async () => {
-    const response = await t.app.inject({ method: 'GET', url: url(TEST_ISSUE.slug) });
+    const response = await t.app.inject({ method: 'GET', url: url('test-issue') });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ slug: TEST_ISSUE.slug, body: TEST_ISSUE.body });
+    expect(response.json()).toEqual({ slug: 'test-issue', body: paragraph(PUBLIC_LINE) });
   });
 
   it('answers 404 for an unknown slug and 400 for one that cannot be a slug', async () => {
@@ -73,19 +85,5 @@ describe('GET /api/newsletter/issues/:slug', () => {
     const malformed = await member.request({ method: 'GET', url: url('Not%20A%20Slug') });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.message).toMatch(/slug/);
-  });
-});
-
-describe('GET /api/newsletter/issues/:slug before a build', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t?.close());
-
-  it('answers 503 not_built', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/newsletter/issues/first' });
-    expect(response.statusCode).toBe(503);
-    expect(response.json().error.code).toBe('not_built');
   });
 });

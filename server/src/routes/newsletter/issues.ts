@@ -6,23 +6,12 @@ import {
 } from '../../../../contract/newsletters.js';
 import { HttpError } from '../../http/errors.js';
 import { isMembershipActive } from '../../memberships/memberships.js';
-import type { NewsletterIssue } from '../../newsletter/issues.js';
-
-export interface NewsletterIssueRouteOptions {
-  /** The issues the build wrote (dist/newsletters.json); null when the site is not built. */
-  issues: readonly NewsletterIssue[] | null;
-}
 
 /**
  * An issue's body for the archive's page. Public issues' bodies are in the page already; a
  * members-only issue's body leaves the server only here, and only for a member.
  */
-const newsletterIssueRoutes: FastifyPluginAsyncTypebox<NewsletterIssueRouteOptions> = async (
-  app,
-  { issues },
-) => {
-  const bySlug = new Map(issues?.map((issue) => [issue.slug, issue]));
-
+const newsletterIssueRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/newsletter/issues/:slug',
     {
@@ -33,16 +22,14 @@ const newsletterIssueRoutes: FastifyPluginAsyncTypebox<NewsletterIssueRouteOptio
           401: ErrorResponseSchema,
           403: ErrorResponseSchema,
           404: ErrorResponseSchema,
-          503: ErrorResponseSchema,
         },
       },
       config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      if (!issues) {
-        throw new HttpError(503, 'not_built', 'The site is not built: run `npm run build`.');
-      }
-      const issue = bySlug.get(request.params.slug);
+      const issue = app.siteContent
+        .current()
+        .newsletters.find((item) => item.slug === request.params.slug);
       if (!issue) throw new HttpError(404, 'issue_not_found', 'There is no such newsletter issue.');
       if (issue.membersOnly) {
         const session = await request.requireSession();

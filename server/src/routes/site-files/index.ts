@@ -5,7 +5,6 @@ import {
   type SiteIndex,
 } from '../../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../../contract/newsletters.js';
-import { HttpError } from '../../http/errors.js';
 import {
   renderRobotsTxt,
   renderSitemap,
@@ -13,31 +12,38 @@ import {
 } from '../../site-files/crawler-files.js';
 import { renderRssFeed } from '../../site-files/rss-feed.js';
 
-const CACHE_CONTROL = 'public, max-age=3600';
+// A minute: a post published now reaches readers' feed readers and the search engines soon.
+const CACHE_CONTROL = 'public, max-age=60';
 
 /**
  * The sitemap, the feeds, robots.txt and the web manifest, with absolute addresses from this
- * deployment's SITE_URL (PRODUCT.md decision 10). Each is drawn once, at start.
+ * deployment's SITE_URL (PRODUCT.md decision 10). Each is drawn from the published content when
+ * first asked for, and again after the content changes.
  */
 export default async function siteFileRoutes(
   app: FastifyInstance,
-  options: { siteUrl: string; siteName: string; siteIndex: SiteIndex | null },
+  options: { siteUrl: string; siteName: string },
 ) {
-  const { siteUrl, siteName, siteIndex } = options;
+  const { siteUrl, siteName } = options;
+  let drawn = new Map<string, string>();
+  app.siteContent.onChange(() => {
+    drawn = new Map();
+  });
 
-  function send(path: string, type: string, body: string | null) {
+  /** A file drawn from the site index. */
+  function serve(path: string, type: string, render: (index: SiteIndex) => string) {
     app.get(path, async (_request, reply) => {
-      if (body === null) {
-        throw new HttpError(503, 'not_built', 'The site is not built: run `npm run build`.');
+      let body = drawn.get(path);
+      if (body === undefined) {
+        body = render(app.siteContent.current().index);
+        drawn.set(path, body);
       }
       return reply.header('cache-control', CACHE_CONTROL).type(type).send(body);
     });
   }
-  /** A file drawn from the site index: 503 until the site is built. */
-  const serve = (path: string, type: string, render: (index: SiteIndex) => string) =>
-    send(path, type, siteIndex && render(siteIndex));
 
-  send(SITE_FILE_PATHS.robots, 'text/plain; charset=utf-8', renderRobotsTxt(siteUrl));
+  const robots = renderRobotsTxt(siteUrl);
+  serve(SITE_FILE_PATHS.robots, 'text/plain; charset=utf-8', () => robots);
   serve(SITE_FILE_PATHS.sitemap, 'application/xml; charset=utf-8', (index) =>
     renderSitemap(index, siteUrl),
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ARTWORK_SIZE } from '../artwork-size';
+import { ARTWORK_SIZE } from '../../../../../contract/artwork-size';
 
 const placeholderSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90">' +

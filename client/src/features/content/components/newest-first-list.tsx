@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { compareNewestFirst, type Dated } from '../newest-first';
+import { compareNewestFirst, type Dated } from '../../../../../contract/newest-first';
 
 /**
  * The seed's list layout: the newest item as a large card, the rest in a grid, newest first (by

@@ -1,43 +1,23 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Value } from 'typebox/value';
-import {
-  PAGES_DIR,
-  PAGES_ROUTES_FILE,
-  PRERENDER_SITE_URL,
-  type PageHead,
-  type PrerenderedRoutes,
-} from '../../contract/prerendered.js';
-import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../contract/site-name.js';
-import { SITE_FILE_PATHS, SITE_INDEX_FILE, SiteIndexSchema } from '../../contract/site-index.js';
-import type { SiteIndex } from '../../contract/site-index.js';
-import { NEWSLETTER_PATHS } from '../../contract/newsletters.js';
-import { browserOnlyPages, redirects } from '../src/config/paths.js';
-import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
-import { OG_HEIGHT, OG_WIDTH, renderOgImage } from './og-image.js';
+import { PRERENDER_SITE_URL, type PageHead } from '../../../contract/prerendered.js';
+import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../../contract/site-name.js';
+import { SITE_FILE_PATHS, type SiteIndex } from '../../../contract/site-index.js';
+import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import type { ArtworkTheme } from '../content/generate-artwork.js';
+import { OG_HEIGHT, OG_WIDTH } from './og-image.js';
 
-/**
- * Writes every public page as HTML (PRODUCT: pages that exist before JavaScript): the server build
- * of the app (dist/ssr) renders each route of the site index with its full text; this puts it
- * into index.html with the page's own title, description, canonical link, Open Graph and Twitter
- * tags and JSON-LD, and draws its 1200×630 preview image. Absolute addresses use
- * PRERENDER_SITE_URL, which the server swaps for SITE_URL at start (one build, any site); the site's
- * name is PRERENDER_SITE_NAME (PRERENDER_SITE_NAME_IN_JSON in JSON-LD), swapped for SITE_NAME.
- */
+// What a page says about itself in its <head>: title, description, canonical link, Open Graph and
+// Twitter tags, JSON-LD and its 1200×630 preview image. Absolute addresses use PRERENDER_SITE_URL
+// and the site's name PRERENDER_SITE_NAME (PRERENDER_SITE_NAME_IN_JSON in JSON-LD): the server
+// fills in SITE_URL and SITE_NAME once the page is drawn (contract/prerendered.ts).
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const SITE_NAME = PRERENDER_SITE_NAME;
-const quiet = process.argv.includes('--quiet');
-
-type RenderPage = (path: string) => Promise<{ html: string; head: PageHead }>;
 
 /**
- * A page's link preview. Images are drawn once, at build time, so they never name the site: the
- * server fills SITE_NAME into the HTML at start, but not into a PNG.
+ * A page's link preview (server/src/site/og-images.ts draws it when first asked). It never names
+ * the site, so one image serves a site renamed later.
  */
-interface PreviewImage {
-  /** Under dist/client, e.g. `og/health.png`. */
+export interface PreviewImage {
+  /** Its path without the leading slash, e.g. `og/health.png`. */
   file: string;
   artworkSeed: string;
   theme: ArtworkTheme;
@@ -50,15 +30,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * JSON inside <script>: no `</script>` can end it early; the site's name is marked for the server to
  * fill in escaped for JSON, not for HTML.
  */
-const jsonForScript = (value: unknown) =>
+export const jsonForScript = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replaceAll(PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON);
 
-/** dist/pages/<path>.html: `/` → index.html, `/health/sleep` → health/sleep.html. */
-const pageFile = (path: string) => (path === '/' ? 'index.html' : `${path.slice(1)}.html`);
-
-function describePage(path: string, head: PageHead, index: SiteIndex) {
+export function describePage(path: string, head: PageHead, index: SiteIndex) {
   const site = PRERENDER_SITE_URL;
   const organization = { '@type': 'Organization', name: SITE_NAME, url: `${site}/` };
   const article = index.articles.find((item) => item.path === path);
@@ -221,7 +198,7 @@ function describePage(path: string, head: PageHead, index: SiteIndex) {
 }
 
 /** The tags a page adds to index.html's head; `data-page-head` lets the browser drop them later. */
-function headTags(path: string, head: PageHead, index: SiteIndex) {
+export function headTags(path: string, head: PageHead, index: SiteIndex) {
   const { preview, jsonLd } = describePage(path, head, index);
   const url = `${PRERENDER_SITE_URL}${path}`;
   const image = `${PRERENDER_SITE_URL}/${preview.file}`;
@@ -270,7 +247,13 @@ function headTags(path: string, head: PageHead, index: SiteIndex) {
  * goes inline: a first visit then paints with the HTML alone, without waiting on a second request
  * (Lighthouse's render-blocking audit); the bare shell keeps the cached file.
  */
-function composePage(template: string, html: string, head: PageHead, tags: string[], css: Css) {
+export function composePage(
+  template: string,
+  html: string,
+  head: PageHead,
+  tags: string[],
+  css: Css,
+) {
   const withTitle = template
     .replace(css.link, `<style>${css.text}</style>`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
@@ -286,88 +269,8 @@ function composePage(template: string, html: string, head: PageHead, tags: strin
   return withHead.replace('<div id="root"></div>', `<div id="root">${html}</div>`);
 }
 
-interface Css {
+export interface Css {
   /** The <link> tag index.html has for it. */
   link: string;
   text: string;
 }
-
-async function readStylesheet(template: string): Promise<Css> {
-  const links = [
-    ...template.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g),
-  ];
-  const [link] = links;
-  if (links.length !== 1 || !link?.[1]) {
-    throw new Error(
-      'dist/client/index.html should link exactly one stylesheet (cssCodeSplit: false)',
-    );
-  }
-  const text = await readFile(join(root, 'dist/client', link[1]), 'utf8');
-  // Nothing in it may end the <style> element early.
-  if (text.includes('</')) throw new Error(`${link[1]} holds "</"`);
-  return { link: link[0], text };
-}
-
-async function main() {
-  const template = await readFile(join(root, 'dist/client/index.html'), 'utf8');
-  const css = await readStylesheet(template);
-  const index = Value.Parse(
-    SiteIndexSchema,
-    JSON.parse(await readFile(join(root, SITE_INDEX_FILE), 'utf8')),
-  );
-  const { renderPage } = (await import(
-    pathToFileURL(join(root, 'dist/ssr/entry-server.js')).href
-  )) as { renderPage: RenderPage };
-
-  const pagesDir = join(root, PAGES_DIR);
-  await rm(pagesDir, { recursive: true, force: true });
-  const previews = new Map<string, PreviewImage>();
-  const routes: PrerenderedRoutes = {
-    pages: [],
-    notFound: '404.html',
-    shell: 'shell.html',
-    browserOnly: [...browserOnlyPages],
-    redirects: redirects.map(({ from, to }) => ({ from, to })),
-  };
-
-  async function write(file: string, content: string) {
-    const target = join(pagesDir, file);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content);
-  }
-
-  for (const { path } of index.pages) {
-    const { html, head } = await renderPage(path);
-    if (head.status !== 200) throw new Error(`${path} rendered as a ${head.status} page`);
-    if (!html.includes('<h1')) throw new Error(`${path} rendered without a heading`);
-    const { tags, preview } = headTags(path, head, index);
-    previews.set(preview.file, preview);
-    await write(pageFile(path), composePage(template, html, head, tags, css));
-    routes.pages.push({ path, file: pageFile(path) });
-  }
-  // The not-found page, drawn for an address no route knows.
-  const missing = await renderPage('/this-page-does-not-exist');
-  if (missing.head.status !== 404) throw new Error('The not-found page did not say 404');
-  const { tags } = headTags('/404', missing.head, index);
-  await write(routes.notFound, composePage(template, missing.html, missing.head, tags, css));
-  await write(routes.shell, template);
-  await write(PAGES_ROUTES_FILE, `${JSON.stringify(routes, null, 2)}\n`);
-
-  for (const preview of previews.values()) {
-    const png = renderOgImage({
-      artworkSvg: generateArtwork(preview.artworkSeed, preview.theme),
-      eyebrow: preview.eyebrow,
-      title: preview.title,
-    });
-    const target = join(root, 'dist/client', preview.file);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, png);
-  }
-  if (!quiet) {
-    console.log(
-      `Prerendered ${routes.pages.length} pages and the 404 page into ${PAGES_DIR}, with ${previews.size} preview images (${SITE_FILE_PATHS.sitemap} lists the pages).`,
-    );
-  }
-}
-
-await main();

@@ -1,12 +1,12 @@
 import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { isSafeHref } from '../src/lib/safe-href.js';
+import { isSafeHref } from '../../../contract/safe-href.js';
 import type {
   BlockNode,
   InlineNode,
   ListItemNode,
   MarkdownTree,
-} from '../../contract/markdown-tree.js';
+} from '../../../contract/markdown-tree.js';
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:

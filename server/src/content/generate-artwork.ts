@@ -1,7 +1,7 @@
 // Hero artwork, generated at build time: abstract, deterministic SVG per item. The slug seeds the
 // composition and the section picks the palette and motif, so every card differs but each section
 // keeps one look. No text, no external references: the file is the whole image.
-import { ARTWORK_SIZE } from '../src/features/content/artwork-size.js';
+import { ARTWORK_SIZE } from '../../../contract/artwork-size.js';
 
 const { width: ARTWORK_WIDTH, height: ARTWORK_HEIGHT } = ARTWORK_SIZE;
 

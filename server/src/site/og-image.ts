@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Resvg } from '@resvg/resvg-js';
+import { initWasm, Resvg } from '@resvg/resvg-wasm';
 
 /** The size link previews ask for (Open Graph, X's large card). */
 export const OG_WIDTH = 1200;
@@ -8,6 +9,24 @@ export const OG_HEIGHT = 630;
 const require = createRequire(import.meta.url);
 /** A font shipped with the build (dejavu-fonts-ttf), so every machine draws the same image. */
 const FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+/**
+ * resvg built to WebAssembly: the same renderer as its native build, with no binary a platform
+ * package must supply (the image installs no optional dependencies). Loaded once, when the first
+ * preview is drawn.
+ */
+let ready: Promise<Uint8Array> | null = null;
+function loadRenderer(): Promise<Uint8Array> {
+  ready ??= (async () => {
+    const [wasm, font] = await Promise.all([
+      readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
+      readFile(FONT_FILE),
+    ]);
+    await initWasm(wasm);
+    return new Uint8Array(font);
+  })();
+  return ready;
+}
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -34,7 +53,12 @@ export function wrapTitle(title: string, maxChars: number, maxLines: number): st
  * A link preview: the page's artwork (a generated SVG, cropped to fill), darkened towards the
  * bottom, with the page's title and an eyebrow ("HEALTH") over it, as a PNG.
  */
-export function renderOgImage(options: { artworkSvg: string; eyebrow: string; title: string }) {
+export async function renderOgImage(options: {
+  artworkSvg: string;
+  eyebrow: string;
+  title: string;
+}): Promise<Buffer> {
+  const font = await loadRenderer();
   const fontSize = options.title.length > 60 ? 52 : 62;
   const lines = wrapTitle(options.title, Math.floor(1060 / (fontSize * 0.62)), 4);
   const lineHeight = Math.round(fontSize * 1.18);
@@ -60,8 +84,12 @@ export function renderOgImage(options: { artworkSvg: string; eyebrow: string; ti
     .join('\n  ')}
 </svg>`;
   const resvg = new Resvg(svg, {
-    font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' },
+    font: { fontBuffers: [font], defaultFontFamily: 'DejaVu Sans' },
     fitTo: { mode: 'original' },
   });
-  return resvg.render().asPng();
+  const image = resvg.render();
+  const png = Buffer.from(image.asPng());
+  image.free();
+  resvg.free();
+  return png;
 }

@@ -1,5 +1,5 @@
-import type { NewsletterArticle, NewsletterIssue } from '../../contract/newsletters.js';
-import { categoryPath } from '../src/config/paths.js';
+import type { NewsletterArticle, NewsletterIssue } from '../../../contract/newsletters.js';
+import { categoryPath } from '../../../contract/site-paths.js';
 import type { LoadedContent } from './load-content.js';
 
 /**
@@ -9,12 +9,12 @@ import type { LoadedContent } from './load-content.js';
 export function createNewslettersFile(content: Pick<LoadedContent, 'newsletters' | 'articles'>): {
   issues: NewsletterIssue[];
 } {
-  // The build has checked that each slug names an article (check-collections.ts).
-  const card = (slug: string): NewsletterArticle => {
+  // An article that is not published (a draft, or one taken off the site) gets no card.
+  const card = (slug: string): NewsletterArticle[] => {
     const article = content.articles.find((item) => item.data.slug === slug);
-    if (!article) throw new Error(`No article has the slug "${slug}"`);
+    if (!article) return [];
     const { title, summary, category } = article.data;
-    return { slug, title, summary, path: `${categoryPath(category)}/${slug}` };
+    return [{ slug, title, summary, path: `${categoryPath(category)}/${slug}` }];
   };
   const issues = content.newsletters
     .map(({ data, body }) => ({
@@ -23,7 +23,7 @@ export function createNewslettersFile(content: Pick<LoadedContent, 'newsletters'
       summary: data.summary,
       publishedAt: data.publishedAt,
       membersOnly: data.membersOnly,
-      articles: data.articles.map(card),
+      articles: data.articles.flatMap(card),
       sample: data.sample,
       body: body ?? { type: 'root' as const, children: [] },
     }))

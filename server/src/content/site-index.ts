@@ -1,9 +1,12 @@
-import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
-import { NEWSLETTER_PATHS } from '../../contract/newsletters.js';
-import { categoryPath, contentPages, paths } from '../src/config/paths.js';
-import { articleCategories } from '../src/features/content/types.js';
+import {
+  MANIFEST_ICONS,
+  SECTION_FEED_PATHS,
+  type SiteIndex,
+} from '../../../contract/site-index.js';
+import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
+import { articleCategories } from '../../../contract/content-types.js';
 import type { LoadedContent } from './load-content.js';
-import { MANIFEST_ICONS } from './site-icons.js';
 
 /**
  * What the server needs to know about the content for the sitemap, the feeds and the manifest
@@ -114,7 +117,7 @@ function newest(dates: string[]): string | null {
 
 /** A colour custom property's value, as the site's stylesheet declares it (`--ink: #141414;`). */
 export function readCssColour(css: string, property: string): string {
-  const match = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*;`).exec(css);
+  const match = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*[;}]`).exec(css);
   if (!match?.[1]) throw new Error(`The stylesheet declares no colour ${property}`);
   return match[1];
 }

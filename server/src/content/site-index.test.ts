@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECTION_FEED_PATHS, type SiteIndex } from '../../contract/site-index.js';
-import { contentPages } from '../src/config/paths.js';
+import { SECTION_FEED_PATHS, type SiteIndex } from '../../../contract/site-index.js';
+import { contentPages } from '../../../contract/site-paths.js';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { loadContent, type LoadedContent } from './load-content.js';
 import { createSiteIndex, readCssColour } from './site-index.js';
 
-const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
-const css = readFileSync(new URL('../src/styles.css', import.meta.url), 'utf8');
+const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
+const css = readFileSync(new URL('../../../client/src/styles.css', import.meta.url), 'utf8');
 const SITE_URL = 'https://cohort.example';
 
 let content: LoadedContent;
@@ -138,7 +138,7 @@ describe('the real content through the server', () => {
   const parser = new XMLParser({ isArray: (name) => name === 'item' || name === 'url' });
 
   beforeAll(async () => {
-    testApp = await createTestApp({ env: { SITE_URL }, siteIndex: index });
+    testApp = await createTestApp({ env: { SITE_URL }, seedContentDir: contentDir });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { articleCategories, boycottStatuses } from '../src/features/content/types.js';
+import { articleCategories, boycottStatuses } from './content-types.js';
 
-// The front matter of each kind of content file (content/FORMAT.md). Unknown fields are errors,
-// so a misspelt field name fails the build instead of silently going missing.
+// The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
+// post's fields (contract/posts.ts): the import checks files with these schemas, the desk's API
+// the posts it is sent. Unknown fields are errors, so a misspelt name cannot slip through.
 
+/** A post's id: optional in a file (a new post gets the next free one), kept by an export. */
 const id = z.int('must be a whole number').positive('must be a positive whole number');
 const slug = z
   .string('must be text')
@@ -14,7 +16,7 @@ const isoDate = z.iso.date('must be an ISO date such as 2024-03-01');
 const webAddress = z.url({ protocol: /^https?$/, error: 'must be an http(s) address' });
 
 export const articleSchema = z.strictObject({
-  id,
+  id: id.optional(),
   slug,
   category: z.enum(articleCategories, `must be one of ${articleCategories.join(', ')}`),
   title: text,
@@ -27,7 +29,7 @@ export const articleSchema = z.strictObject({
 });
 
 export const campaignSchema = z.strictObject({
-  id,
+  id: id.optional(),
   slug,
   category: z.literal('Direct Action', 'must be Direct Action'),
   title: text,
@@ -37,7 +39,7 @@ export const campaignSchema = z.strictObject({
 });
 
 export const boycottSchema = z.strictObject({
-  id,
+  id: id.optional(),
   slug,
   title: text,
   reason: text,
@@ -52,7 +54,7 @@ export const boycottSchema = z.strictObject({
 });
 
 export const resourceGroupSchema = z.strictObject({
-  id,
+  id: id.optional(),
   slug,
   category: text,
   description: text,
@@ -67,6 +69,7 @@ export const resourceGroupSchema = z.strictObject({
 });
 
 export const pageSchema = z.strictObject({
+  id: id.optional(),
   title: text,
   description: shortText,
   /** The day its text last changed: the sitemap's lastmod of the page that shows it. */
@@ -85,3 +88,41 @@ export type CampaignFrontMatter = z.infer<typeof campaignSchema>;
 export type BoycottFrontMatter = z.infer<typeof boycottSchema>;
 export type ResourceGroupFrontMatter = z.infer<typeof resourceGroupSchema>;
 export type PageFrontMatter = z.infer<typeof pageSchema>;
+
+/**
+ * What each kind keeps besides the columns every post has (id, slug, title, publishedAt…): its
+ * front matter without those, by the same names, with a boycott's `status` as `boycottStatus` (a
+ * post has a status of its own). A resource group's title is its `category`; a page's slug names
+ * the screen that shows it. The desk's API checks a post's fields with these.
+ */
+export const postFieldSchemas = {
+  article: articleSchema.omit({ id: true, slug: true, title: true, publishedAt: true }),
+  campaign: campaignSchema.omit({ id: true, slug: true, title: true, publishedAt: true }),
+  boycott: boycottSchema
+    .omit({ id: true, slug: true, title: true, status: true })
+    .extend({ boycottStatus: boycottSchema.shape.status }),
+  resources: resourceGroupSchema.omit({ id: true, slug: true, updatedAt: true }),
+  page: pageSchema.omit({ id: true, title: true, updatedAt: true }),
+  newsletter: z.strictObject({
+    summary: text.max(300, 'must be at most 300 characters'),
+    articles: z.array(slug, 'must be a list of article slugs').max(6).default([]),
+    sample: z.boolean('must be true or false').default(false),
+  }),
+} as const;
+
+/** The columns every post has that a writer sets (the rest the server keeps). */
+export const postCommonSchema = z.strictObject({
+  slug,
+  title: text.max(200, 'must be at most 200 characters'),
+  /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
+  body: z.string('must be text').max(200_000, 'must be at most 200,000 characters'),
+  visibility: z.enum(['public', 'members'], 'must be public or members'),
+  featureImage: z
+    .string('must be text')
+    .regex(/^(\/|https:\/\/)\S+$/, 'must be a path on this site or an https address')
+    .max(2_000, 'must be at most 2,000 characters')
+    .nullable(),
+  featureImageAlt: z.string('must be text').max(500, 'must be at most 500 characters').nullable(),
+  seoTitle: z.string('must be text').max(120, 'must be at most 120 characters').nullable(),
+  seoDescription: z.string('must be text').max(300, 'must be at most 300 characters').nullable(),
+});

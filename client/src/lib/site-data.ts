@@ -1,0 +1,62 @@
+import { createContext, use } from 'react';
+import { useLocation } from 'react-router-dom';
+import { SITE_DATA_ELEMENT_ID, SITE_DATA_PATH, type SiteData } from '../../../contract/site-data';
+import type { PageCopy } from '../../../contract/content-types';
+import { apiRequest } from './api-client';
+
+/**
+ * The content each screen shows (contract/site-data.ts), by path. The page the server sent carries
+ * its own in a JSON <script>, read before hydration so the first render draws the same HTML; a
+ * screen the reader moves to asks the server once, then reads the answer from here.
+ */
+const byPath = new Map<string, SiteData | Promise<SiteData>>();
+
+/** While the server renders a page it hands the page's data in directly. */
+export const SiteDataContext = createContext<SiteData | null>(null);
+
+/** Keeps the data the server wrote into the page for its own path. Once, before hydration. */
+export function readEmbeddedSiteData(path: string) {
+  const element = document.getElementById(SITE_DATA_ELEMENT_ID);
+  if (!element?.textContent) return;
+  byPath.set(path, JSON.parse(element.textContent) as SiteData);
+}
+
+function load(path: string): Promise<SiteData> {
+  const pending = apiRequest<SiteData>(`${SITE_DATA_PATH}?path=${encodeURIComponent(path)}`).then(
+    (data) => {
+      byPath.set(path, data);
+      return data;
+    },
+    (error: unknown) => {
+      // The next visit to this path asks again instead of showing the same failure.
+      byPath.delete(path);
+      throw error;
+    },
+  );
+  byPath.set(path, pending);
+  return pending;
+}
+
+/** This screen's content. Suspends while it loads; a failure reaches the route's error boundary. */
+export function useSiteData(): SiteData {
+  const rendering = use(SiteDataContext);
+  const { pathname } = useLocation();
+  if (rendering) return rendering;
+  const known = byPath.get(pathname) ?? load(pathname);
+  return known instanceof Promise ? use(known) : known;
+}
+
+/**
+ * A screen's own copy (`home`, `collective`, `empowerment`, `why`): the page as the publisher
+ * wrote it, or, when they have taken it off the site, the screen's own title and nothing more.
+ */
+export function useScreenCopy(slug: string, title: string): PageCopy {
+  return (
+    useSiteData().pages?.[slug] ?? {
+      slug,
+      title,
+      description: '',
+      body: { type: 'root', children: [] },
+    }
+  );
+}

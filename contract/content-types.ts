@@ -1,0 +1,97 @@
+// The shapes the content pipeline hands to the client. Bodies are Markdown trees
+// (contract/markdown-tree.ts).
+import type { MarkdownTree } from './markdown-tree.js';
+
+export const articleCategories = ['Health', 'Wealth'] as const;
+export type ArticleCategory = (typeof articleCategories)[number];
+
+export const boycottStatuses = ['Ongoing', 'Success'] as const;
+export type BoycottStatus = (typeof boycottStatuses)[number];
+
+export interface ArticleSummary {
+  id: number;
+  slug: string;
+  category: ArticleCategory;
+  title: string;
+  summary: string;
+  publishedAt: string;
+  readingMinutes: number;
+  heroImage: string;
+}
+
+export interface Campaign {
+  id: number;
+  slug: string;
+  category: 'Direct Action';
+  title: string;
+  summary: string;
+  publishedAt: string;
+  externalLink: string;
+  heroImage: string;
+}
+
+export interface Boycott {
+  id: number;
+  slug: string;
+  title: string;
+  reason: string;
+  status: BoycottStatus;
+  alternative: { name: string; description: string };
+  /** Newest first. */
+  updates: { date: string; note: string }[];
+  heroImage: string;
+}
+
+export interface Resource {
+  id: number;
+  title: string;
+  summary: string;
+  link: string;
+  heroImage: string;
+}
+
+export interface ResourceGroup {
+  id: number;
+  slug: string;
+  category: string;
+  description: string;
+  resources: Resource[];
+}
+
+/** Longer site copy from content/pages (the home pitch, section intros, the Why essay). */
+export interface PageCopy {
+  slug: string;
+  title: string;
+  description: string;
+  /** Shipped wording for the operator to adapt: the page says so until the flag is removed. */
+  template?: true;
+  /** What the page lists under its text (front matter `related`), resolved at build. */
+  related?: RelatedItem[];
+  body: MarkdownTree;
+}
+
+/** A resource group as a card shows it: its heading, description and how many resources. */
+export type ResourceGroupSummary = Pick<
+  ResourceGroup,
+  'id' | 'slug' | 'category' | 'description'
+> & {
+  resourceCount: number;
+  heroImage: string;
+};
+
+export type RelatedItem =
+  | { kind: 'article'; article: ArticleSummary }
+  | { kind: 'campaign'; campaign: Campaign }
+  | { kind: 'resource-group'; group: ResourceGroupSummary };
+
+/** What a page's heading and meta description need, without its body. */
+export type PageHead = Pick<PageCopy, 'title' | 'description'>;
+
+/** The newest items of each section, for the home page: only what its cards show. */
+export interface HomeHighlights {
+  health: ArticleSummary[];
+  wealth: ArticleSummary[];
+  campaigns: Campaign[];
+  boycotts: Pick<Boycott, 'id' | 'slug' | 'title' | 'status' | 'reason' | 'heroImage'>[];
+  resourceGroups: ResourceGroupSummary[];
+}

@@ -1,0 +1,39 @@
+// What a page of the site needs of the content, as the server hands it over: in the page itself
+// (a JSON <script>, for the first load) and from GET /api/site-data?path= (for each screen the
+// reader moves to). Each screen reads only what its route needs; a field left out is not needed
+// there, and an item missing from a list (an unknown slug) is the not-found page.
+import type {
+  ArticleSummary,
+  Boycott,
+  Campaign,
+  HomeHighlights,
+  PageCopy,
+  ResourceGroup,
+} from './content-types.js';
+import type { MarkdownTree } from './markdown-tree.js';
+import type { NewsletterListing } from './newsletters.js';
+import type { Perk } from './perks.js';
+
+export interface SiteData {
+  /** Articles, newest first: a section's list, or an article with the others its page shows. */
+  articles?: ArticleSummary[];
+  campaigns?: Campaign[];
+  boycotts?: Boycott[];
+  resourceGroups?: ResourceGroup[];
+  highlights?: HomeHighlights;
+  /** Site copy by slug (`home`, `why`, `privacy`…). */
+  pages?: Record<string, PageCopy>;
+  newsletters?: NewsletterListing[];
+  /** Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only). */
+  bodies?: Record<string, MarkdownTree>;
+  perks?: Perk[];
+}
+
+/** The key of a body in SiteData.bodies. */
+export const bodyKey = (kind: 'article' | 'newsletter', slug: string) => `${kind}/${slug}`;
+
+/** The id of the page's <script type="application/json"> holding its SiteData. */
+export const SITE_DATA_ELEMENT_ID = 'site-data';
+
+/** GET ?path=/health/sleep-debt-reset → SiteData (200, an empty object for a path with none). */
+export const SITE_DATA_PATH = '/api/site-data';

@@ -1,0 +1,96 @@
+/** Every client route in one table: components link through these, never through string literals. */
+export const paths = {
+  home: '/',
+  health: '/health',
+  wealth: '/wealth',
+  directAction: '/direct-action',
+  collective: '/collective',
+  empowerment: '/empowerment',
+  earlyAccess: '/early-access',
+  register: '/register',
+  /** The link mailed by /register opens this page (`#token=`): its button finishes it. */
+  registerConfirm: '/register/confirm',
+  login: '/login',
+  /** The sign-in link mailed from /login opens this page (`#token=`): its button signs in. */
+  signInLink: '/sign-in/link',
+  account: '/account',
+  resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
+  newsletter: '/newsletter',
+  newsletterConfirm: '/newsletter/confirm',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
+  perks: '/perks',
+  homeBuying: '/home-buying',
+  studentDebtRelief: '/student-debt-relief',
+  workAndJobs: '/work-and-jobs',
+  media: '/media',
+  legalResources: '/legal-resources',
+  privacy: '/privacy',
+  terms: '/terms',
+  refunds: '/refunds',
+  /**
+   * The publisher's desk: staff only, never prerendered, never in the sitemap. The server's
+   * DESK_PATH (contract/constants.ts), spelled out so the first load need not bring that module;
+   * tests/e2e/desk.spec.ts holds the two together.
+   */
+  desk: '/desk',
+} as const;
+
+/** The seed's rule for a category's path: lower-case, first space to a hyphen. */
+export function categoryPath(category: string): string {
+  return `/${category.toLowerCase().replace(' ', '-')}`;
+}
+
+/** The section links of the navbar, in the seed's order. */
+export const sectionLinks = [
+  { to: paths.health, label: 'Health' },
+  { to: paths.wealth, label: 'Wealth' },
+  { to: paths.directAction, label: 'Direct Action' },
+  { to: paths.collective, label: 'Collective Action' },
+  { to: paths.empowerment, label: 'Empowerment' },
+] as const;
+
+/**
+ * Pages drawn from content/pages/<slug>.md, which the operator edits: the seed's topic pages (an
+ * intro and related items; the footer's "More") and the policies a paid site needs.
+ */
+export const topicPages = [
+  { path: paths.homeBuying, slug: 'home-buying', label: 'Home Buying' },
+  { path: paths.studentDebtRelief, slug: 'student-debt-relief', label: 'Student Debt Relief' },
+  { path: paths.workAndJobs, slug: 'work-and-jobs', label: 'Work and Jobs' },
+  { path: paths.media, slug: 'media', label: 'Media' },
+  { path: paths.legalResources, slug: 'legal-resources', label: 'Legal Resources' },
+] as const;
+
+/**
+ * Screens that depend on the visitor (forms, the account, links from mails): drawn only in the
+ * browser, so the server answers them with the bare shell rather than a prerendered page.
+ */
+export const browserOnlyPages = [
+  paths.register,
+  paths.registerConfirm,
+  paths.login,
+  paths.signInLink,
+  paths.account,
+  paths.resetPassword,
+  paths.confirmEmail,
+  paths.newsletterConfirm,
+  paths.newsletterUnsubscribe,
+] as const;
+
+export const policyPages = [
+  { path: paths.privacy, slug: 'privacy', label: 'Privacy policy' },
+  { path: paths.terms, slug: 'terms', label: 'Terms of use' },
+  { path: paths.refunds, slug: 'refunds', label: 'Refunds' },
+] as const;
+
+export const contentPages = [...topicPages, ...policyPages] as const;
+export type ContentPageSlug = (typeof contentPages)[number]['slug'];
+
+/** The old UI-kit demo's addresses and where they lead now (PRODUCT.md decision 6). */
+export const redirects = [
+  { from: '/index', to: paths.home },
+  { from: '/landing-page', to: paths.earlyAccess },
+  { from: '/register-page', to: paths.register },
+  { from: '/profile-page', to: paths.account },
+] as const;

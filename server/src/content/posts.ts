@@ -1,0 +1,525 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { stringify } from 'yaml';
+import type {
+  ArticleFrontMatter,
+  BoycottFrontMatter,
+  CampaignFrontMatter,
+  PageFrontMatter,
+  ResourceGroupFrontMatter,
+} from '../../../contract/post-fields.js';
+import type { NewsletterFrontMatter } from '../../../contract/newsletters.js';
+import type { Perk } from '../../../contract/perks.js';
+import { articleCategories } from '../../../contract/content-types.js';
+import {
+  POST_FOLDERS,
+  KINDS_WITH_PAGES,
+  POST_KINDS,
+  postPath,
+  type PostJson,
+  type PostKind,
+  type PostStatus,
+  type PostVisibility,
+} from '../../../contract/posts.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import type { ContentFile, LoadedContent } from './load-content.js';
+import { convertMarkdownToTree } from './markdown-to-tree.js';
+
+/** A row of `posts` as the queries here select it. */
+export interface PostRow {
+  id: number;
+  kind: PostKind;
+  slug: string;
+  status: PostStatus;
+  visibility: PostVisibility;
+  title: string;
+  fields: Record<string, unknown>;
+  body: string;
+  publishedAt: Date | null;
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  version: number;
+  updatedAt: Date;
+  submittedAt: Date | null;
+}
+
+export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
+  "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
+  "updatedAt", "submittedAt"`;
+
+/** The day of a timestamp, as the site's pages and files write dates (`2024-02-12`). */
+export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A post's JSON (contract/posts.ts): its columns, then its kind's fields by their file names. */
+export function postJson(row: PostRow): PostJson {
+  return {
+    ...row.fields,
+    id: row.id,
+    kind: row.kind,
+    slug: row.slug,
+    title: row.title,
+    status: row.status,
+    visibility: row.visibility,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    body: row.body,
+    featureImage: row.featureImage,
+    featureImageAlt: row.featureImageAlt,
+    seoTitle: row.seoTitle,
+    seoDescription: row.seoDescription,
+    version: row.version,
+    updatedAt: row.updatedAt.toISOString(),
+    path: postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }),
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Every published post that is live now, as the content the site draws (site-content.ts), with
+ * the partner perks (files: they are not posts). Scheduled posts whose time has come count as
+ * published even before the job marks them (scheduling.ts), so no visitor waits on the queue.
+ */
+export async function readPublishedContent(
+  pool: Pick<pg.Pool, 'query'>,
+  perks: readonly Perk[],
+): Promise<LoadedContent> {
+  const { rows } = await pool.query<PostRow>(
+    `SELECT ${POST_COLUMNS} FROM "posts"
+      WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
+        AND "publishedAt" <= now()
+      ORDER BY "id"`,
+  );
+  const content: LoadedContent = {
+    articles: [],
+    campaigns: [],
+    boycotts: [],
+    resourceGroups: [],
+    pages: [],
+    perks: perks.map((perk) => ({ file: '', name: perk.id, data: perk, body: null, markdown: '' })),
+    newsletters: [],
+    files: [],
+  };
+  for (const row of rows) addRow(content, row);
+  return content;
+}
+
+/** Old addresses of posts: those taken down lately (410) and those a post moved from (301). */
+export interface PostAddresses {
+  /** Paths of posts unpublished or deleted in the last GONE_DAYS days. */
+  gone: Set<string>;
+  /** Earlier paths of live posts (an old slug, another section), to their path now. */
+  moved: Map<string, string>;
+}
+
+/** How long a post taken down answers 410 Gone; after that, 404 like any unknown address. */
+export const GONE_DAYS = 30;
+
+export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<PostAddresses> {
+  const live = (table = '') =>
+    `${table}"deletedAt" IS NULL AND ${table}"status" IN ('published', 'scheduled')
+      AND ${table}"publishedAt" <= now()`;
+  const [removed, oldSlugs, liveRows] = await Promise.all([
+    pool.query<{ kind: PostKind; slug: string; category: unknown }>(
+      `SELECT "kind", "slug", "fields"->'category' AS category FROM "posts"
+        WHERE "kind" = ANY($1) AND NOT (${live()})
+          AND ("deletedAt" > now() - make_interval(days => $2)
+            OR "unpublishedAt" > now() - make_interval(days => $2))`,
+      [KINDS_WITH_PAGES, GONE_DAYS],
+    ),
+    pool.query<{ kind: PostKind; oldSlug: string; slug: string; category: unknown }>(
+      `SELECT s."kind", s."slug" AS "oldSlug", p."slug", p."fields"->'category' AS category
+        FROM "post_slugs" s JOIN "posts" p ON p."id" = s."postId"
+        WHERE ${live('p.')}`,
+    ),
+    pool.query<{ kind: PostKind; slug: string; category: unknown }>(
+      `SELECT "kind", "slug", "fields"->'category' AS category FROM "posts"
+        WHERE "kind" = ANY($1) AND ${live()}`,
+      [KINDS_WITH_PAGES],
+    ),
+  ]);
+  const livePaths = new Set(liveRows.rows.map(postPath));
+  const moved = new Map<string, string>();
+  const move = (from: string, to: string) => {
+    if (from !== to && !livePaths.has(from)) moved.set(from, to);
+  };
+  for (const row of oldSlugs.rows) {
+    const to = postPath(row);
+    // In any section: the slug and the section may both have changed since.
+    for (const category of articleCategories) {
+      move(postPath({ kind: row.kind, slug: row.oldSlug, category }), to);
+    }
+  }
+  // An article moved to another section keeps its slug: its old section's address leads on.
+  for (const row of liveRows.rows.filter((item) => item.kind === 'article')) {
+    for (const category of articleCategories) move(postPath({ ...row, category }), postPath(row));
+  }
+  const gone = new Set(
+    removed.rows.map(postPath).filter((path) => !livePaths.has(path) && !moved.has(path)),
+  );
+  return { gone, moved };
+}
+
+function addRow(content: LoadedContent, row: PostRow) {
+  const file = `${POST_FOLDERS[row.kind]}/${row.slug}.md`;
+  const date = isoDay(row.publishedAt ?? row.updatedAt);
+  const fields = row.fields;
+  const body = row.body.trim() === '' ? null : convertMarkdownToTree(row.body);
+  const entry = <T>(data: T): ContentFile<T> => ({
+    file,
+    name: row.slug,
+    data,
+    body,
+    markdown: row.body,
+  });
+  const base = { id: row.id, slug: row.slug, title: row.title };
+  switch (row.kind) {
+    case 'article':
+      content.articles.push(
+        entry({ ...(fields as ArticleFields), ...base, publishedAt: date } as ArticleFrontMatter),
+      );
+      return;
+    case 'campaign':
+      content.campaigns.push(
+        entry({ ...(fields as CampaignFields), ...base, publishedAt: date } as CampaignFrontMatter),
+      );
+      return;
+    case 'boycott': {
+      const { boycottStatus, ...rest } = fields as BoycottFields;
+      content.boycotts.push(
+        entry({ ...rest, ...base, status: boycottStatus } as BoycottFrontMatter),
+      );
+      return;
+    }
+    case 'resources':
+      content.resourceGroups.push(
+        entry({
+          ...(fields as ResourceFields),
+          id: row.id,
+          slug: row.slug,
+        } as ResourceGroupFrontMatter),
+      );
+      return;
+    case 'page':
+      content.pages.push(
+        entry({ ...(fields as PageFields), id: row.id, title: row.title } as PageFrontMatter),
+      );
+      return;
+    case 'newsletter':
+      content.newsletters.push(
+        entry({
+          ...(fields as NewsletterFields),
+          ...base,
+          publishedAt: date,
+          membersOnly: row.visibility === 'members',
+        } as NewsletterFrontMatter),
+      );
+      return;
+  }
+}
+
+// What each kind keeps in `fields`: its front matter without what is a column of its own.
+type ArticleFields = Omit<ArticleFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
+type CampaignFields = Omit<CampaignFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
+type BoycottFields = Omit<BoycottFrontMatter, 'id' | 'slug' | 'title' | 'status'> & {
+  boycottStatus: BoycottFrontMatter['status'];
+};
+type ResourceFields = Omit<ResourceGroupFrontMatter, 'id' | 'slug'>;
+type PageFields = Omit<PageFrontMatter, 'id' | 'title'>;
+type NewsletterFields = Omit<
+  NewsletterFrontMatter,
+  'id' | 'slug' | 'title' | 'publishedAt' | 'membersOnly'
+>;
+
+/** A content file as the row it becomes (everything but id, status and version). */
+interface PostDraft {
+  id: number | undefined;
+  kind: PostKind;
+  slug: string;
+  title: string;
+  visibility: PostVisibility;
+  fields: Record<string, unknown>;
+  body: string;
+  publishedAt: string;
+}
+
+/** Every file of a loaded folder as the post it becomes, articles first (their ids came first). */
+export function draftsOf(content: LoadedContent): PostDraft[] {
+  const bodyOf = (file: ContentFile<unknown>) => file.markdown.trim();
+  const drafts: PostDraft[] = [];
+  for (const file of content.articles) {
+    const { id, slug, title, publishedAt, ...fields } = file.data;
+    drafts.push({
+      id,
+      kind: 'article',
+      slug,
+      title,
+      visibility: 'public',
+      fields,
+      body: bodyOf(file),
+      publishedAt,
+    });
+  }
+  for (const file of content.campaigns) {
+    const { id, slug, title, publishedAt, ...fields } = file.data;
+    drafts.push({
+      id,
+      kind: 'campaign',
+      slug,
+      title,
+      visibility: 'public',
+      fields,
+      body: '',
+      publishedAt,
+    });
+  }
+  for (const file of content.boycotts) {
+    const { id, slug, title, status, ...rest } = file.data;
+    const latest = rest.updates.reduce(
+      (max, update) => (update.date > max ? update.date : max),
+      '',
+    );
+    drafts.push({
+      id,
+      kind: 'boycott',
+      slug,
+      title,
+      visibility: 'public',
+      fields: { ...rest, boycottStatus: status },
+      body: '',
+      publishedAt: latest,
+    });
+  }
+  for (const file of content.resourceGroups) {
+    const { id, slug, ...fields } = file.data;
+    drafts.push({
+      id,
+      kind: 'resources',
+      slug,
+      title: fields.category,
+      visibility: 'public',
+      fields,
+      body: '',
+      publishedAt: fields.updatedAt,
+    });
+  }
+  for (const file of content.pages) {
+    const { id, title, ...fields } = file.data;
+    drafts.push({
+      id,
+      kind: 'page',
+      slug: file.name,
+      title,
+      visibility: 'public',
+      fields,
+      body: bodyOf(file),
+      publishedAt: fields.updatedAt,
+    });
+  }
+  for (const file of content.newsletters) {
+    const { id, slug, title, publishedAt, membersOnly, ...fields } = file.data;
+    drafts.push({
+      id,
+      kind: 'newsletter',
+      slug,
+      title,
+      visibility: membersOnly ? 'members' : 'public',
+      fields,
+      body: bodyOf(file),
+      publishedAt,
+    });
+  }
+  return drafts;
+}
+
+export interface ImportResult {
+  created: number;
+  updated: number;
+  /** Files left alone: shipped files imported once before (the seed). */
+  skipped: number;
+}
+
+/**
+ * Puts a folder's posts into the database, in one transaction. A file with an `id` is that post;
+ * one without, the post of its kind and slug, or a new one. An updated post keeps its previous
+ * version as a revision. With `seed`, a file already imported once is never imported again, so
+ * what staff edited or deleted since stays as they left it.
+ */
+export async function importPosts(
+  pool: pg.Pool,
+  drafts: readonly PostDraft[],
+  options: { seed?: boolean } = {},
+): Promise<ImportResult> {
+  return withTransaction(pool, async (tx) => {
+    // One import at a time: two starts seeding at once would both find nothing imported.
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cohort:content-import'))`);
+    const result: ImportResult = { created: 0, updated: 0, skipped: 0 };
+    // Files that name their id first; then the sequence moves past the highest, so a post made
+    // without one never takes an id a file names.
+    const named = drafts.filter((draft) => draft.id !== undefined);
+    const unnamed = drafts.filter((draft) => draft.id === undefined);
+    for (const draft of [...named, null, ...unnamed]) {
+      if (draft === null) {
+        await tx.query(
+          `SELECT setval(pg_get_serial_sequence('posts', 'id'), GREATEST((SELECT max("id") FROM "posts"), 1))`,
+        );
+        continue;
+      }
+      if (options.seed) {
+        const seeded = await tx.query(
+          `INSERT INTO "content_seeds" ("kind", "slug") VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+          [draft.kind, draft.slug],
+        );
+        if (seeded.rowCount === 0) {
+          result.skipped += 1;
+          continue;
+        }
+      }
+      const existing = await findExisting(tx, draft);
+      if (existing && options.seed) {
+        // A post of that kind and slug was made some other way first: it stands.
+        result.skipped += 1;
+      } else if (existing) {
+        await keepRevision(tx, existing.id);
+        await tx.query(
+          `UPDATE "posts" SET "slug" = $2, "title" = $3, "visibility" = $4, "fields" = $5,
+              "body" = $6, "publishedAt" = $7, "status" = 'published', "deletedAt" = NULL,
+              "unpublishedAt" = NULL, "version" = "version" + 1, "updatedAt" = now()
+            WHERE "id" = $1`,
+          [
+            existing.id,
+            draft.slug,
+            draft.title,
+            draft.visibility,
+            draft.fields,
+            draft.body,
+            draft.publishedAt,
+          ],
+        );
+        result.updated += 1;
+      } else {
+        await tx.query(
+          `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
+              "publishedAt", "status", "updatedAt")
+            VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
+              $6, $7, $8, 'published', now())`,
+          [
+            draft.id ?? null,
+            draft.kind,
+            draft.slug,
+            draft.title,
+            draft.visibility,
+            draft.fields,
+            draft.body,
+            draft.publishedAt,
+          ],
+        );
+        result.created += 1;
+      }
+    }
+    if (result.created + result.updated > 0) await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
+    return result;
+  });
+}
+
+/** The channel every app server listens on: a post changed, draw the site again. */
+export const CONTENT_CHANNEL = 'cohort_content';
+
+async function findExisting(tx: Tx, draft: PostDraft): Promise<{ id: number } | null> {
+  if (draft.id !== undefined) {
+    const { rows } = await tx.query<{ id: number; kind: PostKind }>(
+      `SELECT "id", "kind" FROM "posts" WHERE "id" = $1`,
+      [draft.id],
+    );
+    const [row] = rows;
+    if (row && row.kind !== draft.kind) {
+      throw new ImportConflict(
+        `${POST_FOLDERS[draft.kind]}/${draft.slug}.md: id: ${draft.id} is a ${row.kind} post's id`,
+      );
+    }
+    if (row) return row;
+  }
+  const { rows } = await tx.query<{ id: number }>(
+    `SELECT "id" FROM "posts" WHERE "kind" = $1 AND "slug" = $2`,
+    [draft.kind, draft.slug],
+  );
+  return rows[0] ?? null;
+}
+
+/** A file that names a post it cannot be. Nothing was imported. */
+export class ImportConflict extends Error {
+  override name = 'ImportConflict';
+}
+
+/** Keeps the post as it is now as a revision, before a save changes it. */
+export async function keepRevision(tx: Tx, postId: number) {
+  await tx.query(
+    `INSERT INTO "post_revisions" ("postId", "version", "snapshot", "savedBy", "savedByEmail", "savedAt")
+      SELECT "id", "version", to_jsonb(p) - 'createdBy' - 'updatedBy', "updatedBy",
+        (SELECT "email" FROM "users" WHERE "id" = p."updatedBy"), "updatedAt"
+        FROM "posts" p WHERE "id" = $1
+      ON CONFLICT ("postId", "version") DO NOTHING`,
+    [postId],
+  );
+}
+
+/**
+ * Writes every published or scheduled post into `dir` in the content/FORMAT.md format, one folder
+ * a kind, and answers how many. Drafts stay out: the format has no status, and a file is published
+ * when imported (a scheduled post's future date keeps it off the site until then).
+ */
+export async function exportPosts(pool: Pick<pg.Pool, 'query'>, dir: string): Promise<number> {
+  const { rows } = await pool.query<PostRow>(
+    `SELECT ${POST_COLUMNS} FROM "posts"
+      WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled') ORDER BY "kind", "id"`,
+  );
+  for (const kind of POST_KINDS) await mkdir(join(dir, POST_FOLDERS[kind]), { recursive: true });
+  for (const row of rows) {
+    await writeFile(join(dir, POST_FOLDERS[row.kind], `${row.slug}.md`), fileOf(row));
+  }
+  return rows.length;
+}
+
+/** A post as its content file: front matter in FORMAT.md's order, then its Markdown body. */
+export function fileOf(row: PostRow): string {
+  const date = isoDay(row.publishedAt ?? row.updatedAt);
+  const fields = { ...row.fields };
+  let front: Record<string, unknown>;
+  switch (row.kind) {
+    case 'article':
+    case 'campaign':
+      front = {
+        id: row.id,
+        slug: row.slug,
+        category: fields.category,
+        title: row.title,
+        ...fields,
+        publishedAt: date,
+      };
+      break;
+    case 'boycott': {
+      const { boycottStatus, ...rest } = fields;
+      front = { id: row.id, slug: row.slug, title: row.title, ...rest, status: boycottStatus };
+      break;
+    }
+    case 'resources':
+      front = { id: row.id, slug: row.slug, ...fields };
+      break;
+    case 'page':
+      front = { id: row.id, title: row.title, ...fields };
+      break;
+    case 'newsletter':
+      front = {
+        id: row.id,
+        slug: row.slug,
+        title: row.title,
+        ...fields,
+        publishedAt: date,
+        membersOnly: row.visibility === 'members',
+      };
+      break;
+  }
+  const body = row.body.trim() === '' ? '' : `\n${row.body.trim()}\n`;
+  return `---\n${stringify(front, { lineWidth: 0 })}---\n${body}`;
+}

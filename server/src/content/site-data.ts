@@ -1,0 +1,81 @@
+import type { ArticleCategory, PageCopy } from '../../../contract/content-types.js';
+import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import { bodyKey, type SiteData } from '../../../contract/site-data.js';
+import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
+import { articleCategories } from '../../../contract/content-types.js';
+import type { SiteContent } from './site-content.js';
+
+/** How many other articles of its section an article's page offers under it. */
+const MORE_ARTICLES = 3;
+
+/**
+ * What the screen at `path` draws (contract/site-data.ts): only that, so a page carries its own
+ * content and no more. A path no content screen has gets an empty object; an unknown slug gets
+ * lists without it, which the screen draws as the not-found page.
+ */
+export function siteDataFor(content: SiteContent, path: string): SiteData {
+  const pages = (...slugs: string[]): Record<string, PageCopy> =>
+    Object.fromEntries(
+      slugs.flatMap((slug) => {
+        const page = content.pages.get(slug);
+        return page ? [[slug, page]] : [];
+      }),
+    );
+
+  switch (path) {
+    case paths.home:
+      return { pages: pages('home'), highlights: content.highlights };
+    case paths.directAction:
+      return { campaigns: content.campaigns };
+    case paths.collective:
+      return { pages: pages('collective'), boycotts: content.boycotts };
+    case paths.empowerment:
+      return { pages: pages('empowerment'), resourceGroups: content.resourceGroups };
+    case paths.earlyAccess:
+      return { pages: pages('why') };
+    case paths.perks:
+      return { perks: content.perks };
+    case NEWSLETTER_PATHS.archive:
+      return { newsletters: content.newsletterListings };
+  }
+  const page = contentPages.find((item) => item.path === path);
+  if (page) return { pages: pages(page.slug) };
+
+  for (const category of articleCategories) {
+    const section = categoryPath(category);
+    if (path === section) return { articles: inSection(content, category) };
+    if (path.startsWith(`${section}/`))
+      return articleData(content, category, path.slice(section.length + 1));
+  }
+  if (path.startsWith(`${NEWSLETTER_PATHS.archive}/`)) {
+    return issueData(content, path.slice(NEWSLETTER_PATHS.archive.length + 1));
+  }
+  return {};
+}
+
+const inSection = (content: SiteContent, category: ArticleCategory) =>
+  content.articles.filter((article) => article.category === category);
+
+/** The article, the newest others of its section, and its body. */
+function articleData(content: SiteContent, category: ArticleCategory, slug: string): SiteData {
+  const article = content.articles.find((item) => item.category === category && item.slug === slug);
+  const body = content.articleBodies.get(slug);
+  if (!article || !body) return { articles: [] };
+  const more = inSection(content, category)
+    .filter((item) => item.id !== article.id)
+    .slice(0, MORE_ARTICLES);
+  return { articles: [article, ...more], bodies: { [bodyKey('article', slug)]: body } };
+}
+
+/** The issue, the articles it shows as cards, and its body unless it is for members. */
+function issueData(content: SiteContent, slug: string): SiteData {
+  const issue = content.newsletters.find((item) => item.slug === slug);
+  const listing = content.newsletterListings.find((item) => item.slug === slug);
+  if (!issue || !listing) return { newsletters: [] };
+  const cards = new Set(listing.articles);
+  return {
+    newsletters: [listing],
+    articles: content.articles.filter((article) => cards.has(article.slug)),
+    ...(!issue.membersOnly && { bodies: { [bodyKey('newsletter', slug)]: issue.body } }),
+  };
+}

@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type pg from 'pg';
+import type { Perk } from '../../../../contract/perks.js';
+import { CONTENT_CHANNEL, readPostAddresses, readPublishedContent } from '../../content/posts.js';
+import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
+import { seedPosts } from '../../content/seed.js';
+import { createSiteContent, type SiteContent } from '../../content/site-content.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    siteContent: SiteContentSource;
+    /** Scheduled posts' jobs (content/post-schedule.ts). */
+    postSchedule: PostSchedule;
+  }
+}
+
+export interface SiteContentSource {
+  /** What is published now (after the app is ready). */
+  current(): SiteContent;
+  /** Read the posts again now: after a change made here, or when told of one made elsewhere. */
+  refresh(): Promise<void>;
+  /** Called with the new content after each refresh. */
+  onChange(listener: (content: SiteContent) => void): void;
+}
+
+export interface SiteContentOptions {
+  /** The shipped content/ folder, imported once into an empty site; null: none (tests). */
+  seedDir: string | null;
+  perks: readonly Perk[];
+  /** The site's stylesheets, built then source: the web manifest's colours come from the first there. */
+  cssFiles: string[];
+}
+
+/** How often a server that cannot LISTEN (behind PgBouncer) asks whether a post changed. */
+const POLL_MS = 1_000;
+/** Changes that arrive together are read once. */
+const SETTLE_MS = 25;
+
+/**
+ * The published content the site is drawn from (decision 16), read from the posts at start and
+ * again whenever one changes: here (`refresh`), or on another app server, which tells every other
+ * one through PostgreSQL's NOTIFY on CONTENT_CHANNEL (or, where LISTEN is not possible, by a
+ * one-row query every second). A scheduled post going live is a change too: a timer reads the
+ * posts again at the next one's time.
+ */
+export default fp(
+  async function siteContent(app: FastifyInstance, options: SiteContentOptions) {
+    let content: SiteContent | null = null;
+    const listeners: ((content: SiteContent) => void)[] = [];
+    let nextLive: NodeJS.Timeout | undefined;
+    let closed = false;
+
+    const css = await readSiteCss(options.cssFiles);
+    async function read(): Promise<SiteContent> {
+      const [published, addresses] = await Promise.all([
+        readPublishedContent(app.db.pool, options.perks),
+        readPostAddresses(app.db.pool),
+      ]);
+      const next = createSiteContent(published, css, addresses);
+      content = next;
+      for (const listener of listeners) listener(next);
+      await scheduleNextLive();
+      return next;
+    }
+
+    /** Reads the posts again when the next scheduled one goes live. */
+    async function scheduleNextLive() {
+      clearTimeout(nextLive);
+      const { rows } = await app.db.pool.query<{ at: Date | null }>(
+        `SELECT min("publishedAt") AS at FROM "posts"
+          WHERE "deletedAt" IS NULL AND "status" = 'scheduled' AND "publishedAt" > now()`,
+      );
+      const at = rows[0]?.at;
+      if (!at || closed) return;
+      // Timers hold at most about 24 days; a later post is looked at again then.
+      const wait = Math.min(Math.max(at.getTime() - Date.now(), 0) + 50, 2 ** 31 - 1);
+      nextLive = setTimeout(() => void refresh(), wait);
+      nextLive.unref();
+    }
+
+    let pending: Promise<void> | null = null;
+    let again = false;
+    /** One read at a time; a change during a read is followed by one more. */
+    function refresh(): Promise<void> {
+      if (pending) {
+        again = true;
+        return pending;
+      }
+      pending = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        do {
+          again = false;
+          await read();
+        } while (again);
+      })()
+        .catch((error: unknown) => app.log.error({ err: error }, 'could not read the posts'))
+        .finally(() => {
+          pending = null;
+        });
+      return pending;
+    }
+
+    app.decorate('siteContent', {
+      current() {
+        if (!content) throw new Error('The site content is read when the app is ready');
+        return content;
+      },
+      refresh,
+      onChange(listener: (content: SiteContent) => void) {
+        listeners.push(listener);
+      },
+    } satisfies SiteContentSource);
+
+    const schedule = createPostSchedule(app.db.pool, {
+      onPublished: () => void refresh(),
+      log: (error) => app.log.error({ err: error }, 'the scheduled posts queue failed'),
+    });
+    app.decorate('postSchedule', schedule);
+
+    let listener: pg.Client | null = null;
+    let poll: NodeJS.Timeout | undefined;
+
+    app.addHook('onReady', async () => {
+      if (options.seedDir) {
+        const seeded = await seedPosts(app.db.pool, options.seedDir);
+        if (!seeded.ok) app.log.error(seeded.problem);
+        else if (seeded.result.created > 0) {
+          app.log.info(`imported ${seeded.result.created} posts from ${options.seedDir}`);
+        }
+      }
+      await read();
+      await listen();
+      await schedule.start();
+    });
+
+    /** LISTEN for changes made by other app servers; reconnects (and reads again) when cut off. */
+    async function listen() {
+      const client = app.db.connectListener();
+      if (!client) {
+        startPolling();
+        return;
+      }
+      listener = client;
+      client.on('notification', () => void refresh());
+      client.on('error', () => {});
+      client.on('end', () => {
+        if (closed) return;
+        listener = null;
+        setTimeout(() => void listen().then(() => refresh()), 1_000).unref();
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${CONTENT_CHANNEL}`);
+      } catch (error) {
+        app.log.warn({ err: error }, 'could not LISTEN for content changes: asking every second');
+        await client.end().catch(() => {});
+        listener = null;
+        startPolling();
+      }
+    }
+
+    function startPolling() {
+      let last = '';
+      const tick = async () => {
+        const { rows } = await app.db.pool.query<{ mark: string }>(
+          `SELECT count(*) || ':' || coalesce(max("updatedAt")::text, '') AS mark FROM "posts"`,
+        );
+        const mark = rows[0]?.mark ?? '';
+        if (last && mark !== last) await refresh();
+        last = mark;
+      };
+      poll = setInterval(() => void tick().catch(() => {}), POLL_MS);
+      poll.unref();
+    }
+
+    app.addHook('onClose', async () => {
+      closed = true;
+      await schedule.stop();
+      clearTimeout(nextLive);
+      clearInterval(poll);
+      await pending;
+      await listener?.end().catch(() => {});
+    });
+  },
+  { name: 'site-content', dependencies: ['database'] },
+);
+
+/** The first of these stylesheets that is there. */
+async function readSiteCss(files: string[]): Promise<string> {
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text !== null) return text;
+  }
+  return '';
+}

@@ -1,0 +1,467 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XMLParser } from 'fast-xml-parser';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor } from '#test/visitor';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { clientDistDir, ssrDistDir } from '../../paths.js';
+import { createPostSchedule } from '../../content/post-schedule.js';
+
+// The desk's posts through the real app, its renderer and PostgreSQL: who may do what, what a
+// visitor sees at each step (draft, published, edited, moved, unpublished, deleted, scheduled),
+// and that no save overwrites another's or loses what it replaced.
+
+const PASSWORD = 'correct horse battery staple';
+const OWNER = 'owner@example.com';
+const EDITOR = 'editor@example.com';
+const WRITER = 'writer@example.com';
+const SITE = 'https://members.example.org';
+
+interface Browser {
+  cookie: string;
+}
+
+/** An article's fields, whole: what publishing it needs. */
+const ARTICLE = {
+  kind: 'article',
+  title: 'Renting Your First Flat',
+  category: 'Wealth',
+  summary: 'Deposits, inventories and what a landlord may not ask for.',
+  readingMinutes: 4,
+  body: '## Before you sign\n\nRead the whole lease, then read it again.\n',
+};
+
+describe('the desk’s posts', () => {
+  let mailbox: SmtpCapture;
+  let t: TestApp;
+  let owner: Browser;
+  let editor: Browser;
+  let writer: Browser;
+  let reader: Browser;
+
+  const call = (
+    who: Browser | null,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      headers: who ? { cookie: who.cookie } : {},
+      ...(payload !== undefined && { payload }),
+    });
+  const page = (url: string) => t.app.inject({ method: 'GET', url });
+  const feedLinks = async (url: string) => {
+    const parsed = new XMLParser({ isArray: (name) => name === 'item' }).parse(
+      (await page(url)).body,
+    ) as {
+      rss: { channel: { item?: { link: string }[] } };
+    };
+    return (parsed.rss.channel.item ?? []).map((item) => item.link);
+  };
+  const sitemap = async () => (await page('/sitemap.xml')).body;
+
+  async function register(email: string): Promise<Browser> {
+    const visitor = await newVisitor(t.app);
+    const response = await registerThroughMail(visitor.request, mailbox, {
+      email,
+      password: PASSWORD,
+    });
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    if (!value) throw new Error('no session cookie');
+    return { cookie: `${SESSION_COOKIE}=${value}` };
+  }
+
+  /** A new post by the owner, published: its JSON. */
+  async function published(changes: object = {}) {
+    const created = await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, ...changes });
+    expect(created.statusCode, created.body).toBe(201);
+    const { post } = created.json();
+    const done = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    return done.json().post;
+  }
+
+  beforeAll(async () => {
+    mailbox = await new SmtpCapture().start();
+    t = await createTestApp({
+      clientDir: clientDistDir,
+      ssrDir: ssrDistDir,
+      env: {
+        SITE_URL: SITE,
+        STAFF_EMAILS: OWNER,
+        EDITOR_EMAILS: EDITOR,
+        WRITER_EMAILS: WRITER,
+        SMTP_URL: mailbox.url,
+      },
+    });
+    [owner, editor, writer, reader] = await Promise.all([
+      register(OWNER),
+      register(EDITOR),
+      register(WRITER),
+      register('reader@example.com'),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.stop();
+  });
+
+  it('is an unknown address to anyone but staff, whatever they send', async () => {
+    for (const who of [null, reader]) {
+      for (const [method, url] of [
+        ['GET', '/api/desk/posts'],
+        ['POST', '/api/desk/posts'],
+        ['PATCH', '/api/desk/posts/1'],
+        ['POST', '/api/desk/posts/1/publish'],
+        ['DELETE', '/api/desk/posts/1'],
+      ] as const) {
+        const response = await call(
+          who,
+          method,
+          url,
+          method === 'GET' || method === 'DELETE' ? undefined : ARTICLE,
+        );
+        expect(response.statusCode, `${method} ${url}`).toBe(404);
+        expect(response.json().error.code).toBe('not_found');
+      }
+    }
+    expect(Number((await t.database.pool.query('SELECT count(*) FROM posts')).rows[0].count)).toBe(
+      0,
+    );
+  });
+
+  it('keeps a draft off the site: no page, no list, no feed, no sitemap, no site data', async () => {
+    const created = await call(writer, 'POST', '/api/desk/posts', ARTICLE);
+    expect(created.statusCode, created.body).toBe(201);
+    const { post } = created.json();
+    expect(post).toMatchObject({
+      kind: 'article',
+      slug: 'renting-your-first-flat',
+      status: 'draft',
+      visibility: 'public',
+      version: 1,
+      publishedAt: null,
+      path: '/wealth/renting-your-first-flat',
+      category: 'Wealth',
+    });
+    expect((await page(post.path)).statusCode).toBe(404);
+    expect((await page('/wealth')).body).not.toContain(ARTICLE.title);
+    expect(await feedLinks('/rss.xml')).not.toContain(`${SITE}${post.path}`);
+    expect(await sitemap()).not.toContain(post.path);
+    const data = await page(`/api/site-data?path=${encodeURIComponent(post.path)}`);
+    expect(data.body).not.toContain(ARTICLE.title);
+
+    const listed = await call(editor, 'GET', '/api/desk/posts?status=draft&q=first%20flat');
+    expect(listed.json().posts.map((item: { id: number }) => item.id)).toEqual([post.id]);
+  });
+
+  it('answers a wrong body with 400 naming each field, and saves nothing', async () => {
+    const before = Number(
+      (await t.database.pool.query('SELECT count(*) FROM posts')).rows[0].count,
+    );
+    const cases: [object, RegExp][] = [
+      [{ ...ARTICLE, kind: 'essay' }, /^kind: must be one of article, campaign/],
+      [{ ...ARTICLE, category: 'Fitness' }, /category: must be one of Health, Wealth/],
+      [
+        { ...ARTICLE, readingMinutes: 'four', colour: 'red' },
+        /readingMinutes: .*colour: is not a known field/,
+      ],
+      [{ ...ARTICLE, title: '' }, /title: /],
+      [{ ...ARTICLE, slug: 'Not A Slug' }, /slug: must be lower-case words joined by hyphens/],
+      [{ ...ARTICLE, status: 'published' }, /status: is changed by publishing or unpublishing/],
+      [
+        { kind: 'page', title: 'About us', slug: 'about', description: 'x' },
+        /slug: must name a screen of the site/,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call(owner, 'POST', '/api/desk/posts', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error.code).toBe('invalid_post');
+      expect(response.json().error.message).toMatch(message);
+    }
+    const taken = await call(owner, 'POST', '/api/desk/posts', ARTICLE);
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().error.message).toMatch(
+      /^slug: "renting-your-first-flat" is taken by another article/,
+    );
+    const after = Number((await t.database.pool.query('SELECT count(*) FROM posts')).rows[0].count);
+    expect(after).toBe(before);
+  });
+
+  it('publishes only a whole post, naming what is missing, and then serves it everywhere at once', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      title: 'Half Written',
+      body: '# A second H1\n\nText.',
+    });
+    const { post } = created.json();
+    const refused = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toMatch(/category: is required/);
+    expect(refused.json().error.message).toMatch(/summary: is required/);
+    expect(refused.json().error.message).toMatch(/body: "# A second H1": headings start at ##/);
+    expect((await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post.status).toBe(
+      'draft',
+    );
+
+    const live = await published({
+      title: 'Index Funds Without Jargon',
+      slug: 'index-funds-plainly',
+    });
+    expect(live).toMatchObject({ status: 'published', path: '/wealth/index-funds-plainly' });
+    const html = await page(live.path);
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('<h1');
+    expect(html.body).toContain('Index Funds Without Jargon');
+    expect(html.body).toContain('Read the whole lease, then read it again.');
+    expect(html.body).toContain(`<meta property="og:image" content="${SITE}/og/`);
+    expect((await page('/wealth')).body).toContain('Index Funds Without Jargon');
+    expect((await page('/')).body).toContain('Index Funds Without Jargon');
+    expect(await feedLinks('/rss.xml')).toContain(`${SITE}${live.path}`);
+    expect(await feedLinks('/wealth/rss.xml')).toContain(`${SITE}${live.path}`);
+    expect(await sitemap()).toContain(`${SITE}${live.path}`);
+  });
+
+  it('gives one of two saves from the same version a 200 and the other a 409 with the post as it is', async () => {
+    const { post } = (
+      await call(editor, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'two-writers' })
+    ).json();
+    const [first, second] = await Promise.all([
+      call(owner, 'PATCH', `/api/desk/posts/${post.id}`, {
+        version: post.version,
+        title: 'Owner’s title',
+      }),
+      call(editor, 'PATCH', `/api/desk/posts/${post.id}`, {
+        version: post.version,
+        title: 'Editor’s title',
+      }),
+    ]);
+    const statuses = [first.statusCode, second.statusCode].sort();
+    expect(statuses).toEqual([200, 409]);
+    const [won, lost] = first.statusCode === 200 ? [first, second] : [second, first];
+    expect(lost.json().error.code).toBe('edit_conflict');
+    expect(lost.json().post).toEqual(won.json().post);
+    expect(won.json().post.version).toBe(post.version + 1);
+
+    // Nothing either wrote is lost: the one that lost still has its text, the first is a revision.
+    const stale = await call(owner, 'PATCH', `/api/desk/posts/${post.id}`, { title: 'No version' });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().error.message).toMatch(/^version: is required/);
+  });
+
+  it('keeps every earlier version, and restores one as a new version', async () => {
+    const { post } = (
+      await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'many-drafts' })
+    ).json();
+    let version = post.version;
+    for (const title of ['Second title', 'Third title']) {
+      const saved = await call(writer, 'PATCH', `/api/desk/posts/${post.id}`, { version, title });
+      expect(saved.statusCode, saved.body).toBe(200);
+      version = saved.json().post.version;
+    }
+    const revisions = (await call(writer, 'GET', `/api/desk/posts/${post.id}/revisions`)).json()
+      .revisions;
+    expect(revisions.map((r: { version: number; title: string }) => [r.version, r.title])).toEqual([
+      [2, 'Second title'],
+      [1, ARTICLE.title],
+    ]);
+    expect(revisions[0].savedByEmail).toBe(WRITER);
+
+    const restored = await call(writer, 'POST', `/api/desk/posts/${post.id}/revisions/1/restore`, {
+      version,
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().post).toMatchObject({ title: ARTICLE.title, version: version + 1 });
+    const after = (await call(writer, 'GET', `/api/desk/posts/${post.id}/revisions`)).json()
+      .revisions;
+    expect(after[0]).toMatchObject({ version, title: 'Third title' });
+    const missing = await call(
+      writer,
+      'POST',
+      `/api/desk/posts/${post.id}/revisions/99/restore`,
+      {},
+    );
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('lets a writer draft and submit, never publish, touch what is live, or see members', async () => {
+    const { post } = (
+      await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'from-a-writer' })
+    ).json();
+    const submitted = await call(writer, 'POST', `/api/desk/posts/${post.id}/submit`, {
+      version: post.version,
+    });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect(submitted.json().post.submittedAt).not.toBeNull();
+    const publish = await call(writer, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version + 1,
+    });
+    expect(publish.statusCode).toBe(403);
+    expect(publish.json().error.code).toBe('writers_cannot_publish');
+
+    const live = await published({ slug: 'live-already' });
+    const edit = await call(writer, 'PATCH', `/api/desk/posts/${live.id}`, {
+      version: live.version,
+      title: 'Mine now',
+    });
+    expect(edit.statusCode).toBe(403);
+    expect(edit.json().error.code).toBe('writers_edit_drafts');
+    for (const url of ['/api/desk/members', '/api/desk/dashboard', '/api/desk/audit']) {
+      const response = await call(writer, 'GET', url);
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().error.code).toBe('writers_see_posts_only');
+    }
+    expect((await call(writer, 'GET', '/api/desk/me')).json().role).toBe('writer');
+
+    // An editor publishes the writer's draft.
+    const byEditor = await call(editor, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version + 1,
+    });
+    expect(byEditor.statusCode, byEditor.body).toBe(200);
+    expect(byEditor.json().post).toMatchObject({ status: 'published', submittedAt: null });
+  });
+
+  it('leads an old address to the new one with a 301 when a live post’s slug or section changes', async () => {
+    const live = await published({ slug: 'old-name' });
+    const renamed = await call(editor, 'PATCH', `/api/desk/posts/${live.id}`, {
+      version: live.version,
+      slug: 'new-name',
+      category: 'Health',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().post.path).toBe('/health/new-name');
+    expect((await page('/health/new-name')).statusCode).toBe(200);
+    for (const old of ['/wealth/old-name', '/health/old-name', '/wealth/new-name']) {
+      const response = await page(old);
+      expect(response.statusCode, old).toBe(301);
+      expect(response.headers.location).toBe('/health/new-name');
+    }
+  });
+
+  it('answers 410 Gone for a post unpublished or deleted, and records who did it', async () => {
+    const first = await published({ slug: 'taken-down' });
+    const down = await call(editor, 'POST', `/api/desk/posts/${first.id}/unpublish`, {
+      version: first.version,
+    });
+    expect(down.statusCode, down.body).toBe(200);
+    expect(down.json().post.status).toBe('draft');
+    const gone = await page(first.path);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).toContain('Page not found');
+    expect(await feedLinks('/rss.xml')).not.toContain(`${SITE}${first.path}`);
+
+    const second = await published({ slug: 'deleted-one' });
+    const byEditor = await call(editor, 'DELETE', `/api/desk/posts/${second.id}`);
+    expect(byEditor.statusCode).toBe(403);
+    expect(byEditor.json().error.code).toBe('owners_only');
+    const deleted = await call(owner, 'DELETE', `/api/desk/posts/${second.id}`);
+    expect(deleted.statusCode).toBe(204);
+    expect((await page(second.path)).statusCode).toBe(410);
+    expect((await call(owner, 'GET', `/api/desk/posts/${second.id}`)).statusCode).toBe(404);
+    const listed = (await call(owner, 'GET', '/api/desk/posts')).json().posts;
+    expect(listed.map((post: { id: number }) => post.id)).not.toContain(second.id);
+
+    const { rows } = await t.database.pool.query(
+      `SELECT "actorEmail", action, before->>'slug' AS slug FROM audit_log
+        WHERE action IN ('post_unpublish', 'post_delete') ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { actorEmail: EDITOR, action: 'post_unpublish', slug: 'taken-down' },
+      { actorEmail: OWNER, action: 'post_delete', slug: 'deleted-one' },
+    ]);
+  });
+
+  it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {
+    const { post } = (
+      await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'in-two-seconds' })
+    ).json();
+    const bad = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+      at: 'tomorrow',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/^at: must be an ISO date and time/);
+
+    const at = new Date(Date.now() + 6_000);
+    const scheduled = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+      at: at.toISOString(),
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(scheduled.json().post).toMatchObject({
+      status: 'scheduled',
+      publishedAt: at.toISOString(),
+    });
+    expect((await page(post.path)).statusCode).toBe(404);
+    expect(await sitemap()).not.toContain(post.path);
+
+    // The queue's job marks it published within a few seconds of its time.
+    let status = 'scheduled';
+    for (let tries = 0; tries < 60 && status !== 'published'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = (await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post.status;
+    }
+    expect(status).toBe('published');
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+    expect((await page(post.path)).statusCode).toBe(200);
+    expect(await feedLinks('/rss.xml')).toContain(`${SITE}${post.path}`);
+  });
+});
+
+describe('a scheduled post across a restart', () => {
+  let mailbox: SmtpCapture;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    mailbox = await new SmtpCapture().start();
+    t = await createTestApp({ env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.stop();
+  });
+
+  it('goes live at its time though the server that scheduled it stopped before then', async () => {
+    const pool = t.database.pool;
+    const { rows } = await pool.query<{ id: number }>(
+      `INSERT INTO posts (kind, slug, title, fields, body, status, "publishedAt", "updatedAt")
+        VALUES ('article', 'after-restart', 'After a restart',
+          '{"category":"Health","summary":"s","readingMinutes":3}', 'Text.', 'scheduled',
+          now() + interval '3 seconds', now())
+        RETURNING id`,
+    );
+    const id = rows[0]?.id ?? 0;
+    // The server that scheduled it: its job is queued, then it stops before the time.
+    const before = createPostSchedule(pool, { onPublished: () => {}, log: () => {} });
+    const at = new Date(Date.now() + 3_000);
+    await before.publishAt(id, at);
+    await before.stop();
+
+    // Another server starts (or the same one again): it finds the queued job and works it.
+    let published = false;
+    const after = createPostSchedule(pool, {
+      onPublished: () => (published = true),
+      log: () => {},
+    });
+    await after.start();
+    try {
+      for (let tries = 0; tries < 60 && !published; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await after.stop();
+    }
+    expect(published).toBe(true);
+    const status = await pool.query(`SELECT status FROM posts WHERE id = $1`, [id]);
+    expect(status.rows[0].status).toBe('published');
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+  });
+});

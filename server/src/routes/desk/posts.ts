@@ -1,0 +1,188 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
+import type { FastifyRequest } from 'fastify';
+import {
+  type Actor,
+  createPost,
+  deletePost,
+  EditConflict,
+  getPost,
+  listPosts,
+  listRevisions,
+  publishPost,
+  restoreRevision,
+  submitPost,
+  unpublishPost,
+  updatePost,
+} from '../../content/post-store.js';
+import { requireChangeAllowed } from '../../desk/staff.js';
+import { HttpError } from '../../http/errors.js';
+
+/** A post's id or a revision's version in a path: a positive whole number (PostgreSQL's int). */
+const Serial = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
+const Id = Type.Object({ id: Serial });
+const IdAndRevision = Type.Object({ id: Serial, revision: Serial });
+/** Any JSON object: the store checks each member and names the wrong ones. */
+const AnyObject = Type.Record(Type.String(), Type.Unknown());
+const Enum = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+
+/**
+ * The desk's posts (decision 16): every staff member writes; editors and owners publish; owners
+ * delete. To anyone else each address answers what an unknown address does (404). A save naming
+ * a stale version answers 409 `edit_conflict` with the post as it is now. Whatever goes live, or
+ * comes off, is drawn again on this server before the answer, and on the others by NOTIFY.
+ */
+const deskPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', async (request) => {
+    await request.requireStaff();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+  });
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof EditConflict) {
+      return reply.code(409).send({
+        error: { code: 'edit_conflict', message: error.message },
+        post: error.post,
+      });
+    }
+    throw error;
+  });
+
+  /** Who is acting, for the store's rights and the audit log. */
+  const actor = async (request: FastifyRequest): Promise<Actor> => {
+    const staff = await request.requireStaff();
+    return { userId: staff.userId, email: staff.email, role: staff.role };
+  };
+
+  app.get(
+    `${DESK_API}/posts`,
+    {
+      schema: {
+        querystring: Type.Object({
+          kind: Type.Optional(Enum(POST_KINDS)),
+          status: Type.Optional(Enum(POST_STATUSES)),
+          q: Type.Optional(Type.String({ maxLength: 200 })),
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }),
+        }),
+      },
+    },
+    async (request) => {
+      const { kind, status, q, limit } = request.query;
+      return {
+        posts: await listPosts(app.db.pool, {
+          kind: kind as (typeof POST_KINDS)[number] | undefined,
+          status: status as (typeof POST_STATUSES)[number] | undefined,
+          text: q,
+          limit,
+        }),
+      };
+    },
+  );
+
+  app.post(`${DESK_API}/posts`, { schema: { body: AnyObject } }, async (request, reply) => {
+    const post = await createPost(app.db.pool, await actor(request), request.body);
+    return reply.code(201).send({ post });
+  });
+
+  app.get(`${DESK_API}/posts/:id`, { schema: { params: Id } }, async (request) => ({
+    post: await getPost(app.db.pool, Number(request.params.id)),
+  }));
+
+  app.patch(
+    `${DESK_API}/posts/:id`,
+    { schema: { params: Id, body: AnyObject } },
+    async (request) => {
+      const post = await updatePost(
+        app.db.pool,
+        await actor(request),
+        Number(request.params.id),
+        request.body,
+      );
+      if (post.status !== 'draft') await app.siteContent.refresh();
+      return { post };
+    },
+  );
+
+  app.post(
+    `${DESK_API}/posts/:id/publish`,
+    { schema: { params: Id, body: AnyObject } },
+    async (request) => {
+      const result = await publishPost(
+        app.db.pool,
+        await actor(request),
+        Number(request.params.id),
+        request.body,
+      );
+      if (result.scheduledFor)
+        await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
+      await app.siteContent.refresh();
+      return { post: result.post };
+    },
+  );
+
+  app.post(
+    `${DESK_API}/posts/:id/unpublish`,
+    { schema: { params: Id, body: AnyObject } },
+    async (request) => {
+      const post = await unpublishPost(
+        app.db.pool,
+        await actor(request),
+        Number(request.params.id),
+        request.body,
+      );
+      await app.siteContent.refresh();
+      return { post };
+    },
+  );
+
+  app.post(
+    `${DESK_API}/posts/:id/submit`,
+    { schema: { params: Id, body: AnyObject } },
+    async (request) => ({
+      post: await submitPost(
+        app.db.pool,
+        await actor(request),
+        Number(request.params.id),
+        request.body,
+      ),
+    }),
+  );
+
+  app.delete(`${DESK_API}/posts/:id`, { schema: { params: Id } }, async (request, reply) => {
+    const staff = await request.requireStaff();
+    if (staff.role !== 'owner') {
+      throw new HttpError(403, 'owners_only', 'Only an owner (STAFF_EMAILS) deletes a post.');
+    }
+    requireChangeAllowed(staff);
+    await deletePost(app.db.pool, await actor(request), Number(request.params.id));
+    await app.siteContent.refresh();
+    return reply.code(204).send();
+  });
+
+  app.get(`${DESK_API}/posts/:id/revisions`, { schema: { params: Id } }, async (request) => ({
+    revisions: await listRevisions(app.db.pool, Number(request.params.id)),
+  }));
+
+  app.post(
+    `${DESK_API}/posts/:id/revisions/:revision/restore`,
+    { schema: { params: IdAndRevision, body: Type.Optional(AnyObject) } },
+    async (request) => {
+      const id = Number(request.params.id);
+      const revision = Number(request.params.revision);
+      const post = await restoreRevision(
+        app.db.pool,
+        await actor(request),
+        id,
+        revision,
+        request.body ?? {},
+      );
+      if (post.status !== 'draft') await app.siteContent.refresh();
+      return { post };
+    },
+  );
+};
+
+export default deskPostRoutes;

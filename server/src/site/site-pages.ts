@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { fillPrerenderedPage, type PageHead } from '../../../contract/prerendered.js';
+import { SITE_DATA_ELEMENT_ID, type SiteData } from '../../../contract/site-data.js';
+import type { SiteIndex } from '../../../contract/site-index.js';
+import type { SiteContent } from '../content/site-content.js';
+import { siteDataFor } from '../content/site-data.js';
+import {
+  composePage,
+  describePage,
+  headTags,
+  jsonForScript,
+  type Css,
+  type PreviewImage,
+} from './page-head.js';
+
+/** The app built for Node (dist/ssr/entry-server.js): one page as HTML from its content. */
+type RenderPage = (path: string, data: SiteData) => Promise<{ html: string; head: PageHead }>;
+
+/** A page's HTML, compressed once each way, and its validator. */
+export interface PageCopy {
+  html: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+}
+
+/**
+ * A page as anonymous readers get it, and as signed-in ones do: marked `<html data-signed-in>`,
+ * so that its CSS shows "Account" in the navbar from the first paint, before the app has asked
+ * who the reader is (styles.css, `.navbar__actions[data-session]`).
+ */
+export interface Page {
+  status: number;
+  anonymous: PageCopy;
+  signedIn: PageCopy;
+}
+
+export interface SitePagesOptions {
+  /** The built client (dist/client): index.html and the stylesheet. */
+  clientDir: string;
+  /** The app built for Node (dist/ssr). */
+  ssrDir: string;
+  siteUrl: string;
+  siteName: string;
+  /**
+   * Whether Stripe keys are set: pages say so on <html> (`data-payments="off"`), so their CSS can
+   * leave no room for a payment form before any script runs.
+   */
+  paymentsEnabled: boolean;
+}
+
+/** What the pages are drawn from: the published content, and what it tells of the whole site. */
+interface Generation {
+  content: SiteContent;
+  index: SiteIndex;
+  /** The public pages by path (the sitemap's). */
+  known: Set<string>;
+  /** Each page drawn once, when first asked for, until the content changes. */
+  drawn: Map<string, Promise<Page>>;
+  previews: Map<string, PreviewImage>;
+}
+
+/**
+ * Every public page drawn from the published content, at run time: the app's server build renders
+ * the page with its content, which goes into the page as JSON for the browser to hydrate from, and
+ * the head gets the page's own title, description, canonical link, Open Graph tags and JSON-LD
+ * (page-head.ts). A page is drawn when first asked for and kept, compressed, until the content
+ * changes (`update`); then every page is drawn again as it is asked for, so a change shows
+ * everywhere it appears (the lists, the home page, the feeds) at once.
+ */
+export class SitePages {
+  private generation: Generation;
+
+  private constructor(
+    private readonly options: SitePagesOptions,
+    private readonly template: string,
+    private readonly css: Css,
+    private readonly renderPage: RenderPage,
+    content: SiteContent,
+    readonly shell: Page,
+    readonly deskShell: Buffer,
+    readonly deskVerifyShell: Buffer,
+  ) {
+    this.generation = this.generationOf(content);
+  }
+
+  /** The pages, or null when the client is not built (`npm run build`). */
+  static async open(options: SitePagesOptions, content: SiteContent): Promise<SitePages | null> {
+    const templateFile = join(options.clientDir, 'index.html');
+    const ssrEntry = join(options.ssrDir, 'entry-server.js');
+    if (!existsSync(templateFile) || !existsSync(ssrEntry)) return null;
+    const template = await readFile(templateFile, 'utf8');
+    const css = await readStylesheet(options.clientDir, template);
+    const { renderPage } = (await import(pathToFileURL(ssrEntry).href)) as {
+      renderPage: RenderPage;
+    };
+    const shell = finishPage(options, 200, template);
+    const marked = (mark: string) =>
+      Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, `<html ${mark}`));
+    return new SitePages(
+      options,
+      template,
+      css,
+      renderPage,
+      content,
+      shell,
+      marked('data-desk'),
+      marked('data-desk="verify-address"'),
+    );
+  }
+
+  /** Draw every page from this content from now on. */
+  update(content: SiteContent) {
+    this.generation = this.generationOf(content);
+  }
+
+  get content(): SiteContent {
+    return this.generation.content;
+  }
+
+  get index(): SiteIndex {
+    return this.generation.index;
+  }
+
+  /** Whether `path` is one of the site's public pages (the sitemap's). */
+  has(path: string): boolean {
+    return this.generation.known.has(path);
+  }
+
+  /** What the screen at `path` draws (GET /api/site-data). */
+  siteData(path: string): SiteData {
+    return siteDataFor(this.generation.content, path);
+  }
+
+  /** A page's link preview, by its file (`og/articles/<slug>.png`), if a page has it. */
+  preview(file: string): PreviewImage | undefined {
+    return this.generation.previews.get(file);
+  }
+
+  /** The public page at `path`, drawn now or earlier from the same content. */
+  page(path: string): Promise<Page> {
+    const generation = this.generation;
+    const key = generation.known.has(path)
+      ? path
+      : generation.content.gone.has(path)
+        ? GONE
+        : NOT_FOUND;
+    let page = generation.drawn.get(key);
+    if (!page) {
+      page = this.draw(generation, key);
+      generation.drawn.set(key, page);
+      // A failure is not kept: the next request tries again.
+      page.catch(() => generation.drawn.delete(key));
+    }
+    return page;
+  }
+
+  private async draw(generation: Generation, key: string): Promise<Page> {
+    // A post taken down: the not-found page, answered 410 Gone.
+    const path = key === GONE ? NOT_FOUND : key;
+    const data = siteDataFor(generation.content, path);
+    const { html, head } = await this.renderPage(path, data);
+    const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
+    const page = composePage(this.template, html, head, tags, this.css).replace(
+      '<div id="root">',
+      `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>\n    <div id="root">`,
+    );
+    return finishPage(this.options, key === GONE ? 410 : head.status, page);
+  }
+
+  private generationOf(content: SiteContent): Generation {
+    const { index } = content;
+    const previews = new Map<string, PreviewImage>();
+    for (const { path } of index.pages) {
+      const { preview } = describePage(path, { title: '', name: '', status: 200 }, index);
+      previews.set(preview.file, preview);
+    }
+    return {
+      content,
+      index,
+      known: new Set(index.pages.map((page) => page.path)),
+      drawn: new Map(),
+      previews,
+    };
+  }
+}
+
+/** Any address no page has: the not-found page, drawn once per generation. */
+const NOT_FOUND = '/this-page-does-not-exist';
+/** The key of the not-found page sent with 410 (never a path: paths start with /). */
+const GONE = 'gone';
+
+/** A page with this deployment's address and name, each way it is sent. */
+function finishPage(options: SitePagesOptions, status: number, template: string): Page {
+  let text = fillPrerenderedPage(template, { url: options.siteUrl, name: options.siteName });
+  if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
+  return {
+    status,
+    anonymous: compressed(text),
+    signedIn: compressed(text.replace(/<html\b/, '<html data-signed-in')),
+  };
+}
+
+function compressed(text: string): PageCopy {
+  const html = Buffer.from(text);
+  const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
+  // Once per page and content, for every request after: brotli's quality 5 takes about 2 ms a
+  // page (11 would take 40) for a copy within 10 % of its best.
+  return {
+    html,
+    gzip: gzipSync(html, { level: 9 }),
+    brotli: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+    etag: `"${hash}"`,
+  };
+}
+
+/**
+ * The site's one stylesheet (about 6 KB gzipped) goes inline into every drawn page: a first visit
+ * then paints with the HTML alone, without waiting on a second request (Lighthouse's
+ * render-blocking audit); the bare shell keeps the cached file.
+ */
+async function readStylesheet(clientDir: string, template: string): Promise<Css> {
+  const links = [
+    ...template.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g),
+  ];
+  const [link] = links;
+  if (links.length !== 1 || !link?.[1]) {
+    throw new Error(
+      'dist/client/index.html should link exactly one stylesheet (cssCodeSplit: false)',
+    );
+  }
+  const text = await readFile(join(clientDir, link[1]), 'utf8');
+  // Nothing in it may end the <style> element early.
+  if (text.includes('</')) throw new Error(`${link[1]} holds "</"`);
+  return { link: link[0], text };
+}
