@@ -17,6 +17,8 @@ export interface ArticleSummary {
   publishedAt: string;
   readingMinutes: number;
   heroImage: string;
+  /** For members: others read the summary and what comes before the divider. */
+  membersOnly?: true;
 }
 
 export interface Campaign {

@@ -89,3 +89,21 @@ export function postPath(post: { kind: PostKind; slug: string; category?: unknow
 
 /** The kinds whose posts have an address of their own (so an old one can answer 301 or 410). */
 export const KINDS_WITH_PAGES: readonly PostKind[] = ['article', 'newsletter'];
+
+/**
+ * The "members only from here" divider: a line of its own in a post's Markdown. In a members-only
+ * post, visitors and non-members get what comes before it; without one, none of the body. An HTML
+ * comment, so any other Markdown reader shows nothing for it.
+ */
+export const MEMBERS_DIVIDER = '<!-- members-only -->';
+const DIVIDER_LINE = /^[ \t]*<!--\s*members-only\s*-->[ \t]*$/m;
+
+/** A body split at its divider: what everyone may read, and the rest (null: no divider). */
+export function splitAtDivider(markdown: string): { before: string; after: string | null } {
+  const match = DIVIDER_LINE.exec(markdown);
+  if (!match) return { before: markdown, after: null };
+  return {
+    before: markdown.slice(0, match.index).trimEnd(),
+    after: markdown.slice(match.index + match[0].length).trimStart(),
+  };
+}

@@ -26,6 +26,11 @@ export interface SiteData {
   newsletters?: NewsletterListing[];
   /** Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only). */
   bodies?: Record<string, MarkdownTree>;
+  /**
+   * Keys of `bodies` that hold only a members-only post's opening (the reader is not a member):
+   * the screen shows how to join under it.
+   */
+  teasers?: string[];
   perks?: Perk[];
 }
 

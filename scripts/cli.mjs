@@ -11,9 +11,9 @@ import { loadDotEnv } from './load-env.mjs';
 loadDotEnv(fileURLToPath(new URL('..', import.meta.url)));
 
 const [name, ...args] = process.argv.slice(2);
-if (!['stripe', 'perks', 'newsletter', 'migrate'].includes(name ?? '')) {
+if (!['stripe', 'perks', 'newsletter', 'content', 'migrate'].includes(name ?? '')) {
   console.error(
-    'usage: node scripts/cli.mjs <stripe|perks|newsletter|migrate> [command] [arguments]',
+    'usage: node scripts/cli.mjs <stripe|perks|newsletter|content|migrate> [command] [arguments]',
   );
   process.exit(2);
 }

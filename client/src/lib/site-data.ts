@@ -37,6 +37,14 @@ function load(path: string): Promise<SiteData> {
   return pending;
 }
 
+/**
+ * The data of `path` asked for again, not from what was kept: once the reader has become a
+ * member, a members-only article's whole body. Kept for the next visit.
+ */
+export function reloadSiteData(path: string): Promise<SiteData> {
+  return load(path);
+}
+
 /** This screen's content. Suspends while it loads; a failure reaches the route's error boundary. */
 export function useSiteData(): SiteData {
   const rendering = use(SiteDataContext);

@@ -47,18 +47,17 @@ CREATE UNIQUE INDEX "post_revisions_postId_version_key" ON "post_revisions"("pos
 
 ALTER TABLE "post_revisions" ADD CONSTRAINT "post_revisions_postId_fkey" FOREIGN KEY ("postId") REFERENCES "posts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
-CREATE TABLE "post_slugs" (
-    "kind" TEXT NOT NULL,
-    "slug" TEXT NOT NULL,
+CREATE TABLE "post_paths" (
+    "path" TEXT NOT NULL,
     "postId" INTEGER NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "post_slugs_pkey" PRIMARY KEY ("kind", "slug")
+    CONSTRAINT "post_paths_pkey" PRIMARY KEY ("path")
 );
 
-CREATE INDEX "post_slugs_postId_idx" ON "post_slugs"("postId");
+CREATE INDEX "post_paths_postId_idx" ON "post_paths"("postId");
 
-ALTER TABLE "post_slugs" ADD CONSTRAINT "post_slugs_postId_fkey" FOREIGN KEY ("postId") REFERENCES "posts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "post_paths" ADD CONSTRAINT "post_paths_postId_fkey" FOREIGN KEY ("postId") REFERENCES "posts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 CREATE TABLE "content_seeds" (
     "kind" TEXT NOT NULL,

@@ -31,6 +31,11 @@ export interface ContentFile<T> {
   body: MarkdownTree | null;
   /** The body as written. */
   markdown: string;
+  /**
+   * A members-only post's: what visitors and non-members read (the body up to the divider, else
+   * nothing). Absent for a public post.
+   */
+  teaser?: MarkdownTree;
 }
 
 export interface LoadedContent {

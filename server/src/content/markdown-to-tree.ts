@@ -1,4 +1,5 @@
 import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
+import { splitAtDivider } from '../../../contract/posts.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import type {
@@ -19,6 +20,9 @@ export function convertMarkdownToTree(markdown: string): MarkdownTree {
   return { type: 'root', children: convertBlocks(root.children, definitions) };
 }
 
+/** The members-only divider (contract/posts.ts): the one comment a body may hold. */
+const isDivider = (html: string) => splitAtDivider(html.trim()).after !== null;
+
 /** What the content format forbids in a body, as messages for the build's error report. */
 export function findMarkdownProblems(markdown: string): string[] {
   const root = fromMarkdown(markdown);
@@ -27,7 +31,7 @@ export function findMarkdownProblems(markdown: string): string[] {
   visit(root, (node) => {
     if (node.type === 'heading' && node.depth === 1) {
       problems.push(`"# ${plainText(node)}": headings start at ## (the title is the page's H1)`);
-    } else if (node.type === 'html') {
+    } else if (node.type === 'html' && !isDivider(node.value)) {
       problems.push(`raw HTML is not allowed: ${node.value.trim().slice(0, 40)}`);
     } else if (node.type === 'image' || node.type === 'imageReference') {
       problems.push('images are not allowed: artwork is generated from the slug');

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { z } from 'zod';
 import {
+  KINDS_WITH_PAGES,
   PAGE_SCREENS,
   POST_KINDS,
+  postPath,
   type PostJson,
   type PostKind,
   type PostStatus,
@@ -398,19 +400,18 @@ async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candid
 }
 
 /**
- * A published post whose slug changes keeps its old slug (the old address answers 301); a slug
- * it takes back, or one another post now takes, is no one's old slug any more.
+ * A published post whose address changes (its slug, an article's section) keeps the old one,
+ * which answers 301; an address it takes (back), no one's old address any more.
  */
 async function rememberOldAddress(tx: Tx, row: PostRow, post: Candidate) {
-  await tx.query(`DELETE FROM "post_slugs" WHERE "kind" = $1 AND "slug" = $2`, [
-    row.kind,
-    post.slug,
-  ]);
-  if (row.slug !== post.slug && row.publishedAt && row.status === 'published') {
+  const before = postPath({ kind: row.kind, slug: row.slug, category: row.fields.category });
+  const after = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
+  await tx.query(`DELETE FROM "post_paths" WHERE "path" = $1`, [after]);
+  if (before !== after && row.status === 'published' && KINDS_WITH_PAGES.includes(row.kind)) {
     await tx.query(
-      `INSERT INTO "post_slugs" ("kind", "slug", "postId") VALUES ($1, $2, $3)
-        ON CONFLICT ("kind", "slug") DO UPDATE SET "postId" = EXCLUDED."postId", "createdAt" = now()`,
-      [row.kind, row.slug, row.id],
+      `INSERT INTO "post_paths" ("path", "postId") VALUES ($1, $2)
+        ON CONFLICT ("path") DO UPDATE SET "postId" = EXCLUDED."postId", "createdAt" = now()`,
+      [before, row.id],
     );
   }
 }

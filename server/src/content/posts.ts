@@ -11,12 +11,12 @@ import type {
 } from '../../../contract/post-fields.js';
 import type { NewsletterFrontMatter } from '../../../contract/newsletters.js';
 import type { Perk } from '../../../contract/perks.js';
-import { articleCategories } from '../../../contract/content-types.js';
 import {
   POST_FOLDERS,
   KINDS_WITH_PAGES,
   POST_KINDS,
   postPath,
+  splitAtDivider,
   type PostJson,
   type PostKind,
   type PostStatus,
@@ -120,7 +120,7 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
   const live = (table = '') =>
     `${table}"deletedAt" IS NULL AND ${table}"status" IN ('published', 'scheduled')
       AND ${table}"publishedAt" <= now()`;
-  const [removed, oldSlugs, liveRows] = await Promise.all([
+  const [removed, oldPaths, liveRows] = await Promise.all([
     pool.query<{ kind: PostKind; slug: string; category: unknown }>(
       `SELECT "kind", "slug", "fields"->'category' AS category FROM "posts"
         WHERE "kind" = ANY($1) AND NOT (${live()})
@@ -128,9 +128,9 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
             OR "unpublishedAt" > now() - make_interval(days => $2))`,
       [KINDS_WITH_PAGES, GONE_DAYS],
     ),
-    pool.query<{ kind: PostKind; oldSlug: string; slug: string; category: unknown }>(
-      `SELECT s."kind", s."slug" AS "oldSlug", p."slug", p."fields"->'category' AS category
-        FROM "post_slugs" s JOIN "posts" p ON p."id" = s."postId"
+    pool.query<{ path: string; kind: PostKind; slug: string; category: unknown }>(
+      `SELECT o."path", p."kind", p."slug", p."fields"->'category' AS category
+        FROM "post_paths" o JOIN "posts" p ON p."id" = o."postId"
         WHERE ${live('p.')}`,
     ),
     pool.query<{ kind: PostKind; slug: string; category: unknown }>(
@@ -141,19 +141,9 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
   ]);
   const livePaths = new Set(liveRows.rows.map(postPath));
   const moved = new Map<string, string>();
-  const move = (from: string, to: string) => {
-    if (from !== to && !livePaths.has(from)) moved.set(from, to);
-  };
-  for (const row of oldSlugs.rows) {
+  for (const row of oldPaths.rows) {
     const to = postPath(row);
-    // In any section: the slug and the section may both have changed since.
-    for (const category of articleCategories) {
-      move(postPath({ kind: row.kind, slug: row.oldSlug, category }), to);
-    }
-  }
-  // An article moved to another section keeps its slug: its old section's address leads on.
-  for (const row of liveRows.rows.filter((item) => item.kind === 'article')) {
-    for (const category of articleCategories) move(postPath({ ...row, category }), postPath(row));
+    if (row.path !== to && !livePaths.has(row.path)) moved.set(row.path, to);
   }
   const gone = new Set(
     removed.rows.map(postPath).filter((path) => !livePaths.has(path) && !moved.has(path)),
@@ -165,13 +155,19 @@ function addRow(content: LoadedContent, row: PostRow) {
   const file = `${POST_FOLDERS[row.kind]}/${row.slug}.md`;
   const date = isoDay(row.publishedAt ?? row.updatedAt);
   const fields = row.fields;
-  const body = row.body.trim() === '' ? null : convertMarkdownToTree(row.body);
+  // The divider marks where members-only reading starts: never shown itself.
+  const { before, after } = splitAtDivider(row.body);
+  const whole = after === null ? before : `${before}\n\n${after}`;
+  const body = whole.trim() === '' ? null : convertMarkdownToTree(whole);
+  const teaser =
+    row.visibility === 'members' ? convertMarkdownToTree(after === null ? '' : before) : undefined;
   const entry = <T>(data: T): ContentFile<T> => ({
     file,
     name: row.slug,
     data,
     body,
     markdown: row.body,
+    ...(teaser && { teaser }),
   });
   const base = { id: row.id, slug: row.slug, title: row.title };
   switch (row.kind) {

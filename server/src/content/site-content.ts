@@ -33,7 +33,10 @@ export const ARTWORK_PREFIX = '/art/';
  */
 export interface SiteContent {
   articles: ArticleSummary[];
+  /** Each article's body as anyone may read it: a members-only one's opening only. */
   articleBodies: Map<string, MarkdownTree>;
+  /** Members-only articles' whole bodies, for members alone (server only). */
+  memberBodies: Map<string, MarkdownTree>;
   campaigns: Campaign[];
   boycotts: Boycott[];
   resourceGroups: ResourceGroup[];
@@ -69,14 +72,21 @@ export function createSiteContent(
   };
 
   const articles: ArticleSummary[] = content.articles
-    .map(({ data }) => ({
+    .map(({ data, teaser }) => ({
       ...data,
       id: idOf(data),
       heroImage: heroImage(data.slug, themeOf(data.category)),
+      ...(teaser && { membersOnly: true as const }),
     }))
     .sort(compareNewestFirst);
+  // What anyone may read: a members-only article's opening only. Members' bodies apart.
   const articleBodies = new Map(
-    content.articles.map(({ data, body }) => [data.slug, body ?? emptyBody()]),
+    content.articles.map(({ data, body, teaser }) => [data.slug, teaser ?? body ?? emptyBody()]),
+  );
+  const memberBodies = new Map(
+    content.articles.flatMap(({ data, body, teaser }) =>
+      teaser ? [[data.slug, body ?? emptyBody()] as const] : [],
+    ),
   );
   const campaigns: Campaign[] = content.campaigns
     .map(({ data }) => ({
@@ -166,6 +176,7 @@ export function createSiteContent(
   return {
     articles,
     articleBodies,
+    memberBodies,
     campaigns,
     boycotts,
     resourceGroups,

@@ -4,6 +4,17 @@ import { bodyKey, type SiteData } from '../../../contract/site-data.js';
 import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
 import { articleCategories } from '../../../contract/content-types.js';
 import type { SiteContent } from './site-content.js';
+import type { FastifyRequest } from 'fastify';
+import { isMembershipActive } from '../memberships/memberships.js';
+
+/** Who reads: a member gets members-only posts whole. */
+export type Reader = 'public' | 'member';
+
+/** The reader behind a request: a member while their membership gives access. */
+export async function readerOf(request: FastifyRequest): Promise<Reader> {
+  const session = await request.getSession();
+  return isMembershipActive(session?.user?.membership ?? null) ? 'member' : 'public';
+}
 
 /** How many other articles of its section an article's page offers under it. */
 const MORE_ARTICLES = 3;
@@ -13,7 +24,11 @@ const MORE_ARTICLES = 3;
  * content and no more. A path no content screen has gets an empty object; an unknown slug gets
  * lists without it, which the screen draws as the not-found page.
  */
-export function siteDataFor(content: SiteContent, path: string): SiteData {
+export function siteDataFor(
+  content: SiteContent,
+  path: string,
+  reader: Reader = 'public',
+): SiteData {
   const pages = (...slugs: string[]): Record<string, PageCopy> =>
     Object.fromEntries(
       slugs.flatMap((slug) => {
@@ -45,7 +60,7 @@ export function siteDataFor(content: SiteContent, path: string): SiteData {
     const section = categoryPath(category);
     if (path === section) return { articles: inSection(content, category) };
     if (path.startsWith(`${section}/`))
-      return articleData(content, category, path.slice(section.length + 1));
+      return articleData(content, category, path.slice(section.length + 1), reader);
   }
   if (path.startsWith(`${NEWSLETTER_PATHS.archive}/`)) {
     return issueData(content, path.slice(NEWSLETTER_PATHS.archive.length + 1));
@@ -56,15 +71,43 @@ export function siteDataFor(content: SiteContent, path: string): SiteData {
 const inSection = (content: SiteContent, category: ArticleCategory) =>
   content.articles.filter((article) => article.category === category);
 
-/** The article, the newest others of its section, and its body. */
-function articleData(content: SiteContent, category: ArticleCategory, slug: string): SiteData {
+/** The article, the newest others of its section, and its body as this reader may read it. */
+function articleData(
+  content: SiteContent,
+  category: ArticleCategory,
+  slug: string,
+  reader: Reader,
+): SiteData {
   const article = content.articles.find((item) => item.category === category && item.slug === slug);
-  const body = content.articleBodies.get(slug);
+  const whole = reader === 'member' ? content.memberBodies.get(slug) : undefined;
+  const body = whole ?? content.articleBodies.get(slug);
   if (!article || !body) return { articles: [] };
   const more = inSection(content, category)
     .filter((item) => item.id !== article.id)
     .slice(0, MORE_ARTICLES);
-  return { articles: [article, ...more], bodies: { [bodyKey('article', slug)]: body } };
+  const key = bodyKey('article', slug);
+  return {
+    articles: [article, ...more],
+    bodies: { [key]: body },
+    ...(article.membersOnly && !whole && { teasers: [key] }),
+  };
+}
+
+/**
+ * Whether the screen at `path` shows members more than others (a members-only article): its
+ * page and data then depend on who asks, and a member's copy is private.
+ */
+export function differsForMembers(content: SiteContent, path: string): boolean {
+  for (const category of articleCategories) {
+    const section = `${categoryPath(category)}/`;
+    if (path.startsWith(section)) {
+      const slug = path.slice(section.length);
+      return content.articles.some(
+        (item) => item.category === category && item.slug === slug && item.membersOnly === true,
+      );
+    }
+  }
+  return false;
 }
 
 /** The issue, the articles it shows as cards, and its body unless it is for members. */

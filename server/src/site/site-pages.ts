@@ -8,7 +8,7 @@ import { fillPrerenderedPage, type PageHead } from '../../../contract/prerendere
 import { SITE_DATA_ELEMENT_ID, type SiteData } from '../../../contract/site-data.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
 import type { SiteContent } from '../content/site-content.js';
-import { siteDataFor } from '../content/site-data.js';
+import { differsForMembers, siteDataFor, type Reader } from '../content/site-data.js';
 import {
   composePage,
   describePage,
@@ -38,6 +38,8 @@ export interface Page {
   status: number;
   anonymous: PageCopy;
   signedIn: PageCopy;
+  /** A member's own copy (a members-only article whole): never kept by a shared cache. */
+  forMember?: boolean;
 }
 
 export interface SitePagesOptions {
@@ -132,9 +134,9 @@ export class SitePages {
     return this.generation.known.has(path);
   }
 
-  /** What the screen at `path` draws (GET /api/site-data). */
-  siteData(path: string): SiteData {
-    return siteDataFor(this.generation.content, path);
+  /** What the screen at `path` draws for this reader (GET /api/site-data). */
+  siteData(path: string, reader: Reader = 'public'): SiteData {
+    return siteDataFor(this.generation.content, path, reader);
   }
 
   /** A page's link preview, by its file (`og/articles/<slug>.png`), if a page has it. */
@@ -142,35 +144,49 @@ export class SitePages {
     return this.generation.previews.get(file);
   }
 
-  /** The public page at `path`, drawn now or earlier from the same content. */
-  page(path: string): Promise<Page> {
+  /**
+   * The page at `path` as this reader gets it, drawn now or earlier from the same content: a
+   * member's own copy only where members see more (a members-only article).
+   */
+  page(path: string, reader: Reader = 'public'): Promise<Page> {
     const generation = this.generation;
-    const key = generation.known.has(path)
-      ? path
-      : generation.content.gone.has(path)
-        ? GONE
-        : NOT_FOUND;
-    let page = generation.drawn.get(key);
+    const { content } = generation;
+    const draw: { key: string; path: string; reader: Reader; status?: number } =
+      generation.known.has(path)
+        ? reader === 'member' && differsForMembers(content, path)
+          ? { key: `member ${path}`, path, reader }
+          : { key: path, path, reader: 'public' }
+        : content.gone.has(path)
+          ? // A post taken down: the not-found page, answered 410 Gone.
+            { key: GONE, path: NOT_FOUND, reader: 'public', status: 410 }
+          : { key: NOT_FOUND, path: NOT_FOUND, reader: 'public' };
+    let page = generation.drawn.get(draw.key);
     if (!page) {
-      page = this.draw(generation, key);
-      generation.drawn.set(key, page);
+      page = this.draw(generation, draw.path, draw.reader, draw.status);
+      generation.drawn.set(draw.key, page);
       // A failure is not kept: the next request tries again.
-      page.catch(() => generation.drawn.delete(key));
+      page.catch(() => generation.drawn.delete(draw.key));
     }
     return page;
   }
 
-  private async draw(generation: Generation, key: string): Promise<Page> {
-    // A post taken down: the not-found page, answered 410 Gone.
-    const path = key === GONE ? NOT_FOUND : key;
-    const data = siteDataFor(generation.content, path);
+  private async draw(
+    generation: Generation,
+    path: string,
+    reader: Reader,
+    status?: number,
+  ): Promise<Page> {
+    const data = siteDataFor(generation.content, path, reader);
     const { html, head } = await this.renderPage(path, data);
     const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
     const page = composePage(this.template, html, head, tags, this.css).replace(
       '<div id="root">',
       `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>\n    <div id="root">`,
     );
-    return finishPage(this.options, key === GONE ? 410 : head.status, page);
+    return {
+      ...finishPage(this.options, status ?? head.status, page),
+      forMember: reader === 'member',
+    };
   }
 
   private generationOf(content: SiteContent): Generation {

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { ContentImage } from '../../features/content/components/content-image';
+import { MembersOnlyRest } from '../../features/content/components/members-only-rest';
 import { MarkdownContent } from '../../components/markdown-content';
 import { sectionTones } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
@@ -20,21 +21,35 @@ const MORE_ARTICLES = 3;
 /** /health/:slug and /wealth/:slug; an unknown slug is the 404 page. */
 export default function ArticleRoute({ category }: { category: ArticleCategory }) {
   const { slug = '' } = useParams();
-  const { articles = [], bodies = {} } = useSiteData();
+  const { articles = [], bodies = {}, teasers = [] } = useSiteData();
   const article = articles.find((item) => item.category === category && item.slug === slug);
-  const body = article && bodies[bodyKey('article', article.slug)];
-  if (!article || !body) return <NotFoundRoute />;
-  return <ArticleScreen article={article} articles={articles} body={body} />;
+  const key = article && bodyKey('article', article.slug);
+  const body = key && bodies[key];
+  if (!article || !key || !body) return <NotFoundRoute />;
+  return (
+    <ArticleScreen
+      article={article}
+      articles={articles}
+      body={body}
+      bodyKey={key}
+      teaser={teasers.includes(key)}
+    />
+  );
 }
 
 function ArticleScreen({
   article,
   articles,
   body,
+  bodyKey: key,
+  teaser,
 }: {
   article: ArticleSummary;
   articles: readonly ArticleSummary[];
+  /** The whole body, or a members-only article's opening (`teaser`) for a non-member. */
   body: MarkdownTree;
+  bodyKey: string;
+  teaser: boolean;
 }) {
   const more = articles
     .filter((item) => item.category === article.category && item.id !== article.id)
@@ -59,6 +74,12 @@ function ArticleScreen({
           }
         >
           <p className="article__meta">
+            {article.membersOnly && (
+              <>
+                <span>Members only</span>
+                <span aria-hidden="true"> · </span>
+              </>
+            )}
             <time dateTime={article.publishedAt}>{formatDate(article.publishedAt)}</time>
             <span aria-hidden="true"> · </span>
             <span>{article.readingMinutes} min read</span>
@@ -68,7 +89,11 @@ function ArticleScreen({
           <ContentImage src={article.heroImage} priority />
         </div>
         <div className="prose article__body">
-          <MarkdownContent blocks={body.children} />
+          {teaser ? (
+            <MembersOnlyRest bodyKey={key} teaser={body} />
+          ) : (
+            <MarkdownContent blocks={body.children} />
+          )}
         </div>
       </article>
       <NewsletterSignup heading="Liked this? Get the newsletter" />

@@ -8,6 +8,7 @@ import { SERVER_PATHS } from '../../../../contract/constants.js';
 import { browserOnlyPages, redirects } from '../../../../contract/site-paths.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { SitePages, type Page } from '../../site/site-pages.js';
+import { differsForMembers, readerOf } from '../../content/site-data.js';
 import { renderOgImage } from '../../site/og-image.js';
 import { generateArtwork } from '../../content/generate-artwork.js';
 
@@ -146,10 +147,11 @@ export default fp(
     }
     async function sendPage(request: FastifyRequest, reply: FastifyReply, copies: Page) {
       const { status } = copies;
-      const signedIn = await app.sessions.carriesSignedInToken(request);
+      const signedIn = copies.forMember || (await app.sessions.carriesSignedInToken(request));
       const page = signedIn ? copies.signedIn : copies.anonymous;
       void reply
-        .header('cache-control', REVALIDATE)
+        // A member's copy of a members-only article: for their browser alone.
+        .header('cache-control', copies.forMember ? 'private, no-cache' : REVALIDATE)
         .header('etag', page.etag)
         .header('vary', 'Accept-Encoding, Cookie');
       // nginx weakens the validator when it gzips (W/"…"): the same page either way.
@@ -202,9 +204,12 @@ export default fp(
       }
       if (BROWSER_ONLY.has(path)) return sendPage(request, reply, pages.shell);
       // A post whose slug or section changed: its old address leads to it.
-      const moved = app.siteContent.current().moved.get(path);
+      const content = app.siteContent.current();
+      const moved = content.moved.get(path);
       if (moved) return reply.redirect(moved, 301);
-      return sendPage(request, reply, await pages.page(path));
+      // Who reads matters only where members see more: only there is the session looked up.
+      const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
+      return sendPage(request, reply, await pages.page(path, reader));
     }
 
     app.get('/', (request, reply) => answerPage('/', request, reply));

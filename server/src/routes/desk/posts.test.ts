@@ -19,6 +19,7 @@ const WRITER = 'writer@example.com';
 const SITE = 'https://members.example.org';
 
 interface Browser {
+  userId: string;
   cookie: string;
 }
 
@@ -71,7 +72,7 @@ describe('the desk’s posts', () => {
     });
     const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
     if (!value) throw new Error('no session cookie');
-    return { cookie: `${SESSION_COOKIE}=${value}` };
+    return { userId: visitor.userId, cookie: `${SESSION_COOKIE}=${value}` };
   }
 
   /** A new post by the owner, published: its JSON. */
@@ -339,10 +340,24 @@ describe('the desk’s posts', () => {
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json().post.path).toBe('/health/new-name');
     expect((await page('/health/new-name')).statusCode).toBe(200);
-    for (const old of ['/wealth/old-name', '/health/old-name', '/wealth/new-name']) {
+    const moved = await page('/wealth/old-name');
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe('/health/new-name');
+    // Only addresses it had: any other slug in any section is still no page.
+    for (const never of ['/health/old-name', '/wealth/new-name']) {
+      expect((await page(never)).statusCode, never).toBe(404);
+    }
+
+    // Moved again: every earlier address leads to the newest.
+    const again = await call(editor, 'PATCH', `/api/desk/posts/${live.id}`, {
+      version: renamed.json().post.version,
+      slug: 'newest-name',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    for (const old of ['/wealth/old-name', '/health/new-name']) {
       const response = await page(old);
       expect(response.statusCode, old).toBe(301);
-      expect(response.headers.location).toBe('/health/new-name');
+      expect(response.headers.location).toBe('/health/newest-name');
     }
   });
 
@@ -377,6 +392,63 @@ describe('the desk’s posts', () => {
       { actorEmail: EDITOR, action: 'post_unpublish', slug: 'taken-down' },
       { actorEmail: OWNER, action: 'post_delete', slug: 'deleted-one' },
     ]);
+  });
+
+  it('shows a members-only article’s opening and a Join box to others, the whole of it to members only', async () => {
+    const SECRET = 'The members-only checklist, line by line.';
+    const live = await published({
+      slug: 'for-members',
+      category: 'Health',
+      visibility: 'members',
+      body: `Everyone reads this opening.\n\n<!-- members-only -->\n\n${SECRET}\n`,
+    });
+    expect(live.path).toBe('/health/for-members');
+    const member = await register('member@example.com');
+    const comp = await call(owner, 'POST', `/api/desk/members/${member.userId}/comps`, {
+      until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      reason: 'a test member',
+    });
+    expect(comp.statusCode, comp.body).toBe(200);
+
+    // A visitor and a signed-in reader who is no member: the opening, how to join, never the rest.
+    for (const who of [null, reader]) {
+      const response = await call(who, 'GET', live.path);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('Everyone reads this opening.');
+      expect(response.body).toContain('The rest is for members');
+      expect(response.body).not.toContain(SECRET);
+      expect(response.body).not.toContain('members-only -->');
+      const data = await call(who, 'GET', `/api/site-data?path=${encodeURIComponent(live.path)}`);
+      expect(data.json().teasers).toEqual(['article/for-members']);
+      expect(data.body).not.toContain(SECRET);
+    }
+
+    // A member gets it whole in the HTML itself, for their browser alone.
+    const whole = await call(member, 'GET', live.path);
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['cache-control']).toBe('private, no-cache');
+    expect(whole.body).toContain('Everyone reads this opening.');
+    expect(whole.body).toContain(SECRET);
+    expect(whole.body).not.toContain('The rest is for members');
+    const data = await call(member, 'GET', `/api/site-data?path=${encodeURIComponent(live.path)}`);
+    expect(data.headers['cache-control']).toBe('private, no-store');
+    expect(data.json().teasers).toBeUndefined();
+    expect(data.body).toContain(SECRET);
+
+    // Nothing public holds it: lists, home, feeds, sitemap, link preview, the other pages' data.
+    for (const url of [
+      '/',
+      '/health',
+      '/rss.xml',
+      '/health/rss.xml',
+      '/sitemap.xml',
+      '/api/site-data?path=%2Fhealth',
+    ]) {
+      const response = await page(url);
+      expect(response.body, url).not.toContain(SECRET);
+    }
+    expect((await page('/health')).body).toContain(live.title);
   });
 
   it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {

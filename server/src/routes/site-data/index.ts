@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SITE_DATA_PATH } from '../../../../contract/site-data.js';
-import { siteDataFor } from '../../content/site-data.js';
+import { differsForMembers, readerOf, siteDataFor } from '../../content/site-data.js';
 
 /**
  * What a screen draws (contract/site-data.ts), for the reader moving to it in the browser: the
- * same content the server would have put into that page. Revalidated on every use, like pages.
+ * same content the server would have put into that page. Revalidated on every use, like pages;
+ * a members-only article's whole body only to a member.
  */
 const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -16,8 +17,17 @@ const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const data = siteDataFor(app.siteContent.current(), request.query.path.split('?')[0] ?? '/');
-      return reply.header('cache-control', 'no-cache').send(data);
+      const content = app.siteContent.current();
+      const path = request.query.path.split('?')[0] ?? '/';
+      if (!differsForMembers(content, path)) {
+        return reply.header('cache-control', 'no-cache').send(siteDataFor(content, path));
+      }
+      // A members-only article: whole for a member (their browser's alone), else its opening.
+      const reader = await readerOf(request);
+      return reply
+        .header('cache-control', reader === 'member' ? 'private, no-store' : 'no-cache')
+        .header('vary', 'Cookie')
+        .send(siteDataFor(content, path, reader));
     },
   );
 };

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import type { MarkdownTree } from '../../../../../contract/markdown-tree';
+import { JoinButton } from '../../../components/join-button';
+import { MarkdownContent } from '../../../components/markdown-content';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session/session-context';
+import { reloadSiteData } from '../../../lib/site-data';
+
+type Loaded = { path: string; body: MarkdownTree } | { path: string; problem: string };
+
+/**
+ * Under a members-only article's opening, for a reader the server did not know as a member: how
+ * to join. A member the page was drawn before (they joined or signed in here) gets the rest from
+ * the server as soon as the session says so. A member who loads the page gets it whole from the
+ * server and never sees this.
+ */
+export function MembersOnlyRest({ bodyKey, teaser }: { bodyKey: string; teaser: MarkdownTree }) {
+  const { pathname } = useLocation();
+  const { user, status } = useSession();
+  const isMember = user?.isSubscribed === true;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+
+  useEffect(() => {
+    if (!isMember) return;
+    let cancelled = false;
+    reloadSiteData(pathname).then(
+      (data) => {
+        const body = data.bodies?.[bodyKey];
+        if (cancelled) return;
+        if (body && !data.teasers?.includes(bodyKey)) setLoaded({ path: pathname, body });
+        else setLoaded({ path: pathname, problem: 'Your membership is not active on this site.' });
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        setLoaded({
+          path: pathname,
+          problem:
+            error instanceof ApiError ? error.message : 'Could not reach the server. Try again.',
+        });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [pathname, bodyKey, isMember]);
+
+  const shown = isMember && loaded?.path === pathname ? loaded : null;
+  if (shown && 'body' in shown) return <MarkdownContent blocks={shown.body.children} />;
+  return (
+    <>
+      <MarkdownContent blocks={teaser.children} />
+      <section className="panel newsletter-locked" aria-labelledby="members-only-title">
+        <h2 id="members-only-title">The rest is for members</h2>
+        {isMember ? (
+          <p role="status">{shown?.problem ?? 'Loading the rest of the article…'}</p>
+        ) : (
+          <>
+            <p>
+              This article is for members: they read it in full here. Everyone can read the opening
+              above and every public article.
+            </p>
+            <p className="button-row">
+              <JoinButton className="button button--accent">Join</JoinButton>
+              {status === 'ready' && user?.email ? null : (
+                <Link className="button button--outline" to={paths.login}>
+                  Already a member? Sign in
+                </Link>
+              )}
+            </p>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
