@@ -95,6 +95,8 @@ async function readRow(db: Pick<pg.Pool, 'query'>, id: number, lock = false) {
 interface PostChanges {
   common: Partial<z.infer<typeof postCommonSchema>>;
   fields: Record<string, unknown>;
+  /** Fields sent as null: taken off the post (an optional field such as a page's `template`). */
+  removed?: string[];
 }
 
 /** A 400 naming each field that is wrong, in one line. */
@@ -126,6 +128,7 @@ function readChanges(
 ): PostChanges {
   const common: Record<string, unknown> = {};
   const fields: Record<string, unknown> = {};
+  const removed: string[] = [];
   const problems: { field: string; message: string }[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (SERVER_KEPT.has(key)) continue;
@@ -140,6 +143,7 @@ function readChanges(
       continue;
     }
     if (COMMON.has(key)) common[key] = value;
+    else if (value === null && key in postFieldSchemas[kind].shape) removed.push(key);
     else fields[key] = value;
   }
   const commonResult = postCommonSchema.partial().safeParse(common);
@@ -153,6 +157,7 @@ function readChanges(
     fields: Object.fromEntries(
       Object.keys(fields).map((key) => [key, (fieldsResult.data as Record<string, unknown>)[key]]),
     ),
+    removed,
   };
 }
 
@@ -172,6 +177,7 @@ interface Candidate {
 
 function merge(kind: PostKind, current: PostRow | null, changes: PostChanges): Candidate {
   const fields = { ...(current?.fields ?? {}), ...changes.fields };
+  for (const key of changes.removed ?? []) delete fields[key];
   let title = changes.common.title ?? current?.title ?? '';
   // A resource group's title is its heading, `category`: either name sets both.
   if (kind === 'resources') {

@@ -258,6 +258,27 @@ describe('the desk’s posts', () => {
     expect(stale.json().error.message).toMatch(/^version: is required/);
   });
 
+  it('takes a field sent as null off the post: a policy page stops being a template', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'page',
+      slug: 'privacy',
+      title: 'Privacy policy',
+      description: 'What we keep.',
+      template: true,
+      body: 'We keep your email.',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { post } = created.json();
+    expect(post).toMatchObject({ template: true, path: '/privacy' });
+    const saved = await call(owner, 'PATCH', `/api/desk/posts/${post.id}`, {
+      version: post.version,
+      template: null,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().post).not.toHaveProperty('template');
+    expect(saved.json().post.description).toBe('What we keep.');
+  });
+
   it('keeps every earlier version, and restores one as a new version', async () => {
     const { post } = (
       await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'many-drafts' })
@@ -535,5 +556,78 @@ describe('a scheduled post across a restart', () => {
     const status = await pool.query(`SELECT status FROM posts WHERE id = $1`, [id]);
     expect(status.rows[0].status).toBe('published');
     expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+  });
+});
+
+describe('two app servers on one database', () => {
+  let mailbox: SmtpCapture;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    mailbox = await new SmtpCapture().start();
+    const options = {
+      clientDir: clientDistDir,
+      ssrDir: ssrDistDir,
+      env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url },
+    };
+    a = await createTestApp(options);
+    b = await createTestApp({ ...options, sharedDatabase: a.testDatabase });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await mailbox?.stop();
+  });
+
+  it('serves a post published through one from the other within 2 seconds, and its removal too', async (context) => {
+    if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');
+    const visitor = await newVisitor(a.app);
+    const registered = await registerThroughMail(visitor.request, mailbox, {
+      email: OWNER,
+      password: PASSWORD,
+    });
+    const cookie = `${SESSION_COOKIE}=${registered.cookies.find((c) => c.name === SESSION_COOKIE)?.value}`;
+    const call = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+      a.app.inject({ method, url, headers: { cookie }, payload });
+
+    const { post } = (
+      await call('POST', '/api/desk/posts', { ...ARTICLE, slug: 'on-both' })
+    ).json();
+    expect((await b.app.inject({ url: post.path })).statusCode).toBe(404);
+
+    /** How long until B answers `status` at `path`, from now. */
+    const untilB = async (path: string, status: number) => {
+      const started = performance.now();
+      while ((await b.app.inject({ url: path })).statusCode !== status) {
+        if (performance.now() - started > 5_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return performance.now() - started;
+    };
+    const publish = await call('POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(publish.statusCode).toBe(200);
+    expect(await untilB(post.path, 200)).toBeLessThan(2_000);
+    expect((await b.app.inject({ url: '/rss.xml' })).body).toContain(post.path);
+
+    const edited = await call('PATCH', `/api/desk/posts/${post.id}`, {
+      version: publish.json().post.version,
+      title: 'Edited on A',
+    });
+    expect(edited.statusCode).toBe(200);
+    const started = performance.now();
+    while (!(await b.app.inject({ url: post.path })).body.includes('Edited on A')) {
+      if (performance.now() - started > 5_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+
+    const down = await call('POST', `/api/desk/posts/${post.id}/unpublish`, {
+      version: edited.json().post.version,
+    });
+    expect(down.statusCode).toBe(200);
+    expect(await untilB(post.path, 410)).toBeLessThan(2_000);
   });
 });
