@@ -9,9 +9,13 @@ import { deliverWebhook } from './support/deliver-webhook.js';
 
 const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';
+const WRITER = 'writer@example.com';
 const PASSWORD = 'correct horse battery staple';
 
-test.use({ payments: true, siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR } });
+test.use({
+  payments: true,
+  siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER },
+});
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
@@ -212,4 +216,18 @@ test('an editor sees everything but every change is off, and says why', async ({
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('desk-editor-phone.png'), fullPage: true });
+});
+
+test('a writer gets the posts part of the desk, and no members, payments or audit log', async ({
+  page,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: WRITER, password: PASSWORD });
+  expect((await page.goto('/desk'))?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  await expect(page.getByText(`${WRITER} · writer`)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Desk' })).toHaveCount(0);
+  const members = await page.request.get('/api/desk/members');
+  expect(members.status()).toBe(403);
+  expect((await members.json()).error.code).toBe('writers_see_posts_only');
 });

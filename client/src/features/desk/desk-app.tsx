@@ -32,6 +32,19 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
     );
   }
   if (staff.state === 'loading') return <DeskFrame staff={null}>{null}</DeskFrame>;
+  if (staff.data.role === 'writer') {
+    // Members and money are not a writer's: their part of the desk is the posts.
+    return (
+      <DeskFrame staff={staff.data}>
+        <h1>Posts</h1>
+        <p>
+          You write for this site: your drafts, and the ones you submit for an editor to publish,
+          are kept in the posts part of the desk. Members, payments and the audit log are for
+          editors and owners.
+        </p>
+      </DeskFrame>
+    );
+  }
   return (
     <DeskFrame staff={staff.data}>
       <Suspense fallback={<p className="desk__loading">Loading…</p>}>
@@ -47,6 +60,12 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
   );
 }
 
+const ROLE_LABELS: Record<DeskStaff['role'], string> = {
+  owner: 'owner',
+  editor: 'editor (members read-only)',
+  writer: 'writer',
+};
+
 function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: ReactNode }) {
   useDocumentHead('Desk');
   const siteName = useSiteName();
@@ -59,16 +78,18 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
         <a className="desk__brand" href="/">
           {siteName} <span>desk</span>
         </a>
-        <nav aria-label="Desk">
-          <NavLink to="/desk" end>
-            Members
-          </NavLink>
-          <NavLink to="/desk/dashboard">Dashboard</NavLink>
-          <NavLink to="/desk/audit">Audit log</NavLink>
-        </nav>
+        {staff?.role !== 'writer' && (
+          <nav aria-label="Desk">
+            <NavLink to="/desk" end>
+              Members
+            </NavLink>
+            <NavLink to="/desk/dashboard">Dashboard</NavLink>
+            <NavLink to="/desk/audit">Audit log</NavLink>
+          </nav>
+        )}
         {staff && (
           <p className="desk__who">
-            {staff.email} · {staff.role === 'owner' ? 'owner' : 'editor (read-only)'}
+            {staff.email} · {ROLE_LABELS[staff.role]}
           </p>
         )}
       </header>
@@ -90,10 +111,12 @@ function ChangeNotice({ staff }: { staff: DeskStaff }) {
       </p>
     ) : null;
   }
+  if (staff.role === 'writer') return null;
   if (staff.role === 'editor') {
     return (
       <p className="desk__notice">
-        You can look at everything here but change nothing: editors are read-only.
+        You can look at members and payments here but change nothing: editors are read-only on them
+        (you publish posts).
       </p>
     );
   }
