@@ -176,8 +176,12 @@ interface Candidate {
 }
 
 function merge(kind: PostKind, current: PostRow | null, changes: PostChanges): Candidate {
-  const fields = { ...(current?.fields ?? {}), ...changes.fields };
-  for (const key of changes.removed ?? []) delete fields[key];
+  const removed = new Set(changes.removed ?? []);
+  const fields = Object.fromEntries(
+    Object.entries({ ...(current?.fields ?? {}), ...changes.fields }).filter(
+      ([key]) => !removed.has(key),
+    ),
+  );
   let title = changes.common.title ?? current?.title ?? '';
   // A resource group's title is its heading, `category`: either name sets both.
   if (kind === 'resources') {
