@@ -17,6 +17,11 @@ export interface ArticleSummary {
   publishedAt: string;
   readingMinutes: number;
   heroImage: string;
+  /** The feature image's alt text (the generated artwork has none: it is decorative). */
+  heroAlt?: string;
+  /** What search engines and link previews show, when the writer set one. */
+  seoTitle?: string;
+  seoDescription?: string;
   /** For members: others read the summary and what comes before the divider. */
   membersOnly?: true;
 }

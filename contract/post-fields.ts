@@ -117,9 +117,10 @@ export const postCommonSchema = z.strictObject({
   /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
   body: z.string('must be text').max(200_000, 'must be at most 200,000 characters'),
   visibility: z.enum(['public', 'members'], 'must be public or members'),
+  /** An image on this site (the pages' Content-Security-Policy loads images from the site only). */
   featureImage: z
     .string('must be text')
-    .regex(/^(\/|https:\/\/)\S+$/, 'must be a path on this site or an https address')
+    .regex(/^\/(?!\/)\S+$/, 'must be a path on this site, such as /uploads/cover.jpg')
     .max(2_000, 'must be at most 2,000 characters')
     .nullable(),
   featureImageAlt: z.string('must be text').max(500, 'must be at most 500 characters').nullable(),

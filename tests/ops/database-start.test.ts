@@ -74,7 +74,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(title, () => {
     const { proxy, url } = await TcpProxy.forUrl(database.url);
     await proxy.cut();
     const starting = startServerProcess({ DATABASE_URL: url, LOG_LEVEL: 'info' });
-    setTimeout(() => void proxy.restore(), 1_500);
+    // Long enough for a server started on a busy machine (the whole suite at once) to have tried
+    // at least once: it tries every 0.5 s from its first second.
+    setTimeout(() => void proxy.restore(), 4_000);
     const server = await starting;
     servers.push(server);
     const output = server.output();

@@ -19,7 +19,7 @@ import {
 import { perkSchema } from '../../../contract/perk-schema.js';
 import { newsletterSchema, type NewsletterFrontMatter } from '../../../contract/newsletters.js';
 import type { Perk } from '../../../contract/perks.js';
-import { convertMarkdownToTree, findMarkdownProblems } from './markdown-to-tree.js';
+import { checkAndConvertMarkdown } from './markdown-to-tree.js';
 import { splitFrontMatter } from '../../../contract/split-front-matter.js';
 
 export interface ContentFile<T> {
@@ -152,8 +152,9 @@ function readBody(log: IssueLog, file: string, markdown: string, rule: BodyRule)
     log.add(file, 'body', 'is missing');
     return null;
   }
-  for (const problem of findMarkdownProblems(markdown)) log.add(file, 'body', problem);
-  return convertMarkdownToTree(markdown);
+  const { tree, problems } = checkAndConvertMarkdown(markdown);
+  for (const problem of problems) log.add(file, 'body', problem);
+  return tree;
 }
 
 function reportSchemaIssue(log: IssueLog, file: string, issue: z.core.$ZodIssue, input: unknown) {

@@ -15,9 +15,20 @@ import type {
  * or a path on this site become plain text, and source positions are stripped.
  */
 export function convertMarkdownToTree(markdown: string): MarkdownTree {
+  return checkAndConvertMarkdown(markdown).tree;
+}
+
+/** Both at once, from one parse: the tree, and what the content format forbids in the body. */
+export function checkAndConvertMarkdown(markdown: string): {
+  tree: MarkdownTree;
+  problems: string[];
+} {
   const root = fromMarkdown(markdown);
   const definitions = collectDefinitions(root);
-  return { type: 'root', children: convertBlocks(root.children, definitions) };
+  return {
+    tree: { type: 'root', children: convertBlocks(root.children, definitions) },
+    problems: problemsOf(root, definitions),
+  };
 }
 
 /** The members-only divider (contract/posts.ts): the one comment a body may hold. */
@@ -26,7 +37,10 @@ const isDivider = (html: string) => splitAtDivider(html.trim()).after !== null;
 /** What the content format forbids in a body, as messages for the build's error report. */
 export function findMarkdownProblems(markdown: string): string[] {
   const root = fromMarkdown(markdown);
-  const definitions = collectDefinitions(root);
+  return problemsOf(root, collectDefinitions(root));
+}
+
+function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinitions>): string[] {
   const problems: string[] = [];
   visit(root, (node) => {
     if (node.type === 'heading' && node.depth === 1) {

@@ -10,6 +10,7 @@ import type {
   ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import type { NewsletterFrontMatter } from '../../../contract/newsletters.js';
+import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import type { Perk } from '../../../contract/perks.js';
 import {
   POST_FOLDERS,
@@ -101,9 +102,27 @@ export async function readPublishedContent(
     newsletters: [],
     files: [],
   };
-  for (const row of rows) addRow(content, row);
+  const trees = new TreeCache(lastTrees);
+  for (const row of rows) addRow(content, row, trees);
+  lastTrees = trees.used;
   return content;
 }
+
+/**
+ * Bodies' trees by their Markdown, kept from one read of the posts to the next: a change to one
+ * post parses that post again, not every post (trees are never changed once made).
+ */
+class TreeCache {
+  readonly used = new Map<string, MarkdownTree>();
+  constructor(private readonly earlier: ReadonlyMap<string, MarkdownTree>) {}
+  tree(markdown: string): MarkdownTree {
+    let tree = this.used.get(markdown) ?? this.earlier.get(markdown);
+    if (!tree) tree = convertMarkdownToTree(markdown);
+    this.used.set(markdown, tree);
+    return tree;
+  }
+}
+let lastTrees: ReadonlyMap<string, MarkdownTree> = new Map();
 
 /** Old addresses of posts: those taken down lately (410) and those a post moved from (301). */
 export interface PostAddresses {
@@ -151,16 +170,16 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
   return { gone, moved };
 }
 
-function addRow(content: LoadedContent, row: PostRow) {
+function addRow(content: LoadedContent, row: PostRow, trees: TreeCache) {
   const file = `${POST_FOLDERS[row.kind]}/${row.slug}.md`;
   const date = isoDay(row.publishedAt ?? row.updatedAt);
   const fields = row.fields;
   // The divider marks where members-only reading starts: never shown itself.
   const { before, after } = splitAtDivider(row.body);
   const whole = after === null ? before : `${before}\n\n${after}`;
-  const body = whole.trim() === '' ? null : convertMarkdownToTree(whole);
+  const body = whole.trim() === '' ? null : trees.tree(whole);
   const teaser =
-    row.visibility === 'members' ? convertMarkdownToTree(after === null ? '' : before) : undefined;
+    row.visibility === 'members' ? trees.tree(after === null ? '' : before) : undefined;
   const entry = <T>(data: T): ContentFile<T> => ({
     file,
     name: row.slug,
@@ -173,7 +192,12 @@ function addRow(content: LoadedContent, row: PostRow) {
   switch (row.kind) {
     case 'article':
       content.articles.push(
-        entry({ ...(fields as ArticleFields), ...base, publishedAt: date } as ArticleFrontMatter),
+        entry({
+          ...(fields as ArticleFields),
+          ...base,
+          publishedAt: date,
+          ...presentation(row),
+        } as ArticleFrontMatter),
       );
       return;
     case 'campaign':
@@ -213,6 +237,23 @@ function addRow(content: LoadedContent, row: PostRow) {
       );
       return;
   }
+}
+
+/** What a writer set of how a post looks and is found: kept only where set. */
+export interface PostPresentation {
+  featureImage?: string;
+  featureImageAlt?: string;
+  seoTitle?: string;
+  seoDescription?: string;
+}
+
+function presentation(row: PostRow): PostPresentation {
+  return {
+    ...(row.featureImage && { featureImage: row.featureImage }),
+    ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
+    ...(row.seoTitle && { seoTitle: row.seoTitle }),
+    ...(row.seoDescription && { seoDescription: row.seoDescription }),
+  };
 }
 
 // What each kind keeps in `fields`: its front matter without what is a column of its own.

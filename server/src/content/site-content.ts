@@ -15,7 +15,7 @@ import { compareNewestFirst } from '../../../contract/newest-first.js';
 import { PERK_CATEGORIES, type Perk } from '../../../contract/perks.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
-import type { PostAddresses } from './posts.js';
+import type { PostAddresses, PostPresentation } from './posts.js';
 import { createNewslettersFile } from './newsletters-file.js';
 import { createSiteIndex } from './site-index.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
@@ -72,12 +72,17 @@ export function createSiteContent(
   };
 
   const articles: ArticleSummary[] = content.articles
-    .map(({ data, teaser }) => ({
-      ...data,
-      id: idOf(data),
-      heroImage: heroImage(data.slug, themeOf(data.category)),
-      ...(teaser && { membersOnly: true as const }),
-    }))
+    .map(({ data, teaser }) => {
+      const { featureImage, featureImageAlt, ...rest } = data as typeof data & PostPresentation;
+      return {
+        ...rest,
+        id: idOf(data),
+        // The writer's own image where they set one, else artwork drawn from the slug.
+        heroImage: featureImage ?? heroImage(data.slug, themeOf(data.category)),
+        ...(featureImage && featureImageAlt && { heroAlt: featureImageAlt }),
+        ...(teaser && { membersOnly: true as const }),
+      };
+    })
     .sort(compareNewestFirst);
   // What anyone may read: a members-only article's opening only. Members' bodies apart.
   const articleBodies = new Map(

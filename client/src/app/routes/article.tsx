@@ -54,7 +54,7 @@ function ArticleScreen({
   const more = articles
     .filter((item) => item.category === article.category && item.id !== article.id)
     .slice(0, MORE_ARTICLES);
-  useDocumentHead(article.title, article.summary, {
+  useDocumentHead(article.seoTitle ?? article.title, article.seoDescription ?? article.summary, {
     type: 'article',
     publishedTime: article.publishedAt,
     section: article.category,
@@ -86,7 +86,7 @@ function ArticleScreen({
           </p>
         </PageMasthead>
         <div className="article__hero">
-          <ContentImage src={article.heroImage} priority />
+          <ContentImage src={article.heroImage} alt={article.heroAlt} priority />
         </div>
         <div className="prose article__body">
           {teaser ? (

@@ -159,6 +159,10 @@ describe('the desk’s posts', () => {
 
     const listed = await call(editor, 'GET', '/api/desk/posts?status=draft&q=first%20flat');
     expect(listed.json().posts.map((item: { id: number }) => item.id)).toEqual([post.id]);
+    const byText = await call(editor, 'GET', '/api/desk/posts?kind=article&text=FIRST%20FLAT');
+    expect(byText.json().posts.map((item: { id: number }) => item.id)).toEqual([post.id]);
+    expect((await call(editor, 'GET', '/api/desk/posts?kind=page')).json().posts).toEqual([]);
+    expect((await call(editor, 'GET', '/api/desk/posts?kind=essay')).statusCode).toBe(400);
   });
 
   it('answers a wrong body with 400 naming each field, and saves nothing', async () => {
@@ -256,6 +260,44 @@ describe('the desk’s posts', () => {
     const stale = await call(owner, 'PATCH', `/api/desk/posts/${post.id}`, { title: 'No version' });
     expect(stale.statusCode).toBe(400);
     expect(stale.json().error.message).toMatch(/^version: is required/);
+  });
+
+  it('uses the writer’s SEO title and description in the page’s head, and their feature image with its alt text', async () => {
+    const external = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'with-an-image',
+      featureImage: 'https://images.example/cover.jpg',
+    });
+    expect(external.statusCode).toBe(400);
+    expect(external.json().error.message).toMatch(/^featureImage: must be a path on this site/);
+    const noAlt = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'with-an-image',
+      featureImage: '/uploads/keys.jpg',
+    });
+    const refused = await call(owner, 'POST', `/api/desk/posts/${noAlt.json().post.id}/publish`, {
+      version: 1,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toMatch(
+      /featureImageAlt: is required with a feature image/,
+    );
+
+    const live = await published({
+      slug: 'found-by-search',
+      seoTitle: 'First Flat Checklist',
+      seoDescription: 'Everything to check before you sign a lease.',
+      featureImage: '/uploads/keys.jpg',
+      featureImageAlt: 'A bunch of keys on a wooden table',
+    });
+    const html = (await page(live.path)).body;
+    expect(html).toMatch(/<title>First Flat Checklist · [^<]+<\/title>/);
+    expect(html).toMatch(
+      /<meta\s+name="description"\s+content="Everything to check before you sign a lease\."/,
+    );
+    expect(html).toContain('src="/uploads/keys.jpg" alt="A bunch of keys on a wooden table"');
+    // The page itself still says what the article is called.
+    expect(html).toContain(`>${ARTICLE.title}</h1>`);
   });
 
   it('takes a field sent as null off the post: a policy page stops being a template', async () => {
@@ -457,15 +499,25 @@ describe('the desk’s posts', () => {
     expect(data.json().teasers).toBeUndefined();
     expect(data.body).toContain(SECRET);
 
-    // Nothing public holds it: lists, home, feeds, sitemap, link preview, the other pages' data.
-    for (const url of [
-      '/',
-      '/health',
+    // Nothing public holds it: every page of the sitemap and the data its screen fetches, the
+    // feeds and the site files.
+    const locs = [...(await sitemap()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) =>
+      (match[1] ?? '').replace(SITE, ''),
+    );
+    expect(locs).toContain(live.path);
+    const urls = [
+      ...locs.flatMap((path) => [
+        path || '/',
+        `/api/site-data?path=${encodeURIComponent(path || '/')}`,
+      ]),
       '/rss.xml',
       '/health/rss.xml',
+      '/wealth/rss.xml',
+      '/newsletter/rss.xml',
       '/sitemap.xml',
-      '/api/site-data?path=%2Fhealth',
-    ]) {
+      '/manifest.webmanifest',
+    ];
+    for (const url of urls) {
       const response = await page(url);
       expect(response.body, url).not.toContain(SECRET);
     }

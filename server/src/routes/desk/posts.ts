@@ -65,17 +65,19 @@ const deskPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
           kind: Type.Optional(Enum(POST_KINDS)),
           status: Type.Optional(Enum(POST_STATUSES)),
           q: Type.Optional(Type.String({ maxLength: 200 })),
+          /** The same as `q`, by the name the filter has. */
+          text: Type.Optional(Type.String({ maxLength: 200 })),
           limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }),
         }),
       },
     },
     async (request) => {
-      const { kind, status, q, limit } = request.query;
+      const { kind, status, q, text, limit } = request.query;
       return {
         posts: await listPosts(app.db.pool, {
           kind: kind as (typeof POST_KINDS)[number] | undefined,
           status: status as (typeof POST_STATUSES)[number] | undefined,
-          text: q,
+          text: q ?? text,
           limit,
         }),
       };
