@@ -1,11 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pino } from 'pino';
 import { ContentValidationError } from '../content/content-issues.js';
 import { loadContent } from '../content/load-content.js';
 import { draftsOf, exportPosts, ImportConflict, importPosts } from '../content/posts.js';
 import { fail, readConfigOrFail } from './command-line.js';
-import { openDatabase } from './open-database.js';
+import { withDatabase } from './open-database.js';
 
 /**
  * The operator's content commands, with the site's own configuration (the same environment as
@@ -21,20 +20,6 @@ const USAGE = `usage:
   content import <dir>   (a folder in the content/FORMAT.md format: articles/, pages/, …)
   content export <dir>`;
 
-async function withDatabase<T>(
-  work: (opened: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
-): Promise<T> {
-  const config = readConfigOrFail();
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const opened = await openDatabase(config, log, fail);
-  try {
-    return await work(opened);
-  } finally {
-    await opened.database.close();
-    await opened.embedded?.stop();
-  }
-}
-
 async function importCommand(dir: string | undefined) {
   if (!dir) fail(USAGE, 2);
   const folder = resolve(dir);
@@ -49,7 +34,7 @@ async function importCommand(dir: string | undefined) {
     throw error;
   }
   if (drafts.length === 0) fail(`${dir} holds no posts (articles/, campaigns/, pages/, …).`);
-  const result = await withDatabase(async ({ database }) => {
+  const result = await withDatabase(readConfigOrFail(), fail, async ({ database }) => {
     try {
       return await importPosts(database.pool, drafts);
     } catch (error) {
@@ -65,7 +50,9 @@ async function importCommand(dir: string | undefined) {
 
 async function exportCommand(dir: string | undefined) {
   if (!dir) fail(USAGE, 2);
-  const count = await withDatabase(({ database }) => exportPosts(database.pool, resolve(dir)));
+  const count = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
+    exportPosts(database.pool, resolve(dir)),
+  );
   console.log(`${dir}: ${count} posts written.`);
 }
 

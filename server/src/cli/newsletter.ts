@@ -15,7 +15,7 @@ import { countSubscribersByState } from '../newsletter/subscribers.js';
 import { createUnsubscribeTokens } from '../newsletter/tokens.js';
 import { contentDir } from '../paths.js';
 import { readOrCreateDevSecret } from '../sessions/dev-secret.js';
-import { openDatabase } from './open-database.js';
+import { withDatabase } from './open-database.js';
 
 /**
  * The operator's newsletter commands, with the site's own configuration:
@@ -35,7 +35,7 @@ const USAGE = `usage:
 /** A published issue, from the site's posts (the shipped ones imported first, as the site would). */
 async function readIssue(config: AppConfig, slug: string | undefined): Promise<NewsletterIssue> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
-  const issues = await withDatabase(config, async ({ database }) => {
+  const issues = await withDatabase(config, fail, async ({ database }) => {
     await seedPosts(database.pool, contentDir);
     return createNewslettersFile(await readPublishedContent(database.pool, [])).issues;
   });
@@ -46,20 +46,6 @@ async function readIssue(config: AppConfig, slug: string | undefined): Promise<N
     );
   }
   return issue;
-}
-
-async function withDatabase<T>(
-  config: AppConfig,
-  work: (opened: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
-): Promise<T> {
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const opened = await openDatabase(config, log, fail);
-  try {
-    return await work(opened);
-  } finally {
-    await opened.database.close();
-    await opened.embedded?.stop();
-  }
 }
 
 function siteOf(config: AppConfig) {
@@ -130,7 +116,7 @@ async function sendCommand(args: string[]) {
     return;
   }
 
-  await withDatabase(config, async ({ database, pglite }) => {
+  await withDatabase(config, fail, async ({ database, pglite }) => {
     if (dryRun) {
       const { recipients, alreadyQueued } = await countRecipients(
         { db: database },
@@ -192,7 +178,7 @@ async function sendCommand(args: string[]) {
 
 async function statusCommand(slug: string | undefined) {
   const config = readConfigOrFail();
-  await withDatabase(config, async ({ database }) => {
+  await withDatabase(config, fail, async ({ database }) => {
     if (slug) {
       const counts = await countDeliveries(database.pool, slug);
       console.log(`issue ${slug}`);
@@ -218,7 +204,7 @@ async function statusCommand(slug: string | undefined) {
 
 async function exportCommand(file: string | undefined) {
   const config = readConfigOrFail();
-  await withDatabase(config, async ({ database }) => {
+  await withDatabase(config, fail, async ({ database }) => {
     const out = file ? createWriteStream(file) : process.stdout;
     const write = (chunk: string) =>
       new Promise<void>((resolve, reject) =>

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { pino } from 'pino';
+import { pino } from 'pino';
 import type { AppConfig } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded-database.js';
@@ -58,5 +58,21 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The site's database, opened for `work` and closed after it, whatever happens. */
+export async function withDatabase<T>(
+  config: AppConfig,
+  fail: (message: string) => never,
+  work: (opened: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+): Promise<T> {
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const opened = await openDatabase(config, log, fail);
+  try {
+    return await work(opened);
+  } finally {
+    await opened.database.close();
+    await opened.embedded?.stop();
   }
 }

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { pino } from 'pino';
 import { fail, readConfigOrFail } from './command-line.js';
 import { perkRedemptionsFile, perksContentDir } from '../paths.js';
 import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../perks/catalog.js';
 import { importCodes, parseCodes } from '../perks/import-codes.js';
 import { perkReport } from '../perks/redeem.js';
-import { openDatabase } from './open-database.js';
+import { withDatabase } from './open-database.js';
 
 /**
  * The operator's perk commands, with the site's own configuration (the same environment as the
@@ -31,20 +30,6 @@ async function readCatalog(): Promise<PerkCatalog> {
   }
 }
 
-async function withDatabase<T>(
-  work: (services: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
-): Promise<T> {
-  const config = readConfigOrFail();
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const opened = await openDatabase(config, log, fail);
-  try {
-    return await work(opened);
-  } finally {
-    await opened.database.close();
-    await opened.embedded?.stop();
-  }
-}
-
 async function importCommand(perkId: string | undefined, file: string | undefined) {
   if (!perkId || !file) fail(USAGE, 2);
   const perk = (await readCatalog()).find(perkId);
@@ -59,7 +44,7 @@ async function importCommand(perkId: string | undefined, file: string | undefine
   );
   const parsed = parseCodes(text);
   if (!parsed.ok) fail(`${file}: nothing imported.\n${parsed.problems.join('\n')}`);
-  const result = await withDatabase(({ database }) =>
+  const result = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
     importCodes({ db: database }, perkId, parsed.codes),
   );
   console.log(
@@ -69,7 +54,9 @@ async function importCommand(perkId: string | undefined, file: string | undefine
 
 async function reportCommand() {
   const catalog = await readCatalog();
-  const rows = await withDatabase(({ database }) => perkReport({ db: database }, catalog.all()));
+  const rows = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
+    perkReport({ db: database }, catalog.all()),
+  );
   const width = Math.max(4, ...rows.map((row) => row.perkId.length));
   console.log(`${'perk'.padEnd(width)}  claimed  left`);
   for (const row of rows) {

@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
-import { JoinButton } from '../../components/join-button';
+import { MembersOnlyBox } from '../../components/members-only-box';
 import { MarkdownContent } from '../../components/markdown-content';
-import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { getIssueBody } from './newsletter-api';
@@ -16,7 +14,7 @@ type Loaded = { slug: string; body: MarkdownTree } | { slug: string; problem: st
  * before the session is known) sees what the issue is for and how to join.
  */
 export function MembersOnlyIssue({ slug }: { slug: string }) {
-  const { user, status } = useSession();
+  const { user } = useSession();
   const isMember = user?.isSubscribed === true;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
 
@@ -41,26 +39,13 @@ export function MembersOnlyIssue({ slug }: { slug: string }) {
   if (shown && 'body' in shown) return <MarkdownContent blocks={shown.body.children} />;
 
   return (
-    <section className="panel newsletter-locked" aria-labelledby="newsletter-locked-title">
-      <h2 id="newsletter-locked-title">For members</h2>
-      {isMember ? (
-        <p role="status">{shown?.problem ?? 'Loading the issue…'}</p>
-      ) : (
-        <>
-          <p>
-            This issue is for members: they read it in full here and get it by mail. Everyone can
-            read the summary above and every public issue.
-          </p>
-          <p className="button-row">
-            <JoinButton className="button button--accent">Join</JoinButton>
-            {status === 'ready' && user?.email ? null : (
-              <Link className="button button--outline" to={paths.login}>
-                Already a member? Sign in
-              </Link>
-            )}
-          </p>
-        </>
-      )}
-    </section>
+    <MembersOnlyBox
+      id="newsletter-locked-title"
+      title="For members"
+      waiting={isMember ? (shown?.problem ?? 'Loading the issue…') : null}
+    >
+      This issue is for members: they read it in full here and get it by mail. Everyone can read the
+      summary above and every public issue.
+    </MembersOnlyBox>
   );
 }

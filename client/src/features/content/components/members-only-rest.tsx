@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
-import { JoinButton } from '../../../components/join-button';
+import { MembersOnlyBox } from '../../../components/members-only-box';
 import { MarkdownContent } from '../../../components/markdown-content';
-import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { reloadSiteData } from '../../../lib/site-data';
@@ -18,7 +17,7 @@ type Loaded = { path: string; body: MarkdownTree } | { path: string; problem: st
  */
 export function MembersOnlyRest({ bodyKey, teaser }: { bodyKey: string; teaser: MarkdownTree }) {
   const { pathname } = useLocation();
-  const { user, status } = useSession();
+  const { user } = useSession();
   const isMember = user?.isSubscribed === true;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
 
@@ -51,27 +50,14 @@ export function MembersOnlyRest({ bodyKey, teaser }: { bodyKey: string; teaser: 
   return (
     <>
       <MarkdownContent blocks={teaser.children} />
-      <section className="panel newsletter-locked" aria-labelledby="members-only-title">
-        <h2 id="members-only-title">The rest is for members</h2>
-        {isMember ? (
-          <p role="status">{shown?.problem ?? 'Loading the rest of the article…'}</p>
-        ) : (
-          <>
-            <p>
-              This article is for members: they read it in full here. Everyone can read the opening
-              above and every public article.
-            </p>
-            <p className="button-row">
-              <JoinButton className="button button--accent">Join</JoinButton>
-              {status === 'ready' && user?.email ? null : (
-                <Link className="button button--outline" to={paths.login}>
-                  Already a member? Sign in
-                </Link>
-              )}
-            </p>
-          </>
-        )}
-      </section>
+      <MembersOnlyBox
+        id="members-only-title"
+        title="The rest is for members"
+        waiting={isMember ? (shown?.problem ?? 'Loading the rest of the article…') : null}
+      >
+        This article is for members: they read it in full here. Everyone can read the opening above
+        and every public article.
+      </MembersOnlyBox>
     </>
   );
 }
