@@ -43,8 +43,10 @@ async function importCommand(dir: string | undefined) {
       throw error;
     }
   });
+  const posts = (count: number) => `${count} post${count === 1 ? '' : 's'}`;
   console.log(
-    `${dir}: ${result.created} posts created, ${result.updated} updated (each earlier version kept as a revision).`,
+    `${dir}: ${posts(result.created)} created, ${posts(result.updated)} updated` +
+      (result.updated > 0 ? ' (each earlier version kept as a revision).' : '.'),
   );
 }
 
@@ -53,7 +55,7 @@ async function exportCommand(dir: string | undefined) {
   const count = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
     exportPosts(database.pool, resolve(dir)),
   );
-  console.log(`${dir}: ${count} posts written.`);
+  console.log(`${dir}: ${count} post${count === 1 ? '' : 's'} written.`);
 }
 
 const [command, ...rest] = process.argv.slice(2);
