@@ -226,8 +226,67 @@ test('a writer gets the posts part of the desk, and no members, payments or audi
   expect((await page.goto('/desk'))?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
   await expect(page.getByText(`${WRITER} · writer`)).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Desk' })).toHaveCount(0);
+  const nav = page.getByRole('navigation', { name: 'Desk' });
+  await expect(nav.getByRole('link')).toHaveText(['Posts']);
+  // The shipped posts are listed, without a way for a writer to publish or unpublish them.
+  await expect(page.getByRole('cell', { name: /The Sleep Debt Reset/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^(Publish|Unpublish) / })).toHaveCount(0);
   const members = await page.request.get('/api/desk/members');
   expect(members.status()).toBe(403);
   expect((await members.json()).error.code).toBe('writers_see_posts_only');
 });
+
+for (const { name, width, height } of WIDTHS) {
+  test(`an editor publishes a draft from the posts list, after a confirmation naming its address, and takes it down (${name})`, async ({
+    page,
+    browser,
+    site,
+    mailbox,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
+    const slug = `from-the-list-${name}`;
+    const created = await page.request.post('/api/desk/posts', {
+      data: {
+        kind: 'article',
+        slug,
+        title: `Published From the List (${name})`,
+        category: 'Health',
+        summary: 'A draft an editor publishes from the desk.',
+        readingMinutes: 2,
+        body: 'Written through the API, published from the desk.',
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const path = `/health/${slug}`;
+
+    await page.goto('/desk/posts');
+    await page.getByLabel('Status').selectOption('draft');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: `Publish Published From the List (${name})` }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText(`at ${path}?`);
+    await page.screenshot({
+      path: testInfo.outputPath(`desk-posts-confirm-${name}.png`),
+      fullPage: true,
+    });
+    await confirm.getByRole('button', { name: 'Yes, publish' }).click();
+    await expect(page.getByRole('status')).toContainText(`is live at ${path}`);
+
+    const reader = await browser.newContext({ baseURL: site.url });
+    const readerPage = await reader.newPage();
+    expect((await readerPage.goto(path))?.status()).toBe(200);
+    await expect(
+      readerPage.getByRole('heading', { level: 1, name: `Published From the List (${name})` }),
+    ).toBeVisible();
+
+    await page.getByLabel('Status').selectOption('published');
+    await page.getByLabel('Words in the title or text').fill('Published From the List');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: `Unpublish Published From the List (${name})` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, unpublish' }).click();
+    await expect(page.getByRole('status')).toContainText('is off the site');
+    expect((await readerPage.goto(path))?.status()).toBe(410);
+    await reader.close();
+  });
+}

@@ -8,6 +8,7 @@ import type {
   DeskStaff,
 } from '../../../../contract/desk-api';
 import { DESK_API } from '../../../../contract/constants';
+import type { PostJson, PostKind, PostStatus } from '../../../../contract/posts';
 import { apiRequest } from '../../lib/api-client';
 
 /** The desk's API (contract/desk-api.ts). Every call answers 404 to anyone who is not staff. */
@@ -71,3 +72,32 @@ export const endSessions = (id: string): ActionResult =>
 
 export const sendPasswordReset = (id: string): ActionResult =>
   apiRequest(`${member(id)}/password-reset`, { method: 'POST' });
+
+/** The posts a search finds (contract/posts.ts), newest change first. */
+export interface PostSearch {
+  q: string;
+  kind: PostKind | '';
+  status: PostStatus | '';
+}
+
+export const fetchPosts = (
+  search: PostSearch,
+  signal?: AbortSignal,
+): Promise<{ posts: PostJson[] }> => {
+  const params = new URLSearchParams();
+  if (search.q.trim()) params.set('q', search.q.trim());
+  if (search.kind) params.set('kind', search.kind);
+  if (search.status) params.set('status', search.status);
+  const query = params.toString();
+  return apiRequest(`${DESK_API}/posts${query ? `?${query}` : ''}`, { signal });
+};
+
+/** Publishes now, or takes off the site: naming the version the list showed. */
+export const changePostStatus = (
+  post: Pick<PostJson, 'id' | 'version'>,
+  change: 'publish' | 'unpublish',
+): Promise<{ post: PostJson }> =>
+  apiRequest(`${DESK_API}/posts/${post.id}/${change}`, {
+    method: 'POST',
+    body: { version: post.version },
+  });

@@ -9,6 +9,7 @@ import deskCss from './desk.css?inline';
 import { MemberPage } from './member-page';
 import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
+import { PostsPage } from './posts-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -16,8 +17,8 @@ import { formatDateTime } from './desk-format';
 const DashboardPage = lazy(() => import('./dashboard-page'));
 
 /**
- * The publisher's desk (/desk): members, one member's record and actions, the dashboard and the
- * audit log, for staff only. Its own screen, apart from the public site's layout (no navbar, no
+ * The publisher's desk (/desk): members, one member's record and actions, the posts, the
+ * dashboard and the audit log, for staff only (writers: the posts alone). Its own screen, apart from the public site's layout (no navbar, no
  * paywall), never prerendered, never indexed. Its styles come with its code, so the public pages'
  * one stylesheet does not grow.
  */
@@ -36,12 +37,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
     // Members and money are not a writer's: their part of the desk is the posts.
     return (
       <DeskFrame staff={staff.data}>
-        <h1>Posts</h1>
-        <p>
-          You write for this site: your drafts, and the ones you submit for an editor to publish,
-          are kept in the posts part of the desk. Members, payments and the audit log are for
-          editors and owners.
-        </p>
+        <Routes>
+          <Route path="*" element={<PostsPage staff={staff.data} />} />
+        </Routes>
       </DeskFrame>
     );
   }
@@ -53,6 +51,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="members/:id" element={<MemberPage staff={staff.data} />} />
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="posts" element={<PostsPage staff={staff.data} />} />
           <Route path="*" element={notFound} />
         </Routes>
       </Suspense>
@@ -78,15 +77,20 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
         <a className="desk__brand" href="/">
           {siteName} <span>desk</span>
         </a>
-        {staff?.role !== 'writer' && (
-          <nav aria-label="Desk">
-            <NavLink to="/desk" end>
-              Members
-            </NavLink>
-            <NavLink to="/desk/dashboard">Dashboard</NavLink>
-            <NavLink to="/desk/audit">Audit log</NavLink>
-          </nav>
-        )}
+        <nav aria-label="Desk">
+          {staff?.role === 'writer' ? (
+            <NavLink to="/desk">Posts</NavLink>
+          ) : (
+            <>
+              <NavLink to="/desk" end>
+                Members
+              </NavLink>
+              <NavLink to="/desk/posts">Posts</NavLink>
+              <NavLink to="/desk/dashboard">Dashboard</NavLink>
+              <NavLink to="/desk/audit">Audit log</NavLink>
+            </>
+          )}
+        </nav>
         {staff && (
           <p className="desk__who">
             {staff.email} · {ROLE_LABELS[staff.role]}

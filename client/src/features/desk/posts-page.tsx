@@ -1,0 +1,236 @@
+import { useState, type FormEvent } from 'react';
+import type { DeskStaff } from '../../../../contract/desk-api';
+import {
+  POST_KINDS,
+  POST_STATUSES,
+  type PostJson,
+  type PostKind,
+  type PostStatus,
+} from '../../../../contract/posts';
+import { ApiError } from '../../lib/api-client';
+import { changePostStatus, fetchPosts, type PostSearch } from './desk-api';
+import { formatDate, formatDateTime } from './desk-format';
+import { describeError, useDeskData } from './use-desk-data';
+
+const KIND_LABELS: Record<PostKind, string> = {
+  article: 'Article',
+  campaign: 'Campaign',
+  boycott: 'Boycott',
+  resources: 'Resource list',
+  page: 'Page',
+  newsletter: 'Newsletter issue',
+};
+const STATUS_LABELS: Record<PostStatus, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  published: 'Published',
+};
+
+/** A change the staff member asked for, waiting for them to confirm it. */
+interface Pending {
+  post: PostJson;
+  change: 'publish' | 'unpublish';
+}
+
+/**
+ * /desk/posts: every post by kind and status, newest change first, with a search; editors and
+ * owners publish a draft or take a post off the site from here, after a confirmation that names
+ * the address. Writers see the list (their drafts among them) without those buttons.
+ */
+export function PostsPage({ staff }: { staff: DeskStaff }) {
+  const [search, setSearch] = useState<PostSearch>({ q: '', kind: '', status: '' });
+  const [draft, setDraft] = useState(search);
+  const [posts, reload] = useDeskData(`${search.q}|${search.kind}|${search.status}`, (signal) =>
+    fetchPosts(search, signal),
+  );
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [working, setWorking] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const mayPublish = staff.role !== 'writer';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSearch(draft);
+  }
+
+  async function confirm() {
+    if (!pending) return;
+    setWorking(true);
+    try {
+      const { post } = await changePostStatus(pending.post, pending.change);
+      setOutcome({
+        ok: true,
+        text:
+          pending.change === 'publish'
+            ? `Published: ${post.title} is live at ${post.path}.`
+            : `Unpublished: ${post.title} is off the site (${post.path} answers “gone”).`,
+      });
+      reload();
+    } catch (error) {
+      setOutcome({
+        ok: false,
+        text:
+          error instanceof ApiError && error.code === 'edit_conflict'
+            ? 'Someone changed this post since the list was loaded: look at it again, then retry.'
+            : describeError(error instanceof Error ? error : new Error(String(error))),
+      });
+      reload();
+    } finally {
+      setWorking(false);
+      setPending(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="posts-title">
+      <div className="desk__heading">
+        <h1 id="posts-title">Posts</h1>
+      </div>
+      <form className="desk-search" onSubmit={submit} role="search">
+        <label className="desk-field desk-search__q">
+          <span>Words in the title or text</span>
+          <input
+            type="search"
+            value={draft.q}
+            onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+            autoComplete="off"
+          />
+        </label>
+        <label className="desk-field">
+          <span>Kind</span>
+          <select
+            value={draft.kind}
+            onChange={(event) => setDraft({ ...draft, kind: event.target.value as PostKind | '' })}
+          >
+            <option value="">Every kind</option>
+            {POST_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="desk-field">
+          <span>Status</span>
+          <select
+            value={draft.status}
+            onChange={(event) =>
+              setDraft({ ...draft, status: event.target.value as PostStatus | '' })
+            }
+          >
+            <option value="">Any status</option>
+            {POST_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="button">Search</button>
+      </form>
+
+      <p className={outcome?.ok === false ? 'form-error' : 'desk__done'} role="status">
+        {outcome?.text ?? ''}
+      </p>
+      {pending && (
+        <div className="desk__notice" role="alertdialog" aria-labelledby="post-confirm">
+          <p id="post-confirm">
+            {pending.change === 'publish'
+              ? `Publish “${pending.post.title}” at ${pending.post.path}? Readers see it at once.`
+              : `Take “${pending.post.title}” off the site? ${pending.post.path} will answer “gone”.`}
+          </p>
+          <p className="button-row">
+            <button
+              type="button"
+              className="button button--accent"
+              disabled={working}
+              onClick={() => void confirm()}
+            >
+              {pending.change === 'publish' ? 'Yes, publish' : 'Yes, unpublish'}
+            </button>
+            <button
+              type="button"
+              className="button button--outline"
+              onClick={() => setPending(null)}
+            >
+              Cancel
+            </button>
+          </p>
+        </div>
+      )}
+
+      {posts.state === 'error' && <p role="alert">{describeError(posts.error)}</p>}
+      {posts.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {posts.state === 'ready' &&
+        (posts.data.posts.length === 0 ? (
+          <p>No post matches.</p>
+        ) : (
+          <table className="desk-table desk-table--cards">
+            <caption className="visually-hidden">Posts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Changed</th>
+                {mayPublish && <th scope="col">Publishing</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {posts.data.posts.map((post) => (
+                <tr key={post.id}>
+                  <td data-label="Title">
+                    {post.status === 'published' ? (
+                      <a href={post.path}>{post.title}</a>
+                    ) : (
+                      post.title
+                    )}
+                    <span className="desk__id">{post.path}</span>
+                  </td>
+                  <td data-label="Kind">
+                    {KIND_LABELS[post.kind]}
+                    {post.visibility === 'members' ? ' · members only' : ''}
+                  </td>
+                  <td data-label="Status">
+                    <span
+                      className={
+                        post.status === 'published' ? 'desk-badge desk-badge--on' : 'desk-badge'
+                      }
+                    >
+                      {STATUS_LABELS[post.status]}
+                    </span>{' '}
+                    {post.status === 'scheduled' && post.publishedAt
+                      ? `for ${formatDateTime(post.publishedAt)}`
+                      : post.status === 'published' && post.publishedAt
+                        ? formatDate(post.publishedAt)
+                        : post.submittedAt
+                          ? 'submitted for publishing'
+                          : ''}
+                  </td>
+                  <td data-label="Changed">{formatDateTime(post.updatedAt)}</td>
+                  {mayPublish && (
+                    <td data-label="Publishing">
+                      <button
+                        type="button"
+                        className="button button--outline"
+                        aria-label={`${post.status === 'draft' ? 'Publish' : 'Unpublish'} ${post.title}`}
+                        onClick={() => {
+                          setOutcome(null);
+                          setPending({
+                            post,
+                            change: post.status === 'draft' ? 'publish' : 'unpublish',
+                          });
+                        }}
+                      >
+                        {post.status === 'draft' ? 'Publish' : 'Unpublish'}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+    </section>
+  );
+}
