@@ -254,8 +254,12 @@ async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole:
     }
   }
   if (whole) {
-    const fields = postFieldSchemas[post.kind].safeParse(post.fields);
-    if (!fields.success) problems.push(...zodProblems(fields.error, post.fields));
+    // The day a page or resource list last changed is the server's to keep (stampFields).
+    const written = Object.fromEntries(
+      Object.entries(post.fields).filter(([key]) => key !== 'updatedAt'),
+    );
+    const fields = postFieldSchemas[post.kind].safeParse(written);
+    if (!fields.success) problems.push(...zodProblems(fields.error, written));
     const hasBody = post.kind === 'article' || post.kind === 'page' || post.kind === 'newsletter';
     if (hasBody && post.body.trim() === '')
       problems.push({ field: 'body', message: 'is required' });

@@ -319,6 +319,21 @@ describe('the desk’s posts', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().post).not.toHaveProperty('template');
     expect(saved.json().post.description).toBe('What we keep.');
+
+    // Published, then edited while live: the page says the day its text changed.
+    const live = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: saved.json().post.version,
+    });
+    expect(live.statusCode, live.body).toBe(200);
+    const edited = await call(owner, 'PATCH', `/api/desk/posts/${post.id}`, {
+      version: live.json().post.version,
+      body: 'We keep your email, and nothing else.',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().post.updatedAt.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+    const html = (await page('/privacy')).body;
+    expect(html).toContain('We keep your email, and nothing else.');
+    expect(html).not.toContain('class="template-note"');
   });
 
   it('keeps every earlier version, and restores one as a new version', async () => {
