@@ -284,6 +284,19 @@ function stampFields(post: Candidate): Record<string, unknown> {
   return post.fields;
 }
 
+/** A post's content as the INSERT and the UPDATE write it: slug … fields, in that order. */
+const contentValues = (post: Candidate) => [
+  post.slug,
+  post.title,
+  post.body,
+  post.visibility,
+  post.featureImage,
+  post.featureImageAlt,
+  post.seoTitle,
+  post.seoDescription,
+  stampFields(post),
+];
+
 /** Whether the post is on the site now, or will be by itself (scheduled). */
 const isLiveOrScheduled = (row: Pick<PostRow, 'status'>) => row.status !== 'draft';
 
@@ -306,19 +319,7 @@ export async function createPost(
           "updatedAt")
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, now())
         RETURNING ${POST_COLUMNS}`,
-      [
-        post.kind,
-        post.slug,
-        post.title,
-        post.body,
-        post.visibility,
-        post.featureImage,
-        post.featureImageAlt,
-        post.seoTitle,
-        post.seoDescription,
-        stampFields(post),
-        actor.userId,
-      ],
+      [post.kind, ...contentValues(post), actor.userId],
     );
     return postJson(rows[0] as PostRow);
   });
@@ -395,19 +396,7 @@ async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candid
         "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
         "fields" = $10, "updatedBy" = $11, "version" = "version" + 1, "updatedAt" = now()
       WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
-    [
-      row.id,
-      post.slug,
-      post.title,
-      post.body,
-      post.visibility,
-      post.featureImage,
-      post.featureImageAlt,
-      post.seoTitle,
-      post.seoDescription,
-      stampFields(post),
-      actor.userId,
-    ],
+    [row.id, ...contentValues(post), actor.userId],
   );
   if (isLiveOrScheduled(row)) await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
   return postJson(rows[0] as PostRow);
