@@ -26,11 +26,15 @@ RUN npm run build
 # image always has DATABASE_URL), the Prisma CLI and TypeScript (optional peers of @prisma/client);
 # the browser's libraries (React, Stripe.js) are dev dependencies, bundled into dist/client. Then
 # what nothing runs: Prisma's query compilers for other databases (the generated client loads the
-# PostgreSQL one only), source maps and type declarations. 158 MB → 60 MB (docs/operating.md, "Image size").
+# PostgreSQL one only), source maps and type declarations. 158 MB → 60 MB (docs/operating.md,
+# "Image size"); then sharp's prebuilt libvips (optional packages, one per platform) is added back
+# for this architecture (scripts/install-sharp-native.sh): 19 MB more.
 FROM node:22.18.0-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY scripts/install-sharp-native.sh ./scripts/
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+  && sh scripts/install-sharp-native.sh \
   && npm cache clean --force \
   && find node_modules/@prisma/client/runtime -type f -name 'query_compiler_*' \
     ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
@@ -53,10 +57,17 @@ COPY deploy/nginx/reload-periodically.sh /docker-entrypoint.d/90-reload-periodic
 
 # ── runtime: the app server ───────────────────────────────────────────────────────────────────────
 FROM node:22.18.0-bookworm-slim AS runtime
+# MALLOC_ARENA_MAX: glibc's default of an arena per thread lets libvips' threads (image uploads)
+# fragment the heap to twice the memory; two arenas keep an upload's peak near 200 MB.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    UPLOADS_DIR=/data/uploads \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
+# The uploaded images' folder, a volume (docker-compose.yml, the Kubernetes deployment): made here
+# owned by the app's user, so a new named volume starts writable to it.
+RUN mkdir -p /data/uploads && chown node:node /data/uploads
 # Owned by root and read-only to the app: it writes nothing to its own folder in production.
 COPY --from=prod-deps /app/node_modules ./node_modules
 # The built client, the same app built for Node (which draws every page from the content in the

@@ -45,6 +45,8 @@ import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
 import deskPostRoutes from './routes/desk/posts.js';
+import uploadRoutes from './routes/desk/uploads.js';
+import { folderStore, type ImageStore } from './uploads/image-store.js';
 import staff from './plugins/app/staff.js';
 import { modeOfKey } from './stripe/key-check.js';
 import siteContent from './plugins/app/site-content.js';
@@ -63,6 +65,8 @@ export interface AppDependencies {
    * The content folder imported once into a new site (content/ unless given); null for none.
    */
   seedContentDir?: string | null;
+  /** Where uploaded images are kept: UPLOADS_DIR's folder unless given. */
+  imageStore?: ImageStore;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -179,6 +183,10 @@ export async function buildApp(
     stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
   await app.register(deskPostRoutes);
+  await app.register(uploadRoutes, {
+    store: dependencies.imageStore ?? folderStore(config.uploads.dir),
+    maxBytes: config.uploads.maxBytes,
+  });
   await app.register(newsletterRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,

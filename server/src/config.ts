@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { isValidEmail, normalizeEmail } from '../../contract/account-rules.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
@@ -46,6 +47,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** The most database connections this process opens. */
   databasePoolSize: number;
+  /** Uploaded images (decision 19): where they are kept, and the largest file taken. */
+  uploads: { dir: string; maxBytes: number };
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
   migrateOnStart: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
@@ -186,6 +189,10 @@ export const envSchema = z.object({
     z.string().min(16, 'must be at least 16 characters (try: openssl rand -hex 24)').optional(),
   ),
   DATABASE_POOL_SIZE: integer(1, 1_000).default(10),
+  /** Uploaded images' folder; DATA_DIR/uploads unless set. */
+  UPLOADS_DIR: z.string().trim().min(1).optional(),
+  /** The largest image file the desk takes, in megabytes. */
+  UPLOAD_MAX_MB: integer(1, 200).default(20),
   MIGRATE_ON_START: optionalText.pipe(booleanText.optional()),
   ALLOW_INSECURE_SITE_URL: optionalText.pipe(booleanText.optional()),
 });
@@ -327,6 +334,10 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS, writers: e.WRITER_EMAILS },
     metricsToken: e.METRICS_TOKEN,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    uploads: {
+      dir: e.UPLOADS_DIR ?? join(e.DATA_DIR, 'uploads'),
+      maxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+    },
     migrateOnStart: e.MIGRATE_ON_START ?? true,
     warnings,
   };

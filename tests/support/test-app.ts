@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/src/app.js';
 import { parseConfig, type AppConfig } from '../../server/src/config.js';
@@ -31,6 +33,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     // Tests register many accounts from one address; the limit has a test of its own.
     ACCOUNT_RATE_LIMIT: '1000',
     NEWSLETTER_RATE_LIMIT: '1000',
+    // Never the repository's data/: images are named by their bytes, so one folder serves all.
+    UPLOADS_DIR: join(tmpdir(), `cohort-test-uploads-${process.pid}`),
     ...env,
   });
 }

@@ -1,0 +1,117 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import { UPLOAD_FILE_NAME, uploadUrl } from '../../../../contract/images.js';
+import { HttpError } from '../../http/errors.js';
+import type { ImageStore } from '../../uploads/image-store.js';
+import { processImage } from '../../uploads/process-image.js';
+
+export interface UploadRoutesOptions {
+  store: ImageStore;
+  /** The largest file taken (UPLOAD_MAX_MB). */
+  maxBytes: number;
+}
+
+/** Room for the multipart framing around the file (boundaries, part headers). */
+const FRAMING_BYTES = 16 * 1024;
+
+/** Answered before the rest of the body is read: the connection then closes, unread. */
+const tooLarge = (maxBytes: number) =>
+  new HttpError(
+    413,
+    'file_too_large',
+    `Upload an image of at most ${Math.round(maxBytes / 1024 / 1024)} MB.`,
+    { connection: 'close' },
+  );
+
+/**
+ * Images for posts (decision 19). `POST /api/desk/uploads` takes one file in the multipart field
+ * `file` from any staff member (writers illustrate their drafts) and answers 201
+ * `{image: {id, url, width, height}}`; a file over UPLOAD_MAX_MB is refused with 413 before it is
+ * read whole (by its Content-Length when it says so, else when the stream passes the limit), and
+ * anything but a JPEG, PNG, WebP, AVIF or GIF by its bytes with 415. `GET /uploads/<file>` serves
+ * the copies to everyone, cached for a year: a name is never reused for other bytes.
+ */
+const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { store, maxBytes }) => {
+  await app.register(multipart, {
+    limits: { files: 1, fileSize: maxBytes, fields: 0, parts: 2, headerPairs: 100 },
+  });
+
+  // A refused upload's unread rest is not waited for: once the answer is sent, the connection goes.
+  app.addHook('onResponse', async (request) => {
+    if (!request.raw.complete) request.raw.destroy();
+  });
+
+  app.post(`${DESK_API}/uploads`, async (request, reply) => {
+    const staff = await request.requireStaff();
+    void reply.header('cache-control', 'no-store');
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES) {
+      // Said too large up front: refused before a byte of it is read.
+      throw tooLarge(maxBytes);
+    }
+    if (!request.isMultipart()) {
+      throw new HttpError(400, 'invalid_upload', 'Send the image as multipart/form-data, field "file".');
+    }
+    const part = await request.file().catch((error: unknown) => {
+      throw asUploadError(error, maxBytes);
+    });
+    if (!part || part.fieldname !== 'file') {
+      throw new HttpError(400, 'invalid_upload', 'Send one image in the field "file".');
+    }
+    const bytes = await part.toBuffer().catch((error: unknown) => {
+      throw asUploadError(error, maxBytes);
+    });
+    if (part.file.truncated) throw tooLarge(maxBytes);
+    if (bytes.length === 0) throw new HttpError(400, 'invalid_upload', 'The file is empty.');
+
+    const processed = await processImage(bytes);
+    const { image } = processed;
+    const { rows } = await app.db.pool.query<{ id: string }>(
+      `SELECT "id" FROM "images" WHERE "id" = $1`,
+      [image.id],
+    );
+    if (rows.length === 0) {
+      // The files first, then the row: a row always has its files.
+      for (const file of processed.files) {
+        await store.put(file.name, file.bytes, `image/${file.format}`);
+      }
+      await app.db.pool.query(
+        `INSERT INTO "images" ("id", "width", "height", "sourceFormat", "sourceBytes", "fileName", "uploadedBy")
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ("id") DO NOTHING`,
+        [
+          image.id,
+          image.width,
+          image.height,
+          processed.source,
+          bytes.length,
+          part.filename.slice(0, 255) || null,
+          staff.userId,
+        ],
+      );
+    }
+    return reply.code(201).send({ image: { ...image, url: uploadUrl(image.id, image) } });
+  });
+
+  app.get<{ Params: { file: string } }>('/uploads/:file', async (request, reply) => {
+    const { file } = request.params;
+    const found = UPLOAD_FILE_NAME.test(file) ? await store.get(file) : null;
+    if (!found) throw new HttpError(404, 'not_found', 'There is no such image.');
+    return reply
+      .header('content-type', file.endsWith('.avif') ? 'image/avif' : 'image/webp')
+      .header('content-length', String(found.length))
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(found.body);
+  });
+};
+
+/** The multipart reader's own errors, as the site's. */
+function asUploadError(error: unknown, maxBytes: number): HttpError {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxBytes);
+  return new HttpError(400, 'invalid_upload', 'Send one image as multipart/form-data, field "file".');
+}
+
+export default uploadRoutes;
