@@ -25,7 +25,21 @@ export type BlockNode =
     }
   | { type: 'blockquote'; children: BlockNode[] }
   | { type: 'code'; value: string }
-  | { type: 'thematicBreak' };
+  | { type: 'thematicBreak' }
+  | ImageNode;
+
+/**
+ * An uploaded image on a line of its own (`![alt](/uploads/… "caption")`), drawn as a figure with
+ * every size of it (contract/images.ts); its size comes from its address.
+ */
+export interface ImageNode {
+  type: 'image';
+  src: string;
+  alt: string;
+  caption: string | null;
+  width: number;
+  height: number;
+}
 
 export interface MarkdownTree {
   type: 'root';

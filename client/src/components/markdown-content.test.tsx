@@ -12,6 +12,29 @@ const render = (blocks: BlockNode[]) =>
   );
 
 describe('drawing a Markdown body', () => {
+  it('draws an uploaded image as a lazy figure with its size, AVIF and WebP sources in every width, and its caption', () => {
+    const html = render([
+      {
+        type: 'image',
+        src: '/uploads/0123456789abcdefghij-1200x800.webp',
+        alt: 'A rally at dusk',
+        caption: 'Outside the hall',
+        width: 1200,
+        height: 800,
+      },
+    ]);
+    const id = '/uploads/0123456789abcdefghij';
+    expect(html).toContain(
+      `<source type="image/avif" srcSet="${id}-480x320.avif 480w, ${id}-960x640.avif 960w, ${id}-1200x800.avif 1200w"`,
+    );
+    expect(html).toContain(
+      `srcSet="${id}-480x320.webp 480w, ${id}-960x640.webp 960w, ${id}-1200x800.webp 1200w"`,
+    );
+    expect(html).toMatch(/<img src="[^"]+-1200x800\.webp"[^>]* width="1200" height="800"/);
+    expect(html).toContain('alt="A rally at dusk" loading="lazy" decoding="async"');
+    expect(html).toContain('<figcaption>Outside the hall</figcaption>');
+  });
+
   it('draws headings, paragraphs and tight lists as elements', () => {
     expect(
       render([

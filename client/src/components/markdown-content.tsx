@@ -2,7 +2,8 @@ import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ExternalLink } from './external-link';
 import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
-import type { BlockNode, InlineNode } from '../../../contract/markdown-tree';
+import { parseUploadUrl, srcsetOf } from '../../../contract/images';
+import type { BlockNode, ImageNode, InlineNode } from '../../../contract/markdown-tree';
 
 /**
  * Renders a Markdown body (parsed at build time) as React elements. Only the node types the build
@@ -52,9 +53,42 @@ function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): Rea
       );
     case 'thematicBreak':
       return <hr key={key} />;
+    case 'image':
+      return <BodyImage key={key} image={node} />;
     default:
       return null;
   }
+}
+
+/** The reading column's width (styles.css `--reading`, 42rem) on a wide screen; the page's below. */
+const BODY_IMAGE_SIZES = '(min-width: 48rem) 42rem, calc(100vw - 2.5rem)';
+
+/**
+ * An uploaded image: AVIF where the browser takes it, WebP otherwise, each in every width it was
+ * made in, so the browser fetches the one its screen needs; its size is set, so nothing moves when
+ * it arrives, and it loads only as it nears the screen.
+ */
+function BodyImage({ image }: { image: ImageNode }) {
+  const uploaded = parseUploadUrl(image.src);
+  if (!uploaded) return null;
+  return (
+    <figure>
+      <picture>
+        <source type="image/avif" srcSet={srcsetOf(uploaded, 'avif')} sizes={BODY_IMAGE_SIZES} />
+        <img
+          src={image.src}
+          srcSet={srcsetOf(uploaded, 'webp')}
+          sizes={BODY_IMAGE_SIZES}
+          width={image.width}
+          height={image.height}
+          alt={image.alt}
+          loading="lazy"
+          decoding="async"
+        />
+      </picture>
+      {image.caption && <figcaption>{image.caption}</figcaption>}
+    </figure>
+  );
 }
 
 function renderInlines(nodes: readonly InlineNode[]): ReactNode[] {

@@ -105,6 +105,37 @@ describe('turning a Markdown body into the tree the client renders', () => {
   });
 });
 
+describe('uploaded images in a body', () => {
+  const photo = '/uploads/0123456789abcdefghij-2400x1600.webp';
+
+  it('draws an upload alone on its line as a figure with its alt text, caption and size', () => {
+    const tree = convertMarkdownToTree(
+      `Before.\n\n![A rally at dusk](${photo} "Outside the hall")\n`,
+    );
+    expect(tree.children[1]).toEqual({
+      type: 'image',
+      src: photo,
+      alt: 'A rally at dusk',
+      caption: 'Outside the hall',
+      width: 2400,
+      height: 1600,
+    });
+    expect(findMarkdownProblems(`![A rally at dusk](${photo})`)).toEqual([]);
+  });
+
+  it('refuses an image from elsewhere, one without alt text, and one inside a sentence', () => {
+    expect(
+      findMarkdownProblems(
+        `![x](https://example.com/a.png)\n\n![](${photo})\n\nSee ![a rally](${photo}) here.\n`,
+      ),
+    ).toEqual([
+      'image "https://example.com/a.png": images must be uploaded to this site (the desk\'s Upload image)',
+      `image "${photo}" needs alt text: describe it for readers who cannot see it`,
+      'an image must be a paragraph of its own, with no text beside it',
+    ]);
+  });
+});
+
 describe('what the content format forbids in a body', () => {
   it('finds nothing wrong in plain Markdown', () => {
     expect(findMarkdownProblems('## Fine\n\nA [link](https://www.irs.gov).\n')).toEqual([]);
@@ -119,7 +150,7 @@ describe('what the content format forbids in a body', () => {
       '"# Title": headings start at ## (the title is the page\'s H1)',
       'raw HTML is not allowed: <b>',
       'raw HTML is not allowed: </b>',
-      'images are not allowed: artwork is generated from the slug',
+      'image "/a.png": images must be uploaded to this site (the desk\'s Upload image)',
       'link to "javascript:void(0)": links must be http(s) addresses or paths on this site',
     ]);
   });

@@ -1,4 +1,5 @@
-import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
+import type { Image, Nodes, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import { parseUploadUrl } from '../../../contract/images.js';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { isSafeHref } from '../../../contract/safe-href.js';
@@ -11,7 +12,7 @@ import type {
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:
- * raw HTML and images are dropped, reference links are resolved, links to anything but http(s)
+ * raw HTML and images other than uploads alone on their line are dropped, reference links are resolved, links to anything but http(s)
  * or a path on this site become plain text, and source positions are stripped.
  */
 export function convertMarkdownToTree(markdown: string): MarkdownTree {
@@ -47,8 +48,20 @@ function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinition
       problems.push(`"# ${plainText(node)}": headings start at ## (the title is the page's H1)`);
     } else if (node.type === 'html' && !isDivider(node.value)) {
       problems.push(`raw HTML is not allowed: ${node.value.trim().slice(0, 40)}`);
-    } else if (node.type === 'image' || node.type === 'imageReference') {
-      problems.push('images are not allowed: artwork is generated from the slug');
+    } else if (node.type === 'image') {
+      if (!parseUploadUrl(node.url)) {
+        problems.push(
+          `image "${node.url}": images must be uploaded to this site (the desk's Upload image)`,
+        );
+      } else if (!node.alt?.trim()) {
+        problems.push(
+          `image "${node.url}" needs alt text: describe it for readers who cannot see it`,
+        );
+      }
+    } else if (node.type === 'imageReference') {
+      problems.push('images must be written ![alt](address), not by reference');
+    } else if (node.type === 'paragraph' && node.children.some(isImage) && !imageAlone(node)) {
+      problems.push('an image must be a paragraph of its own, with no text beside it');
     } else if (node.type === 'link' && !isSafeHref(node.url)) {
       problems.push(`link to "${node.url}": links must be http(s) addresses or paths on this site`);
     } else if (node.type === 'linkReference') {
@@ -100,6 +113,8 @@ function convertBlocks(nodes: readonly RootContent[], definitions: Definitions):
 function convertBlock(node: RootContent, definitions: Definitions): BlockNode[] {
   switch (node.type) {
     case 'paragraph': {
+      const image = imageAlone(node);
+      if (image) return imageBlock(image);
       const children = convertInlines(node.children, definitions);
       return children.length > 0 ? [{ type: 'paragraph', children }] : [];
     }
@@ -130,6 +145,33 @@ function convertBlock(node: RootContent, definitions: Definitions): BlockNode[] 
       // Raw HTML, definitions, images and anything this site does not render.
       return [];
   }
+}
+
+const isImage = (node: PhrasingContent): node is Image => node.type === 'image';
+
+/** The image a paragraph holds alone (whitespace aside), if it does. */
+function imageAlone(paragraph: Paragraph): Image | null {
+  const rest = paragraph.children.filter(
+    (child) => !(child.type === 'text' && child.value.trim() === ''),
+  );
+  const [only] = rest;
+  return rest.length === 1 && only && isImage(only) ? only : null;
+}
+
+/** An uploaded image as a figure; any other image is dropped (the checks refuse it). */
+function imageBlock(image: Image): BlockNode[] {
+  const uploaded = parseUploadUrl(image.url);
+  if (!uploaded) return [];
+  return [
+    {
+      type: 'image',
+      src: image.url,
+      alt: image.alt?.trim() ?? '',
+      caption: image.title?.trim() || null,
+      width: uploaded.width,
+      height: uploaded.height,
+    },
+  ];
 }
 
 function convertInlines(nodes: readonly PhrasingContent[], definitions: Definitions): InlineNode[] {

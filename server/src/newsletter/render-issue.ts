@@ -1,4 +1,5 @@
 import type { BlockNode, InlineNode } from '../../../contract/markdown-tree.js';
+import { imageSizes, parseUploadUrl, uploadUrl } from '../../../contract/images.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
@@ -35,6 +36,7 @@ const STYLE = {
   link: 'color:#1d4ed8;text-decoration:underline;',
   quote: 'margin:0 0 16px;padding:0 0 0 14px;border-left:3px solid #c9c2b3;color:#3d3d3d;',
   code: 'font-family:Menlo,Consolas,monospace;font-size:14px;background:#ece7dc;padding:1px 4px;',
+  caption: 'font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#5b5b5b;margin:6px 0 0;',
   pre: 'font-family:Menlo,Consolas,monospace;font-size:14px;background:#ece7dc;padding:12px;white-space:pre-wrap;margin:0 0 16px;',
   card: 'display:block;margin:0 0 12px;padding:14px 16px;background:#ffffff;border:1px solid #e2dccf;border-radius:6px;color:#141414;text-decoration:none;',
   cardTitle: 'font-weight:bold;font-size:18px;margin:0 0 4px;',
@@ -67,6 +69,12 @@ function inlineHtml(nodes: readonly InlineNode[], siteUrl: string): string {
     .join('');
 }
 
+/** The copy of an image a mail shows: the narrowest at least 960 wide, or the widest there is. */
+function mailImageSize(image: { width: number; height: number }) {
+  const sizes = imageSizes(image);
+  return sizes.find((size) => size.width >= 960) ?? sizes[sizes.length - 1] ?? image;
+}
+
 function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
   return nodes
     .map((node) => {
@@ -95,6 +103,15 @@ function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
           return `<pre style="${STYLE.pre}">${escapeHtml(node.value)}</pre>`;
         case 'thematicBreak':
           return '<hr style="border:none;border-top:1px solid #d8d1c2;margin:24px 0;">';
+        case 'image': {
+          // Mail readers take WebP widely but not AVIF: the copy about a column's width, twice over.
+          const size = mailImageSize(node);
+          const src = absolute(uploadUrl(parseUploadUrl(node.src)?.id ?? '', size), siteUrl);
+          const caption = node.caption
+            ? `<figcaption style="${STYLE.caption}">${escapeHtml(node.caption)}</figcaption>`
+            : '';
+          return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(src)}" alt="${escapeHtml(node.alt)}" width="${Math.min(size.width, 560)}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
+        }
       }
     })
     .join('\n');
@@ -143,6 +160,8 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
           return node.value;
         case 'thematicBreak':
           return '---';
+        case 'image':
+          return `${indent}[Image: ${node.alt}${node.caption ? ` (${node.caption})` : ''}]`;
       }
     })
     .join('\n\n');
