@@ -195,7 +195,7 @@ describe.skipIf(!nginxBinary)(title, () => {
       const response = await fetch(`${site}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
       expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       expect(response.headers.get('permissions-policy')).toMatch(/camera=\(\)/);
       expect(response.headers.get('strict-transport-security')).toBeNull(); // plain HTTP
@@ -211,7 +211,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(parseCsp(direct.headers.get('content-security-policy') ?? '')).toEqual(
       CONTENT_SECURITY_POLICY,
     );
-    expect(direct.headers.get('x-frame-options')).toBe('DENY');
+    expect(direct.headers.get('x-frame-options')).toBe('SAMEORIGIN');
   });
 
   it('spreads requests over both app servers, and a session made through one works on the other', async () => {

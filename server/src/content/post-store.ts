@@ -276,6 +276,32 @@ async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole:
   if (problems.length > 0) throw invalid(problems);
 }
 
+/**
+ * A post as it would be published with these changes, saving nothing (the desk's preview): checked
+ * as publishing checks it, so a preview shows only what can go live. Live now, unless it already
+ * went live earlier.
+ */
+export async function previewRow(
+  pool: pg.Pool,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<PostRow> {
+  const row = await readRow(pool, id);
+  if (!row) throw new HttpError(404, 'not_found', `There is no post ${id}.`);
+  const changes = readChanges(row.kind, { ...body, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null }, row);
+  const post = merge(row.kind, row, changes);
+  await checkCandidate(pool, post, id, true);
+  const now = new Date();
+  return {
+    ...row,
+    ...post,
+    fields: stampFields(post),
+    status: 'published',
+    publishedAt: row.publishedAt && row.publishedAt <= now ? row.publishedAt : now,
+    updatedAt: now,
+  };
+}
+
 /** Pages and resource groups say when their text last changed (the sitemap's lastmod). */
 function stampFields(post: Candidate): Record<string, unknown> {
   if (post.kind === 'page' || post.kind === 'resources') {

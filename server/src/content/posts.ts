@@ -85,6 +85,8 @@ export function postJson(row: PostRow): PostJson {
 export async function readPublishedContent(
   pool: Pick<pg.Pool, 'query'>,
   perks: readonly Perk[],
+  /** A post as it would be published (the desk's preview): in place of its saved row. */
+  preview?: PostRow,
 ): Promise<LoadedContent> {
   const { rows } = await pool.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
@@ -103,8 +105,10 @@ export async function readPublishedContent(
     files: [],
   };
   const trees = new TreeCache(lastTrees);
-  for (const row of rows) addRow(content, row, trees);
-  lastTrees = trees.used;
+  const live = preview ? [...rows.filter((row) => row.id !== preview.id), preview] : rows;
+  for (const row of live) addRow(content, row, trees);
+  // A preview's trees are not kept for the next read: it is drawn once.
+  if (!preview) lastTrees = trees.used;
   return content;
 }
 

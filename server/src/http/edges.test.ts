@@ -108,7 +108,7 @@ describe('the edges of HTTP', () => {
   it('sends the security headers itself, with the CSP nginx sends', async () => {
     for (const url of ['/api/config', '/api/nothing-here']) {
       const response = await t.app.inject({ method: 'GET', url });
-      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(response.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);

@@ -6,7 +6,12 @@
 export const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
   'default-src': ["'self'"],
   'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
-  'frame-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  'frame-src': [
+    "'self'",
+    'https://js.stripe.com',
+    'https://*.js.stripe.com',
+    'https://hooks.stripe.com',
+  ],
   'connect-src': ["'self'", 'https://api.stripe.com'],
   'img-src': ["'self'", 'data:', 'https://*.stripe.com'],
   'style-src': ["'self'", "'unsafe-inline'"],
@@ -14,7 +19,8 @@ export const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],
-  'frame-ancestors': ["'none'"],
+  // The desk shows a post's preview in a frame of the site's own: no other site may frame a page.
+  'frame-ancestors': ["'self'"],
 };
 
 /** Powerful browser features the site never uses, off; Payment Request only for Stripe.js. */

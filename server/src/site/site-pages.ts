@@ -170,6 +170,25 @@ export class SitePages {
     return page;
   }
 
+  /**
+   * A page drawn from other content than the site's (the desk's preview of a post), for this
+   * reader, as static HTML: its scripts are left out, so nothing in it asks the server for the
+   * published version, and what it shows is what was drawn.
+   */
+  async drawPreview(content: SiteContent, path: string, reader: Reader): Promise<string> {
+    const data = siteDataFor(content, path, reader);
+    const { html, head } = await this.renderPage(path, data);
+    const { tags } = headTags(path, head, content.index);
+    const page = composePage(this.template, html, head, tags, this.css)
+      .replace(/<script\b[^>]*type="module"[^>]*><\/script>\s*/g, '')
+      .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/g, '');
+    const filled = fillPrerenderedPage(page, {
+      url: this.options.siteUrl,
+      name: this.options.siteName,
+    });
+    return reader === 'member' ? filled.replace(/<html\b/, '<html data-signed-in') : filled;
+  }
+
   private async draw(
     generation: Generation,
     path: string,

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { errorBody } from '../../http/errors.js';
+import { errorBody, HttpError } from '../../http/errors.js';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import { postPath } from '../../../../contract/posts.js';
+import { previewRow } from '../../content/post-store.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
 import { browserOnlyPages, redirects } from '../../../../contract/site-paths.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
@@ -75,6 +78,15 @@ const NOT_A_PAGE = '/404';
  * as 301s; hashed files under /assets/ and the artwork cached for a year, other files for an
  * hour, pages revalidated on every load.
  */
+/** Why a post cannot be previewed yet, as the page the preview frame shows. */
+function previewProblemPage(message: string): string {
+  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Preview</title><body style="font:16px/1.5 system-ui,sans-serif;margin:2rem;color:#141414"><h1 style="font-size:1.25rem">Not ready to preview</h1><p>${text}</p><p>Fill in what is missing, then preview again.</p></body></html>`;
+}
+
+/** A preview's form: a post's JSON (up to 200,000 characters of body), URL-encoded. */
+const PREVIEW_BODY_LIMIT = 2 * 1024 * 1024;
+
 export default fp(
   async function clientAssets(app: FastifyInstance, options: ClientAssetsOptions) {
     const built = existsSync(join(options.dir, 'index.html'));
@@ -95,6 +107,57 @@ export default fp(
       }
     });
     app.siteContent.onChange((content) => pages?.update(content));
+
+    // The desk's preview of a post with its unsaved changes (a form posted into the desk's frame):
+    // the page it would be, as a visitor or a member sees it, drawn now and saving nothing.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: PREVIEW_BODY_LIMIT },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      scope.post<{ Params: { id: string }; Body: Record<string, string> }>(
+        `${DESK_API}/posts/:id/preview`,
+        async (request, reply) => {
+          await request.requireStaff();
+          const id = /^[1-9][0-9]{0,8}$/.test(request.params.id) ? Number(request.params.id) : 0;
+          const body = request.body as Record<string, unknown> | undefined;
+          const as = body?.as === 'member' ? 'member' : 'public';
+          let changes: unknown;
+          try {
+            changes = JSON.parse(typeof body?.post === 'string' ? body.post : '{}');
+          } catch {
+            changes = null;
+          }
+          if (!id || typeof changes !== 'object' || changes === null || Array.isArray(changes)) {
+            throw new HttpError(
+              400,
+              'invalid_preview',
+              'Send the post as JSON in the field "post".',
+            );
+          }
+          if (!pages) throw new HttpError(503, 'not_built', 'The site is not built.');
+          void reply
+            .header('cache-control', 'no-store')
+            .header('x-robots-tag', 'noindex')
+            .type('text/html; charset=utf-8');
+          try {
+            const post = await previewRow(app.db.pool, id, changes as Record<string, unknown>);
+            const content = await app.siteContent.preview(post);
+            const path = postPath({
+              kind: post.kind,
+              slug: post.slug,
+              category: post.fields.category,
+            });
+            return reply.send(await pages.drawPreview(content, path, as));
+          } catch (error) {
+            // What the post still lacks, on the page the writer is looking at.
+            if (!(error instanceof HttpError)) throw error;
+            return reply.code(error.statusCode).send(previewProblemPage(error.message));
+          }
+        },
+      );
+    });
 
     // Hero artwork, drawn from its seed: its name holds its hash, so it never changes.
     app.get(`${ARTWORK_PREFIX}:file`, async (request, reply) => {

@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import type { Perk } from '../../../../contract/perks.js';
-import { CONTENT_CHANNEL, readPostAddresses, readPublishedContent } from '../../content/posts.js';
+import {
+  CONTENT_CHANNEL,
+  type PostRow,
+  readPostAddresses,
+  readPublishedContent,
+} from '../../content/posts.js';
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
 import { seedPosts } from '../../content/seed.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
@@ -23,6 +28,8 @@ export interface SiteContentSource {
   refresh(): Promise<void>;
   /** Called with the new content after each refresh. */
   onChange(listener: (content: SiteContent) => void): void;
+  /** What would be published with this post as given (the desk's preview); changes nothing. */
+  preview(post: PostRow): Promise<SiteContent>;
 }
 
 export interface SiteContentOptions {
@@ -110,6 +117,13 @@ export default fp(
       refresh,
       onChange(listener: (content: SiteContent) => void) {
         listeners.push(listener);
+      },
+      async preview(post: PostRow) {
+        const [published, addresses] = await Promise.all([
+          readPublishedContent(app.db.pool, options.perks, post),
+          readPostAddresses(app.db.pool),
+        ]);
+        return createSiteContent(published, css, addresses);
       },
     } satisfies SiteContentSource);
 

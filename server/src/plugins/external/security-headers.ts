@@ -17,7 +17,7 @@ export default fp(
           Object.entries(CONTENT_SECURITY_POLICY).map(([name, sources]) => [name, [...sources]]),
         ),
       },
-      frameguard: { action: 'deny' },
+      frameguard: { action: 'sameorigin' },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: false,
     });

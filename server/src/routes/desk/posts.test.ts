@@ -539,6 +539,57 @@ describe('the desk’s posts', () => {
     expect((await page('/health')).body).toContain(live.title);
   });
 
+  it('previews unsaved changes as the page a visitor or a member would get, saving nothing', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'preview-me',
+      visibility: 'members',
+      body: 'An opening for all.\n\n<!-- members-only -->\n\nThe members’ part.\n',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const draft = created.json().post;
+    const preview = (who: Browser | null, as: string, post: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/desk/posts/${draft.id}/preview`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(who && { cookie: who.cookie }),
+        },
+        payload: new URLSearchParams({ as, post: JSON.stringify(post) }).toString(),
+      });
+
+    const visitor = await preview(writer, 'visitor', { title: 'A Title Not Yet Saved' });
+    expect(visitor.statusCode, visitor.body).toBe(200);
+    expect(visitor.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(visitor.body).toContain('A Title Not Yet Saved');
+    expect(visitor.body).toContain('An opening for all.');
+    expect(visitor.body).toContain('The rest is for members');
+    expect(visitor.body).not.toContain('The members’ part.');
+    // Static: nothing in it fetches the published page's data over what was drawn.
+    expect(visitor.body).not.toMatch(/<script[^>]*type="module"/);
+
+    const member = await preview(writer, 'member', { title: 'A Title Not Yet Saved' });
+    expect(member.body).toContain('The members’ part.');
+    expect(member.body).not.toContain('The rest is for members');
+
+    // Saved nothing, and the draft is still off the site.
+    expect((await call(owner, 'GET', `/api/desk/posts/${draft.id}`)).json().post).toMatchObject({
+      title: ARTICLE.title,
+      version: draft.version,
+      status: 'draft',
+    });
+    expect((await page('/wealth/preview-me')).statusCode).toBe(404);
+
+    // What publishing would refuse, it names; and to anyone but staff it is no address at all.
+    const unfinished = await preview(owner, 'visitor', { summary: null });
+    expect(unfinished.statusCode).toBe(400);
+    expect(unfinished.body).toContain('Not ready to preview');
+    expect(unfinished.body).toContain('summary');
+    expect((await preview(reader, 'visitor', {})).statusCode).toBe(404);
+    expect((await preview(null, 'visitor', {})).statusCode).toBe(404);
+  });
+
   it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {
     const { post } = (
       await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'in-two-seconds' })
