@@ -13,8 +13,9 @@ import { PostsPage } from './posts-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
-// The dashboard brings the charting library: loaded only when it is opened.
+// The dashboard brings the charting library, the editor its own: each loaded only when opened.
 const DashboardPage = lazy(() => import('./dashboard-page'));
+const PostEditorPage = lazy(() => import('./editor/post-editor-page'));
 
 /**
  * The publisher's desk (/desk): members, one member's record and actions, the posts, the
@@ -37,9 +38,13 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
     // Members and money are not a writer's: their part of the desk is the posts.
     return (
       <DeskFrame staff={staff.data}>
-        <Routes>
-          <Route path="*" element={<PostsPage staff={staff.data} />} />
-        </Routes>
+        <Suspense fallback={<p className="desk__loading">Loading…</p>}>
+          <Routes>
+            <Route path="posts/new" element={<PostEditorPage staff={staff.data} />} />
+            <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
+            <Route path="*" element={<PostsPage staff={staff.data} />} />
+          </Routes>
+        </Suspense>
       </DeskFrame>
     );
   }
@@ -52,6 +57,8 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="posts" element={<PostsPage staff={staff.data} />} />
+          <Route path="posts/new" element={<PostEditorPage staff={staff.data} />} />
+          <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
           <Route path="*" element={notFound} />
         </Routes>
       </Suspense>

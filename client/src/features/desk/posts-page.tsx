@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import {
@@ -85,6 +86,9 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
     <section aria-labelledby="posts-title">
       <div className="desk__heading">
         <h1 id="posts-title">Posts</h1>
+        <Link className="button button--accent" to="/desk/posts/new">
+          New post
+        </Link>
       </div>
       <form className="desk-search" onSubmit={submit} role="search">
         <label className="desk-field desk-search__q">
@@ -180,12 +184,14 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
               {posts.data.posts.map((post) => (
                 <tr key={post.id}>
                   <td data-label="Title">
-                    {post.status === 'published' ? (
-                      <a href={post.path}>{post.title}</a>
-                    ) : (
-                      post.title
-                    )}
-                    <span className="desk__id">{post.path}</span>
+                    <Link to={`/desk/posts/${post.id}`}>{post.title}</Link>
+                    <span className="desk__id">
+                      {post.status === 'published' ? (
+                        <a href={post.path}>{post.path}</a>
+                      ) : (
+                        post.path
+                      )}
+                    </span>
                   </td>
                   <td data-label="Kind">
                     {KIND_LABELS[post.kind]}

@@ -1,0 +1,235 @@
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { bodyExtensions } from './extensions';
+import { countWords } from './post-form';
+import { uploadImage } from './post-api';
+
+/** Image types the server takes (it checks the bytes too). */
+const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
+
+/**
+ * The body's rich-text editor (TipTap on ProseMirror, decision 19): Markdown in and out, a toolbar
+ * that works by keyboard, Markdown shortcuts as you type, images uploaded by the file input, by
+ * dropping or by pasting, with their alt text and caption beside them, and a word count.
+ */
+export function BodyEditor({
+  markdown,
+  onChange,
+  onEditor,
+  onError,
+}: {
+  markdown: string;
+  onChange: (markdown: string) => void;
+  /** The editor, once made: the page replaces its content on a restore or "Take theirs". */
+  onEditor: (editor: Editor) => void;
+  onError: (message: string) => void;
+}) {
+  const [uploading, setUploading] = useState(0);
+  const fileInputId = useId();
+  const altId = useId();
+  const uploadRef = useRef<(files: readonly File[]) => void>(() => {});
+  // The editor is made once: its handlers call the latest props through this.
+  const onChangeRef = useRef(onChange);
+  useLayoutEffect(() => {
+    onChangeRef.current = onChange;
+  });
+
+  const editor = useEditor({
+    extensions: bodyExtensions(),
+    content: markdown,
+    contentType: 'markdown',
+    immediatelyRender: false,
+    editorProps: {
+      attributes: {
+        'aria-label': 'Body',
+        'aria-multiline': 'true',
+        role: 'textbox',
+        class: 'editor__body prose',
+      },
+      handleDrop: (_view, event) => {
+        const files = imagesIn(event.dataTransfer);
+        if (files.length === 0) return false;
+        event.preventDefault();
+        uploadRef.current(files);
+        return true;
+      },
+      handlePaste: (_view, event) => {
+        const files = imagesIn(event.clipboardData);
+        if (files.length === 0) return false;
+        event.preventDefault();
+        uploadRef.current(files);
+        return true;
+      },
+    },
+    onUpdate: ({ editor: changed }) => onChangeRef.current(changed.getMarkdown()),
+  });
+
+  useEffect(() => {
+    if (editor) onEditor(editor);
+  }, [editor, onEditor]);
+
+  const upload = (files: readonly File[]) => {
+    if (!editor) return;
+    for (const file of files) {
+      setUploading((n) => n + 1);
+      uploadImage(file)
+        .then((image) => {
+          editor.chain().focus().setImage({ src: image.url, alt: '' }).run();
+          // Selected, and straight to its alt text: a post with an image that has none cannot be
+          // published.
+          let at: number | null = null;
+          editor.state.doc.descendants((node, pos) => {
+            if (node.type.name === 'image' && node.attrs.src === image.url) at = pos;
+          });
+          if (at !== null) editor.commands.setNodeSelection(at);
+          requestAnimationFrame(() => document.getElementById(altId)?.focus());
+        })
+        .catch((error: unknown) =>
+          onError(`${file.name}: ${error instanceof Error ? error.message : 'upload failed'}`),
+        )
+        .finally(() => setUploading((n) => n - 1));
+    }
+  };
+  useLayoutEffect(() => {
+    uploadRef.current = upload;
+  });
+
+  const state =
+    useEditorState({
+      editor,
+      selector: ({ editor: e }) => (e && e.isInitialized ? toolbarState(e) : null),
+    }) ?? EMPTY_STATE;
+
+  if (!editor) return <div className="editor__body editor__body--loading" />;
+
+  const tool = (label: string, pressed: boolean | null, run: () => void, text: string) => (
+    <button
+      type="button"
+      className="editor__tool"
+      aria-label={label}
+      title={label}
+      {...(pressed !== null && { 'aria-pressed': pressed })}
+      onClick={run}
+    >
+      {text}
+    </button>
+  );
+  const chain = () => editor.chain().focus();
+
+  function editLink() {
+    const current = String(editor?.getAttributes('link').href ?? '');
+    const href = window.prompt(
+      'Link to (https://… or a path on this site such as /wealth)',
+      current,
+    );
+    if (href === null) return;
+    if (href.trim() === '') chain().extendMarkRange('link').unsetLink().run();
+    else chain().extendMarkRange('link').setLink({ href: href.trim() }).run();
+  }
+
+  return (
+    <div className="editor">
+      <div className="editor__toolbar" role="toolbar" aria-label="Formatting">
+        {tool('Heading', state.h2, () => chain().toggleHeading({ level: 2 }).run(), 'H2')}
+        {tool('Subheading', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
+        {tool('Bold', state.bold, () => chain().toggleBold().run(), 'B')}
+        {tool('Italic', state.italic, () => chain().toggleItalic().run(), 'I')}
+        {tool('Link', state.link, editLink, 'Link')}
+        {tool('Bulleted list', state.bullet, () => chain().toggleBulletList().run(), '•')}
+        {tool('Numbered list', state.ordered, () => chain().toggleOrderedList().run(), '1.')}
+        {tool('Quote', state.quote, () => chain().toggleBlockquote().run(), '❝')}
+        {tool('Horizontal rule', null, () => chain().setHorizontalRule().run(), '—')}
+        {tool(
+          'Members only from here',
+          null,
+          () => chain().insertContent({ type: 'membersDivider' }).run(),
+          'Members',
+        )}
+        <label className="editor__tool editor__upload" htmlFor={fileInputId}>
+          Image
+          <input
+            id={fileInputId}
+            type="file"
+            accept={IMAGE_TYPES}
+            aria-label="Upload image"
+            className="visually-hidden"
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = '';
+              upload(files);
+            }}
+          />
+        </label>
+        {tool('Undo', null, () => chain().undo().run(), '↶')}
+        {tool('Redo', null, () => chain().redo().run(), '↷')}
+      </div>
+      {state.image && (
+        <div className="editor__image-fields">
+          <label className="desk-field">
+            <span>Alt text (what the image shows, for readers who cannot see it)</span>
+            <input
+              id={altId}
+              value={state.alt}
+              onChange={(event) =>
+                editor.chain().updateAttributes('image', { alt: event.target.value }).run()
+              }
+            />
+          </label>
+          <label className="desk-field">
+            <span>Caption (optional)</span>
+            <input
+              value={state.caption}
+              onChange={(event) =>
+                editor
+                  .chain()
+                  .updateAttributes('image', { title: event.target.value || null })
+                  .run()
+              }
+            />
+          </label>
+        </div>
+      )}
+      <EditorContent editor={editor} />
+      <p className="editor__count" aria-live="polite">
+        {state.words} {state.words === 1 ? 'word' : 'words'}
+        {uploading > 0 && ` · uploading ${uploading} image${uploading === 1 ? '' : 's'}…`}
+      </p>
+    </div>
+  );
+}
+
+/** What the toolbar shows of the selection. */
+function toolbarState(e: Editor) {
+  return {
+    h2: e.isActive('heading', { level: 2 }),
+    h3: e.isActive('heading', { level: 3 }),
+    bold: e.isActive('bold'),
+    italic: e.isActive('italic'),
+    link: e.isActive('link'),
+    bullet: e.isActive('bulletList'),
+    ordered: e.isActive('orderedList'),
+    quote: e.isActive('blockquote'),
+    image: e.isActive('image'),
+    alt: String(e.getAttributes('image').alt ?? ''),
+    caption: String(e.getAttributes('image').title ?? ''),
+    words: countWords(e.getText()),
+  };
+}
+const EMPTY_STATE: ReturnType<typeof toolbarState> = {
+  h2: false,
+  h3: false,
+  bold: false,
+  italic: false,
+  link: false,
+  bullet: false,
+  ordered: false,
+  quote: false,
+  image: false,
+  alt: '',
+  caption: '',
+  words: 0,
+};
+
+function imagesIn(data: DataTransfer | null): File[] {
+  return [...(data?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+}

@@ -1,0 +1,109 @@
+import { DESK_API } from '../../../../../contract/constants';
+import type { PostJson, PostKind } from '../../../../../contract/posts';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+
+/** A save's outcome: saved, or refused because someone else saved first (their version). */
+export type SaveResult = { ok: true; post: PostJson } | { ok: false; theirs: PostJson };
+
+const posts = `${DESK_API}/posts`;
+
+export const fetchPost = (id: number): Promise<{ post: PostJson }> => apiRequest(`${posts}/${id}`);
+
+export const createPost = (kind: PostKind, changes: Record<string, unknown>) =>
+  apiRequest<{ post: PostJson }>(posts, { method: 'POST', body: { kind, ...changes } });
+
+/**
+ * Saves changes over the version the writer started from. A 409 is not an error here: it is the
+ * other staff member's save, handed back for the writer to choose. `keepalive` lets a save made as
+ * the page closes finish after it.
+ */
+export async function savePost(
+  id: number,
+  version: number,
+  changes: Record<string, unknown>,
+  options: { keepalive?: boolean } = {},
+): Promise<SaveResult> {
+  const response = await fetch(`${posts}/${id}`, {
+    method: 'PATCH',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...changes, version }),
+    keepalive: options.keepalive === true,
+  });
+  const payload = (await response.json().catch(() => null)) as {
+    post?: PostJson;
+    error?: { code?: string; message?: string };
+  } | null;
+  if (response.ok && payload?.post) return { ok: true, post: payload.post };
+  if (response.status === 409 && payload?.post) return { ok: false, theirs: payload.post };
+  throw new ApiError(
+    response.status,
+    payload?.error?.code ?? 'http_error',
+    payload?.error?.message ?? `The server answered ${response.status}.`,
+  );
+}
+
+export const publishPost = (post: Pick<PostJson, 'id' | 'version'>, at?: string) =>
+  apiRequest<{ post: PostJson }>(`${posts}/${post.id}/publish`, {
+    method: 'POST',
+    body: { version: post.version, ...(at && { at }) },
+  });
+
+export const unpublishPost = (post: Pick<PostJson, 'id' | 'version'>) =>
+  apiRequest<{ post: PostJson }>(`${posts}/${post.id}/unpublish`, {
+    method: 'POST',
+    body: { version: post.version },
+  });
+
+export const submitPost = (post: Pick<PostJson, 'id' | 'version'>) =>
+  apiRequest<{ post: PostJson }>(`${posts}/${post.id}/submit`, {
+    method: 'POST',
+    body: { version: post.version },
+  });
+
+export interface Revision {
+  version: number;
+  savedAt: string;
+  savedByEmail: string | null;
+  title: string;
+  status: string;
+}
+
+export const fetchRevisions = (id: number) =>
+  apiRequest<{ revisions: Revision[] }>(`${posts}/${id}/revisions`);
+
+export const restoreRevision = (post: Pick<PostJson, 'id' | 'version'>, revision: number) =>
+  apiRequest<{ post: PostJson }>(`${posts}/${post.id}/revisions/${revision}/restore`, {
+    method: 'POST',
+    body: { version: post.version },
+  });
+
+export interface UploadedImageJson {
+  id: string;
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** One image to POST /api/desk/uploads (multipart, field `file`). */
+export async function uploadImage(file: File): Promise<UploadedImageJson> {
+  const form = new FormData();
+  form.append('file', file);
+  const response = await fetch(`${DESK_API}/uploads`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    body: form,
+  });
+  const payload = (await response.json().catch(() => null)) as {
+    image?: UploadedImageJson;
+    error?: { code?: string; message?: string };
+  } | null;
+  if (response.ok && payload?.image) return payload.image;
+  throw new ApiError(
+    response.status,
+    payload?.error?.code ?? 'http_error',
+    payload?.error?.message ?? `The upload failed (${response.status}).`,
+  );
+}
+
+export const previewUrl = (id: number) => `${posts}/${id}/preview`;

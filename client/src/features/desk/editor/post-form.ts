@@ -1,0 +1,215 @@
+import { articleCategories, boycottStatuses } from '../../../../../contract/content-types';
+import type { PostJson, PostKind } from '../../../../../contract/posts';
+
+/** What the editor edits: a post's columns and its kind's fields (contract/post-fields.ts). */
+export interface PostForm {
+  title: string;
+  slug: string;
+  body: string;
+  visibility: 'public' | 'members';
+  featureImage: string;
+  featureImageAlt: string;
+  seoTitle: string;
+  seoDescription: string;
+  fields: Record<string, unknown>;
+}
+
+/** A field of a kind, as the editor shows it. */
+export type FieldSpec =
+  | { name: string; label: string; type: 'text' | 'url' | 'date'; hint?: string }
+  | { name: string; label: string; type: 'textarea'; max?: number; hint?: string }
+  | { name: string; label: string; type: 'number'; min: number; max: number }
+  | { name: string; label: string; type: 'select'; options: readonly string[] }
+  | { name: string; label: string; type: 'checkbox'; hint?: string }
+  | { name: string; label: string; type: 'slugs'; hint?: string }
+  | {
+      name: string;
+      label: string;
+      type: 'rows';
+      columns: { name: string; label: string; type: 'text' | 'url' | 'date' | 'number' }[];
+      hint?: string;
+    };
+
+/** The fields each kind has beside its title and body, in the order the editor shows them. */
+export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
+  article: [
+    { name: 'category', label: 'Section', type: 'select', options: articleCategories },
+    { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
+    { name: 'readingMinutes', label: 'Reading time (minutes)', type: 'number', min: 1, max: 60 },
+  ],
+  campaign: [
+    { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
+    { name: 'externalLink', label: 'Campaign link', type: 'url', hint: 'https://…' },
+  ],
+  boycott: [
+    { name: 'reason', label: 'Why', type: 'textarea' },
+    { name: 'boycottStatus', label: 'Boycott status', type: 'select', options: boycottStatuses },
+    { name: 'alternative.name', label: 'Alternative', type: 'text' },
+    { name: 'alternative.description', label: 'About the alternative', type: 'textarea' },
+    {
+      name: 'updates',
+      label: 'Updates',
+      type: 'rows',
+      hint: 'At least two, newest last.',
+      columns: [
+        { name: 'date', label: 'Date', type: 'date' },
+        { name: 'note', label: 'Note', type: 'text' },
+      ],
+    },
+  ],
+  resources: [
+    { name: 'description', label: 'Description', type: 'textarea' },
+    {
+      name: 'resources',
+      label: 'Resources',
+      type: 'rows',
+      hint: 'At least four.',
+      columns: [
+        { name: 'id', label: 'Id', type: 'number' },
+        { name: 'title', label: 'Title', type: 'text' },
+        { name: 'summary', label: 'Summary', type: 'text' },
+        { name: 'link', label: 'Link', type: 'url' },
+      ],
+    },
+  ],
+  page: [{ name: 'description', label: 'Description', type: 'textarea', max: 200 }],
+  newsletter: [
+    { name: 'summary', label: 'Summary', type: 'textarea', max: 300 },
+    {
+      name: 'articles',
+      label: 'Articles mailed under it',
+      type: 'slugs',
+      hint: 'Up to six article slugs, separated by commas.',
+    },
+    { name: 'sample', label: 'A shipped sample', type: 'checkbox' },
+  ],
+};
+
+export const KIND_LABELS: Record<PostKind, string> = {
+  article: 'Article',
+  campaign: 'Campaign',
+  boycott: 'Boycott',
+  resources: 'Resource list',
+  page: 'Page',
+  newsletter: 'Newsletter issue',
+};
+
+/** The kinds whose body is written in the editor. */
+export const KINDS_WITH_BODY: readonly PostKind[] = ['article', 'page', 'newsletter'];
+
+/** A field's value by its dotted name (`alternative.name`). */
+export function fieldValue(fields: Record<string, unknown>, name: string): unknown {
+  return name.split('.').reduce<unknown>((value, part) => {
+    if (value && typeof value === 'object') return (value as Record<string, unknown>)[part];
+    return undefined;
+  }, fields);
+}
+
+/** The fields with one set by its dotted name. */
+export function withField(
+  fields: Record<string, unknown>,
+  name: string,
+  value: unknown,
+): Record<string, unknown> {
+  const [head, ...rest] = name.split('.');
+  if (!head) return fields;
+  if (rest.length === 0) return { ...fields, [head]: value };
+  const inner = fields[head];
+  return {
+    ...fields,
+    [head]: withField(
+      inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : {},
+      rest.join('.'),
+      value,
+    ),
+  };
+}
+
+const SERVER_KEPT = new Set([
+  'id',
+  'kind',
+  'slug',
+  'title',
+  'status',
+  'visibility',
+  'publishedAt',
+  'body',
+  'featureImage',
+  'featureImageAlt',
+  'seoTitle',
+  'seoDescription',
+  'version',
+  'updatedAt',
+  'path',
+  'submittedAt',
+]);
+
+export function formOf(post: PostJson): PostForm {
+  return {
+    title: post.title,
+    slug: post.slug,
+    body: post.body,
+    visibility: post.visibility,
+    featureImage: post.featureImage ?? '',
+    featureImageAlt: post.featureImageAlt ?? '',
+    seoTitle: post.seoTitle ?? '',
+    seoDescription: post.seoDescription ?? '',
+    fields: Object.fromEntries(Object.entries(post).filter(([key]) => !SERVER_KEPT.has(key))),
+  };
+}
+
+export const emptyForm = (kind: PostKind): PostForm => ({
+  title: '',
+  slug: '',
+  body: '',
+  visibility: 'public',
+  featureImage: '',
+  featureImageAlt: '',
+  seoTitle: '',
+  seoDescription: '',
+  fields: kind === 'campaign' ? { category: 'Direct Action' } : {},
+});
+
+/** Empty is "not set" (null), never an empty string the server would refuse. */
+const orNull = (text: string) => (text.trim() === '' ? null : text);
+
+/** The form as the API takes it: every field, an empty one as null (taken off the post). */
+export function changesOf(form: PostForm, kind: PostKind): Record<string, unknown> {
+  const fields = Object.fromEntries(
+    Object.entries(form.fields)
+      .filter(([key]) => key !== 'updatedAt')
+      .map(([key, value]) => [key, value === '' ? null : value]),
+  );
+  return {
+    ...fields,
+    title: form.title,
+    ...(form.slug.trim() !== '' && { slug: form.slug.trim() }),
+    ...(KINDS_WITH_BODY.includes(kind) && { body: form.body }),
+    visibility: form.visibility,
+    featureImage: orNull(form.featureImage),
+    featureImageAlt: orNull(form.featureImageAlt),
+    seoTitle: orNull(form.seoTitle),
+    seoDescription: orNull(form.seoDescription),
+  };
+}
+
+/** The words a reader will read. */
+export const countWords = (text: string) => text.match(/\S+/g)?.length ?? 0;
+
+/** A `datetime-local` value in the browser's zone for an ISO instant, and back. */
+export function localInputValue(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The writer's own time zone, by name ("Europe/Paris"). */
+export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A moment in the writer's zone, with the zone's name: "Dec 1, 2026, 9:00 AM CET". */
+export const formatLocal = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZoneName: 'short',
+  }).format(new Date(iso));

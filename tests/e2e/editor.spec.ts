@@ -1,0 +1,279 @@
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import { expect, signInAs, test } from './fixtures.js';
+
+// The writing desk in the real built site, driven as a writer would: a post written in the
+// editor with a heading, a list, a link and an uploaded photo, saved by itself, previewed,
+// published and found on the site; a typo fixed on the live post; a members-only post scheduled;
+// the same post edited in two browsers; and a writer who cannot publish.
+
+const OWNER = 'owner@example.com';
+const EDITOR = 'editor@example.com';
+const WRITER = 'writer@example.com';
+const PASSWORD = 'correct horse battery staple';
+
+test.use({ siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER } });
+
+/** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
+async function photoWithGps(): Promise<Buffer> {
+  const width = 1600;
+  const height = 1200;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 3) {
+    const x = (i / 3) % width;
+    const y = Math.floor(i / 3 / width);
+    pixels[i] = (x * 255) / width;
+    pixels[i + 1] = (y * 255) / height;
+    pixels[i + 2] = 140;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .withExif({
+      IFD0: { Make: 'CameraMaker' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2637/100' },
+    })
+    .toBuffer();
+}
+
+const body = (page: Page) => page.getByRole('textbox', { name: 'Body' });
+const saved = (page: Page) => expect(page.getByRole('status').first()).toContainText(/^Saved /);
+
+test('a staff member writes, illustrates, previews and publishes a post, then fixes a typo on it', async ({
+  page,
+  browser,
+  mailbox,
+}, testInfo) => {
+  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+  await page.goto('/desk/posts');
+  await page.getByRole('link', { name: 'New post' }).click();
+  await expect(page).toHaveURL(/\/desk\/posts\/new$/);
+
+  await page.getByRole('textbox', { name: 'Title' }).fill('Renting Without Regret');
+  await body(page).click();
+  // Markdown shortcuts as you type: a heading, a list.
+  await page.keyboard.type('## Before you sign\n');
+  await page.keyboard.type('Read every line of the lease twise.\n');
+  await page.keyboard.type('- Photograph each room\nKeep the deposit receipt\n\n');
+  await page.keyboard.type('the official guide');
+  await page.keyboard.press('Shift+Home');
+  page.once('dialog', (dialog) => void dialog.accept('https://www.consumerfinance.gov'));
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+
+  // A photo, uploaded by the file input, then its alt text and caption.
+  await page.getByLabel('Upload image').setInputFiles({
+    name: 'keys.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await photoWithGps(),
+  });
+  const alt = page.getByLabel(/^Alt text/);
+  await expect(alt).toBeFocused();
+  await alt.fill('Two keys on a kitchen table');
+  await page.getByLabel(/^Caption/).fill('The day the flat was ours');
+
+  await page.getByLabel('Section').selectOption('Wealth');
+  await page.getByLabel('Summary').fill('What to check before, during and after you rent.');
+  await page.getByLabel('Reading time (minutes)').fill('3');
+
+  // Saved by itself: the address becomes the post's, and the server has every word.
+  await expect(page).toHaveURL(/\/desk\/posts\/\d+$/, { timeout: 15_000 });
+  await saved(page);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  const stored = (await (await page.request.get(`/api/desk/posts/${id}`)).json()).post;
+  expect(stored.body).toContain('## Before you sign');
+  expect(stored.body).toContain('- Photograph each room');
+  expect(stored.body).toContain('[the official guide](https://www.consumerfinance.gov)');
+  expect(stored.body).toMatch(
+    /!\[Two keys on a kitchen table\]\(\/uploads\/[a-z0-9]{20}-1600x1200\.webp "The day the flat was ours"\)/,
+  );
+  await expect(page.getByText(/\b2\d words\b/)).toBeVisible();
+
+  for (const [name, width, height] of [
+    ['phone', 390, 844],
+    ['desktop', 1280, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    // Nothing off-screen at a phone's width: the toolbar wraps, the page does not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+    await page.screenshot({ path: testInfo.outputPath(`editor-${name}.png`), fullPage: true });
+  }
+
+  // The preview: the page as a visitor, then as a member, from what is in the editor.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const frame = page.frameLocator('iframe[name="post-preview"]');
+  await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Renting Without Regret');
+  await expect(frame.getByRole('img', { name: 'Two keys on a kitchen table' })).toBeVisible();
+  await page.getByRole('button', { name: 'Phone' }).click();
+  await expect(page.locator('iframe[name="post-preview"]')).toHaveAttribute('style', /390px/);
+  await page.screenshot({ path: testInfo.outputPath('editor-preview.png') });
+  await page.getByRole('button', { name: 'Close preview' }).click();
+
+  // Publish, after a confirmation that names the address.
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(
+    /Publish “Renting Without Regret” now at http:\/\/[^ ]+\/wealth\/renting-without-regret\?/,
+  );
+  await page.getByRole('button', { name: 'Yes, publish' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · published');
+
+  // On the site: the page with its photo in several sizes, its section, the sitemap and RSS.
+  const reader = await browser.newPage();
+  await reader.goto(new URL('/wealth/renting-without-regret', page.url()).href);
+  await expect(reader.getByRole('heading', { level: 1 })).toHaveText('Renting Without Regret');
+  await expect(reader.getByRole('heading', { level: 2, name: 'Before you sign' })).toBeVisible();
+  await expect(reader.getByRole('link', { name: 'the official guide' })).toHaveAttribute(
+    'href',
+    'https://www.consumerfinance.gov',
+  );
+  const image = reader.getByRole('img', { name: 'Two keys on a kitchen table' });
+  await expect(image).toHaveAttribute('width', '1600');
+  await expect(image).toHaveAttribute('height', '1200');
+  await expect(image).toHaveAttribute('loading', 'lazy');
+  const srcset = (await image.getAttribute('srcset')) ?? '';
+  expect(srcset.split(', ').map((entry) => entry.split(' ')[1])).toEqual(['480w', '960w', '1600w']);
+  await expect(reader.locator('figcaption')).toHaveText('The day the flat was ours');
+  for (const entry of srcset.split(', ')) {
+    const served = await reader.request.get(entry.split(' ')[0] ?? '');
+    expect(served.headers()['cache-control']).toContain('immutable');
+    const metadata = await sharp(await served.body()).metadata();
+    expect(metadata.exif).toBeUndefined();
+  }
+  await reader.goto(new URL('/wealth', page.url()).href);
+  await expect(reader.getByRole('link', { name: /Renting Without Regret/ }).first()).toBeVisible();
+  expect(await (await reader.request.get('/sitemap.xml')).text()).toContain(
+    '/wealth/renting-without-regret',
+  );
+  expect(await (await reader.request.get('/wealth/rss.xml')).text()).toContain(
+    'Renting Without Regret',
+  );
+
+  // A typo fixed on the live post: kept here until "Publish changes", then live.
+  await body(page).getByText('twise').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('ce.');
+  await expect(page.getByRole('status').first()).toContainText('kept in this browser');
+  await page.getByRole('button', { name: 'Publish changes' }).click();
+  await saved(page);
+  await reader.goto(new URL('/wealth/renting-without-regret', page.url()).href);
+  await expect(reader.getByText('Read every line of the lease twice.')).toBeVisible();
+  await reader.close();
+});
+
+test('a members-only post is scheduled in the writer’s own time zone and stays off the site until then', async ({
+  page,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
+  await page.goto('/desk/posts/new');
+  await page.getByRole('textbox', { name: 'Title' }).fill('Next Month’s Budget Clinic');
+  await body(page).click();
+  await page.keyboard.type('Everyone reads this.\n');
+  await page.getByRole('button', { name: 'Members only from here' }).click();
+  await page.keyboard.type('Only members read this.');
+  await page.getByLabel('Who can read it').selectOption('members');
+  await page.getByLabel('Section').selectOption('Wealth');
+  await page.getByLabel('Summary').fill('A clinic for members.');
+  await page.getByLabel('Reading time (minutes)').fill('2');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/desk\/posts\/\d+$/);
+  await saved(page);
+
+  await page.getByLabel(/^Go live at \(your time, /).fill('2031-03-04T09:30');
+  await page.getByRole('button', { name: 'Schedule' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(
+    /to go live at http:\/\/[^ ]+\/wealth\/next-months-budget-clinic on Mar 4, 2031, 9:30 AM/,
+  );
+  await page.getByRole('button', { name: 'Yes, schedule' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · scheduled');
+  await expect(page.getByText(/^Scheduled for Mar 4, 2031, 9:30 AM/)).toBeVisible();
+
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  const post = (await (await page.request.get(`/api/desk/posts/${id}`)).json()).post;
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const expected = await page.evaluate(() => new Date('2031-03-04T09:30').toISOString());
+  expect(post).toMatchObject({ status: 'scheduled', visibility: 'members', publishedAt: expected });
+  expect(zone).toBeTruthy();
+  expect(post.body).toContain('<!-- members-only -->');
+  expect((await page.request.get('/wealth/next-months-budget-clinic')).status()).toBe(404);
+});
+
+test('two staff members edit the same draft: the second save shows both versions and keeps either', async ({
+  page,
+  browser,
+  site,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+  const created = await page.request.post('/api/desk/posts', {
+    data: { kind: 'article', title: 'Conflict Draft', body: 'First words.' },
+  });
+  expect(created.status()).toBe(201);
+  const draft = (await created.json()).post;
+
+  const other = await browser.newContext({ baseURL: site.url });
+  const otherPage = await other.newPage();
+  await signInAs(otherPage, mailbox, { email: EDITOR, password: PASSWORD });
+  await page.goto(`/desk/posts/${draft.id}`);
+  await otherPage.goto(`/desk/posts/${draft.id}`);
+
+  // The editor saves a change first.
+  await body(otherPage).click();
+  await otherPage.keyboard.press('Control+End');
+  await otherPage.keyboard.type(' Their sentence.');
+  await otherPage.getByRole('button', { name: 'Save draft' }).click();
+  await saved(otherPage);
+
+  // The owner, still on the version before, saves theirs: both versions are shown.
+  await body(page).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' My sentence.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  const conflict = page.getByRole('alertdialog');
+  await expect(conflict).toContainText('Someone else saved this post');
+  await expect(conflict.getByRole('region', { name: 'Your version' })).toContainText(
+    'My sentence.',
+  );
+  await expect(conflict.getByRole('region', { name: 'Their version' })).toContainText(
+    'Their sentence.',
+  );
+  await conflict.getByRole('button', { name: 'Keep mine' }).click();
+  await saved(page);
+
+  const post = (await (await page.request.get(`/api/desk/posts/${draft.id}`)).json()).post;
+  expect(post.body).toContain('My sentence.');
+  expect(post.body).not.toContain('Their sentence.');
+  // Theirs is not lost: it is the version before, in the history.
+  await page.getByText('History').click();
+  await expect(
+    page.getByRole('button', { name: `Restore version ${post.version - 1}` }),
+  ).toBeVisible();
+  const revisions = (await (await page.request.get(`/api/desk/posts/${draft.id}/revisions`)).json())
+    .revisions as { version: number }[];
+  expect(revisions.map((revision) => revision.version)).toContain(post.version - 1);
+  await other.close();
+});
+
+test('a writer drafts and submits in the editor but cannot publish', async ({ page, mailbox }) => {
+  await signInAs(page, mailbox, { email: WRITER, password: PASSWORD });
+  await page.goto('/desk/posts/new');
+  await page.getByRole('textbox', { name: 'Title' }).fill('A Writer’s Draft');
+  await body(page).click();
+  await page.keyboard.type('Words for an editor to read.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/desk\/posts\/\d+$/);
+  await saved(page);
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Schedule' })).toHaveCount(0);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  const version = (await (await page.request.get(`/api/desk/posts/${id}`)).json()).post.version;
+  const refused = await page.request.post(`/api/desk/posts/${id}/publish`, { data: { version } });
+  expect(refused.status()).toBe(403);
+  await page.getByRole('button', { name: 'Submit for publishing' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · draft, submitted');
+});
