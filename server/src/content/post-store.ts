@@ -213,6 +213,8 @@ export function slugFrom(title: string): string {
   return title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    // "Next Month’s" is next-months, not next-month-s.
+    .replace(/['’]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

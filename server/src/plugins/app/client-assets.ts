@@ -149,7 +149,15 @@ export default fp(
               slug: post.slug,
               category: post.fields.category,
             });
-            return reply.send(await pages.drawPreview(content, path, as));
+            let html = await pages.drawPreview(content, path, as);
+            // Artwork the site does not serve yet (a new slug's) goes into the page itself.
+            const served = app.siteContent.current().artwork;
+            for (const [file, svg] of content.artwork) {
+              if (served.has(file) || !html.includes(file)) continue;
+              const inline = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+              html = html.replaceAll(`${ARTWORK_PREFIX}${file}`, inline);
+            }
+            return reply.send(html);
           } catch (error) {
             // What the post still lacks, on the page the writer is looking at.
             if (!(error instanceof HttpError)) throw error;

@@ -142,7 +142,11 @@ export function BodyEditor({
         {tool(
           'Members only from here',
           null,
-          () => chain().insertContent({ type: 'membersDivider' }).run(),
+          // A paragraph after it, for the cursor: typing goes on below the line, not over it.
+          () =>
+            chain()
+              .insertContent([{ type: 'membersDivider' }, { type: 'paragraph' }])
+              .run(),
           'Members',
         )}
         <label className="editor__tool editor__upload" htmlFor={fileInputId}>

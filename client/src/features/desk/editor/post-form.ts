@@ -209,7 +209,10 @@ export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** A moment in the writer's zone, with the zone's name: "Dec 1, 2026, 9:00 AM CET". */
 export const formatLocal = (iso: string) =>
   new Intl.DateTimeFormat('en-US', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
     timeZoneName: 'short',
   }).format(new Date(iso));
