@@ -1,4 +1,4 @@
-// Uploaded images (decision 19): each upload is stored once per width and format, under names that
+// Uploaded images (decision note 0017): each upload is stored once per width and format, under names that
 // say the image's id and size, so a page can write `srcset`, `width` and `height` from its address
 // alone, with nothing to look up.
 

@@ -47,7 +47,7 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** The most database connections this process opens. */
   databasePoolSize: number;
-  /** Uploaded images (decision 19): where they are kept, and the largest file taken. */
+  /** Uploaded images (decision note 0017): where they are kept, and the largest file taken. */
   uploads: { dir: string; maxBytes: number };
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
   migrateOnStart: boolean;

@@ -1,4 +1,4 @@
--- Uploaded images (decision 19): one row per image; its files (every width, AVIF and WebP) are in
+-- Uploaded images (decision note 0017): one row per image; its files (every width, AVIF and WebP) are in
 -- UPLOADS_DIR or the S3 bucket under names made from the id and size (contract/images.ts).
 
 CREATE TABLE "images" (

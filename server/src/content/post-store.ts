@@ -210,16 +210,18 @@ const pick = (next: string | null | undefined, now: string | null | undefined) =
 
 /** A slug from a title: "Rent vs. Buy, in 2026" → `rent-vs-buy-in-2026`. */
 export function slugFrom(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    // "Next Month’s" is next-months, not next-month-s.
-    .replace(/['’]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
+  return (
+    title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      // "Next Month’s" is next-months, not next-month-s.
+      .replace(/['’]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80)
+      .replace(/-+$/, '')
+  );
 }
 
 /**
@@ -290,7 +292,11 @@ export async function previewRow(
 ): Promise<PostRow> {
   const row = await readRow(pool, id);
   if (!row) throw new HttpError(404, 'not_found', `There is no post ${id}.`);
-  const changes = readChanges(row.kind, { ...body, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null }, row);
+  const changes = readChanges(
+    row.kind,
+    { ...body, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
+    row,
+  );
   const post = merge(row.kind, row, changes);
   await checkCandidate(pool, post, id, true);
   const now = new Date();

@@ -25,7 +25,7 @@ const tooLarge = (maxBytes: number) =>
   );
 
 /**
- * Images for posts (decision 19). `POST /api/desk/uploads` takes one file in the multipart field
+ * Images for posts (decision note 0017). `POST /api/desk/uploads` takes one file in the multipart field
  * `file` from any staff member (writers illustrate their drafts) and answers 201
  * `{image: {id, url, width, height}}`; a file over UPLOAD_MAX_MB is refused with 413 before it is
  * read whole (by its Content-Length when it says so, else when the stream passes the limit), and
@@ -51,7 +51,11 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
       throw tooLarge(maxBytes);
     }
     if (!request.isMultipart()) {
-      throw new HttpError(400, 'invalid_upload', 'Send the image as multipart/form-data, field "file".');
+      throw new HttpError(
+        400,
+        'invalid_upload',
+        'Send the image as multipart/form-data, field "file".',
+      );
     }
     const part = await request.file().catch((error: unknown) => {
       throw asUploadError(error, maxBytes);
@@ -111,7 +115,11 @@ function asUploadError(error: unknown, maxBytes: number): HttpError {
   if (error instanceof HttpError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxBytes);
-  return new HttpError(400, 'invalid_upload', 'Send one image as multipart/form-data, field "file".');
+  return new HttpError(
+    400,
+    'invalid_upload',
+    'Send one image as multipart/form-data, field "file".',
+  );
 }
 
 export default uploadRoutes;

@@ -8,7 +8,7 @@ import { uploadImage } from './post-api';
 const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
 
 /**
- * The body's rich-text editor (TipTap on ProseMirror, decision 19): Markdown in and out, a toolbar
+ * The body's rich-text editor (TipTap on ProseMirror, decision note 0017): Markdown in and out, a toolbar
  * that works by keyboard, Markdown shortcuts as you type, images uploaded by the file input, by
  * dropping or by pasting, with their alt text and caption beside them, and a word count.
  */
