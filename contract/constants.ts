@@ -12,6 +12,7 @@ export const SERVER_PATHS = [
   '/readyz',
   '/art',
   '/og',
+  '/uploads',
 ];
 
 /** The only thing sold through POST /create-payment-intent: the one-year early-access membership. */
