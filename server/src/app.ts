@@ -46,7 +46,8 @@ import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
 import deskPostRoutes from './routes/desk/posts.js';
 import uploadRoutes from './routes/desk/uploads.js';
-import { folderStore, type ImageStore } from './uploads/image-store.js';
+import newsletterSendRoutes from './routes/desk/newsletter-send.js';
+import { folderStore, s3Store, type ImageStore } from './uploads/image-store.js';
 import staff from './plugins/app/staff.js';
 import { modeOfKey } from './stripe/key-check.js';
 import siteContent from './plugins/app/site-content.js';
@@ -183,8 +184,18 @@ export async function buildApp(
     stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
   await app.register(deskPostRoutes);
+  await app.register(newsletterSendRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    mailFrom: config.mailFrom,
+    smtpUrl: config.smtpUrl,
+    sessionSecret: config.sessionSecret,
+    connections: config.newsletterConnections,
+  });
   await app.register(uploadRoutes, {
-    store: dependencies.imageStore ?? folderStore(config.uploads.dir),
+    store:
+      dependencies.imageStore ??
+      (config.uploads.s3 ? s3Store(config.uploads.s3) : folderStore(config.uploads.dir)),
     maxBytes: config.uploads.maxBytes,
   });
   await app.register(newsletterRoutes, {

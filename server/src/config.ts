@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isValidEmail, normalizeEmail } from '../../contract/account-rules.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
+import type { S3Options } from './uploads/image-store.js';
 
 /** Typed configuration, read from the environment once at start-up. */
 export interface AppConfig {
@@ -48,7 +49,7 @@ export interface AppConfig {
   /** The most database connections this process opens. */
   databasePoolSize: number;
   /** Uploaded images (decision note 0017): where they are kept, and the largest file taken. */
-  uploads: { dir: string; maxBytes: number };
+  uploads: { dir: string; maxBytes: number; s3: S3Options | null };
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
   migrateOnStart: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
@@ -190,7 +191,13 @@ export const envSchema = z.object({
   ),
   DATABASE_POOL_SIZE: integer(1, 1_000).default(10),
   /** Uploaded images' folder; DATA_DIR/uploads unless set. */
-  UPLOADS_DIR: z.string().trim().min(1).optional(),
+  UPLOADS_DIR: optionalText,
+  /** An S3-compatible bucket for the uploaded images instead of the folder (several machines). */
+  S3_ENDPOINT: optionalText.pipe(httpUrl.optional()),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
   /** The largest image file the desk takes, in megabytes. */
   UPLOAD_MAX_MB: integer(1, 200).default(20),
   MIGRATE_ON_START: optionalText.pipe(booleanText.optional()),
@@ -290,6 +297,20 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     if (e.NODE_ENV === 'production') problems.push(...keyProblems);
     else warnings.push(...keyProblems);
   }
+  const s3 = {
+    S3_ENDPOINT: e.S3_ENDPOINT,
+    S3_BUCKET: e.S3_BUCKET,
+    S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+  };
+  const setS3 = Object.values(s3).filter((value) => value !== undefined);
+  if (setS3.length > 0 && setS3.length < 4) {
+    for (const [name, value] of Object.entries(s3)) {
+      if (value === undefined) {
+        problems.push(`${name}: is required when any S3_ setting is set (images need all four)`);
+      }
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -337,6 +358,16 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     uploads: {
       dir: e.UPLOADS_DIR ?? join(e.DATA_DIR, 'uploads'),
       maxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+      s3:
+        e.S3_ENDPOINT && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+          ? {
+              endpoint: e.S3_ENDPOINT,
+              bucket: e.S3_BUCKET,
+              region: e.S3_REGION ?? 'us-east-1',
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            }
+          : null,
     },
     migrateOnStart: e.MIGRATE_ON_START ?? true,
     warnings,

@@ -290,3 +290,64 @@ test('a writer drafts and submits in the editor but cannot publish', async ({ pa
   await page.getByRole('button', { name: 'Submit for publishing' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · draft, submitted');
 });
+
+test('an owner writes a newsletter issue, mails a test copy to themselves, publishes it and sends it once to each subscriber', async ({
+  page,
+  browser,
+  site,
+  mailbox,
+}, testInfo) => {
+  // A reader confirmed on the list, through the site's own sign-up.
+  const reader = `letter-${Date.now()}@example.org`;
+  const context = await browser.newContext({ baseURL: site.url });
+  await context.request.post('/api/session');
+  const signUp = await context.request.post('/api/newsletter/subscribe', {
+    data: { email: reader },
+  });
+  expect(signUp.status()).toBe(202);
+  await expect.poll(() => mailbox.mailsTo(reader).length).toBe(1);
+  const token = /newsletter\/confirm#token=([\w-]+)/.exec(
+    mailbox.mailsTo(reader)[0]?.text ?? '',
+  )?.[1];
+  expect(
+    (await context.request.post('/api/newsletter/confirm', { data: { token } })).status(),
+  ).toBe(200);
+  await context.close();
+
+  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+  await page.goto('/desk/posts/new?kind=newsletter');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('New newsletter issue');
+  await page.getByRole('textbox', { name: 'Title' }).fill('The December Letter');
+  await body(page).click();
+  await page.keyboard.type('## This month\nWhat we did together in December.');
+  await page.getByLabel('Summary').fill('What we did together in December.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/desk\/posts\/\d+$/);
+  await saved(page);
+
+  const mail = page.getByRole('region', { name: 'Mail it' });
+  const ownMails = mailbox.mailsTo(OWNER).length;
+  await mail.getByRole('button', { name: 'Send test' }).click();
+  await expect(
+    mail.getByText(/A test copy of “The December Letter” is on its way to owner@/),
+  ).toBeVisible();
+  await expect.poll(() => mailbox.mailsTo(OWNER).length).toBe(ownMails + 1);
+  expect(mailbox.mailsTo(OWNER).at(-1)?.subject).toContain('[Test] The December Letter');
+  expect(mailbox.mailsTo(reader)).toHaveLength(1);
+  await expect(mail.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('button', { name: 'Yes, publish' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Newsletter issue · published');
+
+  await mail.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(
+    /Send “The December Letter” to \d+ subscribers? now\?/,
+  );
+  await page.getByRole('button', { name: 'Yes, send' }).click();
+  await expect.poll(() => mailbox.mailsTo(reader).length).toBe(2);
+  expect(mailbox.mailsTo(reader)[1]?.subject).toContain('The December Letter');
+  await expect(mail.getByRole('status')).toContainText('Every confirmed subscriber has had it.');
+  await expect(mail.getByRole('status')).toContainText(/Sent \d+ · failed 0 · waiting 0/);
+  await page.screenshot({ path: testInfo.outputPath('editor-newsletter.png'), fullPage: true });
+});

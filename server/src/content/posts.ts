@@ -234,6 +234,9 @@ function addRow(content: LoadedContent, row: PostRow, trees: TreeCache) {
       content.newsletters.push(
         entry({
           ...(fields as NewsletterFields),
+          // A post written in the desk may leave out what a file's front matter defaults.
+          articles: (fields as Partial<NewsletterFields>).articles ?? [],
+          sample: (fields as Partial<NewsletterFields>).sample ?? false,
           ...base,
           publishedAt: date,
           membersOnly: row.visibility === 'members',

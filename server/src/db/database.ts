@@ -12,6 +12,11 @@ export interface Database {
    * null on the embedded database, whose one backend the pool already holds.
    */
   connectListener(): pg.Client | null;
+  /**
+   * Whether a session's advisory lock holds for as long as its connection does: not on the
+   * embedded database (one process at a time anyway), nor through PgBouncer's transaction pooling.
+   */
+  sessionLocks: boolean;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     pool,
     connectListener: () =>
       options.embedded || pgbouncer ? null : new pg.Client({ connectionString, keepAlive: true }),
+    sessionLocks: !options.embedded && !pgbouncer,
     async close() {
       await prisma.$disconnect();
       await pool.end();

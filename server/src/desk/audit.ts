@@ -21,7 +21,8 @@ export type AuditAction =
   | 'post_schedule'
   | 'post_unpublish'
   | 'post_delete'
-  | 'post_restore';
+  | 'post_restore'
+  | 'newsletter_send';
 
 export interface AuditRecord {
   action: AuditAction;

@@ -77,8 +77,13 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
     );
     if (rows.length === 0) {
       // The files first, then the row: a row always has its files.
-      for (const file of processed.files) {
-        await store.put(file.name, file.bytes, `image/${file.format}`);
+      try {
+        for (const file of processed.files) {
+          await store.put(file.name, file.bytes, `image/${file.format}`);
+        }
+      } catch (error) {
+        request.log.error({ err: error }, 'could not store an uploaded image');
+        throw storeUnavailable();
       }
       await app.db.pool.query(
         `INSERT INTO "images" ("id", "width", "height", "sourceFormat", "sourceBytes", "fileName", "uploadedBy")
@@ -99,7 +104,15 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
 
   app.get<{ Params: { file: string } }>('/uploads/:file', async (request, reply) => {
     const { file } = request.params;
-    const found = UPLOAD_FILE_NAME.test(file) ? await store.get(file) : null;
+    let found: Awaited<ReturnType<ImageStore['get']>> = null;
+    if (UPLOAD_FILE_NAME.test(file)) {
+      try {
+        found = await store.get(file);
+      } catch (error) {
+        request.log.error({ err: error }, 'could not read an uploaded image');
+        throw storeUnavailable();
+      }
+    }
     if (!found) throw new HttpError(404, 'not_found', 'There is no such image.');
     return reply
       .header('content-type', file.endsWith('.avif') ? 'image/avif' : 'image/webp')
@@ -109,6 +122,14 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
       .send(found.body);
   });
 };
+
+/** The folder or bucket failed (a full disk, S3 down or the keys wrong): the log says which. */
+const storeUnavailable = () =>
+  new HttpError(
+    503,
+    'image_store_unavailable',
+    'The images cannot be stored or read just now: try again in a moment.',
+  );
 
 /** The multipart reader's own errors, as the site's. */
 function asUploadError(error: unknown, maxBytes: number): HttpError {

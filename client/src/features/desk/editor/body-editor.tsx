@@ -68,6 +68,18 @@ export function BodyEditor({
     if (editor) onEditor(editor);
   }, [editor, onEditor]);
 
+  // The word count, from the document as loaded and after every change.
+  const [words, setWords] = useState(0);
+  useEffect(() => {
+    if (!editor) return;
+    const count = () => setWords(countWords(editor.getText()));
+    count();
+    editor.on('update', count);
+    return () => {
+      editor.off('update', count);
+    };
+  }, [editor]);
+
   const upload = (files: readonly File[]) => {
     if (!editor) return;
     for (const file of files) {
@@ -97,7 +109,15 @@ export function BodyEditor({
   const state =
     useEditorState({
       editor,
-      selector: ({ editor: e }) => (e && e.isInitialized ? toolbarState(e) : null),
+      selector: ({ editor: e }) => {
+        if (!e) return null;
+        try {
+          return toolbarState(e);
+        } catch {
+          // Before its view is mounted the editor cannot say what is selected.
+          return null;
+        }
+      },
     }) ?? EMPTY_STATE;
 
   if (!editor) return <div className="editor__body editor__body--loading" />;
@@ -195,7 +215,7 @@ export function BodyEditor({
       )}
       <EditorContent editor={editor} />
       <p className="editor__count" aria-live="polite">
-        {state.words} {state.words === 1 ? 'word' : 'words'}
+        {words} {words === 1 ? 'word' : 'words'}
         {uploading > 0 && ` · uploading ${uploading} image${uploading === 1 ? '' : 's'}…`}
       </p>
     </div>
@@ -216,7 +236,6 @@ function toolbarState(e: Editor) {
     image: e.isActive('image'),
     alt: String(e.getAttributes('image').alt ?? ''),
     caption: String(e.getAttributes('image').title ?? ''),
-    words: countWords(e.getText()),
   };
 }
 const EMPTY_STATE: ReturnType<typeof toolbarState> = {
@@ -231,7 +250,6 @@ const EMPTY_STATE: ReturnType<typeof toolbarState> = {
   image: false,
   alt: '',
   caption: '',
-  words: 0,
 };
 
 function imagesIn(data: DataTransfer | null): File[] {

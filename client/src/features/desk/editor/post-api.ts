@@ -107,3 +107,28 @@ export async function uploadImage(file: File): Promise<UploadedImageJson> {
 }
 
 export const previewUrl = (id: number) => `${posts}/${id}/preview`;
+
+/** An issue's mailing as the desk shows it (server/src/routes/desk/newsletter-send.ts). */
+export interface NewsletterStatus {
+  recipients: number;
+  alreadyQueued: number;
+  deliveries: { sent: number; failed: number; queued: number; skipped: number };
+  sending: boolean;
+  mailing: boolean;
+  sample: boolean;
+}
+
+export const fetchNewsletterStatus = (id: number) =>
+  apiRequest<{ status: NewsletterStatus }>(`${posts}/${id}/newsletter`);
+
+export const sendNewsletterTest = (id: number, changes: Record<string, unknown>) =>
+  apiRequest<{ message: string }>(`${posts}/${id}/newsletter/test`, {
+    method: 'POST',
+    body: changes,
+  });
+
+export const sendNewsletter = (id: number, recipients: number) =>
+  apiRequest<{ status: NewsletterStatus }>(`${posts}/${id}/newsletter/send`, {
+    method: 'POST',
+    body: { recipients },
+  });

@@ -6,6 +6,7 @@ import { POST_KINDS, type PostJson, type PostKind } from '../../../../../contrac
 import { isNetworkError } from '../../../lib/api-client';
 import { useDocumentHead } from '../../../lib/document-head';
 import { BodyEditor } from './body-editor';
+import { NewsletterPanel } from './newsletter-panel';
 import {
   createPost,
   fetchPost,
@@ -578,6 +579,9 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               />
             </label>
           </details>
+          {post && kind === 'newsletter' && (
+            <NewsletterPanel post={post} changes={changesOf(form, kind)} mayPublish={mayPublish} />
+          )}
           {post && (
             <details
               className="post-editor__history"

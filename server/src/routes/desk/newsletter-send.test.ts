@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { newVisitor } from '#test/visitor';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+
+// A newsletter issue written and mailed from the desk, through the real app, PostgreSQL, the
+// delivery queue and an SMTP server run in the test: a test copy to the staff member alone, then
+// the issue to every confirmed subscriber, once, after a confirmation naming how many.
+
+const PASSWORD = 'correct horse battery staple';
+const OWNER = 'owner@example.com';
+const WRITER = 'writer@example.com';
+const SUBSCRIBERS = ['ada@example.org', 'grace@example.org', 'linus@example.org'];
+
+describe('a newsletter issue mailed from the desk', () => {
+  let mailbox: SmtpCapture;
+  let t: TestApp;
+  let owner: string;
+  let writer: string;
+
+  async function register(email: string): Promise<string> {
+    const visitor = await newVisitor(t.app);
+    const response = await registerThroughMail(visitor.request, mailbox, {
+      email,
+      password: PASSWORD,
+    });
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    return `${SESSION_COOKIE}=${value ?? ''}`;
+  }
+  const call = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
+
+  async function waitFor(check: () => boolean, what: string) {
+    const until = Date.now() + 15_000;
+    while (!check()) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  beforeAll(async () => {
+    mailbox = await new SmtpCapture().start();
+    t = await createTestApp({
+      env: { STAFF_EMAILS: OWNER, WRITER_EMAILS: WRITER, SMTP_URL: mailbox.url },
+    });
+    [owner, writer] = await Promise.all([register(OWNER), register(WRITER)]);
+    // Three confirmed subscribers, and one who never confirmed (never mailed).
+    for (const [index, email] of [...SUBSCRIBERS, 'pending@example.org'].entries()) {
+      await t.database.pool.query(
+        `INSERT INTO newsletter_subscribers (id, email, state, "confirmedAt", "updatedAt")
+         VALUES ($1, $2, $3, now(), now())`,
+        [randomUUID(), email, index < SUBSCRIBERS.length ? 'confirmed' : 'pending'],
+      );
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.stop();
+  });
+
+  it('mails a test copy to the staff member, then the issue once to each confirmed subscriber', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'newsletter',
+      slug: 'winter-letter',
+      title: 'The Winter Letter',
+      summary: 'What we did this winter, and what comes next.',
+      body: '## Hello\n\nThe first words of the winter letter.\n',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const post = created.json().post;
+    const url = `/api/desk/posts/${post.id}/newsletter`;
+
+    const status = await call(owner, 'GET', url);
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json().status).toMatchObject({ recipients: 3, sending: false, mailing: true });
+
+    // A test copy, with an unsaved change in it, to the staff member only.
+    const test = await call(owner, 'POST', `${url}/test`, { title: 'The Winter Letter (draft)' });
+    expect(test.statusCode, test.body).toBe(200);
+    await waitFor(
+      () => mailbox.mailsTo(OWNER).some((m) => m.subject.startsWith('[Test]')),
+      'the test copy',
+    );
+    const copy = mailbox.mailsTo(OWNER).find((m) => m.subject.startsWith('[Test]'));
+    expect(copy?.subject).toContain('The Winter Letter (draft)');
+    expect(copy?.text).toContain('The first words of the winter letter.');
+    for (const email of SUBSCRIBERS) expect(mailbox.mailsTo(email)).toHaveLength(0);
+
+    // Not before it is published; a writer never; and only for the count the desk showed.
+    expect((await call(owner, 'POST', `${url}/send`, { recipients: 3 })).json()).toMatchObject({
+      error: { code: 'publish_first' },
+    });
+    const publish = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(publish.statusCode, publish.body).toBe(200);
+    expect((await call(writer, 'POST', `${url}/send`, { recipients: 3 })).statusCode).toBe(403);
+    const stale = await call(owner, 'POST', `${url}/send`, { recipients: 2 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({
+      error: { code: 'recipients_changed' },
+      status: { recipients: 3 },
+    });
+    expect((await call(owner, 'POST', `${url}/send`, { recipients: 'all' })).statusCode).toBe(400);
+
+    const send = await call(owner, 'POST', `${url}/send`, { recipients: 3 });
+    expect(send.statusCode, send.body).toBe(202);
+    await waitFor(
+      () => SUBSCRIBERS.every((email) => mailbox.mailsTo(email).length === 1),
+      'the issue',
+    );
+    expect(mailbox.mailsTo('pending@example.org')).toHaveLength(0);
+    expect(mailbox.mailsTo(SUBSCRIBERS[0] ?? '')[0]?.subject).toContain('The Winter Letter');
+    let after = (await call(owner, 'GET', url)).json().status;
+    const until = Date.now() + 10_000;
+    while (after.sending && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = (await call(owner, 'GET', url)).json().status;
+    }
+    expect(after).toMatchObject({
+      recipients: 0,
+      deliveries: { sent: 3, queued: 0 },
+      sending: false,
+    });
+
+    // Sent again: nobody gets it twice.
+    const again = await call(owner, 'POST', `${url}/send`, { recipients: 0 });
+    expect(again.statusCode).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const email of SUBSCRIBERS) expect(mailbox.mailsTo(email)).toHaveLength(1);
+
+    const audit = await t.database.pool.query(
+      `SELECT "actorEmail", after FROM audit_log WHERE action = 'newsletter_send'`,
+    );
+    expect(audit.rows[0]).toMatchObject({
+      actorEmail: OWNER,
+      after: { slug: 'winter-letter', recipients: 3 },
+    });
+  });
+
+  it('refuses to mail anything but a newsletter issue', async () => {
+    const article = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      title: 'Not a Letter',
+    });
+    const id = article.json().post.id;
+    const response = await call(owner, 'POST', `/api/desk/posts/${id}/newsletter/test`, {});
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: { code: 'not_a_newsletter' } });
+  });
+});

@@ -1,0 +1,236 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import type { NewsletterIssue } from '../../../../contract/newsletters.js';
+import { previewRow, requireMayPublish } from '../../content/post-store.js';
+import { writeAudit } from '../../desk/audit.js';
+import { requireChangeAllowed } from '../../desk/staff.js';
+import { HttpError } from '../../http/errors.js';
+import { createMailer, type Mailer } from '../../mail/mailer.js';
+import {
+  DEFAULT_TIMINGS,
+  countDeliveries,
+  countRecipients,
+  type QueueTimings,
+} from '../../newsletter/delivery-queue.js';
+import { issueMailFor, mailboxOf, renderIssue } from '../../newsletter/render-issue.js';
+import { SendLockedError, sendIssue } from '../../newsletter/send-issue.js';
+import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
+
+export interface NewsletterSendOptions {
+  siteUrl: string;
+  siteName: string;
+  mailFrom: string;
+  smtpUrl: string | undefined;
+  sessionSecret: string;
+  /** SMTP connections a send keeps open (NEWSLETTER_CONNECTIONS). */
+  connections: number;
+  /** The delivery queue's retry timings (tests shorten them). */
+  timings?: QueueTimings;
+}
+
+const Id = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
+
+/** What the desk shows of an issue's mailing: who it would reach, and how its send is going. */
+export interface NewsletterSendStatus {
+  /** Confirmed subscribers (members only, for a members-only issue) it has not been queued for. */
+  recipients: number;
+  alreadyQueued: number;
+  deliveries: { sent: number; failed: number; queued: number; skipped: number };
+  /** Being sent by this server now. */
+  sending: boolean;
+  /** Whether SMTP_URL is set: without it mail goes to the log only. */
+  mailing: boolean;
+  sample: boolean;
+}
+
+/**
+ * A newsletter issue mailed from the desk (issue 27), with the machinery `npm run
+ * newsletter:send` uses: "Send test" mails the issue as it is in the editor to the staff member
+ * alone; "Send" (editors and owners, once the issue is published, naming the recipient count the
+ * desk showed) queues every confirmed subscriber not yet queued and works the queue on this
+ * server, in the background, exactly once per subscriber however often it is started or stopped.
+ */
+const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = async (
+  app,
+  options,
+) => {
+  const site = {
+    siteUrl: options.siteUrl,
+    siteName: options.siteName,
+    unsubscribeMailbox: mailboxOf(options.mailFrom),
+  };
+  const tokens = createUnsubscribeTokens(options.sessionSecret);
+  const timings = options.timings ?? DEFAULT_TIMINGS;
+  /** Sends running on this server, by issue slug. */
+  const sends = new Map<string, { controller: AbortController; done: Promise<void> }>();
+
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith(`${DESK_API}/posts/`)) await request.requireStaff();
+  });
+  app.addHook('onClose', async () => {
+    // A stopped send carries on from where it was at the next "Send" (or newsletter:send).
+    for (const { controller } of sends.values()) controller.abort();
+    await Promise.all([...sends.values()].map(({ done }) => done));
+  });
+
+  /** The issue as it would be mailed now: the post with any unsaved changes sent along. */
+  async function issueOf(id: number, changes: Record<string, unknown>): Promise<NewsletterIssue> {
+    const { rows } = await app.db.pool.query<{ kind: string }>(
+      `SELECT "kind" FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+      [id],
+    );
+    if (rows[0] && rows[0].kind !== 'newsletter') {
+      throw new HttpError(400, 'not_a_newsletter', 'Only a newsletter issue is mailed.');
+    }
+    const row = await previewRow(app.db.pool, id, changes);
+    const content = await app.siteContent.preview(row);
+    const issue = content.newsletters.find((item) => item.slug === row.slug);
+    if (!issue) throw new HttpError(500, 'issue_missing', 'The issue could not be drawn.');
+    return issue;
+  }
+
+  async function statusOf(issue: NewsletterIssue): Promise<NewsletterSendStatus> {
+    const [{ recipients, alreadyQueued }, counts] = await Promise.all([
+      countRecipients({ db: app.db }, issue.slug, issue.membersOnly),
+      countDeliveries(app.db.pool, issue.slug),
+    ]);
+    return {
+      recipients,
+      alreadyQueued,
+      deliveries: {
+        sent: counts.sent,
+        failed: counts.failed,
+        queued: counts.queued,
+        skipped: counts.skipped,
+      },
+      sending: sends.has(issue.slug),
+      mailing: options.smtpUrl !== undefined,
+      sample: issue.sample,
+    };
+  }
+
+  app.get(`${DESK_API}/posts/:id/newsletter`, { schema: { params: Id } }, async (request) => {
+    const issue = await issueOf(Number(request.params.id), {});
+    return { status: await statusOf(issue) };
+  });
+
+  app.post(
+    `${DESK_API}/posts/:id/newsletter/test`,
+    { schema: { params: Id, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
+    async (request) => {
+      const staff = await request.requireStaff();
+      const issue = await issueOf(Number(request.params.id), request.body ?? {});
+      const mail = issueMailFor(
+        renderIssue(issue, site),
+        site,
+        staff.email,
+        // A test copy's unsubscribe link names nobody: it unsubscribes nobody.
+        tokens.sign('00000000-0000-4000-8000-000000000000'),
+      );
+      await app.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
+      return {
+        message: options.smtpUrl
+          ? `A test copy of “${issue.title}” is on its way to ${staff.email}.`
+          : `A test copy of “${issue.title}” for ${staff.email} was printed to the server's log: SMTP_URL is not set, so nothing was mailed.`,
+      };
+    },
+  );
+
+  app.post(
+    `${DESK_API}/posts/:id/newsletter/send`,
+    {
+      schema: {
+        params: Id,
+        body: Type.Object({
+          /** The recipient count the desk showed and the staff member confirmed. */
+          recipients: Type.Integer({ minimum: 0 }),
+          /** Send a shipped sample issue all the same. */
+          sendSample: Type.Optional(Type.Boolean()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const staff = await request.requireStaff();
+      requireMayPublish(staff);
+      requireChangeAllowed(staff);
+      const { rows } = await app.db.pool.query<{ slug: string; kind: string }>(
+        `SELECT "slug", "kind" FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+        [Number(request.params.id)],
+      );
+      const post = rows[0];
+      if (!post) throw new HttpError(404, 'post_not_found', 'There is no such post.');
+      if (post.kind !== 'newsletter') {
+        throw new HttpError(400, 'not_a_newsletter', 'Only a newsletter issue is mailed.');
+      }
+      const published = app.siteContent
+        .current()
+        .newsletters.find((item) => item.slug === post.slug);
+      if (!published) {
+        throw new HttpError(409, 'publish_first', 'Publish the issue first, then send it.');
+      }
+      if (published.sample && request.body.sendSample !== true) {
+        throw new HttpError(
+          409,
+          'sample_issue',
+          'This is a sample issue shipped with Cohort: write your own before you send anything.',
+        );
+      }
+      const status = await statusOf(published);
+      if (status.recipients !== request.body.recipients) {
+        return reply.code(409).send({
+          error: {
+            code: 'recipients_changed',
+            message: `The issue would now go to ${status.recipients} subscribers, not ${request.body.recipients}: confirm again.`,
+          },
+          status,
+        });
+      }
+      if (!sends.has(published.slug)) {
+        await writeAudit(app.db.pool, staff, {
+          action: 'newsletter_send',
+          targetUserId: null,
+          before: null,
+          after: { slug: published.slug, title: published.title, recipients: status.recipients },
+        });
+        start(published);
+      }
+      return reply.code(202).send({ status: await statusOf(published) });
+    },
+  );
+
+  function start(issue: NewsletterIssue) {
+    const controller = new AbortController();
+    const mailer: Mailer = createMailer({
+      smtpUrl: options.smtpUrl,
+      from: options.mailFrom,
+      log: app.log,
+      poolConnections: options.connections,
+    });
+    const done = sendIssue({
+      database: app.db,
+      lockable: app.db.sessionLocks,
+      mailer,
+      site,
+      tokens,
+      issue,
+      timings,
+      concurrency: options.connections * 2,
+      signal: controller.signal,
+    })
+      .then((final) => {
+        app.log.info({ slug: issue.slug, counts: final.counts }, 'newsletter issue sent');
+      })
+      .catch((error: unknown) => {
+        if (error instanceof SendLockedError) app.log.warn(error.message);
+        else app.log.error({ err: error, slug: issue.slug }, 'the newsletter send failed');
+      })
+      .finally(() => {
+        mailer.close();
+        sends.delete(issue.slug);
+      });
+    sends.set(issue.slug, { controller, done });
+  }
+};
+
+export default newsletterSendRoutes;
