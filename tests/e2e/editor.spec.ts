@@ -15,7 +15,7 @@ const PASSWORD = 'correct horse battery staple';
 test.use({ siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER } });
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
-async function photoWithGps(): Promise<Buffer> {
+async function photoWithGps(blue = 140): Promise<Buffer> {
   const width = 1600;
   const height = 1200;
   const pixels = Buffer.alloc(width * height * 3);
@@ -24,7 +24,7 @@ async function photoWithGps(): Promise<Buffer> {
     const y = Math.floor(i / 3 / width);
     pixels[i] = (x * 255) / width;
     pixels[i + 1] = (y * 255) / height;
-    pixels[i + 2] = 140;
+    pixels[i + 2] = blue;
   }
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 85 })
@@ -75,6 +75,13 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   await page.getByLabel('Section').selectOption('Wealth');
   await page.getByLabel('Summary').fill('What to check before, during and after you rent.');
   await page.getByLabel('Reading time (minutes)').fill('3');
+  // A feature image of its own, for the page's hero and its cards.
+  await page.getByLabel('Upload feature image').setInputFiles({
+    name: 'street.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await photoWithGps(40),
+  });
+  await page.getByLabel('Feature image alt text').fill('A street of brick flats at dusk');
 
   // Saved by itself: the address becomes the post's, and the server has every word.
   await expect(page).toHaveURL(/\/desk\/posts\/\d+$/, { timeout: 15_000 });
@@ -135,6 +142,11 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   const srcset = (await image.getAttribute('srcset')) ?? '';
   expect(srcset.split(', ').map((entry) => entry.split(' ')[1])).toEqual(['480w', '960w', '1600w']);
   await expect(reader.locator('figcaption')).toHaveText('The day the flat was ours');
+  const hero = reader.getByRole('img', { name: 'A street of brick flats at dusk' });
+  await expect(hero).toHaveAttribute('fetchpriority', 'high');
+  expect(await hero.getAttribute('srcset')).toMatch(
+    /-480x360\.webp 480w, .*-1600x1200\.webp 1600w$/,
+  );
   for (const entry of srcset.split(', ')) {
     const served = await reader.request.get(entry.split(' ')[0] ?? '');
     expect(served.headers()['cache-control']).toContain('immutable');
@@ -350,4 +362,60 @@ test('an owner writes a newsletter issue, mails a test copy to themselves, publi
   await expect(mail.getByRole('status')).toContainText('Every confirmed subscriber has had it.');
   await expect(mail.getByRole('status')).toContainText(/Sent \d+ · failed 0 · waiting 0/);
   await page.screenshot({ path: testInfo.outputPath('editor-newsletter.png'), fullPage: true });
+});
+
+test.describe('without a connection', () => {
+  // The browser logs the saves that could not reach the server.
+  test.use({ expectedConsoleErrors: [/ERR_INTERNET_DISCONNECTED|Failed to fetch/] });
+
+  test('a draft typed offline is kept in the browser, survives closing the tab, and is saved when the connection is back', async ({
+    page,
+    mailbox,
+  }) => {
+    await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+    const created = await page.request.post('/api/desk/posts', {
+      data: { kind: 'article', title: 'Written on a Train', body: 'Before the tunnel.' },
+    });
+    const draft = (await created.json()).post;
+    await page.goto(`/desk/posts/${draft.id}`);
+    await expect(body(page)).toContainText('Before the tunnel.');
+
+    await page.context().setOffline(true);
+    await body(page).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' In the tunnel.');
+    await expect(page.getByRole('status').first()).toContainText(
+      'Offline: your changes are kept in this browser',
+      { timeout: 10_000 },
+    );
+    // The tab is closed while offline: the words are in this browser only.
+    const context = page.context();
+    await page.close({ runBeforeUnload: false });
+    await context.setOffline(false);
+    expect(
+      (await (await context.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body,
+    ).not.toContain('In the tunnel.');
+
+    // Opened again: they are back, and saved.
+    const again = await context.newPage();
+    await again.goto(`/desk/posts/${draft.id}`);
+    await expect(again.getByText(/Your unsaved changes from .* are back/)).toBeVisible();
+    await expect(body(again)).toContainText('Before the tunnel. In the tunnel.');
+    await saved(again);
+    expect(
+      (await (await context.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body,
+    ).toContain('Before the tunnel. In the tunnel.');
+
+    // And a connection lost and found while the page is open saves by itself.
+    await context.setOffline(true);
+    await body(again).click();
+    await again.keyboard.press('Control+End');
+    await again.keyboard.type(' Out of it.');
+    await expect(again.getByRole('status').first()).toContainText('Offline', { timeout: 10_000 });
+    await context.setOffline(false);
+    await saved(again);
+    expect(
+      (await (await context.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body,
+    ).toContain('In the tunnel. Out of it.');
+  });
 });

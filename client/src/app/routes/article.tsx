@@ -86,7 +86,12 @@ function ArticleScreen({
           </p>
         </PageMasthead>
         <div className="article__hero">
-          <ContentImage src={article.heroImage} alt={article.heroAlt} priority />
+          <ContentImage
+            src={article.heroImage}
+            alt={article.heroAlt}
+            priority
+            sizes="(min-width: 60.5rem) 58rem, calc(100vw - 2.5rem)"
+          />
         </div>
         <div className="prose article__body">
           {teaser ? (

@@ -38,7 +38,12 @@ export function ContentCard({
   const Heading = `h${headingLevel}` as const;
   return (
     <article className={`card tone-${tone}${featured ? ' card--featured' : ''}`}>
-      <ContentImage className="card__image" src={image} priority={featured} />
+      <ContentImage
+        className="card__image"
+        src={image}
+        priority={featured}
+        sizes={featured ? '(min-width: 48rem) 60vw, 100vw' : '(min-width: 48rem) 33vw, 100vw'}
+      />
       <div className="card__body">
         {eyebrow && <p className="card__eyebrow">{eyebrow}</p>}
         <Heading className="card__title">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ARTWORK_SIZE } from '../../../../../contract/artwork-size';
+import { parseUploadUrl, srcsetOf } from '../../../../../contract/images';
 
 const placeholderSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90">' +
@@ -19,6 +20,7 @@ export function ContentImage({
   alt = '',
   priority = false,
   className,
+  sizes = '100vw',
 }: {
   src: string;
   /** Empty for the decorative artwork beside a title; describe anything that carries meaning. */
@@ -26,13 +28,18 @@ export function ContentImage({
   /** The page's largest image: loaded at once and first. */
   priority?: boolean;
   className?: string;
+  /** How wide it is drawn, for an uploaded image's `srcset` (contract/images.ts). */
+  sizes?: string;
 }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const failed = failedSrc === src;
+  // An uploaded image comes in several widths: the browser takes the one its screen needs.
+  const uploaded = failed ? null : parseUploadUrl(src);
   return (
     <img
       className={className ? `content-image ${className}` : 'content-image'}
       src={failed ? PLACEHOLDER_IMAGE : src}
+      {...(uploaded && { srcSet: srcsetOf(uploaded, 'webp'), sizes })}
       alt={alt}
       width={ARTWORK_SIZE.width}
       height={ARTWORK_SIZE.height}
