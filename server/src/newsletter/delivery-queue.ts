@@ -171,6 +171,11 @@ export interface Worker {
   mailer: Mailer;
   site: IssueMailSite;
   rendered: RenderedIssue;
+  /**
+   * The whole issue, for subscribers who are members (a post whose members-only part is mailed
+   * to members alone); `rendered` is then what every other subscriber gets.
+   */
+  forMembers?: RenderedIssue;
   tokens: UnsubscribeTokens;
   /** Mails in flight at once. */
   concurrency: number;
@@ -186,6 +191,7 @@ interface DeliveryRow {
   subscriberId: string;
   subscriberState: string;
   permanentFailures: number;
+  isMember: boolean;
 }
 
 /** Delivers one job's mail and records the outcome on its row. */
@@ -197,10 +203,13 @@ async function deliver(
   const { deliveryId } = job.data;
   const { rows } = await pool.query<DeliveryRow>(
     `SELECT d."state", s."email", s."id" AS "subscriberId", s."state" AS "subscriberState",
-            s."permanentFailures"
+            s."permanentFailures",
+            EXISTS (SELECT 1 FROM memberships m
+                     WHERE m."userId" = s."userId" AND m."expiresAt" > now()
+                       AND m."status" = ANY($2::text[])) AS "isMember"
        FROM newsletter_deliveries d JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
       WHERE d."id" = $1`,
-    [deliveryId],
+    [deliveryId, [...ACCESS_STATUSES]],
   );
   const row = rows[0];
   // Sent (or settled) before a crash: the job ran again, the mail must not.
@@ -212,8 +221,9 @@ async function deliver(
     );
     return 'skipped';
   }
+  // Membership is read as the mail goes out: who joined since the send began gets it whole.
   const mail = issueMailFor(
-    worker.rendered,
+    worker.forMembers && row.isMember ? worker.forMembers : worker.rendered,
     worker.site,
     row.email,
     worker.tokens.sign(row.subscriberId),

@@ -171,9 +171,13 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
  * The issue as a mail, once for every recipient: an HTML part with inline styles, a plain-text
  * part, and a footer with the unsubscribe link. No tracking pixel, no rewritten links.
  */
-export function renderIssue(issue: NewsletterIssue, site: IssueMailSite): RenderedIssue {
+export function renderIssue(
+  /** `path`: where the issue is on the site, when it is not the archive's (an article mailed). */
+  issue: NewsletterIssue & { path?: string },
+  site: IssueMailSite,
+): RenderedIssue {
   const { siteUrl, siteName } = site;
-  const webUrl = `${siteUrl}${NEWSLETTER_PATHS.issue(issue.slug)}`;
+  const webUrl = `${siteUrl}${issue.path ?? NEWSLETTER_PATHS.issue(issue.slug)}`;
   const unsubscribeUrl = `${siteUrl}${NEWSLETTER_PATHS.unsubscribe}#token=${TOKEN}`;
   const date = new Date(`${issue.publishedAt}T00:00:00Z`).toLocaleDateString('en-US', {
     timeZone: 'UTC',

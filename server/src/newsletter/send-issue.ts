@@ -22,7 +22,9 @@ export interface SendOptions {
   mailer: Mailer;
   site: IssueMailSite;
   tokens: UnsubscribeTokens;
-  issue: NewsletterIssue;
+  issue: NewsletterIssue & { path?: string };
+  /** The whole issue for subscribers who are members; `issue` is then the others' (see Worker). */
+  membersIssue?: NewsletterIssue & { path?: string };
   timings: QueueTimings;
   concurrency: number;
   /** Called about once a second, and once at the end. */
@@ -78,6 +80,7 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     const resumed = await requeueOrphans(pool, issue.slug);
     const newlyQueued = await queueIssue({ db: database }, boss, issue.slug, issue.membersOnly);
     const rendered = renderIssue(issue, options.site);
+    const forMembers = options.membersIssue && renderIssue(options.membersIssue, options.site);
     const started = Date.now();
     let sentHere = 0;
     const progress = async (done: boolean): Promise<SendProgress> => {
@@ -102,6 +105,7 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
           mailer: options.mailer,
           site: options.site,
           rendered,
+          ...(forMembers && { forMembers }),
           tokens: options.tokens,
           concurrency: options.concurrency,
           onOutcome: (outcome) => {

@@ -141,12 +141,91 @@ describe('a newsletter issue mailed from the desk', () => {
     });
   });
 
-  it('refuses to mail anything but a newsletter issue', async () => {
-    const article = await call(owner, 'POST', '/api/desk/posts', {
+  it('mails a members-only article as an issue: whole to members, up to its line with a Join link to the others', async () => {
+    const SECRET = 'The members’ checklist, step by step.';
+    // A subscriber who is a member (a comp), beside the three who are not.
+    const visitor = await newVisitor(t.app);
+    await registerThroughMail(visitor.request, mailbox, {
+      email: 'member@example.org',
+      password: PASSWORD,
+    });
+    const comp = await call(owner, 'POST', `/api/desk/members/${visitor.userId}/comps`, {
+      until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      reason: 'a member on the list',
+    });
+    expect(comp.statusCode, comp.body).toBe(200);
+    await t.database.pool.query(
+      `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmedAt", "updatedAt")
+       VALUES ($1, 'member@example.org', $2, 'confirmed', now(), now())`,
+      [randomUUID(), visitor.userId],
+    );
+
+    const created = await call(owner, 'POST', '/api/desk/posts', {
       kind: 'article',
+      slug: 'tenant-rights',
+      title: 'Know Your Tenant Rights',
+      category: 'Wealth',
+      summary: 'What a landlord may and may not do.',
+      readingMinutes: 3,
+      visibility: 'members',
+      body: `Everyone reads this opening.\n\n<!-- members-only -->\n\n${SECRET}\n`,
+    });
+    const post = created.json().post;
+    const published = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const url = `/api/desk/posts/${post.id}/newsletter`;
+    const status = (await call(owner, 'GET', url)).json().status;
+    expect(status.recipients).toBe(4);
+    const send = await call(owner, 'POST', `${url}/send`, { recipients: 4 });
+    expect(send.statusCode, send.body).toBe(202);
+
+    await waitFor(
+      () =>
+        [...SUBSCRIBERS, 'member@example.org'].every((email) =>
+          mailbox.mailsTo(email).some((m) => m.subject === 'Know Your Tenant Rights'),
+        ),
+      'the article to everyone',
+    );
+    const member = mailbox
+      .mailsTo('member@example.org')
+      .find((m) => m.subject === 'Know Your Tenant Rights');
+    expect(member?.text).toContain('Everyone reads this opening.');
+    expect(member?.text).toContain(SECRET);
+    expect(member?.text).not.toContain('The rest is for members');
+    for (const email of SUBSCRIBERS) {
+      const mail = mailbox.mailsTo(email).find((m) => m.subject === 'Know Your Tenant Rights');
+      expect(mail?.text).toContain('Everyone reads this opening.');
+      expect(mail?.text).not.toContain(SECRET);
+      expect(mail?.text).toContain(
+        'The rest is for members. Join to read it all (http://localhost:3000/early-access)',
+      );
+      expect(mail?.text).toContain('/wealth/tenant-rights');
+    }
+  });
+
+  it('counts who an unfinished article draft would reach, before it can be mailed', async () => {
+    const draft = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      title: 'Half Written',
+    });
+    const id = draft.json().post.id;
+    const status = await call(owner, 'GET', `/api/desk/posts/${id}/newsletter`);
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json().status).toMatchObject({ recipients: 4, sending: false });
+    const send = await call(owner, 'POST', `/api/desk/posts/${id}/newsletter/send`, {
+      recipients: 4,
+    });
+    expect(send.json()).toMatchObject({ error: { code: 'publish_first' } });
+  });
+
+  it('refuses to mail anything but a newsletter issue or an article', async () => {
+    const campaign = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'campaign',
       title: 'Not a Letter',
     });
-    const id = article.json().post.id;
+    const id = campaign.json().post.id;
     const response = await call(owner, 'POST', `/api/desk/posts/${id}/newsletter/test`, {});
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: { code: 'not_a_newsletter' } });

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DESK_API } from '../../../../contract/desk-api.js';
+import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
 import type { NewsletterIssue } from '../../../../contract/newsletters.js';
+import { categoryPath, paths } from '../../../../contract/site-paths.js';
+import type { SiteContent } from '../../content/site-content.js';
 import { previewRow, requireMayPublish } from '../../content/post-store.js';
 import { writeAudit } from '../../desk/audit.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
@@ -31,6 +34,62 @@ export interface NewsletterSendOptions {
 
 const Id = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
 
+/** The kinds mailed to the subscribers: issues, and articles mailed as one. */
+const MAILED_KINDS = new Set(['newsletter', 'article']);
+
+/** What a send mails: the issue, and for a members-only article, members' whole copy. */
+interface Mailable {
+  issue: NewsletterIssue & { path?: string };
+  membersIssue?: NewsletterIssue & { path?: string };
+}
+
+/** An article's key among the issues' (no issue's slug has a double hyphen). */
+const articleIssueKey = (slug: string) => `article--${slug}`;
+
+/**
+ * A published post as the subscribers get it. An issue is itself. An article becomes an issue of
+ * its own, kept apart from the issues' by its key (`article--<slug>`: no issue's slug has a double
+ * hyphen) and linking to its page; a members-only one goes whole to subscribers who are members
+ * and, to the others, up to its members-only line with a link to join.
+ */
+export function mailableOf(content: SiteContent, kind: string, slug: string): Mailable | null {
+  if (kind === 'newsletter') {
+    const issue = content.newsletters.find((item) => item.slug === slug);
+    return issue ? { issue } : null;
+  }
+  const article = content.articles.find((item) => item.slug === slug);
+  const opening = content.articleBodies.get(slug);
+  if (kind !== 'article' || !article || !opening) return null;
+  const base = {
+    slug: articleIssueKey(slug),
+    title: article.title,
+    summary: article.summary,
+    publishedAt: article.publishedAt,
+    membersOnly: false,
+    articles: [],
+    sample: false,
+    path: `${categoryPath(article.category)}/${slug}`,
+  };
+  const whole = content.memberBodies.get(slug);
+  if (!whole) return { issue: { ...base, body: opening } };
+  const join: MarkdownTree['children'][number] = {
+    type: 'paragraph',
+    children: [
+      { type: 'text', value: 'The rest is for members. ' },
+      {
+        type: 'link',
+        url: paths.earlyAccess,
+        children: [{ type: 'text', value: 'Join to read it all' }],
+      },
+      { type: 'text', value: '.' },
+    ],
+  };
+  return {
+    issue: { ...base, body: { type: 'root', children: [...opening.children, join] } },
+    membersIssue: { ...base, body: whole },
+  };
+}
+
 /** What the desk shows of an issue's mailing: who it would reach, and how its send is going. */
 export interface NewsletterSendStatus {
   /** Confirmed subscribers (members only, for a members-only issue) it has not been queued for. */
@@ -45,8 +104,8 @@ export interface NewsletterSendStatus {
 }
 
 /**
- * A newsletter issue mailed from the desk (issue 27), with the machinery `npm run
- * newsletter:send` uses: "Send test" mails the issue as it is in the editor to the staff member
+ * A newsletter issue, or an article as one (mailableOf), mailed from the desk (issue 27), with
+ * the machinery `npm run newsletter:send` uses: "Send test" mails the issue as it is in the editor to the staff member
  * alone; "Send" (editors and owners, once the issue is published, naming the recipient count the
  * desk showed) queues every confirmed subscriber not yet queued and works the queue on this
  * server, in the background, exactly once per subscriber however often it is started or stopped.
@@ -75,22 +134,27 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   });
 
   /** The issue as it would be mailed now: the post with any unsaved changes sent along. */
-  async function issueOf(id: number, changes: Record<string, unknown>): Promise<NewsletterIssue> {
+  async function issueOf(id: number, changes: Record<string, unknown>): Promise<Mailable> {
     const { rows } = await app.db.pool.query<{ kind: string }>(
       `SELECT "kind" FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
       [id],
     );
-    if (rows[0] && rows[0].kind !== 'newsletter') {
-      throw new HttpError(400, 'not_a_newsletter', 'Only a newsletter issue is mailed.');
+    if (rows[0] && !MAILED_KINDS.has(rows[0].kind)) {
+      throw new HttpError(
+        400,
+        'not_a_newsletter',
+        'Only a newsletter issue or an article is mailed to the subscribers.',
+      );
     }
     const row = await previewRow(app.db.pool, id, changes);
-    const content = await app.siteContent.preview(row);
-    const issue = content.newsletters.find((item) => item.slug === row.slug);
-    if (!issue) throw new HttpError(500, 'issue_missing', 'The issue could not be drawn.');
-    return issue;
+    const mailable = mailableOf(await app.siteContent.preview(row), row.kind, row.slug);
+    if (!mailable) throw new HttpError(500, 'issue_missing', 'The issue could not be drawn.');
+    return mailable;
   }
 
-  async function statusOf(issue: NewsletterIssue): Promise<NewsletterSendStatus> {
+  async function statusOf(
+    issue: Pick<NewsletterIssue, 'slug' | 'membersOnly' | 'sample'>,
+  ): Promise<NewsletterSendStatus> {
     const [{ recipients, alreadyQueued }, counts] = await Promise.all([
       countRecipients({ db: app.db }, issue.slug, issue.membersOnly),
       countDeliveries(app.db.pool, issue.slug),
@@ -110,9 +174,35 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     };
   }
 
+  // Who it would reach, from the post as saved: a draft still missing fields has a count too.
   app.get(`${DESK_API}/posts/:id/newsletter`, { schema: { params: Id } }, async (request) => {
-    const issue = await issueOf(Number(request.params.id), {});
-    return { status: await statusOf(issue) };
+    const { rows } = await app.db.pool.query<{
+      kind: string;
+      slug: string;
+      visibility: string;
+      sample: boolean;
+    }>(
+      `SELECT "kind", "slug", "visibility", coalesce(("fields"->>'sample')::boolean, false) AS sample
+         FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+      [Number(request.params.id)],
+    );
+    const post = rows[0];
+    if (!post) throw new HttpError(404, 'post_not_found', 'There is no such post.');
+    if (!MAILED_KINDS.has(post.kind)) {
+      throw new HttpError(
+        400,
+        'not_a_newsletter',
+        'Only a newsletter issue or an article is mailed to the subscribers.',
+      );
+    }
+    const article = post.kind === 'article';
+    return {
+      status: await statusOf({
+        slug: article ? articleIssueKey(post.slug) : post.slug,
+        membersOnly: !article && post.visibility === 'members',
+        sample: post.sample,
+      }),
+    };
   });
 
   app.post(
@@ -120,9 +210,10 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     { schema: { params: Id, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
     async (request) => {
       const staff = await request.requireStaff();
-      const issue = await issueOf(Number(request.params.id), request.body ?? {});
+      const { issue, membersIssue } = await issueOf(Number(request.params.id), request.body ?? {});
+      // Staff read what members get.
       const mail = issueMailFor(
-        renderIssue(issue, site),
+        renderIssue(membersIssue ?? issue, site),
         site,
         staff.email,
         // A test copy's unsubscribe link names nobody: it unsubscribes nobody.
@@ -160,15 +251,18 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       );
       const post = rows[0];
       if (!post) throw new HttpError(404, 'post_not_found', 'There is no such post.');
-      if (post.kind !== 'newsletter') {
-        throw new HttpError(400, 'not_a_newsletter', 'Only a newsletter issue is mailed.');
+      if (!MAILED_KINDS.has(post.kind)) {
+        throw new HttpError(
+          400,
+          'not_a_newsletter',
+          'Only a newsletter issue or an article is mailed to the subscribers.',
+        );
       }
-      const published = app.siteContent
-        .current()
-        .newsletters.find((item) => item.slug === post.slug);
-      if (!published) {
-        throw new HttpError(409, 'publish_first', 'Publish the issue first, then send it.');
+      const mailable = mailableOf(app.siteContent.current(), post.kind, post.slug);
+      if (!mailable) {
+        throw new HttpError(409, 'publish_first', 'Publish it first, then send it.');
       }
+      const published = mailable.issue;
       if (published.sample && request.body.sendSample !== true) {
         throw new HttpError(
           409,
@@ -193,13 +287,13 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
           before: null,
           after: { slug: published.slug, title: published.title, recipients: status.recipients },
         });
-        start(published);
+        start(mailable);
       }
       return reply.code(202).send({ status: await statusOf(published) });
     },
   );
 
-  function start(issue: NewsletterIssue) {
+  function start({ issue, membersIssue }: Mailable) {
     const controller = new AbortController();
     const mailer: Mailer = createMailer({
       smtpUrl: options.smtpUrl,
@@ -214,6 +308,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       site,
       tokens,
       issue,
+      ...(membersIssue && { membersIssue }),
       timings,
       concurrency: options.connections * 2,
       signal: controller.signal,

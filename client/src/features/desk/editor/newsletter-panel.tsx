@@ -11,7 +11,7 @@ const count = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /**
- * Mailing a newsletter issue from the desk: a test copy to yourself (with what is in the editor),
+ * Mailing a newsletter issue (or an article, as one) from the desk: a test copy to yourself (with what is in the editor),
  * then, once the issue is published, the issue to every confirmed subscriber after a confirmation
  * that says how many, with its progress while it goes out.
  */
@@ -50,11 +50,19 @@ export function NewsletterPanel({
     setMessage({ ok: false, text: error instanceof Error ? error.message : 'That did not work.' });
 
   const live = post.status === 'published';
-  const audience =
-    post.visibility === 'members' ? ['member', 'members'] : ['subscriber', 'subscribers'];
+  // A members-only issue goes to members alone; a members-only article to everyone, split.
+  const onlyMembers = post.kind === 'newsletter' && post.visibility === 'members';
+  const audience = onlyMembers ? ['member', 'members'] : ['subscriber', 'subscribers'];
   return (
     <section className="post-editor__mail" aria-labelledby="mail-title">
       <h2 id="mail-title">Mail it</h2>
+      {post.kind === 'article' && (
+        <p className="desk__small">
+          Mailed to the newsletter’s subscribers as an issue.
+          {post.visibility === 'members' &&
+            ' Members get all of it; the others get it up to the “Members only from here” line, with a link to join.'}
+        </p>
+      )}
       {status && (
         <p className="desk__small" role="status">
           {status.recipients > 0

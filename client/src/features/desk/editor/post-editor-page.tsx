@@ -571,7 +571,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               />
             </label>
           </details>
-          {post && kind === 'newsletter' && (
+          {post && (kind === 'newsletter' || kind === 'article') && (
             <NewsletterPanel post={post} changes={changesOf(form, kind)} mayPublish={mayPublish} />
           )}
           {post && (
