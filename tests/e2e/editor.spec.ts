@@ -58,8 +58,9 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   await page.keyboard.press('Shift+Home');
   page.once('dialog', (dialog) => void dialog.accept('https://www.consumerfinance.gov'));
   await page.getByRole('button', { name: 'Link', exact: true }).click();
-  await page.keyboard.press('End');
-  await page.keyboard.press('Enter');
+  await expect(body(page).getByRole('link', { name: 'the official guide' })).toBeVisible();
+  await body(page).press('End');
+  await body(page).press('Enter');
 
   // A photo, uploaded by the file input, then its alt text and caption.
   await page.getByLabel('Upload image').setInputFiles({
@@ -418,4 +419,68 @@ test.describe('without a connection', () => {
       (await (await context.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body,
     ).toContain('In the tunnel. Out of it.');
   });
+});
+
+test('pasting from a word processor keeps the structure and drops the styling; an image dropped on the body is uploaded', async ({
+  page,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+  const created = await page.request.post('/api/desk/posts', {
+    data: { kind: 'article', title: 'Pasted From Elsewhere' },
+  });
+  const draft = (await created.json()).post;
+  await page.goto(`/desk/posts/${draft.id}`);
+  await body(page).click();
+
+  // What a word processor puts on the clipboard: styled spans, a font, a colour, a table of
+  // classes; the structure is a heading, a bold word, a link and a list.
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.setData(
+      'text/html',
+      '<meta charset="utf-8"><h2 style="font-family:Calibri;color:#1F3864">Deposits</h2>' +
+        '<p class="MsoNormal" style="margin:0;font-size:11pt"><span style="color:red"><b>Ask</b> for a receipt</span>, and read ' +
+        '<a href="https://www.consumerfinance.gov" style="color:blue">the guide</a>.</p>' +
+        '<ul><li style="font-size:14pt">Photographs</li><li>Meter readings</li></ul>',
+    );
+    data.setData('text/plain', 'Deposits\nAsk for a receipt, and read the guide.');
+    const editor = document.querySelector('[aria-label="Body"]');
+    editor?.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  });
+
+  // A photo dropped on the body.
+  const photo = (await photoWithGps(200)).toString('base64');
+  await page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'dropped.jpg', { type: 'image/jpeg' }));
+    // Dropped at the end of the text, where a mouse would let go.
+    const editor = document.querySelector('[aria-label="Body"]');
+    const box = editor?.getBoundingClientRect();
+    editor?.dispatchEvent(
+      new DragEvent('drop', {
+        dataTransfer: data,
+        bubbles: true,
+        cancelable: true,
+        clientX: (box?.left ?? 0) + 40,
+        clientY: (box?.bottom ?? 0) - 20,
+      }),
+    );
+  }, photo);
+  await expect(page.getByLabel(/^Alt text/)).toBeFocused();
+  await page.getByLabel(/^Alt text/).fill('A dropped photo');
+
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await saved(page);
+  const stored = (await (await page.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body;
+  expect(stored).toContain('## Deposits');
+  expect(stored).toContain(
+    '**Ask** for a receipt, and read [the guide](https://www.consumerfinance.gov).',
+  );
+  expect(stored).toMatch(/- Photographs\n- Meter readings/);
+  expect(stored).not.toMatch(/style|color|Calibri|MsoNormal|<span/);
+  expect(stored).toMatch(/!\[A dropped photo\]\(\/uploads\/[a-z0-9]{20}-1600x1200\.webp\)/);
 });

@@ -27,7 +27,7 @@ export function BodyEditor({
   const [uploading, setUploading] = useState(0);
   const fileInputId = useId();
   const altId = useId();
-  const uploadRef = useRef<(files: readonly File[]) => void>(() => {});
+  const uploadRef = useRef<(files: readonly File[], at?: number) => void>(() => {});
   // The editor is made once: its handlers call the latest props through this.
   const onChangeRef = useRef(onChange);
   useLayoutEffect(() => {
@@ -46,11 +46,13 @@ export function BodyEditor({
         role: 'textbox',
         class: 'editor__body prose',
       },
-      handleDrop: (_view, event) => {
+      handleDrop: (view, event) => {
         const files = imagesIn(event.dataTransfer);
         if (files.length === 0) return false;
         event.preventDefault();
-        uploadRef.current(files);
+        // Where it was dropped.
+        const at = view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos;
+        uploadRef.current(files, at);
         return true;
       },
       handlePaste: (_view, event) => {
@@ -80,13 +82,25 @@ export function BodyEditor({
     };
   }, [editor]);
 
-  const upload = (files: readonly File[]) => {
+  const upload = (files: readonly File[], position?: number) => {
     if (!editor) return;
     for (const file of files) {
       setUploading((n) => n + 1);
       uploadImage(file)
         .then((image) => {
-          editor.chain().focus().setImage({ src: image.url, alt: '' }).run();
+          // Where it was dropped, else after the selection, never over it: the writer may have
+          // selected text while it uploaded.
+          editor
+            .chain()
+            .focus()
+            .insertContentAt(
+              Math.min(position ?? editor.state.selection.to, editor.state.doc.content.size),
+              {
+                type: 'image',
+                attrs: { src: image.url, alt: '' },
+              },
+            )
+            .run();
           // Selected, and straight to its alt text: a post with an image that has none cannot be
           // published.
           let at: number | null = null;
