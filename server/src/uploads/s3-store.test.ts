@@ -5,12 +5,10 @@ import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
+import { registeredAccount } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { newVisitor } from '#test/visitor';
 import { imageSizes, formatsOf, uploadUrl } from '../../../contract/images.js';
-import { SESSION_COOKIE } from '../plugins/app/sessions.js';
 
 // Images in an S3-compatible bucket, so that app servers on different machines share them: two
 // app servers on one database and one bucket, served by s3rver (an S3 server that checks AWS
@@ -76,13 +74,10 @@ describe('images in an S3-compatible bucket', () => {
     mailbox = await new SmtpCapture().start();
     first = await createTestApp({ env: s3Env() });
     second = await createTestApp({ env: s3Env(), sharedDatabase: first.testDatabase });
-    const visitor = await newVisitor(first.app);
-    const registered = await registerThroughMail(visitor.request, mailbox, {
+    ({ cookie } = await registeredAccount(first.app, mailbox, {
       email: OWNER,
       password: PASSWORD,
-    });
-    const value = registered.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    cookie = `${SESSION_COOKIE}=${value ?? ''}`;
+    }));
   });
   afterAll(async () => {
     await second?.close();

@@ -11,16 +11,10 @@ import {
 import { ApiError } from '../../lib/api-client';
 import { changePostStatus, fetchPosts, type PostSearch } from './desk-api';
 import { formatDate, formatDateTime } from './desk-format';
+import { ConfirmBox } from './confirm-box';
+import { KIND_LABELS } from './editor/post-form';
 import { describeError, useDeskData } from './use-desk-data';
 
-const KIND_LABELS: Record<PostKind, string> = {
-  article: 'Article',
-  campaign: 'Campaign',
-  boycott: 'Boycott',
-  resources: 'Resource list',
-  page: 'Page',
-  newsletter: 'Newsletter issue',
-};
 const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
@@ -137,30 +131,16 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
         {outcome?.text ?? ''}
       </p>
       {pending && (
-        <div className="desk__notice" role="alertdialog" aria-labelledby="post-confirm">
-          <p id="post-confirm">
-            {pending.change === 'publish'
-              ? `Publish “${pending.post.title}” at ${pending.post.path}? Readers see it at once.`
-              : `Take “${pending.post.title}” off the site? ${pending.post.path} will answer “gone”.`}
-          </p>
-          <p className="button-row">
-            <button
-              type="button"
-              className="button button--accent"
-              disabled={working}
-              onClick={() => void confirm()}
-            >
-              {pending.change === 'publish' ? 'Yes, publish' : 'Yes, unpublish'}
-            </button>
-            <button
-              type="button"
-              className="button button--outline"
-              onClick={() => setPending(null)}
-            >
-              Cancel
-            </button>
-          </p>
-        </div>
+        <ConfirmBox
+          confirmLabel={pending.change === 'publish' ? 'Yes, publish' : 'Yes, unpublish'}
+          busy={working}
+          onConfirm={() => void confirm()}
+          onCancel={() => setPending(null)}
+        >
+          {pending.change === 'publish'
+            ? `Publish “${pending.post.title}” at ${pending.post.path}? Readers see it at once.`
+            : `Take “${pending.post.title}” off the site? ${pending.post.path} will answer “gone”.`}
+        </ConfirmBox>
       )}
 
       {posts.state === 'error' && <p role="alert">{describeError(posts.error)}</p>}

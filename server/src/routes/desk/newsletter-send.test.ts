@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
+import { registeredAccount } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { newVisitor } from '#test/visitor';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 
 // A newsletter issue written and mailed from the desk, through the real app, PostgreSQL, the
 // delivery queue and an SMTP server run in the test: a test copy to the staff member alone, then
@@ -21,15 +19,8 @@ describe('a newsletter issue mailed from the desk', () => {
   let owner: string;
   let writer: string;
 
-  async function register(email: string): Promise<string> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    return `${SESSION_COOKIE}=${value ?? ''}`;
-  }
+  const register = async (email: string) =>
+    (await registeredAccount(t.app, mailbox, { email, password: PASSWORD })).cookie;
   const call = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
 
@@ -144,12 +135,11 @@ describe('a newsletter issue mailed from the desk', () => {
   it('mails a members-only article as an issue: whole to members, up to its line with a Join link to the others', async () => {
     const SECRET = 'The members’ checklist, step by step.';
     // A subscriber who is a member (a comp), beside the three who are not.
-    const visitor = await newVisitor(t.app);
-    await registerThroughMail(visitor.request, mailbox, {
+    const member = await registeredAccount(t.app, mailbox, {
       email: 'member@example.org',
       password: PASSWORD,
     });
-    const comp = await call(owner, 'POST', `/api/desk/members/${visitor.userId}/comps`, {
+    const comp = await call(owner, 'POST', `/api/desk/members/${member.userId}/comps`, {
       until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       reason: 'a member on the list',
     });
@@ -157,7 +147,7 @@ describe('a newsletter issue mailed from the desk', () => {
     await t.database.pool.query(
       `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmedAt", "updatedAt")
        VALUES ($1, 'member@example.org', $2, 'confirmed', now(), now())`,
-      [randomUUID(), visitor.userId],
+      [randomUUID(), member.userId],
     );
 
     const created = await call(owner, 'POST', '/api/desk/posts', {
@@ -188,12 +178,12 @@ describe('a newsletter issue mailed from the desk', () => {
         ),
       'the article to everyone',
     );
-    const member = mailbox
+    const memberMail = mailbox
       .mailsTo('member@example.org')
       .find((m) => m.subject === 'Know Your Tenant Rights');
-    expect(member?.text).toContain('Everyone reads this opening.');
-    expect(member?.text).toContain(SECRET);
-    expect(member?.text).not.toContain('The rest is for members');
+    expect(memberMail?.text).toContain('Everyone reads this opening.');
+    expect(memberMail?.text).toContain(SECRET);
+    expect(memberMail?.text).not.toContain('The rest is for members');
     for (const email of SUBSCRIBERS) {
       const mail = mailbox.mailsTo(email).find((m) => m.subject === 'Know Your Tenant Rights');
       expect(mail?.text).toContain('Everyone reads this opening.');

@@ -133,19 +133,33 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     await Promise.all([...sends.values()].map(({ done }) => done));
   });
 
-  /** The issue as it would be mailed now: the post with any unsaved changes sent along. */
-  async function issueOf(id: number, changes: Record<string, unknown>): Promise<Mailable> {
-    const { rows } = await app.db.pool.query<{ kind: string }>(
-      `SELECT "kind" FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+  /** A post that can be mailed, as saved: 404 when there is none, 400 for another kind. */
+  async function mailedPost(id: number) {
+    const { rows } = await app.db.pool.query<{
+      kind: string;
+      slug: string;
+      visibility: string;
+      sample: boolean;
+    }>(
+      `SELECT "kind", "slug", "visibility", coalesce(("fields"->>'sample')::boolean, false) AS sample
+         FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
       [id],
     );
-    if (rows[0] && !MAILED_KINDS.has(rows[0].kind)) {
+    const post = rows[0];
+    if (!post) throw new HttpError(404, 'post_not_found', `There is no post ${id}.`);
+    if (!MAILED_KINDS.has(post.kind)) {
       throw new HttpError(
         400,
         'not_a_newsletter',
         'Only a newsletter issue or an article is mailed to the subscribers.',
       );
     }
+    return post;
+  }
+
+  /** The issue as it would be mailed now: the post with any unsaved changes sent along. */
+  async function issueOf(id: number, changes: Record<string, unknown>): Promise<Mailable> {
+    await mailedPost(id);
     const row = await previewRow(app.db.pool, id, changes);
     const mailable = mailableOf(await app.siteContent.preview(row), row.kind, row.slug);
     if (!mailable) throw new HttpError(500, 'issue_missing', 'The issue could not be drawn.');
@@ -176,25 +190,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
 
   // Who it would reach, from the post as saved: a draft still missing fields has a count too.
   app.get(`${DESK_API}/posts/:id/newsletter`, { schema: { params: Id } }, async (request) => {
-    const { rows } = await app.db.pool.query<{
-      kind: string;
-      slug: string;
-      visibility: string;
-      sample: boolean;
-    }>(
-      `SELECT "kind", "slug", "visibility", coalesce(("fields"->>'sample')::boolean, false) AS sample
-         FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
-      [Number(request.params.id)],
-    );
-    const post = rows[0];
-    if (!post) throw new HttpError(404, 'post_not_found', 'There is no such post.');
-    if (!MAILED_KINDS.has(post.kind)) {
-      throw new HttpError(
-        400,
-        'not_a_newsletter',
-        'Only a newsletter issue or an article is mailed to the subscribers.',
-      );
-    }
+    const post = await mailedPost(Number(request.params.id));
     const article = post.kind === 'article';
     return {
       status: await statusOf({
@@ -245,19 +241,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       const staff = await request.requireStaff();
       requireMayPublish(staff);
       requireChangeAllowed(staff);
-      const { rows } = await app.db.pool.query<{ slug: string; kind: string }>(
-        `SELECT "slug", "kind" FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
-        [Number(request.params.id)],
-      );
-      const post = rows[0];
-      if (!post) throw new HttpError(404, 'post_not_found', 'There is no such post.');
-      if (!MAILED_KINDS.has(post.kind)) {
-        throw new HttpError(
-          400,
-          'not_a_newsletter',
-          'Only a newsletter issue or an article is mailed to the subscribers.',
-        );
-      }
+      const post = await mailedPost(Number(request.params.id));
       const mailable = mailableOf(app.siteContent.current(), post.kind, post.slug);
       if (!mailable) {
         throw new HttpError(409, 'publish_first', 'Publish it first, then send it.');

@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
+import { registeredAccount } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { newVisitor } from '#test/visitor';
 import { formatsOf, imageSizes, srcsetOf, uploadUrl } from '../../../../contract/images.js';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 
 // Image uploads through the real app on a real port (multipart as a browser sends it), with real
 // image files made by sharp: what is taken, what is refused and when, and what is served.
@@ -49,16 +47,8 @@ describe('image uploads', () => {
   let readerCookie: string;
   let photo: Buffer;
 
-  async function register(email: string): Promise<string> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    if (!value) throw new Error('no session cookie');
-    return `${SESSION_COOKIE}=${value}`;
-  }
+  const register = async (email: string) =>
+    (await registeredAccount(t.app, mailbox, { email, password: PASSWORD })).cookie;
 
   const upload = (
     bytes: Buffer,

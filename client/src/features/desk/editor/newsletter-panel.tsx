@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PostJson } from '../../../../../contract/posts';
+import { ConfirmBox } from '../confirm-box';
 import {
   fetchNewsletterStatus,
   sendNewsletter,
@@ -82,34 +83,20 @@ export function NewsletterPanel({
         </p>
       )}
       {confirming && status && (
-        <div className="desk__notice" role="alertdialog" aria-labelledby="send-confirm">
-          <p id="send-confirm">
-            Send “{post.title}” to {count(status.recipients, audience[0] ?? '', audience[1] ?? '')}{' '}
-            now? Each gets it once.
-          </p>
-          <p className="button-row">
-            <button
-              type="button"
-              className="button button--accent"
-              onClick={() => {
-                setConfirming(false);
-                sendNewsletter(post.id, status.recipients).then(({ status: next }) => {
-                  setStatus(next);
-                  setMessage({ ok: true, text: 'Sending: the progress shows here.' });
-                }, fail);
-              }}
-            >
-              Yes, send
-            </button>
-            <button
-              type="button"
-              className="button button--outline"
-              onClick={() => setConfirming(false)}
-            >
-              Cancel
-            </button>
-          </p>
-        </div>
+        <ConfirmBox
+          confirmLabel="Yes, send"
+          onConfirm={() => {
+            setConfirming(false);
+            sendNewsletter(post.id, status.recipients).then(({ status: next }) => {
+              setStatus(next);
+              setMessage({ ok: true, text: 'Sending: the progress shows here.' });
+            }, fail);
+          }}
+          onCancel={() => setConfirming(false)}
+        >
+          Send “{post.title}” to {count(status.recipients, audience[0] ?? '', audience[1] ?? '')}{' '}
+          now? Each gets it once.
+        </ConfirmBox>
       )}
       <p className="button-row">
         <button

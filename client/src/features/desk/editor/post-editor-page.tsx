@@ -5,6 +5,7 @@ import type { DeskStaff } from '../../../../../contract/desk-api';
 import { POST_KINDS, type PostJson, type PostKind } from '../../../../../contract/posts';
 import { isNetworkError } from '../../../lib/api-client';
 import { useDocumentHead } from '../../../lib/document-head';
+import { ConfirmBox } from '../confirm-box';
 import { BodyEditor } from './body-editor';
 import { NewsletterPanel } from './newsletter-panel';
 import {
@@ -366,25 +367,13 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
       {conflict && <ConflictPanel mine={form} theirs={conflict} onChoose={resolveConflict} />}
 
       {pending && post && (
-        <div className="desk__notice" role="alertdialog" aria-labelledby="editor-confirm">
-          <p id="editor-confirm">{describePending(pending, form.title, post.path)}</p>
-          <p className="button-row">
-            <button
-              type="button"
-              className="button button--accent"
-              onClick={() => void confirmPending()}
-            >
-              Yes, {pending.change}
-            </button>
-            <button
-              type="button"
-              className="button button--outline"
-              onClick={() => setPending(null)}
-            >
-              Cancel
-            </button>
-          </p>
-        </div>
+        <ConfirmBox
+          confirmLabel={`Yes, ${pending.change}`}
+          onConfirm={() => void confirmPending()}
+          onCancel={() => setPending(null)}
+        >
+          {describePending(pending, form.title, post.path)}
+        </ConfirmBox>
       )}
 
       <div className="post-editor__grid">
