@@ -8,11 +8,24 @@ import { SITE_FILES } from '../../contract/site-index.js';
 
 const nginxConf = readFileSync(new URL('../../nginx.conf', import.meta.url), 'utf8');
 
-/** Every location block that hands requests to the app: its modifier and path. */
+const PROXIES = /proxy_pass\s+http:\/\/cohort_app/;
+
+/**
+ * Every location block that hands requests to the app, itself or through a named location its
+ * `try_files` falls back to (the images nginx sends itself when it has them): modifier and path.
+ */
 function proxiedLocations(conf: string): { exact: boolean; path: string }[] {
+  const named = new Set(
+    [...conf.matchAll(/^\s*location\s+@(\S+)\s*\{([^}]*)\}/gm)]
+      .filter(([, , body]) => PROXIES.test(body ?? ''))
+      .map(([, name]) => name),
+  );
   const blocks = conf.matchAll(/^\s*location\s+(\^~|=)?\s*(\/\S*)\s*\{([^}]*)\}/gm);
   return [...blocks]
-    .filter(([, , , body]) => /proxy_pass\s+http:\/\/cohort_app/.test(body ?? ''))
+    .filter(([, , , body = '']) => {
+      const fallback = /try_files[^;]*\s@(\S+);/.exec(body)?.[1];
+      return PROXIES.test(body) || (fallback !== undefined && named.has(fallback));
+    })
     .map(([, modifier, path]) => ({ exact: modifier === '=', path: path ?? '' }));
 }
 

@@ -1,8 +1,11 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '#test/fake-stripe';
 import {
@@ -34,8 +37,10 @@ describe.skipIf(!nginxBinary)(title, () => {
   const stripe = new FakeStripe();
   let stack: NginxStack | undefined;
   let site: string;
+  let appUploads: string;
 
   beforeAll(async () => {
+    appUploads = await mkdtemp(join(tmpdir(), 'cohort-nginx-uploads-'));
     [database, redis] = await Promise.all([createMigratedTestDatabase(), createTestRedis()]);
     await stripe.start();
     stack = await startNginxStack({
@@ -44,6 +49,8 @@ describe.skipIf(!nginxBinary)(title, () => {
         REDIS_URL: redis.url,
         SESSION_RATE_LIMIT: String(SESSION_RATE_LIMIT),
         METRICS_TOKEN,
+        // Both app servers keep images in one folder (as on one machine's volume).
+        UPLOADS_DIR: appUploads,
         // TRUST_PROXY stays unset: the default trusts nginx on the loopback interface only.
         ...stripe.env(),
       },
@@ -57,6 +64,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     await stripe.stop();
     await redis?.drop();
     await database?.drop();
+    if (appUploads) await rm(appUploads, { recursive: true, force: true });
   });
 
   /** Which app server (by port) answered each proxied request, from nginx's access log. */
@@ -424,6 +432,32 @@ describe.skipIf(!nginxBinary)(title, () => {
     const missing = await fetch(`${site}/art/no-such-artwork-0000000000.svg`);
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe('not_found');
+  });
+
+  it('sends an uploaded image itself from the uploads volume, and asks the app for one it lacks', async () => {
+    if (!stack) throw new Error('no stack');
+    const webp = await sharp({
+      create: { width: 4, height: 3, channels: 3, background: '#3366cc' },
+    })
+      .webp()
+      .toBuffer();
+    // One only on nginx's volume (the app has no such file), one only in the app's UPLOADS_DIR.
+    const onVolume = `${'a'.repeat(20)}-4x3.webp`;
+    const inApp = `${'b'.repeat(20)}-4x3.webp`;
+    await writeFile(join(stack.uploadsDir, onVolume), webp);
+    await writeFile(join(appUploads, inApp), webp);
+    for (const name of [onVolume, inApp]) {
+      const response = await fetch(`${site}/uploads/${name}`);
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get('content-type'), name).toBe('image/webp');
+      expect(response.headers.get('cache-control'), name).toBe(
+        'public, max-age=31536000, immutable',
+      );
+      expect(response.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(Buffer.from(await response.arrayBuffer()).equals(webp), name).toBe(true);
+    }
+    const missing = await fetch(`${site}/uploads/${'c'.repeat(20)}-4x3.webp`);
+    expect(missing.status).toBe(404);
   });
 
   it('serves favicon.ico and apple-touch-icon.png as static files, not from the app', async () => {

@@ -68,6 +68,8 @@ export interface NginxStack {
   url: string;
   /** The folder holding nginx's config, logs and temp files. */
   work: string;
+  /** The uploads folder nginx serves `/uploads/` from before it asks the app. */
+  uploadsDir: string;
   apps: ServerProcess[];
   /** nginx's access log so far (with `accessLog`). */
   accessLog(): Promise<string>;
@@ -130,6 +132,7 @@ export async function startNginxStack(options: NginxStackOptions): Promise<Nginx
   return {
     url,
     work,
+    uploadsDir: join(work, 'srv', 'uploads'),
     apps,
     accessLog: () => readFile(join(work, 'access.log'), 'utf8'),
     siteAccessLog: () => readFile(join(work, 'site-access.log'), 'utf8'),
@@ -225,6 +228,8 @@ export async function writeNginxConfig(options: {
       return options.appPorts.map((port) => `server 127.0.0.1:${port} ${params};`).join(' ');
     },
     root: `root ${clientDir};`,
+    // The uploads volume nginx serves images from itself: an empty folder of the work folder.
+    'uploads root': `root ${join(work, 'srv')};`,
 
     // Where nginx has the brotli module, the snippet nginx.conf tells operators to write.
     brotli: (line) => (options.brotli ? `include ${join(work, 'brotli.conf')};` : line),
@@ -262,6 +267,7 @@ export async function writeNginxConfig(options: {
   const sitePath = join(work, 'cohort.conf');
   const mainPath = join(work, 'nginx.conf');
   await writeFile(sitePath, site);
+  await mkdir(join(work, 'srv', 'uploads'), { recursive: true });
   await writeTlsTemplates(cohortDir, options);
   await writeFile(join(work, 'brotli.conf'), 'brotli_static on;\n');
   await writeFile(
