@@ -87,6 +87,9 @@ test.describe('a used link', () => {
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/account$/);
+    // The account page has finished asking for its passkeys: signing out under that request would
+    // answer it 403 (and the browser would log it).
+    await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/$/);
 
