@@ -282,3 +282,16 @@ export const DeskDashboardSchema = Type.Object({
   }),
 });
 export type DeskDashboard = Static<typeof DeskDashboardSchema>;
+
+/** What the desk shows of a newsletter issue's (or a mailed article's) sending. */
+export interface NewsletterSendStatus {
+  /** Confirmed subscribers (members only, for a members-only issue) it has not been queued for. */
+  recipients: number;
+  alreadyQueued: number;
+  deliveries: { sent: number; failed: number; queued: number; skipped: number };
+  /** Being sent by the app server that answered. */
+  sending: boolean;
+  /** Whether SMTP_URL is set: without it mail goes to the log only. */
+  mailing: boolean;
+  sample: boolean;
+}

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DESK_API } from '../../../../contract/desk-api.js';
+import { DESK_API, type NewsletterSendStatus } from '../../../../contract/desk-api.js';
 import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
 import type { NewsletterIssue } from '../../../../contract/newsletters.js';
 import { categoryPath, paths } from '../../../../contract/site-paths.js';
@@ -88,19 +88,6 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
     issue: { ...base, body: { type: 'root', children: [...opening.children, join] } },
     membersIssue: { ...base, body: whole },
   };
-}
-
-/** What the desk shows of an issue's mailing: who it would reach, and how its send is going. */
-export interface NewsletterSendStatus {
-  /** Confirmed subscribers (members only, for a members-only issue) it has not been queued for. */
-  recipients: number;
-  alreadyQueued: number;
-  deliveries: { sent: number; failed: number; queued: number; skipped: number };
-  /** Being sent by this server now. */
-  sending: boolean;
-  /** Whether SMTP_URL is set: without it mail goes to the log only. */
-  mailing: boolean;
-  sample: boolean;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { DESK_API } from '../../../../../contract/constants';
+import type { NewsletterSendStatus } from '../../../../../contract/desk-api';
+import type { UploadedImage } from '../../../../../contract/images';
 import type { PostJson, PostKind } from '../../../../../contract/posts';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 
@@ -78,12 +80,8 @@ export const restoreRevision = (post: Pick<PostJson, 'id' | 'version'>, revision
     body: { version: post.version },
   });
 
-export interface UploadedImageJson {
-  id: string;
-  url: string;
-  width: number;
-  height: number;
-}
+/** POST /api/desk/uploads's image: its id and widest size, and that copy's address. */
+export type UploadedImageJson = UploadedImage & { url: string };
 
 /** One image to POST /api/desk/uploads (multipart, field `file`). */
 export async function uploadImage(file: File): Promise<UploadedImageJson> {
@@ -108,18 +106,10 @@ export async function uploadImage(file: File): Promise<UploadedImageJson> {
 
 export const previewUrl = (id: number) => `${posts}/${id}/preview`;
 
-/** An issue's mailing as the desk shows it (server/src/routes/desk/newsletter-send.ts). */
-export interface NewsletterStatus {
-  recipients: number;
-  alreadyQueued: number;
-  deliveries: { sent: number; failed: number; queued: number; skipped: number };
-  sending: boolean;
-  mailing: boolean;
-  sample: boolean;
-}
+export type { NewsletterSendStatus as NewsletterStatus };
 
 export const fetchNewsletterStatus = (id: number) =>
-  apiRequest<{ status: NewsletterStatus }>(`${posts}/${id}/newsletter`);
+  apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter`);
 
 export const sendNewsletterTest = (id: number, changes: Record<string, unknown>) =>
   apiRequest<{ message: string }>(`${posts}/${id}/newsletter/test`, {
@@ -128,7 +118,7 @@ export const sendNewsletterTest = (id: number, changes: Record<string, unknown>)
   });
 
 export const sendNewsletter = (id: number, recipients: number) =>
-  apiRequest<{ status: NewsletterStatus }>(`${posts}/${id}/newsletter/send`, {
+  apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter/send`, {
     method: 'POST',
     body: { recipients },
   });
