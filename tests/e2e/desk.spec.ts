@@ -1,21 +1,24 @@
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
-import { expect, registerThroughMail, signInAs, test, uniqueEmail } from './fixtures.js';
+import {
+  expect,
+  registerThroughMail,
+  signInAs,
+  SITES,
+  STAFF,
+  test,
+  uniqueEmail,
+} from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 
 // The publisher's desk in the real built site: invisible to everyone but staff (the site's own
 // 404 page), and for an owner the members list, one member's record with a comp granted from it,
 // the dashboard's charts and tables, at phone and desktop width.
 
-const OWNER = 'owner@example.com';
-const EDITOR = 'editor@example.com';
-const WRITER = 'writer@example.com';
+const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
 
-test.use({
-  payments: true,
-  siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER },
-});
+test.use(SITES.paying);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

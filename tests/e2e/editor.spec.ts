@@ -1,18 +1,16 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { expect, signInAs, test } from './fixtures.js';
+import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
 // editor with a heading, a list, a link and an uploaded photo, saved by itself, previewed,
 // published and found on the site; a typo fixed on the live post; a members-only post scheduled;
 // the same post edited in two browsers; and a writer who cannot publish.
 
-const OWNER = 'owner@example.com';
-const EDITOR = 'editor@example.com';
-const WRITER = 'writer@example.com';
+const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
 
-test.use({ siteEnv: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER } });
+test.use(SITES.desk);
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
 async function photoWithGps(blue = 140): Promise<Buffer> {
@@ -43,6 +41,9 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   browser,
   mailbox,
 }, testInfo) => {
+  // The whole of a writer's morning, two photos processed by the server included: more than the
+  // 30 s a test gets on a busy two-core machine.
+  test.slow();
   await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
   await page.goto('/desk/posts');
   await page.getByRole('link', { name: 'New post' }).click();
@@ -392,10 +393,12 @@ test.describe('without a connection', () => {
     // The tab is closed while offline: the words are in this browser only.
     const context = page.context();
     await page.close({ runBeforeUnload: false });
-    await context.setOffline(false);
+    // Asked from the test's side (context.request is not the browser's network), still offline: a
+    // save the closing page sent would otherwise go out once the browser is back online.
     expect(
       (await (await context.request.get(`/api/desk/posts/${draft.id}`)).json()).post.body,
     ).not.toContain('In the tunnel.');
+    await context.setOffline(false);
 
     // Opened again: they are back, and saved.
     const again = await context.newPage();

@@ -180,6 +180,45 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
+/** The staff of the sites with a desk (one list: specs that share a site share its workers). */
+export const STAFF = {
+  owner: 'owner@example.com',
+  editor: 'editor@example.com',
+  writer: 'writer@example.com',
+  compOwner: 'comp-owner@example.com',
+  membersOnlyOwner: 'members-only-owner@example.com',
+  /** An owner whose account the proven-addresses spec makes as it was before decision 18. */
+  oldStaff: 'old-staff@proven.example',
+};
+const staffEnv = {
+  STAFF_EMAILS: [STAFF.owner, STAFF.compOwner, STAFF.membersOnlyOwner, STAFF.oldStaff].join(','),
+  EDITOR_EMAILS: STAFF.editor,
+  WRITER_EMAILS: STAFF.writer,
+};
+
+/**
+ * The sites a spec can ask for with `test.use(SITES.…)`. Playwright starts a worker (and with it a
+ * site: about 20 s of a busy machine) for each distinct set of worker options, and reuses it for
+ * every spec that passes the same objects: so specs take one of these rather than options of their
+ * own. Specs that share a site share its database: they make their own accounts and posts.
+ */
+export const SITES = {
+  /** The desk, payments off. */
+  desk: { siteEnv: staffEnv },
+  /** Payments on (a fake Stripe) and the desk; the paywall at its default delay. */
+  paying: { payments: true, siteEnv: staffEnv },
+  /** Payments on, and the paywall 1.5 s after an article opens. */
+  paywalled: { payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } },
+  /** Payments off (the paywall's delay short, to show it never comes), renamed, with a profile. */
+  renamed: {
+    siteEnv: {
+      PAYWALL_DELAY_MS: '1500',
+      SITE_NAME: 'Tidewater Press',
+      SOCIAL_URL: 'https://www.instagram.com/cohort.example/',
+    },
+  },
+};
+
 export const uniqueEmail = () =>
   `reader-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 

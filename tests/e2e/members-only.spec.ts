@@ -1,14 +1,14 @@
-import { expect, signInAs, test } from './fixtures.js';
+import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 
 // A members-only article in the real built site: a visitor reads its opening and a Join box; a
 // member opens the same address and reads it whole, the Join box never drawn, not even for a
 // moment; at phone and desktop width.
 
-const OWNER = 'members-only-owner@example.com';
+const OWNER = STAFF.membersOnlyOwner;
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'Members read this paragraph and nobody else.';
 
-test.use({ siteEnv: { STAFF_EMAILS: OWNER } });
+test.use(SITES.desk);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

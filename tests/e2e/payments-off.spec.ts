@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expect, openPastPaywallDelay, test } from './fixtures.js';
+import { expect, openPastPaywallDelay, SITES, test } from './fixtures.js';
 
-test.use({ siteEnv: { PAYWALL_DELAY_MS: '1500' } });
+test.use(SITES.renamed);
 
 const navbarHeight = async (page: Page) =>
   (await page.getByTestId('navbar').boundingBox())?.height ?? Number.NaN;

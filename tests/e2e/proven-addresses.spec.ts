@@ -4,15 +4,15 @@ import type { Page } from '@playwright/test';
 import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import type { SmtpCapture } from '#test/smtp-capture';
-import { expect, test, uniqueEmail } from './fixtures.js';
+import { expect, SITES, STAFF as SITE_STAFF, test, uniqueEmail } from './fixtures.js';
 import { visit } from './support/visit.js';
 
 // Decision 18 in the browser: signing in with a link or a code mailed to the address, what
 // /account says of each browser, and staff whose address is not proven yet.
 
-const STAFF = `staff-${Date.now()}@proven.example`;
+const STAFF = SITE_STAFF.oldStaff;
 const PASSWORD = 'my long enough passphrase';
-test.use({ payments: true, siteEnv: { STAFF_EMAILS: STAFF } });
+test.use(SITES.paying);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
