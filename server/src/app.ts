@@ -183,7 +183,11 @@ export async function buildApp(
     ),
     stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
-  await app.register(deskPostRoutes);
+  await app.register(deskPostRoutes, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    publishers: [...config.staff.owners, ...config.staff.editors],
+  });
   await app.register(newsletterSendRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
+import { waitForMail } from '#test/registration';
 import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
@@ -301,8 +302,14 @@ test('a writer drafts and submits in the editor but cannot publish', async ({ pa
   const version = (await (await page.request.get(`/api/desk/posts/${id}`)).json()).post.version;
   const refused = await page.request.post(`/api/desk/posts/${id}/publish`, { data: { version } });
   expect(refused.status()).toBe(403);
+  const editorMails = mailbox.mailsTo(EDITOR).length;
   await page.getByRole('button', { name: 'Submit for publishing' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · draft, submitted');
+  await expect(page.getByText('Submitted: the editors have been told by mail.')).toBeVisible();
+  // The editor's inbox: who submitted what, and the draft's address in the desk.
+  const told = await waitForMail(mailbox, EDITOR, editorMails + 1);
+  expect(told.subject).toBe('Ready for review: “A Writer’s Draft”');
+  expect(told.text).toContain(`${new URL(page.url()).origin}/desk/posts/${id}`);
 });
 
 test('an owner writes a newsletter issue, mails a test copy to themselves, publishes it and sends it once to each subscriber', async ({

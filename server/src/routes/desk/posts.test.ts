@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
-import { registerThroughMail } from '#test/registration';
+import { registerThroughMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
@@ -375,11 +375,25 @@ describe('the desk’s posts', () => {
     const { post } = (
       await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'from-a-writer' })
     ).json();
+    const ownerBefore = mailbox.mailsTo(OWNER).length;
+    const editorBefore = mailbox.mailsTo(EDITOR).length;
+    const writerBefore = mailbox.mailsTo(WRITER).length;
     const submitted = await call(writer, 'POST', `/api/desk/posts/${post.id}/submit`, {
       version: post.version,
     });
     expect(submitted.statusCode, submitted.body).toBe(200);
     expect(submitted.json().post.submittedAt).not.toBeNull();
+    // Whoever publishes is told by mail: who submitted what, and where to publish it.
+    for (const [publisher, before] of [
+      [OWNER, ownerBefore],
+      [EDITOR, editorBefore],
+    ] as const) {
+      const told = await waitForMail(mailbox, publisher, before + 1);
+      expect(told.subject).toBe(`Ready for review: “${post.title}”`);
+      expect(told.text).toContain(`${WRITER} submitted “${post.title}” for publishing`);
+      expect(told.text).toContain(`/desk/posts/${post.id}\n`);
+    }
+    expect(mailbox.mailsTo(WRITER)).toHaveLength(writerBefore);
     const publish = await call(writer, 'POST', `/api/desk/posts/${post.id}/publish`, {
       version: post.version + 1,
     });

@@ -28,13 +28,40 @@ const IdAndRevision = Type.Object({ id: Serial, revision: Serial });
 const AnyObject = Type.Record(Type.String(), Type.Unknown());
 const Enum = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
+export interface DeskPostOptions {
+  siteUrl: string;
+  siteName: string;
+  /** Who publishes (owners and editors): told by mail when a writer submits a draft. */
+  publishers: readonly string[];
+}
+
+/**
+ * The mail that tells a publisher a draft waits for them: who submitted what, and where to read
+ * and publish it.
+ */
+export function submittedMail(
+  post: { id: number; title: string },
+  by: string,
+  to: string,
+  site: { siteUrl: string; siteName: string },
+) {
+  return {
+    to,
+    subject: `Ready for review: “${post.title}”`,
+    text:
+      `${by} submitted “${post.title}” for publishing on ${site.siteName}.\n\n` +
+      `Read it, change what it needs, and publish or schedule it from the desk:\n\n` +
+      `${site.siteUrl}/desk/posts/${post.id}\n`,
+  };
+}
+
 /**
  * The desk's posts (decision 16): every staff member writes; editors and owners publish; owners
  * delete. To anyone else each address answers what an unknown address does (404). A save naming
  * a stale version answers 409 `edit_conflict` with the post as it is now. Whatever goes live, or
  * comes off, is drawn again on this server before the answer, and on the others by NOTIFY.
  */
-const deskPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
   app.addHook('onRequest', async (request) => {
     await request.requireStaff();
   });
@@ -143,14 +170,21 @@ const deskPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${DESK_API}/posts/:id/submit`,
     { schema: { params: Id, body: AnyObject } },
-    async (request) => ({
-      post: await submitPost(
-        app.db.pool,
-        await actor(request),
-        Number(request.params.id),
-        request.body,
-      ),
-    }),
+    async (request) => {
+      const by = await actor(request);
+      const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
+      // Each publisher but the one submitting is told; a mail that fails is logged and the
+      // submission stands (the draft is marked on the posts list either way).
+      const to = options.publishers.filter((email) => email !== by.email);
+      for (const email of to) {
+        void app.mailer
+          .send(submittedMail(post, by.email, email, options))
+          .catch((error: unknown) =>
+            request.log.error({ err: error }, 'could not tell a publisher of a submitted draft'),
+          );
+      }
+      return { post };
+    },
   );
 
   app.delete(`${DESK_API}/posts/:id`, { schema: { params: Id } }, async (request, reply) => {

@@ -465,7 +465,10 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
                 onClick={() => {
                   void saveNow().then((saved) => {
                     if (saved)
-                      void act(() => submitPost(saved), 'Submitted: an editor will publish it.');
+                      void act(
+                        () => submitPost(saved),
+                        'Submitted: the editors have been told by mail.',
+                      );
                   });
                 }}
               >
