@@ -13,7 +13,7 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 // Two builds: the client (dist/client), then with `--ssr` the same app for Node (dist/ssr), with
 // which the server draws every page from the content in the database (server/src/site/). Neither
 // reads content/: the build is the same for every site. scripts/build-client.mjs runs both.
-export default defineConfig(({ command, isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild }) => ({
   root: fromRoot('./client'),
   plugins: [
     react(),
@@ -32,21 +32,13 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         ]),
   ],
   resolve: {
-    // react-router's package exports point every bundler at its development build
-    // (remix-run/react-router#12532); production builds take the production files it also ships.
-    alias:
-      command === 'build'
-        ? [
-            {
-              find: /^react-router$/,
-              replacement: fromRoot('./node_modules/react-router/dist/production/index.mjs'),
-            },
-            {
-              find: /^react-router\/dom$/,
-              replacement: fromRoot('./node_modules/react-router/dist/production/dom-export.mjs'),
-            },
-          ]
-        : [],
+    // wouter reaches React's useSyncExternalStore through a shim for React 17 and older.
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim\/index\.js$/,
+        replacement: fromRoot('./client/src/lib/use-sync-external-store.ts'),
+      },
+    ],
   },
   build: {
     outDir: fromRoot(isSsrBuild ? './dist/ssr' : './dist/client'),

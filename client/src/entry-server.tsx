@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from './lib/router';
 import { AppRoutes } from './app/router';
 import { PageHeadContext, type PageHead } from './lib/document-head';
 import { SessionProvider } from './lib/session/session-context';

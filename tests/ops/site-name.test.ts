@@ -22,7 +22,7 @@ const jsonLd = (html: string): { '@type': string; name?: string; publisher?: { n
     JSON.parse(match[1] ?? 'null'),
   );
 const navbarBrand = (html: string) =>
-  /<a class="navbar__brand"[^>]*>([^<]*)<\/a>/.exec(html)?.[1] ?? null;
+  /<a [^>]*class="navbar__brand"[^>]*>([^<]*)<\/a>/.exec(html)?.[1] ?? null;
 const footerBrand = (html: string) =>
   /<p class="footer__brand">([^<]*)<\/p>/.exec(html)?.[1] ?? null;
 

@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from '../lib/router';
 import { SessionProvider } from '../lib/session/session-context';
 import { AppRoutes } from './router';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../lib/router';
 import { ApiError } from '../lib/api-client';
 import { useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';

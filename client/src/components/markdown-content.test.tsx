@@ -1,14 +1,14 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { MemoryRouter } from 'react-router-dom';
+import { StaticRouter } from '../lib/router';
 import { describe, expect, it } from 'vitest';
 import type { BlockNode } from '../../../contract/markdown-tree';
 import { MarkdownContent } from './markdown-content';
 
 const render = (blocks: BlockNode[]) =>
   renderToStaticMarkup(
-    <MemoryRouter>
+    <StaticRouter location="/">
       <MarkdownContent blocks={blocks} />
-    </MemoryRouter>,
+    </StaticRouter>,
   );
 
 describe('drawing a Markdown body', () => {

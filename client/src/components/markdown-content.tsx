@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../lib/router';
 import { ExternalLink } from './external-link';
 import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
 import { parseUploadUrl, srcsetOf } from '../../../contract/images';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../lib/router';
 import { paths } from '../config/paths';
 import { useSession } from '../lib/session/session-context';
 import { JoinButton } from './join-button';

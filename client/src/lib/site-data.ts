@@ -1,5 +1,5 @@
 import { createContext, use } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from './router';
 import { SITE_DATA_ELEMENT_ID, SITE_DATA_PATH, type SiteData } from '../../../contract/site-data';
 import type { PageCopy } from '../../../contract/content-types';
 import { apiRequest } from './api-client';

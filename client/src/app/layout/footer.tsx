@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { paths, policyPages, sectionLinks, topicPages } from '../../config/paths';
 import { useSiteName } from '../../lib/site-name';
 

@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useLocation } from '../../lib/router';
 import { RouteErrorBoundary } from '../routes/route-error-boundary';
 import { useQueryParamOnce } from '../../lib/use-query-param';
 import { PaywallGate } from '../../features/paywall/paywall-gate';
@@ -13,7 +13,8 @@ const CheckoutReturn = lazy(() => import('../../features/payments/checkout-retur
 // chunk hydrates them, so the first load's JavaScript does without it (tests/bench/client-size.ts).
 const Footer = lazy(() => import('./footer'));
 
-export function Layout() {
+/** Every page but the desk's: the navbar, the screen (`children`), the footer and the paywall. */
+export function Layout({ children }: { children: ReactNode }) {
   const backFromCheckout = useQueryParamOnce('checkout_session_id') !== null;
   const mainRef = useFocusOnNavigation<HTMLElement>();
   const { pathname } = useLocation();
@@ -27,9 +28,7 @@ export function Layout() {
       <main id="main" tabIndex={-1} ref={mainRef}>
         <RouteErrorBoundary key={pathname}>
           {/* Until a screen's code has loaded, nothing is drawn rather than a half-built page. */}
-          <Suspense fallback={null}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={null}>{children}</Suspense>
         </RouteErrorBoundary>
       </main>
       <Suspense fallback={null}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from '../../lib/router';
 import { paths, sectionLinks } from '../../config/paths';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';

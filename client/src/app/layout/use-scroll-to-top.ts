@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigationType } from 'react-router-dom';
+import { useLocation, useNavigationType } from '../../lib/router';
 
 /**
  * A new page starts at its top; Back and Forward leave the browser's own scroll restoration to

@@ -2,7 +2,7 @@ import type { ArticleSummary } from '../../../../contract/content-types';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { bodyKey } from '../../../../contract/site-data';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { ContentImage } from '../../features/content/components/content-image';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { MarkdownContent } from '../../components/markdown-content';
 import { SectionHighlights } from '../../features/content/components/section-highlights';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';

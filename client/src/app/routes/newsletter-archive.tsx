@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';

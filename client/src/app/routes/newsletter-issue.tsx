@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import type { ArticleSummary } from '../../../../contract/content-types';
 import type { NewsletterListing } from '../../../../contract/newsletters';
 import { bodyKey } from '../../../../contract/site-data';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '../../lib/router';
 import { NewsletterArchive } from './newsletter-archive';
 import { NewsletterIssue } from './newsletter-issue';
 

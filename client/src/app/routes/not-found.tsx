@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
 import { paths, sectionLinks } from '../../config/paths';

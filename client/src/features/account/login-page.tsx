@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';

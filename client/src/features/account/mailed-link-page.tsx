@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '../../lib/router';
 import type { User } from '../../../../contract/api';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';

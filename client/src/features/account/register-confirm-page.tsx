@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
 import { confirmRegistration } from './account-api';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
@@ -85,9 +85,8 @@ function NewPasswordForm({ token }: { token: string }) {
       {errors.form && (
         <p className="form-error" role="alert">
           {errors.form}{' '}
-          <Link to={paths.resetPassword} reloadDocument>
-            Ask for a new link
-          </Link>
+          {/* A page load, not a route change: the page reads the token from the address once. */}
+          <a href={paths.resetPassword}>Ask for a new link</a>
         </p>
       )}
       <button className="button button--accent" disabled={submitting}>

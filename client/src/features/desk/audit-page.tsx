@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import type { DeskAuditEntry } from '../../../../contract/desk-api';
 import { fetchAudit } from './desk-api';
 import { formatDateTime } from './desk-format';

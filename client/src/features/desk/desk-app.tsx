@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { NavLink, Route, Routes } from 'react-router-dom';
+import { NavLink, Route, Switch } from '../../lib/router';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
@@ -39,11 +39,17 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
     return (
       <DeskFrame staff={staff.data}>
         <Suspense fallback={<p className="desk__loading">Loading…</p>}>
-          <Routes>
-            <Route path="posts/new" element={<PostEditorPage staff={staff.data} />} />
-            <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
-            <Route path="*" element={<PostsPage staff={staff.data} />} />
-          </Routes>
+          <Switch>
+            <Route path="/desk/posts/new">
+              <PostEditorPage staff={staff.data} />
+            </Route>
+            <Route path="/desk/posts/:id">
+              <PostEditorPage staff={staff.data} />
+            </Route>
+            <Route>
+              <PostsPage staff={staff.data} />
+            </Route>
+          </Switch>
         </Suspense>
       </DeskFrame>
     );
@@ -51,16 +57,30 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
   return (
     <DeskFrame staff={staff.data}>
       <Suspense fallback={<p className="desk__loading">Loading…</p>}>
-        <Routes>
-          <Route index element={<MembersPage />} />
-          <Route path="members/:id" element={<MemberPage staff={staff.data} />} />
-          <Route path="dashboard" element={<DashboardPage />} />
-          <Route path="audit" element={<AuditPage />} />
-          <Route path="posts" element={<PostsPage staff={staff.data} />} />
-          <Route path="posts/new" element={<PostEditorPage staff={staff.data} />} />
-          <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
-          <Route path="*" element={notFound} />
-        </Routes>
+        <Switch>
+          <Route path="/desk">
+            <MembersPage />
+          </Route>
+          <Route path="/desk/members/:id">
+            <MemberPage staff={staff.data} />
+          </Route>
+          <Route path="/desk/dashboard">
+            <DashboardPage />
+          </Route>
+          <Route path="/desk/audit">
+            <AuditPage />
+          </Route>
+          <Route path="/desk/posts">
+            <PostsPage staff={staff.data} />
+          </Route>
+          <Route path="/desk/posts/new">
+            <PostEditorPage staff={staff.data} />
+          </Route>
+          <Route path="/desk/posts/:id">
+            <PostEditorPage staff={staff.data} />
+          </Route>
+          <Route>{notFound}</Route>
+        </Switch>
       </Suspense>
     </DeskFrame>
   );

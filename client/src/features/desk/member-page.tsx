@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '../../lib/router';
 import type { DeskLedgerEntry, DeskMember, DeskStaff } from '../../../../contract/desk-api';
 import { lastDayOf } from '../../../../contract/last-day';
 import { ApiError } from '../../lib/api-client';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import type { DeskMemberFilter } from '../../../../contract/desk-api';
 import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from './desk-api';
 import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
@@ -42,8 +42,8 @@ export function MembersPage() {
   return <MembersList key={search} params={new URLSearchParams(search)} />;
 }
 
-// The address is read with URLSearchParams rather than react-router's useSearchParams, which
-// would add its code to every visitor's first load (the router is in the entry chunk).
+// The search is the address's query: Back and Forward move between searches, and a search can be
+// bookmarked or shared with another staff member.
 function MembersList({ params }: { params: URLSearchParams }) {
   const navigate = useNavigate();
   const filterParam = params.get('filter');

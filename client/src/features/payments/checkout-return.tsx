@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from '../../lib/router';
 import { apiRequest } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { waitForMembership } from '../../lib/session/wait-for-membership';

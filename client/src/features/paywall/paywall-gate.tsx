@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useSiteConfig } from '../../lib/site-config';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { isPerkLive, PERK_CATEGORIES } from '../../../../contract/perks';
 import { JoinButton } from '../../components/join-button';
 import { PageMasthead } from '../../components/page-masthead';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../../lib/router';
 import { ExternalLink } from '../../../components/external-link';
 import type { Tone } from '../sections';
 import { ContentImage } from './content-image';

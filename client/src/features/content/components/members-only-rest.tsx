@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../../../lib/router';
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
 import { MembersOnlyBox } from '../../../components/members-only-box';
 import { MarkdownContent } from '../../../components/markdown-content';

@@ -1,5 +1,5 @@
 import type { FocusEvent, ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../../lib/router';
 import { paths } from '../../../config/paths';
 import type { HomeHighlights } from '../types';
 import { ArticleCard } from './article-card';

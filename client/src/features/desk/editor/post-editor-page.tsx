@@ -1,6 +1,6 @@
 import type { Editor } from '@tiptap/react';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from '../../../lib/router';
 import type { DeskStaff } from '../../../../../contract/desk-api';
 import { POST_KINDS, type PostJson, type PostKind } from '../../../../../contract/posts';
 import { isNetworkError } from '../../../lib/api-client';
