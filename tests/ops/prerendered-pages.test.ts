@@ -118,7 +118,8 @@ describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
       expect(response.headers['content-type']).toBe('image/png');
       expect(pngSize(response.rawPayload), image).toEqual({ width: 1200, height: 630 });
     }
-  });
+    // Every page's preview drawn as a PNG: about 15 s on a quiet two-core machine.
+  }, 60_000);
 
   it('answers unknown addresses and slugs with the 404 page and a 404', async () => {
     for (const url of [

@@ -99,7 +99,9 @@ describe('the content commands', () => {
       /: 0 posts created, \d+ posts updated \(each earlier version kept as a revision\)\./,
     );
     expect((await postsOf(second)).length).toBe((await postsOf(first)).length);
-  });
+    // Five runs of the real command, each a Node process of its own: about 28 s on a busy
+    // two-core machine, too close to the default 30 s.
+  }, 90_000);
 
   it('imports nothing from a folder with one wrong file, and names each problem on one line', async (context) => {
     const database = await newDatabase();
@@ -149,5 +151,6 @@ describe('the content commands', () => {
     } finally {
       await folder.remove();
     }
-  });
+    // Runs of the real command, each a Node process of its own: about 14 s on a quiet machine.
+  }, 60_000);
 });

@@ -37,5 +37,6 @@ describe('the embedded database', () => {
       await reader.close();
       await second.stop();
     }
-  });
+    // Two starts of PGlite (WebAssembly PostgreSQL): about 17 s on a quiet two-core machine.
+  }, 60_000);
 });
