@@ -252,19 +252,23 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
     return () => window.removeEventListener('online', online);
   }, []);
 
-  // Leaving: a draft's last words go to the server (a request that outlives the page); anything
-  // unsaved is in this browser, and the browser asks before the page closes.
+  // Leaving: a draft's last words go to the server (a request that outlives the page) unless the
+  // browser knows it is offline; anything unsaved is in this browser, and the browser asks before
+  // the page closes.
   useEffect(() => {
     const leaving = (event: BeforeUnloadEvent) => {
       const { save: state, post: current } = latest.current;
       if (state.state === 'saved') return;
-      if (current && current.status === 'draft') void saveRef.current({ keepalive: true });
+      if (current && current.status === 'draft' && navigator.onLine) {
+        void saveRef.current({ keepalive: true });
+      }
       event.preventDefault();
     };
     const hidden = () => {
       const { save: state, post: current } = latest.current;
       if (
         document.visibilityState === 'hidden' &&
+        navigator.onLine &&
         state.state === 'dirty' &&
         current?.status === 'draft'
       ) {
