@@ -7,11 +7,12 @@ import {
   useSearch,
 } from 'wouter';
 
-// The app's routing, on wouter (docs/decisions/0018-router.md): about 2 KB of the first load where react-router's
-// declarative mode took 12. Route tables are wouter's `<Switch>` of `<Route>`s, first match wins
-// (so the specific paths come before the general ones). This module adds what the screens read
-// from react-router and wouter leaves out: a key and a type for each navigation, the history
-// entry's state and the hash, and links that say which page is the current one.
+// The app's routing, on wouter (docs/decisions/0018-router.md): about 2 KB of the first load
+// where react-router's declarative mode took 12. Route tables are wouter's `<Switch>` of
+// `<Route>`s, first match wins (so the specific paths come before the general ones). This module
+// adds what the screens read from react-router and wouter leaves out: a key and a type for each
+// navigation, the history entry's state and the hash, and links that say which page is the
+// current one.
 
 export { Route, Switch, useParams, useSearchParams } from 'wouter';
 
@@ -119,11 +120,11 @@ export function Link({ to, ...props }: LinkProps) {
 
 /**
  * A link that says when it leads to the current page (`aria-current="page"`, which the styles
- * show): at that address or below it, or only at it with `end`.
+ * show): at that address or below it, or only at it with `end` (always for the home page).
  */
 export function NavLink({ to, end = false, ...props }: LinkProps & { end?: boolean }) {
   const [pathname] = useRoutePath();
-  const current = pathname === to || (!end && pathname.startsWith(`${to.replace(/\/$/, '')}/`));
+  const current = pathname === to || (!end && to !== '/' && pathname.startsWith(`${to}/`));
   return <RouteLink to={to} aria-current={current ? 'page' : undefined} {...props} />;
 }
 
