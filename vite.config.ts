@@ -64,6 +64,12 @@ export default defineConfig(({ isSsrBuild }) => ({
   ssr: { noExternal: true },
   server: {
     port: 5173,
-    proxy: Object.fromEntries([...SERVER_PATHS, ...SITE_FILES].map((path) => [path, serverUrl])),
+    proxy: Object.fromEntries(
+      // Each topic's feed too (contract/topics.ts): a key starting with ^ is a pattern.
+      [...SERVER_PATHS, ...SITE_FILES, '^/topics/[a-z0-9-]+/rss\\.xml$'].map((path) => [
+        path,
+        serverUrl,
+      ]),
+    ),
   },
 }));

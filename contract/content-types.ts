@@ -24,6 +24,8 @@ export interface ArticleSummary {
   seoDescription?: string;
   /** For members: others read the summary and what comes before the divider. */
   membersOnly?: true;
+  /** Topic names (contract/topics.ts), as the writer set them. */
+  tags?: string[];
 }
 
 export interface Campaign {
@@ -35,6 +37,7 @@ export interface Campaign {
   publishedAt: string;
   externalLink: string;
   heroImage: string;
+  tags?: string[];
 }
 
 export interface Boycott {

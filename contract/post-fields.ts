@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { articleCategories, boycottStatuses } from './content-types.js';
+import { MAX_TAGS, topicSlug } from './topics.js';
 
 // The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
 // post's fields (contract/posts.ts): the import checks files with these schemas, the desk's API
@@ -12,6 +13,22 @@ const slug = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case words joined by hyphens');
 const text = z.string('must be text').trim().min(1, 'must not be empty');
 const shortText = text.max(200, 'must be at most 200 characters');
+/** A tag (contract/topics.ts) as a writer types it: a short name with letters or digits. */
+const tagSchema = z
+  .string('must be text')
+  .trim()
+  .min(1, 'must not be empty')
+  .max(40, 'must be at most 40 characters')
+  .refine((name) => topicSlug(name) !== '', 'must have a letter or a digit');
+
+const tagsSchema = z
+  .array(tagSchema, 'must be a list of tags')
+  .max(MAX_TAGS, `must be at most ${MAX_TAGS} tags`)
+  .refine(
+    (tags) => new Set(tags.map(topicSlug)).size === tags.length,
+    'must not name the same tag twice',
+  );
+
 const isoDate = z.iso.date('must be an ISO date such as 2024-03-01');
 const webAddress = z.url({ protocol: /^https?$/, error: 'must be an http(s) address' });
 
@@ -26,6 +43,8 @@ export const articleSchema = z.strictObject({
     .int('must be a whole number of minutes')
     .min(1, 'must be between 1 and 60')
     .max(60, 'must be between 1 and 60'),
+  /** Topics (contract/topics.ts): each has a page, `/topics/<slug>`. */
+  tags: tagsSchema.optional(),
 });
 
 export const campaignSchema = z.strictObject({
@@ -36,6 +55,7 @@ export const campaignSchema = z.strictObject({
   summary: shortText,
   publishedAt: isoDate,
   externalLink: webAddress,
+  tags: tagsSchema.optional(),
 });
 
 export const boycottSchema = z.strictObject({

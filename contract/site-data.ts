@@ -13,6 +13,8 @@ import type {
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
+import type { SearchResults } from './search.js';
+import type { Topic } from './topics.js';
 
 export interface SiteData {
   /** Articles, newest first: a section's list, or an article with the others its page shows. */
@@ -32,6 +34,13 @@ export interface SiteData {
    */
   teasers?: string[];
   perks?: Perk[];
+  /**
+   * The search page's results for its `?q=` (drawn by the server into the page only; the page
+   * asks GET /api/search as the reader types). `error`: the query was refused (too long).
+   */
+  search?: SearchResults & { error?: string };
+  /** Topics: every one (/topics), or the one a topic's page shows, its posts in `articles`. */
+  topics?: Topic[];
 }
 
 /** The key of a body in SiteData.bodies. */

@@ -62,6 +62,16 @@ export const SiteIndexSchema = Type.Object({
       membersOnly: Type.Boolean(),
     }),
   ),
+  /** Every topic (contract/topics.ts) with its page and feed, ordered by name. */
+  topics: Type.Array(
+    Type.Object({
+      slug: Type.String({ minLength: 1 }),
+      name: Type.String({ minLength: 1 }),
+      description: Type.String(),
+      path: SitePath,
+      feedPath: SitePath,
+    }),
+  ),
   /** The article sections, each with its list's path. */
   sections: Type.Array(Type.Object({ name: Section, path: SitePath, feedPath: SitePath })),
   /** The web manifest's colours (the site's CSS) and icons (generated at build). */

@@ -20,6 +20,10 @@ export const paths = {
   newsletterConfirm: '/newsletter/confirm',
   newsletterUnsubscribe: '/newsletter/unsubscribe',
   perks: '/perks',
+  /** Search (`?q=`): the server draws the results into the page, so it works without scripts. */
+  search: '/search',
+  /** Every topic, and each one's page (`/topics/<slug>`; contract/topics.ts). */
+  topics: '/topics',
   homeBuying: '/home-buying',
   studentDebtRelief: '/student-debt-relief',
   workAndJobs: '/work-and-jobs',

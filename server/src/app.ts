@@ -52,6 +52,8 @@ import staff from './plugins/app/staff.js';
 import { modeOfKey } from './stripe/key-check.js';
 import siteContent from './plugins/app/site-content.js';
 import siteDataRoutes from './routes/site-data/index.js';
+import searchRoutes from './routes/search/index.js';
+import siteSearch from './plugins/app/search.js';
 import { DESK_PATH } from '../../contract/constants.js';
 
 export interface AppDependencies {
@@ -212,6 +214,8 @@ export async function buildApp(
   await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
   await app.register(siteFileRoutes, { siteUrl: config.siteUrl, siteName: config.siteName });
   await app.register(siteDataRoutes);
+  await app.register(siteSearch);
+  await app.register(searchRoutes);
   await app.register(clientAssets, {
     dir: dependencies.clientDir ?? clientDistDir,
     ssrDir: dependencies.ssrDir ?? ssrDistDir,

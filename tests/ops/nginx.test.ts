@@ -379,7 +379,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(forged.status).toBe(403);
   });
 
-  it('passes the sitemap, the feeds, robots.txt and the manifest to the app, which names this site', async () => {
+  it("passes the sitemap, the feeds (a topic's too), robots.txt and the manifest to the app, which names this site", async () => {
     const files: [path: string, type: string][] = [
       ['/sitemap.xml', 'application/xml; charset=utf-8'],
       ['/robots.txt', 'text/plain; charset=utf-8'],
@@ -390,6 +390,8 @@ describe.skipIf(!nginxBinary)(title, () => {
       ['/newsletter/rss.xml', 'application/rss+xml; charset=utf-8'],
     ];
     expect(files.map(([path]) => path).sort()).toEqual([...SITE_FILES].sort());
+    // A topic's feed (its own location: every other name with a dot is a static file).
+    files.push(['/topics/housing/rss.xml', 'application/rss+xml; charset=utf-8']);
 
     for (const [path, type] of files) {
       const response = await fetch(`${site}${path}`, { headers: { 'accept-encoding': 'gzip' } });

@@ -61,3 +61,37 @@ export function readDatamodel(path = schemaPath): Datamodel {
   ) as { datamodel: Datamodel };
   return dmmf.datamodel;
 }
+
+/** A field of a type Prisma has no name for (`Unsupported("tsvector")`). */
+export interface UnsupportedField {
+  /** The model's table (its `@@map`, else its name). */
+  table: string;
+  /** The column (the field's `@map`, else its name). */
+  column: string;
+  /** The database type, as written in `Unsupported("…")`. */
+  type: string;
+  isRequired: boolean;
+}
+
+/**
+ * Prisma's DMMF leaves out `Unsupported(…)` fields (the client cannot read them), so they are read
+ * from the schema's text: one per line, inside a model.
+ */
+export function readUnsupportedFields(path = schemaPath): UnsupportedField[] {
+  const schema = readFileSync(path, 'utf8');
+  const fields: UnsupportedField[] = [];
+  for (const [, name = '', block = ''] of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)\n\}/gm)) {
+    const table = /@@map\("([^"]+)"\)/.exec(block)?.[1] ?? name;
+    for (const [line = '', field = '', type = '', optional] of block.matchAll(
+      /^\s*(\w+)\s+Unsupported\("([^"]+)"\)(\?)?.*$/gm,
+    )) {
+      fields.push({
+        table,
+        column: /@map\("([^"]+)"\)/.exec(line)?.[1] ?? field,
+        type,
+        isRequired: optional === undefined,
+      });
+    }
+  }
+  return fields;
+}

@@ -30,6 +30,9 @@ const ConfirmSubscriptionPage = lazy(
 const NewsletterRoute = lazy(() => import('./routes/newsletter'));
 const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
 const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
+const SearchRoute = lazy(() => import('./routes/search'));
+const TopicsRoute = lazy(() => import('./routes/topics'));
+const TopicRoute = lazy(() => import('./routes/topic'));
 const DeskApp = lazy(() => import('../features/desk/desk-app'));
 
 /**
@@ -126,6 +129,15 @@ export function AppRoutes() {
             </Route>
             <Route path={paths.newsletterUnsubscribe}>
               <UnsubscribePage />
+            </Route>
+            <Route path={paths.search}>
+              <SearchRoute />
+            </Route>
+            <Route path={paths.topics}>
+              <TopicsRoute />
+            </Route>
+            <Route path={`${paths.topics}/:slug`}>
+              <TopicRoute />
             </Route>
             <Route path={`${paths.newsletter}/:slug?`}>
               <NewsletterRoute />

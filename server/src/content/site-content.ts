@@ -19,6 +19,7 @@ import type { PostAddresses, PostPresentation } from './posts.js';
 import { createNewslettersFile } from './newsletters-file.js';
 import { createSiteIndex } from './site-index.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
+import { collectTopics, type TopicEntry } from './topics.js';
 
 /** How many of each section's newest items the home page shows. */
 export const HOME_ITEMS_PER_SECTION = 3;
@@ -48,6 +49,8 @@ export interface SiteContent {
   perks: Perk[];
   /** Hero artwork by file name (`<seed>-<hash>.svg`). */
   artwork: Map<string, string>;
+  /** The tags of the articles and campaigns, by slug, ordered by name (content/topics.ts). */
+  topics: Map<string, TopicEntry>;
   /** What the sitemap, the feeds and the pages' heads say about the whole site. */
   index: SiteIndex;
   /** Addresses of posts taken down lately (410 Gone). */
@@ -170,6 +173,7 @@ export function createSiteContent(
     resourceGroups: groupSummaries,
   };
 
+  const topics = collectTopics(articles, campaigns);
   const { issues } = createNewslettersFile(content);
   const newsletterListings: NewsletterListing[] = issues.map(
     ({ body: _body, articles: cards, ...issue }) => ({
@@ -191,7 +195,8 @@ export function createSiteContent(
     newsletterListings,
     perks: sortPerks(content.perks.map(({ data }) => data)),
     artwork,
-    index: createSiteIndex(content, css),
+    topics,
+    index: createSiteIndex(content, css, [...topics.values()]),
     gone: addresses.gone,
     moved: addresses.moved,
   };

@@ -6,6 +6,7 @@ import { articleCategories } from '../../../contract/content-types.js';
 import type { SiteContent } from './site-content.js';
 import type { FastifyRequest } from 'fastify';
 import { isMembershipActive } from '../memberships/memberships.js';
+import { relatedArticles, topicOf } from './topics.js';
 
 /** Who reads: a member gets members-only posts whole. */
 export type Reader = 'public' | 'member';
@@ -15,9 +16,6 @@ export async function readerOf(request: FastifyRequest): Promise<Reader> {
   const session = await request.getSession();
   return isMembershipActive(session?.user?.membership ?? null) ? 'member' : 'public';
 }
-
-/** How many other articles of its section an article's page offers under it. */
-const MORE_ARTICLES = 3;
 
 /**
  * What the screen at `path` draws (contract/site-data.ts): only that, so a page carries its own
@@ -52,6 +50,13 @@ export function siteDataFor(
       return { perks: content.perks };
     case NEWSLETTER_PATHS.archive:
       return { newsletters: content.newsletterListings };
+    case paths.topics:
+      return { topics: [...content.topics.values()].map(topicOf) };
+  }
+  if (path.startsWith(`${paths.topics}/`)) {
+    const topic = content.topics.get(path.slice(paths.topics.length + 1));
+    if (!topic) return { topics: [] };
+    return { topics: [topicOf(topic)], articles: topic.articles, campaigns: topic.campaigns };
   }
   const page = contentPages.find((item) => item.path === path);
   if (page) return { pages: pages(page.slug) };
@@ -71,7 +76,7 @@ export function siteDataFor(
 const inSection = (content: SiteContent, category: ArticleCategory) =>
   content.articles.filter((article) => article.category === category);
 
-/** The article, the newest others of its section, and its body as this reader may read it. */
+/** The article, the articles related to it, and its body as this reader may read it. */
 function articleData(
   content: SiteContent,
   category: ArticleCategory,
@@ -82,9 +87,7 @@ function articleData(
   const whole = reader === 'member' ? content.memberBodies.get(slug) : undefined;
   const body = whole ?? content.articleBodies.get(slug);
   if (!article || !body) return { articles: [] };
-  const more = inSection(content, category)
-    .filter((item) => item.id !== article.id)
-    .slice(0, MORE_ARTICLES);
+  const more = relatedArticles(article, content.articles);
   const key = bodyKey('article', slug);
   return {
     articles: [article, ...more],

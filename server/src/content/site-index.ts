@@ -7,13 +7,19 @@ import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
 import { articleCategories } from '../../../contract/content-types.js';
 import type { LoadedContent } from './load-content.js';
+import { topicFeedPath, topicPath } from '../../../contract/topics.js';
+import type { TopicEntry } from './topics.js';
 
 /**
  * What the server needs to know about the content for the sitemap, the feeds and the manifest
  * (contract/site-index.ts). Sign-in, account and payment-return pages are not listed: they are
  * nobody's search result.
  */
-export function createSiteIndex(content: LoadedContent, css: string): SiteIndex {
+export function createSiteIndex(
+  content: LoadedContent,
+  css: string,
+  topics: readonly TopicEntry[] = [],
+): SiteIndex {
   const articles = content.articles
     .map(({ data }) => ({
       slug: data.slug,
@@ -93,12 +99,23 @@ export function createSiteIndex(content: LoadedContent, css: string): SiteIndex 
     { path: paths.newsletter, lastmod: lastmod(issueDates) },
     ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
     ...contentPages.map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
+    // Search finds everything: as new as the newest post.
+    { path: paths.search, lastmod: lastmod([]) },
+    { path: paths.topics, lastmod: lastmod(topics.map((topic) => topic.lastmod)) },
+    ...topics.map((topic) => ({ path: topicPath(topic.slug), lastmod: topic.lastmod })),
   ];
 
   return {
     pages,
     articles,
     newsletters,
+    topics: topics.map(({ slug, name, description }) => ({
+      slug,
+      name,
+      description,
+      path: topicPath(slug),
+      feedPath: topicFeedPath(slug),
+    })),
     sections,
     manifest: {
       themeColor: readCssColour(css, '--ink'),

@@ -1,6 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDatamodel, type Datamodel, type DmmfField, type DmmfModel } from '#test/prisma-schema';
+import {
+  readDatamodel,
+  readUnsupportedFields,
+  type Datamodel,
+  type DmmfField,
+  type DmmfModel,
+} from '#test/prisma-schema';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 
 // Migrations are written by hand (the schema engine cannot be downloaded here), so this test is
@@ -162,6 +168,7 @@ function referentialAction(action: string): string {
 
 describe('the migrated database matches schema.prisma', () => {
   const datamodel = readDatamodel();
+  const unsupported = readUnsupportedFields();
   let database: TestDatabase;
   let catalog: Awaited<ReturnType<typeof readCatalog>>;
 
@@ -183,6 +190,7 @@ describe('the migrated database matches schema.prisma', () => {
         .filter((field) => field.kind === 'scalar' || field.kind === 'enum')
         .map((field) => `${tableOf(model)}.${columnOf(field)}`),
     );
+    expected.push(...unsupported.map((field) => `${field.table}.${field.column}`));
     const actual = catalog.columns.map((column) => `${column.table}.${column.column}`);
     expect(actual.sort()).toEqual(expected.sort());
   });
@@ -204,6 +212,21 @@ describe('the migrated database matches schema.prisma', () => {
           default: expectedDefault(field, model, datamodel),
         });
       }
+    }
+  });
+
+  it('gives every Unsupported("…") field its database type and nullability', () => {
+    expect(unsupported.length).toBeGreaterThan(0);
+    for (const field of unsupported) {
+      const column = catalog.columns.find(
+        (c) => c.table === field.table && c.column === field.column,
+      );
+      const where = `${field.table}.${field.column}`;
+      expect({ where, type: column?.type, notNull: column?.notNull }).toEqual({
+        where,
+        type: field.type,
+        notNull: field.isRequired,
+      });
     }
   });
 

@@ -209,6 +209,7 @@ export function headTags(path: string, head: PageHead, index: SiteIndex) {
   const section = index.sections.find((item) => item.path === path);
   const feed = (title: string, feedPath: string) =>
     `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${PRERENDER_SITE_URL}${feedPath}" data-page-head />`;
+  const topic = index.topics.find((item) => item.path === path);
   const inNewsletter =
     path === NEWSLETTER_PATHS.archive || index.newsletters.some((item) => item.path === path);
   const tags = [
@@ -216,6 +217,7 @@ export function headTags(path: string, head: PageHead, index: SiteIndex) {
     // newsletter's pages link the archive's.
     section ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
     inNewsletter ? feed(`${SITE_NAME} newsletter`, SITE_FILE_PATHS.newsletterFeed) : '',
+    topic ? feed(`${SITE_NAME}: ${topic.name}`, topic.feedPath) : '',
     head.status === 200 ? `<link rel="canonical" href="${escapeHtml(url)}" data-page-head />` : '',
     meta('property', 'og:type', og?.type ?? 'website'),
     meta('property', 'og:site_name', SITE_NAME),

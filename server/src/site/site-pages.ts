@@ -189,13 +189,25 @@ export class SitePages {
     return reader === 'member' ? filled.replace(/<html\b/, '<html data-signed-in') : filled;
   }
 
+  /**
+   * A page whose content depends on its query (the search page's results, `data`): drawn for this
+   * request alone, never kept.
+   */
+  drawWith(path: string, data: SiteData, status: number): Promise<Page> {
+    const generation = this.generation;
+    return this.draw(generation, path, 'public', status, {
+      ...siteDataFor(generation.content, path),
+      ...data,
+    });
+  }
+
   private async draw(
     generation: Generation,
     path: string,
     reader: Reader,
     status?: number,
+    data: SiteData = siteDataFor(generation.content, path, reader),
   ): Promise<Page> {
-    const data = siteDataFor(generation.content, path, reader);
     const { html, head } = await this.renderPage(path, data);
     const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
     const page = composePage(this.template, html, head, tags, this.css).replace(

@@ -53,6 +53,7 @@ export function Navbar() {
             <Link className="navbar__brand" to={paths.home}>
               {siteName}
             </Link>
+            <NavbarSearch />
             <button
               ref={toggleRef}
               type="button"
@@ -110,5 +111,21 @@ export function Navbar() {
         </div>
       </header>
     </>
+  );
+}
+
+/**
+ * Search from every page: a link to the search page, whose box takes the focus (the bar has no
+ * room for a box of its own beside the sections at any width).
+ */
+function NavbarSearch() {
+  return (
+    <Link className="navbar__search" to={paths.search}>
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+        <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2.2" />
+        <path d="m15.5 15.5 5 5" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+      </svg>
+      <span className="visually-hidden">Search</span>
+    </Link>
   );
 }

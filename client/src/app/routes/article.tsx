@@ -1,6 +1,7 @@
 import type { ArticleSummary } from '../../../../contract/content-types';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { bodyKey } from '../../../../contract/site-data';
+import { topicPath, topicSlug } from '../../../../contract/topics';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
@@ -15,8 +16,6 @@ import { formatDate } from '../../lib/format-date';
 import { categoryPath } from '../../config/paths';
 import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
-
-const MORE_ARTICLES = 3;
 
 /** /health/:slug and /wealth/:slug; an unknown slug is the 404 page. */
 export default function ArticleRoute({ category }: { category: ArticleCategory }) {
@@ -51,9 +50,8 @@ function ArticleScreen({
   bodyKey: string;
   teaser: boolean;
 }) {
-  const more = articles
-    .filter((item) => item.category === article.category && item.id !== article.id)
-    .slice(0, MORE_ARTICLES);
+  // The server sends the article first, then those to read next (by shared topics and section).
+  const more = articles.filter((item) => item.id !== article.id);
   useDocumentHead(article.seoTitle ?? article.title, article.seoDescription ?? article.summary, {
     type: 'article',
     publishedTime: article.publishedAt,
@@ -84,6 +82,15 @@ function ArticleScreen({
             <span aria-hidden="true"> · </span>
             <span>{article.readingMinutes} min read</span>
           </p>
+          {article.tags && article.tags.length > 0 && (
+            <ul className="article__topics" aria-label="Topics">
+              {article.tags.map((tag) => (
+                <li key={tag}>
+                  <Link to={topicPath(topicSlug(tag))}>{tag}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
         </PageMasthead>
         <div className="article__hero">
           <ContentImage
@@ -104,7 +111,7 @@ function ArticleScreen({
       <NewsletterSignup heading="Liked this? Get the newsletter" />
       {more.length > 0 && (
         <aside className="more" aria-labelledby="more-title">
-          <h2 id="more-title">More in {article.category}</h2>
+          <h2 id="more-title">Related reading</h2>
           <ul className="card-grid" role="list">
             {more.map((item) => (
               <li key={item.id}>

@@ -8,7 +8,8 @@ import { DESK_API } from '../../../../contract/desk-api.js';
 import { postPath } from '../../../../contract/posts.js';
 import { previewRow } from '../../content/post-store.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
-import { browserOnlyPages, redirects } from '../../../../contract/site-paths.js';
+import { browserOnlyPages, paths, redirects } from '../../../../contract/site-paths.js';
+import { MAX_QUERY_LENGTH } from '../../../../contract/search.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { SitePages, type Page } from '../../site/site-pages.js';
 import { differsForMembers, readerOf } from '../../content/site-data.js';
@@ -278,9 +279,34 @@ export default fp(
       const content = app.siteContent.current();
       const moved = content.moved.get(path);
       if (moved) return reply.redirect(moved, 301);
+      if (path === paths.search) return answerSearch(request, reply);
       // Who reads matters only where members see more: only there is the session looked up.
       const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
       return sendPage(request, reply, await pages.page(path, reader));
+    }
+
+    /**
+     * /search?q=: the results drawn into the page, so that the page works without scripts; a
+     * query too long is the page with the search's message, answered 400. Without a query, the
+     * page is drawn once like any other.
+     */
+    async function answerSearch(request: FastifyRequest, reply: FastifyReply) {
+      if (!pages) return reply.code(503).send();
+      const { q } = request.query as Record<string, unknown>;
+      const raw = typeof q === 'string' ? q : Array.isArray(q) ? String(q[0] ?? '') : '';
+      if (raw.trim() === '') return sendPage(request, reply, await pages.page(paths.search));
+      let page: Page;
+      try {
+        page = await pages.drawWith(paths.search, { search: await app.siteSearch.find(raw) }, 200);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.statusCode !== 400) throw error;
+        page = await pages.drawWith(
+          paths.search,
+          { search: { query: raw.slice(0, MAX_QUERY_LENGTH), results: [], error: error.message } },
+          400,
+        );
+      }
+      return sendPage(request, reply, page);
     }
 
     app.get('/', (request, reply) => answerPage('/', request, reply));
@@ -297,5 +323,5 @@ export default fp(
         .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));
     });
   },
-  { name: 'client-assets', dependencies: ['sessions', 'site-content'] },
+  { name: 'client-assets', dependencies: ['sessions', 'site-content', 'search'] },
 );

@@ -11,6 +11,9 @@ import {
   renderWebManifest,
 } from '../../site-files/crawler-files.js';
 import { renderRssFeed } from '../../site-files/rss-feed.js';
+import { errorBody } from '../../http/errors.js';
+import { topicFeedPath, topicPath } from '../../../../contract/topics.js';
+import { categoryPath, paths } from '../../../../contract/site-paths.js';
 
 // A minute: a post published now reaches readers' feed readers and the search engines soon.
 const CACHE_CONTROL = 'public, max-age=60';
@@ -96,4 +99,42 @@ export default async function siteFileRoutes(
       );
     });
   }
+
+  // Each topic's feed: its articles and campaigns, newest first (contract/topics.ts).
+  app.get<{ Params: { slug: string } }>(`${paths.topics}/:slug/rss.xml`, async (request, reply) => {
+    const { slug } = request.params;
+    const topic = app.siteContent.current().topics.get(slug);
+    if (!topic) return reply.code(404).send(errorBody('not_found', 'No such topic.'));
+    const feedPath = topicFeedPath(slug);
+    let body = drawn.get(feedPath);
+    if (body === undefined) {
+      body = renderRssFeed(
+        {
+          title: `${siteName}: ${topic.name}`,
+          description: topic.description,
+          link: `${siteUrl}${topicPath(slug)}`,
+          self: `${siteUrl}${feedPath}`,
+        },
+        [
+          ...topic.articles.map((article) => ({
+            title: article.title,
+            path: `${categoryPath(article.category)}/${article.slug}`,
+            summary: article.summary,
+            publishedAt: article.publishedAt,
+            section: article.category,
+          })),
+          ...topic.campaigns.map((campaign) => ({
+            title: campaign.title,
+            path: `${paths.directAction}#${campaign.slug}`,
+            summary: campaign.summary,
+            publishedAt: campaign.publishedAt,
+            section: campaign.category,
+          })),
+        ],
+        siteUrl,
+      );
+      drawn.set(feedPath, body);
+    }
+    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+  });
 }

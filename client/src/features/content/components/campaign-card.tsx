@@ -25,6 +25,7 @@ export function CampaignCard({
       footer={<VisitIndicator label="Visit Campaign" />}
       headingLevel={headingLevel}
       featured={featured}
+      anchor={campaign.slug}
     />
   );
 }

@@ -17,6 +17,8 @@ export interface ContentCardProps {
   headingLevel?: 2 | 3;
   /** The newest item, drawn large at the top of a list. */
   featured?: boolean;
+  /** Its id on the page, for a link to its place in the list (a search result). */
+  anchor?: string;
 }
 
 /**
@@ -34,10 +36,11 @@ export function ContentCard({
   footer,
   headingLevel = 2,
   featured = false,
+  anchor,
 }: ContentCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <article className={`card tone-${tone}${featured ? ' card--featured' : ''}`}>
+    <article className={`card tone-${tone}${featured ? ' card--featured' : ''}`} id={anchor}>
       <ContentImage
         className="card__image"
         src={image}
