@@ -17,6 +17,9 @@ const PAGES = [
   { kind: 'policy page', path: '/privacy' },
   { kind: 'newsletter archive', path: '/newsletter' },
   { kind: 'newsletter issue', path: '/newsletter/first-issue' },
+  { kind: 'search results', path: '/search?q=student%20loans' },
+  { kind: 'topic', path: '/topics/housing' },
+  { kind: 'topics', path: '/topics' },
 ];
 
 interface Watch {

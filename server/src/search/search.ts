@@ -31,6 +31,10 @@ const MIN_CORRECTED_LENGTH = 4;
 const MIN_PREFIX_LENGTH = 2;
 /** At most this many published words stand in for one misspelt word. */
 const SPELLINGS_PER_WORD = 2;
+/** The last word is completed from the published words from this length. */
+const MIN_COMPLETED_LENGTH = 3;
+/** At most this many words complete the last word (the shortest first). */
+const COMPLETIONS = 8;
 /** How many words sharing trigrams are weighed (by edit distance) for each misspelt word. */
 const SPELLING_CANDIDATES = 12;
 
@@ -62,7 +66,7 @@ export async function searchPosts(
 ): Promise<SearchResult[]> {
   const words = queryWords(query);
   if (words.length === 0) return [];
-  const spellings = await otherSpellings(pool, words);
+  const spellings = await otherWords(pool, words);
   const tsquery = words
     .map((word, index) => {
       const last = index === words.length - 1;
@@ -77,7 +81,10 @@ export async function searchPosts(
   const { rows } = await pool.query<ResultRow>(
     `WITH q AS (SELECT to_tsquery('english', $1) AS query),
       found AS (
-        SELECT p."id", ts_rank($3::float4[], p."searchVector", q.query) AS rank, p."publishedAt"
+        SELECT p."id", p."publishedAt",
+            ts_rank($3::float4[], p."searchVector", q.query)
+              -- A title that holds every word the reader typed comes first.
+              + CASE WHEN to_tsvector('english', p."title") @@ q.query THEN 1 ELSE 0 END AS rank
           FROM "posts" p, q
           WHERE p."searchVector" @@ q.query AND ${LIVE}
           ORDER BY rank DESC, p."publishedAt" DESC, p."id"
@@ -118,52 +125,62 @@ function excerptSource(p: string): string {
 }
 
 /**
- * Published words that a query's word may be a misspelling of: for each word not found as it is
- * (the last one: nor as the start of a word), the words sharing most of its trigrams (found by
- * the index), kept when a slip or two of typing away, nearest first.
+ * Published words that stand in for a query's words: for the last word, the words it begins
+ * (English stemming makes "budgeting" `budget`, which no prefix "budgeti" reaches); for each word
+ * not found as it is (the last one: nor as the start of a word), the words it may be a misspelling
+ * of, sharing most of its trigrams (found by the index), a slip or two of typing away, nearest
+ * first.
  */
-async function otherSpellings(pool: pg.Pool, words: string[]): Promise<Map<string, string[]>> {
+async function otherWords(pool: pg.Pool, words: string[]): Promise<Map<string, string[]>> {
+  const last = words[words.length - 1] ?? '';
   const candidates = words.filter((word) => word.length >= MIN_CORRECTED_LENGTH);
-  if (candidates.length === 0) return new Map();
-  const last = words[words.length - 1];
+  const completing = last.length >= MIN_COMPLETED_LENGTH;
+  if (candidates.length === 0 && !completing) return new Map();
   // pg_trgm's `%` (which its index serves) asks for 30 % of trigrams in common by default: one
   // slip in a short word ("lown" for "loan") shares only a quarter. Lower for this query alone.
   const { rows } = await withTransaction(pool, async (tx) => {
     await tx.query(`SELECT set_config('pg_trgm.similarity_threshold', '0.2', true)`);
-    return tx.query<{ input: string; word: string }>(
-      `SELECT w.input, s.word
-      FROM unnest($1::text[]) AS w(input)
-      CROSS JOIN LATERAL (
-        SELECT sw."word" FROM "search_words" sw
-          WHERE sw."word" % w.input AND sw."word" <> w.input
-          ORDER BY similarity(sw."word", w.input) DESC, sw."word"
-          LIMIT ${SPELLING_CANDIDATES}
-      ) s
-      WHERE NOT EXISTS (
-        SELECT 1 FROM "search_words" e
-          WHERE e."word" = w.input OR (w.input = $2 AND e."word" LIKE w.input || '%')
-      )`,
-      [candidates, last],
+    return tx.query<{ input: string; word: string; completes: boolean }>(
+      `SELECT w.input, s.word, false AS completes
+        FROM unnest($1::text[]) AS w(input)
+        CROSS JOIN LATERAL (
+          SELECT sw."word" FROM "search_words" sw
+            WHERE sw."word" % w.input AND sw."word" <> w.input
+            ORDER BY similarity(sw."word", w.input) DESC, sw."word"
+            LIMIT ${SPELLING_CANDIDATES}
+        ) s
+        WHERE NOT EXISTS (
+          SELECT 1 FROM "search_words" e
+            WHERE e."word" = w.input OR (w.input = $2 AND e."word" LIKE w.input || '%')
+        )
+      UNION ALL
+      (SELECT $2, sw."word", true FROM "search_words" sw
+        WHERE $3 AND sw."word" LIKE $2 || '%' AND sw."word" <> $2
+        ORDER BY length(sw."word"), sw."word"
+        LIMIT ${COMPLETIONS})`,
+      // The words hold letters and digits only: none of LIKE's wildcards.
+      [candidates, last, completing],
     );
   });
   const near = new Map<string, { word: string; slips: number }[]>();
-  for (const { input, word } of rows) {
+  const others = new Map<string, string[]>();
+  for (const { input, word, completes } of rows) {
     // Only words as the query's are (letters and digits): nothing else goes into the tsquery.
     if (!/^[\p{L}\p{N}]+$/u.test(word)) continue;
+    if (completes) {
+      others.set(input, [...(others.get(input) ?? []), word]);
+      continue;
+    }
     const slips = editDistance(input, word);
     if (slips > allowedSlips(input.length)) continue;
     near.set(input, [...(near.get(input) ?? []), { word, slips }]);
   }
-  return new Map(
-    [...near].map(([input, words]) => [
-      input,
-      // Stable: among equal distances, the trigram order (most alike first) stands.
-      words
-        .sort((a, b) => a.slips - b.slips)
-        .slice(0, SPELLINGS_PER_WORD)
-        .map(({ word }) => word),
-    ]),
-  );
+  for (const [input, found] of near) {
+    // Stable: among equal distances, the trigram order (most alike first) stands.
+    const nearest = found.sort((a, b) => a.slips - b.slips).slice(0, SPELLINGS_PER_WORD);
+    others.set(input, [...(others.get(input) ?? []), ...nearest.map(({ word }) => word)]);
+  }
+  return others;
 }
 
 /**

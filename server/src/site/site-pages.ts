@@ -190,15 +190,19 @@ export class SitePages {
   }
 
   /**
-   * A page whose content depends on its query (the search page's results, `data`): drawn for this
-   * request alone, never kept.
+   * A page whose content depends on its query (`search`: the search page's results, in `data`):
+   * drawn for this request alone, never kept.
    */
-  drawWith(path: string, data: SiteData, status: number): Promise<Page> {
+  drawWith(path: string, search: string, data: SiteData, status: number): Promise<Page> {
     const generation = this.generation;
-    return this.draw(generation, path, 'public', status, {
-      ...siteDataFor(generation.content, path),
-      ...data,
-    });
+    return this.draw(
+      generation,
+      path,
+      'public',
+      status,
+      { ...siteDataFor(generation.content, path), ...data },
+      `${path}${search}`,
+    );
   }
 
   private async draw(
@@ -207,8 +211,10 @@ export class SitePages {
     reader: Reader,
     status?: number,
     data: SiteData = siteDataFor(generation.content, path, reader),
+    /** The address the app draws (with its query): the path's own by default. */
+    address = path,
   ): Promise<Page> {
-    const { html, head } = await this.renderPage(path, data);
+    const { html, head } = await this.renderPage(address, data);
     const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
     const page = composePage(this.template, html, head, tags, this.css).replace(
       '<div id="root">',

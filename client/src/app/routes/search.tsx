@@ -33,9 +33,13 @@ export default function SearchRoute() {
   const navigate = useNavigate();
   const addressQuery = queryOf(location.search);
   const [text, setText] = useState(addressQuery);
-  // What the server drew is this address's answer only (the same path keeps its data).
+  // What the server drew is this address's answer only (the same path keeps its data); a query
+  // it refused is drawn as sent.
   const [shown, setShown] = useState<Shown | null>(() =>
-    drawn && drawn.query === normalizeQuery(addressQuery) ? drawn : null,
+    drawn &&
+    (drawn.error ? drawn.query === addressQuery : drawn.query === normalizeQuery(addressQuery))
+      ? drawn
+      : null,
   );
   const [busy, setBusy] = useState(false);
   /** The query whose answer is shown (or on its way to the screen). */
@@ -54,7 +58,7 @@ export default function SearchRoute() {
     const query = normalizeQuery(raw);
     if (query === null) {
       setShown({
-        query: raw.slice(0, MAX_QUERY_LENGTH),
+        query: raw,
         results: [],
         error: `Search for at most ${MAX_QUERY_LENGTH} characters: a few words find more.`,
       });

@@ -9,7 +9,6 @@ import { postPath } from '../../../../contract/posts.js';
 import { previewRow } from '../../content/post-store.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
 import { browserOnlyPages, paths, redirects } from '../../../../contract/site-paths.js';
-import { MAX_QUERY_LENGTH } from '../../../../contract/search.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { SitePages, type Page } from '../../site/site-pages.js';
 import { differsForMembers, readerOf } from '../../content/site-data.js';
@@ -297,12 +296,17 @@ export default fp(
       if (raw.trim() === '') return sendPage(request, reply, await pages.page(paths.search));
       let page: Page;
       try {
-        page = await pages.drawWith(paths.search, { search: await app.siteSearch.find(raw) }, 200);
+        const search = await app.siteSearch.find(raw);
+        const address = `?${new URLSearchParams({ q: search.query }).toString()}`;
+        page = await pages.drawWith(paths.search, address, { search }, 200);
       } catch (error) {
         if (!(error instanceof HttpError) || error.statusCode !== 400) throw error;
+        // The query as sent: the page draws it in its box, for the reader to shorten.
+        const address = `?${new URLSearchParams({ q: raw }).toString()}`;
         page = await pages.drawWith(
           paths.search,
-          { search: { query: raw.slice(0, MAX_QUERY_LENGTH), results: [], error: error.message } },
+          address,
+          { search: { query: raw, results: [], error: error.message } },
           400,
         );
       }

@@ -30,7 +30,9 @@ import {
   KIND_FIELDS,
   KIND_LABELS,
   KINDS_WITH_BODY,
+  listText,
   localInputValue,
+  parseList,
   timeZone,
   withField,
   type FieldSpec,
@@ -929,23 +931,14 @@ function KindField({
           {spec.label}
         </label>
       );
-    case 'slugs':
+    case 'list':
       return (
-        <label className="desk-field">
-          <span>{spec.label}</span>
-          <input
-            value={Array.isArray(value) ? value.join(', ') : ''}
-            placeholder={spec.hint}
-            onChange={(e) =>
-              onChange(
-                e.target.value
-                  .split(',')
-                  .map((slug) => slug.trim())
-                  .filter(Boolean),
-              )
-            }
-          />
-        </label>
+        <ListField
+          label={spec.label}
+          hint={spec.hint}
+          value={Array.isArray(value) ? value : []}
+          onChange={onChange}
+        />
       );
     case 'rows': {
       const rows = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
@@ -995,4 +988,37 @@ function KindField({
       );
     }
   }
+}
+
+/**
+ * A list typed as text: what the writer types stays as typed (a comma at its end too, where the
+ * next item begins) while it means the list the post has.
+ */
+function ListField({
+  label,
+  hint,
+  value,
+  onChange,
+}: {
+  label: string;
+  hint?: string;
+  value: readonly unknown[];
+  onChange: (value: string[]) => void;
+}) {
+  const [text, setText] = useState(() => listText(value));
+  // Another list arrived (the post loaded, a revision restored): show it.
+  if (listText(parseList(text)) !== listText(value)) setText(listText(value));
+  return (
+    <label className="desk-field">
+      <span>{label}</span>
+      <input
+        value={text}
+        placeholder={hint}
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(parseList(e.target.value));
+        }}
+      />
+    </label>
+  );
 }

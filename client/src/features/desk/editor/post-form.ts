@@ -21,7 +21,8 @@ export type FieldSpec =
   | { name: string; label: string; type: 'number'; min: number; max: number }
   | { name: string; label: string; type: 'select'; options: readonly string[] }
   | { name: string; label: string; type: 'checkbox'; hint?: string }
-  | { name: string; label: string; type: 'slugs'; hint?: string }
+  /** A list typed as words separated by commas (article slugs, topics). */
+  | { name: string; label: string; type: 'list'; hint?: string }
   | {
       name: string;
       label: string;
@@ -36,10 +37,22 @@ export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
     { name: 'category', label: 'Section', type: 'select', options: articleCategories },
     { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
     { name: 'readingMinutes', label: 'Reading time (minutes)', type: 'number', min: 1, max: 60 },
+    {
+      name: 'tags',
+      label: 'Topics',
+      type: 'list',
+      hint: 'Up to eight, separated by commas: Housing, Student debt',
+    },
   ],
   campaign: [
     { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
     { name: 'externalLink', label: 'Campaign link', type: 'url', hint: 'https://…' },
+    {
+      name: 'tags',
+      label: 'Topics',
+      type: 'list',
+      hint: 'Up to eight, separated by commas: Housing, Student debt',
+    },
   ],
   boycott: [
     { name: 'reason', label: 'Why', type: 'textarea' },
@@ -78,7 +91,7 @@ export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
     {
       name: 'articles',
       label: 'Articles mailed under it',
-      type: 'slugs',
+      type: 'list',
       hint: 'Up to six article slugs, separated by commas.',
     },
     { name: 'sample', label: 'A shipped sample', type: 'checkbox' },
@@ -192,6 +205,14 @@ export function changesOf(form: PostForm, kind: PostKind): Record<string, unknow
     seoDescription: orNull(form.seoDescription),
   };
 }
+
+/** A list as its field shows it, and a field's text as the list it means. */
+export const listText = (items: readonly unknown[]) => items.map(String).join(', ');
+export const parseList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** The words a reader will read. */
 export const countWords = (text: string) => text.match(/\S+/g)?.length ?? 0;
