@@ -17,13 +17,24 @@ ALTER TABLE "posts" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (
 
 CREATE INDEX "posts_searchVector_idx" ON "posts" USING GIN ("searchVector");
 
+-- What results are ranked by: the title (A) and the summary (B) alone. Small enough to stay in
+-- the row, so ranking the thousands of posts a common word matches reads no body's words.
+ALTER TABLE "posts" ADD COLUMN "rankVector" tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('english'::regconfig, "title"), 'A') ||
+  setweight(to_tsvector('english'::regconfig,
+    COALESCE("fields"->>'summary', "fields"->>'reason', "fields"->>'description', '')), 'B')
+) STORED;
+
 -- The words of what is published, as written (not stemmed): what a misspelt word is matched
--- against (pg_trgm, installed by 20261124100000_desk). Filled by the app as posts change; a word
--- left from a post taken down only offers a spelling that finds nothing.
+-- against, nearest first by pg_trgm's distance (installed by 20261124100000_desk; a GiST index
+-- walks words in that order), and what the last word typed is completed from (a pattern index for
+-- LIKE 'prefix%'). Filled by the app as posts change; a word left from a post taken down only
+-- offers a spelling that finds nothing.
 CREATE TABLE "search_words" (
     "word" TEXT NOT NULL,
 
     CONSTRAINT "search_words_pkey" PRIMARY KEY ("word")
 );
 
-CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIN ("word" gin_trgm_ops);
+CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIST ("word" gist_trgm_ops);
+CREATE INDEX "search_words_prefix_idx" ON "search_words" ("word" text_pattern_ops);

@@ -15,15 +15,19 @@ import { withTransaction } from '../db/transaction.js';
 const LIVE = `p."deletedAt" IS NULL AND p."status" IN ('published', 'scheduled')
   AND p."publishedAt" <= now()`;
 
-/** Weights of {D, C, B, A}: other fields, body, summary, title. A title match outranks any body. */
+/**
+ * Weights of {D, C, B, A} in ts_rank: results are ranked by rankVector, which holds the title (A)
+ * and the summary (B) alone; a post matched only by its body ranks below both.
+ */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
 
 /** Marks around a matched word in ts_headline's answer: private-use characters, never in text. */
 const MARK_START = '\uE000';
 const MARK_END = '\uE001';
-const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=28, MinWords=12, ShortWord=3, MaxFragments=2, FragmentDelimiter=" … "`;
-/** An excerpt is looked for in this much of a post's text at most: the work per result is bounded. */
-const EXCERPT_SOURCE_CHARS = 20_000;
+const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=28, MinWords=12, ShortWord=3, MaxFragments=1`;
+/** An excerpt is cut from this much of a post's body, starting a little before the first match. */
+const EXCERPT_WINDOW_CHARS = 1_200;
+const EXCERPT_LEAD_CHARS = 200;
 
 /** Words shorter than this are not corrected (too many words resemble them). */
 const MIN_CORRECTED_LENGTH = 4;
@@ -31,12 +35,14 @@ const MIN_CORRECTED_LENGTH = 4;
 const MIN_PREFIX_LENGTH = 2;
 /** At most this many published words stand in for one misspelt word. */
 const SPELLINGS_PER_WORD = 2;
+/** Posts read at a time when gathering their words. */
+const WORDS_BATCH = 250;
 /** The last word is completed from the published words from this length. */
 const MIN_COMPLETED_LENGTH = 3;
 /** At most this many words complete the last word (the shortest first). */
 const COMPLETIONS = 8;
-/** How many words sharing trigrams are weighed (by edit distance) for each misspelt word. */
-const SPELLING_CANDIDATES = 12;
+/** How many of the words nearest by trigrams are weighed (by edit distance) for a misspelt word. */
+const SPELLING_CANDIDATES = 30;
 
 /**
  * How many typing slips a word of this length may hold and still be corrected: one (a letter
@@ -64,50 +70,110 @@ export async function searchPosts(
   query: string,
   limit: number,
 ): Promise<SearchResult[]> {
-  const words = queryWords(query);
-  if (words.length === 0) return [];
-  const spellings = await otherWords(pool, words);
-  const tsquery = words
-    .map((word, index) => {
-      const last = index === words.length - 1;
-      const terms = [
-        `'${word}'${last && word.length >= MIN_PREFIX_LENGTH ? ':*' : ''}`,
-        ...(spellings.get(word) ?? []).map((spelling) => `'${spelling}'`),
-      ];
-      return terms.length === 1 ? terms[0] : `(${terms.join(' | ')})`;
-    })
-    .join(' & ');
+  return withTransaction(pool, async (tx) => {
+    await tx.query(PREFER_INDEXES);
+    const statement = await searchStatement(tx, query, limit);
+    if (!statement) return [];
+    const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
+    return rows.map(resultOf);
+  });
+}
 
-  const { rows } = await pool.query<ResultRow>(
-    `WITH q AS (SELECT to_tsquery('english', $1) AS query),
+/**
+ * PostgreSQL's planner does not count the reading of a post's words (a tsvector kept out of line,
+ * TOAST) when it weighs reading every post against the GIN index: from a few thousand posts it
+ * reads every post (40 ms at 10,000, where the index takes 2). For the search's own transaction,
+ * it is told to take its indexes.
+ */
+export const PREFER_INDEXES = `SET LOCAL enable_seqscan = off`;
+
+/**
+ * The statement that finds `query`'s results (null: it has no word to search for), after looking
+ * up the words that stand in for its slips and its unfinished last word. Apart, so that a
+ * benchmark can ask PostgreSQL how it runs it.
+ */
+export async function searchStatement(
+  pool: Pick<pg.Pool, 'query'>,
+  query: string,
+  limit: number,
+): Promise<{ text: string; values: unknown[] } | null> {
+  const words = queryWords(query);
+  if (words.length === 0) return null;
+  const spellings = await otherWords(pool, words);
+  // The query as a tsquery, and the same restricted to titles (weight A): a post whose title
+  // holds every word comes first.
+  const tsquery = (weight: '' | 'A') => {
+    const mark = (prefix: boolean) => (prefix ? `:*${weight}` : weight ? `:${weight}` : '');
+    return words
+      .map((word, index) => {
+        const last = index === words.length - 1;
+        const terms = [
+          `'${word}'${mark(last && word.length >= MIN_PREFIX_LENGTH)}`,
+          ...(spellings.get(word) ?? []).map((spelling) => `'${spelling}'${mark(false)}`),
+        ];
+        return terms.length === 1 ? terms[0] : `(${terms.join(' | ')})`;
+      })
+      .join(' & ');
+  };
+
+  // Matched by every word (the GIN index), ranked by the title and summary alone (rankVector:
+  // no body is read to rank), newest first among equals; excerpts for the page shown only.
+  return {
+    text: `WITH q AS NOT MATERIALIZED (
+        SELECT to_tsquery('english', $1) AS query, to_tsquery('english', $5) AS title_query
+      ),
+      -- Apart, so that nothing but the GIN index can find them (an index on the status would
+      -- have PostgreSQL read each live post's words instead).
+      matched AS MATERIALIZED (
+        SELECT p."id", p."publishedAt", p."deletedAt", p."status", p."rankVector"
+          FROM "posts" p, q
+          WHERE p."searchVector" @@ q.query
+      ),
       found AS (
         SELECT p."id", p."publishedAt",
-            ts_rank($3::float4[], p."searchVector", q.query)
-              -- A title that holds every word the reader typed comes first.
-              + CASE WHEN to_tsvector('english', p."title") @@ q.query THEN 1 ELSE 0 END AS rank
-          FROM "posts" p, q
-          WHERE p."searchVector" @@ q.query AND ${LIVE}
+            ts_rank($3::float4[], p."rankVector", q.query)
+              + CASE WHEN p."rankVector" @@ q.title_query THEN 1 ELSE 0 END AS rank
+          FROM matched p, q
+          WHERE ${LIVE}
           ORDER BY rank DESC, p."publishedAt" DESC, p."id"
           LIMIT $2
       )
       SELECT p."id", p."kind", p."slug", p."title", p."fields"->>'category' AS category,
           p."visibility", p."publishedAt",
-          ts_headline('english', left(${excerptSource('p')}, ${EXCERPT_SOURCE_CHARS}), q.query,
+          ts_headline('english', ${excerptSource('p', '$6')}, q.query,
             $4) AS excerpt
         FROM found f JOIN "posts" p ON p."id" = f."id", q
         ORDER BY f.rank DESC, f."publishedAt" DESC, f."id"`,
-    [tsquery, limit, WEIGHTS, HEADLINE_OPTIONS],
-  );
-  return rows.map(resultOf);
+    values: [
+      tsquery(''),
+      limit,
+      WEIGHTS,
+      HEADLINE_OPTIONS,
+      tsquery('A'),
+      // Each word's first letters, and its stand-ins': "budget" finds "budgeting" and "budgets".
+      [...words, ...[...spellings.values()].flat()].map((word) =>
+        word.slice(0, Math.min(word.length, Math.max(4, word.length - 3))),
+      ),
+    ],
+  };
 }
 
 /**
  * The text an excerpt is cut from, as SQL: what the post shows a visitor in words (a
  * members-only post's summary alone), its body's Markdown reduced to plain text.
  */
-function excerptSource(p: string): string {
+function excerptSource(p: string, probes: string): string {
   const summary = `COALESCE(${p}."fields"->>'summary', ${p}."fields"->>'reason', ${p}."fields"->>'description', '')`;
-  const plainBody = `regexp_replace(regexp_replace(regexp_replace(regexp_replace(${p}."body",
+  // ts_headline reads every word it is given (about 0.2 ms per 1,000 characters): it is given
+  // the part of the body around the first place one of the query's words starts (a probe: a
+  // word's first letters, which its other forms share), or else the body's opening.
+  const at = `COALESCE((SELECT min(NULLIF(strpos(lower(${p}."body"), probe), 0))
+      FROM unnest(${probes}::text[]) probe), 1)`;
+  const window = `regexp_replace(
+      substr(${p}."body", greatest(1, ${at} - ${EXCERPT_LEAD_CHARS}), ${EXCERPT_WINDOW_CHARS}),
+      CASE WHEN ${at} > ${EXCERPT_LEAD_CHARS} THEN '^\S*\s+' ELSE '^' END, '')`;
+  const plainBody = `regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+      ${window},
       '!\\[[^\\]]*\\]\\([^)]*\\)', '', 'g'),
       '\\[([^\\]]*)\\]\\([^)]*\\)', '\\1', 'g'),
       '<!--.*?-->', '', 'g'),
@@ -131,37 +197,44 @@ function excerptSource(p: string): string {
  * of, sharing most of its trigrams (found by the index), a slip or two of typing away, nearest
  * first.
  */
-async function otherWords(pool: pg.Pool, words: string[]): Promise<Map<string, string[]>> {
+async function otherWords(
+  pool: Pick<pg.Pool, 'query'>,
+  words: string[],
+): Promise<Map<string, string[]>> {
   const last = words[words.length - 1] ?? '';
   const candidates = words.filter((word) => word.length >= MIN_CORRECTED_LENGTH);
   const completing = last.length >= MIN_COMPLETED_LENGTH;
   if (candidates.length === 0 && !completing) return new Map();
-  // pg_trgm's `%` (which its index serves) asks for 30 % of trigrams in common by default: one
-  // slip in a short word ("lown" for "loan") shares only a quarter. Lower for this query alone.
-  const { rows } = await withTransaction(pool, async (tx) => {
-    await tx.query(`SELECT set_config('pg_trgm.similarity_threshold', '0.2', true)`);
-    return tx.query<{ input: string; word: string; completes: boolean }>(
-      `SELECT w.input, s.word, false AS completes
-        FROM unnest($1::text[]) AS w(input)
-        CROSS JOIN LATERAL (
-          SELECT sw."word" FROM "search_words" sw
-            WHERE sw."word" % w.input AND sw."word" <> w.input
-            ORDER BY similarity(sw."word", w.input) DESC, sw."word"
-            LIMIT ${SPELLING_CANDIDATES}
-        ) s
-        WHERE NOT EXISTS (
-          SELECT 1 FROM "search_words" e
-            WHERE e."word" = w.input OR (w.input = $2 AND e."word" LIKE w.input || '%')
-        )
-      UNION ALL
-      (SELECT $2, sw."word", true FROM "search_words" sw
-        WHERE $3 AND sw."word" LIKE $2 || '%' AND sw."word" <> $2
-        ORDER BY length(sw."word"), sw."word"
-        LIMIT ${COMPLETIONS})`,
-      // The words hold letters and digits only: none of LIKE's wildcards.
-      [candidates, last, completing],
-    );
+  // One statement: for each word that may be misspelt, unless it is a published word (the last
+  // one: the start of one), the published words nearest by trigrams (pg_trgm's distance, in the
+  // order its GiST index walks them); and the words the last one begins (a pattern index). Each
+  // word is a value of its own, so that the planner sees it and takes the indexes.
+  const values: string[] = [];
+  const value = (text: string) => {
+    values.push(text);
+    return `$${values.length}::text`;
+  };
+  const blocks = candidates.map((word) => {
+    const input = value(word);
+    const notPublished =
+      word === last
+        ? `NOT EXISTS (SELECT 1 FROM "search_words" e WHERE e."word" LIKE ${value(`${word}%`)})`
+        : `NOT EXISTS (SELECT 1 FROM "search_words" e WHERE e."word" = ${input})`;
+    return `(SELECT ${input} AS input, sw."word", false AS completes FROM "search_words" sw
+        WHERE ${notPublished}
+        ORDER BY sw."word" <-> ${input} LIMIT ${SPELLING_CANDIDATES})`;
   });
+  if (completing) {
+    const input = value(last);
+    blocks.push(`(SELECT ${input}, sw."word", true FROM "search_words" sw
+        WHERE sw."word" LIKE ${value(`${last}%`)} AND sw."word" <> ${input}
+        ORDER BY length(sw."word"), sw."word" LIMIT ${COMPLETIONS})`);
+  }
+  // The words hold letters and digits only: none of LIKE's wildcards.
+  const { rows } = await pool.query<{ input: string; word: string; completes: boolean }>(
+    blocks.join('\n      UNION ALL\n      '),
+    values,
+  );
   const near = new Map<string, { word: string; slips: number }[]>();
   const others = new Map<string, string[]>();
   for (const { input, word, completes } of rows) {
@@ -259,24 +332,36 @@ export async function addSearchWords(
 ): Promise<Date> {
   const { rows } = await pool.query<{ now: Date }>(`SELECT now() AS now`);
   const began = rows[0]?.now ?? new Date();
-  // ts_stat takes its query as text: the one value in it is a timestamp written here.
+  // ts_stat takes its query as text: the values in it are a timestamp and ids written here.
   const changed = since
     ? `AND (p."updatedAt" > '${since.toISOString()}' OR p."publishedAt" > '${since.toISOString()}')`
     : '';
-  const documents = `SELECT to_tsvector('simple', concat_ws(' ', p."title",
-      COALESCE(p."fields"->>'summary', p."fields"->>'reason', p."fields"->>'description'),
-      CASE WHEN p."visibility" = 'public' THEN p."body" END,
-      (SELECT string_agg(v #>> '{}', ' ') FROM jsonb_path_query(p."fields", 'strict $.**') AS v
-        WHERE jsonb_typeof(v) = 'string')))
-    FROM "posts" p WHERE ${LIVE} ${changed}`;
-  await pool.query(
-    `INSERT INTO "search_words" ("word")
-      SELECT word FROM ts_stat($1)
-        WHERE length(word) BETWEEN ${MIN_CORRECTED_LENGTH} AND 40 AND word !~ '[^[:alpha:]]'
-      ON CONFLICT DO NOTHING`,
-    [documents],
-  );
-  return began;
+  // A few hundred posts a statement: every statement stays well inside the statement timeout,
+  // whatever the size of the site.
+  for (let after = 0; ;) {
+    const batch = await pool.query<{ last: number | null }>(
+      `SELECT max("id") AS last FROM (
+        SELECT p."id" FROM "posts" p WHERE ${LIVE} ${changed} AND p."id" > $1
+          ORDER BY p."id" LIMIT ${WORDS_BATCH}) b`,
+      [after],
+    );
+    const last = batch.rows[0]?.last;
+    if (last === null || last === undefined) return began;
+    const documents = `SELECT to_tsvector('simple', concat_ws(' ', p."title",
+        COALESCE(p."fields"->>'summary', p."fields"->>'reason', p."fields"->>'description'),
+        CASE WHEN p."visibility" = 'public' THEN p."body" END,
+        (SELECT string_agg(v #>> '{}', ' ') FROM jsonb_path_query(p."fields", 'strict $.**') AS v
+          WHERE jsonb_typeof(v) = 'string')))
+      FROM "posts" p WHERE ${LIVE} ${changed} AND p."id" > ${after} AND p."id" <= ${last}`;
+    await pool.query(
+      `INSERT INTO "search_words" ("word")
+        SELECT word FROM ts_stat($1)
+          WHERE length(word) BETWEEN ${MIN_CORRECTED_LENGTH} AND 40 AND word !~ '[^[:alpha:]]'
+        ON CONFLICT DO NOTHING`,
+      [documents],
+    );
+    after = last;
+  }
 }
 
 /** The search page's address for a query. */
