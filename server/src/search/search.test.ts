@@ -62,6 +62,12 @@ const SEARCH_CONTENT = {
     },
     'Keep a **regular** schedule and read [the guide](https://www.cdc.gov/sleep/) at night.',
   ),
+  // The matched word far down a long body.
+  'articles/deep-match.md': article(
+    'deep-match',
+    { title: 'A Long Read', summary: 'Many paragraphs.', category: 'Health' },
+    `${Array.from({ length: 60 }, (_, i) => `Paragraph ${i} holds ordinary filler words.`).join('\n\n')}\n\nThen the zeppelin landed in the park.`,
+  ),
   // Made members-only below: its body holds a word found nowhere else.
   'articles/members-briefing.md': article(
     'members-briefing',
@@ -192,6 +198,14 @@ describe('search', () => {
     const text = result?.excerpt.map((part) => part.text).join('') ?? '';
     expect(text).toContain('Keep a regular schedule and read the guide at night');
     expect(text).not.toMatch(/\*\*|\]\(|https:/);
+  });
+
+  it('cuts the excerpt around a match deep in a long body', async () => {
+    const [result] = await search('zeppelin');
+    expect(result?.path).toBe('/health/deep-match');
+    const text = result?.excerpt.map((part) => part.text).join('') ?? '';
+    expect(text).toContain('Then the zeppelin landed in the park');
+    expect(result?.excerpt.find((part) => part.match)?.text).toBe('zeppelin');
   });
 
   it('finds a members-only post by its title and summary, never by its body, whose words no excerpt shows', async () => {

@@ -171,7 +171,7 @@ function excerptSource(p: string, probes: string): string {
       FROM unnest(${probes}::text[]) probe), 1)`;
   const window = `regexp_replace(
       substr(${p}."body", greatest(1, ${at} - ${EXCERPT_LEAD_CHARS}), ${EXCERPT_WINDOW_CHARS}),
-      CASE WHEN ${at} > ${EXCERPT_LEAD_CHARS} THEN '^\S*\s+' ELSE '^' END, '')`;
+      CASE WHEN ${at} > ${EXCERPT_LEAD_CHARS} THEN '^\\S*\\s+' ELSE '^' END, '')`;
   const plainBody = `regexp_replace(regexp_replace(regexp_replace(regexp_replace(
       ${window},
       '!\\[[^\\]]*\\]\\([^)]*\\)', '', 'g'),
