@@ -151,6 +151,8 @@ try {
     { name: 'list (Health)', path: '/health' },
     { name: 'article', path: articlePath() },
     { name: 'early access', path: '/early-access' },
+    { name: 'search', path: '/search?q=student%20loans' },
+    { name: 'topic', path: '/topics/housing' },
   ];
   for (const page of pages) {
     const runs: LighthouseResult[] = [];

@@ -47,9 +47,9 @@ function TopicScreen({
           <section aria-labelledby="topic-articles">
             <h2 id="topic-articles">Articles</h2>
             <ul className="card-grid" role="list">
-              {articles.map((article) => (
+              {articles.map((article, index) => (
                 <li key={article.id}>
-                  <ArticleCard article={article} headingLevel={3} />
+                  <ArticleCard article={article} headingLevel={3} priority={index === 0} />
                 </li>
               ))}
             </ul>

@@ -8,10 +8,12 @@ export function ArticleCard({
   article,
   headingLevel,
   featured,
+  priority,
 }: {
   article: ArticleSummary;
   headingLevel?: 2 | 3;
   featured?: boolean;
+  priority?: boolean;
 }) {
   return (
     <ContentCard
@@ -24,6 +26,7 @@ export function ArticleCard({
       footer={<time dateTime={article.publishedAt}>{formatDate(article.publishedAt)}</time>}
       headingLevel={headingLevel}
       featured={featured}
+      priority={priority ?? featured}
     />
   );
 }

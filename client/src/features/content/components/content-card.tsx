@@ -19,6 +19,8 @@ export interface ContentCardProps {
   featured?: boolean;
   /** Its id on the page, for a link to its place in the list (a search result). */
   anchor?: string;
+  /** Its image loads at once (the first card of a page, likely its largest paint). */
+  priority?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function ContentCard({
   headingLevel = 2,
   featured = false,
   anchor,
+  priority = featured,
 }: ContentCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
@@ -44,7 +47,7 @@ export function ContentCard({
       <ContentImage
         className="card__image"
         src={image}
-        priority={featured}
+        priority={priority}
         sizes={featured ? '(min-width: 48rem) 60vw, 100vw' : '(min-width: 48rem) 33vw, 100vw'}
       />
       <div className="card__body">
