@@ -295,3 +295,18 @@ export interface NewsletterSendStatus {
   mailing: boolean;
   sample: boolean;
 }
+
+/**
+ * A topic as the desk lists it (GET /api/desk/topics): every tag a published post carries, with
+ * its description. PUT /api/desk/topics/:slug `{description}` (editors and owners) writes one; an
+ * empty one puts back what the page says by itself.
+ */
+export interface DeskTopic {
+  slug: string;
+  name: string;
+  /** Published articles and campaigns carrying it. */
+  count: number;
+  description: string;
+  /** Whether a publisher wrote the description (else it is the page's own sentence). */
+  written: boolean;
+}

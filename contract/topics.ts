@@ -33,6 +33,9 @@ export interface Topic {
   count: number;
 }
 
+/** The longest description a publisher may write for a topic. */
+export const MAX_TOPIC_DESCRIPTION = 300;
+
 /** What a topic's page says of it when nothing else is written. */
 export const topicDescription = (name: string) =>
   `Articles and campaigns about ${name.toLowerCase()}, newest first.`;

@@ -20,7 +20,7 @@ export function isNetworkError(error: unknown): boolean {
 export async function apiRequest<T>(
   path: string,
   options: {
-    method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     body?: unknown;
     signal?: AbortSignal;
   } = {},

@@ -64,6 +64,8 @@ export function createSiteContent(
   content: LoadedContent,
   css: string,
   addresses: PostAddresses = { gone: new Set(), moved: new Map() },
+  /** Topics' descriptions as publishers wrote them, by slug. */
+  topicDescriptions: ReadonlyMap<string, string> = new Map(),
 ): SiteContent {
   const artwork = new Map<string, string>();
   const heroImage = (seed: string, theme: ArtworkTheme) => {
@@ -173,7 +175,7 @@ export function createSiteContent(
     resourceGroups: groupSummaries,
   };
 
-  const topics = collectTopics(articles, campaigns);
+  const topics = collectTopics(articles, campaigns, topicDescriptions);
   const { issues } = createNewslettersFile(content);
   const newsletterListings: NewsletterListing[] = issues.map(
     ({ body: _body, articles: cards, ...issue }) => ({

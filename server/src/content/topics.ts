@@ -3,6 +3,8 @@ import { topicDescription, topicSlug, type Topic } from '../../../contract/topic
 
 /** A topic with what carries it, newest first. */
 export interface TopicEntry extends Topic {
+  /** Whether a publisher wrote its description. */
+  written: boolean;
   articles: ArticleSummary[];
   campaigns: Campaign[];
   /** The newest date of its posts: its page's lastmod. */
@@ -16,6 +18,8 @@ export interface TopicEntry extends Topic {
 export function collectTopics(
   articles: readonly ArticleSummary[],
   campaigns: readonly Campaign[],
+  /** What publishers wrote of topics, by slug (else the page's own sentence). */
+  descriptions: ReadonlyMap<string, string> = new Map(),
 ): Map<string, TopicEntry> {
   const topics = new Map<string, TopicEntry>();
   const entry = (name: string, publishedAt: string) => {
@@ -25,8 +29,9 @@ export function collectTopics(
       topic = {
         slug,
         name,
-        description: topicDescription(name),
+        description: descriptions.get(slug) ?? topicDescription(name),
         count: 0,
+        written: descriptions.has(slug),
         articles: [],
         campaigns: [],
         lastmod: publishedAt,

@@ -22,7 +22,8 @@ export type AuditAction =
   | 'post_unpublish'
   | 'post_delete'
   | 'post_restore'
-  | 'newsletter_send';
+  | 'newsletter_send'
+  | 'topic_describe';
 
 export interface AuditRecord {
   action: AuditAction;

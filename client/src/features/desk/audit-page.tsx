@@ -12,6 +12,14 @@ const ACTIONS: Record<string, string> = {
   sessions_end: 'signed the member out everywhere',
   password_reset_sent: 'sent a password-reset link',
   members_export: 'exported the members list',
+  newsletter_export: 'exported the newsletter list',
+  post_publish: 'published a post',
+  post_schedule: 'scheduled a post',
+  post_unpublish: 'took a post off the site',
+  post_delete: 'deleted a post',
+  post_restore: 'restored an earlier version of a post',
+  newsletter_send: 'sent a newsletter issue',
+  topic_describe: 'described a topic',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

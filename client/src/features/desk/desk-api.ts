@@ -6,6 +6,7 @@ import type {
   DeskMemberFilter,
   DeskMembersPage,
   DeskStaff,
+  DeskTopic,
 } from '../../../../contract/desk-api';
 import { DESK_API } from '../../../../contract/constants';
 import type { PostJson, PostKind, PostStatus } from '../../../../contract/posts';
@@ -100,4 +101,14 @@ export const changePostStatus = (
   apiRequest(`${DESK_API}/posts/${post.id}/${change}`, {
     method: 'POST',
     body: { version: post.version },
+  });
+
+export const fetchTopics = (signal?: AbortSignal): Promise<{ topics: DeskTopic[] }> =>
+  apiRequest(`${DESK_API}/topics`, { signal });
+
+/** Writes a topic's description; an empty one puts back the page's own sentence. */
+export const describeTopic = (slug: string, description: string): Promise<{ topic: DeskTopic }> =>
+  apiRequest(`${DESK_API}/topics/${encodeURIComponent(slug)}`, {
+    method: 'PUT',
+    body: { description },
   });

@@ -10,6 +10,7 @@ import { MemberPage } from './member-page';
 import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
 import { PostsPage } from './posts-page';
+import { TopicsPage } from './topics-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -73,6 +74,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="/desk/posts">
             <PostsPage staff={staff.data} />
           </Route>
+          <Route path="/desk/topics">
+            <TopicsPage staff={staff.data} />
+          </Route>
           <Route path="/desk/posts/new">
             <PostEditorPage staff={staff.data} />
           </Route>
@@ -113,6 +117,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
                 Members
               </NavLink>
               <NavLink to="/desk/posts">Posts</NavLink>
+              <NavLink to="/desk/topics">Topics</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
             </>

@@ -12,6 +12,7 @@ import {
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
 import { seedPosts } from '../../content/seed.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
+import { readTopicDescriptions } from '../../content/topic-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,11 +62,12 @@ export default fp(
 
     const css = await readSiteCss(options.cssFiles);
     async function read(): Promise<SiteContent> {
-      const [published, addresses] = await Promise.all([
+      const [published, addresses, descriptions] = await Promise.all([
         readPublishedContent(app.db.pool, options.perks),
         readPostAddresses(app.db.pool),
+        readTopicDescriptions(app.db.pool),
       ]);
-      const next = createSiteContent(published, css, addresses);
+      const next = createSiteContent(published, css, addresses, descriptions);
       content = next;
       for (const listener of listeners) listener(next);
       await scheduleNextLive();
@@ -119,11 +121,12 @@ export default fp(
         listeners.push(listener);
       },
       async preview(post: PostRow) {
-        const [published, addresses] = await Promise.all([
+        const [published, addresses, descriptions] = await Promise.all([
           readPublishedContent(app.db.pool, options.perks, post),
           readPostAddresses(app.db.pool),
+          readTopicDescriptions(app.db.pool),
         ]);
-        return createSiteContent(published, css, addresses);
+        return createSiteContent(published, css, addresses, descriptions);
       },
     } satisfies SiteContentSource);
 

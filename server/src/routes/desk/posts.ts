@@ -12,12 +12,15 @@ import {
   listPosts,
   listRevisions,
   publishPost,
+  requireMayPublish,
   restoreRevision,
   submitPost,
   unpublishPost,
   updatePost,
 } from '../../content/post-store.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
+import { describeTopic } from '../../content/topic-store.js';
+import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
 
 /** A post's id or a revision's version in a path: a positive whole number (PostgreSQL's int). */
@@ -184,6 +187,36 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
           );
       }
       return { post };
+    },
+  );
+
+  const deskTopic = ({ slug, name, count, description, written }: DeskTopic): DeskTopic => ({
+    slug,
+    name,
+    count,
+    description,
+    written,
+  });
+
+  app.get(`${DESK_API}/topics`, async () => ({
+    topics: [...app.siteContent.current().topics.values()].map(deskTopic),
+  }));
+
+  app.put(
+    `${DESK_API}/topics/:slug`,
+    { schema: { params: Type.Object({ slug: Type.String({ maxLength: 80 }) }), body: AnyObject } },
+    async (request) => {
+      const by = await actor(request);
+      requireMayPublish(by);
+      const { slug } = request.params;
+      if (!app.siteContent.current().topics.has(slug)) {
+        throw new HttpError(404, 'not_found', 'No published post has this topic.');
+      }
+      await describeTopic(app.db.pool, by, slug, request.body);
+      await app.siteContent.refresh();
+      const topic = app.siteContent.current().topics.get(slug);
+      if (!topic) throw new HttpError(404, 'not_found', 'No published post has this topic.');
+      return { topic: deskTopic(topic) };
     },
   );
 

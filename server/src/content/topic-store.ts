@@ -1,0 +1,67 @@
+import type pg from 'pg';
+import { MAX_TOPIC_DESCRIPTION } from '../../../contract/topics.js';
+import { writeAudit } from '../desk/audit.js';
+import type { Staff } from '../desk/staff.js';
+import { withTransaction } from '../db/transaction.js';
+import { HttpError } from '../http/errors.js';
+import { CONTENT_CHANNEL } from './posts.js';
+
+/** Every description a publisher wrote, by topic slug. */
+export async function readTopicDescriptions(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ slug: string; description: string }>(
+    `SELECT "slug", "description" FROM "topics"`,
+  );
+  return new Map(rows.map((row) => [row.slug, row.description]));
+}
+
+/**
+ * Writes a topic's description (an empty one removes it: the page says what it lists again), with
+ * its audit entry, and tells every app server to draw the site again. A wrong body changes
+ * nothing: 400 with what is wrong.
+ */
+export async function describeTopic(
+  pool: pg.Pool,
+  actor: Pick<Staff, 'userId' | 'email'>,
+  slug: string,
+  body: unknown,
+): Promise<void> {
+  const description =
+    body && typeof body === 'object' ? (body as Record<string, unknown>).description : undefined;
+  if (typeof description !== 'string') {
+    throw new HttpError(400, 'invalid_topic', 'description: must be text (empty for none).');
+  }
+  const text = description.replace(/\s+/g, ' ').trim();
+  if (text.length > MAX_TOPIC_DESCRIPTION) {
+    throw new HttpError(
+      400,
+      'invalid_topic',
+      `description: must be at most ${MAX_TOPIC_DESCRIPTION} characters.`,
+    );
+  }
+  await withTransaction(pool, async (tx) => {
+    const before = await tx.query<{ description: string }>(
+      `SELECT "description" FROM "topics" WHERE "slug" = $1 FOR UPDATE`,
+      [slug],
+    );
+    if (text === '') {
+      await tx.query(`DELETE FROM "topics" WHERE "slug" = $1`, [slug]);
+    } else {
+      await tx.query(
+        `INSERT INTO "topics" ("slug", "description", "updatedAt", "updatedBy")
+          VALUES ($1, $2, now(), $3)
+          ON CONFLICT ("slug") DO UPDATE
+            SET "description" = $2, "updatedAt" = now(), "updatedBy" = $3`,
+        [slug, text, actor.userId],
+      );
+    }
+    await writeAudit(tx, actor, {
+      action: 'topic_describe',
+      targetUserId: null,
+      before: { slug, description: before.rows[0]?.description ?? null },
+      after: { slug, description: text || null },
+    });
+    await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
+  });
+}
