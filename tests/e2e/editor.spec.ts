@@ -494,3 +494,42 @@ test('pasting from a word processor keeps the structure and drops the styling; a
   expect(stored).not.toMatch(/style|color|Calibri|MsoNormal|<span/);
   expect(stored).toMatch(/!\[A dropped photo\]\(\/uploads\/[a-z0-9]{20}-1600x1200\.webp\)/);
 });
+
+test('an editor tags an article with topics as typed, describes a topic in the desk, and its page says so', async ({
+  page,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
+  await page.goto('/desk/posts/new');
+  await page.getByRole('textbox', { name: 'Title' }).fill('Keys to a First Home');
+  await body(page).click();
+  await page.keyboard.type('Viewings, offers and the day you get the keys.');
+  await page.getByLabel('Section').selectOption('Wealth');
+  await page.getByLabel('Summary').fill('From the first viewing to the keys.');
+  await page.getByLabel('Reading time (minutes)').fill('2');
+  // Typed as a writer types, commas and spaces included.
+  const topics = page.getByLabel('Topics');
+  await topics.pressSequentially('Home buying, First keys', { delay: 20 });
+  await expect(topics).toHaveValue('Home buying, First keys');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/desk\/posts\/\d+$/);
+  await saved(page);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  const stored = (await (await page.request.get(`/api/desk/posts/${id}`)).json()).post;
+  expect(stored.tags).toEqual(['Home buying', 'First keys']);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('button', { name: 'Yes, publish' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article · published');
+
+  await page.getByRole('link', { name: 'Topics' }).click();
+  await expect(page).toHaveURL('/desk/topics');
+  const topic = page.getByRole('form', { name: /First keys/ });
+  await topic.getByLabel('Description').fill('The day a flat becomes yours, and what comes first.');
+  await topic.getByRole('button', { name: 'Save' }).click();
+  await expect(topic.getByRole('status')).toHaveText('Saved: the topic’s page says so now.');
+
+  await page.goto('/topics/first-keys');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('First keys');
+  await expect(page.getByText('The day a flat becomes yours, and what comes first.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Keys to a First Home' })).toBeVisible();
+});

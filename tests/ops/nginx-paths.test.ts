@@ -29,8 +29,11 @@ function proxiedLocations(conf: string): { exact: boolean; path: string }[] {
     .map(([, modifier, path]) => ({ exact: modifier === '=', path: path ?? '' }));
 }
 
-/** The pages: every other path, which the app answers with its prerendered HTML or a 404. */
-const PAGE_LOCATIONS = ['/', '/index.html'];
+/**
+ * The pages: every other path, which the app answers with its prerendered HTML or a 404, and the
+ * search page (a location of its own for its rate limit).
+ */
+const PAGE_LOCATIONS = ['/', '/index.html', '/search'];
 
 /** The top-level path of every proxied location, less the site files' and the pages'. */
 function proxiedPaths(conf: string): string[] {

@@ -308,6 +308,22 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(unproxied.length).toBe(atEdge.length);
   });
 
+  it('answers a flood of searches with its own 429, after letting a reader’s typing through', async () => {
+    const statuses: number[] = [];
+    let edge: { code?: string } | undefined;
+    for (let i = 0; i < 120; i += 1) {
+      const response = await fetch(`${site}/api/search?q=loan${i % 10}`);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        edge ??= ((await response.json()) as { error?: { code: string } }).error;
+      } else await response.arrayBuffer();
+    }
+    // A burst of 60 at once, then two a second: a person typing never meets it.
+    expect(statuses.slice(0, 60).every((status) => status === 200)).toBe(true);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20);
+    expect(edge?.code).toBe('rate_limited');
+  });
+
   it('passes a signed Stripe webhook through unchanged, so it verifies and is recorded', async () => {
     const event = stripe.event('customer.created', { id: 'cus_nginx', object: 'customer' });
     const { payload, headers } = stripe.signedDelivery(event);

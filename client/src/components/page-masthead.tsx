@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from '../lib/router';
 
 /**
  * The dark band every page starts with: it holds the page's H1 and sits under the navbar, which
@@ -29,5 +30,17 @@ export function PageMasthead({
         {children}
       </div>
     </header>
+  );
+}
+
+/** "← Back to …" above a page's title: the list the page belongs to. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="back-link">
+      <Link to={to}>
+        <span aria-hidden="true">← </span>
+        {children}
+      </Link>
+    </p>
   );
 }

@@ -4,7 +4,7 @@ import { bodyKey } from '../../../../contract/site-data';
 import { topicPath, topicSlug } from '../../../../contract/topics';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
-import { PageMasthead } from '../../components/page-masthead';
+import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { ContentImage } from '../../features/content/components/content-image';
 import { MembersOnlyRest } from '../../features/content/components/members-only-rest';
@@ -64,11 +64,7 @@ function ArticleScreen({
           title={article.title}
           lede={article.summary}
           before={
-            <p className="back-link">
-              <Link to={categoryPath(article.category)}>
-                <span aria-hidden="true">← </span>Back to {article.category}
-              </Link>
-            </p>
+            <BackLink to={categoryPath(article.category)}>Back to {article.category}</BackLink>
           }
         >
           <p className="article__meta">

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Link } from '../../lib/router';
+
 import type { ArticleSummary } from '../../../../contract/content-types';
 import type { NewsletterListing } from '../../../../contract/newsletters';
 import { bodyKey } from '../../../../contract/site-data';
 import { MarkdownContent } from '../../components/markdown-content';
-import { PageMasthead } from '../../components/page-masthead';
+import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { MembersOnlyIssue } from '../../features/newsletter/members-only-issue';
@@ -54,13 +54,7 @@ function IssueScreen({
           eyebrow={issue.membersOnly ? 'Newsletter · Members only' : 'Newsletter'}
           title={issue.title}
           lede={issue.summary}
-          before={
-            <p className="back-link">
-              <Link to={paths.newsletter}>
-                <span aria-hidden="true">← </span>All issues
-              </Link>
-            </p>
-          }
+          before={<BackLink to={paths.newsletter}>All issues</BackLink>}
         >
           <p className="article__meta">
             <time dateTime={issue.publishedAt}>{formatDate(issue.publishedAt)}</time>

@@ -21,6 +21,15 @@ export default function NotFoundRoute() {
             </li>
           ))}
         </ul>
+        <form className="search-form not-found__search" role="search" action={paths.search}>
+          <label htmlFor="not-found-q">Or search the site</label>
+          <div className="search-form__row">
+            <input id="not-found-q" name="q" type="search" enterKeyHint="search" />
+            <button className="button button--outline" type="submit">
+              Search
+            </button>
+          </div>
+        </form>
         <p>
           <Link className="button" to={paths.home}>
             Go to the home page

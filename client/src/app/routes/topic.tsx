@@ -1,11 +1,11 @@
 import type { ArticleSummary, Campaign } from '../../../../contract/content-types';
 import { topicFeedPath, type Topic } from '../../../../contract/topics';
-import { PageMasthead } from '../../components/page-masthead';
+import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { useDocumentHead } from '../../lib/document-head';
-import { Link, useParams } from '../../lib/router';
+import { useParams } from '../../lib/router';
 import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
 
@@ -34,13 +34,7 @@ function TopicScreen({
         eyebrow="Topic"
         title={topic.name}
         lede={topic.description}
-        before={
-          <p className="back-link">
-            <Link to={paths.topics}>
-              <span aria-hidden="true">← </span>All topics
-            </Link>
-          </p>
-        }
+        before={<BackLink to={paths.topics}>All topics</BackLink>}
       />
       <div className="page-body topic-page">
         {articles.length > 0 && (

@@ -17,7 +17,7 @@ export default function TopicsRoute() {
         {topics.length === 0 ? (
           <p>No topics yet: they appear as posts are tagged.</p>
         ) : (
-          <ul className="topic-list" role="list">
+          <ul className="link-list" role="list">
             {topics.map((topic) => (
               <li key={topic.slug}>
                 <Link to={topicPath(topic.slug)}>
