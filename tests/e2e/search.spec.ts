@@ -8,7 +8,10 @@ test('a reader searches as they type from the navbar, with a slip, and follows a
 }) => {
   await page.goto('/');
   await waitForHydration(page, '.navbar__search');
-  await page.getByRole('link', { name: 'Search', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Search', exact: true })
+    .click();
   await expect(page).toHaveURL('/search');
   const box = page.getByRole('searchbox', { name: 'Search for' });
   await expect(box).toBeFocused();
@@ -66,7 +69,10 @@ test.describe('without JavaScript', () => {
     page,
   }) => {
     await page.goto('/');
-    await page.getByRole('link', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Search', exact: true })
+      .click();
     const box = page.getByRole('searchbox', { name: 'Search for' });
     await box.fill('boycott');
     await box.press('Enter');
@@ -108,7 +114,7 @@ test('an article names its topics, each leading to its page, and offers related 
     'href',
     '/topics/housing/rss.xml',
   );
-  await page.getByRole('link', { name: 'All topics' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'All topics' }).click();
   await expect(page).toHaveURL('/topics');
   await expect(page.getByRole('link', { name: /^Housing/ })).toBeVisible();
 });

@@ -36,6 +36,12 @@ export default function Footer() {
                 <Link to={page.path}>{page.label}</Link>
               </li>
             ))}
+            <li>
+              <Link to={paths.topics}>All topics</Link>
+            </li>
+            <li>
+              <Link to={paths.search}>Search</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Site policies" className="footer__column">
