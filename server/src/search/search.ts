@@ -140,9 +140,14 @@ export async function searchStatement(
       )
       SELECT p."id", p."kind", p."slug", p."title", p."fields"->>'category' AS category,
           p."visibility", p."publishedAt",
-          ts_headline('english', ${excerptSource('p', '$6')}, q.query,
-            $4) AS excerpt
-        FROM found f JOIN "posts" p ON p."id" = f."id", q
+          ts_headline('english', ${excerptSource('p', 'w.at')}, q.query, $4) AS excerpt
+        FROM found f JOIN "posts" p ON p."id" = f."id", q,
+          -- Where in the body one of the query's words first starts (a probe: a word's first
+          -- letters, which its other forms share), or else its opening.
+          LATERAL (
+            SELECT COALESCE(min(NULLIF(strpos(b.lowered, probe), 0)), 1) AS at
+              FROM (SELECT lower(p."body") AS lowered) b, unnest($6::text[]) probe
+          ) w
         ORDER BY f.rank DESC, f."publishedAt" DESC, f."id"`,
     values: [
       tsquery(''),
@@ -162,13 +167,10 @@ export async function searchStatement(
  * The text an excerpt is cut from, as SQL: what the post shows a visitor in words (a
  * members-only post's summary alone), its body's Markdown reduced to plain text.
  */
-function excerptSource(p: string, probes: string): string {
+function excerptSource(p: string, at: string): string {
   const summary = `COALESCE(${p}."fields"->>'summary', ${p}."fields"->>'reason', ${p}."fields"->>'description', '')`;
   // ts_headline reads every word it is given (about 0.2 ms per 1,000 characters): it is given
-  // the part of the body around the first place one of the query's words starts (a probe: a
-  // word's first letters, which its other forms share), or else the body's opening.
-  const at = `COALESCE((SELECT min(NULLIF(strpos(lower(${p}."body"), probe), 0))
-      FROM unnest(${probes}::text[]) probe), 1)`;
+  // the part of the body around `at`, where a query's word first starts.
   const window = `regexp_replace(
       substr(${p}."body", greatest(1, ${at} - ${EXCERPT_LEAD_CHARS}), ${EXCERPT_WINDOW_CHARS}),
       CASE WHEN ${at} > ${EXCERPT_LEAD_CHARS} THEN '^\\S*\\s+' ELSE '^' END, '')`;
@@ -219,7 +221,9 @@ async function otherWords(
     const notPublished =
       word === last
         ? `NOT EXISTS (SELECT 1 FROM "search_words" e WHERE e."word" LIKE ${value(`${word}%`)})`
-        : `NOT EXISTS (SELECT 1 FROM "search_words" e WHERE e."word" = ${input})`;
+        : // LIKE without a wildcard: the pattern index finds it (the trigram index would be asked
+          // for the equality, slowly).
+          `NOT EXISTS (SELECT 1 FROM "search_words" e WHERE e."word" LIKE ${value(word)})`;
     return `(SELECT ${input} AS input, sw."word", false AS completes FROM "search_words" sw
         WHERE ${notPublished}
         ORDER BY sw."word" <-> ${input} LIMIT ${SPELLING_CANDIDATES})`;
