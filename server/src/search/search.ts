@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { postPath, type PostKind, type PostVisibility } from '../../../contract/posts.js';
 import type { ExcerptPart, SearchResult } from '../../../contract/search.js';
 import { queryWords } from '../../../contract/search.js';
-import { paths } from '../../../contract/site-paths.js';
 import { isoDay } from '../content/posts.js';
 import { withTransaction } from '../db/transaction.js';
 
@@ -367,7 +366,3 @@ export async function addSearchWords(
     after = last;
   }
 }
-
-/** The search page's address for a query. */
-export const searchPagePath = (query: string) =>
-  `${paths.search}?${new URLSearchParams({ q: query }).toString()}`;
