@@ -428,7 +428,7 @@ export async function importPosts(
         await keepRevision(tx, existing.id);
         await tx.query(
           `UPDATE "posts" SET "slug" = $2, "title" = $3, "visibility" = $4, "fields" = $5,
-              "body" = $6, "publishedAt" = $7, "status" = 'published', "deletedAt" = NULL,
+              "body" = $6, "publishedAt" = $7, "status" = ${IMPORTED_STATUS('$7')}, "deletedAt" = NULL,
               "unpublishedAt" = NULL, "version" = "version" + 1, "updatedAt" = now()
             WHERE "id" = $1`,
           [
@@ -447,7 +447,7 @@ export async function importPosts(
           `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
               "publishedAt", "status", "updatedAt")
             VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
-              $6, $7, $8, 'published', now())`,
+              $6, $7, $8, ${IMPORTED_STATUS('$8')}, now())`,
           [
             draft.id ?? null,
             draft.kind,
@@ -466,6 +466,13 @@ export async function importPosts(
     return result;
   });
 }
+
+/**
+ * An imported file's status, as SQL: published, or scheduled when its date is still to come (it
+ * goes live then, and the desk says so until it has).
+ */
+const IMPORTED_STATUS = (publishedAt: string) =>
+  `CASE WHEN ${publishedAt}::timestamptz > now() THEN 'scheduled' ELSE 'published' END`;
 
 /** The channel every app server listens on: a post changed, draw the site again. */
 export const CONTENT_CHANNEL = 'cohort_content';

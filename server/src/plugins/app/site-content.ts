@@ -10,6 +10,7 @@ import {
   readPublishedContent,
 } from '../../content/posts.js';
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
+import { publishDuePosts } from '../../content/post-store.js';
 import { seedPosts } from '../../content/seed.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
 import { readTopicDescriptions } from '../../content/topic-store.js';
@@ -85,7 +86,14 @@ export default fp(
       if (!at || closed) return;
       // Timers hold at most about 24 days; a later post is looked at again then.
       const wait = Math.min(Math.max(at.getTime() - Date.now(), 0) + 50, 2 ** 31 - 1);
-      nextLive = setTimeout(() => void refresh(), wait);
+      nextLive = setTimeout(() => {
+        // A post scheduled without a job of its own (a file imported with a date to come) is
+        // marked published here; the desk's have their job on the queue, and either way it is
+        // done once (publishDuePosts is idempotent).
+        void publishDuePosts(app.db.pool)
+          .catch((error: unknown) => app.log.error({ err: error }, 'could not publish due posts'))
+          .finally(() => void refresh());
+      }, wait);
       nextLive.unref();
     }
 
