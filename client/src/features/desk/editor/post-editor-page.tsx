@@ -187,6 +187,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
         return created;
       }
       const result = await savePost(current.id, current.version, changesOf(now, kind), options);
+      unreachable.current = false;
       if (!result.ok) {
         setConflict(result.theirs);
         setSave({ state: 'dirty' });
@@ -209,6 +210,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
       return result.post;
     } catch (error) {
       if (isNetworkError(error)) {
+        unreachable.current = true;
         setSave({ state: 'offline' });
       } else {
         const message = error instanceof Error ? error.message : 'The save failed.';
@@ -220,12 +222,21 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   }
   // The timers and the page-closing handlers call the latest saveNow.
   const saveRef = useRef(saveNow);
+  /**
+   * The last save could not reach the server (until one does, or the browser is back online):
+   * a closing page then sends nothing (its words are in this browser). The browser's own
+   * navigator.onLine can lag behind, and a request sent as the page closes outlives it.
+   */
+  const unreachable = useRef(false);
   useLayoutEffect(() => {
     saveRef.current = saveNow;
   });
 
   function change(next: PostForm) {
     const current = latest.current.post;
+    // The editor may report a change that changes nothing (a selection, a blur): nothing to save.
+    const before = latest.current.form;
+    if (before && same(before, next)) return;
     setForm(next);
     latest.current = { ...latest.current, form: next };
     if (current) {
@@ -248,6 +259,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   // Back online: save what waited.
   useEffect(() => {
     const online = () => {
+      unreachable.current = false;
       if (latest.current.save.state === 'offline') void saveRef.current();
     };
     window.addEventListener('online', online);
@@ -261,7 +273,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
     const leaving = (event: BeforeUnloadEvent) => {
       const { save: state, post: current } = latest.current;
       if (state.state === 'saved') return;
-      if (current && current.status === 'draft' && navigator.onLine) {
+      if (current && current.status === 'draft' && navigator.onLine && !unreachable.current) {
         void saveRef.current({ keepalive: true });
       }
       event.preventDefault();
@@ -271,6 +283,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
       if (
         document.visibilityState === 'hidden' &&
         navigator.onLine &&
+        !unreachable.current &&
         state.state === 'dirty' &&
         current?.status === 'draft'
       ) {
