@@ -62,6 +62,32 @@ test('an answer overtaken by a newer query is never shown', async ({ page }) => 
   await expect(page).toHaveURL('/search?q=budget');
 });
 
+test('what the reader typed after a query stays in the box when that query’s answer arrives', async ({
+  page,
+}) => {
+  await page.goto('/search');
+  await waitForHydration(page, '#search-q');
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/search?q=loan', async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  const box = page.getByRole('searchbox', { name: 'Search for' });
+  const asked = page.waitForRequest((request) => request.url().endsWith('/api/search?q=loan'));
+  await box.fill('loan');
+  await asked;
+  // Typing on while "loan" is on its way; its answer arrives before the pause ends.
+  await box.press('End');
+  await box.press('s');
+  release();
+  await expect(page.getByRole('status')).toHaveText(/results? for “loans”/);
+  await expect(box).toHaveValue('loans');
+  await expect(page).toHaveURL('/search?q=loans');
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

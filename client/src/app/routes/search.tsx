@@ -12,7 +12,7 @@ import { paths } from '../../config/paths';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
-import { Link, useLocation, useNavigate } from '../../lib/router';
+import { Link, useLocation, useNavigate, useNavigationType } from '../../lib/router';
 import { useSiteData } from '../../lib/site-data';
 
 /** How long typing may pause before the words typed so far are searched. */
@@ -31,6 +31,7 @@ export default function SearchRoute() {
   const { search: drawn } = useSiteData();
   const location = useLocation();
   const navigate = useNavigate();
+  const navigationType = useNavigationType();
   const addressQuery = queryOf(location.search);
   const [text, setText] = useState(addressQuery);
   // What the server drew is this address's answer only (the same path keeps its data); a query
@@ -97,11 +98,14 @@ export default function SearchRoute() {
   }
 
   // A new address (Back, Forward, a link followed here): its query in the box, unless the box
-  // already says the same (keeping what the reader typed, a space at its end too).
+  // already says the same (keeping what the reader typed, a space at its end too). The address
+  // this page replaces as answers arrive is not one: the reader may have typed on since.
   const [seenAddress, setSeenAddress] = useState(addressQuery);
   if (seenAddress !== addressQuery) {
     setSeenAddress(addressQuery);
-    if (normalizeQuery(text) !== normalizeQuery(addressQuery)) setText(addressQuery);
+    if (navigationType !== 'REPLACE' && normalizeQuery(text) !== normalizeQuery(addressQuery)) {
+      setText(addressQuery);
+    }
   }
 
   // The address's query, when no answer for it is shown yet.

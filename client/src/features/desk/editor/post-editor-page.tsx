@@ -138,6 +138,9 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
 
   useEffect(() => {
     if (id === null) return;
+    // The post just created here, now at its own address: it is in the form already, with what
+    // was typed since.
+    if (latest.current.post?.id === id) return;
     let cancelled = false;
     fetchPost(id)
       .then(({ post: loaded }) => {
@@ -181,32 +184,24 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
     try {
       if (!current) {
         const { post: created } = await createPost(kind, changesOf(now, kind));
-        setPost(created);
-        setSave({ state: 'saved', at: created.updatedAt });
+        settle(created, now);
         navigate(`/desk/posts/${created.id}`, { replace: true });
         return created;
       }
       const result = await savePost(current.id, current.version, changesOf(now, kind), options);
       unreachable.current = false;
       if (!result.ok) {
+        // Our own save, whose answer was lost on the way back (the connection dropped once the
+        // server had it): saved, not someone else's change.
+        if (same(formOf(result.theirs), now)) {
+          settle(result.theirs, now);
+          return result.theirs;
+        }
         setConflict(result.theirs);
         setSave({ state: 'dirty' });
         return null;
       }
-      setPost(result.post);
-      // What was typed while it saved stays, and is saved next.
-      const typedSince = latest.current.form;
-      writeLocal(result.post.id, null);
-      if (typedSince && !same(typedSince, now)) {
-        writeLocal(result.post.id, {
-          version: result.post.version,
-          form: typedSince,
-          at: new Date().toISOString(),
-        });
-        setSave({ state: 'dirty' });
-      } else {
-        setSave({ state: 'saved', at: result.post.updatedAt });
-      }
+      settle(result.post, now);
       return result.post;
     } catch (error) {
       if (isNetworkError(error)) {
@@ -220,6 +215,26 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
       return null;
     }
   }
+  /**
+   * A save the server has (`sent` is the form it was made from): what was typed since it was sent
+   * stays, kept in this browser, and is saved next.
+   */
+  function settle(saved: PostJson, sent: PostForm) {
+    setPost(saved);
+    const typedSince = latest.current.form;
+    if (typedSince && !same(typedSince, sent)) {
+      writeLocal(saved.id, {
+        version: saved.version,
+        form: typedSince,
+        at: new Date().toISOString(),
+      });
+      setSave({ state: 'dirty' });
+    } else {
+      writeLocal(saved.id, null);
+      setSave({ state: 'saved', at: saved.updatedAt });
+    }
+  }
+
   // The timers and the page-closing handlers call the latest saveNow.
   const saveRef = useRef(saveNow);
   /**
