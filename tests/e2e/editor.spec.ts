@@ -61,6 +61,10 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   page.once('dialog', (dialog) => void dialog.accept('https://www.consumerfinance.gov'));
   await page.getByRole('button', { name: 'Link', exact: true }).click();
   await expect(body(page).getByRole('link', { name: 'the official guide' })).toBeVisible();
+  // The caret after the link by a click: a key pressed as the editor takes the focus back from the
+  // toolbar can land before it puts back the selection it had (the linked words), and Enter then
+  // replaced them (seen twice in CI on a busy machine).
+  await body(page).getByRole('link', { name: 'the official guide' }).click();
   await body(page).press('End');
   await body(page).press('Enter');
 
