@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { waitForHydration } from './support/visit.js';
 
@@ -36,20 +37,30 @@ test('a reader searches as they type from the navbar, with a slip, and follows a
   await expect(status).toHaveText(/results? for “studnet lo”/);
 });
 
-test('an answer overtaken by a newer query is never shown', async ({ page }) => {
-  await page.goto('/search');
-  await waitForHydration(page, '#search-q');
-  // The first query's answer is held back until after the second's has arrived.
+/**
+ * Holds back the answer to the search for exactly `query` until `release()`: `asked` settles once
+ * the page has asked for it.
+ */
+async function holdAnswer(page: Page, query: string) {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/api/search?q=sleep*', async (route) => {
+  const path = `/api/search?q=${encodeURIComponent(query)}`;
+  await page.route(`**${path}`, async (route) => {
     await held;
     await route.continue().catch(() => {});
   });
+  const asked = page.waitForRequest((request) => request.url().endsWith(path));
+  return { asked, release };
+}
+
+test('an answer overtaken by a newer query is never shown', async ({ page }) => {
+  await page.goto('/search');
+  await waitForHydration(page, '#search-q');
+  // The first query's answer is held back until after the second's has arrived.
+  const { asked, release } = await holdAnswer(page, 'sleep');
   const box = page.getByRole('searchbox', { name: 'Search for' });
-  const asked = page.waitForRequest((request) => request.url().includes('/api/search?q=sleep'));
   await box.fill('sleep');
   await asked;
   await box.fill('budget');
@@ -67,16 +78,8 @@ test('what the reader typed after a query stays in the box when that query’s a
 }) => {
   await page.goto('/search');
   await waitForHydration(page, '#search-q');
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/api/search?q=loan', async (route) => {
-    await held;
-    await route.continue().catch(() => {});
-  });
+  const { asked, release } = await holdAnswer(page, 'loan');
   const box = page.getByRole('searchbox', { name: 'Search for' });
-  const asked = page.waitForRequest((request) => request.url().endsWith('/api/search?q=loan'));
   await box.fill('loan');
   await asked;
   // Typing on while "loan" is on its way; its answer arrives before the pause ends.

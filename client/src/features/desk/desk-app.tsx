@@ -41,9 +41,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
       <DeskFrame staff={staff.data}>
         <Suspense fallback={<p className="desk__loading">Loading…</p>}>
           <Switch>
-            <Route path="/desk/posts/new">
-              <PostEditorPage staff={staff.data} />
-            </Route>
+            {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
             <Route path="/desk/posts/:id">
               <PostEditorPage staff={staff.data} />
             </Route>
@@ -77,9 +75,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="/desk/topics">
             <TopicsPage staff={staff.data} />
           </Route>
-          <Route path="/desk/posts/new">
-            <PostEditorPage staff={staff.data} />
-          </Route>
+          {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
           <Route path="/desk/posts/:id">
             <PostEditorPage staff={staff.data} />
           </Route>
