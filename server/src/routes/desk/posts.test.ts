@@ -636,7 +636,10 @@ describe('the desk’s posts', () => {
     }
     expect(status).toBe('published');
     expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
-    expect((await page(post.path)).statusCode).toBe(200);
+    // The site reads its posts again once the job has marked it (the next moment, not at once).
+    await expect
+      .poll(async () => (await page(post.path)).statusCode, { timeout: 5_000, interval: 100 })
+      .toBe(200);
     expect(await feedLinks('/rss.xml')).toContain(`${SITE}${post.path}`);
   });
 

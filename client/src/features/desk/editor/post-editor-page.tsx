@@ -173,8 +173,26 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
     };
   }, [id]);
 
-  /** Saves the form now: creates the post if new. Answers the saved post, or null. */
-  async function saveNow(options: { keepalive?: boolean } = {}): Promise<PostJson | null> {
+  const saving = useRef<Promise<PostJson | null> | null>(null);
+  /**
+   * Saves the form now: creates the post if new. Answers the saved post, or null. One save at a
+   * time: one asked for while another is on its way follows it (two at once would carry the same
+   * version, and the second would be refused as a conflict with the first).
+   */
+  function saveNow(options: { keepalive?: boolean } = {}): Promise<PostJson | null> {
+    const before = saving.current;
+    if (before) {
+      setSave({ state: 'saving' });
+      return before.then(() => saveRef.current(options));
+    }
+    const run = saveOnce(options).finally(() => {
+      saving.current = null;
+    });
+    saving.current = run;
+    return run;
+  }
+
+  async function saveOnce(options: { keepalive?: boolean }): Promise<PostJson | null> {
     const { post: current, form: now, conflict: open } = latest.current;
     if (!now || open) return current;
     if (current && same(now, formOf(current))) return current;
@@ -221,6 +239,8 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
    */
   function settle(saved: PostJson, sent: PostForm) {
     setPost(saved);
+    // A save waiting for this one reads it before React draws it.
+    latest.current = { ...latest.current, post: saved };
     const typedSince = latest.current.form;
     if (typedSince && !same(typedSince, sent)) {
       writeLocal(saved.id, {
