@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_PASSWORD_LENGTH } from './account-rules.js';
+import { PlanSchema } from './plans-api.js';
 
 /**
  * What the client and the server agree on for the HTTP API (PRODUCT.md's contract), as TypeBox
@@ -37,8 +38,11 @@ export const SiteConfigSchema = Type.Object({
   siteUrl: Type.String(),
   paymentsEnabled: Type.Boolean(),
   stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
+  /** A year's price: the one-time year's, or the yearly plan's when that one is not sold. */
   priceCents: Type.Integer(),
   currency: Type.String(),
+  /** The plans on sale (issue 28); none while payments are off. */
+  plans: Type.Array(PlanSchema),
   paywallDelayMs: Type.Integer(),
   /** The site's social profile (SOCIAL_URL) and its name; null when unset: no link is shown. */
   social: Type.Union([Type.Object({ url: Type.String(), label: Type.String() }), Type.Null()]),

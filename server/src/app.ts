@@ -44,6 +44,8 @@ import passkeyRoutes from './routes/auth/passkeys.js';
 import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
+import deskPlanRoutes from './routes/desk/plans.js';
+import plans from './plugins/app/plans.js';
 import deskPostRoutes from './routes/desk/posts.js';
 import uploadRoutes from './routes/desk/uploads.js';
 import newsletterSendRoutes from './routes/desk/newsletter-send.js';
@@ -139,6 +141,14 @@ export async function buildApp(
 
   await app.register(staff, { staff: config.staff });
   await app.register(payments, { config });
+  await app.register(plans, {
+    defaults: {
+      yearCents: config.membership.priceCents,
+      monthCents: config.membership.monthlyPriceCents,
+      currency: config.membership.currency,
+      yearlyPriceId: config.stripe?.priceId ?? null,
+    },
+  });
   await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
 
   await app.register(healthRoutes);
@@ -175,6 +185,7 @@ export async function buildApp(
     perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
     cssFiles: [siteStylesheet],
   });
+  await app.register(deskPlanRoutes);
   await app.register(deskRoutes, {
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,

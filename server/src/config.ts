@@ -31,7 +31,10 @@ export interface AppConfig {
   newsletterConnections: number;
   stripe: StripeConfig | null;
   membership: {
+    /** The first start's price of a year (paid once, or yearly); the desk's plans after. */
     priceCents: number;
+    /** The first start's price of a month; the desk's plans after. */
+    monthlyPriceCents: number;
     currency: string;
     /** Days of access after a failed renewal's last paid period (`past_due`). */
     graceDays: number;
@@ -159,6 +162,7 @@ export const envSchema = z.object({
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
   STRIPE_TIMEOUT_MS: integer(100, 120_000).default(7_000),
   MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999).default(1200),
+  MONTHLY_PRICE_CENTS: integer(50, 99_999_999).default(100),
   MEMBERSHIP_CURRENCY: z
     .string()
     .trim()
@@ -344,6 +348,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
         : null,
     membership: {
       priceCents: e.MEMBERSHIP_PRICE_CENTS,
+      monthlyPriceCents: e.MONTHLY_PRICE_CENTS,
       currency: e.MEMBERSHIP_CURRENCY,
       graceDays: e.MEMBERSHIP_GRACE_DAYS,
     },

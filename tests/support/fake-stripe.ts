@@ -33,7 +33,38 @@ export const PINNED_API_VERSION = '2026-10-28.endive';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const YEAR_SECONDS = 365 * 24 * 3600;
+
+/**
+ * The end of a billing period that starts at `start`, as Stripe counts it: the same day of the
+ * next month (the month's last day when it has fewer days) or of the next year.
+ */
+export function periodEnd(start: number, interval: string, count = 1): number {
+  const date = new Date(start * 1000);
+  const months = interval === 'month' ? count : interval === 'year' ? 12 * count : 0;
+  if (months === 0) throw new Error(`The fake Stripe bills by month or year, not ${interval}`);
+  const day = date.getUTCDate();
+  const target = new Date(date);
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  const last = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate();
+  target.setUTCDate(Math.min(day, last));
+  return Math.floor(target.getTime() / 1000);
+}
+
+/** A Price's billing interval (`year` for the fixture's). */
+const intervalOf = (price: StripeObject) =>
+  (price.recurring as { interval?: string } | null)?.interval ?? 'year';
+
+/** The start of the period that ends at `end`. */
+function periodStart(end: number, interval: string): number {
+  // Counted back as Stripe counts forward: the first start whose period ends at or after `end`.
+  const date = new Date(end * 1000);
+  const months = interval === 'month' ? 1 : 12;
+  date.setUTCMonth(date.getUTCMonth() - months);
+  return Math.floor(date.getTime() / 1000);
+}
 
 export interface RecordedRequest {
   method: string;
@@ -390,7 +421,7 @@ export class FakeStripe {
       invoice: invoice.id,
       amount: price.unit_amount,
       currency: price.currency,
-      description: `1 × ${String(price.product)} (at ${String(price.unit_amount)} / year)`,
+      description: `1 × ${String(price.product)} (at ${String(price.unit_amount)} / ${intervalOf(price)})`,
       period,
       subtotal: price.unit_amount,
       parent: {
@@ -481,11 +512,12 @@ export class FakeStripe {
     customer: string,
     price: StripeObject,
     metadata: Record<string, string>,
-    periodEnd?: number,
+    endAt?: number,
   ) {
-    // A period end in the past back-dates the subscription: it started a year before it.
-    const end = periodEnd ?? nowSeconds() + YEAR_SECONDS;
-    const start = end - YEAR_SECONDS;
+    // A period end in the past back-dates the subscription: it started a period before it.
+    const interval = intervalOf(price);
+    const start = endAt === undefined ? nowSeconds() : periodStart(endAt, interval);
+    const end = endAt ?? periodEnd(start, interval);
     const template = this.itemsOf(fixture('subscription'))[0] ?? {};
     const subscription = this.make('subscription', 'sub', {
       created: Math.min(start, nowSeconds()),
@@ -589,7 +621,7 @@ export class FakeStripe {
     const subscription = this.get(subscriptionId);
     const [item] = this.itemsOf(subscription);
     const start = Number(item?.current_period_end);
-    const period = { start, end: start + YEAR_SECONDS };
+    const period = { start, end: periodEnd(start, intervalOf(this.priceOf(subscription))) };
     const previousItems = structuredClone(subscription.items);
     const previousInvoice = subscription.latest_invoice;
     for (const each of this.itemsOf(subscription)) {

@@ -23,7 +23,8 @@ export type AuditAction =
   | 'post_delete'
   | 'post_restore'
   | 'newsletter_send'
-  | 'topic_describe';
+  | 'topic_describe'
+  | 'plan_change';
 
 export interface AuditRecord {
   action: AuditAction;

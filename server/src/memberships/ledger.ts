@@ -94,10 +94,11 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
   await linkCustomer(tx, userId, fact.customerId);
   await tx.query(
     `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt", "syncedAt",
-                                "endedAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+                                "endedAt", interval, "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, "syncedAt" = EXCLUDED."syncedAt",
-                                    "endedAt" = EXCLUDED."endedAt", "updatedAt" = now()
+                                    "endedAt" = EXCLUDED."endedAt",
+                                    interval = EXCLUDED.interval, "updatedAt" = now()
      WHERE subscriptions."syncedAt" <= EXCLUDED."syncedAt"`,
     [
       fact.subscriptionId,
@@ -107,6 +108,7 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
       fact.createdAt,
       fact.readAt,
       fact.endedAt,
+      fact.interval,
     ],
   );
 }

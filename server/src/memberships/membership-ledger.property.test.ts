@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
-import { createMembershipCheckout } from '../stripe/membership-checkout.js';
+import { createMembershipCheckout, type SubscriptionPlan } from '../stripe/membership-checkout.js';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
 
-// Random payment histories for one visitor (one-time years, a subscription with renewals, full
-// and partial refunds, disputes won, lost or still open), their events delivered shuffled,
-// duplicated and late: whatever the order, the membership the app shows must be what the
+// Random payment histories for one visitor (one-time years, a monthly or yearly subscription with
+// renewals, full and partial refunds, disputes won, lost or still open), their events delivered
+// shuffled, duplicated and late: whatever the order, the membership the app shows must be what the
 // payments Stripe holds say was paid and kept. The expectation is computed from the fake
 // Stripe's own objects, not from the app's database.
 
@@ -17,14 +17,17 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 type Step =
   | { kind: 'pay-once' }
-  | { kind: 'subscribe' }
+  | { kind: 'subscribe'; plan: 'monthly' | 'yearly' }
   | { kind: 'renew' }
   | { kind: 'refund'; which: number; partial: boolean }
   | { kind: 'dispute'; which: number; outcome: 'open' | 'won' | 'lost' };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'pay-once' as const }),
-  fc.constant({ kind: 'subscribe' as const }),
+  fc.record({
+    kind: fc.constant('subscribe' as const),
+    plan: fc.constantFrom('monthly' as const, 'yearly' as const),
+  }),
   fc.constant({ kind: 'renew' as const }),
   fc.record({
     kind: fc.constant('refund' as const),
@@ -129,12 +132,17 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
               paymentIntentIds.push(intent.id);
               charges.push(String(intent.latest_charge));
             } else if (step.kind === 'subscribe' && !subscriptionId) {
+              const plan = (await t.app.plans.list()).find(
+                (each): each is SubscriptionPlan => each.id === step.plan,
+              );
+              if (!plan) throw new Error(`No ${step.plan} plan`);
               const url = await createMembershipCheckout(t.app.requirePayments(), {
                 userId: visitor.userId,
                 email: null,
                 customerId: null,
                 siteUrl: 'http://localhost:3000',
                 siteName: 'Cohort',
+                plan,
               });
               const paid = stripe.completeCheckout(new URL(url).pathname.split('/').pop() ?? '');
               subscriptionId = paid.subscription.id;

@@ -20,6 +20,8 @@ export interface SubscriptionFact {
   userId: string | null;
   customerId: string;
   status: string;
+  /** Its Cohort Price's billing interval: month or year. */
+  interval: string | null;
   createdAt: Date;
   /** When Stripe ended it (canceled), else null. */
   endedAt: Date | null;

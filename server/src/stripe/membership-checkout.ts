@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import { callStripe } from './call-stripe.js';
 import type { Services } from '../services.js';
-import { earlyAccessMetadata, membershipLookupKey } from './offer.js';
+import { PLAN_SHAPES } from '../../../contract/plans.js';
+import type { PlanRow } from '../memberships/plans.js';
+import { earlyAccessMetadata, planLookupKey } from './offer.js';
 
 /**
  * The calls that start a payment at Stripe: the early-access PaymentIntent, the Checkout Session
@@ -43,19 +45,21 @@ async function withRequestKey<T>(parts: unknown[], call: (key: string) => Promis
 }
 
 /**
- * A PaymentIntent for one year of membership, priced here. The same visitor asking again with
- * the same price at once (a double submit, a reload) gets the same PaymentIntent back.
+ * A PaymentIntent for one year of membership at the one-time plan's price, set here. The same
+ * visitor asking again with the same price at once (a double submit, a reload) gets the same
+ * PaymentIntent back.
  */
 export async function createEarlyAccessPayment(
   payments: PaymentsSetup,
-  input: { userId: string; siteName: string },
+  input: { userId: string; siteName: string; plan: PlanRow },
 ): Promise<string> {
+  const price = { priceCents: input.plan.amountCents, currency: input.plan.currency };
   const params = {
-    amount: payments.offer.priceCents,
-    currency: payments.offer.currency,
+    amount: price.priceCents,
+    currency: price.currency,
     automatic_payment_methods: { enabled: true },
     description: `${input.siteName} early access: one year of membership`,
-    metadata: earlyAccessMetadata(input.userId, payments.offer),
+    metadata: earlyAccessMetadata(input.userId, price),
   };
   const intent = await withRequestKey(['early-access', input.userId, params], (key) =>
     callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
@@ -68,16 +72,23 @@ export async function createEarlyAccessPayment(
   return intent.client_secret;
 }
 
+export type SubscriptionPlan = PlanRow & { id: 'monthly' | 'yearly' };
+
 const priceIds = new WeakMap<Stripe, Map<string, Promise<string>>>();
 
 /**
- * The yearly Price of the membership: `STRIPE_PRICE_ID`, else the one Cohort made, found again by
- * its lookup key (made once, never one per Checkout Session).
+ * A subscription plan's Stripe Price at its price now: the operator's own (STRIPE_PRICE_ID, while
+ * the yearly price is unchanged), else the one Cohort made, found again by its lookup key (made
+ * once per plan and price, never one per Checkout Session).
  */
-async function membershipPriceId(payments: PaymentsSetup, siteName: string): Promise<string> {
-  const { stripe, offer } = payments;
-  if (offer.priceId) return offer.priceId;
-  const key = membershipLookupKey(offer);
+async function planPriceId(
+  payments: PaymentsSetup,
+  plan: SubscriptionPlan,
+  siteName: string,
+): Promise<string> {
+  const { stripe } = payments;
+  if (plan.stripePriceId) return plan.stripePriceId;
+  const key = planLookupKey(plan.id, plan.amountCents, plan.currency);
   const cache = priceIds.get(stripe) ?? new Map<string, Promise<string>>();
   priceIds.set(stripe, cache);
   const cached = cache.get(key);
@@ -91,11 +102,11 @@ async function membershipPriceId(payments: PaymentsSetup, siteName: string): Pro
     const created = await callStripe(stripe, 'create the membership Price', (s) =>
       s.prices.create(
         {
-          unit_amount: offer.priceCents,
-          currency: offer.currency,
-          recurring: { interval: 'year' },
+          unit_amount: plan.amountCents,
+          currency: plan.currency,
+          recurring: { interval: PLAN_SHAPES[plan.id].interval },
           lookup_key: key,
-          product_data: { name: `${siteName} membership` },
+          product_data: { name: `${siteName} membership (${plan.id})` },
         },
         { idempotencyKey: `cohort-price-${key}` },
       ),
@@ -107,7 +118,7 @@ async function membershipPriceId(payments: PaymentsSetup, siteName: string): Pro
   return lookup;
 }
 
-/** A Stripe-hosted Checkout for the yearly subscription; answers its URL. */
+/** A Stripe-hosted Checkout for a monthly or yearly subscription; answers its URL. */
 export async function createMembershipCheckout(
   payments: PaymentsSetup,
   input: {
@@ -116,16 +127,17 @@ export async function createMembershipCheckout(
     customerId: string | null;
     siteUrl: string;
     siteName: string;
+    plan: SubscriptionPlan;
   },
 ): Promise<string> {
-  const price = await membershipPriceId(payments, input.siteName);
+  const price = await planPriceId(payments, input.plan, input.siteName);
   const checkout = await callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
     stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
       client_reference_id: input.userId,
-      metadata: { userId: input.userId },
-      subscription_data: { metadata: { userId: input.userId } },
+      metadata: { userId: input.userId, plan: input.plan.id },
+      subscription_data: { metadata: { userId: input.userId, plan: input.plan.id } },
       ...(input.customerId
         ? { customer: input.customerId }
         : input.email

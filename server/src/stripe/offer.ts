@@ -6,8 +6,11 @@ import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
  * anything else on the same Stripe account never grants a membership.
  */
 
-/** Lookup keys of the yearly Prices Cohort creates when no `STRIPE_PRICE_ID` is set. */
-export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_yearly';
+/**
+ * Lookup keys of the Prices Cohort creates: `cohort_membership_<plan>_<cents>_<currency>`, one
+ * per plan and price (a price changed in the desk makes a new one; members keep the old).
+ */
+export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_';
 
 export interface Offer {
   priceCents: number;
@@ -16,10 +19,14 @@ export interface Offer {
   priceId: string | undefined;
 }
 
-export const membershipLookupKey = (offer: Offer) =>
-  `${MEMBERSHIP_LOOKUP_KEY_PREFIX}_${offer.priceCents}_${offer.currency}`;
+export const planLookupKey = (plan: 'monthly' | 'yearly', cents: number, currency: string) =>
+  `${MEMBERSHIP_LOOKUP_KEY_PREFIX}${plan}_${cents}_${currency}`;
 
-/** Is this the yearly Price of Cohort's membership (the operator's, or one Cohort created)? */
+/** The yearly Price's lookup key at the environment's price (the first start's). */
+export const membershipLookupKey = (offer: Offer) =>
+  planLookupKey('yearly', offer.priceCents, offer.currency);
+
+/** Is this a Price of Cohort's membership (the operator's, or one Cohort created)? */
 export function isCohortPrice(price: Stripe.Price, offer: Offer): boolean {
   return (
     (offer.priceId !== undefined && price.id === offer.priceId) ||
@@ -31,7 +38,10 @@ export function isCohortPrice(price: Stripe.Price, offer: Offer): boolean {
  * The metadata the server puts on an early-access PaymentIntent: who pays, and the price and
  * currency it set, so a replay after a database restore can still check what was paid.
  */
-export function earlyAccessMetadata(userId: string, offer: Offer): Record<string, string> {
+export function earlyAccessMetadata(
+  userId: string,
+  offer: Pick<Offer, 'priceCents' | 'currency'>,
+): Record<string, string> {
   return {
     userId,
     offer: EARLY_ACCESS_OFFER,

@@ -80,7 +80,7 @@ export async function readOneTimeFact(
   };
 }
 
-/** A subscription to Cohort's yearly Price; null for any other product's. */
+/** A subscription to one of Cohort's Prices (monthly or yearly); null for any other product's. */
 export async function readSubscriptionFact(
   deps: Pick<Services, 'stripe' | 'offer'>,
   subscriptionId: string,
@@ -90,7 +90,8 @@ export async function readSubscriptionFact(
     stripe.subscriptions.retrieve(subscriptionId),
   );
   if (!subscription) return null;
-  if (!subscription.items.data.some((item) => isCohortPrice(item.price, deps.offer))) return null;
+  const item = subscription.items.data.find((each) => isCohortPrice(each.price, deps.offer));
+  if (!item) return null;
   const customerId = idOf(subscription.customer);
   if (!customerId) return null;
   return {
@@ -99,6 +100,7 @@ export async function readSubscriptionFact(
     userId: asUserId(subscription.metadata?.userId),
     customerId,
     status: subscription.status,
+    interval: item.price.recurring?.interval ?? null,
     createdAt: fromSeconds(subscription.created),
     endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
     latestInvoiceId: idOf(subscription.latest_invoice),

@@ -20,6 +20,7 @@ const ACTIONS: Record<string, string> = {
   post_restore: 'restored an earlier version of a post',
   newsletter_send: 'sent a newsletter issue',
   topic_describe: 'described a topic',
+  plan_change: 'changed a plan',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

@@ -1,26 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import { SiteConfigSchema, type SiteConfig } from '../../../../contract/api.js';
 import type { AppConfig } from '../../config.js';
+import { onSale } from '../../memberships/plans.js';
 
 /** What the browser needs to know about this deployment, so one built client serves any of them. */
 export default async function configRoutes(app: FastifyInstance, options: { config: AppConfig }) {
   const { config } = options;
-  const body: SiteConfig = {
+  const fixed = {
     siteName: config.siteName,
     siteUrl: config.siteUrl,
     paymentsEnabled: config.stripe !== null,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
-    priceCents: config.membership.priceCents,
-    currency: config.membership.currency,
     paywallDelayMs: config.paywallDelayMs,
     social: config.social,
   };
   app.get(
     '/api/config',
     { schema: { response: { 200: SiteConfigSchema } } },
-    async (_request, reply) => {
+    async (_request, reply): Promise<SiteConfig> => {
       reply.header('cache-control', 'no-cache');
-      return body;
+      const rows = await app.plans.list();
+      const plans = config.stripe ? onSale(rows) : [];
+      const year =
+        rows.find((row) => row.id === 'early-access' && row.enabled) ??
+        rows.find((row) => row.id === 'yearly');
+      return {
+        ...fixed,
+        priceCents: year?.amountCents ?? config.membership.priceCents,
+        currency: year?.currency ?? config.membership.currency,
+        plans,
+      };
     },
   );
 }

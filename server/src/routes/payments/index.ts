@@ -22,7 +22,10 @@ import {
   createEarlyAccessPayment,
   createMembershipCheckout,
   createPortalUrl,
+  type SubscriptionPlan,
 } from '../../stripe/membership-checkout.js';
+import { CheckoutBodySchema } from '../../../../contract/plans-api.js';
+import { planUnavailable } from '../../memberships/plans.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { readCheckoutFacts } from '../../stripe/read-payment-facts.js';
@@ -74,25 +77,36 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         );
       }
       if (isMembershipActive(session.user?.membership ?? null)) throw alreadyMember();
+      const plans = await app.plans.list();
+      const plan = plans.find((each) => each.id === EARLY_ACCESS_OFFER && each.enabled);
+      if (!plan) throw planUnavailable(EARLY_ACCESS_OFFER, plans);
       // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind.
       const clientSecret = await createEarlyAccessPayment(payments, {
         userId: session.userId,
         siteName,
+        plan,
       });
       return { clientSecret };
     },
   );
 
   /**
-   * Join / Join Now: a Stripe-hosted Checkout for the yearly subscription. One subscription per
-   * user: someone who has one (live or still being paid) gets the billing portal instead.
+   * Join / Join Now: a Stripe-hosted Checkout for the monthly or yearly subscription (`plan`; the
+   * yearly one when none is named, as before plans). One subscription per user: someone who has
+   * one (live or still being paid) gets the billing portal instead.
    */
   app.post(
     '/api/checkout',
-    { schema: { response: { 200: UrlResponseSchema, ...errors } } },
+    { schema: { body: CheckoutBodySchema, response: { 200: UrlResponseSchema, ...errors } } },
     async (request) => {
       const payments = app.requirePayments();
       const session = await request.requireSession();
+      const plans = await app.plans.list();
+      const wanted = request.body?.plan ?? 'yearly';
+      const plan = plans.find(
+        (each): each is SubscriptionPlan => each.id === wanted && each.enabled,
+      );
+      if (!plan) throw planUnavailable(wanted, plans);
       const user = session.user;
       const customerId = user ? await billingCustomerOf(app, session.userId) : null;
       const subscribed = user ? await hasOpenSubscription(app, session.userId) : false;
@@ -106,6 +120,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         customerId,
         siteUrl,
         siteName,
+        plan,
       });
       return { url };
     },

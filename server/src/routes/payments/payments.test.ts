@@ -41,7 +41,7 @@ describe('payments', () => {
   }
   const countUsers = () => t.database.prisma.user.count();
 
-  it('tells the browser the publishable key, the price, the paywall delay and the social link', async () => {
+  it('tells the browser the publishable key, the price, the plans on sale, the paywall delay and the social link', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -51,6 +51,32 @@ describe('payments', () => {
       stripePublishableKey: 'pk_test_cohort_fake',
       priceCents: 1200,
       currency: 'usd',
+      plans: [
+        {
+          id: 'early-access',
+          kind: 'one-time',
+          interval: null,
+          amountCents: 1200,
+          currency: 'usd',
+          trialDays: 0,
+        },
+        {
+          id: 'monthly',
+          kind: 'subscription',
+          interval: 'month',
+          amountCents: 100,
+          currency: 'usd',
+          trialDays: 0,
+        },
+        {
+          id: 'yearly',
+          kind: 'subscription',
+          interval: 'year',
+          amountCents: 1200,
+          currency: 'usd',
+          trialDays: 0,
+        },
+      ],
       paywallDelayMs: 30000,
       social: { url: 'https://www.instagram.com/cohort.example/', label: 'Instagram' },
     });

@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+import { MAX_PLAN_CENTS, MIN_PLAN_CENTS } from './plans.js';
+
+// The plans' HTTP schemas (plans.ts has what the browser uses).
+
+/** A plan on sale, as `/api/config` lists it (the issue's contract). */
+export const PlanSchema = Type.Object({
+  id: Type.Union([Type.Literal('early-access'), Type.Literal('monthly'), Type.Literal('yearly')]),
+  kind: Type.Union([Type.Literal('one-time'), Type.Literal('subscription')]),
+  interval: Type.Union([Type.Literal('month'), Type.Literal('year'), Type.Null()]),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  trialDays: Type.Integer(),
+});
+export type Plan = Static<typeof PlanSchema>;
+
+/** A plan as the desk shows it: on sale or not, and who last changed it. */
+export const DeskPlanSchema = Type.Intersect([
+  PlanSchema,
+  Type.Object({
+    enabled: Type.Boolean(),
+    updatedAt: Type.String(),
+    /** Members whose live subscription is on this plan (the one-time plan: members by it). */
+    members: Type.Integer(),
+  }),
+]);
+export type DeskPlan = Static<typeof DeskPlanSchema>;
+
+/** PUT /api/desk/plans/:id: what an owner changes (at least one of them). */
+export const PlanChangeSchema = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    amountCents: Type.Optional(Type.Integer({ minimum: MIN_PLAN_CENTS, maximum: MAX_PLAN_CENTS })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PlanChange = Static<typeof PlanChangeSchema>;
+
+/** POST /api/checkout's body: which subscription (the yearly one when absent, as before). */
+export const CheckoutBodySchema = Type.Union([
+  Type.Object(
+    { plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])) },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);

@@ -1,0 +1,17 @@
+-- What is on sale (issue 28): the one-time year, the monthly and the yearly subscription, each on
+-- or off and priced by owners in the desk. Rows are made at the first start from the environment
+-- (MEMBERSHIP_PRICE_CENTS, MONTHLY_PRICE_CENTS, MEMBERSHIP_CURRENCY); the desk changes them after.
+CREATE TABLE "plans" (
+    "id" TEXT NOT NULL,
+    "enabled" BOOLEAN NOT NULL,
+    "amountCents" INTEGER NOT NULL,
+    "currency" TEXT NOT NULL,
+    "stripePriceId" TEXT,
+    "updatedAt" TIMESTAMPTZ(3) NOT NULL,
+    "updatedBy" UUID,
+
+    CONSTRAINT "plans_pkey" PRIMARY KEY ("id")
+);
+
+-- A subscription's billing interval (month or year), as Stripe's Price says.
+ALTER TABLE "subscriptions" ADD COLUMN "interval" TEXT;

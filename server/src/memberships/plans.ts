@@ -1,0 +1,161 @@
+import type pg from 'pg';
+import {
+  PLAN_IDS,
+  PLAN_SHAPES,
+  type DeskPlan,
+  type Plan,
+  type PlanChange,
+  type PlanId,
+} from '../../../contract/plans.js';
+import type { Tx } from '../db/transaction.js';
+import { writeAudit } from '../desk/audit.js';
+import type { Staff } from '../desk/staff.js';
+import { HttpError } from '../http/errors.js';
+
+/**
+ * The plans on sale (issue 28): rows in `plans`, made at the first start from the environment's
+ * prices and changed by owners in the desk after. A price is what the server charges from then
+ * on: a Checkout for a new price gets a new Stripe Price (membership-checkout.ts), and members
+ * who subscribed at the old one keep it.
+ */
+
+export interface PlanRow {
+  id: PlanId;
+  enabled: boolean;
+  amountCents: number;
+  currency: string;
+  /** The operator's own Stripe Price (yearly), while its price is the one it was made with. */
+  stripePriceId: string | null;
+  updatedAt: Date;
+}
+
+export interface PlanDefaults {
+  yearCents: number;
+  monthCents: number;
+  currency: string;
+  /** STRIPE_PRICE_ID: the operator's yearly Price. */
+  yearlyPriceId: string | null;
+}
+
+/** Makes the plans that do not exist yet, from the first start's settings; changes none. */
+export async function ensurePlans(pool: Pick<pg.Pool, 'query'>, defaults: PlanDefaults) {
+  await pool.query(
+    `INSERT INTO "plans" ("id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt")
+     VALUES ('early-access', true, $1, $3, NULL, now()),
+            ('monthly', true, $2, $3, NULL, now()),
+            ('yearly', true, $1, $3, $4, now())
+     ON CONFLICT ("id") DO NOTHING`,
+    [defaults.yearCents, defaults.monthCents, defaults.currency, defaults.yearlyPriceId],
+  );
+}
+
+const ORDER = `array_position(ARRAY['early-access', 'monthly', 'yearly'], "id")`;
+
+export async function readPlans(pool: Pick<pg.Pool, 'query'>): Promise<PlanRow[]> {
+  const { rows } = await pool.query<PlanRow>(
+    `SELECT "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"
+       FROM "plans" WHERE "id" = ANY($1) ORDER BY ${ORDER}`,
+    [PLAN_IDS],
+  );
+  return rows;
+}
+
+/** A plan as `/api/config` lists it. */
+export const planJson = (row: PlanRow): Plan => ({
+  id: row.id,
+  ...PLAN_SHAPES[row.id],
+  amountCents: row.amountCents,
+  currency: row.currency,
+  trialDays: 0,
+});
+
+/** The plans a visitor can buy now. */
+export const onSale = (rows: readonly PlanRow[]): Plan[] =>
+  rows.filter((row) => row.enabled).map(planJson);
+
+/** A plan that is not on sale, asked for by name: the visitor is told which are. */
+export function planUnavailable(id: string, rows: readonly PlanRow[]): HttpError {
+  const sold = rows.filter((row) => row.enabled).map((row) => `"${row.id}"`);
+  return new HttpError(
+    400,
+    'plan_unavailable',
+    sold.length > 0
+      ? `The "${id}" plan is not on sale; on sale: ${sold.join(', ')}.`
+      : `The "${id}" plan is not on sale; nothing is on sale right now.`,
+  );
+}
+
+/** The desk's view: every plan, on sale or not, with how many members hold each. */
+export async function readDeskPlans(pool: Pick<pg.Pool, 'query'>): Promise<DeskPlan[]> {
+  const [rows, counts] = await Promise.all([
+    readPlans(pool),
+    pool.query<{ plan: PlanId; members: number }>(
+      `SELECT CASE "interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END AS plan,
+              count(DISTINCT "userId")::int AS members
+         FROM "subscriptions" WHERE "status" IN ('active', 'trialing', 'past_due')
+        GROUP BY 1
+       UNION ALL
+       SELECT 'early-access', count(DISTINCT "userId")::int FROM "entitlements"
+        WHERE "source" = 'one-time' AND "state" = 'active'
+          AND "paidAt" + make_interval(days => coalesce("days", 365)) > now()`,
+    ),
+  ]);
+  const members = new Map(counts.rows.map((row) => [row.plan, row.members]));
+  return rows.map((row) => ({
+    ...planJson(row),
+    enabled: row.enabled,
+    updatedAt: row.updatedAt.toISOString(),
+    members: members.get(row.id) ?? 0,
+  }));
+}
+
+/**
+ * An owner's change to a plan, with its audit entry, in the caller's transaction. One plan stays
+ * on sale (a site that stops selling removes its Stripe keys); a new price leaves the operator's
+ * own Stripe Price behind.
+ */
+export async function changePlan(
+  tx: Tx,
+  actor: Pick<Staff, 'userId' | 'email'>,
+  id: PlanId,
+  change: PlanChange,
+): Promise<PlanRow> {
+  const { rows } = await tx.query<PlanRow>(
+    `SELECT "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"
+       FROM "plans" ORDER BY ${ORDER} FOR UPDATE`,
+  );
+  const before = rows.find((row) => row.id === id);
+  if (!before) throw new HttpError(404, 'not_found', `No plan "${id}".`);
+  const enabled = change.enabled ?? before.enabled;
+  if (!enabled && !rows.some((row) => row.id !== id && row.enabled)) {
+    throw new HttpError(
+      400,
+      'last_plan',
+      'One plan stays on sale: turn another on first (a site that sells nothing removes its Stripe keys).',
+    );
+  }
+  const amountCents = change.amountCents ?? before.amountCents;
+  const stripePriceId = amountCents === before.amountCents ? before.stripePriceId : null;
+  const updated = await tx.query<PlanRow>(
+    `UPDATE "plans" SET "enabled" = $2, "amountCents" = $3, "stripePriceId" = $4,
+                        "updatedAt" = now(), "updatedBy" = $5
+      WHERE "id" = $1
+      RETURNING "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"`,
+    [id, enabled, amountCents, stripePriceId, actor.userId],
+  );
+  const after = updated.rows[0];
+  if (!after) throw new Error(`Plan ${id} vanished while it was changed`);
+  const shown = (row: PlanRow) => ({
+    plan: row.id,
+    enabled: row.enabled,
+    amountCents: row.amountCents,
+    currency: row.currency,
+  });
+  await writeAudit(tx, actor, {
+    action: 'plan_change',
+    targetUserId: null,
+    before: shown(before),
+    after: shown(after),
+  });
+  return after;
+}

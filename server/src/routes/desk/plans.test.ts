@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { registerThroughMail } from '#test/registration';
+import { SmtpCapture } from '#test/smtp-capture';
+import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { newVisitor, type Visitor } from '#test/visitor';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+
+// Plans (issue 28) through the real app and PostgreSQL, against the fake Stripe: the monthly and
+// yearly subscriptions and the one-time year on sale, each priced and turned on or off by owners
+// in the desk; a price change makes a new Stripe Price and leaves subscribers on theirs.
+
+const PASSWORD = 'correct horse battery staple';
+const OWNER = 'plans-owner@example.com';
+const EDITOR = 'plans-editor@example.com';
+const DAY_MS = 24 * 3600 * 1000;
+
+interface Browser {
+  userId: string;
+  cookie: string;
+}
+
+describe('plans', () => {
+  let stripe: FakeStripe;
+  let mailbox: SmtpCapture;
+  let t: TestApp;
+  let owner: Browser;
+  let editor: Browser;
+
+  const call = (who: Browser | null, method: 'GET' | 'PUT', url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...(who && { cookie: who.cookie }) },
+      ...(payload !== undefined && { payload: payload as object }),
+    });
+
+  async function register(email: string): Promise<Browser> {
+    const visitor = await newVisitor(t.app);
+    const response = await registerThroughMail(visitor.request, mailbox, {
+      email,
+      password: PASSWORD,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    return { userId: visitor.userId, cookie: `${SESSION_COOKIE}=${value}` };
+  }
+
+  const config = async () => (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
+  const onSale = async () => (await config()).plans.map((plan: { id: string }) => plan.id);
+  const change = (plan: string, payload: unknown, who: Browser | null = owner) =>
+    call(who, 'PUT', `/api/desk/plans/${plan}`, payload);
+
+  /** Starts a Checkout for `payload` and answers its Session at the fake Stripe. */
+  async function checkout(visitor: Visitor, payload?: object) {
+    const response = await visitor.request({
+      method: 'POST',
+      url: '/api/checkout',
+      ...(payload && { payload }),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return stripe.get(new URL(response.json().url).pathname.split('/').pop() ?? '');
+  }
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    mailbox = await new SmtpCapture().start();
+    t = await createTestAppWithStripe(stripe, {
+      env: {
+        STAFF_EMAILS: OWNER,
+        EDITOR_EMAILS: EDITOR,
+        SMTP_URL: mailbox.url,
+        MEMBERSHIP_PRICE_CENTS: '1200',
+        MONTHLY_PRICE_CENTS: '100',
+      },
+    });
+    [owner, editor] = await Promise.all([register(OWNER), register(EDITOR)]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.stop();
+    await mailbox?.stop();
+  });
+
+  it('sells a dollar a month: the Checkout is for a monthly Price, and paying it is a month of membership', async () => {
+    const visitor = await newVisitor(t.app);
+    const session = await checkout(visitor, { plan: 'monthly' });
+    const price = stripe.get(String(session.price));
+    expect(price).toMatchObject({
+      unit_amount: 100,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      lookup_key: 'cohort_membership_monthly_100_usd',
+    });
+    expect(session.metadata).toMatchObject({ userId: visitor.userId, plan: 'monthly' });
+
+    const paid = stripe.completeCheckout(String(session.id));
+    await stripe.deliverPending();
+    const user = await visitor.me();
+    expect(user.isSubscribed).toBe(true);
+    const expires = Date.parse(user.membership?.expiresAt ?? '');
+    expect(expires - Date.now()).toBeGreaterThan(27 * DAY_MS);
+    expect(expires - Date.now()).toBeLessThan(32 * DAY_MS);
+    const row = await t.database.pool.query(`SELECT interval FROM subscriptions WHERE id = $1`, [
+      paid.subscription.id,
+    ]);
+    expect(row.rows[0]).toEqual({ interval: 'month' });
+
+    // A month later the renewal adds the next month.
+    stripe.renewSubscription(paid.subscription.id);
+    await stripe.deliverPending();
+    const renewed = Date.parse((await visitor.me()).membership?.expiresAt ?? '');
+    expect(renewed - expires).toBeGreaterThan(27 * DAY_MS);
+    expect(renewed - expires).toBeLessThan(32 * DAY_MS);
+  });
+
+  it('sells the yearly plan when no plan is named (as before plans), and refuses a plan that does not exist', async () => {
+    const visitor = await newVisitor(t.app);
+    const session = await checkout(visitor);
+    expect(stripe.get(String(session.price))).toMatchObject({
+      unit_amount: 1200,
+      recurring: { interval: 'year' },
+    });
+    for (const payload of [{ plan: 'weekly' }, { plan: 'monthly', coupon: 'x' }, { plan: 7 }, []]) {
+      const refused = await visitor.request({ method: 'POST', url: '/api/checkout', payload });
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().error.message).toBeTruthy();
+    }
+  });
+
+  it('lets owners price and turn plans on and off in the desk; editors look, strangers find nothing', async () => {
+    const listed = await call(editor, 'GET', '/api/desk/plans');
+    expect(listed.statusCode).toBe(200);
+    expect(
+      listed.json().plans.map((p: { id: string; enabled: boolean }) => [p.id, p.enabled]),
+    ).toEqual([
+      ['early-access', true],
+      ['monthly', true],
+      ['yearly', true],
+    ]);
+    expect((await change('monthly', { amountCents: 200 }, editor)).statusCode).toBe(403);
+    const reader = await register('plans-reader@example.com');
+    expect((await change('monthly', { amountCents: 200 }, reader)).statusCode).toBe(404);
+    expect((await call(reader, 'GET', '/api/desk/plans')).statusCode).toBe(404);
+
+    // Wrong bodies: a 400 that says why, and nothing changes.
+    const before = await call(owner, 'GET', '/api/desk/plans');
+    for (const payload of [
+      {},
+      { amountCents: 10 },
+      { amountCents: 12.5 },
+      { amountCents: '200' },
+      { enabled: 'no' },
+      { amountCents: 200, currency: 'eur' },
+    ]) {
+      const refused = await change('monthly', payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().error.message).toBeTruthy();
+    }
+    expect((await change('weekly', { amountCents: 200 })).statusCode).toBe(404);
+    expect((await call(owner, 'GET', '/api/desk/plans')).json()).toEqual(before.json());
+
+    const changed = await change('monthly', { amountCents: 200 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().plan).toMatchObject({ id: 'monthly', amountCents: 200, enabled: true });
+    const audit = await t.database.pool.query(
+      `SELECT "actorEmail", before, after FROM audit_log WHERE action = 'plan_change'`,
+    );
+    expect(audit.rows).toEqual([
+      {
+        actorEmail: OWNER,
+        before: { plan: 'monthly', enabled: true, amountCents: 100, currency: 'usd' },
+        after: { plan: 'monthly', enabled: true, amountCents: 200, currency: 'usd' },
+      },
+    ]);
+    expect((await config()).plans[1]).toMatchObject({ id: 'monthly', amountCents: 200 });
+  });
+
+  it('charges a new price from a new Stripe Price, and leaves those who subscribed at the old one on it', async () => {
+    await change('monthly', { amountCents: 100 });
+    const early = await newVisitor(t.app);
+    const first = stripe.completeCheckout(String((await checkout(early, { plan: 'monthly' })).id));
+    await stripe.deliverPending();
+
+    expect((await change('monthly', { amountCents: 300 })).statusCode).toBe(200);
+    const late = await newVisitor(t.app);
+    const session = await checkout(late, { plan: 'monthly' });
+    expect(stripe.get(String(session.price))).toMatchObject({
+      unit_amount: 300,
+      lookup_key: 'cohort_membership_monthly_300_usd',
+    });
+
+    // The early subscriber renews at $1, and the renewal still counts.
+    const expires = Date.parse((await early.me()).membership?.expiresAt ?? '');
+    const renewal = stripe.renewSubscription(first.subscription.id);
+    expect(renewal.invoice.amount_paid).toBe(100);
+    await stripe.deliverPending();
+    expect(Date.parse((await early.me()).membership?.expiresAt ?? '')).toBeGreaterThan(expires);
+    await change('monthly', { amountCents: 100 });
+  });
+
+  it('stops selling a plan turned off (but one plan stays on sale), and prices the one-time year from its plan', async () => {
+    expect((await change('monthly', { enabled: false })).statusCode).toBe(200);
+    expect(await onSale()).toEqual(['early-access', 'yearly']);
+    const visitor = await newVisitor(t.app);
+    const refused = await visitor.request({
+      method: 'POST',
+      url: '/api/checkout',
+      payload: { plan: 'monthly' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toEqual({
+      code: 'plan_unavailable',
+      message: 'The "monthly" plan is not on sale; on sale: "early-access", "yearly".',
+    });
+
+    expect((await change('yearly', { enabled: false })).statusCode).toBe(200);
+    const last = await change('early-access', { enabled: false });
+    expect(last.statusCode).toBe(400);
+    expect(last.json().error.code).toBe('last_plan');
+    expect(await onSale()).toEqual(['early-access']);
+
+    // The one-time year at a price set in the desk: charged, and granted when paid.
+    expect((await change('early-access', { amountCents: 1500 })).statusCode).toBe(200);
+    expect((await config()).priceCents).toBe(1500);
+    const buyer = await newVisitor(t.app);
+    const intent = await buyer.request({
+      method: 'POST',
+      url: '/create-payment-intent',
+      payload: { items: [{ id: 'early-access' }] },
+    });
+    expect(intent.statusCode).toBe(200);
+    const id = String(intent.json().clientSecret).split('_secret_')[0] ?? '';
+    expect(stripe.get(id)).toMatchObject({ amount: 1500, metadata: { priceCents: '1500' } });
+    stripe.succeedPaymentIntent(id);
+    await stripe.deliverPending();
+    expect((await buyer.me()).isSubscribed).toBe(true);
+
+    expect((await change('yearly', { enabled: true })).statusCode).toBe(200);
+    expect((await change('early-access', { enabled: false })).statusCode).toBe(200);
+    const none = await newVisitor(t.app);
+    const off = await none.request({
+      method: 'POST',
+      url: '/create-payment-intent',
+      payload: { items: [{ id: 'early-access' }] },
+    });
+    expect(off.statusCode).toBe(400);
+    expect(off.json().error.code).toBe('plan_unavailable');
+    expect((await config()).priceCents).toBe(1200);
+
+    // Members per plan, as the desk lists them.
+    const desk = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    const members = Object.fromEntries(
+      desk.map((p: { id: string; members: number }) => [p.id, p.members]),
+    );
+    expect(members['early-access']).toBe(1);
+    expect(members.monthly).toBeGreaterThanOrEqual(2);
+    expect(members.yearly).toBe(0);
+    for (const plan of ['early-access', 'monthly', 'yearly']) {
+      await change(plan, { enabled: true });
+    }
+  });
+});
