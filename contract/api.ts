@@ -75,6 +75,8 @@ export const PaymentSchema = Type.Object({
   ]),
   amountCents: Type.Integer(),
   currency: Type.String(),
+  /** A subscription invoice's billing interval (its plan: monthly or yearly); null otherwise. */
+  interval: Type.Union([Type.Literal('month'), Type.Literal('year'), Type.Null()]),
   paidAt: Type.String({ format: 'date-time' }),
   state: Type.Union([
     Type.Literal('active'),

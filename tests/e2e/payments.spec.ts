@@ -36,34 +36,65 @@ test('the paywall appears after the configured delay, dims the page, and closes'
   await expect(paywall(page)).toBeHidden();
 });
 
-test('Join opens Stripe Checkout for this visitor in a new tab', async ({
+/** Join in the navbar, then a plan in the dialog that lists them: Checkout opens in a new tab. */
+async function joinWith(page: Page, plan: RegExp) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: /^Join/ })
+    .click();
+  const chooser = page.getByRole('dialog', { name: 'Join Cohort' });
+  await expect(chooser).toBeVisible();
+  const [checkoutTab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    chooser.getByRole('button', { name: plan }).click(),
+  ]);
+  await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+  return checkoutTab;
+}
+
+test('Join lets a visitor choose a plan, and opens Stripe Checkout for it and this visitor in a new tab', async ({
   page,
-  context,
   stripe,
 }) => {
   const fake = requireStripe(stripe);
   const user = await visit(page, '/');
-  const [checkoutTab] = await Promise.all([
-    context.waitForEvent('page'),
-    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Join/ }).click(),
-  ]);
-  await expect.poll(() => checkoutTab.url()).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
-  const sessionId = checkoutTab.url().split('/').pop() ?? '';
-  expect(fake.get(sessionId).client_reference_id).toBe(user.id);
+  const checkoutTab = await joinWith(page, /^Yearly: \$12 a year/);
+  expect(checkoutTab.url()).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
+  const session = fake.get(checkoutTab.url().split('/').pop() ?? '');
+  expect(session.client_reference_id).toBe(user.id);
+  expect(fake.get(String(session.price))).toMatchObject({
+    unit_amount: 1200,
+    recurring: { interval: 'year' },
+  });
+});
+
+test('the paywall’s Join Now offers the plans over it, the monthly one priced by the year too', async ({
+  page,
+}) => {
+  await page.goto('/health');
+  await expect(paywall(page)).toBeVisible({ timeout: 5_000 });
+  await expect(paywall(page)).toContainText('Or $1 a month: you choose next.');
+  await paywall(page)
+    .getByRole('button', { name: /Join Now/ })
+    .click();
+  const chooser = page.getByRole('dialog', { name: 'Join Cohort' });
+  await expect(chooser).toBeVisible();
+  expect(await chooser.evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
+  await expect(chooser.getByRole('button', { name: /^Monthly: \$1 a month/ })).toBeVisible();
+  await expect(chooser).toContainText('$12 a year. Cancel any time.');
+  await expect(chooser.getByRole('link', { name: 'Once: $12 for one year' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(chooser).toBeHidden();
+  await expect(paywall(page)).toBeVisible();
 });
 
 test('coming back from a paid Checkout makes the visitor a member and cleans the address', async ({
   page,
-  context,
   stripe,
 }) => {
   const fake = requireStripe(stripe);
   await visit(page, '/');
-  const [checkoutTab] = await Promise.all([
-    context.waitForEvent('page'),
-    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Join/ }).click(),
-  ]);
-  await expect.poll(() => checkoutTab.url()).toContain('/checkout/');
+  const checkoutTab = await joinWith(page, /^Yearly/);
   const sessionId = checkoutTab.url().split('/').pop() ?? '';
   fake.completeCheckout(sessionId);
 

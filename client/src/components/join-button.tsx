@@ -1,29 +1,40 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation } from '../lib/router';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from '../lib/router';
 import { ApiError } from '../lib/api-client';
-import { useSiteConfig } from '../lib/site-config';
+import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
+import { paths } from '../config/paths';
+import type { Plan, SubscriptionPlanId } from '../../../contract/plans';
 import './join-button.css';
 
+// The plans to choose from: loaded when a visitor first asks to join.
+const PlanChooser = lazy(() => import('./plan-chooser'));
+
 /**
- * Join / Join Now: opens Stripe Checkout for the yearly membership in a new tab (members go to the
- * billing portal). Says so plainly when payments are off or the server cannot start a checkout:
- * under the button in the page's flow, or, with `problemAs="popover"`, in a bubble anchored below
- * it that takes no room, for a button in a bar whose height must not change (the navbar).
+ * Join / Join Now: opens Stripe Checkout in a new tab (members go to the billing portal). With
+ * `plan`, for that plan; without, the visitor chooses among the plans on sale first (a dialog),
+ * unless only one is sold. Says so plainly when payments are off or the server cannot start a
+ * checkout: under the button in the page's flow, or, with `problemAs="popover"`, in a bubble
+ * anchored below it that takes no room, for a button in a bar whose height must not change (the
+ * navbar).
  */
 export function JoinButton({
   className,
   children,
   problemAs = 'inline',
+  plan,
 }: {
   className?: string;
   children: ReactNode;
   problemAs?: 'inline' | 'popover';
+  plan?: SubscriptionPlanId;
 }) {
   const config = useSiteConfig();
-  const { key: locationKey } = useLocation();
+  const navigate = useNavigate();
+  const { key: locationKey, pathname } = useLocation();
   const [busy, setBusy] = useState(false);
+  const [choosing, setChoosing] = useState<readonly Plan[] | null>(null);
   const [problem, setProblem] = useState<{ message: string; on: string } | null>(null);
 
   // A message belongs to the page it was shown on: the navbar outlives pages, its message does not.
@@ -39,14 +50,33 @@ export function JoinButton({
   }, [problemAs, shownProblem]);
 
   async function join() {
-    if (config && !config.paymentsEnabled) {
+    // Pressed before the configuration arrived: it is on its way (the plans to choose from).
+    const known = config ?? (plan ? null : await loadSiteConfig().catch(() => null));
+    if (known && !known.paymentsEnabled) {
       setProblem({ message: PAYMENTS_OFF_MESSAGE, on: locationKey });
       return;
+    }
+    let chosen = plan;
+    if (!chosen && known) {
+      const subscriptions = known.plans.flatMap((each) =>
+        each.id === 'monthly' || each.id === 'yearly' ? [each.id] : [],
+      );
+      const once = known.plans.some((each) => each.kind === 'one-time');
+      setProblem(null);
+      if (subscriptions.length === 1 && !once) chosen = subscriptions[0];
+      else if (subscriptions.length === 0 && once) {
+        // Only the year paid once is sold: its form is on the early-access page.
+        if (pathname !== paths.earlyAccess) navigate(paths.earlyAccess);
+        return;
+      } else {
+        setChoosing(known.plans);
+        return;
+      }
     }
     setBusy(true);
     setProblem(null);
     try {
-      await openCheckout();
+      await openCheckout(chosen);
     } catch (error) {
       setProblem({
         message:
@@ -66,6 +96,11 @@ export function JoinButton({
         {children}
         <span className="visually-hidden"> (opens checkout in a new tab)</span>
       </button>
+      {choosing && (
+        <Suspense fallback={null}>
+          <PlanChooser plans={choosing} onClose={() => setChoosing(null)} />
+        </Suspense>
+      )}
       {shownProblem && (
         <span className="join-button__problem" role="alert">
           {shownProblem}

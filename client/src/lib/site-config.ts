@@ -29,10 +29,5 @@ export function useSiteConfig(): SiteConfig | null {
   return config;
 }
 
-export function formatPrice(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-  }).format(cents / 100);
-}
+/** "$12", "$1.50": a price as readers read it. */
+export { formatMoney as formatPrice } from '../../../contract/plans';

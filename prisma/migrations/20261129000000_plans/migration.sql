@@ -13,5 +13,7 @@ CREATE TABLE "plans" (
     CONSTRAINT "plans_pkey" PRIMARY KEY ("id")
 );
 
--- A subscription's billing interval (month or year), as Stripe's Price says.
+-- A subscription's billing interval (month or year), as Stripe's Price says. Every Cohort Price
+-- before plans was yearly.
 ALTER TABLE "subscriptions" ADD COLUMN "interval" TEXT;
+UPDATE "subscriptions" SET "interval" = 'year';

@@ -170,10 +170,13 @@ export async function listPayments(
   { db }: Pick<Services, 'db'>,
   userId: string,
 ): Promise<Payment[]> {
-  const entries = await db.pool.query<LedgerEntry & { amountCents: number; currency: string }>(
-    `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state,
-            "amountCents", currency
-     FROM entitlements WHERE "userId" = $1 ORDER BY "paidAt" DESC, id`,
+  const entries = await db.pool.query<
+    LedgerEntry & { amountCents: number; currency: string; interval: string | null }
+  >(
+    `SELECT e.id, e.source, e."subscriptionId", e."paidAt", e."periodStart", e."periodEnd",
+            e.days, e.state, e."amountCents", e.currency, s.interval
+     FROM entitlements e LEFT JOIN subscriptions s ON s.id = e."subscriptionId"
+     WHERE e."userId" = $1 ORDER BY e."paidAt" DESC, e.id`,
     [userId],
   );
   const subscriptions = await db.pool.query<LedgerSubscription>(
@@ -190,6 +193,7 @@ export async function listPayments(
       kind: entry.source,
       amountCents: entry.amountCents,
       currency: entry.currency,
+      interval: entry.interval === 'month' || entry.interval === 'year' ? entry.interval : null,
       paidAt: entry.paidAt.toISOString(),
       state: entry.state,
       covers:

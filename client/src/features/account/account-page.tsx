@@ -3,7 +3,7 @@ import { Link, useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
-import { COMP_LABEL, PaymentHistory, usePayments } from './payment-history';
+import { COMP_LABEL, PaymentHistory, subscriptionPlanWord, usePayments } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
@@ -97,7 +97,7 @@ function MembershipPanel({ user }: { user: User }) {
               : comp
                 ? `${COMP_LABEL}, ends on ${formatDate(membership.lastDay)}`
                 : membership.plan === 'subscription'
-                  ? `Active member (yearly, renews on ${formatDate(membership.expiresAt)})`
+                  ? `Active member (${subscriptionPlanWord(payments.payments) ?? 'subscription'}, renews on ${formatDate(membership.expiresAt)})`
                   : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
           </p>
           <p className="button-row">

@@ -7,10 +7,20 @@ import { listPayments } from './account-api';
 /** What a comp is called wherever the member sees it: time the site gave, nothing paid. */
 export const COMP_LABEL = 'Free membership (comp)';
 
-const KIND: Record<Exclude<Payment['kind'], 'comp'>, string> = {
-  'one-time': 'One year, paid once',
-  'subscription-invoice': 'Yearly subscription',
-};
+/** What a payment was for: one year paid once, or a monthly or yearly subscription's invoice. */
+const kindOf = (payment: Payment) =>
+  payment.kind === 'one-time'
+    ? 'One year, paid once'
+    : payment.interval === 'month'
+      ? 'Monthly subscription'
+      : 'Yearly subscription';
+
+/** The plan of the member's newest subscription payment: "monthly", "yearly", or null. */
+export function subscriptionPlanWord(payments: readonly Payment[] | null): string | null {
+  const latest = payments?.find((payment) => payment.kind === 'subscription-invoice');
+  if (!latest?.interval) return null;
+  return latest.interval === 'month' ? 'monthly' : 'yearly';
+}
 
 const STATE: Record<Payment['state'], string> = {
   active: 'Paid',
@@ -93,7 +103,7 @@ export function PaymentHistory({ payments, problem }: PaymentsState) {
             ) : (
               <>
                 <span className="payment__what">
-                  {KIND[payment.kind]}: {formatMoney(payment.amountCents, payment.currency)} on{' '}
+                  {kindOf(payment)}: {formatMoney(payment.amountCents, payment.currency)} on{' '}
                   {formatDate(payment.paidAt)}
                 </span>
                 <span className="payment__state">{STATE[payment.state]}</span>

@@ -1,3 +1,4 @@
+import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plans';
 import type {
   DeskAuditPage,
   DeskCompBody,
@@ -112,3 +113,10 @@ export const describeTopic = (slug: string, description: string): Promise<{ topi
     method: 'PUT',
     body: { description },
   });
+
+export const fetchPlans = (signal?: AbortSignal): Promise<{ plans: DeskPlan[] }> =>
+  apiRequest(`${DESK_API}/plans`, { signal });
+
+/** An owner's change to a plan: on or off sale, or its price from now on. */
+export const changePlan = (id: PlanId, change: PlanChange): Promise<{ plan: DeskPlan }> =>
+  apiRequest(`${DESK_API}/plans/${id}`, { method: 'PUT', body: change });

@@ -11,6 +11,7 @@ import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
 import { PostsPage } from './posts-page';
 import { TopicsPage } from './topics-page';
+import { PlansPage } from './plans-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -75,6 +76,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="/desk/topics">
             <TopicsPage staff={staff.data} />
           </Route>
+          <Route path="/desk/plans">
+            <PlansPage staff={staff.data} />
+          </Route>
           {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
           <Route path="/desk/posts/:id">
             <PostEditorPage staff={staff.data} />
@@ -114,6 +118,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               </NavLink>
               <NavLink to="/desk/posts">Posts</NavLink>
               <NavLink to="/desk/topics">Topics</NavLink>
+              <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
             </>

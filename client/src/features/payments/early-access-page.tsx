@@ -79,7 +79,7 @@ export default function EarlyAccessPage() {
           </p>
           {/* The space the payment form takes, kept from the first paint: what the server learns
               later (the configuration, the visitor, Stripe's form) never pushes the page down. */}
-          <div className="early-access__payment">
+          <div className="early-access__payment" id="payment">
             {returnedMessage && (
               <p id="payment-message" className="payment-form__message" role="status">
                 {returnedMessage}

@@ -17,6 +17,7 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
   const config = useSiteConfig();
   const siteName = useSiteName();
   const dialog = useRef<HTMLDialogElement>(null);
+  const monthly = config?.plans.find((plan) => plan.id === 'monthly');
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
@@ -27,7 +28,8 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
       ref={dialog}
       className="paywall"
       aria-labelledby="paywall-title"
-      onClose={onClose}
+      // Only its own closing: React passes a dialog opened from inside it (the plans) up here too.
+      onClose={(event) => event.target === event.currentTarget && onClose()}
       data-testid="paywall"
     >
       <button
@@ -45,6 +47,11 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
         businesses, and the newsletter.
       </p>
       <JoinButton className="button button--accent">Join Now</JoinButton>
+      {monthly && (
+        <p className="paywall__plans">
+          Or {formatPrice(monthly.amountCents, monthly.currency)} a month: you choose next.
+        </p>
+      )}
       <p className="paywall__perks">
         <Link to={paths.perks} onClick={() => dialog.current?.close()}>
           See the member perks

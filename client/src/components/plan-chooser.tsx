@@ -1,0 +1,105 @@
+import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { Link, useLocation } from '../lib/router';
+import { paths } from '../config/paths';
+import { useSiteName } from '../lib/site-name';
+import { formatMoney, perYearLabel, type Plan } from '../../../contract/plans';
+import { JoinButton } from './join-button';
+import './plan-chooser.css';
+
+/**
+ * "Choose your membership": the plans on sale, each a button to its Checkout (a new tab), the
+ * monthly one also priced by the year, and the year paid once as a link to its form on the
+ * early-access page. A native modal dialog (focus kept inside, Escape closes it), put at the end
+ * of the page so it takes none of the styles of the bar its button is in.
+ */
+export default function PlanChooser({
+  plans,
+  onClose,
+}: {
+  plans: readonly Plan[];
+  onClose: () => void;
+}) {
+  const siteName = useSiteName();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const monthly = plans.find((plan) => plan.id === 'monthly');
+  const yearly = plans.find((plan) => plan.id === 'yearly');
+  const once = plans.find((plan) => plan.id === 'early-access');
+  // What a year paid yearly saves over twelve months paid monthly, when it does.
+  const saving =
+    monthly && yearly && monthly.currency === yearly.currency
+      ? monthly.amountCents * 12 - yearly.amountCents
+      : 0;
+
+  return createPortal(
+    <dialog
+      ref={dialog}
+      className="plan-chooser"
+      aria-labelledby="plan-chooser-title"
+      onClose={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <button
+        type="button"
+        className="plan-chooser__close"
+        aria-label="Close"
+        onClick={() => dialog.current?.close()}
+      >
+        ×
+      </button>
+      <h2 id="plan-chooser-title">Join {siteName}</h2>
+      <p className="plan-chooser__lede">
+        Choose how you pay. Every plan gives the same membership.
+      </p>
+      <ul className="plan-chooser__plans">
+        {monthly && (
+          <li className="plan-chooser__plan">
+            <JoinButton className="button button--accent plan-chooser__button" plan="monthly">
+              Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
+            </JoinButton>
+            <span className="plan-chooser__note">{perYearLabel(monthly)}. Cancel any time.</span>
+          </li>
+        )}
+        {yearly && (
+          <li className="plan-chooser__plan">
+            <JoinButton className="button button--accent plan-chooser__button" plan="yearly">
+              Yearly: {formatMoney(yearly.amountCents, yearly.currency)} a year
+            </JoinButton>
+            <span className="plan-chooser__note">
+              {saving > 0
+                ? `Saves ${formatMoney(saving, yearly.currency)} on paying monthly. Cancel any time.`
+                : 'Renews each year. Cancel any time.'}
+            </span>
+          </li>
+        )}
+        {once && (
+          <li className="plan-chooser__plan">
+            {pathname === paths.earlyAccess ? (
+              <a
+                className="button plan-chooser__button"
+                href="#payment"
+                onClick={() => dialog.current?.close()}
+              >
+                Once: {formatMoney(once.amountCents, once.currency)} for one year
+              </a>
+            ) : (
+              <Link
+                className="button plan-chooser__button"
+                to={`${paths.earlyAccess}#payment`}
+                onClick={() => dialog.current?.close()}
+              >
+                Once: {formatMoney(once.amountCents, once.currency)} for one year
+              </Link>
+            )}
+            <span className="plan-chooser__note">Paid by card here, no renewal.</span>
+          </li>
+        )}
+      </ul>
+    </dialog>,
+    document.body,
+  );
+}

@@ -1,0 +1,148 @@
+import { useState, type FormEvent } from 'react';
+import type { DeskStaff } from '../../../../contract/desk-api';
+import {
+  formatMoney,
+  MAX_PLAN_CENTS,
+  MIN_PLAN_CENTS,
+  perYearLabel,
+  type DeskPlan,
+} from '../../../../contract/plans';
+import { changePlan, fetchPlans } from './desk-api';
+import { describeError, useDeskData } from './use-desk-data';
+
+const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
+  'early-access': {
+    title: 'One year, paid once',
+    about: 'Paid by card on the early-access page; no renewal.',
+  },
+  monthly: {
+    title: 'Monthly',
+    about: 'A subscription through Stripe Checkout, billed each month.',
+  },
+  yearly: { title: 'Yearly', about: 'A subscription through Stripe Checkout, billed each year.' },
+};
+
+/**
+ * /desk/plans: what the site sells. Owners turn each plan on or off and set its price from now
+ * on; members who subscribed at another price keep theirs. Editors see it all, change nothing.
+ */
+export function PlansPage({ staff }: { staff: DeskStaff }) {
+  const [plans, reload] = useDeskData('plans', (signal) => fetchPlans(signal));
+  const mayChange = staff.role === 'owner';
+  return (
+    <section aria-labelledby="plans-title">
+      <h1 id="plans-title">Plans</h1>
+      <p className="desk__lede">
+        What readers can buy. A new price applies to new members: those who subscribed before keep
+        the price they signed up at.
+      </p>
+      {plans.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {plans.state === 'error' && <p role="alert">{describeError(plans.error)}</p>}
+      {plans.state === 'ready' && (
+        <ul className="desk-topics" role="list">
+          {plans.data.plans.map((plan) => (
+            <li key={`${plan.id}-${plan.updatedAt}`}>
+              <PlanRow plan={plan} mayChange={mayChange} onSaved={reload} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PlanRow({
+  plan,
+  mayChange,
+  onSaved,
+}: {
+  plan: DeskPlan;
+  mayChange: boolean;
+  onSaved: () => void;
+}) {
+  const [price, setPrice] = useState((plan.amountCents / 100).toFixed(2));
+  const [enabled, setEnabled] = useState(plan.enabled);
+  const [saving, setSaving] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const name = NAMES[plan.id];
+  const fieldId = `plan-${plan.id}`;
+  const cents = Math.round(Number(price) * 100);
+  const priceValid =
+    /^\d+(\.\d{1,2})?$/.test(price.trim()) && cents >= MIN_PLAN_CENTS && cents <= MAX_PLAN_CENTS;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!priceValid) {
+      setOutcome({
+        ok: false,
+        text: `A price is between ${formatMoney(MIN_PLAN_CENTS, plan.currency)} and ${formatMoney(MAX_PLAN_CENTS, plan.currency)}, in ${plan.currency.toUpperCase()}.`,
+      });
+      return;
+    }
+    const change = {
+      ...(enabled !== plan.enabled && { enabled }),
+      ...(cents !== plan.amountCents && { amountCents: cents }),
+    };
+    if (Object.keys(change).length === 0) {
+      setOutcome({ ok: true, text: 'Nothing to change.' });
+      return;
+    }
+    setSaving(true);
+    setOutcome(null);
+    try {
+      await changePlan(plan.id, change);
+      onSaved();
+    } catch (error) {
+      setOutcome({ ok: false, text: describeError(error as Error) });
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="desk-topic" onSubmit={save} aria-labelledby={`${fieldId}-name`}>
+      <h2 id={`${fieldId}-name`} className="desk-topic__name">
+        {name.title}{' '}
+        <span className="desk__small">
+          {plan.enabled ? 'on sale' : 'not on sale'} ·{' '}
+          {plan.members === 1 ? '1 member' : `${plan.members} members`}
+        </span>
+      </h2>
+      <p className="desk-plan__about">
+        {name.about} Now {formatMoney(plan.amountCents, plan.currency)}
+        {plan.interval === 'month' && ` a month (${perYearLabel(plan)})`}
+        {plan.interval === 'year' && ' a year'}.
+      </p>
+      <div className="desk-plan__fields">
+        <label className="desk-field">
+          <span>Price ({plan.currency.toUpperCase()})</span>
+          <input
+            inputMode="decimal"
+            value={price}
+            readOnly={!mayChange}
+            aria-invalid={!priceValid}
+            onChange={(event) => setPrice(event.target.value)}
+          />
+        </label>
+        <label className="desk-plan__toggle">
+          <input
+            type="checkbox"
+            checked={enabled}
+            disabled={!mayChange}
+            onChange={(event) => setEnabled(event.target.checked)}
+          />{' '}
+          On sale
+        </label>
+        {mayChange && (
+          <button className="button" type="submit" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
+      </div>
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
+          {outcome.text}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Page } from '@playwright/test';
+import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
+import { visit } from './support/visit.js';
+
+// Plans (issue 28) in the browser: a visitor chooses a dollar a month and becomes a monthly
+// member; an owner prices and turns plans off in the desk, and visitors are offered that at once.
+
+test.use(SITES.paying);
+
+const PASSWORD = 'correct horse battery staple';
+
+const chooser = (page: Page) => page.getByRole('dialog', { name: 'Join Cohort' });
+
+async function openChooser(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: /^Join/ })
+    .click();
+  await expect(chooser(page)).toBeVisible();
+}
+
+test('a reader chooses a dollar a month, pays at Checkout, and their account says monthly', async ({
+  page,
+  stripe,
+  registered,
+}) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  await visit(page, '/');
+  const user = registered;
+  await openChooser(page);
+  const [checkoutTab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    chooser(page)
+      .getByRole('button', { name: /^Monthly: \$1 a month/ })
+      .click(),
+  ]);
+  await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+  const sessionId = checkoutTab.url().split('/').pop() ?? '';
+  const session = stripe.get(sessionId);
+  expect(session.client_reference_id).toBe(user.id);
+  expect(stripe.get(String(session.price))).toMatchObject({
+    unit_amount: 100,
+    recurring: { interval: 'month' },
+  });
+  stripe.completeCheckout(sessionId);
+
+  await checkoutTab.goto(`/?checkout_session_id=${sessionId}`);
+  await expect(
+    checkoutTab.getByText('Welcome to Cohort: your membership is active.'),
+  ).toBeVisible();
+  await checkoutTab.goto('/account');
+  await expect(checkoutTab.getByText(/^Active member \(monthly, renews on /)).toBeVisible();
+  await expect(checkoutTab.getByText(/^Monthly subscription: \$1\.00 on/)).toBeVisible();
+});
+
+test('an owner prices the monthly plan and takes the yearly one off sale; the Join dialog follows', async ({
+  page,
+  browser,
+  mailbox,
+}) => {
+  await signInAs(page, mailbox, { email: STAFF.owner, password: PASSWORD });
+  const put = (id: string, data: object) => page.request.put(`/api/desk/plans/${id}`, { data });
+  try {
+    await page.goto('/desk/plans');
+    const monthly = page.getByRole('form', { name: /^Monthly/ });
+    await expect(monthly).toContainText('Now $1 a month ($12 a year).');
+    await monthly.getByLabel('Price (USD)').fill('0.10');
+    await monthly.getByRole('button', { name: 'Save' }).click();
+    await expect(monthly.getByRole('alert')).toContainText('A price is between $0.50 and $10,000');
+
+    await monthly.getByLabel('Price (USD)').fill('2');
+    await monthly.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('form', { name: /^Monthly/ })).toContainText(
+      'Now $2 a month ($24 a year).',
+    );
+    const yearly = page.getByRole('form', { name: /^Yearly/ });
+    await yearly.getByLabel('On sale').uncheck();
+    await yearly.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('form', { name: /^Yearly/ })).toContainText('not on sale');
+
+    // A visitor in another browser is offered what the owner set.
+    const visitor = await browser.newPage();
+    await visit(visitor, '/');
+    await openChooser(visitor);
+    await expect(
+      chooser(visitor).getByRole('button', { name: /^Monthly: \$2 a month/ }),
+    ).toBeVisible();
+    await expect(chooser(visitor)).toContainText('$24 a year. Cancel any time.');
+    await expect(chooser(visitor).getByRole('button', { name: /^Yearly/ })).toHaveCount(0);
+    await visitor.close();
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await expect(page.getByText('changed a plan').first()).toBeVisible();
+  } finally {
+    expect((await put('monthly', { amountCents: 100 })).ok()).toBe(true);
+    expect((await put('yearly', { enabled: true })).ok()).toBe(true);
+  }
+});
