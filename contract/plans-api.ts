@@ -44,3 +44,9 @@ export const CheckoutBodySchema = Type.Union([
   ),
   Type.Null(),
 ]);
+
+/** POST /api/account/plan: the subscription plan a member moves to. */
+export const SwitchPlanBodySchema = Type.Object(
+  { plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]) },
+  { additionalProperties: false },
+);

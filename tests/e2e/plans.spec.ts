@@ -19,7 +19,7 @@ async function openChooser(page: Page) {
   await expect(chooser(page)).toBeVisible();
 }
 
-test('a reader chooses a dollar a month, pays at Checkout, and their account says monthly', async ({
+test('a reader chooses a dollar a month, pays at Checkout, sees it on their account, and switches to yearly there', async ({
   page,
   stripe,
   registered,
@@ -51,6 +51,24 @@ test('a reader chooses a dollar a month, pays at Checkout, and their account say
   await checkoutTab.goto('/account');
   await expect(checkoutTab.getByText(/^Active member \(monthly, renews on /)).toBeVisible();
   await expect(checkoutTab.getByText(/^Monthly subscription: \$1\.00 on/)).toBeVisible();
+
+  // A year instead: what Stripe will do is said first, then done, and the account follows.
+  await checkoutTab.getByRole('button', { name: 'Switch to the yearly plan ($12 a year)' }).click();
+  await expect(
+    checkoutTab.getByText(/^Switch to the yearly plan\? Your card is charged \$12 today/),
+  ).toBeVisible();
+  await checkoutTab.getByRole('button', { name: 'Switch to yearly' }).click();
+  await expect(
+    checkoutTab.getByRole('status').filter({ hasText: 'You are on the yearly plan now.' }),
+  ).toBeVisible();
+  const nextYear = new Date(Date.now() + 365 * 24 * 3600 * 1000).getUTCFullYear();
+  await expect(checkoutTab.getByText(/^Active member \(yearly, renews on /)).toContainText(
+    String(nextYear),
+  );
+  await expect(checkoutTab.getByText(/^Yearly subscription: \$1[01]\.\d\d on/)).toBeVisible();
+  await expect(
+    checkoutTab.getByRole('button', { name: 'Switch to the monthly plan ($1 a month)' }),
+  ).toBeVisible();
 });
 
 test('an owner prices the monthly plan and takes the yearly one off sale; the Join dialog follows', async ({

@@ -383,18 +383,27 @@ export class FakeStripe {
     subscription: StripeObject,
     billingReason: string,
     period: { start: number; end: number },
+    credit?: { amount: number; period: { start: number; end: number }; price: StripeObject },
   ): StripeObject {
     const price = this.priceOf(subscription);
+    const total = Number(price.unit_amount) - (credit?.amount ?? 0);
+    // The customer's credit balance (negative) pays first; what is left over stays on it.
+    const customer = this.get(String(subscription.customer));
+    const balance = Number(customer.balance ?? 0);
+    const due = Math.max(0, total + balance);
+    customer.balance = Math.min(0, total + balance);
     const invoice = this.make('invoice', 'in', {
       customer: subscription.customer,
       subscription: undefined,
       billing_reason: billingReason,
       currency: price.currency,
-      amount_due: price.unit_amount,
+      amount_due: due,
       amount_paid: 0,
-      amount_remaining: price.unit_amount,
-      subtotal: price.unit_amount,
-      total: price.unit_amount,
+      amount_remaining: due,
+      subtotal: total,
+      total,
+      starting_balance: balance,
+      ending_balance: customer.balance,
       status: 'draft',
       attempted: false,
       attempt_count: 0,
@@ -441,7 +450,32 @@ export class FakeStripe {
         unit_amount_decimal: String(price.unit_amount),
       },
     };
-    invoice.lines = list([line], `/v1/invoices/${invoice.id}/lines`);
+    const lines: Record<string, unknown>[] = [line];
+    if (credit) {
+      // Unused time on the old price, credited (Stripe's proration line).
+      lines.unshift({
+        ...line,
+        id: newId('il'),
+        amount: -credit.amount,
+        currency: credit.price.currency,
+        description: `Unused time on ${String(credit.price.product)}`,
+        period: credit.period,
+        subtotal: -credit.amount,
+        parent: {
+          ...line.parent,
+          subscription_item_details: {
+            ...line.parent.subscription_item_details,
+            proration: true,
+          },
+        },
+        pricing: {
+          type: 'price_details',
+          price_details: { price: credit.price.id, product: credit.price.product },
+          unit_amount_decimal: String(credit.price.unit_amount),
+        },
+      });
+    }
+    invoice.lines = list(lines, `/v1/invoices/${invoice.id}/lines`);
     this.emit('invoice.created', invoice);
     Object.assign(invoice, {
       status: 'open',
@@ -452,6 +486,29 @@ export class FakeStripe {
   }
 
   /** Charges an open invoice: its PaymentIntent, charge and InvoicePayment; paid or failed. */
+  /** Collects an open invoice: charged, or, with nothing due (a credit paid it), paid at once. */
+  private collectInvoice(invoice: StripeObject) {
+    if (Number(invoice.amount_due) > 0) return this.chargeInvoice(invoice, true);
+    this.payWithoutCharge(invoice);
+    return { paymentIntent: null, charge: null };
+  }
+
+  /** Nothing to collect: Stripe marks the invoice paid, with no payment. */
+  private payWithoutCharge(invoice: StripeObject) {
+    Object.assign(invoice, {
+      status: 'paid',
+      attempted: true,
+      amount_paid: 0,
+      amount_remaining: 0,
+      status_transitions: {
+        ...(invoice.status_transitions as object),
+        paid_at: nowSeconds(),
+      },
+    });
+    this.emit('invoice.payment_succeeded', invoice);
+    this.emit('invoice.paid', invoice);
+  }
+
   private chargeInvoice(invoice: StripeObject, succeed: boolean) {
     const paymentIntent = this.createPaymentIntent({
       amount: invoice.amount_due,
@@ -587,6 +644,64 @@ export class FakeStripe {
     });
     this.emit('checkout.session.completed', session);
     return { session, ...paid };
+  }
+
+  /**
+   * A subscription moved to another Price (`POST /v1/subscriptions/:id` with `items`), as Stripe
+   * documents it for a change of billing interval: the period starts again now, the unused time
+   * of the old one is credited (prorated by the second), and the new period is invoiced and
+   * charged at once; a credit larger than the charge goes to the customer's balance, which pays
+   * the next invoices. Only that case (and `none`: no credit) is played here.
+   */
+  private changePrice(
+    subscription: StripeObject,
+    item: { id?: string; price?: string },
+    prorationBehavior: string,
+  ) {
+    if (subscription.status !== 'active' && subscription.status !== 'trialing') {
+      throw invalid(`This subscription is ${String(subscription.status)}: it cannot change price.`);
+    }
+    const [current] = this.itemsOf(subscription);
+    if (!current || (item.id && item.id !== current.id)) {
+      throw invalid(`No such subscription item: '${String(item.id)}'`, 'resource_missing');
+    }
+    const oldPrice = current.price as StripeObject;
+    const newPrice = this.get(String(item.price));
+    if (intervalOf(oldPrice) === intervalOf(newPrice)) {
+      throw new Error('The fake Stripe changes a price only between intervals');
+    }
+    const now = nowSeconds();
+    const oldPeriod = {
+      start: Number(current.current_period_start),
+      end: Number(current.current_period_end),
+    };
+    const unused = Math.max(0, oldPeriod.end - now) / (oldPeriod.end - oldPeriod.start);
+    const creditAmount =
+      prorationBehavior === 'none' ? 0 : Math.round(Number(oldPrice.unit_amount) * unused);
+    const previousItems = structuredClone(subscription.items);
+    const period = { start: now, end: periodEnd(now, intervalOf(newPrice)) };
+    Object.assign(current, {
+      price: structuredClone(newPrice),
+      current_period_start: period.start,
+      current_period_end: period.end,
+    });
+    subscription.billing_cycle_anchor = now;
+    const invoice = this.newInvoice(
+      subscription,
+      'subscription_update',
+      period,
+      creditAmount > 0
+        ? { amount: creditAmount, period: { start: now, end: oldPeriod.end }, price: oldPrice }
+        : undefined,
+    );
+    const previousInvoice = subscription.latest_invoice;
+    subscription.latest_invoice = invoice.id;
+    this.emit('customer.subscription.updated', subscription, {
+      items: previousItems,
+      latest_invoice: previousInvoice,
+    });
+    this.collectInvoice(invoice);
+    return subscription;
   }
 
   /** Someone subscribed the customer to another product on the same Stripe account. */
@@ -1012,6 +1127,23 @@ export class FakeStripe {
         }
         if (body.metadata)
           fields.metadata = { ...(subscription.metadata as object), ...(body.metadata as object) };
+        const items = body.items as { id?: string; price?: string }[] | undefined;
+        if (body.payment_behavior === 'pending_if_incomplete' && body.metadata) {
+          // Stripe's documented limit: a pending update takes items and billing parameters only.
+          throw invalid(
+            'When `payment_behavior` is `pending_if_incomplete`, you can only pass the following parameters: items, proration_date, proration_behavior, billing_cycle_anchor, trial_end, trial_from_plan, expand.',
+          );
+        }
+        if (items?.[0]?.price) {
+          Object.assign(subscription, fields);
+          return ok(
+            this.changePrice(
+              subscription,
+              items[0],
+              String(body.proration_behavior ?? 'create_prorations'),
+            ),
+          );
+        }
         return ok(this.update('customer.subscription.updated', subscription, fields));
       }
       case 'GET invoices/:id':

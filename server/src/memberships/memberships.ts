@@ -165,18 +165,27 @@ export async function hasOpenSubscription(
   return (rowCount ?? 0) > 0;
 }
 
+/**
+ * The plan a subscription invoice paid for, read from the period it paid: a month is at most 31
+ * days, a year at least 365 (what a plan was called then does not matter: what was paid does).
+ */
+function billingInterval(entry: LedgerEntry): 'month' | 'year' | null {
+  if (entry.source !== 'subscription-invoice' || !entry.periodStart || !entry.periodEnd) {
+    return null;
+  }
+  const days = (entry.periodEnd.getTime() - entry.periodStart.getTime()) / (24 * 3600 * 1000);
+  return days > 60 ? 'year' : 'month';
+}
+
 /** The user's payments, newest first, with the time each one covers on the ledger. */
 export async function listPayments(
   { db }: Pick<Services, 'db'>,
   userId: string,
 ): Promise<Payment[]> {
-  const entries = await db.pool.query<
-    LedgerEntry & { amountCents: number; currency: string; interval: string | null }
-  >(
-    `SELECT e.id, e.source, e."subscriptionId", e."paidAt", e."periodStart", e."periodEnd",
-            e.days, e.state, e."amountCents", e.currency, s.interval
-     FROM entitlements e LEFT JOIN subscriptions s ON s.id = e."subscriptionId"
-     WHERE e."userId" = $1 ORDER BY e."paidAt" DESC, e.id`,
+  const entries = await db.pool.query<LedgerEntry & { amountCents: number; currency: string }>(
+    `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state,
+            "amountCents", currency
+     FROM entitlements WHERE "userId" = $1 ORDER BY "paidAt" DESC, id`,
     [userId],
   );
   const subscriptions = await db.pool.query<LedgerSubscription>(
@@ -193,7 +202,7 @@ export async function listPayments(
       kind: entry.source,
       amountCents: entry.amountCents,
       currency: entry.currency,
-      interval: entry.interval === 'month' || entry.interval === 'year' ? entry.interval : null,
+      interval: billingInterval(entry),
       paidAt: entry.paidAt.toISOString(),
       state: entry.state,
       covers:

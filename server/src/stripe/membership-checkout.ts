@@ -81,7 +81,7 @@ const priceIds = new WeakMap<Stripe, Map<string, Promise<string>>>();
  * the yearly price is unchanged), else the one Cohort made, found again by its lookup key (made
  * once per plan and price, never one per Checkout Session).
  */
-async function planPriceId(
+export async function planPriceId(
   payments: PaymentsSetup,
   plan: SubscriptionPlan,
   siteName: string,
@@ -163,4 +163,31 @@ export async function createPortalUrl(
     }),
   );
   return portal.url;
+}
+
+/**
+ * Moves a live subscription to another plan's Price (monthly ↔ yearly), as Stripe does it for a
+ * change of interval: a new period from now, the old one's unused time credited, the new one
+ * invoiced at once; with `pending_if_incomplete`, nothing changes unless that payment succeeds.
+ * Answers the subscription as Stripe has it after.
+ */
+export async function switchSubscriptionPlan(
+  payments: PaymentsSetup,
+  input: { subscriptionId: string; itemId: string; plan: SubscriptionPlan; siteName: string },
+): Promise<Stripe.Subscription> {
+  const price = await planPriceId(payments, input.plan, input.siteName);
+  return withRequestKey(['switch', input.subscriptionId, price], (key) =>
+    callStripe(payments.stripe, 'switch the subscription’s plan', (stripe) =>
+      stripe.subscriptions.update(
+        input.subscriptionId,
+        {
+          items: [{ id: input.itemId, price }],
+          proration_behavior: 'always_invoice',
+          // Stripe takes only the items and the billing parameters with this behaviour.
+          payment_behavior: 'pending_if_incomplete',
+        },
+        { idempotencyKey: `switch-${key}` },
+      ),
+    ),
+  );
 }

@@ -122,7 +122,12 @@ export async function readInvoiceFact(
   if (!subscriptionId) return null;
   const subscription = await readSubscriptionFact(deps, subscriptionId);
   if (!subscription) return null;
-  const lines = invoice.lines.data;
+  // The period paid for: the new period's lines, not the credit for unused time on a price the
+  // subscription left (a proration line covers the rest of the old period).
+  const charged = invoice.lines.data.filter(
+    (line) => line.parent?.subscription_item_details?.proration !== true,
+  );
+  const lines = charged.length > 0 ? charged : invoice.lines.data;
   if (lines.length === 0) return null;
 
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');

@@ -1,3 +1,4 @@
+import type { SubscriptionPlanId } from '../../../../contract/plans';
 import type { Static } from 'typebox';
 import type {
   AccountDeleteBodySchema,
@@ -87,6 +88,10 @@ export const deleteAccount = (password: string): UserAnswer =>
 
 export const openBillingPortal = (): Promise<{ url: string }> =>
   apiRequest('/api/billing-portal', { method: 'POST' });
+
+/** Moves the member's subscription to the other plan (monthly ↔ yearly); answers the member. */
+export const switchPlan = (plan: SubscriptionPlanId): Promise<{ user: User }> =>
+  apiRequest('/api/account/plan', { method: 'POST', body: { plan } });
 
 export const listPayments = (signal?: AbortSignal): Promise<{ payments: Payment[] }> =>
   apiRequest('/api/account/payments', { signal });

@@ -18,7 +18,10 @@ import {
   deleteAccount,
   openBillingPortal,
   signOut,
+  switchPlan,
 } from './account-api';
+import { useSiteConfig } from '../../lib/site-config';
+import { formatMoney, planPriceLabel } from '../../../../contract/plans';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
 
@@ -75,7 +78,9 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
 
 function MembershipPanel({ user }: { user: User }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const payments = usePayments();
+  const [version, setVersion] = useState(0);
+  const payments = usePayments(version);
+  const planWord = subscriptionPlanWord(payments.payments);
   const membership = user.membership;
   // Time the desk gave is not a purchase: say so, and the day the desk entered as its last.
   const comp = payments.runningComp;
@@ -97,7 +102,7 @@ function MembershipPanel({ user }: { user: User }) {
               : comp
                 ? `${COMP_LABEL}, ends on ${formatDate(membership.lastDay)}`
                 : membership.plan === 'subscription'
-                  ? `Active member (${subscriptionPlanWord(payments.payments) ?? 'subscription'}, renews on ${formatDate(membership.expiresAt)})`
+                  ? `Active member (${planWord ?? 'subscription'}, renews on ${formatDate(membership.expiresAt)})`
                   : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
           </p>
           <p className="button-row">
@@ -115,6 +120,12 @@ function MembershipPanel({ user }: { user: User }) {
               {problem}
             </p>
           )}
+          {membership.plan === 'subscription' &&
+            membership.status === 'active' &&
+            !comp &&
+            (planWord === 'monthly' || planWord === 'yearly') && (
+              <SwitchPlan current={planWord} onSwitched={() => setVersion((v) => v + 1)} />
+            )}
         </>
       ) : (
         <>
@@ -260,5 +271,88 @@ function DeleteAccount() {
         {submitting ? 'Deleting…' : 'Delete my account'}
       </button>
     </form>
+  );
+}
+
+/**
+ * Monthly ↔ yearly, from the account page: says what Stripe will do before it is done (a new
+ * period from today; the old one's unused time credited), then does it.
+ */
+function SwitchPlan({
+  current,
+  onSwitched,
+}: {
+  current: 'monthly' | 'yearly';
+  onSwitched: () => void;
+}) {
+  const config = useSiteConfig();
+  const { refresh } = useSession();
+  const target = current === 'monthly' ? 'yearly' : 'monthly';
+  const plan = config?.plans.find((each) => each.id === target);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  if (!plan) return null;
+  const price = formatMoney(plan.amountCents, plan.currency);
+
+  async function confirm() {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await switchPlan(target);
+      setOutcome({ ok: true, text: `You are on the ${target} plan now.` });
+      setConfirming(false);
+      onSwitched();
+      void refresh();
+    } catch (error) {
+      setOutcome({
+        ok: false,
+        text: error instanceof ApiError ? error.message : 'Could not reach the server.',
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="switch-plan">
+      {confirming ? (
+        <>
+          <p>
+            {target === 'yearly'
+              ? `Switch to the yearly plan? Your card is charged ${price} today, less what is left of this month, and your year starts today.`
+              : `Switch to the monthly plan (${price} a month)? What is left of your year becomes credit that pays the coming months: nothing is charged until it runs out.`}
+          </p>
+          <p className="button-row">
+            <button
+              type="button"
+              className="button button--accent"
+              disabled={busy}
+              onClick={() => void confirm()}
+            >
+              {busy ? 'Switching…' : `Switch to ${target}`}
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Keep {current}
+            </button>
+          </p>
+        </>
+      ) : (
+        <p>
+          <button
+            type="button"
+            className="button button--outline"
+            onClick={() => setConfirming(true)}
+          >
+            Switch to the {target} plan ({planPriceLabel(plan)})
+          </button>
+        </p>
+      )}
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? '' : 'form-error'}>
+          {outcome.text}
+        </p>
+      )}
+    </div>
   );
 }

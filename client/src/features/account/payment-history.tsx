@@ -36,8 +36,8 @@ export interface PaymentsState {
   problem: string | null;
 }
 
-/** The member's payments (GET /api/account/payments), loaded once. */
-export function usePayments(): PaymentsState {
+/** The member's payments (GET /api/account/payments), loaded once, and again for each `version`. */
+export function usePayments(version = 0): PaymentsState {
   const [state, setState] = useState<PaymentsState>({
     payments: null,
     runningComp: null,
@@ -59,7 +59,7 @@ export function usePayments(): PaymentsState {
       },
     );
     return () => controller.abort();
-  }, []);
+  }, [version]);
   return state;
 }
 

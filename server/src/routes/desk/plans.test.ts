@@ -199,6 +199,88 @@ describe('plans', () => {
     await change('monthly', { amountCents: 100 });
   });
 
+  it('lets a member switch monthly → yearly → monthly: Stripe’s proration charges the difference, and access is the time paid', async () => {
+    const member = await register('plans-switcher@example.com');
+    const as = (url: string, payload?: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: member.cookie },
+        ...(payload !== undefined && { payload: payload as object }),
+      });
+    const me = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: member.cookie } })
+      ).json().user;
+
+    const none = await as('/api/account/plan', { plan: 'yearly' });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.code).toBe('no_subscription');
+
+    const started = await as('/api/checkout', { plan: 'monthly' });
+    const sessionId = new URL(started.json().url).pathname.split('/').pop() ?? '';
+    const paid = stripe.completeCheckout(sessionId);
+    await stripe.deliverPending();
+    const monthEnd = Date.parse((await me()).membership.expiresAt);
+
+    expect((await as('/api/account/plan', { plan: 'monthly' })).json().error.code).toBe(
+      'already_on_plan',
+    );
+    for (const payload of [{ plan: 'weekly' }, {}, { plan: 'yearly', now: true }]) {
+      expect((await as('/api/account/plan', payload)).statusCode, JSON.stringify(payload)).toBe(
+        400,
+      );
+    }
+
+    // To yearly: a year from now, for $12 less the unused month (about $1).
+    const yearly = await as('/api/account/plan', { plan: 'yearly' });
+    expect(yearly.statusCode, yearly.body).toBe(200);
+    const yearEnd = Date.parse(yearly.json().user.membership.expiresAt);
+    expect(yearEnd - Date.now()).toBeGreaterThan(364 * DAY_MS);
+    expect(yearEnd).toBeGreaterThan(monthEnd);
+    const subscription = stripe.get(paid.subscription.id);
+    const upgrade = stripe.get(String(subscription.latest_invoice));
+    expect(upgrade.billing_reason).toBe('subscription_update');
+    expect(upgrade.amount_paid).toBeGreaterThanOrEqual(1100);
+    expect(upgrade.amount_paid).toBeLessThan(1200);
+    const switches = stripe.requestsTo('POST', `/v1/subscriptions/${paid.subscription.id}`);
+    expect(switches.at(-1)?.body).toMatchObject({
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
+    });
+    const row = await t.database.pool.query(`SELECT interval FROM subscriptions WHERE id = $1`, [
+      paid.subscription.id,
+    ]);
+    expect(row.rows[0]).toEqual({ interval: 'year' });
+
+    // Back to monthly: the unused year is a credit larger than a month, so nothing is charged,
+    // and the access paid for (to the year's end) is kept, never more.
+    const monthly = await as('/api/account/plan', { plan: 'monthly' });
+    expect(monthly.statusCode, monthly.body).toBe(200);
+    const downgrade = stripe.get(String(stripe.get(paid.subscription.id).latest_invoice));
+    expect(downgrade.amount_paid).toBe(0);
+    expect(Number(stripe.get(String(subscription.customer)).balance)).toBeLessThan(-1000);
+    const after = Date.parse(monthly.json().user.membership.expiresAt);
+    expect(Math.abs(after - yearEnd)).toBeLessThan(5_000);
+
+    // The webhooks for all of it change nothing more.
+    await stripe.deliverPending({ order: 'shuffled', duplicate: true, seed: 7 });
+    expect(Math.abs(Date.parse((await me()).membership.expiresAt) - yearEnd)).toBeLessThan(5_000);
+    const payments = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/account/payments',
+        headers: { cookie: member.cookie },
+      })
+    ).json().payments;
+    // The three invoices (paid within a second: their order is the ids'), each named by its period.
+    expect(payments.map((p: { interval: string }) => p.interval).sort()).toEqual([
+      'month',
+      'month',
+      'year',
+    ]);
+  });
+
   it('stops selling a plan turned off (but one plan stays on sale), and prices the one-time year from its plan', async () => {
     expect((await change('monthly', { enabled: false })).statusCode).toBe(200);
     expect(await onSale()).toEqual(['early-access', 'yearly']);

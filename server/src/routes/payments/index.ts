@@ -22,17 +22,26 @@ import {
   createEarlyAccessPayment,
   createMembershipCheckout,
   createPortalUrl,
+  switchSubscriptionPlan,
   type SubscriptionPlan,
 } from '../../stripe/membership-checkout.js';
-import { CheckoutBodySchema } from '../../../../contract/plans-api.js';
+import { CheckoutBodySchema, SwitchPlanBodySchema } from '../../../../contract/plans-api.js';
+import { PLAN_SHAPES } from '../../../../contract/plans.js';
+import { idOf } from '../../stripe/call-stripe.js';
+import { isCohortPrice } from '../../stripe/offer.js';
 import { planUnavailable } from '../../memberships/plans.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
-import { readCheckoutFacts } from '../../stripe/read-payment-facts.js';
+import {
+  readCheckoutFacts,
+  readInvoiceFact,
+  readSubscriptionFact,
+} from '../../stripe/read-payment-facts.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 
 const errors = {
   400: ErrorResponseSchema,
+  402: ErrorResponseSchema,
   401: ErrorResponseSchema,
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
@@ -155,6 +164,82 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       return {
         user: toUser(session.userId, await findSessionUser(app, session.userId)),
       };
+    },
+  );
+
+  /**
+   * A member switches their subscription between the monthly and the yearly plan (issue 28):
+   * Stripe starts the new period now, credits the old one's unused time and charges the rest at
+   * once; the ledger records the invoice as it does any, so the time covered is the time paid.
+   */
+  app.post(
+    '/api/account/plan',
+    {
+      schema: {
+        body: SwitchPlanBodySchema,
+        response: { 200: UserResponseSchema, ...errors, 403: ErrorResponseSchema },
+      },
+    },
+    async (request) => {
+      const payments = app.requirePayments();
+      const session = await request.requireSession();
+      if (!session.user?.email) {
+        throw new HttpError(403, 'registration_required', 'Create an account to manage billing.');
+      }
+      const plans = await app.plans.list();
+      const plan = plans.find(
+        (each): each is SubscriptionPlan => each.id === request.body.plan && each.enabled,
+      );
+      if (!plan) throw planUnavailable(request.body.plan, plans);
+      const { rows } = await app.db.pool.query<{ id: string }>(
+        `SELECT id FROM subscriptions WHERE "userId" = $1 AND status IN ('active', 'trialing')
+          ORDER BY "stripeCreatedAt" DESC LIMIT 1`,
+        [session.userId],
+      );
+      const subscriptionId = rows[0]?.id;
+      if (!subscriptionId) {
+        throw new HttpError(
+          409,
+          'no_subscription',
+          'You have no running subscription to switch: join with the plan you want instead.',
+        );
+      }
+      const current = await retrieveOrNull(payments.stripe, 'read a subscription', (stripe) =>
+        stripe.subscriptions.retrieve(subscriptionId),
+      );
+      const item = current?.items.data.find((each) => isCohortPrice(each.price, payments.offer));
+      if (!current || !item) {
+        throw new HttpError(409, 'no_subscription', 'Your subscription could not be found at Stripe.');
+      }
+      if (item.price.recurring?.interval === PLAN_SHAPES[plan.id].interval) {
+        throw new HttpError(409, 'already_on_plan', `You are on the ${plan.id} plan already.`);
+      }
+      const switched = await switchSubscriptionPlan(payments, {
+        subscriptionId,
+        itemId: item.id,
+        plan,
+        siteName,
+      });
+      if (switched.pending_update) {
+        throw new HttpError(
+          402,
+          'payment_failed',
+          'Your card was not charged for the new plan, so nothing changed: update your card in billing and try again.',
+        );
+      }
+      // The new invoice on the ledger now (the webhook brings the same, and changes nothing more).
+      const invoiceId = idOf(switched.latest_invoice);
+      const facts = [
+        await readSubscriptionFact(payments, subscriptionId),
+        invoiceId ? await readInvoiceFact(payments, invoiceId) : null,
+      ].filter((fact) => fact !== null);
+      if (facts.length > 0) {
+        const change = await withTransaction(app.db.pool, (tx) =>
+          applyPaymentFacts(tx, facts, { graceDays: membership.graceDays }),
+        );
+        await settleLedgerChange({ ...payments, db: app.db, log: request.log }, change);
+      }
+      return { user: toUser(session.userId, await findSessionUser(app, session.userId)) };
     },
   );
 
