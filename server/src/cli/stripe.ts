@@ -4,6 +4,7 @@ import { fail, readConfigOrFail } from './command-line.js';
 import type { AppConfig, StripeConfig } from '../config.js';
 import { keysOf } from '../stripe/key-check.js';
 import { openDatabase } from './open-database.js';
+import { readPlans, type PlanRow } from '../memberships/plans.js';
 import type { Offer } from '../stripe/offer.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
 import { checkStripeSetup, formatFindings } from '../stripe/stripe-check.js';
@@ -47,12 +48,35 @@ function parseSince(value: string | undefined, now = new Date()): Date | null {
   return Number.isNaN(date.getTime()) || date > now ? null : date;
 }
 
+/** The desk's plans, read from the site's database (null, and said, when it cannot be opened). */
+async function readPlansOrSay(config: AppConfig): Promise<PlanRow[] | null> {
+  const log = pino({ level: 'silent' });
+  try {
+    const { database, embedded } = await openDatabase(config, log, (message) => {
+      throw new Error(message);
+    });
+    try {
+      return await readPlans(database.pool);
+    } finally {
+      await database.close();
+      await embedded?.stop();
+    }
+  } catch (error) {
+    console.log(
+      `(the plans could not be read from the database, so they are not checked: ${error instanceof Error ? error.message : String(error)})`,
+    );
+    return null;
+  }
+}
+
 async function check(): Promise<void> {
   const config = readConfig();
   const stripe = createStripeClient(config.stripe);
+  const plans = await readPlansOrSay(config);
   const findings = await checkStripeSetup({
     stripe,
     offer: offerOf(config),
+    ...(plans && { plans }),
     keys: keysOf(config.stripe),
     siteUrl: config.siteUrl,
     production: config.env === 'production',

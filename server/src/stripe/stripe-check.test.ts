@@ -8,6 +8,7 @@ import { projectRoot as rootDir } from '../paths.js';
 import { createStripeClient } from './stripe-client.js';
 import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
 import { checkStripeSetup, formatFindings, type CheckFinding } from './stripe-check.js';
+import type { PlanRow } from '../memberships/plans.js';
 
 // `npm run stripe:check` against a Stripe account as operators leave it: the price, the portal,
 // the webhook endpoint and the key each right or wrong.
@@ -73,6 +74,66 @@ describe('stripe:check', () => {
       'webhook endpoint',
     ]);
     expect(formatFindings(findings)).toMatch(/Stripe is set up for Cohort\.$/);
+  });
+
+  it('names the Price each plan on sale uses, the STRIPE_PRICE_ID a desk price left behind, and a portal that cannot switch plans', async () => {
+    const plan = (id: PlanRow['id'], amountCents: number, fields: Partial<PlanRow> = {}) => ({
+      id,
+      enabled: true,
+      amountCents,
+      currency: 'usd',
+      stripePriceId: null,
+      updatedAt: new Date(),
+      ...fields,
+    });
+    const withPlans = (plans: PlanRow[]) =>
+      checkStripeSetup({
+        stripe: sdk(),
+        offer: { priceCents: 1200, currency: 'usd', priceId },
+        plans,
+        keys: { ...FAKE_STRIPE_KEYS, STRIPE_PRICE_ID: priceId },
+        siteUrl: SITE_URL,
+        production: false,
+      });
+    const before = await withPlans([
+      plan('early-access', 1200),
+      plan('monthly', 100),
+      plan('yearly', 1200, { stripePriceId: priceId }),
+    ]);
+    expect(errors(before)).toEqual([]);
+    expect(before.find((f) => f.subject === 'monthly plan')?.message).toBe(
+      '1.00 USD a month: Cohort makes its Price (lookup key cohort_membership_monthly_100_usd) at the first Join',
+    );
+    // The fixture's portal does not let customers switch plans.
+    expect(
+      before.find((f) => f.subject === 'billing portal' && f.level === 'warning')?.fix,
+    ).toMatch(/Customers can switch plans/);
+
+    // Once Cohort made the monthly Price, and after an owner changed the yearly price.
+    const made = await sdk().prices.create({
+      unit_amount: 100,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      lookup_key: 'cohort_membership_monthly_100_usd',
+      product_data: { name: 'Membership (monthly)' },
+    });
+    const after = await withPlans([
+      plan('early-access', 1200),
+      plan('monthly', 100),
+      plan('yearly', 1500),
+    ]);
+    expect(after.find((f) => f.subject === 'monthly plan')?.message).toBe(
+      `1.00 USD a month: Checkout uses ${made.id} (lookup key cohort_membership_monthly_100_usd)`,
+    );
+    expect(
+      after.find((f) => f.subject === 'STRIPE_PRICE_ID' && f.level === 'warning')?.message,
+    ).toMatch(/^no longer used: an owner set the yearly price to 15\.00 USD in the desk/);
+    expect(after.find((f) => f.subject === 'yearly plan')?.message).toMatch(
+      /^15\.00 USD a year: Cohort makes its Price \(lookup key cohort_membership_yearly_1500_usd\)/,
+    );
+    const off = await withPlans([plan('monthly', 100, { enabled: false })]);
+    expect(off.find((f) => f.subject === 'monthly plan')?.message).toMatch(/^not on sale/);
+    expect(off.some((f) => f.subject === 'billing portal' && f.level === 'warning')).toBe(false);
   });
 
   it('reports an endpoint that does not send the dispute events, and how to fix it', async () => {

@@ -7,7 +7,8 @@ import {
 } from './call-stripe.js';
 import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
 import { modeOfKey, stripeKeyProblems, type StripeKeys, type StripeMode } from './key-check.js';
-import { membershipLookupKey, type Offer } from './offer.js';
+import type { PlanRow } from '../memberships/plans.js';
+import { membershipLookupKey, planLookupKey, type Offer } from './offer.js';
 
 /**
  * `npm run stripe:check` (and the same check, logged, at every start): asks Stripe whether the
@@ -27,6 +28,8 @@ export interface CheckFinding {
 export interface StripeCheckInput {
   stripe: Stripe;
   offer: Offer;
+  /** The plans as the desk keeps them (issue 28), when the database could be read. */
+  plans?: readonly PlanRow[];
   keys: StripeKeys;
   siteUrl: string;
   production: boolean;
@@ -85,6 +88,7 @@ export async function checkStripeSetup(input: StripeCheckInput): Promise<CheckFi
   }
 
   await checkPrice(findings, input);
+  await checkPlans(findings, input);
   await checkPortal(findings, input, mode);
   await checkWebhookEndpoint(findings, input, mode);
   return findings;
@@ -196,6 +200,48 @@ async function checkPrice(findings: CheckFinding[], input: StripeCheckInput): Pr
   );
 }
 
+/**
+ * The subscription plans the desk sells beside the environment's yearly price: the Price each
+ * Checkout uses (made by Cohort at the first Join, found by its lookup key after), and the
+ * operator's STRIPE_PRICE_ID left behind once an owner changed the yearly price.
+ */
+async function checkPlans(findings: CheckFinding[], input: StripeCheckInput): Promise<void> {
+  for (const plan of input.plans ?? []) {
+    if (plan.id === 'early-access') continue;
+    const subject = `${plan.id} plan`;
+    const each = plan.id === 'monthly' ? 'a month' : 'a year';
+    if (!plan.enabled) {
+      findings.push({ level: 'ok', subject, message: 'not on sale (the desk’s Plans page)' });
+      continue;
+    }
+    if (plan.stripePriceId) continue; // STRIPE_PRICE_ID, checked above
+    if (plan.id === 'yearly' && input.offer.priceId) {
+      findings.push({
+        level: 'warning',
+        subject: 'STRIPE_PRICE_ID',
+        message: `no longer used: an owner set the yearly price to ${money(plan.amountCents, plan.currency)} in the desk, and new members get Cohort’s Price at that amount`,
+        fix: 'Nothing to do unless you want your own Price back: set the yearly plan to its amount in the desk, or remove STRIPE_PRICE_ID.',
+      });
+    }
+    const key = planLookupKey(plan.id, plan.amountCents, plan.currency);
+    const found = await step(
+      findings,
+      subject,
+      (stripe) => stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 }),
+      input,
+    );
+    if (!found) continue;
+    const price = found.data[0];
+    findings.push({
+      level: 'ok',
+      subject,
+      message: price
+        ? `${money(plan.amountCents, plan.currency)} ${each}: Checkout uses ${price.id} (lookup key ${key})`
+        : `${money(plan.amountCents, plan.currency)} ${each}: Cohort makes its Price (lookup key ${key}) at the first Join`,
+    });
+  }
+}
+
 async function checkPortal(
   findings: CheckFinding[],
   input: StripeCheckInput,
@@ -208,6 +254,18 @@ async function checkPortal(
     input,
   );
   if (!saved) return;
+  const switching = saved.data[0]?.features.subscription_update;
+  const bothSold =
+    (input.plans ?? []).filter((plan) => plan.id !== 'early-access' && plan.enabled).length === 2;
+  if (saved.data.length > 0 && bothSold && !switching?.enabled) {
+    findings.push({
+      level: 'warning',
+      subject: 'billing portal',
+      message:
+        'members cannot switch between monthly and yearly in the portal (they still can on /account)',
+      fix: `To offer it there too: ${dashboard(mode, 'settings/billing/portal')} → Subscriptions → “Customers can switch plans”, with the membership’s monthly and yearly Prices.`,
+    });
+  }
   findings.push(
     saved.data.length > 0
       ? { level: 'ok', subject: 'billing portal', message: 'its settings are saved' }

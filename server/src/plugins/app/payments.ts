@@ -82,6 +82,7 @@ export async function checkStripeAtStart(app: FastifyInstance, config: AppConfig
     const findings = await checkStripeSetup({
       stripe: payments.stripe,
       offer: payments.offer,
+      plans: await app.plans.list(),
       keys: keysOf(config.stripe),
       siteUrl: config.siteUrl,
       production: config.env === 'production',
