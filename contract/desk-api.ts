@@ -232,6 +232,9 @@ export const DeskDashboardSchema = Type.Object({
   /** Members now, by what gives them access. */
   activeByPlan: Type.Object({
     subscription: Type.Integer(),
+    /** Of the subscribers, those on the monthly and on the yearly plan. */
+    monthly: Type.Integer(),
+    yearly: Type.Integer(),
     oneTime: Type.Integer(),
     comp: Type.Integer(),
     total: Type.Integer(),
@@ -254,6 +257,12 @@ export const DeskDashboardSchema = Type.Object({
       start: DateTime,
       payments: Type.Integer(),
       revenueCents: Type.Integer(),
+      /** That revenue by plan: the one-time year, monthly and yearly invoices. */
+      revenueByPlan: Type.Object({
+        oneTime: Type.Integer(),
+        monthly: Type.Integer(),
+        yearly: Type.Integer(),
+      }),
       /** Payments refunded in full, by the month Cohort learned of it. */
       refundedCents: Type.Integer(),
       /** Payments lost in a dispute, by the month Cohort learned of it. */

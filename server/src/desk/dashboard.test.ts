@@ -12,8 +12,8 @@ const NOW = new Date('2026-11-25T12:00:00Z');
 const at = (iso: string) => new Date(iso);
 
 const users = Object.fromEntries(
-  ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'].map((name) => [name, randomUUID()]),
-) as Record<'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I', string>;
+  ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].map((name) => [name, randomUUID()]),
+) as Record<'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J', string>;
 
 interface Entry {
   user: string;
@@ -97,6 +97,14 @@ const ENTRIES: Entry[] = [
     state: 'revoked',
     stateReason: 'duplicate_subscription',
   },
+  {
+    user: users.J,
+    source: 'subscription-invoice',
+    paidAt: '2026-11-20T00:00:00Z',
+    amountCents: 100,
+    period: ['2026-11-20T00:00:00Z', '2026-12-20T00:00:00Z'],
+    subscriptionId: 'sub_J',
+  },
 ];
 
 /** The membership rows the ledger derives at NOW (what `/api/me` reads), by hand. */
@@ -110,6 +118,7 @@ const MEMBERSHIPS: [string, 'one-time' | 'subscription', string, string][] = [
   [users.G, 'one-time', 'active', '2027-11-01T00:00:00Z'],
   [users.H, 'one-time', 'revoked', '2026-08-10T00:00:00Z'],
   [users.I, 'subscription', 'canceled', '2026-07-07T00:00:00Z'],
+  [users.J, 'subscription', 'active', '2026-12-20T00:00:00Z'],
 ];
 
 describe('the desk’s dashboard', () => {
@@ -126,16 +135,17 @@ describe('the desk’s dashboard', () => {
         at('2025-01-01T00:00:00Z'),
       ]);
     }
-    for (const [id, user, status, endedAt] of [
-      ['sub_B', users.B, 'active', null],
-      ['sub_F', users.F, 'canceled', '2026-10-05T00:00:00Z'],
-      ['sub_I', users.I, 'canceled', '2026-07-07T00:00:00Z'],
+    for (const [id, user, status, endedAt, interval] of [
+      ['sub_B', users.B, 'active', null, 'year'],
+      ['sub_F', users.F, 'canceled', '2026-10-05T00:00:00Z', 'year'],
+      ['sub_I', users.I, 'canceled', '2026-07-07T00:00:00Z', 'year'],
+      ['sub_J', users.J, 'active', null, 'month'],
     ] as const) {
       await q(
         `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt",
-                                    "syncedAt", "endedAt", "updatedAt")
-         VALUES ($1, $2, 'cus_x', $3, '2026-01-01', '2026-11-01', $4, now())`,
-        [id, user, status, endedAt],
+                                    "syncedAt", "endedAt", interval, "updatedAt")
+         VALUES ($1, $2, 'cus_x', $3, '2026-01-01', '2026-11-01', $4, $5, now())`,
+        [id, user, status, endedAt, interval],
       );
     }
     for (const [index, entry] of ENTRIES.entries()) {
@@ -220,7 +230,14 @@ describe('the desk’s dashboard', () => {
         now: NOW,
       },
     );
-    expect(dashboard.activeByPlan).toEqual({ subscription: 1, oneTime: 2, comp: 1, total: 4 });
+    expect(dashboard.activeByPlan).toEqual({
+      subscription: 2,
+      monthly: 1, // J
+      yearly: 1, // B
+      oneTime: 2,
+      comp: 1,
+      total: 5,
+    });
 
     const weeks = dashboard.weeks.map((w) => [
       w.start.slice(0, 10),
@@ -239,8 +256,8 @@ describe('the desk’s dashboard', () => {
       ['2026-10-26', 1, 0, 2], // G, on Sunday 1 Nov
       ['2026-11-02', 0, 0, 2], // D paid and was refunded: never a member
       ['2026-11-09', 0, 0, 2],
-      ['2026-11-16', 1, 0, 3], // E's comp
-      ['2026-11-23', 1, 0, 4], // B subscribes; the current week, up to now
+      ['2026-11-16', 2, 0, 4], // E's comp, and J's first month
+      ['2026-11-23', 1, 0, 5], // B subscribes; the current week, up to now
     ]);
 
     const months = Object.fromEntries(
@@ -271,7 +288,18 @@ describe('the desk’s dashboard', () => {
       '2026-08': [1, 1200, 0, 0], // H
       '2026-09': [0, 0, 0, 1200], // H's dispute lost
       '2026-10': [1, 1200, 0, 0], // A (C's payment was in October 2025, before the window)
-      '2026-11': [2, 2400, 1200, 0], // B and D; D refunded
+      '2026-11': [3, 2500, 1200, 0], // B, D and J; D refunded
+    });
+    // Revenue by plan: D's one-time year, J's month and B's year.
+    expect(dashboard.months.at(-1)?.revenueByPlan).toEqual({
+      oneTime: 1200,
+      monthly: 100,
+      yearly: 1200,
+    });
+    expect(dashboard.months.find((m) => m.start.startsWith('2026-06'))?.revenueByPlan).toEqual({
+      oneTime: 0,
+      monthly: 0,
+      yearly: 1200, // F
     });
     expect(dashboard.otherCurrencies).toEqual([{ currency: 'eur', payments: 1 }]);
     expect(dashboard.perks).toEqual([

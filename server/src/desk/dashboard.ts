@@ -15,6 +15,8 @@ import { hasAccessSql } from './member-filters.js';
  *   module's own rule (`accessRuns`); a run that begins is a new member (one coming back counts
  *   again), a run that ends (by now) is a lost one. So members at the end of a week = members at
  *   its start + new − lost.
+ * - Subscribers split by their live subscription's plan (monthly or yearly), and each month's
+ *   revenue by plan (a subscription invoice by the period it paid: a month or a year).
  * - Money per month in the configured currency: payments by the day they were paid; full refunds
  *   and lost disputes by the day Cohort learned of them (a partial refund does not take a period
  *   back, so it is not counted here; Stripe's Dashboard has it).
@@ -95,8 +97,18 @@ export async function readDashboard(
   const firstMonth = monthStart(now, DASHBOARD_MONTHS - 1);
 
   const [active, money, otherCurrencies, claims, newsletter, runs] = await Promise.all([
-    db.pool.query<{ subscription: number; comp: number; oneTime: number }>(
+    db.pool.query<{
+      subscription: number;
+      monthly: number;
+      yearly: number;
+      comp: number;
+      oneTime: number;
+    }>(
       `SELECT count(*) FILTER (WHERE m.plan = 'subscription')::int AS subscription,
+              count(*) FILTER (WHERE m.plan = 'subscription' AND live.interval = 'month')::int
+                AS monthly,
+              count(*) FILTER (WHERE m.plan = 'subscription' AND live.interval IS DISTINCT FROM 'month')::int
+                AS yearly,
               count(*) FILTER (WHERE m.plan <> 'subscription' AND comp.covering)::int AS comp,
               count(*) FILTER (WHERE m.plan <> 'subscription' AND NOT comp.covering)::int
                 AS "oneTime"
@@ -106,6 +118,11 @@ export async function readDashboard(
                         WHERE e."userId" = m."userId" AND e.source = 'comp' AND e.state = 'active'
                           AND e."periodStart" <= $1 AND e."periodEnd" > $1) AS covering
        ) comp
+       LEFT JOIN LATERAL (
+         SELECT s.interval FROM subscriptions s
+         WHERE s."userId" = m."userId" AND s.status IN ('active', 'trialing', 'past_due')
+         ORDER BY s."stripeCreatedAt" DESC LIMIT 1
+       ) live ON true
        WHERE ${hasAccessSql('$1')}`,
       [now],
     ),
@@ -113,12 +130,20 @@ export async function readDashboard(
       month: Date;
       payments: number;
       revenueCents: number;
+      oneTimeCents: number;
+      monthlyCents: number;
+      yearlyCents: number;
       refundedCents: number;
       disputeLostCents: number;
     }>(
       `WITH paid AS (
          SELECT date_trunc('month', "paidAt" AT TIME ZONE 'UTC') AS month,
-                count(*)::int AS payments, sum("amountCents")::int AS revenue
+                count(*)::int AS payments, sum("amountCents")::int AS revenue,
+                sum("amountCents") FILTER (WHERE source = 'one-time')::int AS "oneTime",
+                sum("amountCents") FILTER (WHERE source = 'subscription-invoice'
+                  AND "periodEnd" - "periodStart" <= interval '60 days')::int AS monthly,
+                sum("amountCents") FILTER (WHERE source = 'subscription-invoice'
+                  AND "periodEnd" - "periodStart" > interval '60 days')::int AS yearly
          FROM entitlements
          WHERE source <> 'comp' AND currency = $1 AND "paidAt" >= $2 AND "paidAt" <= $3
          GROUP BY 1
@@ -136,6 +161,9 @@ export async function readDashboard(
        SELECT (COALESCE(paid.month, taken.month) AT TIME ZONE 'UTC') AS month,
               COALESCE(paid.payments, 0) AS payments,
               COALESCE(paid.revenue, 0) AS "revenueCents",
+              COALESCE(paid."oneTime", 0) AS "oneTimeCents",
+              COALESCE(paid.monthly, 0) AS "monthlyCents",
+              COALESCE(paid.yearly, 0) AS "yearlyCents",
               COALESCE(taken.refunded, 0) AS "refundedCents",
               COALESCE(taken.lost, 0) AS "disputeLostCents"
        FROM paid FULL JOIN taken ON taken.month = paid.month`,
@@ -170,7 +198,7 @@ export async function readDashboard(
     everyonesRuns({ db }, options.graceDays),
   ]);
 
-  const counts = active.rows[0] ?? { subscription: 0, comp: 0, oneTime: 0 };
+  const counts = active.rows[0] ?? { subscription: 0, monthly: 0, yearly: 0, comp: 0, oneTime: 0 };
   const weeks = Array.from({ length: DASHBOARD_WEEKS }, (_, i) => {
     const start = new Date(firstWeek.getTime() + i * 7 * DAY_MS);
     const end = new Date(Math.min(start.getTime() + 7 * DAY_MS, now.getTime()));
@@ -192,6 +220,11 @@ export async function readDashboard(
       start,
       payments: row?.payments ?? 0,
       revenueCents: row?.revenueCents ?? 0,
+      revenueByPlan: {
+        oneTime: row?.oneTimeCents ?? 0,
+        monthly: row?.monthlyCents ?? 0,
+        yearly: row?.yearlyCents ?? 0,
+      },
       refundedCents: row?.refundedCents ?? 0,
       disputeLostCents: row?.disputeLostCents ?? 0,
     };

@@ -65,7 +65,8 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
           <strong>{activeByPlan.total}</strong> members now
         </li>
         <li>
-          <strong>{activeByPlan.subscription}</strong> by subscription
+          <strong>{activeByPlan.subscription}</strong> by subscription ({activeByPlan.monthly}{' '}
+          monthly, {activeByPlan.yearly} yearly)
         </li>
         <li>
           <strong>{activeByPlan.oneTime}</strong> by a one-time year
@@ -123,6 +124,9 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                 <th scope="col">Month</th>
                 <th scope="col">Payments</th>
                 <th scope="col">Revenue</th>
+                <th scope="col">One-time</th>
+                <th scope="col">Monthly</th>
+                <th scope="col">Yearly</th>
                 <th scope="col">Refunded</th>
                 <th scope="col">Lost in disputes</th>
               </tr>
@@ -133,6 +137,9 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                   <th scope="row">{formatMonth(month.start)}</th>
                   <td>{month.payments}</td>
                   <td>{money(month.revenueCents)}</td>
+                  <td>{money(month.revenueByPlan.oneTime)}</td>
+                  <td>{money(month.revenueByPlan.monthly)}</td>
+                  <td>{money(month.revenueByPlan.yearly)}</td>
                   <td>{money(month.refundedCents)}</td>
                   <td>{money(month.disputeLostCents)}</td>
                 </tr>
