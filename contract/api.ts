@@ -77,6 +77,8 @@ export const PaymentSchema = Type.Object({
   currency: Type.String(),
   /** A subscription invoice's billing interval (its plan: monthly or yearly); null otherwise. */
   interval: Type.Union([Type.Literal('month'), Type.Literal('year'), Type.Null()]),
+  /** A free trial's period (nothing paid). */
+  trial: Type.Boolean(),
   paidAt: Type.String({ format: 'date-time' }),
   state: Type.Union([
     Type.Literal('active'),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MAX_PLAN_CENTS, MIN_PLAN_CENTS } from './plans.js';
+import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plans.js';
 
 // The plans' HTTP schemas (plans.ts has what the browser uses).
 
@@ -19,6 +19,8 @@ export const DeskPlanSchema = Type.Intersect([
   PlanSchema,
   Type.Object({
     enabled: Type.Boolean(),
+    /** Whether a trial asks for a card up front (else it ends unless the member adds one). */
+    trialNeedsCard: Type.Boolean(),
     updatedAt: Type.String(),
     /** Members whose live subscription is on this plan (the one-time plan: members by it). */
     members: Type.Integer(),
@@ -31,6 +33,9 @@ export const PlanChangeSchema = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean()),
     amountCents: Type.Optional(Type.Integer({ minimum: MIN_PLAN_CENTS, maximum: MAX_PLAN_CENTS })),
+    /** Days of free trial for a subscription plan (0: none). */
+    trialDays: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS })),
+    trialNeedsCard: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -17,6 +17,8 @@ export const PLAN_SHAPES = {
 /** Stripe's smallest charge in most currencies is 50 cents; a plan costs at most $10,000. */
 export const MIN_PLAN_CENTS = 50;
 export const MAX_PLAN_CENTS = 1_000_000;
+/** The longest free trial a plan may give. */
+export const MAX_TRIAL_DAYS = 90;
 
 export type { Plan, DeskPlan, PlanChange } from './plans-api.js';
 import type { Plan } from './plans-api.js';

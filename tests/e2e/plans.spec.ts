@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
+import {
+  expect,
+  registerThroughMail,
+  signInAs,
+  SITES,
+  STAFF,
+  test,
+  uniqueEmail,
+} from './fixtures.js';
 import { visit } from './support/visit.js';
 
 // Plans (issue 28) in the browser: a visitor chooses a dollar a month and becomes a monthly
@@ -112,5 +120,58 @@ test('an owner prices the monthly plan and takes the yearly one off sale; the Jo
   } finally {
     expect((await put('monthly', { amountCents: 100 })).ok()).toBe(true);
     expect((await put('yearly', { enabled: true })).ok()).toBe(true);
+  }
+});
+
+test('an owner gives the monthly plan a free week; a reader with an account starts it, and their account says so', async ({
+  page,
+  browser,
+  mailbox,
+  stripe,
+}) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  await signInAs(page, mailbox, { email: STAFF.owner, password: PASSWORD });
+  try {
+    await page.goto('/desk/plans');
+    const monthly = page.getByRole('form', { name: /^Monthly/ });
+    await monthly.getByLabel('Free trial (days)').fill('7');
+    await expect(monthly.getByLabel('Card up front')).toBeChecked();
+    await monthly.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('form', { name: /^Monthly/ })).toContainText(
+      'Starts with a 7-day free trial (card up front), once per reader with an account.',
+    );
+
+    const reader = await browser.newPage();
+    await visit(reader, '/');
+    await registerThroughMail(reader.request, mailbox, {
+      email: uniqueEmail(),
+      password: 'my long enough passphrase',
+    });
+    await reader.reload();
+    await openChooser(reader);
+    await expect(chooser(reader)).toContainText(
+      'Starts with 7 days free, once, for readers with an account.',
+    );
+    const [checkoutTab] = await Promise.all([
+      reader.context().waitForEvent('page'),
+      chooser(reader)
+        .getByRole('button', { name: /^Monthly/ })
+        .click(),
+    ]);
+    await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+    const sessionId = checkoutTab.url().split('/').pop() ?? '';
+    stripe.completeTrialCheckout(sessionId);
+    await checkoutTab.goto(`/?checkout_session_id=${sessionId}`);
+    await expect(
+      checkoutTab.getByText('Welcome to Cohort: your membership is active.'),
+    ).toBeVisible();
+    await checkoutTab.goto('/account');
+    await expect(checkoutTab.getByText(/^Free trial, until /)).toBeVisible();
+    await expect(checkoutTab.getByText(/^Free trial: \$0\.00 on/)).toBeVisible();
+    await reader.close();
+  } finally {
+    expect(
+      (await page.request.put('/api/desk/plans/monthly', { data: { trialDays: 0 } })).ok(),
+    ).toBe(true);
   }
 });

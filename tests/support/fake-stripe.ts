@@ -384,9 +384,11 @@ export class FakeStripe {
     billingReason: string,
     period: { start: number; end: number },
     credit?: { amount: number; period: { start: number; end: number }; price: StripeObject },
+    trial = false,
   ): StripeObject {
     const price = this.priceOf(subscription);
-    const total = Number(price.unit_amount) - (credit?.amount ?? 0);
+    const charged = trial ? 0 : Number(price.unit_amount);
+    const total = charged - (credit?.amount ?? 0);
     // The customer's credit balance (negative) pays first; what is left over stays on it.
     const customer = this.get(String(subscription.customer));
     const balance = Number(customer.balance ?? 0);
@@ -428,11 +430,13 @@ export class FakeStripe {
       ...(fixture('invoice').lines as { data: Record<string, unknown>[] }).data[0],
       id: newId('il'),
       invoice: invoice.id,
-      amount: price.unit_amount,
+      amount: charged,
       currency: price.currency,
-      description: `1 × ${String(price.product)} (at ${String(price.unit_amount)} / ${intervalOf(price)})`,
+      description: trial
+        ? `Trial period for ${String(price.product)}`
+        : `1 × ${String(price.product)} (at ${String(price.unit_amount)} / ${intervalOf(price)})`,
       period,
-      subtotal: price.unit_amount,
+      subtotal: charged,
       parent: {
         type: 'subscription_item_details',
         invoice_item_details: null,
@@ -620,6 +624,8 @@ export class FakeStripe {
   completeCheckout(sessionId: string, options: { periodEnd?: number } = {}) {
     const session = this.get(sessionId);
     if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is not open`);
+    if (this.trialOf(session))
+      throw new Error('A trial Checkout completes with completeTrialCheckout');
     const customer =
       (session.customer as string | null) ??
       this.newCustomer((session.customer_email as string | null) ?? null).id;
@@ -644,6 +650,120 @@ export class FakeStripe {
     });
     this.emit('checkout.session.completed', session);
     return { session, ...paid };
+  }
+
+  private trialOf(session: StripeObject) {
+    const data = session.subscription_data as { trial_period_days?: string } | undefined;
+    return Number(data?.trial_period_days ?? 0);
+  }
+
+  /**
+   * The visitor started a free trial on the hosted Checkout page: the subscription `trialing`, its
+   * trial the first period, invoiced at $0 and paid with no payment (Stripe's own trial invoice).
+   * `withCard`: a card was given (Checkout asks for one unless `payment_method_collection` is
+   * `if_required`, and the visitor may give one then too).
+   */
+  completeTrialCheckout(sessionId: string, options: { withCard?: boolean } = {}) {
+    const session = this.get(sessionId);
+    if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is not open`);
+    const days = this.trialOf(session);
+    if (days <= 0) throw new Error(`Checkout Session ${sessionId} has no trial`);
+    const withCard = options.withCard ?? session.payment_method_collection !== 'if_required';
+    const customer =
+      (session.customer as string | null) ??
+      this.newCustomer((session.customer_email as string | null) ?? null).id;
+    const data = session.subscription_data as {
+      metadata?: Record<string, string>;
+      trial_settings?: { end_behavior?: { missing_payment_method?: string } };
+    };
+    const price = this.get(String(session.price));
+    const start = nowSeconds();
+    const end = start + days * 24 * 3600;
+    const template = this.itemsOf(fixture('subscription'))[0] ?? {};
+    const subscription = this.make('subscription', 'sub', {
+      created: start,
+      customer,
+      status: 'trialing',
+      metadata: data.metadata ?? {},
+      currency: price.currency,
+      billing_cycle_anchor: end,
+      start_date: start,
+      cancel_at: null,
+      canceled_at: null,
+      cancel_at_period_end: false,
+      ended_at: null,
+      trial_start: start,
+      trial_end: end,
+      trial_settings: {
+        end_behavior: {
+          missing_payment_method:
+            data.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice',
+        },
+      },
+      default_payment_method: withCard ? newId('pm') : null,
+      pending_update: null,
+      latest_invoice: null,
+    });
+    subscription.items = list(
+      [
+        {
+          ...template,
+          id: newId('si'),
+          created: start,
+          price: structuredClone(price),
+          plan: null,
+          subscription: subscription.id,
+          current_period_start: start,
+          current_period_end: end,
+        },
+      ],
+      `/v1/subscription_items?subscription=${subscription.id}`,
+    );
+    this.emit('customer.subscription.created', subscription);
+    const invoice = this.newInvoice(
+      subscription,
+      'subscription_create',
+      { start, end },
+      undefined,
+      true,
+    );
+    subscription.latest_invoice = invoice.id;
+    this.payWithoutCharge(invoice);
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: 'no_payment_required',
+      customer,
+      subscription: subscription.id,
+      invoice: invoice.id,
+      amount_total: 0,
+      amount_subtotal: 0,
+      currency: price.currency,
+    });
+    this.emit('checkout.session.completed', session);
+    return { session, subscription, invoice };
+  }
+
+  /**
+   * The trial's last day came: with a card, the first paid period is invoiced and charged and the
+   * subscription is `active`; without one, as `trial_settings.end_behavior.missing_payment_method`
+   * says: `cancel` ends it (no invoice, nothing owed).
+   */
+  endTrial(subscriptionId: string) {
+    const subscription = this.get(subscriptionId);
+    if (subscription.status !== 'trialing') throw new Error(`${subscriptionId} is not trialing`);
+    const behaviour = (
+      subscription.trial_settings as { end_behavior: { missing_payment_method: string } }
+    ).end_behavior.missing_payment_method;
+    if (!subscription.default_payment_method && behaviour === 'cancel') {
+      const end = Number(subscription.trial_end);
+      Object.assign(subscription, { status: 'canceled', canceled_at: end, ended_at: end });
+      this.emit('customer.subscription.deleted', subscription);
+      return { subscription, invoice: null };
+    }
+    const { invoice } = this.nextPeriodInvoice(subscriptionId);
+    this.collectInvoice(invoice);
+    this.update('customer.subscription.updated', subscription, { status: 'active' });
+    return { subscription, invoice };
   }
 
   /**
@@ -1002,6 +1122,7 @@ export class FakeStripe {
       client_reference_id: body.client_reference_id ?? null,
       metadata: body.metadata ?? {},
       subscription_data: body.subscription_data,
+      payment_method_collection: body.payment_method_collection ?? 'always',
       customer: body.customer ?? null,
       customer_email: body.customer_email ?? null,
       cancel_url: body.cancel_url,

@@ -13,6 +13,12 @@ import './plan-chooser.css';
  * early-access page. A native modal dialog (focus kept inside, Escape closes it), put at the end
  * of the page so it takes none of the styles of the bar its button is in.
  */
+/** A plan's free trial, as the chooser says it (the server gives it to readers with an account). */
+const trialNote = (plan: Plan) =>
+  plan.trialDays > 0
+    ? ` Starts with ${plan.trialDays} days free, once, for readers with an account.`
+    : '';
+
 export default function PlanChooser({
   plans,
   onClose,
@@ -61,7 +67,9 @@ export default function PlanChooser({
             <JoinButton className="button button--accent plan-chooser__button" plan="monthly">
               Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
             </JoinButton>
-            <span className="plan-chooser__note">{perYearLabel(monthly)}. Cancel any time.</span>
+            <span className="plan-chooser__note">
+              {perYearLabel(monthly)}. Cancel any time.{trialNote(monthly)}
+            </span>
           </li>
         )}
         {yearly && (
@@ -73,6 +81,7 @@ export default function PlanChooser({
               {saving > 0
                 ? `Saves ${formatMoney(saving, yearly.currency)} on paying monthly. Cancel any time.`
                 : 'Renews each year. Cancel any time.'}
+              {trialNote(yearly)}
             </span>
           </li>
         )}

@@ -1,12 +1,15 @@
 -- What is on sale (issue 28): the one-time year, the monthly and the yearly subscription, each on
--- or off and priced by owners in the desk. Rows are made at the first start from the environment
--- (MEMBERSHIP_PRICE_CENTS, MONTHLY_PRICE_CENTS, MEMBERSHIP_CURRENCY); the desk changes them after.
+-- or off, priced and given a free trial (or none) by owners in the desk. Rows are made at the first
+-- start from the environment (MEMBERSHIP_PRICE_CENTS, MONTHLY_PRICE_CENTS, MEMBERSHIP_CURRENCY);
+-- the desk changes them after.
 CREATE TABLE "plans" (
     "id" TEXT NOT NULL,
     "enabled" BOOLEAN NOT NULL,
     "amountCents" INTEGER NOT NULL,
     "currency" TEXT NOT NULL,
     "stripePriceId" TEXT,
+    "trialDays" INTEGER NOT NULL DEFAULT 0,
+    "trialNeedsCard" BOOLEAN NOT NULL DEFAULT true,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
     "updatedBy" UUID,
 
@@ -17,3 +20,6 @@ CREATE TABLE "plans" (
 -- before plans was yearly.
 ALTER TABLE "subscriptions" ADD COLUMN "interval" TEXT;
 UPDATE "subscriptions" SET "interval" = 'year';
+
+-- A free trial's period on the ledger: access, marked as a trial (a $0 invoice Stripe made for it).
+ALTER TABLE "entitlements" ADD COLUMN "trial" BOOLEAN NOT NULL DEFAULT false;

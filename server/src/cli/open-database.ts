@@ -52,6 +52,23 @@ export async function openDatabase(
   };
 }
 
+/**
+ * Where the site's database can be read without opening it: DATABASE_URL, or the embedded one
+ * while `npm start` serves it; null when it is the embedded one and no server runs (a read-only
+ * command, such as `stripe:check`, does not start one).
+ */
+export function reachableDatabaseUrl(config: AppConfig): { url: string; embedded: boolean } | null {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false };
+  const pidFile = join(resolve(config.dataDir), EMBEDDED_PID_FILE);
+  const [pidLine = '', servedAt] = existsSync(pidFile)
+    ? readFileSync(pidFile, 'utf8').split('\n')
+    : [];
+  const pid = Number(pidLine.trim());
+  return Number.isInteger(pid) && pid > 0 && isRunning(pid) && servedAt
+    ? { url: servedAt, embedded: true }
+    : null;
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -3,7 +3,8 @@ import { pino } from 'pino';
 import { fail, readConfigOrFail } from './command-line.js';
 import type { AppConfig, StripeConfig } from '../config.js';
 import { keysOf } from '../stripe/key-check.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase, reachableDatabaseUrl } from './open-database.js';
+import { createDatabase } from '../db/database.js';
 import { readPlans, type PlanRow } from '../memberships/plans.js';
 import type { Offer } from '../stripe/offer.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
@@ -48,24 +49,30 @@ function parseSince(value: string | undefined, now = new Date()): Date | null {
   return Number.isNaN(date.getTime()) || date > now ? null : date;
 }
 
-/** The desk's plans, read from the site's database (null, and said, when it cannot be opened). */
+/**
+ * The desk's plans, read from the site's database when it can be reached without opening it
+ * (a check changes nothing: it neither starts the embedded database nor migrates one); null, and
+ * said, otherwise.
+ */
 async function readPlansOrSay(config: AppConfig): Promise<PlanRow[] | null> {
-  const log = pino({ level: 'silent' });
-  try {
-    const { database, embedded } = await openDatabase(config, log, (message) => {
-      throw new Error(message);
-    });
-    try {
-      return await readPlans(database.pool);
-    } finally {
-      await database.close();
-      await embedded?.stop();
-    }
-  } catch (error) {
+  const reachable = reachableDatabaseUrl(config);
+  if (!reachable) {
     console.log(
-      `(the plans could not be read from the database, so they are not checked: ${error instanceof Error ? error.message : String(error)})`,
+      '(plans not checked: the embedded database is read only while the site runs; start it, or set DATABASE_URL)',
     );
     return null;
+  }
+  const database = createDatabase(reachable.url, {
+    maxConnections: 1,
+    embedded: reachable.embedded,
+  });
+  try {
+    return await readPlans(database.pool);
+  } catch (error) {
+    console.log(`(plans not checked: ${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  } finally {
+    await database.close();
   }
 }
 

@@ -128,6 +128,8 @@ interface EntitlementRow {
   state: EntitlementState;
   stateReason: string | null;
   stateReadAt: Date;
+  /** A free trial's period: access, not a payment. */
+  trial: boolean;
 }
 
 /**
@@ -138,8 +140,8 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "subscriptionId",
                                "amountCents", currency, "paidAt", "periodStart", "periodEnd", days,
-                               state, "stateReason", "stateReadAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+                               state, "stateReason", "stateReadAt", trial, "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
      WHERE entitlements.state NOT IN ('refunded', 'revoked')
@@ -161,6 +163,7 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
       row.state,
       row.stateReason,
       row.stateReadAt,
+      row.trial,
     ],
   );
 }
@@ -204,6 +207,7 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
     state: fact.outcome.state,
     stateReason: fact.outcome.reason,
     stateReadAt: fact.readAt,
+    trial: false,
   });
   change.userIds.add(placement.userId);
 }
@@ -245,6 +249,7 @@ async function applyInvoice(tx: Tx, fact: InvoiceFact, change: LedgerChange): Pr
     state: fact.outcome.state,
     stateReason: fact.outcome.reason,
     stateReadAt: fact.readAt,
+    trial: fact.trial,
   });
   // The current period taken back: the subscription must not charge for the next one.
   if (

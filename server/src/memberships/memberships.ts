@@ -182,9 +182,11 @@ export async function listPayments(
   { db }: Pick<Services, 'db'>,
   userId: string,
 ): Promise<Payment[]> {
-  const entries = await db.pool.query<LedgerEntry & { amountCents: number; currency: string }>(
+  const entries = await db.pool.query<
+    LedgerEntry & { amountCents: number; currency: string; trial: boolean }
+  >(
     `SELECT id, source, "subscriptionId", "paidAt", "periodStart", "periodEnd", days, state,
-            "amountCents", currency
+            "amountCents", currency, trial
      FROM entitlements WHERE "userId" = $1 ORDER BY "paidAt" DESC, id`,
     [userId],
   );
@@ -202,7 +204,8 @@ export async function listPayments(
       kind: entry.source,
       amountCents: entry.amountCents,
       currency: entry.currency,
-      interval: billingInterval(entry),
+      interval: entry.trial ? null : billingInterval(entry),
+      trial: entry.trial,
       paidAt: entry.paidAt.toISOString(),
       state: entry.state,
       covers:

@@ -25,6 +25,8 @@ export interface SubscriptionFact {
   createdAt: Date;
   /** When Stripe ended it (canceled), else null. */
   endedAt: Date | null;
+  /** When its free trial ends (or ended), else null. */
+  trialEnd: Date | null;
   /** The invoice for its current period: a refund of that one stops the subscription. */
   latestInvoiceId: string | null;
   readAt: Date;
@@ -53,6 +55,8 @@ export interface InvoiceFact {
   paidAt: Date;
   periodStart: Date;
   periodEnd: Date;
+  /** The $0 invoice of a free trial's period. */
+  trial: boolean;
   outcome: PaymentOutcome;
   readAt: Date;
 }

@@ -26,6 +26,9 @@ export interface PlanRow {
   currency: string;
   /** The operator's own Stripe Price (yearly), while its price is the one it was made with. */
   stripePriceId: string | null;
+  /** Days of free trial (subscription plans; 0: none). */
+  trialDays: number;
+  trialNeedsCard: boolean;
   updatedAt: Date;
 }
 
@@ -50,11 +53,12 @@ export async function ensurePlans(pool: Pick<pg.Pool, 'query'>, defaults: PlanDe
 }
 
 const ORDER = `array_position(ARRAY['early-access', 'monthly', 'yearly'], "id")`;
+const COLUMNS = `"id", "enabled", "amountCents", "currency", "stripePriceId", "trialDays",
+                 "trialNeedsCard", "updatedAt"`;
 
 export async function readPlans(pool: Pick<pg.Pool, 'query'>): Promise<PlanRow[]> {
   const { rows } = await pool.query<PlanRow>(
-    `SELECT "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"
-       FROM "plans" WHERE "id" = ANY($1) ORDER BY ${ORDER}`,
+    `SELECT ${COLUMNS} FROM "plans" WHERE "id" = ANY($1) ORDER BY ${ORDER}`,
     [PLAN_IDS],
   );
   return rows;
@@ -66,7 +70,7 @@ export const planJson = (row: PlanRow): Plan => ({
   ...PLAN_SHAPES[row.id],
   amountCents: row.amountCents,
   currency: row.currency,
-  trialDays: 0,
+  trialDays: row.id === 'early-access' ? 0 : row.trialDays,
 });
 
 /** The plans a visitor can buy now. */
@@ -104,6 +108,7 @@ export async function readDeskPlans(pool: Pick<pg.Pool, 'query'>): Promise<DeskP
   return rows.map((row) => ({
     ...planJson(row),
     enabled: row.enabled,
+    trialNeedsCard: row.trialNeedsCard,
     updatedAt: row.updatedAt.toISOString(),
     members: members.get(row.id) ?? 0,
   }));
@@ -121,8 +126,7 @@ export async function changePlan(
   change: PlanChange,
 ): Promise<PlanRow> {
   const { rows } = await tx.query<PlanRow>(
-    `SELECT "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"
-       FROM "plans" ORDER BY ${ORDER} FOR UPDATE`,
+    `SELECT ${COLUMNS} FROM "plans" ORDER BY ${ORDER} FOR UPDATE`,
   );
   const before = rows.find((row) => row.id === id);
   if (!before) throw new HttpError(404, 'not_found', `No plan "${id}".`);
@@ -134,14 +138,30 @@ export async function changePlan(
       'One plan stays on sale: turn another on first (a site that sells nothing removes its Stripe keys).',
     );
   }
+  if (id === 'early-access' && (change.trialDays ?? 0) > 0) {
+    throw new HttpError(
+      400,
+      'trial_subscriptions_only',
+      'A free trial is for the monthly and yearly plans: the year paid once has none.',
+    );
+  }
   const amountCents = change.amountCents ?? before.amountCents;
   const stripePriceId = amountCents === before.amountCents ? before.stripePriceId : null;
   const updated = await tx.query<PlanRow>(
     `UPDATE "plans" SET "enabled" = $2, "amountCents" = $3, "stripePriceId" = $4,
-                        "updatedAt" = now(), "updatedBy" = $5
+                        "trialDays" = $5, "trialNeedsCard" = $6,
+                        "updatedAt" = now(), "updatedBy" = $7
       WHERE "id" = $1
-      RETURNING "id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt"`,
-    [id, enabled, amountCents, stripePriceId, actor.userId],
+      RETURNING ${COLUMNS}`,
+    [
+      id,
+      enabled,
+      amountCents,
+      stripePriceId,
+      change.trialDays ?? before.trialDays,
+      change.trialNeedsCard ?? before.trialNeedsCard,
+      actor.userId,
+    ],
   );
   const after = updated.rows[0];
   if (!after) throw new Error(`Plan ${id} vanished while it was changed`);
@@ -150,6 +170,10 @@ export async function changePlan(
     enabled: row.enabled,
     amountCents: row.amountCents,
     currency: row.currency,
+    ...(row.id !== 'early-access' && {
+      trialDays: row.trialDays,
+      trialNeedsCard: row.trialNeedsCard,
+    }),
   });
   await writeAudit(tx, actor, {
     action: 'plan_change',
@@ -158,4 +182,27 @@ export async function changePlan(
     after: shown(after),
   });
   return after;
+}
+
+/**
+ * Whether this reader may start a free trial: one per reader, counted by account, by address and
+ * by Stripe customer (a trial taken by any of them counts for all). Only a reader with an account
+ * whose address is proven may (an anonymous visitor could take one per browser).
+ */
+export async function mayStartTrial(
+  pool: Pick<pg.Pool, 'query'>,
+  reader: { userId: string; email: string | null; emailVerified: boolean },
+): Promise<boolean> {
+  if (!reader.email || !reader.emailVerified) return false;
+  const { rows } = await pool.query(
+    `SELECT 1 FROM entitlements e
+       LEFT JOIN subscriptions s ON s.id = e."subscriptionId"
+       LEFT JOIN users u ON u.id = e."userId"
+      WHERE e.trial
+        AND (e."userId" = $1 OR lower(u.email) = lower($2)
+             OR s."customerId" IN (SELECT id FROM stripe_customers WHERE "userId" = $1))
+      LIMIT 1`,
+    [reader.userId, reader.email],
+  );
+  return rows.length === 0;
 }

@@ -128,16 +128,29 @@ export async function createMembershipCheckout(
     siteUrl: string;
     siteName: string;
     plan: SubscriptionPlan;
+    /** A free trial this reader may have (memberships/plans.ts `mayStartTrial`). */
+    trial?: { days: number; needsCard: boolean };
   },
 ): Promise<string> {
   const price = await planPriceId(payments, input.plan, input.siteName);
+  const { trial } = input;
   const checkout = await callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
     stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
       client_reference_id: input.userId,
       metadata: { userId: input.userId, plan: input.plan.id },
-      subscription_data: { metadata: { userId: input.userId, plan: input.plan.id } },
+      subscription_data: {
+        metadata: { userId: input.userId, plan: input.plan.id },
+        ...(trial && {
+          trial_period_days: trial.days,
+          // Without a card the trial ends the subscription, never an unpaid invoice.
+          ...(!trial.needsCard && {
+            trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } },
+          }),
+        }),
+      },
+      ...(trial && !trial.needsCard && { payment_method_collection: 'if_required' as const }),
       ...(input.customerId
         ? { customer: input.customerId }
         : input.email

@@ -103,6 +103,7 @@ export async function readSubscriptionFact(
     interval: item.price.recurring?.interval ?? null,
     createdAt: fromSeconds(subscription.created),
     endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
+    trialEnd: subscription.trial_end ? fromSeconds(subscription.trial_end) : null,
     latestInvoiceId: idOf(subscription.latest_invoice),
     readAt,
   };
@@ -130,6 +131,8 @@ export async function readInvoiceFact(
   const lines = charged.length > 0 ? charged : invoice.lines.data;
   if (lines.length === 0) return null;
 
+  const periodStart = Math.min(...lines.map((line) => line.period.start));
+  const periodEnd = Math.max(...lines.map((line) => line.period.end));
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
   const paymentIntentId = idOf(paid?.payment.payment_intent);
   const { charge } = paymentIntentId
@@ -143,8 +146,14 @@ export async function readInvoiceFact(
     amountCents: invoice.amount_paid,
     currency: invoice.currency,
     paidAt: fromSeconds(invoice.status_transitions.paid_at ?? invoice.created),
-    periodStart: fromSeconds(Math.min(...lines.map((line) => line.period.start))),
-    periodEnd: fromSeconds(Math.max(...lines.map((line) => line.period.end))),
+    periodStart: fromSeconds(periodStart),
+    periodEnd: fromSeconds(periodEnd),
+    // Nothing charged for a period inside the trial: the trial's, not a payment.
+    trial:
+      invoice.amount_paid === 0 &&
+      invoice.total === 0 &&
+      subscription.trialEnd !== null &&
+      periodEnd <= subscription.trialEnd.getTime() / 1000,
     outcome: await chargeOutcome(deps, charge),
     readAt,
   };

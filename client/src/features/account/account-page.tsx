@@ -101,9 +101,11 @@ function MembershipPanel({ user }: { user: User }) {
               ? `Your renewal payment did not go through: your membership continues until ${formatDate(membership.lastDay)}. Update your card in billing to keep it.`
               : comp
                 ? `${COMP_LABEL}, ends on ${formatDate(membership.lastDay)}`
-                : membership.plan === 'subscription'
-                  ? `Active member (${planWord ?? 'subscription'}, renews on ${formatDate(membership.expiresAt)})`
-                  : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
+                : membership.status === 'trialing'
+                  ? `Free trial, until ${formatDate(membership.lastDay)}: Manage billing to add a card or cancel`
+                  : membership.plan === 'subscription'
+                    ? `Active member (${planWord ?? 'subscription'}, renews on ${formatDate(membership.expiresAt)})`
+                    : `Active member (one year, ends on ${formatDate(membership.lastDay)})`}
           </p>
           <p className="button-row">
             <Link className="button button--accent" to={paths.perks}>

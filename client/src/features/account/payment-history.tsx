@@ -9,11 +9,13 @@ export const COMP_LABEL = 'Free membership (comp)';
 
 /** What a payment was for: one year paid once, or a monthly or yearly subscription's invoice. */
 const kindOf = (payment: Payment) =>
-  payment.kind === 'one-time'
-    ? 'One year, paid once'
-    : payment.interval === 'month'
-      ? 'Monthly subscription'
-      : 'Yearly subscription';
+  payment.trial
+    ? 'Free trial'
+    : payment.kind === 'one-time'
+      ? 'One year, paid once'
+      : payment.interval === 'month'
+        ? 'Monthly subscription'
+        : 'Yearly subscription';
 
 /** The plan of the member's newest subscription payment: "monthly", "yearly", or null. */
 export function subscriptionPlanWord(payments: readonly Payment[] | null): string | null {

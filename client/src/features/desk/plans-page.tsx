@@ -3,6 +3,7 @@ import type { DeskStaff } from '../../../../contract/desk-api';
 import {
   formatMoney,
   MAX_PLAN_CENTS,
+  MAX_TRIAL_DAYS,
   MIN_PLAN_CENTS,
   perYearLabel,
   type DeskPlan,
@@ -62,6 +63,11 @@ function PlanRow({
 }) {
   const [price, setPrice] = useState((plan.amountCents / 100).toFixed(2));
   const [enabled, setEnabled] = useState(plan.enabled);
+  const [trialDays, setTrialDays] = useState(String(plan.trialDays));
+  const [trialNeedsCard, setTrialNeedsCard] = useState(plan.trialNeedsCard);
+  const subscription = plan.kind === 'subscription';
+  const trial = Number(trialDays);
+  const trialValid = /^\d{1,2}$/.test(trialDays.trim()) && trial <= MAX_TRIAL_DAYS;
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const name = NAMES[plan.id];
@@ -79,9 +85,18 @@ function PlanRow({
       });
       return;
     }
+    if (subscription && !trialValid) {
+      setOutcome({
+        ok: false,
+        text: `A free trial is 0 (none) to ${MAX_TRIAL_DAYS} days.`,
+      });
+      return;
+    }
     const change = {
       ...(enabled !== plan.enabled && { enabled }),
       ...(cents !== plan.amountCents && { amountCents: cents }),
+      ...(subscription && trial !== plan.trialDays && { trialDays: trial }),
+      ...(subscription && trialNeedsCard !== plan.trialNeedsCard && { trialNeedsCard }),
     };
     if (Object.keys(change).length === 0) {
       setOutcome({ ok: true, text: 'Nothing to change.' });
@@ -111,6 +126,8 @@ function PlanRow({
         {name.about} Now {formatMoney(plan.amountCents, plan.currency)}
         {plan.interval === 'month' && ` a month (${perYearLabel(plan)})`}
         {plan.interval === 'year' && ' a year'}.
+        {plan.trialDays > 0 &&
+          ` Starts with a ${plan.trialDays}-day free trial${plan.trialNeedsCard ? ' (card up front)' : ' (no card needed)'}, once per reader with an account.`}
       </p>
       <div className="desk-plan__fields">
         <label className="desk-field">
@@ -123,6 +140,29 @@ function PlanRow({
             onChange={(event) => setPrice(event.target.value)}
           />
         </label>
+        {subscription && (
+          <label className="desk-field">
+            <span>Free trial (days)</span>
+            <input
+              inputMode="numeric"
+              value={trialDays}
+              readOnly={!mayChange}
+              aria-invalid={!trialValid}
+              onChange={(event) => setTrialDays(event.target.value)}
+            />
+          </label>
+        )}
+        {subscription && trial > 0 && (
+          <label className="desk-plan__toggle">
+            <input
+              type="checkbox"
+              checked={trialNeedsCard}
+              disabled={!mayChange}
+              onChange={(event) => setTrialNeedsCard(event.target.checked)}
+            />{' '}
+            Card up front
+          </label>
+        )}
         <label className="desk-plan__toggle">
           <input
             type="checkbox"

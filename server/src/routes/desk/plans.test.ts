@@ -4,7 +4,9 @@ import { registerThroughMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { mayStartTrial } from '../../memberships/plans.js';
 
 // Plans (issue 28) through the real app and PostgreSQL, against the fake Stripe: the monthly and
 // yearly subscriptions and the one-time year on sale, each priced and turned on or off by owners
@@ -169,8 +171,22 @@ describe('plans', () => {
     expect(audit.rows).toEqual([
       {
         actorEmail: OWNER,
-        before: { plan: 'monthly', enabled: true, amountCents: 100, currency: 'usd' },
-        after: { plan: 'monthly', enabled: true, amountCents: 200, currency: 'usd' },
+        before: {
+          plan: 'monthly',
+          enabled: true,
+          amountCents: 100,
+          currency: 'usd',
+          trialDays: 0,
+          trialNeedsCard: true,
+        },
+        after: {
+          plan: 'monthly',
+          enabled: true,
+          amountCents: 200,
+          currency: 'usd',
+          trialDays: 0,
+          trialNeedsCard: true,
+        },
       },
     ]);
     expect((await config()).plans[1]).toMatchObject({ id: 'monthly', amountCents: 200 });
@@ -279,6 +295,104 @@ describe('plans', () => {
       'month',
       'year',
     ]);
+  });
+
+  it('gives a free trial once per reader: access marked as a trial, paid after it with a card, ended without one', async () => {
+    expect((await change('early-access', { trialDays: 7 })).json().error.code).toBe(
+      'trial_subscriptions_only',
+    );
+    for (const payload of [{ trialDays: 91 }, { trialDays: -1 }, { trialNeedsCard: 'yes' }]) {
+      expect((await change('monthly', payload)).statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await change('monthly', { trialDays: 14 })).statusCode).toBe(200);
+    expect((await config()).plans[1]).toMatchObject({ id: 'monthly', trialDays: 14 });
+    const sessionOf = async (cookie: string) => {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: '/api/checkout',
+        headers: { cookie },
+        payload: { plan: 'monthly' },
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      return stripe.get(new URL(started.json().url).pathname.split('/').pop() ?? '');
+    };
+    const me = async (cookie: string) =>
+      (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).json().user;
+    const trialDaysOf = (session: Record<string, unknown>) =>
+      (session.subscription_data as { trial_period_days?: string }).trial_period_days;
+
+    // A visitor without an account: no trial (one could be taken per browser).
+    const visitor = await newVisitor(t.app);
+    expect(trialDaysOf(await sessionOf(visitor.cookie))).toBeUndefined();
+
+    // A reader with an account: 14 days, with a card asked for up front.
+    const reader = await register('plans-trial@example.com');
+    const session = await sessionOf(reader.cookie);
+    expect(trialDaysOf(session)).toBe('14');
+    expect(session.payment_method_collection).toBe('always');
+    const { subscription } = stripe.completeTrialCheckout(String(session.id));
+    await stripe.deliverPending();
+    const trialing = await me(reader.cookie);
+    expect(trialing).toMatchObject({ isSubscribed: true, membership: { status: 'trialing' } });
+    const trialEnd = Date.parse(trialing.membership.expiresAt);
+    expect(Math.abs(trialEnd - (Date.now() + 14 * DAY_MS))).toBeLessThan(60_000);
+    const stored = await t.database.pool.query(
+      `SELECT trial, "amountCents" FROM entitlements WHERE "userId" = $1`,
+      [reader.userId],
+    );
+    expect(stored.rows).toEqual([{ trial: true, amountCents: 0 }]);
+
+    // The trial converts: the first month is charged, after the trial.
+    const { invoice } = stripe.endTrial(String(subscription.id));
+    expect(invoice?.amount_paid).toBe(100);
+    await stripe.deliverPending();
+    const converted = await me(reader.cookie);
+    expect(converted.membership.status).toBe('active');
+    expect(Date.parse(converted.membership.expiresAt) - trialEnd).toBeGreaterThan(27 * DAY_MS);
+
+    // Without a card up front: Checkout collects none, and the trial's end ends the subscription.
+    expect((await change('monthly', { trialNeedsCard: false })).statusCode).toBe(200);
+    const other = await register('plans-trial-no-card@example.com');
+    const noCard = await sessionOf(other.cookie);
+    expect(noCard).toMatchObject({
+      payment_method_collection: 'if_required',
+      subscription_data: { trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } },
+    });
+    const lapsing = stripe.completeTrialCheckout(String(noCard.id));
+    await stripe.deliverPending();
+    const charges = stripe.requestsTo('POST', '/v1/payment_intents').length;
+    const ended = stripe.endTrial(String(lapsing.subscription.id));
+    expect(ended.invoice).toBeNull();
+    await stripe.deliverPending();
+    const lapsed = await me(other.cookie);
+    const row = await t.database.pool.query(`SELECT status FROM subscriptions WHERE id = $1`, [
+      lapsing.subscription.id,
+    ]);
+    expect(row.rows[0]).toEqual({ status: 'canceled' });
+    // Access to the trial's end (now, when Stripe ends it), never past it, and nothing charged.
+    expect(
+      Math.abs(Date.parse(lapsed.membership.expiresAt) - Date.parse(trialing.membership.expiresAt)),
+    ).toBeLessThan(60_000);
+    expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(charges);
+
+    // A second trial: not for the same account, nor for its address (under another account),
+    // nor for an address nobody proved; a new reader still gets one.
+    const pool = t.database.pool;
+    const email = 'plans-trial-no-card@example.com';
+    expect(await mayStartTrial(pool, { userId: other.userId, email, emailVerified: true })).toBe(
+      false,
+    );
+    expect(
+      await mayStartTrial(pool, {
+        userId: randomUUID(),
+        email: email.toUpperCase(),
+        emailVerified: true,
+      }),
+    ).toBe(false);
+    const fresh = { userId: randomUUID(), email: 'plans-fresh@example.com' };
+    expect(await mayStartTrial(pool, { ...fresh, emailVerified: false })).toBe(false);
+    expect(await mayStartTrial(pool, { ...fresh, emailVerified: true })).toBe(true);
+    await change('monthly', { trialDays: 0, trialNeedsCard: true });
   });
 
   it('stops selling a plan turned off (but one plan stays on sale), and prices the one-time year from its plan', async () => {

@@ -29,7 +29,7 @@ import { CheckoutBodySchema, SwitchPlanBodySchema } from '../../../../contract/p
 import { PLAN_SHAPES } from '../../../../contract/plans.js';
 import { idOf } from '../../stripe/call-stripe.js';
 import { isCohortPrice } from '../../stripe/offer.js';
-import { planUnavailable } from '../../memberships/plans.js';
+import { mayStartTrial, planUnavailable } from '../../memberships/plans.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import {
@@ -123,6 +123,16 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         if (!customerId) throw alreadyMember();
         return { url: await portalUrl(customerId) };
       }
+      const trial =
+        plan.trialDays > 0 &&
+        user &&
+        (await mayStartTrial(app.db.pool, {
+          userId: session.userId,
+          email: user.email,
+          emailVerified: user.emailVerified,
+        }))
+          ? { days: plan.trialDays, needsCard: plan.trialNeedsCard }
+          : undefined;
       const url = await createMembershipCheckout(payments, {
         userId: session.userId,
         email: user?.email ?? null,
@@ -130,6 +140,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         siteUrl,
         siteName,
         plan,
+        ...(trial && { trial }),
       });
       return { url };
     },
