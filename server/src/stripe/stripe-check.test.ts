@@ -77,7 +77,11 @@ describe('stripe:check', () => {
   });
 
   it('names the Price each plan on sale uses, the STRIPE_PRICE_ID a desk price left behind, and a portal that cannot switch plans', async () => {
-    const plan = (id: PlanRow['id'], amountCents: number, fields: Partial<PlanRow> = {}): PlanRow => ({
+    const plan = (
+      id: PlanRow['id'],
+      amountCents: number,
+      fields: Partial<PlanRow> = {},
+    ): PlanRow => ({
       id,
       enabled: true,
       amountCents,

@@ -220,7 +220,11 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       );
       const item = current?.items.data.find((each) => isCohortPrice(each.price, payments.offer));
       if (!current || !item) {
-        throw new HttpError(409, 'no_subscription', 'Your subscription could not be found at Stripe.');
+        throw new HttpError(
+          409,
+          'no_subscription',
+          'Your subscription could not be found at Stripe.',
+        );
       }
       if (item.price.recurring?.interval === PLAN_SHAPES[plan.id].interval) {
         throw new HttpError(409, 'already_on_plan', `You are on the ${plan.id} plan already.`);
