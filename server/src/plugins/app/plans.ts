@@ -10,9 +10,13 @@ import {
 declare module 'fastify' {
   interface FastifyInstance {
     plans: {
-      /** The plans as stored, read at most once a second (every app server sees a change soon). */
+      /**
+       * The plans as stored: what was read last, read again in the background once it is a second
+       * old (so every app server sees a change within about a second, and `/api/config` still
+       * answers while the database is away); only the first read, or one after `changed`, waits.
+       */
       list(): Promise<PlanRow[]>;
-      /** Forget what was read: a change was made here. */
+      /** A change was made here: the next `list` reads it. */
       changed(): void;
     };
   }
@@ -23,24 +27,45 @@ const FRESH_MS = 1_000;
 /** The plans on sale (memberships/plans.ts): made at the first start, read for each sale. */
 export default fp(
   async function plans(app: FastifyInstance, options: { defaults: PlanDefaults }) {
-    let cached: { at: number; rows: Promise<PlanRow[]> } | null = null;
+    let last: { at: number; rows: PlanRow[] } | null = null;
+    let reading: Promise<PlanRow[]> | null = null;
+    // A read begun before a change made here must not put what it read over the change.
+    let generation = 0;
+
+    function read(): Promise<PlanRow[]> {
+      if (reading) return reading;
+      const started = generation;
+      const next = readPlans(app.db.pool)
+        .then((rows) => {
+          if (started === generation) last = { at: Date.now(), rows };
+          return rows;
+        })
+        .finally(() => {
+          if (reading === next) reading = null;
+        });
+      reading = next;
+      return next;
+    }
+
     app.decorate('plans', {
       list() {
-        if (!cached || Date.now() - cached.at > FRESH_MS) {
-          const rows = readPlans(app.db.pool);
-          cached = { at: Date.now(), rows };
-          rows.catch(() => {
-            cached = null;
-          });
+        if (!last) return read();
+        if (Date.now() - last.at > FRESH_MS) {
+          read().catch((error: unknown) =>
+            app.log.warn({ err: error }, 'could not read the plans again: using the last read'),
+          );
         }
-        return cached.rows;
+        return Promise.resolve(last.rows);
       },
       changed() {
-        cached = null;
+        generation += 1;
+        last = null;
+        reading = null;
       },
     });
     app.addHook('onReady', async () => {
       await ensurePlans(app.db.pool, options.defaults);
+      await read();
     });
   },
   { name: 'plans', dependencies: ['database'] },
