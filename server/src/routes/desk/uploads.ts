@@ -12,10 +12,13 @@ export interface UploadRoutesOptions {
   maxBytes: number;
 }
 
+/** How long a refused upload's rest is read (and dropped) before its connection is cut. */
+const LINGER_MS = 5_000;
+
 /** Room for the multipart framing around the file (boundaries, part headers). */
 const FRAMING_BYTES = 16 * 1024;
 
-/** Answered before the rest of the body is read: the connection then closes, unread. */
+/** Answered before the rest of the body is read: the connection then closes. */
 const tooLarge = (maxBytes: number) =>
   new HttpError(
     413,
@@ -37,9 +40,14 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
     limits: { files: 1, fileSize: maxBytes, fields: 0, parts: 2, headerPairs: 100 },
   });
 
-  // A refused upload's unread rest is not waited for: once the answer is sent, the connection goes.
+  // A refused upload's unread rest: read and dropped for a few seconds after the answer (which
+  // says the connection closes), then the connection goes. Closing it at once, with bytes still
+  // arriving, resets it, and the sender's system may then drop the answer before it is read
+  // (seen in CI: the 413 lost to ECONNRESET); a lingering close, as nginx does, lets it arrive.
   app.addHook('onResponse', async (request) => {
-    if (!request.raw.complete) request.raw.destroy();
+    if (request.raw.complete) return;
+    request.raw.resume();
+    setTimeout(() => request.raw.destroy(), LINGER_MS).unref();
   });
 
   app.post(`${DESK_API}/uploads`, async (request, reply) => {
