@@ -838,7 +838,8 @@ export class FakeStripe {
   /** A year later: Stripe moves the period first, then invoices and charges the renewal. */
   renewSubscription(subscriptionId: string) {
     const { invoice, period } = this.nextPeriodInvoice(subscriptionId);
-    const paid = this.chargeInvoice(invoice, true);
+    // A credit on the customer's balance (a plan switched down) may pay it whole: no charge then.
+    const paid = this.collectInvoice(invoice);
     return { invoice, period, ...paid };
   }
 

@@ -3,12 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
-import { createMembershipCheckout, type SubscriptionPlan } from '../stripe/membership-checkout.js';
+import {
+  createMembershipCheckout,
+  switchSubscriptionPlan,
+  type SubscriptionPlan,
+} from '../stripe/membership-checkout.js';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
 
 // Random payment histories for one visitor (one-time years, a monthly or yearly subscription with
-// renewals, full and partial refunds, disputes won, lost or still open), their events delivered
+// or without a free trial that converts or lapses, renewals, switches between monthly and yearly
+// with Stripe's proration, full and partial refunds, disputes won, lost or still open), their events delivered
 // shuffled, duplicated and late: whatever the order, the membership the app shows must be what the
 // payments Stripe holds say was paid and kept. The expectation is computed from the fake
 // Stripe's own objects, not from the app's database.
@@ -17,7 +22,8 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 type Step =
   | { kind: 'pay-once' }
-  | { kind: 'subscribe'; plan: 'monthly' | 'yearly' }
+  | { kind: 'subscribe'; plan: 'monthly' | 'yearly'; trial: 'none' | 'with-card' | 'no-card' }
+  | { kind: 'switch' }
   | { kind: 'renew' }
   | { kind: 'refund'; which: number; partial: boolean }
   | { kind: 'dispute'; which: number; outcome: 'open' | 'won' | 'lost' };
@@ -27,7 +33,9 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
     kind: fc.constant('subscribe' as const),
     plan: fc.constantFrom('monthly' as const, 'yearly' as const),
+    trial: fc.constantFrom('none' as const, 'with-card' as const, 'no-card' as const),
   }),
+  fc.constant({ kind: 'switch' as const }),
   fc.constant({ kind: 'renew' as const }),
   fc.record({
     kind: fc.constant('refund' as const),
@@ -90,14 +98,22 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
     });
     const invoices = invoiceIds.map((id) => {
       const invoice = stripe.get(id) as unknown as {
-        lines: { data: { period: { start: number; end: number } }[] };
+        lines: {
+          data: {
+            period: { start: number; end: number };
+            parent?: { subscription_item_details?: { proration?: boolean } };
+          }[];
+        };
         parent: { subscription_details: { subscription: string } };
         status_transitions: { paid_at: number };
       };
       const payment = [...stripe.objects.values()].find(
         (o) => o.object === 'invoice_payment' && o.invoice === id,
       ) as { payment: { payment_intent: string } } | undefined;
-      const line = invoice.lines.data[0];
+      // The period paid: the charged line, not a switch's credit for the old plan's rest.
+      const line =
+        invoice.lines.data.find((each) => !each.parent?.subscription_item_details?.proration) ??
+        invoice.lines.data[0];
       return {
         id,
         source: 'subscription-invoice' as const,
@@ -119,6 +135,14 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
         fc.integer(),
         fc.boolean(),
         async (steps, seed, duplicate) => {
+          /** The charge that paid an invoice, if one did (a trial's or a credit's did not). */
+          const paymentOf = (invoiceId: string): string | null => {
+            const payment = [...stripe.objects.values()].find(
+              (o) => o.object === 'invoice_payment' && o.invoice === invoiceId,
+            ) as { payment: { payment_intent: string } } | undefined;
+            if (!payment) return null;
+            return String(stripe.get(payment.payment.payment_intent).latest_charge);
+          };
           stripe.clearPending();
           const visitor = await newVisitor(t.app);
           const paymentIntentIds: string[] = [];
@@ -143,16 +167,60 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                 siteUrl: 'http://localhost:3000',
                 siteName: 'Cohort',
                 plan,
+                ...(step.trial !== 'none' && {
+                  trial: { days: 14, needsCard: step.trial === 'with-card' },
+                }),
               });
-              const paid = stripe.completeCheckout(new URL(url).pathname.split('/').pop() ?? '');
-              subscriptionId = paid.subscription.id;
-              invoiceIds.push(paid.invoice.id);
-              charges.push(paid.charge.id);
+              const sessionId = new URL(url).pathname.split('/').pop() ?? '';
+              if (step.trial === 'none') {
+                const paid = stripe.completeCheckout(sessionId);
+                subscriptionId = paid.subscription.id;
+                invoiceIds.push(paid.invoice.id);
+                charges.push(paid.charge.id);
+              } else {
+                const started = stripe.completeTrialCheckout(sessionId);
+                subscriptionId = started.subscription.id;
+                invoiceIds.push(started.invoice.id);
+              }
             } else if (step.kind === 'renew' && subscriptionId) {
-              if (stripe.get(subscriptionId).status !== 'active') continue;
+              const status = stripe.get(subscriptionId).status;
+              if (status === 'trialing') {
+                // The trial's end: paid with a card, ended without one.
+                const ended = stripe.endTrial(subscriptionId);
+                if (ended.invoice) invoiceIds.push(ended.invoice.id);
+                const payment = ended.invoice ? paymentOf(ended.invoice.id) : null;
+                if (payment) charges.push(payment);
+                continue;
+              }
+              if (status !== 'active') continue;
               const renewal = stripe.renewSubscription(subscriptionId);
               invoiceIds.push(renewal.invoice.id);
-              charges.push(renewal.charge.id);
+              if (renewal.charge) charges.push(renewal.charge.id);
+            } else if (step.kind === 'switch' && subscriptionId) {
+              // Monthly ↔ yearly, as /account does it: Stripe's proration, invoiced at once.
+              const subscription = stripe.get(subscriptionId);
+              if (subscription.status !== 'active') continue;
+              const [item] = (
+                subscription.items as {
+                  data: { id: string; price: { recurring: { interval: string } } }[];
+                }
+              ).data;
+              if (!item) continue;
+              const target = item.price.recurring.interval === 'month' ? 'yearly' : 'monthly';
+              const plan = (await t.app.plans.list()).find(
+                (each): each is SubscriptionPlan => each.id === target,
+              );
+              if (!plan) throw new Error(`No ${target} plan`);
+              await switchSubscriptionPlan(t.app.requirePayments(), {
+                subscriptionId,
+                itemId: item.id,
+                plan,
+                siteName: 'Cohort',
+              });
+              const invoiceId = String(stripe.get(subscriptionId).latest_invoice);
+              invoiceIds.push(invoiceId);
+              const payment = paymentOf(invoiceId);
+              if (payment) charges.push(payment);
             } else if (step.kind === 'refund' && charges.length > 0) {
               const charge = stripe.get(
                 charges[step.which % charges.length] ?? '',
@@ -180,8 +248,15 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
             expect(delivered.filter((d) => d.status !== 200)).toEqual([]);
           }
 
-          const subscriptions = subscriptionId
-            ? [{ id: subscriptionId, status: String(stripe.get(subscriptionId).status) }]
+          const held = subscriptionId ? stripe.get(subscriptionId) : null;
+          const subscriptions = held
+            ? [
+                {
+                  id: held.id,
+                  status: String(held.status),
+                  endedAt: held.ended_at ? new Date(Number(held.ended_at) * 1000) : null,
+                },
+              ]
             : [];
           const expected = deriveMembership(
             expectedLedger(paymentIntentIds, invoiceIds),
