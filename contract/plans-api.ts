@@ -24,6 +24,8 @@ export const DeskPlanSchema = Type.Intersect([
     updatedAt: Type.String(),
     /** Members whose live subscription is on this plan (the one-time plan: members by it). */
     members: Type.Integer(),
+    /** Of those, the ones who subscribed at another price than the plan's now. */
+    membersOnOtherPrices: Type.Integer(),
   }),
 ]);
 export type DeskPlan = Static<typeof DeskPlanSchema>;

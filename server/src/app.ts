@@ -185,7 +185,11 @@ export async function buildApp(
     perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
     cssFiles: [siteStylesheet],
   });
-  await app.register(deskPlanRoutes);
+  await app.register(deskPlanRoutes, {
+    siteName: config.siteName,
+    siteUrl: config.siteUrl,
+    graceDays: config.membership.graceDays,
+  });
   await app.register(deskRoutes, {
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,

@@ -9,6 +9,7 @@ import {
   uniqueEmail,
 } from './fixtures.js';
 import { visit } from './support/visit.js';
+import { waitForMail } from '#test/registration';
 
 // Plans (issue 28) in the browser: a visitor chooses a dollar a month and becomes a monthly
 // member; an owner prices and turns plans off in the desk, and visitors are offered that at once.
@@ -79,11 +80,27 @@ test('a reader chooses a dollar a month, pays at Checkout, sees it on their acco
   ).toBeVisible();
 });
 
-test('an owner prices the monthly plan and takes the yearly one off sale; the Join dialog follows', async ({
+test('an owner prices the monthly plan, moves its members to the new price, and takes the yearly one off sale; the Join dialog follows', async ({
   page,
   browser,
   mailbox,
+  stripe,
 }) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  // A member at $1 a month, with an account.
+  const subscriber = await browser.newPage();
+  await visit(subscriber, '/');
+  const email = uniqueEmail();
+  await registerThroughMail(subscriber.request, mailbox, {
+    email,
+    password: 'my long enough passphrase',
+  });
+  const started = await subscriber.request.post('/api/checkout', { data: { plan: 'monthly' } });
+  const sessionId = new URL((await started.json()).url).pathname.split('/').pop() ?? '';
+  stripe.completeCheckout(sessionId);
+  expect((await subscriber.request.get(`/api/checkout/${sessionId}`)).ok()).toBe(true);
+  await subscriber.close();
+
   await signInAs(page, mailbox, { email: STAFF.owner, password: PASSWORD });
   const put = (id: string, data: object) => page.request.put(`/api/desk/plans/${id}`, { data });
   try {
@@ -99,6 +116,14 @@ test('an owner prices the monthly plan and takes the yearly one off sale; the Jo
     await expect(page.getByRole('form', { name: /^Monthly/ })).toContainText(
       'Now $2 a month ($24 a year).',
     );
+    // Members who subscribed at $1 keep it until the owner moves them, each told first.
+    const again = page.getByRole('form', { name: /^Monthly/ });
+    await expect(again).toContainText(/\d+ members? pays? the price they subscribed at, not \$2\./);
+    await again.getByRole('button', { name: 'Move them to $2…' }).click();
+    await again.getByRole('button', { name: 'Tell and move them' }).click();
+    await expect(again.getByRole('status')).toContainText(/^Told and moved: [1-9]/);
+    const notice = await waitForMail(mailbox, email, 2); // after the registration link
+    expect(notice.subject).toMatch(/^Your Cohort membership: \$2 a month from /);
     const yearly = page.getByRole('form', { name: /^Yearly/ });
     await yearly.getByLabel('On sale').uncheck();
     await yearly.getByRole('button', { name: 'Save' }).click();

@@ -788,7 +788,17 @@ export class FakeStripe {
     const oldPrice = current.price as StripeObject;
     const newPrice = this.get(String(item.price));
     if (intervalOf(oldPrice) === intervalOf(newPrice)) {
-      throw new Error('The fake Stripe changes a price only between intervals');
+      // The same interval: the period stays; with proration off nothing is invoiced now, and the
+      // next renewal charges the new price (Stripe's price migration).
+      if (prorationBehavior !== 'none') {
+        throw new Error(
+          'The fake Stripe changes a price within an interval only without proration',
+        );
+      }
+      const previousItems = structuredClone(subscription.items);
+      current.price = structuredClone(newPrice);
+      this.emit('customer.subscription.updated', subscription, { items: previousItems });
+      return subscription;
     }
     const now = nowSeconds();
     const oldPeriod = {

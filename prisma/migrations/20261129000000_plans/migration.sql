@@ -20,6 +20,9 @@ CREATE TABLE "plans" (
 -- before plans was yearly.
 ALTER TABLE "subscriptions" ADD COLUMN "interval" TEXT;
 UPDATE "subscriptions" SET "interval" = 'year';
+-- Its Price and that Price's amount: who subscribed at a price the desk has changed since.
+ALTER TABLE "subscriptions" ADD COLUMN "priceId" TEXT;
+ALTER TABLE "subscriptions" ADD COLUMN "amountCents" INTEGER;
 
 -- A free trial's period on the ledger: access, marked as a trial (a $0 invoice Stripe made for it).
 ALTER TABLE "entitlements" ADD COLUMN "trial" BOOLEAN NOT NULL DEFAULT false;

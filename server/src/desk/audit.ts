@@ -24,7 +24,8 @@ export type AuditAction =
   | 'post_restore'
   | 'newsletter_send'
   | 'topic_describe'
-  | 'plan_change';
+  | 'plan_change'
+  | 'plan_move_subscribers';
 
 export interface AuditRecord {
   action: AuditAction;

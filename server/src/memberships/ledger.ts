@@ -94,11 +94,12 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
   await linkCustomer(tx, userId, fact.customerId);
   await tx.query(
     `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt", "syncedAt",
-                                "endedAt", interval, "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+                                "endedAt", interval, "priceId", "amountCents", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, "syncedAt" = EXCLUDED."syncedAt",
                                     "endedAt" = EXCLUDED."endedAt",
-                                    interval = EXCLUDED.interval, "updatedAt" = now()
+                                    interval = EXCLUDED.interval, "priceId" = EXCLUDED."priceId",
+                                    "amountCents" = EXCLUDED."amountCents", "updatedAt" = now()
      WHERE subscriptions."syncedAt" <= EXCLUDED."syncedAt"`,
     [
       fact.subscriptionId,
@@ -109,6 +110,8 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
       fact.readAt,
       fact.endedAt,
       fact.interval,
+      fact.priceId,
+      fact.amountCents,
     ],
   );
 }

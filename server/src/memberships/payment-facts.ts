@@ -22,6 +22,9 @@ export interface SubscriptionFact {
   status: string;
   /** Its Cohort Price's billing interval: month or year. */
   interval: string | null;
+  /** Its Cohort Price, and the amount that Price charges. */
+  priceId: string | null;
+  amountCents: number | null;
   createdAt: Date;
   /** When Stripe ended it (canceled), else null. */
   endedAt: Date | null;

@@ -93,24 +93,29 @@ export function planUnavailable(id: string, rows: readonly PlanRow[]): HttpError
 export async function readDeskPlans(pool: Pick<pg.Pool, 'query'>): Promise<DeskPlan[]> {
   const [rows, counts] = await Promise.all([
     readPlans(pool),
-    pool.query<{ plan: PlanId; members: number }>(
-      `SELECT CASE "interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END AS plan,
-              count(DISTINCT "userId")::int AS members
-         FROM "subscriptions" WHERE "status" IN ('active', 'trialing', 'past_due')
+    pool.query<{ plan: PlanId; members: number; otherPrices: number }>(
+      `SELECT CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END AS plan,
+              count(DISTINCT s."userId")::int AS members,
+              count(DISTINCT s."userId") FILTER (
+                WHERE s."amountCents" <> p."amountCents")::int AS "otherPrices"
+         FROM "subscriptions" s
+         JOIN "plans" p ON p.id = CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END
+        WHERE s."status" IN ('active', 'trialing', 'past_due')
         GROUP BY 1
        UNION ALL
-       SELECT 'early-access', count(DISTINCT "userId")::int FROM "entitlements"
+       SELECT 'early-access', count(DISTINCT "userId")::int, 0 FROM "entitlements"
         WHERE "source" = 'one-time' AND "state" = 'active'
           AND "paidAt" + make_interval(days => coalesce("days", 365)) > now()`,
     ),
   ]);
-  const members = new Map(counts.rows.map((row) => [row.plan, row.members]));
+  const members = new Map(counts.rows.map((row) => [row.plan, row]));
   return rows.map((row) => ({
     ...planJson(row),
     enabled: row.enabled,
     trialNeedsCard: row.trialNeedsCard,
     updatedAt: row.updatedAt.toISOString(),
-    members: members.get(row.id) ?? 0,
+    members: members.get(row.id)?.members ?? 0,
+    membersOnOtherPrices: members.get(row.id)?.otherPrices ?? 0,
   }));
 }
 

@@ -204,3 +204,23 @@ export async function switchSubscriptionPlan(
     ),
   );
 }
+
+/**
+ * Moves a subscription to its plan's Price now, to be charged from its next renewal: Stripe's
+ * price change with proration off (nothing is charged or credited for the period already paid).
+ */
+export async function moveSubscriptionPrice(
+  payments: PaymentsSetup,
+  input: { subscriptionId: string; itemId: string; plan: SubscriptionPlan; siteName: string },
+): Promise<Stripe.Subscription> {
+  const price = await planPriceId(payments, input.plan, input.siteName);
+  return withRequestKey(['move', input.subscriptionId, price], (key) =>
+    callStripe(payments.stripe, 'move a subscription to the new price', (stripe) =>
+      stripe.subscriptions.update(
+        input.subscriptionId,
+        { items: [{ id: input.itemId, price }], proration_behavior: 'none' },
+        { idempotencyKey: `move-${key}` },
+      ),
+    ),
+  );
+}

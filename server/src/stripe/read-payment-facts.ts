@@ -101,6 +101,8 @@ export async function readSubscriptionFact(
     customerId,
     status: subscription.status,
     interval: item.price.recurring?.interval ?? null,
+    priceId: item.price.id,
+    amountCents: item.price.unit_amount,
     createdAt: fromSeconds(subscription.created),
     endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
     trialEnd: subscription.trial_end ? fromSeconds(subscription.trial_end) : null,

@@ -21,6 +21,7 @@ const ACTIONS: Record<string, string> = {
   newsletter_send: 'sent a newsletter issue',
   topic_describe: 'described a topic',
   plan_change: 'changed a plan',
+  plan_move_subscribers: 'moved members to a plan’s new price',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

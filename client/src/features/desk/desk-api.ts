@@ -117,6 +117,12 @@ export const describeTopic = (slug: string, description: string): Promise<{ topi
 export const fetchPlans = (signal?: AbortSignal): Promise<{ plans: DeskPlan[] }> =>
   apiRequest(`${DESK_API}/plans`, { signal });
 
+/** Mails, then moves, the members on another price of a plan to its price now. */
+export const moveSubscribers = (
+  id: 'monthly' | 'yearly',
+): Promise<{ moved: number; renewsSoon: number; noAddress: number }> =>
+  apiRequest(`${DESK_API}/plans/${id}/move-subscribers`, { method: 'POST' });
+
 /** An owner's change to a plan: on or off sale, or its price from now on. */
 export const changePlan = (id: PlanId, change: PlanChange): Promise<{ plan: DeskPlan }> =>
   apiRequest(`${DESK_API}/plans/${id}`, { method: 'PUT', body: change });

@@ -8,7 +8,7 @@ import {
   perYearLabel,
   type DeskPlan,
 } from '../../../../contract/plans';
-import { changePlan, fetchPlans } from './desk-api';
+import { changePlan, fetchPlans, moveSubscribers } from './desk-api';
 import { describeError, useDeskData } from './use-desk-data';
 
 const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
@@ -183,6 +183,104 @@ function PlanRow({
           {outcome.text}
         </p>
       )}
+      {(plan.id === 'monthly' || plan.id === 'yearly') && plan.membersOnOtherPrices > 0 && (
+        <MoveSubscribers
+          id={plan.id}
+          count={plan.membersOnOtherPrices}
+          price={formatMoney(plan.amountCents, plan.currency)}
+          mayChange={mayChange}
+          onMoved={(text) => {
+            setOutcome({ ok: true, text });
+            onSaved();
+          }}
+        />
+      )}
     </form>
+  );
+}
+
+/**
+ * The members who subscribed at another price: they keep it until an owner moves them, each told
+ * by mail first and charged the new price from their renewal.
+ */
+function MoveSubscribers({
+  id,
+  count,
+  price,
+  mayChange,
+  onMoved,
+}: {
+  id: 'monthly' | 'yearly';
+  count: number;
+  price: string;
+  mayChange: boolean;
+  /** What was done, for the plan's own line (this one goes once nobody is left to move). */
+  onMoved: (text: string) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const members = count === 1 ? '1 member pays' : `${count} members pay`;
+
+  async function move() {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const result = await moveSubscribers(id);
+      const left = [
+        result.renewsSoon > 0 && `${result.renewsSoon} renew within 7 days (move them after)`,
+        result.noAddress > 0 && `${result.noAddress} have no address to tell (kept)`,
+      ].filter(Boolean);
+      setConfirming(false);
+      onMoved(
+        `Told and moved: ${result.moved}.${left.length > 0 ? ` Not moved: ${left.join('; ')}.` : ''}`,
+      );
+    } catch (error) {
+      setOutcome({ ok: false, text: describeError(error as Error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="desk-plan__move">
+      <p className="desk-plan__about">
+        {members} the price they subscribed at, not {price}.
+      </p>
+      {mayChange &&
+        (confirming ? (
+          <p className="desk-topic__actions">
+            <span className="desk-plan__about">
+              Each gets a mail now, and pays {price} from their next renewal (those renewing within
+              7 days are left for later).
+            </span>
+            <button type="button" className="button" disabled={busy} onClick={() => void move()}>
+              {busy ? 'Moving…' : `Tell and move them`}
+            </button>
+            <button
+              type="button"
+              className="button button--outline"
+              onClick={() => setConfirming(false)}
+            >
+              Not now
+            </button>
+          </p>
+        ) : (
+          <p>
+            <button
+              type="button"
+              className="button button--outline"
+              onClick={() => setConfirming(true)}
+            >
+              Move them to {price}…
+            </button>
+          </p>
+        ))}
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
+          {outcome.text}
+        </p>
+      )}
+    </div>
   );
 }

@@ -395,6 +395,72 @@ describe('plans', () => {
     await change('monthly', { trialDays: 0, trialNeedsCard: true });
   });
 
+  it('moves members who subscribed at an older price to the new one, each told by mail first, charged from their renewal', async () => {
+    await change('yearly', { amountCents: 1200 });
+    // Three yearly members at $12: one with an account, one anonymous, one renewing in 3 days.
+    const told = await register('plans-mover@example.com');
+    const subscribe = async (cookie: string, periodEnd?: number) => {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: '/api/checkout',
+        headers: { cookie },
+        payload: { plan: 'yearly' },
+      });
+      const id = new URL(started.json().url).pathname.split('/').pop() ?? '';
+      return stripe.completeCheckout(id, periodEnd === undefined ? {} : { periodEnd }).subscription;
+    };
+    const toldSub = await subscribe(told.cookie);
+    const anonymous = await newVisitor(t.app);
+    const anonymousSub = await subscribe(anonymous.cookie);
+    const soon = await register('plans-renews-soon@example.com');
+    const soonSub = await subscribe(soon.cookie, Math.floor(Date.now() / 1000) + 3 * 24 * 3600);
+    await stripe.deliverPending();
+
+    expect((await change('yearly', { amountCents: 1500 })).statusCode).toBe(200);
+    const listed = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    expect(listed.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(3);
+    const editorTry = await t.app.inject({
+      method: 'POST',
+      url: '/api/desk/plans/yearly/move-subscribers',
+      headers: { cookie: editor.cookie },
+    });
+    expect(editorTry.statusCode).toBe(403);
+
+    const mailsBefore = mailbox.mails.length;
+    const invoiceBefore = stripe.get(String(toldSub.id)).latest_invoice;
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/api/desk/plans/yearly/move-subscribers',
+      headers: { cookie: owner.cookie },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1 });
+
+    // The one with an address, renewing in a year: told, then moved, and charged $15 at renewal.
+    const notices = mailbox.mails.slice(mailsBefore);
+    expect(notices.map((mail) => mail.to)).toEqual(['plans-mover@example.com']);
+    expect(notices[0]?.subject).toMatch(/^Your Cohort membership: \$15 a year from /);
+    expect(notices[0]?.text).toContain('instead of $12');
+    const price = (id: string) =>
+      (stripe.get(id).items as { data: { price: { unit_amount: number } }[] }).data[0]?.price
+        .unit_amount;
+    expect(price(String(toldSub.id))).toBe(1500);
+    expect(price(String(anonymousSub.id))).toBe(1200);
+    expect(price(String(soonSub.id))).toBe(1200);
+    // Nothing charged or credited now: the paid year stays as it was.
+    expect(stripe.get(String(toldSub.id)).latest_invoice).toBe(invoiceBefore);
+    const renewal = stripe.renewSubscription(String(toldSub.id));
+    expect(renewal.invoice.amount_paid).toBe(1500);
+    await stripe.deliverPending();
+    const after = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    expect(after.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(2);
+    const audit = await t.database.pool.query(
+      `SELECT after FROM audit_log WHERE action = 'plan_move_subscribers'`,
+    );
+    expect(audit.rows[0]?.after).toMatchObject({ plan: 'yearly', moved: 1, renewsSoon: 1 });
+    await change('yearly', { amountCents: 1200 });
+  });
+
   it('stops selling a plan turned off (but one plan stays on sale), and prices the one-time year from its plan', async () => {
     expect((await change('monthly', { enabled: false })).statusCode).toBe(200);
     expect(await onSale()).toEqual(['early-access', 'yearly']);
@@ -451,7 +517,7 @@ describe('plans', () => {
     );
     expect(members['early-access']).toBe(1);
     expect(members.monthly).toBeGreaterThanOrEqual(2);
-    expect(members.yearly).toBe(0);
+    expect(members.yearly).toBe(3); // the three who subscribed in the move test
     for (const plan of ['early-access', 'monthly', 'yearly']) {
       await change(plan, { enabled: true });
     }

@@ -7,7 +7,18 @@ import { DeskPlanSchema, PlanChangeSchema } from '../../../../contract/plans-api
 import { withTransaction } from '../../db/transaction.js';
 import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
 import { HttpError } from '../../http/errors.js';
-import { changePlan, readDeskPlans } from '../../memberships/plans.js';
+import { changePlan, readDeskPlans, readPlans } from '../../memberships/plans.js';
+import { formatMoney, PLAN_SHAPES } from '../../../../contract/plans.js';
+import { writeAudit } from '../../desk/audit.js';
+import { applyPaymentFacts } from '../../memberships/ledger.js';
+import { retrieveOrNull } from '../../stripe/call-stripe.js';
+import { moveSubscriptionPrice, type SubscriptionPlan } from '../../stripe/membership-checkout.js';
+import { isCohortPrice } from '../../stripe/offer.js';
+import { readSubscriptionFact } from '../../stripe/read-payment-facts.js';
+
+/** Members are told of a new price at least this long before they first pay it. */
+const NOTICE_DAYS = 7;
+const DAY_MS = 24 * 3600 * 1000;
 
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 
@@ -15,7 +26,11 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorR
  * The desk's plans: owners and editors see them, with how many members hold each; an owner (signed
  * in within 12 hours) turns one on or off or changes its price. Staff only, as all of the desk.
  */
-const deskPlanRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const deskPlanRoutes: FastifyPluginAsyncTypebox<{
+  siteName: string;
+  siteUrl: string;
+  graceDays: number;
+}> = async (app, { siteName, siteUrl, graceDays }) => {
   app.addHook('onRequest', async (request) => {
     const staff = await request.requireStaff();
     requireMaySeeMembers(staff);
@@ -57,6 +72,97 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const plan = (await readDeskPlans(app.db.pool)).find((each) => each.id === id);
       if (!plan) throw new Error(`Plan ${id} vanished after it was changed`);
       return { plan };
+    },
+  );
+
+  /**
+   * Moves the members who subscribed at an older price of a plan to its price now (Stripe's price
+   * change with proration off: charged from their next renewal), each told by mail first. Those
+   * who renew within NOTICE_DAYS are left for a later move (the notice would come too late), and
+   * those without an address (anonymous payers) are not moved: nobody could tell them.
+   */
+  app.post(
+    `${DESK_API}/plans/:id/move-subscribers`,
+    { schema: { params: Type.Object({ id: Type.String({ maxLength: 40 }) }) } },
+    async (request) => {
+      const staff = await request.requireStaff();
+      const payments = app.requirePayments();
+      const id = request.params.id;
+      if (id !== 'monthly' && id !== 'yearly') {
+        throw new HttpError(404, 'not_found', `No subscription plan "${id.slice(0, 40)}".`);
+      }
+      const plan = (await readPlans(app.db.pool)).find(
+        (each): each is SubscriptionPlan => each.id === id,
+      );
+      if (!plan) throw new HttpError(404, 'not_found', `No plan "${id}".`);
+      const { rows } = await app.db.pool.query<{
+        id: string;
+        userId: string;
+        email: string | null;
+        amountCents: number;
+      }>(
+        `SELECT s.id, s."userId", u.email, s."amountCents" FROM subscriptions s
+           JOIN users u ON u.id = s."userId"
+          WHERE s.status IN ('active', 'trialing') AND s.interval = $1
+            AND s."amountCents" IS NOT NULL AND s."amountCents" <> $2
+          ORDER BY s."stripeCreatedAt"`,
+        [PLAN_SHAPES[id].interval, plan.amountCents],
+      );
+      const result = { moved: 0, renewsSoon: 0, noAddress: 0 };
+      const price = formatMoney(plan.amountCents, plan.currency);
+      const each = PLAN_SHAPES[id].interval;
+      for (const row of rows) {
+        if (!row.email) {
+          result.noAddress += 1;
+          continue;
+        }
+        const subscription = await retrieveOrNull(payments.stripe, 'read a subscription', (s) =>
+          s.subscriptions.retrieve(row.id),
+        );
+        const item = subscription?.items.data.find((one) =>
+          isCohortPrice(one.price, payments.offer),
+        );
+        if (!subscription || !item) continue;
+        const renewsAt = item.current_period_end * 1000;
+        if (renewsAt - Date.now() < NOTICE_DAYS * DAY_MS) {
+          result.renewsSoon += 1;
+          continue;
+        }
+        const on = new Date(renewsAt).toLocaleDateString('en-US', {
+          dateStyle: 'long',
+          timeZone: 'UTC',
+        });
+        // The notice first: a member who was not told is not moved.
+        await app.mailer.send({
+          to: row.email,
+          subject: `Your ${siteName} membership: ${price} a ${each} from ${on}`,
+          text:
+            `Your ${siteName} membership renews on ${on}. From then on it costs ${price} a ${each}, ` +
+            `instead of ${formatMoney(row.amountCents, plan.currency)}. Nothing changes before then, ` +
+            `and nothing is charged now.\n\n` +
+            `To change your plan or cancel, open ${siteUrl}/account before that day.\n`,
+        });
+        await moveSubscriptionPrice(payments, {
+          subscriptionId: row.id,
+          itemId: item.id,
+          plan,
+          siteName,
+        });
+        const fact = await readSubscriptionFact(payments, row.id);
+        if (fact) {
+          await withTransaction(app.db.pool, (tx) => applyPaymentFacts(tx, [fact], { graceDays }));
+        }
+        result.moved += 1;
+      }
+      await withTransaction(app.db.pool, (tx) =>
+        writeAudit(tx, staff, {
+          action: 'plan_move_subscribers',
+          targetUserId: null,
+          before: { plan: id, olderPrices: rows.length },
+          after: { plan: id, amountCents: plan.amountCents, ...result },
+        }),
+      );
+      return result;
     },
   );
 };
