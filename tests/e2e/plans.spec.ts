@@ -140,11 +140,23 @@ test('an owner prices the monthly plan, moves its members to the new price, and 
     await expect(chooser(visitor).getByRole('button', { name: /^Yearly/ })).toHaveCount(0);
     await visitor.close();
 
+    // The year paid once taken off sale: its page offers the subscriptions instead of its form.
+    expect((await put('yearly', { enabled: true })).ok()).toBe(true);
+    expect((await put('early-access', { enabled: false })).ok()).toBe(true);
+    const reader = await browser.newPage();
+    await visit(reader, '/early-access');
+    await expect(reader.getByText('The year paid once is not on sale now.')).toBeVisible();
+    await reader.getByRole('button', { name: 'Join monthly or yearly' }).click();
+    await expect(chooser(reader).getByRole('button', { name: /^Yearly/ })).toBeVisible();
+    await expect(chooser(reader).getByRole('link', { name: /^Once/ })).toHaveCount(0);
+    await reader.close();
+
     await page.getByRole('link', { name: 'Audit log' }).click();
     await expect(page.getByText('changed a plan').first()).toBeVisible();
   } finally {
     expect((await put('monthly', { amountCents: 100 })).ok()).toBe(true);
     expect((await put('yearly', { enabled: true })).ok()).toBe(true);
+    expect((await put('early-access', { enabled: true })).ok()).toBe(true);
   }
 });
 

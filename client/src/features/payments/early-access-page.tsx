@@ -58,9 +58,11 @@ export default function EarlyAccessPage() {
   const { user, status } = useSession();
   const returnedMessage = useReturnedPaymentStatus(config);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
+  // The year paid once is a plan an owner may take off sale (the subscriptions stay).
+  const onceOnSale = config?.plans.some((plan) => plan.id === 'early-access') === true;
   // The PaymentIntent carries the visitor's id: ask for it once the session exists.
   const intent = usePaymentIntent(
-    paymentsOn && status === 'ready' && !user?.isSubscribed && !returnedMessage,
+    paymentsOn && onceOnSale && status === 'ready' && !user?.isSubscribed && !returnedMessage,
   );
   const price = config ? formatPrice(config.priceCents, config.currency) : '$12';
 
@@ -137,6 +139,14 @@ function PaymentArea({
     return <p className="payment-form__message">{PAYMENTS_OFF_MESSAGE}</p>;
   }
   if (intent.kind === 'member') return <p>You are already a member: there is nothing to pay.</p>;
+  if (!config.plans.some((plan) => plan.id === 'early-access')) {
+    return (
+      <p className="payment-form__message">
+        The year paid once is not on sale now.{' '}
+        <JoinButton className="link-button">Join monthly or yearly</JoinButton>
+      </p>
+    );
+  }
   if (intent.kind === 'unavailable')
     return (
       <p className="payment-form__message" role="alert">

@@ -342,6 +342,16 @@ describe('plans', () => {
     );
     expect(stored.rows).toEqual([{ trial: true, amountCents: 0 }]);
 
+    // A plan is switched after the trial, not during it.
+    const during = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/plan',
+      headers: { cookie: reader.cookie },
+      payload: { plan: 'yearly' },
+    });
+    expect(during.statusCode).toBe(409);
+    expect(during.json().error.code).toBe('in_trial');
+
     // The trial converts: the first month is charged, after the trial.
     const { invoice } = stripe.endTrial(String(subscription.id));
     expect(invoice?.amount_paid).toBe(100);

@@ -202,11 +202,18 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         (each): each is SubscriptionPlan => each.id === request.body.plan && each.enabled,
       );
       if (!plan) throw planUnavailable(request.body.plan, plans);
-      const { rows } = await app.db.pool.query<{ id: string }>(
-        `SELECT id FROM subscriptions WHERE "userId" = $1 AND status IN ('active', 'trialing')
+      const { rows } = await app.db.pool.query<{ id: string; status: string }>(
+        `SELECT id, status FROM subscriptions WHERE "userId" = $1 AND status IN ('active', 'trialing')
           ORDER BY "stripeCreatedAt" DESC LIMIT 1`,
         [session.userId],
       );
+      if (rows[0]?.status === 'trialing') {
+        throw new HttpError(
+          409,
+          'in_trial',
+          'Your free trial runs until its end on the plan you chose: switch after it, from this page.',
+        );
+      }
       const subscriptionId = rows[0]?.id;
       if (!subscriptionId) {
         throw new HttpError(
