@@ -59,10 +59,17 @@ export const PaymentIntentBodySchema = Type.Object(
       ),
       { minItems: 1, maxItems: 10 },
     ),
+    /** An offer's code (issue 28): the year is priced with its discount. */
+    offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 );
-export const ClientSecretResponseSchema = Type.Object({ clientSecret: Type.String() });
+export const ClientSecretResponseSchema = Type.Object({
+  clientSecret: Type.String(),
+  /** What the PaymentIntent charges (an offer's discount taken off), and before any discount. */
+  amountCents: Type.Optional(Type.Integer()),
+  fullPriceCents: Type.Optional(Type.Integer()),
+});
 export const UrlResponseSchema = Type.Object({ url: Type.String() });
 
 /** GET /api/account/payments: each payment and the time it covers on the ledger. */

@@ -46,7 +46,11 @@ export type PlanChange = Static<typeof PlanChangeSchema>;
 /** POST /api/checkout's body: which subscription (the yearly one when absent, as before). */
 export const CheckoutBodySchema = Type.Union([
   Type.Object(
-    { plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])) },
+    {
+      plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
+      /** An offer's code (issue 28). */
+      offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    },
     { additionalProperties: false },
   ),
   Type.Null(),

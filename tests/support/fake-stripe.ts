@@ -155,6 +155,8 @@ function page(all: { id: string }[], body: Record<string, unknown>, url: string)
 
 export class FakeStripe {
   readonly objects = new Map<string, StripeObject>();
+  /** How many invoices each discount has taken something off (a `once` coupon takes one). */
+  private readonly discountUses = new Map<string, number>();
   readonly requests: RecordedRequest[] = [];
   /** Every event emitted, in order: what GET /v1/events lists. */
   readonly events: StripeEvent[] = [];
@@ -387,7 +389,10 @@ export class FakeStripe {
     trial = false,
   ): StripeObject {
     const price = this.priceOf(subscription);
-    const charged = trial ? 0 : Number(price.unit_amount);
+    const full = trial ? 0 : Number(price.unit_amount);
+    const discount = trial ? null : this.discountFor(subscription, period.start);
+    const discountAmount = discount ? this.discountAmount(discount, full) : 0;
+    const charged = full - discountAmount;
     const total = charged - (credit?.amount ?? 0);
     // The customer's credit balance (negative) pays first; what is left over stays on it.
     const customer = this.get(String(subscription.customer));
@@ -402,8 +407,10 @@ export class FakeStripe {
       amount_due: due,
       amount_paid: 0,
       amount_remaining: due,
-      subtotal: total,
+      subtotal: full - (credit?.amount ?? 0),
       total,
+      discounts: discount ? [discount.id] : [],
+      total_discount_amounts: discount ? [{ amount: discountAmount, discount: discount.id }] : [],
       starting_balance: balance,
       ending_balance: customer.balance,
       status: 'draft',
@@ -574,6 +581,7 @@ export class FakeStripe {
     price: StripeObject,
     metadata: Record<string, string>,
     endAt?: number,
+    promotionCode?: string,
   ) {
     // A period end in the past back-dates the subscription: it started a period before it.
     const interval = intervalOf(price);
@@ -612,6 +620,7 @@ export class FakeStripe {
       ],
       `/v1/subscription_items?subscription=${subscription.id}`,
     );
+    if (promotionCode) this.applyPromotionCode(subscription, promotionCode, start);
     this.emit('customer.subscription.created', subscription);
     const invoice = this.newInvoice(subscription, 'subscription_create', { start, end });
     subscription.latest_invoice = invoice.id;
@@ -632,11 +641,13 @@ export class FakeStripe {
     const metadata =
       (session.subscription_data as { metadata?: Record<string, string> } | undefined)?.metadata ??
       {};
+    const discounts = session.discounts as { promotion_code?: string }[] | null | undefined;
     const paid = this.startSubscription(
       customer,
       this.get(String(session.price)),
       metadata,
       options.periodEnd,
+      discounts?.[0]?.promotion_code,
     );
     Object.assign(session, {
       status: 'complete',
@@ -650,6 +661,65 @@ export class FakeStripe {
     });
     this.emit('checkout.session.completed', session);
     return { session, ...paid };
+  }
+
+  /** A Checkout's `discounts`: each promotion code must be one a customer can redeem now. */
+  private checkDiscounts(value: unknown): { promotion_code: string }[] | null {
+    const discounts = value as { promotion_code?: string }[] | undefined;
+    if (!discounts || discounts.length === 0) return null;
+    const id = discounts[0]?.promotion_code;
+    const code = id ? this.objects.get(id) : undefined;
+    if (!code || code.object !== 'promotion_code')
+      throw invalid(`No such promotion code: '${String(id)}'`, 'resource_missing');
+    const expired = code.expires_at !== null && Number(code.expires_at) <= nowSeconds();
+    const usedUp =
+      code.max_redemptions !== null && Number(code.times_redeemed) >= Number(code.max_redemptions);
+    if (!code.active || expired || usedUp) {
+      throw invalid(
+        'This promotion code cannot be redeemed because the associated coupon is no longer valid.',
+        'promotion_code_invalid',
+      );
+    }
+    return [{ promotion_code: code.id }];
+  }
+
+  /** A subscription takes a promotion code's coupon: a Discount, counted as one redemption. */
+  private applyPromotionCode(subscription: StripeObject, promotionCodeId: string, start: number) {
+    const code = this.get(promotionCodeId);
+    const couponId = (code.promotion as { coupon: string }).coupon;
+    const coupon = this.get(couponId);
+    const months = coupon.duration === 'repeating' ? Number(coupon.duration_in_months) : 0;
+    const discount = this.make('discount', 'di', {
+      source: { type: 'coupon', coupon: coupon.id },
+      promotion_code: code.id,
+      subscription: subscription.id,
+      customer: subscription.customer,
+      start,
+      end: months > 0 ? periodEnd(start, 'month', months) : null,
+    });
+    subscription.discounts = [discount.id];
+    code.times_redeemed = Number(code.times_redeemed) + 1;
+    coupon.times_redeemed = Number(coupon.times_redeemed) + 1;
+  }
+
+  /** The discount an invoice for a period starting at `start` takes, as its coupon's duration says. */
+  private discountFor(subscription: StripeObject, start: number): StripeObject | null {
+    const [id] = (subscription.discounts as string[] | undefined) ?? [];
+    const discount = id ? this.objects.get(id) : undefined;
+    if (!discount) return null;
+    const coupon = this.get((discount.source as { coupon: string }).coupon);
+    const uses = this.discountUses.get(discount.id) ?? 0;
+    if (coupon.duration === 'once' && uses >= 1) return null;
+    if (discount.end !== null && start >= Number(discount.end)) return null;
+    this.discountUses.set(discount.id, uses + 1);
+    return discount;
+  }
+
+  private discountAmount(discount: StripeObject, amount: number): number {
+    const coupon = this.get((discount.source as { coupon: string }).coupon);
+    return coupon.percent_off !== null
+      ? Math.round((amount * Number(coupon.percent_off)) / 100)
+      : Math.min(Number(coupon.amount_off), amount);
   }
 
   private trialOf(session: StripeObject) {
@@ -1133,6 +1203,7 @@ export class FakeStripe {
       client_reference_id: body.client_reference_id ?? null,
       metadata: body.metadata ?? {},
       subscription_data: body.subscription_data,
+      discounts: this.checkDiscounts(body.discounts),
       payment_method_collection: body.payment_method_collection ?? 'always',
       customer: body.customer ?? null,
       customer_email: body.customer_email ?? null,
@@ -1246,6 +1317,67 @@ export class FakeStripe {
         session.status = 'expired';
         this.emit('checkout.session.expired', session);
         return ok(session);
+      }
+      case 'POST coupons': {
+        const percent = body.percent_off === undefined ? null : Number(body.percent_off);
+        const amount = body.amount_off === undefined ? null : Number(body.amount_off);
+        if ((percent === null) === (amount === null)) {
+          throw invalid('You must pass exactly one of percent_off or amount_off.');
+        }
+        if (amount !== null && !body.currency) {
+          throw invalid('You must pass currency when passing amount_off.');
+        }
+        if (body.duration === 'repeating' && body.duration_in_months === undefined) {
+          throw invalid('You must pass duration_in_months when duration is repeating.');
+        }
+        return ok(
+          this.make('coupon', 'co', {
+            percent_off: percent,
+            amount_off: amount,
+            currency: body.currency ?? null,
+            duration: body.duration,
+            duration_in_months:
+              body.duration_in_months === undefined ? null : Number(body.duration_in_months),
+            name: body.name ?? null,
+            metadata: body.metadata ?? {},
+            max_redemptions: null,
+            redeem_by: null,
+            times_redeemed: 0,
+            valid: true,
+          }),
+        );
+      }
+      case 'POST promotion_codes': {
+        const promotion = body.promotion as { type?: string; coupon?: string } | undefined;
+        const coupon = promotion?.coupon ? this.objects.get(promotion.coupon) : undefined;
+        if (!coupon || coupon.object !== 'coupon') {
+          throw invalid(`No such coupon: '${String(promotion?.coupon)}'`, 'resource_missing');
+        }
+        const code = String(body.code ?? '');
+        const clash = [...this.objects.values()].some(
+          (o) =>
+            o.object === 'promotion_code' &&
+            o.active &&
+            String(o.code).toUpperCase() === code.toUpperCase(),
+        );
+        if (clash) throw invalid('An active promotion code with `code` already exists.');
+        return ok(
+          this.make('promotion_code', 'promo', {
+            active: true,
+            code,
+            promotion: { type: 'coupon', coupon: coupon.id },
+            max_redemptions:
+              body.max_redemptions === undefined ? null : Number(body.max_redemptions),
+            expires_at: body.expires_at === undefined ? null : Number(body.expires_at),
+            times_redeemed: 0,
+            metadata: body.metadata ?? {},
+          }),
+        );
+      }
+      case 'POST promotion_codes/:id': {
+        const code = this.get(String(id));
+        if (body.active !== undefined) code.active = body.active === 'true';
+        return ok(code);
       }
       case 'GET subscriptions/:id':
         return this.retrieve(id, 'subscription', body);

@@ -26,3 +26,31 @@ ALTER TABLE "subscriptions" ADD COLUMN "amountCents" INTEGER;
 
 -- A free trial's period on the ledger: access, marked as a trial (a $0 invoice Stripe made for it).
 ALTER TABLE "entitlements" ADD COLUMN "trial" BOOLEAN NOT NULL DEFAULT false;
+
+-- Offers (issue 28): a code (and a link, /join?offer=CODE) taking a percent or an amount off chosen
+-- plans, once, for some months or for ever, until a date or a number of redemptions. A
+-- subscription's is a Stripe Coupon with a Promotion Code; the year paid once is priced here.
+CREATE TABLE "offers" (
+    "id" UUID NOT NULL,
+    "code" TEXT NOT NULL,
+    "percentOff" INTEGER,
+    "amountOffCents" INTEGER,
+    "currency" TEXT NOT NULL,
+    "duration" TEXT NOT NULL,
+    "durationMonths" INTEGER,
+    "plans" TEXT[] NOT NULL,
+    "endsAt" TIMESTAMPTZ(3),
+    "maxRedemptions" INTEGER,
+    "endedAt" TIMESTAMPTZ(3),
+    "stripeCouponId" TEXT,
+    "stripePromotionCodeId" TEXT,
+    "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdBy" UUID,
+
+    CONSTRAINT "offers_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "offers_code_key" ON "offers"("code");
+
+-- The offer a payment redeemed.
+ALTER TABLE "entitlements" ADD COLUMN "offerId" UUID;
+CREATE INDEX "entitlements_offerId_idx" ON "entitlements"("offerId");

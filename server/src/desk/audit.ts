@@ -25,7 +25,9 @@ export type AuditAction =
   | 'newsletter_send'
   | 'topic_describe'
   | 'plan_change'
-  | 'plan_move_subscribers';
+  | 'plan_move_subscribers'
+  | 'offer_create'
+  | 'offer_end';
 
 export interface AuditRecord {
   action: AuditAction;

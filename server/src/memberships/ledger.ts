@@ -133,6 +133,7 @@ interface EntitlementRow {
   stateReadAt: Date;
   /** A free trial's period: access, not a payment. */
   trial: boolean;
+  offerId: string | null;
 }
 
 /**
@@ -143,8 +144,9 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "subscriptionId",
                                "amountCents", currency, "paidAt", "periodStart", "periodEnd", days,
-                               state, "stateReason", "stateReadAt", trial, "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())
+                               state, "stateReason", "stateReadAt", trial, "offerId",
+                               "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
      WHERE entitlements.state NOT IN ('refunded', 'revoked')
@@ -167,6 +169,7 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
       row.stateReason,
       row.stateReadAt,
       row.trial,
+      row.offerId,
     ],
   );
 }
@@ -211,6 +214,7 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
     stateReason: fact.outcome.reason,
     stateReadAt: fact.readAt,
     trial: false,
+    offerId: fact.offerId,
   });
   change.userIds.add(placement.userId);
 }
@@ -253,6 +257,7 @@ async function applyInvoice(tx: Tx, fact: InvoiceFact, change: LedgerChange): Pr
     stateReason: fact.outcome.reason,
     stateReadAt: fact.readAt,
     trial: fact.trial,
+    offerId: fact.offerId,
   });
   // The current period taken back: the subscription must not charge for the next one.
   if (

@@ -30,6 +30,8 @@ export interface SubscriptionFact {
   endedAt: Date | null;
   /** When its free trial ends (or ended), else null. */
   trialEnd: Date | null;
+  /** The offer Cohort's Checkout applied to it (its metadata), if any. */
+  offerId: string | null;
   /** The invoice for its current period: a refund of that one stops the subscription. */
   latestInvoiceId: string | null;
   readAt: Date;
@@ -45,6 +47,8 @@ export interface OneTimeFact {
   paidAt: Date;
   outcome: PaymentOutcome;
   readAt: Date;
+  /** The offer whose discount priced it, if any. */
+  offerId: string | null;
 }
 
 export interface InvoiceFact {
@@ -60,6 +64,8 @@ export interface InvoiceFact {
   periodEnd: Date;
   /** The $0 invoice of a free trial's period. */
   trial: boolean;
+  /** The offer whose discount this invoice took, if any. */
+  offerId: string | null;
   outcome: PaymentOutcome;
   readAt: Date;
 }

@@ -51,15 +51,30 @@ async function withRequestKey<T>(parts: unknown[], call: (key: string) => Promis
  */
 export async function createEarlyAccessPayment(
   payments: PaymentsSetup,
-  input: { userId: string; siteName: string; plan: PlanRow },
+  input: {
+    userId: string;
+    siteName: string;
+    plan: PlanRow;
+    /** An offer redeemed: the price with its discount, set here. */
+    offer?: { id: string; amountCents: number };
+  },
 ): Promise<string> {
-  const price = { priceCents: input.plan.amountCents, currency: input.plan.currency };
+  const price = {
+    priceCents: input.offer?.amountCents ?? input.plan.amountCents,
+    currency: input.plan.currency,
+  };
   const params = {
     amount: price.priceCents,
     currency: price.currency,
     automatic_payment_methods: { enabled: true },
     description: `${input.siteName} early access: one year of membership`,
-    metadata: earlyAccessMetadata(input.userId, price),
+    metadata: {
+      ...earlyAccessMetadata(input.userId, price),
+      ...(input.offer && {
+        discountOffer: input.offer.id,
+        fullPriceCents: String(input.plan.amountCents),
+      }),
+    },
   };
   const intent = await withRequestKey(['early-access', input.userId, params], (key) =>
     callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
@@ -130,6 +145,8 @@ export async function createMembershipCheckout(
     plan: SubscriptionPlan;
     /** A free trial this reader may have (memberships/plans.ts `mayStartTrial`). */
     trial?: { days: number; needsCard: boolean };
+    /** An offer redeemed, through its Stripe Promotion Code. */
+    offer?: { id: string; promotionCodeId: string };
   },
 ): Promise<string> {
   const price = await planPriceId(payments, input.plan, input.siteName);
@@ -140,8 +157,13 @@ export async function createMembershipCheckout(
       line_items: [{ price, quantity: 1 }],
       client_reference_id: input.userId,
       metadata: { userId: input.userId, plan: input.plan.id },
+      ...(input.offer && { discounts: [{ promotion_code: input.offer.promotionCodeId }] }),
       subscription_data: {
-        metadata: { userId: input.userId, plan: input.plan.id },
+        metadata: {
+          userId: input.userId,
+          plan: input.plan.id,
+          ...(input.offer && { offer: input.offer.id }),
+        },
         ...(trial && {
           trial_period_days: trial.days,
           // Without a card the trial ends the subscription, never an unpaid invoice.

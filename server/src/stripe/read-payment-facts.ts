@@ -77,6 +77,7 @@ export async function readOneTimeFact(
     paidAt: fromSeconds(charge?.created ?? intent.created),
     outcome: await chargeOutcome(deps, charge),
     readAt,
+    offerId: asUserId(intent.metadata?.discountOffer),
   };
 }
 
@@ -106,6 +107,7 @@ export async function readSubscriptionFact(
     createdAt: fromSeconds(subscription.created),
     endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
     trialEnd: subscription.trial_end ? fromSeconds(subscription.trial_end) : null,
+    offerId: asUserId(subscription.metadata?.offer),
     latestInvoiceId: idOf(subscription.latest_invoice),
     readAt,
   };
@@ -156,6 +158,10 @@ export async function readInvoiceFact(
       invoice.total === 0 &&
       subscription.trialEnd !== null &&
       periodEnd <= subscription.trialEnd.getTime() / 1000,
+    // The subscription's offer, on the invoices its discount took something off.
+    offerId: (invoice.total_discount_amounts ?? []).some((discount) => discount.amount > 0)
+      ? subscription.offerId
+      : null,
     outcome: await chargeOutcome(deps, charge),
     readAt,
   };

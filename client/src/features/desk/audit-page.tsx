@@ -22,6 +22,8 @@ const ACTIONS: Record<string, string> = {
   topic_describe: 'described a topic',
   plan_change: 'changed a plan',
   plan_move_subscribers: 'moved members to a plan’s new price',
+  offer_create: 'made an offer',
+  offer_end: 'ended an offer',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

@@ -8,6 +8,8 @@ import { withTransaction } from '../../db/transaction.js';
 import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
 import { HttpError } from '../../http/errors.js';
 import { changePlan, readDeskPlans, readPlans } from '../../memberships/plans.js';
+import { DeskOfferSchema, OfferBodySchema } from '../../../../contract/offers.js';
+import { createOffer, deskOffer, endOffer, listOffers } from '../../memberships/offers.js';
 import { formatMoney, PLAN_SHAPES } from '../../../../contract/plans.js';
 import { writeAudit } from '../../desk/audit.js';
 import { applyPaymentFacts } from '../../memberships/ledger.js';
@@ -72,6 +74,62 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
       const plan = (await readDeskPlans(app.db.pool)).find((each) => each.id === id);
       if (!plan) throw new Error(`Plan ${id} vanished after it was changed`);
       return { plan };
+    },
+  );
+
+  /** Offers: owners make and end them; owners and editors see each one's redemptions. */
+  app.get(
+    `${DESK_API}/offers`,
+    {
+      schema: {
+        response: { 200: Type.Object({ offers: Type.Array(DeskOfferSchema) }), ...errors },
+      },
+    },
+    async () => ({ offers: await listOffers(app.db.pool, siteUrl) }),
+  );
+  app.post(
+    `${DESK_API}/offers`,
+    {
+      schema: {
+        body: OfferBodySchema,
+        response: {
+          201: Type.Object({ offer: DeskOfferSchema }),
+          ...errors,
+          409: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const staff = await request.requireStaff();
+      const plans = await readPlans(app.db.pool);
+      const offer = await withTransaction(app.db.pool, (tx) =>
+        createOffer(tx, staff, request.body, {
+          currency: plans[0]?.currency ?? 'usd',
+          plans,
+          stripe: app.payments?.stripe ?? null,
+        }),
+      );
+      return reply.code(201).send({ offer: deskOffer(offer, undefined, siteUrl) });
+    },
+  );
+  app.post(
+    `${DESK_API}/offers/:id/end`,
+    {
+      schema: {
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: Type.Object({ offer: DeskOfferSchema }), ...errors },
+      },
+    },
+    async (request) => {
+      const staff = await request.requireStaff();
+      await withTransaction(app.db.pool, (tx) =>
+        endOffer(tx, staff, request.params.id, app.payments?.stripe ?? null),
+      );
+      const offer = (await listOffers(app.db.pool, siteUrl)).find(
+        (each) => each.id === request.params.id,
+      );
+      if (!offer) throw new HttpError(404, 'not_found', 'No such offer.');
+      return { offer };
     },
   );
 

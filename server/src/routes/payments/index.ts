@@ -30,6 +30,7 @@ import { PLAN_SHAPES } from '../../../../contract/plans.js';
 import { idOf } from '../../stripe/call-stripe.js';
 import { isCohortPrice } from '../../stripe/offer.js';
 import { mayStartTrial, planUnavailable } from '../../memberships/plans.js';
+import { discountedCents, findOffer } from '../../memberships/offers.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import {
@@ -89,13 +90,18 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       const plans = await app.plans.list();
       const plan = plans.find((each) => each.id === EARLY_ACCESS_OFFER && each.enabled);
       if (!plan) throw planUnavailable(EARLY_ACCESS_OFFER, plans);
+      const offer = request.body.offer
+        ? await findOffer(app.db.pool, request.body.offer, 'early-access')
+        : null;
+      const amountCents = offer ? discountedCents(offer, plan.amountCents) : plan.amountCents;
       // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind.
       const clientSecret = await createEarlyAccessPayment(payments, {
         userId: session.userId,
         siteName,
         plan,
+        ...(offer && { offer: { id: offer.id, amountCents } }),
       });
-      return { clientSecret };
+      return { clientSecret, amountCents, fullPriceCents: plan.amountCents };
     },
   );
 
@@ -116,6 +122,16 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         (each): each is SubscriptionPlan => each.id === wanted && each.enabled,
       );
       if (!plan) throw planUnavailable(wanted, plans);
+      const offer = request.body?.offer
+        ? await findOffer(app.db.pool, request.body.offer, plan.id)
+        : null;
+      if (offer && !offer.stripePromotionCodeId) {
+        throw new HttpError(
+          400,
+          'offer_invalid',
+          `The offer “${offer.code}” is not for subscriptions.`,
+        );
+      }
       const user = session.user;
       const customerId = user ? await billingCustomerOf(app, session.userId) : null;
       const subscribed = user ? await hasOpenSubscription(app, session.userId) : false;
@@ -141,6 +157,9 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         siteName,
         plan,
         ...(trial && { trial }),
+        ...(offer?.stripePromotionCodeId && {
+          offer: { id: offer.id, promotionCodeId: offer.stripePromotionCodeId },
+        }),
       });
       return { url };
     },

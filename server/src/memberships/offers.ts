@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type Stripe from 'stripe';
+import type { DeskOffer, OfferBody } from '../../../contract/offers.js';
+import { MIN_PLAN_CENTS, type PlanId } from '../../../contract/plans.js';
+import type { Tx } from '../db/transaction.js';
+import { writeAudit } from '../desk/audit.js';
+import type { Staff } from '../desk/staff.js';
+import { HttpError } from '../http/errors.js';
+import { callStripe } from '../stripe/call-stripe.js';
+import type { PlanRow } from './plans.js';
+
+/**
+ * Offers (issue 28): a code taking a percent or an amount off chosen plans. A subscription redeems
+ * it through a Stripe Coupon and Promotion Code made with the offer (Stripe then takes it off each
+ * invoice it covers: once, for some months, or for ever); the year paid once is priced here, the
+ * discount recorded in the PaymentIntent's metadata, so the ledger still checks what was paid.
+ * An expired, ended, used-up or unknown code is refused with a reason: the full price is never
+ * charged instead.
+ */
+
+export interface OfferRow {
+  id: string;
+  code: string;
+  percentOff: number | null;
+  amountOffCents: number | null;
+  currency: string;
+  duration: 'once' | 'repeating' | 'forever';
+  durationMonths: number | null;
+  plans: PlanId[];
+  endsAt: Date | null;
+  maxRedemptions: number | null;
+  endedAt: Date | null;
+  stripeCouponId: string | null;
+  stripePromotionCodeId: string | null;
+  createdAt: Date;
+}
+
+const invalid = (message: string) => new HttpError(400, 'offer_invalid', message);
+
+/** What an offer takes off `cents` (a first payment): never below Stripe's smallest charge. */
+export function discountedCents(
+  offer: Pick<OfferRow, 'percentOff' | 'amountOffCents'>,
+  cents: number,
+) {
+  const off =
+    offer.percentOff !== null
+      ? Math.round((cents * offer.percentOff) / 100)
+      : Math.min(offer.amountOffCents ?? 0, cents);
+  return cents - off;
+}
+
+/** Payments that redeemed the offer (a subscription counts once), and what they brought. */
+async function usage(pool: Pick<pg.Pool, 'query'>, ids: string[]) {
+  const { rows } = await pool.query<{ offerId: string; redemptions: number; revenue: number }>(
+    `SELECT "offerId", count(DISTINCT coalesce("subscriptionId", id))::int AS redemptions,
+            coalesce(sum("amountCents") FILTER (WHERE state = 'active'), 0)::int AS revenue
+       FROM entitlements WHERE "offerId" = ANY($1::uuid[]) AND NOT trial GROUP BY 1`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.offerId, row]));
+}
+
+function stateOf(offer: OfferRow, redemptions: number, now = new Date()): string {
+  if (offer.endedAt) return 'ended';
+  if (offer.endsAt && offer.endsAt <= now) return 'expired';
+  if (offer.maxRedemptions !== null && redemptions >= offer.maxRedemptions) return 'used-up';
+  return 'active';
+}
+
+const COLUMNS = `id, code, "percentOff", "amountOffCents", currency, duration, "durationMonths",
+                 plans, "endsAt", "maxRedemptions", "endedAt", "stripeCouponId",
+                 "stripePromotionCodeId", "createdAt"`;
+
+/**
+ * The offer a reader's code names, for `plan`, if it can be redeemed now; otherwise a 400
+ * `offer_invalid` saying why (unknown, ended, expired, used up, or not for this plan).
+ */
+export async function findOffer(
+  pool: Pick<pg.Pool, 'query'>,
+  code: string,
+  plan: PlanId,
+): Promise<OfferRow> {
+  const shown = code.slice(0, 40);
+  const { rows } = await pool.query<OfferRow>(
+    `SELECT ${COLUMNS} FROM offers WHERE code = upper($1)`,
+    [code.slice(0, 100)],
+  );
+  const offer = rows[0];
+  if (!offer)
+    throw invalid(`No offer has the code “${shown}”: check it, or join at the full price.`);
+  const used = (await usage(pool, [offer.id])).get(offer.id)?.redemptions ?? 0;
+  const state = stateOf(offer, used);
+  if (state === 'ended' || state === 'expired') {
+    throw invalid(`The offer “${offer.code}” has ended.`);
+  }
+  if (state === 'used-up') throw invalid(`The offer “${offer.code}” has been used up.`);
+  if (!offer.plans.includes(plan)) {
+    throw invalid(
+      `The offer “${offer.code}” is not for the ${plan === 'early-access' ? 'year paid once' : `${plan} plan`}.`,
+    );
+  }
+  return offer;
+}
+
+export function deskOffer(
+  offer: OfferRow,
+  used: { redemptions: number; revenue: number } | undefined,
+  siteUrl: string,
+): DeskOffer {
+  const redemptions = used?.redemptions ?? 0;
+  return {
+    id: offer.id,
+    code: offer.code,
+    percentOff: offer.percentOff,
+    amountOffCents: offer.amountOffCents,
+    currency: offer.currency,
+    duration: offer.duration,
+    durationMonths: offer.durationMonths,
+    plans: offer.plans,
+    endsAt: offer.endsAt?.toISOString() ?? null,
+    maxRedemptions: offer.maxRedemptions,
+    endedAt: offer.endedAt?.toISOString() ?? null,
+    createdAt: offer.createdAt.toISOString(),
+    state: stateOf(offer, redemptions),
+    redemptions,
+    revenueCents: used?.revenue ?? 0,
+    link: `${siteUrl}/join?offer=${encodeURIComponent(offer.code)}`,
+  };
+}
+
+export async function listOffers(pool: Pick<pg.Pool, 'query'>, siteUrl: string) {
+  const { rows } = await pool.query<OfferRow>(
+    `SELECT ${COLUMNS} FROM offers ORDER BY "createdAt" DESC, code`,
+  );
+  const used = await usage(
+    pool,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => deskOffer(row, used.get(row.id), siteUrl));
+}
+
+/**
+ * An owner's new offer, checked whole (a 400 naming what is wrong, nothing made), with its Stripe
+ * Coupon and Promotion Code when it is for a subscription plan, and its audit entry.
+ */
+export async function createOffer(
+  tx: Tx,
+  actor: Pick<Staff, 'userId' | 'email'>,
+  body: OfferBody,
+  context: { currency: string; plans: readonly PlanRow[]; stripe: Stripe | null },
+): Promise<OfferRow> {
+  const problems: string[] = [];
+  if ((body.percentOff === undefined) === (body.amountOffCents === undefined)) {
+    problems.push('give either percentOff or amountOffCents');
+  }
+  if (body.duration === 'repeating' && body.durationMonths === undefined) {
+    problems.push('durationMonths: how many months a repeating offer lasts');
+  }
+  if (body.duration !== 'repeating' && body.durationMonths !== undefined) {
+    problems.push('durationMonths is for a repeating offer only');
+  }
+  const endsAt = body.endsAt ? new Date(body.endsAt) : null;
+  if (endsAt && endsAt.getTime() <= Date.now()) problems.push('endsAt: a time still to come');
+  const once = context.plans.find((plan) => plan.id === 'early-access');
+  if (body.plans.includes('early-access') && once && body.amountOffCents !== undefined) {
+    if (
+      discountedCents({ percentOff: null, amountOffCents: body.amountOffCents }, once.amountCents) <
+      MIN_PLAN_CENTS
+    ) {
+      problems.push(
+        `amountOffCents: the year paid once would cost less than ${MIN_PLAN_CENTS} cents (Stripe’s smallest charge)`,
+      );
+    }
+  }
+  if (body.percentOff === 100 && body.plans.includes('early-access')) {
+    problems.push('percentOff: 100% off the year paid once is a comp (the desk gives those)');
+  }
+  const subscriptions = body.plans.some((plan) => plan !== 'early-access');
+  if (subscriptions && !context.stripe) {
+    problems.push('plans: an offer on a subscription needs payments on (the Stripe keys)');
+  }
+  if (problems.length > 0)
+    throw new HttpError(400, 'invalid_offer', `Not an offer: ${problems.join('; ')}.`);
+
+  const code = body.code.toUpperCase();
+  const taken = await tx.query(`SELECT 1 FROM offers WHERE code = $1`, [code]);
+  if (taken.rows.length > 0) {
+    throw new HttpError(409, 'offer_code_taken', `The code “${code}” is another offer’s already.`);
+  }
+  const id = randomUUID();
+  let couponId: string | null = null;
+  let promotionCodeId: string | null = null;
+  if (subscriptions && context.stripe) {
+    const coupon = await callStripe(context.stripe, 'make the offer’s coupon', (stripe) =>
+      stripe.coupons.create(
+        {
+          ...(body.percentOff !== undefined
+            ? { percent_off: body.percentOff }
+            : { amount_off: body.amountOffCents, currency: context.currency }),
+          duration: body.duration,
+          ...(body.durationMonths !== undefined && { duration_in_months: body.durationMonths }),
+          name: code,
+          metadata: { offerId: id },
+        },
+        { idempotencyKey: `offer-coupon-${id}` },
+      ),
+    );
+    const promotion = await callStripe(
+      context.stripe,
+      'make the offer’s promotion code',
+      (stripe) =>
+        stripe.promotionCodes.create(
+          {
+            promotion: { type: 'coupon', coupon: coupon.id },
+            code,
+            ...(body.maxRedemptions !== undefined && { max_redemptions: body.maxRedemptions }),
+            ...(endsAt && { expires_at: Math.floor(endsAt.getTime() / 1000) }),
+            metadata: { offerId: id },
+          },
+          { idempotencyKey: `offer-promotion-${id}` },
+        ),
+    );
+    couponId = coupon.id;
+    promotionCodeId = promotion.id;
+  }
+  const { rows } = await tx.query<OfferRow>(
+    `INSERT INTO offers (id, code, "percentOff", "amountOffCents", currency, duration,
+                         "durationMonths", plans, "endsAt", "maxRedemptions", "stripeCouponId",
+                         "stripePromotionCodeId", "createdBy")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     RETURNING ${COLUMNS}`,
+    [
+      id,
+      code,
+      body.percentOff ?? null,
+      body.amountOffCents ?? null,
+      context.currency,
+      body.duration,
+      body.durationMonths ?? null,
+      body.plans,
+      endsAt,
+      body.maxRedemptions ?? null,
+      couponId,
+      promotionCodeId,
+      actor.userId,
+    ],
+  );
+  const offer = rows[0];
+  if (!offer) throw new Error('The offer was not stored');
+  await writeAudit(tx, actor, {
+    action: 'offer_create',
+    targetUserId: null,
+    before: null,
+    after: body,
+  });
+  return offer;
+}
+
+/** Ends an offer now: its code is refused from then on (at Stripe too). */
+export async function endOffer(
+  tx: Tx,
+  actor: Pick<Staff, 'userId' | 'email'>,
+  id: string,
+  stripe: Stripe | null,
+): Promise<OfferRow> {
+  const { rows } = await tx.query<OfferRow>(
+    `UPDATE offers SET "endedAt" = coalesce("endedAt", now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  const offer = rows[0];
+  if (!offer) throw new HttpError(404, 'not_found', 'No such offer.');
+  if (offer.stripePromotionCodeId && stripe) {
+    const promotionCodeId = offer.stripePromotionCodeId;
+    await callStripe(stripe, 'end the offer’s promotion code', (s) =>
+      s.promotionCodes.update(promotionCodeId, { active: false }),
+    );
+  }
+  await writeAudit(tx, actor, {
+    action: 'offer_end',
+    targetUserId: null,
+    before: { code: offer.code },
+    after: { code: offer.code, endedAt: offer.endedAt },
+  });
+  return offer;
+}
