@@ -9,6 +9,7 @@ import {
   uniqueEmail,
 } from './fixtures.js';
 import { visit } from './support/visit.js';
+import { deliverWebhook } from './support/deliver-webhook.js';
 import { waitForMail } from '#test/registration';
 
 // Plans (issue 28) in the browser: a visitor chooses a dollar a month and becomes a monthly
@@ -211,4 +212,88 @@ test('an owner gives the monthly plan a free week; a reader with an account star
       (await page.request.put('/api/desk/plans/monthly', { data: { trialDays: 0 } })).ok(),
     ).toBe(true);
   }
+});
+
+test('an offer’s link prices the year with its code, pays it, and counts it; a code that cannot be redeemed says why and charges nothing', async ({
+  page,
+  browser,
+  mailbox,
+  stripe,
+  site,
+}) => {
+  if (!stripe) throw new Error('payments are on in this file');
+  test.slow(); // three browsers' journeys, one after another
+  // The owner, in a browser of their own, makes the offer.
+  const desk = await browser.newPage();
+  await signInAs(desk, mailbox, { email: STAFF.owner, password: PASSWORD });
+  const code = `SPRING${Date.now() % 100_000}`;
+  const made = await desk.request.post('/api/desk/offers', {
+    data: { code, percentOff: 25, duration: 'once', plans: ['early-access', 'monthly'] },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const { offer } = await made.json();
+  expect(offer.link).toBe(`${site.url}/join?offer=${code}`);
+
+  // A reader follows the link: the early-access page, with the year at 25% off, paid.
+  const session = page.waitForResponse((r) => r.url().endsWith('/api/session') && r.ok());
+  await page.goto(`/join?offer=${code.toLowerCase()}`);
+  await session;
+  await expect(page).toHaveURL(new RegExp(`/early-access\\?offer=${code.toLowerCase()}$`));
+  await expect(page.getByRole('status')).toContainText(
+    'With your code: $9 for your first year, instead of $12.',
+  );
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page.getByText('Payment succeeded!')).toBeVisible();
+  const paid = [...stripe.objects.values()].find(
+    (o) =>
+      o.object === 'payment_intent' &&
+      (o.metadata as { discountOffer?: string }).discountOffer === offer.id,
+  );
+  expect(paid).toMatchObject({ amount: 900, status: 'succeeded' });
+  if (!paid) throw new Error('no PaymentIntent with the offer');
+  expect(
+    await deliverWebhook(
+      page.request,
+      site.url,
+      stripe,
+      stripe.event('payment_intent.succeeded', paid),
+    ),
+  ).toBe(200);
+
+  // The chooser takes a code too; an unknown one is refused with its reason, and no tab opens.
+  const other = await browser.newPage();
+  await visit(other, '/');
+  await openChooser(other);
+  await chooser(other).getByLabel('Have a code?').fill('NOSUCHCODE');
+  await chooser(other)
+    .getByRole('button', { name: /^Monthly/ })
+    .click();
+  await expect(chooser(other).getByRole('alert')).toContainText(
+    'No offer has the code “NOSUCHCODE”',
+  );
+  await chooser(other).getByLabel('Have a code?').fill(code);
+  const [checkoutTab] = await Promise.all([
+    other.context().waitForEvent('page'),
+    chooser(other)
+      .getByRole('button', { name: /^Monthly/ })
+      .click(),
+  ]);
+  await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+  const checkout = stripe.get(checkoutTab.url().split('/').pop() ?? '');
+  expect(checkout.discounts).toEqual([{ promotion_code: expect.stringMatching(/^promo_/) }]);
+
+  // A refused code on the early-access page: the reason, and the way to the full price.
+  await visit(other, '/early-access?offer=NOSUCHCODE');
+  await expect(other.getByRole('alert')).toContainText('No offer has the code “NOSUCHCODE”');
+  await other.getByRole('link', { name: 'Pay the full price instead' }).click();
+  await expect(other).toHaveURL(/\/early-access$/);
+  await expect(other.getByText('No offer has the code')).toHaveCount(0);
+  await other.close();
+
+  const listed = await (await desk.request.get('/api/desk/offers')).json();
+  expect(listed.offers.find((each: { code: string }) => each.code === code)).toMatchObject({
+    redemptions: 1,
+    revenueCents: 900,
+  });
+  await desk.close();
 });

@@ -24,11 +24,14 @@ export function JoinButton({
   children,
   problemAs = 'inline',
   plan,
+  offer,
 }: {
   className?: string;
   children: ReactNode;
   problemAs?: 'inline' | 'popover';
   plan?: SubscriptionPlanId;
+  /** An offer's code, redeemed at Checkout. */
+  offer?: string;
 }) {
   const config = useSiteConfig();
   const navigate = useNavigate();
@@ -76,7 +79,7 @@ export function JoinButton({
     setBusy(true);
     setProblem(null);
     try {
-      await openCheckout(chosen);
+      await openCheckout(chosen, offer);
     } catch (error) {
       setProblem({
         message:
@@ -98,7 +101,11 @@ export function JoinButton({
       </button>
       {choosing && (
         <Suspense fallback={null}>
-          <PlanChooser plans={choosing} onClose={() => setChoosing(null)} />
+          <PlanChooser
+            plans={choosing}
+            {...(offer && { offer })}
+            onClose={() => setChoosing(null)}
+          />
         </Suspense>
       )}
       {shownProblem && (

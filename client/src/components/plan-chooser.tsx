@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useLocation } from '../lib/router';
 import { paths } from '../config/paths';
@@ -21,11 +21,16 @@ const trialNote = (plan: Plan) =>
 
 export default function PlanChooser({
   plans,
+  offer,
   onClose,
 }: {
   plans: readonly Plan[];
+  /** A code the page was opened with (an offer's link). */
+  offer?: string;
   onClose: () => void;
 }) {
+  const [code, setCode] = useState(offer ?? '');
+  const redeemed = code.trim() || undefined;
   const siteName = useSiteName();
   const dialog = useRef<HTMLDialogElement>(null);
   const { pathname } = useLocation();
@@ -64,7 +69,11 @@ export default function PlanChooser({
       <ul className="plan-chooser__plans">
         {monthly && (
           <li className="plan-chooser__plan">
-            <JoinButton className="button button--accent plan-chooser__button" plan="monthly">
+            <JoinButton
+              className="button button--accent plan-chooser__button"
+              plan="monthly"
+              {...(redeemed && { offer: redeemed })}
+            >
               Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
             </JoinButton>
             <span className="plan-chooser__note">
@@ -74,7 +83,11 @@ export default function PlanChooser({
         )}
         {yearly && (
           <li className="plan-chooser__plan">
-            <JoinButton className="button button--accent plan-chooser__button" plan="yearly">
+            <JoinButton
+              className="button button--accent plan-chooser__button"
+              plan="yearly"
+              {...(redeemed && { offer: redeemed })}
+            >
               Yearly: {formatMoney(yearly.amountCents, yearly.currency)} a year
             </JoinButton>
             <span className="plan-chooser__note">
@@ -87,7 +100,15 @@ export default function PlanChooser({
         )}
         {once && (
           <li className="plan-chooser__plan">
-            {pathname === paths.earlyAccess ? (
+            {redeemed && redeemed !== offer ? (
+              // A code typed here: the early-access page prices the year with it when it loads.
+              <a
+                className="button plan-chooser__button"
+                href={`${paths.earlyAccess}?offer=${encodeURIComponent(redeemed)}#payment`}
+              >
+                Once: {formatMoney(once.amountCents, once.currency)} for one year
+              </a>
+            ) : pathname === paths.earlyAccess ? (
               <a
                 className="button plan-chooser__button"
                 href="#payment"
@@ -98,7 +119,7 @@ export default function PlanChooser({
             ) : (
               <Link
                 className="button plan-chooser__button"
-                to={`${paths.earlyAccess}#payment`}
+                to={`${paths.earlyAccess}${redeemed ? `?offer=${encodeURIComponent(redeemed)}` : ''}#payment`}
                 onClick={() => dialog.current?.close()}
               >
                 Once: {formatMoney(once.amountCents, once.currency)} for one year
@@ -108,6 +129,16 @@ export default function PlanChooser({
           </li>
         )}
       </ul>
+      <label className="plan-chooser__code">
+        <span>Have a code?</span>
+        <input
+          value={code}
+          maxLength={40}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setCode(event.target.value)}
+        />
+      </label>
     </dialog>,
     document.body,
   );

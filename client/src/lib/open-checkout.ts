@@ -6,12 +6,12 @@ import { apiRequest } from './api-client';
  * popup blockers allow it, and pointed at Checkout once the server has made the session. Where
  * the browser refuses a tab anyway, this tab goes to Checkout instead.
  */
-export async function openCheckout(plan?: SubscriptionPlanId): Promise<void> {
+export async function openCheckout(plan?: SubscriptionPlanId, offer?: string): Promise<void> {
   const tab = window.open('', '_blank');
   try {
     const { url } = await apiRequest<{ url: string }>('/api/checkout', {
       method: 'POST',
-      ...(plan && { body: { plan } }),
+      ...(plan && { body: { plan, ...(offer && { offer }) } }),
     });
     if (tab) {
       tab.opener = null;

@@ -61,8 +61,11 @@ export default function EarlyAccessPage() {
   // The year paid once is a plan an owner may take off sale (the subscriptions stay).
   const onceOnSale = config?.plans.some((plan) => plan.id === 'early-access') === true;
   // The PaymentIntent carries the visitor's id: ask for it once the session exists.
+  // An offer's link (/join?offer=CODE) brings its code here: the year is priced with it.
+  const offer = useQueryParamOnce('offer');
   const intent = usePaymentIntent(
     paymentsOn && onceOnSale && status === 'ready' && !user?.isSubscribed && !returnedMessage,
+    offer,
   );
   const price = config ? formatPrice(config.priceCents, config.currency) : '$12';
 
@@ -77,7 +80,9 @@ export default function EarlyAccessPage() {
           </p>
           <p>
             Support early access today for only{' '}
-            <JoinButton className="link-button">{price} for your first year</JoinButton>
+            <JoinButton className="link-button" offer={offer ?? undefined}>
+              {price} for your first year
+            </JoinButton>
           </p>
           {/* The space the payment form takes, kept from the first paint: what the server learns
               later (the configuration, the visitor, Stripe's form) never pushes the page down. */}
@@ -151,15 +156,34 @@ function PaymentArea({
     return (
       <p className="payment-form__message" role="alert">
         {intent.message}
+        {intent.offerRefused && (
+          <>
+            {' '}
+            {/* A new page load: the code in this address is read once, as the page opens. */}
+            <a href={paths.earlyAccess}>Pay the full price instead</a>
+          </>
+        )}
       </p>
     );
   if (intent.kind === 'loading') return null; // the form appears once the client secret arrives
+  const discounted =
+    intent.amountCents !== undefined &&
+    intent.fullPriceCents !== undefined &&
+    intent.amountCents < intent.fullPriceCents;
   return (
-    <Elements
-      stripe={getStripe(config.stripePublishableKey)}
-      options={{ clientSecret: intent.clientSecret, appearance: { theme: 'stripe' } }}
-    >
-      <PaymentForm returnUrl={`${config.siteUrl}/early-access`} />
-    </Elements>
+    <>
+      {discounted && (
+        <p className="payment-form__message" role="status">
+          With your code: {formatPrice(intent.amountCents ?? 0, config.currency)} for your first
+          year, instead of {formatPrice(intent.fullPriceCents ?? 0, config.currency)}.
+        </p>
+      )}
+      <Elements
+        stripe={getStripe(config.stripePublishableKey)}
+        options={{ clientSecret: intent.clientSecret, appearance: { theme: 'stripe' } }}
+      >
+        <PaymentForm returnUrl={`${config.siteUrl}/early-access`} />
+      </Elements>
+    </>
   );
 }

@@ -4,22 +4,28 @@ import { EARLY_ACCESS_OFFER } from '../../../../contract/constants';
 
 export type IntentState =
   | { kind: 'loading' }
-  | { kind: 'ready'; clientSecret: string }
+  | { kind: 'ready'; clientSecret: string; amountCents?: number; fullPriceCents?: number }
   | { kind: 'member' }
-  | { kind: 'unavailable'; message: string };
+  | { kind: 'unavailable'; message: string; offerRefused?: boolean };
 
-/** Asks the server for the early-access PaymentIntent once the page mounts (the seed's flow). */
-export function usePaymentIntent(enabled: boolean): IntentState {
+/**
+ * Asks the server for the early-access PaymentIntent once the page mounts (the seed's flow), with
+ * an offer's code when the page was opened with one (`/join?offer=CODE`).
+ */
+export function usePaymentIntent(enabled: boolean, offer: string | null = null): IntentState {
   const [state, setState] = useState<IntentState>({ kind: 'loading' });
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();
-    apiRequest<{ clientSecret: string }>('/create-payment-intent', {
-      method: 'POST',
-      body: { items: [{ id: EARLY_ACCESS_OFFER }] },
-      signal: controller.signal,
-    }).then(
-      ({ clientSecret }) => setState({ kind: 'ready', clientSecret }),
+    apiRequest<{ clientSecret: string; amountCents?: number; fullPriceCents?: number }>(
+      '/create-payment-intent',
+      {
+        method: 'POST',
+        body: { items: [{ id: EARLY_ACCESS_OFFER }], ...(offer && { offer }) },
+        signal: controller.signal,
+      },
+    ).then(
+      (answer) => setState({ kind: 'ready', ...answer }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         if (error instanceof ApiError && error.code === 'already_member')
@@ -31,10 +37,11 @@ export function usePaymentIntent(enabled: boolean): IntentState {
               error instanceof ApiError
                 ? error.message
                 : 'Could not reach the server. Please reload the page.',
+            offerRefused: error instanceof ApiError && error.code === 'offer_invalid',
           });
       },
     );
     return () => controller.abort();
-  }, [enabled]);
+  }, [enabled, offer]);
   return state;
 }

@@ -63,6 +63,9 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
 }
 
 /** The old UI-kit demo's addresses and where they lead now, and the bare template's. */
+/** An offer's link: `/join?offer=CODE` (issue 28). */
+const JOIN_PATH = '/join';
+
 const REDIRECTS = new Map<string, string>([
   ['/index.html', '/'],
   ...redirects.map(({ from, to }): [string, string] => [from, to]),
@@ -254,6 +257,11 @@ export default fp(
       }
       const redirect = REDIRECTS.get(path);
       if (redirect) return reply.redirect(redirect, 301);
+      if (path === JOIN_PATH) {
+        // An offer's link (/join?offer=CODE): the plans, with the code, on the early-access page.
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        return reply.redirect(`${paths.earlyAccess}${query}`, 302);
+      }
       if (path.length > 1 && path.endsWith('/')) {
         return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
       }
