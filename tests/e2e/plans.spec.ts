@@ -227,12 +227,23 @@ test('an offer’s link prices the year with its code, pays it, and counts it; a
   const desk = await browser.newPage();
   await signInAs(desk, mailbox, { email: STAFF.owner, password: PASSWORD });
   const code = `SPRING${Date.now() % 100_000}`;
-  const made = await desk.request.post('/api/desk/offers', {
-    data: { code, percentOff: 25, duration: 'once', plans: ['early-access', 'monthly'] },
+  await desk.goto('/desk/offers');
+  const form = desk.getByRole('form', { name: 'New offer' });
+  await form.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
+  await form.getByLabel('Percent', { exact: true }).fill('25');
+  await form.getByLabel('Yearly').uncheck();
+  await form.getByRole('button', { name: 'Make the offer' }).click();
+  await expect(form.getByRole('status')).toHaveText(
+    `Made ${code}: share ${site.url}/join?offer=${code}`,
+  );
+  const offer = (await (await desk.request.get('/api/desk/offers')).json()).offers.find(
+    (each: { code: string }) => each.code === code,
+  );
+  expect(offer).toMatchObject({
+    percentOff: 25,
+    duration: 'once',
+    plans: ['early-access', 'monthly'],
   });
-  expect(made.status(), await made.text()).toBe(201);
-  const { offer } = await made.json();
-  expect(offer.link).toBe(`${site.url}/join?offer=${code}`);
 
   // A reader follows the link: the early-access page, with the year at 25% off, paid.
   const session = page.waitForResponse((r) => r.url().endsWith('/api/session') && r.ok());
@@ -290,10 +301,13 @@ test('an offer’s link prices the year with its code, pays it, and counts it; a
   await expect(other.getByText('No offer has the code')).toHaveCount(0);
   await other.close();
 
-  const listed = await (await desk.request.get('/api/desk/offers')).json();
-  expect(listed.offers.find((each: { code: string }) => each.code === code)).toMatchObject({
-    redemptions: 1,
-    revenueCents: 900,
-  });
+  // The desk counts it, and the owner ends it.
+  await desk.reload();
+  const row = desk.getByRole('row', { name: new RegExp(`^${code}`) });
+  await expect(row).toContainText('25% off the first payment');
+  await expect(row.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(row).toContainText('$9');
+  await row.getByRole('button', { name: `End ${code}` }).click();
+  await expect(desk.getByRole('row', { name: new RegExp(`^${code}`) })).toContainText('ended');
   await desk.close();
 });

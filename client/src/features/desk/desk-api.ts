@@ -1,3 +1,4 @@
+import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plans';
 import type {
   DeskAuditPage,
@@ -126,3 +127,12 @@ export const moveSubscribers = (
 /** An owner's change to a plan: on or off sale, or its price from now on. */
 export const changePlan = (id: PlanId, change: PlanChange): Promise<{ plan: DeskPlan }> =>
   apiRequest(`${DESK_API}/plans/${id}`, { method: 'PUT', body: change });
+
+export const fetchOffers = (signal?: AbortSignal): Promise<{ offers: DeskOffer[] }> =>
+  apiRequest(`${DESK_API}/offers`, { signal });
+
+export const createOffer = (body: OfferBody): Promise<{ offer: DeskOffer }> =>
+  apiRequest(`${DESK_API}/offers`, { method: 'POST', body });
+
+export const endOffer = (id: string): Promise<{ offer: DeskOffer }> =>
+  apiRequest(`${DESK_API}/offers/${id}/end`, { method: 'POST' });

@@ -12,6 +12,7 @@ import { AuditPage } from './audit-page';
 import { PostsPage } from './posts-page';
 import { TopicsPage } from './topics-page';
 import { PlansPage } from './plans-page';
+import { OffersPage } from './offers-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -79,6 +80,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="/desk/plans">
             <PlansPage staff={staff.data} />
           </Route>
+          <Route path="/desk/offers">
+            <OffersPage staff={staff.data} />
+          </Route>
           {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
           <Route path="/desk/posts/:id">
             <PostEditorPage staff={staff.data} />
@@ -119,6 +123,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               <NavLink to="/desk/posts">Posts</NavLink>
               <NavLink to="/desk/topics">Topics</NavLink>
               <NavLink to="/desk/plans">Plans</NavLink>
+              <NavLink to="/desk/offers">Offers</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
             </>

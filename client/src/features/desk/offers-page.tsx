@@ -1,0 +1,254 @@
+import { useState, type FormEvent } from 'react';
+import type { DeskStaff } from '../../../../contract/desk-api';
+import type { DeskOffer, OfferBody } from '../../../../contract/offers';
+import { offerLabel } from '../../../../contract/offer-label';
+import { formatMoney } from '../../../../contract/plans';
+import { createOffer, endOffer, fetchOffers } from './desk-api';
+import { describeError, useDeskData } from './use-desk-data';
+
+const PLAN_NAMES = { 'early-access': 'Year paid once', monthly: 'Monthly', yearly: 'Yearly' };
+type PlanKey = keyof typeof PLAN_NAMES;
+
+/**
+ * /desk/offers: codes (and their links) that take a percent or an amount off chosen plans. Owners
+ * make and end them; everyone at the desk sees each one's redemptions and what it brought.
+ */
+export function OffersPage({ staff }: { staff: DeskStaff }) {
+  const [offers, reload] = useDeskData('offers', (signal) => fetchOffers(signal));
+  const mayChange = staff.role === 'owner';
+  return (
+    <section aria-labelledby="offers-title">
+      <h1 id="offers-title">Offers</h1>
+      <p className="desk__lede">
+        A code, and a link that fills it in, taking something off chosen plans. Subscriptions redeem
+        it through Stripe; the year paid once is priced by the site.
+      </p>
+      {mayChange && <NewOffer onMade={reload} />}
+      {offers.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {offers.state === 'error' && <p role="alert">{describeError(offers.error)}</p>}
+      {offers.state === 'ready' &&
+        (offers.data.offers.length === 0 ? (
+          <p>No offer yet.</p>
+        ) : (
+          <div className="desk-scroll">
+            <table className="desk-table">
+              <caption>Every offer, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Code</th>
+                  <th scope="col">Takes off</th>
+                  <th scope="col">Plans</th>
+                  <th scope="col">Used</th>
+                  <th scope="col">Brought</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {offers.data.offers.map((offer) => (
+                  <OfferRow key={offer.id} offer={offer} mayChange={mayChange} onEnded={reload} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+    </section>
+  );
+}
+
+function OfferRow({
+  offer,
+  mayChange,
+  onEnded,
+}: {
+  offer: DeskOffer;
+  mayChange: boolean;
+  onEnded: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const state =
+    offer.state === 'active' && offer.endsAt
+      ? `active until ${new Date(offer.endsAt).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' })}`
+      : offer.state;
+  return (
+    <tr>
+      <th scope="row">
+        {offer.code}
+        <br />
+        <a className="desk__small" href={offer.link}>
+          {offer.link}
+        </a>
+      </th>
+      <td>{offerLabel(offer)}</td>
+      <td>{offer.plans.map((plan) => PLAN_NAMES[plan as PlanKey] ?? plan).join(', ')}</td>
+      <td>
+        {offer.redemptions}
+        {offer.maxRedemptions !== null && ` of ${offer.maxRedemptions}`}
+      </td>
+      <td>{formatMoney(offer.revenueCents, offer.currency)}</td>
+      <td>{state}</td>
+      <td>
+        {mayChange && offer.state === 'active' && (
+          <button
+            type="button"
+            className="button button--outline"
+            onClick={() => {
+              setProblem(null);
+              endOffer(offer.id).then(onEnded, (error: unknown) =>
+                setProblem(describeError(error as Error)),
+              );
+            }}
+          >
+            End {offer.code}
+          </button>
+        )}
+        {problem && <span role="alert">{problem}</span>}
+      </td>
+    </tr>
+  );
+}
+
+function NewOffer({ onMade }: { onMade: () => void }) {
+  const [code, setCode] = useState('');
+  const [kind, setKind] = useState<'percent' | 'amount'>('percent');
+  const [value, setValue] = useState('20');
+  const [duration, setDuration] = useState<OfferBody['duration']>('once');
+  const [months, setMonths] = useState('3');
+  const [plans, setPlans] = useState<PlanKey[]>(['early-access', 'monthly', 'yearly']);
+  const [endsOn, setEndsOn] = useState('');
+  const [limit, setLimit] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const number = Number(value);
+    const body: OfferBody = {
+      code: code.trim(),
+      ...(kind === 'percent'
+        ? { percentOff: Math.round(number) }
+        : { amountOffCents: Math.round(number * 100) }),
+      duration,
+      ...(duration === 'repeating' && { durationMonths: Number(months) }),
+      plans,
+      ...(endsOn && { endsAt: new Date(`${endsOn}T23:59:59Z`).toISOString() }),
+      ...(limit.trim() && { maxRedemptions: Number(limit) }),
+    };
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const { offer } = await createOffer(body);
+      setOutcome({ ok: true, text: `Made ${offer.code}: share ${offer.link}` });
+      setCode('');
+      onMade();
+    } catch (error) {
+      setOutcome({ ok: false, text: describeError(error as Error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="desk-topic desk-offer" onSubmit={submit} aria-labelledby="new-offer-title">
+      <h2 id="new-offer-title" className="desk-topic__name">
+        New offer
+      </h2>
+      <div className="desk-plan__fields">
+        <label className="desk-field">
+          <span>Code</span>
+          <input
+            value={code}
+            required
+            pattern="[A-Za-z0-9_\-]{3,40}"
+            title="3 to 40 letters, digits, - or _"
+            onChange={(event) => setCode(event.target.value)}
+          />
+        </label>
+        <label className="desk-field">
+          <span>Takes off</span>
+          <select
+            value={kind}
+            onChange={(event) => setKind(event.target.value as 'percent' | 'amount')}
+          >
+            <option value="percent">a percent</option>
+            <option value="amount">an amount</option>
+          </select>
+        </label>
+        <label className="desk-field">
+          <span>{kind === 'percent' ? 'Percent' : 'Amount'}</span>
+          <input
+            inputMode="decimal"
+            value={value}
+            required
+            onChange={(event) => setValue(event.target.value)}
+          />
+        </label>
+        <label className="desk-field">
+          <span>For</span>
+          <select
+            value={duration}
+            onChange={(event) => setDuration(event.target.value as OfferBody['duration'])}
+          >
+            <option value="once">the first payment</option>
+            <option value="repeating">some months</option>
+            <option value="forever">every payment</option>
+          </select>
+        </label>
+        {duration === 'repeating' && (
+          <label className="desk-field">
+            <span>Months</span>
+            <input
+              inputMode="numeric"
+              value={months}
+              onChange={(event) => setMonths(event.target.value)}
+            />
+          </label>
+        )}
+      </div>
+      <fieldset className="desk-offer__plans">
+        <legend>On</legend>
+        {(Object.keys(PLAN_NAMES) as PlanKey[]).map((plan) => (
+          <label key={plan} className="desk-plan__toggle">
+            <input
+              type="checkbox"
+              checked={plans.includes(plan)}
+              onChange={(event) =>
+                setPlans((current) =>
+                  event.target.checked
+                    ? [...current, plan]
+                    : current.filter((each) => each !== plan),
+                )
+              }
+            />{' '}
+            {PLAN_NAMES[plan]}
+          </label>
+        ))}
+      </fieldset>
+      <div className="desk-plan__fields">
+        <label className="desk-field">
+          <span>Last day (optional)</span>
+          <input type="date" value={endsOn} onChange={(event) => setEndsOn(event.target.value)} />
+        </label>
+        <label className="desk-field">
+          <span>At most (optional)</span>
+          <input
+            inputMode="numeric"
+            value={limit}
+            placeholder="redemptions"
+            onChange={(event) => setLimit(event.target.value)}
+          />
+        </label>
+        <button className="button" type="submit" disabled={busy}>
+          {busy ? 'Making…' : 'Make the offer'}
+        </button>
+      </div>
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
+          {outcome.text}
+        </p>
+      )}
+    </form>
+  );
+}
