@@ -269,6 +269,10 @@ export const DeskDashboardSchema = Type.Object({
       disputeLostCents: Type.Integer(),
     }),
   ),
+  /** Each offer: payments that redeemed it (a subscription once) and what they brought. */
+  offers: Type.Array(
+    Type.Object({ code: Type.String(), redemptions: Type.Integer(), revenueCents: Type.Integer() }),
+  ),
   /** Payments in another currency than the configured one: not in the figures above. */
   otherCurrencies: Type.Array(Type.Object({ currency: Type.String(), payments: Type.Integer() })),
   perks: Type.Array(

@@ -302,6 +302,7 @@ describe('the desk’s dashboard', () => {
       yearly: 1200, // F
     });
     expect(dashboard.otherCurrencies).toEqual([{ currency: 'eur', payments: 1 }]);
+    expect(dashboard.offers).toEqual([]);
     expect(dashboard.perks).toEqual([
       {
         perkId: 'green-bowl',

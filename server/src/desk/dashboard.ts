@@ -96,7 +96,7 @@ export async function readDashboard(
   const firstWeek = new Date(weekStart(now).getTime() - (DASHBOARD_WEEKS - 1) * 7 * DAY_MS);
   const firstMonth = monthStart(now, DASHBOARD_MONTHS - 1);
 
-  const [active, money, otherCurrencies, claims, newsletter, runs] = await Promise.all([
+  const [active, money, otherCurrencies, claims, newsletter, runs, offers] = await Promise.all([
     db.pool.query<{
       subscription: number;
       monthly: number;
@@ -196,6 +196,13 @@ export async function readDashboard(
       [now],
     ),
     everyonesRuns({ db }, options.graceDays),
+    db.pool.query<{ code: string; redemptions: number; revenueCents: number }>(
+      `SELECT o.code, count(DISTINCT coalesce(e."subscriptionId", e.id))::int AS redemptions,
+              coalesce(sum(e."amountCents") FILTER (WHERE e.state = 'active'), 0)::int
+                AS "revenueCents"
+         FROM offers o LEFT JOIN entitlements e ON e."offerId" = o.id AND NOT e.trial
+        GROUP BY o.id, o.code ORDER BY "revenueCents" DESC, o.code`,
+    ),
   ]);
 
   const counts = active.rows[0] ?? { subscription: 0, monthly: 0, yearly: 0, comp: 0, oneTime: 0 };
@@ -235,6 +242,7 @@ export async function readDashboard(
     activeByPlan: { ...counts, total: counts.subscription + counts.comp + counts.oneTime },
     weeks,
     months,
+    offers: offers.rows,
     otherCurrencies: otherCurrencies.rows,
     perks: claims.rows.map((row) => ({
       ...row,

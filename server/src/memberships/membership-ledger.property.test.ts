@@ -21,7 +21,7 @@ import { deriveMembership, type EntitlementState, type LedgerEntry } from './der
 const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 type Step =
-  | { kind: 'pay-once' }
+  | { kind: 'pay-once'; discounted: boolean }
   | { kind: 'subscribe'; plan: 'monthly' | 'yearly'; trial: 'none' | 'with-card' | 'no-card' }
   | { kind: 'switch' }
   | { kind: 'renew' }
@@ -29,7 +29,7 @@ type Step =
   | { kind: 'dispute'; which: number; outcome: 'open' | 'won' | 'lost' };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant({ kind: 'pay-once' as const }),
+  fc.record({ kind: fc.constant('pay-once' as const), discounted: fc.boolean() }),
   fc.record({
     kind: fc.constant('subscribe' as const),
     plan: fc.constantFrom('monthly' as const, 'yearly' as const),
@@ -152,7 +152,15 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
 
           for (const step of steps) {
             if (step.kind === 'pay-once') {
-              const intent = stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, OFFER));
+              // At the full price, or at an offer's (priced by the server, recorded in metadata).
+              const price = step.discounted ? { ...OFFER, priceCents: 900 } : OFFER;
+              const intent = stripe.paidPaymentIntent(
+                {
+                  ...earlyAccessMetadata(visitor.userId, price),
+                  ...(step.discounted && { fullPriceCents: '1200' }),
+                },
+                price.priceCents,
+              );
               paymentIntentIds.push(intent.id);
               charges.push(String(intent.latest_charge));
             } else if (step.kind === 'subscribe' && !subscriptionId) {

@@ -197,6 +197,33 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
         </table>
       </section>
 
+      {dashboard.offers.length > 0 && (
+        <section className="desk-section" aria-labelledby="offers-title">
+          <h2 id="offers-title">Offers</h2>
+          <div className="desk-scroll">
+            <table className="desk-table desk-table--numbers">
+              <caption>Payments that redeemed each offer, and what they brought</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Code</th>
+                  <th scope="col">Redemptions</th>
+                  <th scope="col">Revenue</th>
+                </tr>
+              </thead>
+              <tbody>
+                {dashboard.offers.map((offer) => (
+                  <tr key={offer.code}>
+                    <th scope="row">{offer.code}</th>
+                    <td>{offer.redemptions}</td>
+                    <td>{money(offer.revenueCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
       <section className="desk-section" aria-labelledby="perks-title">
         <h2 id="perks-title">Perk claims</h2>
         {dashboard.perks.length === 0 ? (

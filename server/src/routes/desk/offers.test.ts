@@ -168,6 +168,9 @@ describe('offers', () => {
     expect((await buyer.me()).isSubscribed).toBe(true);
     const [offer] = await offers();
     expect(offer).toMatchObject({ redemptions: 2, revenueCents: 240 + 960 });
+    // The dashboard splits the money by offer too.
+    const dashboard = (await desk(editor, 'GET', '/api/desk/dashboard')).json();
+    expect(dashboard.offers).toEqual([{ code: 'LAUNCH20', redemptions: 2, revenueCents: 1200 }]);
   });
 
   it('refuses a code that is unknown, used up or ended with a reason, and never charges the full price instead', async () => {
