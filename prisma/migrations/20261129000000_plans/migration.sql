@@ -26,6 +26,9 @@ ALTER TABLE "subscriptions" ADD COLUMN "amountCents" INTEGER;
 
 -- A free trial's period on the ledger: access, marked as a trial (a $0 invoice Stripe made for it).
 ALTER TABLE "entitlements" ADD COLUMN "trial" BOOLEAN NOT NULL DEFAULT false;
+-- The address of the account that took the trial, then: one trial per address, even after the
+-- account moves to another one.
+ALTER TABLE "entitlements" ADD COLUMN "trialEmail" TEXT;
 
 -- Offers (issue 28): a code (and a link, /join?offer=CODE) taking a percent or an amount off chosen
 -- plans, once, for some months or for ever, until a date or a number of redemptions. A

@@ -145,8 +145,9 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
     `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "subscriptionId",
                                "amountCents", currency, "paidAt", "periodStart", "periodEnd", days,
                                state, "stateReason", "stateReadAt", trial, "offerId",
-                               "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())
+                               "trialEmail", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+             CASE WHEN $15 THEN (SELECT email FROM users WHERE id = $2) END, now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
      WHERE entitlements.state NOT IN ('refunded', 'revoked')

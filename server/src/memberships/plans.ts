@@ -190,8 +190,9 @@ export async function changePlan(
 }
 
 /**
- * Whether this reader may start a free trial: one per reader, counted by account, by address and
- * by Stripe customer (a trial taken by any of them counts for all). Only a reader with an account
+ * Whether this reader may start a free trial: one per reader, counted by account, by address (the
+ * account's now, and the address each trial was taken with) and by Stripe customer (a trial taken
+ * by any of them counts for all). Only a reader with an account
  * whose address is proven may (an anonymous visitor could take one per browser).
  */
 export async function mayStartTrial(
@@ -204,7 +205,7 @@ export async function mayStartTrial(
        LEFT JOIN subscriptions s ON s.id = e."subscriptionId"
        LEFT JOIN users u ON u.id = e."userId"
       WHERE e.trial
-        AND (e."userId" = $1 OR lower(u.email) = lower($2)
+        AND (e."userId" = $1 OR lower(u.email) = lower($2) OR lower(e."trialEmail") = lower($2)
              OR s."customerId" IN (SELECT id FROM stripe_customers WHERE "userId" = $1))
       LIMIT 1`,
     [reader.userId, reader.email],

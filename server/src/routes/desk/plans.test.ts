@@ -399,6 +399,13 @@ describe('plans', () => {
         emailVerified: true,
       }),
     ).toBe(false);
+    // The trial's address, even once its account has moved to another one.
+    await pool.query(`UPDATE users SET email = 'plans-moved-on@example.com' WHERE id = $1`, [
+      other.userId,
+    ]);
+    expect(await mayStartTrial(pool, { userId: randomUUID(), email, emailVerified: true })).toBe(
+      false,
+    );
     const fresh = { userId: randomUUID(), email: 'plans-fresh@example.com' };
     expect(await mayStartTrial(pool, { ...fresh, emailVerified: false })).toBe(false);
     expect(await mayStartTrial(pool, { ...fresh, emailVerified: true })).toBe(true);
