@@ -576,6 +576,48 @@ export class FakeStripe {
   }
 
   /** A subscription to `price` for `customer`, with its first invoice paid. */
+  /** A subscription object to `price` with one item for `period`, as Stripe makes one. */
+  private newSubscription(
+    customer: string,
+    price: StripeObject,
+    metadata: Record<string, string>,
+    period: { start: number; end: number },
+    fields: Record<string, unknown>,
+  ): StripeObject {
+    const template = this.itemsOf(fixture('subscription'))[0] ?? {};
+    const subscription = this.make('subscription', 'sub', {
+      customer,
+      metadata,
+      currency: price.currency,
+      start_date: period.start,
+      cancel_at: null,
+      canceled_at: null,
+      cancel_at_period_end: false,
+      ended_at: null,
+      trial_start: null,
+      trial_end: null,
+      pending_update: null,
+      latest_invoice: null,
+      ...fields,
+    });
+    subscription.items = list(
+      [
+        {
+          ...template,
+          id: newId('si'),
+          created: period.start,
+          price: structuredClone(price),
+          plan: null,
+          subscription: subscription.id,
+          current_period_start: period.start,
+          current_period_end: period.end,
+        },
+      ],
+      `/v1/subscription_items?subscription=${subscription.id}`,
+    );
+    return subscription;
+  }
+
   private startSubscription(
     customer: string,
     price: StripeObject,
@@ -587,38 +629,16 @@ export class FakeStripe {
     const interval = intervalOf(price);
     const start = endAt === undefined ? nowSeconds() : periodStart(endAt, interval);
     const end = endAt ?? periodEnd(start, interval);
-    const template = this.itemsOf(fixture('subscription'))[0] ?? {};
-    const subscription = this.make('subscription', 'sub', {
-      created: Math.min(start, nowSeconds()),
+    const subscription = this.newSubscription(
       customer,
-      status: 'incomplete',
+      price,
       metadata,
-      currency: price.currency,
-      billing_cycle_anchor: start,
-      start_date: start,
-      cancel_at: null,
-      canceled_at: null,
-      cancel_at_period_end: false,
-      ended_at: null,
-      trial_start: null,
-      trial_end: null,
-      pending_update: null,
-      latest_invoice: null,
-    });
-    subscription.items = list(
-      [
-        {
-          ...template,
-          id: newId('si'),
-          created: start,
-          price: structuredClone(price),
-          plan: null,
-          subscription: subscription.id,
-          current_period_start: start,
-          current_period_end: end,
-        },
-      ],
-      `/v1/subscription_items?subscription=${subscription.id}`,
+      { start, end },
+      {
+        created: Math.min(start, nowSeconds()),
+        status: 'incomplete',
+        billing_cycle_anchor: start,
+      },
     );
     if (promotionCode) this.applyPromotionCode(subscription, promotionCode, start);
     this.emit('customer.subscription.created', subscription);
@@ -749,45 +769,25 @@ export class FakeStripe {
     const price = this.get(String(session.price));
     const start = nowSeconds();
     const end = start + days * 24 * 3600;
-    const template = this.itemsOf(fixture('subscription'))[0] ?? {};
-    const subscription = this.make('subscription', 'sub', {
-      created: start,
+    const subscription = this.newSubscription(
       customer,
-      status: 'trialing',
-      metadata: data.metadata ?? {},
-      currency: price.currency,
-      billing_cycle_anchor: end,
-      start_date: start,
-      cancel_at: null,
-      canceled_at: null,
-      cancel_at_period_end: false,
-      ended_at: null,
-      trial_start: start,
-      trial_end: end,
-      trial_settings: {
-        end_behavior: {
-          missing_payment_method:
-            data.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice',
+      price,
+      data.metadata ?? {},
+      { start, end },
+      {
+        created: start,
+        status: 'trialing',
+        billing_cycle_anchor: end,
+        trial_start: start,
+        trial_end: end,
+        trial_settings: {
+          end_behavior: {
+            missing_payment_method:
+              data.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice',
+          },
         },
+        default_payment_method: withCard ? newId('pm') : null,
       },
-      default_payment_method: withCard ? newId('pm') : null,
-      pending_update: null,
-      latest_invoice: null,
-    });
-    subscription.items = list(
-      [
-        {
-          ...template,
-          id: newId('si'),
-          created: start,
-          price: structuredClone(price),
-          plan: null,
-          subscription: subscription.id,
-          current_period_start: start,
-          current_period_end: end,
-        },
-      ],
-      `/v1/subscription_items?subscription=${subscription.id}`,
     );
     this.emit('customer.subscription.created', subscription);
     const invoice = this.newInvoice(
