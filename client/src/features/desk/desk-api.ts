@@ -121,7 +121,7 @@ export const fetchPlans = (signal?: AbortSignal): Promise<{ plans: DeskPlan[] }>
 /** Mails, then moves, the members on another price of a plan to its price now. */
 export const moveSubscribers = (
   id: 'monthly' | 'yearly',
-): Promise<{ moved: number; renewsSoon: number; noAddress: number }> =>
+): Promise<{ moved: number; renewsSoon: number; noAddress: number; notTold: number }> =>
   apiRequest(`${DESK_API}/plans/${id}/move-subscribers`, { method: 'POST' });
 
 /** An owner's change to a plan: on or off sale, or its price from now on. */

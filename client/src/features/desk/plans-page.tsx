@@ -230,6 +230,7 @@ function MoveSubscribers({
       const left = [
         result.renewsSoon > 0 && `${result.renewsSoon} renew within 7 days (move them after)`,
         result.noAddress > 0 && `${result.noAddress} have no address to tell (kept)`,
+        result.notTold > 0 && `${result.notTold} could not be mailed (kept; try again)`,
       ].filter(Boolean);
       setConfirming(false);
       onMoved(

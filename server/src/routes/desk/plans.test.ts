@@ -451,7 +451,7 @@ describe('plans', () => {
       headers: { cookie: owner.cookie },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1 });
+    expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1, notTold: 0 });
 
     // The one with an address, renewing in a year: told, then moved, and charged $15 at renewal.
     const notices = mailbox.mails.slice(mailsBefore);

@@ -166,7 +166,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
           ORDER BY s."stripeCreatedAt"`,
         [PLAN_SHAPES[id].interval, plan.amountCents],
       );
-      const result = { moved: 0, renewsSoon: 0, noAddress: 0 };
+      const result = { moved: 0, renewsSoon: 0, noAddress: 0, notTold: 0 };
       const price = formatMoney(plan.amountCents, plan.currency);
       const each = PLAN_SHAPES[id].interval;
       for (const row of rows) {
@@ -190,16 +190,28 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
           dateStyle: 'long',
           timeZone: 'UTC',
         });
-        // The notice first: a member who was not told is not moved.
-        await app.mailer.send({
-          to: row.email,
-          subject: `Your ${siteName} membership: ${price} a ${each} from ${on}`,
-          text:
-            `Your ${siteName} membership renews on ${on}. From then on it costs ${price} a ${each}, ` +
-            `instead of ${formatMoney(row.amountCents, plan.currency)}. Nothing changes before then, ` +
-            `and nothing is charged now.\n\n` +
-            `To change your plan or cancel, open ${siteUrl}/account before that day.\n`,
-        });
+        // The notice first: a member who was not told (the mail failed) is not moved.
+        const told = await app.mailer
+          .send({
+            to: row.email,
+            subject: `Your ${siteName} membership: ${price} a ${each} from ${on}`,
+            text:
+              `Your ${siteName} membership renews on ${on}. From then on it costs ${price} a ${each}, ` +
+              `instead of ${formatMoney(row.amountCents, plan.currency)}. Nothing changes before then, ` +
+              `and nothing is charged now.\n\n` +
+              `To change your plan or cancel, open ${siteUrl}/account before that day.\n`,
+          })
+          .then(
+            () => true,
+            (error: unknown) => {
+              request.log.error({ err: error }, 'could not mail a new price: member not moved');
+              return false;
+            },
+          );
+        if (!told) {
+          result.notTold += 1;
+          continue;
+        }
         await moveSubscriptionPrice(payments, {
           subscriptionId: row.id,
           itemId: item.id,
