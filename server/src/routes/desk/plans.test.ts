@@ -431,11 +431,15 @@ describe('plans', () => {
     const anonymousSub = await subscribe(anonymous.cookie);
     const soon = await register('plans-renews-soon@example.com');
     const soonSub = await subscribe(soon.cookie, Math.floor(Date.now() / 1000) + 3 * 24 * 3600);
+    // And one whose mail server refuses the notice: not told, so not moved.
+    const unreachable = await register('plans-unreachable@example.com');
+    const unreachableSub = await subscribe(unreachable.cookie);
     await stripe.deliverPending();
+    mailbox.refuse('plans-unreachable@example.com', 550);
 
     expect((await change('yearly', { amountCents: 1500 })).statusCode).toBe(200);
     const listed = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
-    expect(listed.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(3);
+    expect(listed.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(4);
     const editorTry = await t.app.inject({
       method: 'POST',
       url: '/api/desk/plans/yearly/move-subscribers',
@@ -451,7 +455,7 @@ describe('plans', () => {
       headers: { cookie: owner.cookie },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1, notTold: 0 });
+    expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1, notTold: 1 });
 
     // The one with an address, renewing in a year: told, then moved, and charged $15 at renewal.
     const notices = mailbox.mails.slice(mailsBefore);
@@ -464,13 +468,14 @@ describe('plans', () => {
     expect(price(String(toldSub.id))).toBe(1500);
     expect(price(String(anonymousSub.id))).toBe(1200);
     expect(price(String(soonSub.id))).toBe(1200);
+    expect(price(String(unreachableSub.id))).toBe(1200);
     // Nothing charged or credited now: the paid year stays as it was.
     expect(stripe.get(String(toldSub.id)).latest_invoice).toBe(invoiceBefore);
     const renewal = stripe.renewSubscription(String(toldSub.id));
     expect(renewal.invoice.amount_paid).toBe(1500);
     await stripe.deliverPending();
     const after = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
-    expect(after.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(2);
+    expect(after.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(3);
     const audit = await t.database.pool.query(
       `SELECT after FROM audit_log WHERE action = 'plan_move_subscribers'`,
     );
@@ -534,7 +539,7 @@ describe('plans', () => {
     );
     expect(members['early-access']).toBe(1);
     expect(members.monthly).toBeGreaterThanOrEqual(2);
-    expect(members.yearly).toBe(3); // the three who subscribed in the move test
+    expect(members.yearly).toBe(4); // the four who subscribed in the move test
     for (const plan of ['early-access', 'monthly', 'yearly']) {
       await change(plan, { enabled: true });
     }
