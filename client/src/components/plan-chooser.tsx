@@ -5,6 +5,7 @@ import { paths } from '../config/paths';
 import { useSiteName } from '../lib/site-name';
 import { formatMoney, perYearLabel, type Plan } from '../../../contract/plans';
 import { JoinButton } from './join-button';
+import './dialog-close.css';
 import './plan-chooser.css';
 
 /**
@@ -56,7 +57,7 @@ export default function PlanChooser({
     >
       <button
         type="button"
-        className="plan-chooser__close"
+        className="dialog-close"
         aria-label="Close"
         onClick={() => dialog.current?.close()}
       >

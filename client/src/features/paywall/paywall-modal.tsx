@@ -4,6 +4,7 @@ import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
+import '../../components/dialog-close.css';
 import './paywall.css';
 
 /**
@@ -34,7 +35,7 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
     >
       <button
         type="button"
-        className="paywall__close"
+        className="dialog-close"
         aria-label="Close"
         onClick={() => dialog.current?.close()}
       >
