@@ -79,6 +79,7 @@ export const PaymentSchema = Type.Object({
     Type.Literal('one-time'),
     Type.Literal('subscription-invoice'),
     Type.Literal('comp'),
+    Type.Literal('gift'),
   ]),
   amountCents: Type.Integer(),
   currency: Type.String(),

@@ -128,6 +128,7 @@ export const DeskLedgerEntrySchema = Type.Object({
     Type.Literal('one-time'),
     Type.Literal('subscription-invoice'),
     Type.Literal('comp'),
+    Type.Literal('gift'),
   ]),
   state: Type.Union([
     Type.Literal('active'),
@@ -262,6 +263,8 @@ export const DeskDashboardSchema = Type.Object({
         oneTime: Type.Integer(),
         monthly: Type.Integer(),
         yearly: Type.Integer(),
+        /** Gifts, by the month they were bought (claimed or not). */
+        gift: Type.Integer(),
       }),
       /** Payments refunded in full, by the month Cohort learned of it. */
       refundedCents: Type.Integer(),

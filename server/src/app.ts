@@ -45,6 +45,9 @@ import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
 import deskRoutes from './routes/desk/index.js';
 import deskPlanRoutes from './routes/desk/plans.js';
+import deskGiftRoutes from './routes/desk/gifts.js';
+import giftRoutes from './routes/gifts/index.js';
+import gifts from './plugins/app/gifts.js';
 import plans from './plugins/app/plans.js';
 import deskPostRoutes from './routes/desk/posts.js';
 import uploadRoutes from './routes/desk/uploads.js';
@@ -150,10 +153,15 @@ export async function buildApp(
     },
   });
   await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+  await app.register(gifts, { siteUrl: config.siteUrl, siteName: config.siteName });
 
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
   await app.register(paymentRoutes, { config });
+  await app.register(giftRoutes, {
+    siteName: config.siteName,
+    graceDays: config.membership.graceDays,
+  });
   await app.register(stripeWebhookRoutes, { graceDays: config.membership.graceDays });
   await app.register(authRoutes, {
     siteUrl: config.siteUrl,
@@ -190,6 +198,7 @@ export async function buildApp(
     siteUrl: config.siteUrl,
     graceDays: config.membership.graceDays,
   });
+  await app.register(deskGiftRoutes);
   await app.register(deskRoutes, {
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,

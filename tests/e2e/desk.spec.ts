@@ -177,7 +177,9 @@ for (const { name, width, height } of WIDTHS) {
     const figures = page.getByRole('list', { name: 'Members now' });
     await expect(figures).toContainText(`${counted.activeByPlan.total} members now`);
     await expect(figures).toContainText(`${counted.activeByPlan.comp} on a comp`);
-    await expect(figures).toContainText(`${counted.activeByPlan.oneTime} by a one-time year`);
+    await expect(figures).toContainText(
+      `${counted.activeByPlan.oneTime} by a year paid once or given`,
+    );
     await expect(page.locator('.desk-chart canvas')).toHaveCount(2);
     const weekly = page.getByRole('region', { name: 'New and lost members per week' });
     const joined = counted.weeks.reduce(

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
+import { hashLinkToken as hashToken, newLinkToken } from '../http/link-tokens.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
@@ -181,7 +182,7 @@ export async function requestEmailChange(
     select: { id: true },
   });
   if (taken) return { currentEmail: user.email, newEmail, token: null };
-  const token = randomBytes(32).toString('base64url');
+  const token = newLinkToken();
   await db.prisma.emailChange.create({
     data: {
       id: randomUUID(),
@@ -265,8 +266,6 @@ async function moveNewsletter(tx: Prisma.TransactionClient, userId: string, newE
   await tx.newsletterSubscriber.update({ where: { id: own.id }, data: { email: newEmail } });
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /**
  * Makes a single-use reset link for a registered email, or nothing for an unknown one. Only the
  * token's hash is stored.
@@ -281,7 +280,7 @@ export async function createPasswordReset(
   // Any account, with a password or not (one made by a sign-in link may add one this way).
   const user = await db.prisma.user.findUnique({ where: { email }, select: { id: true } });
   if (!user) return null;
-  const token = randomBytes(32).toString('base64url');
+  const token = newLinkToken();
   await db.prisma.passwordReset.create({
     data: {
       id: randomUUID(),

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
+import { hashLinkToken as hashToken, newLinkToken as newToken } from '../http/link-tokens.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
 import { normalizeEmail } from '../../../contract/account-rules.js';
@@ -21,12 +22,10 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 type Purpose = 'register' | 'sign-in';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** The code's hash is salted with its row's id, so one table of 10^6 hashes reads no row. */
 const hashCode = (rowId: string, code: string) =>
   createHash('sha256').update(`${rowId}:${code}`).digest();
 
-const newToken = () => randomBytes(32).toString('base64url');
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 const invalidLink = () =>

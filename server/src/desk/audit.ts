@@ -27,7 +27,9 @@ export type AuditAction =
   | 'plan_change'
   | 'plan_move_subscribers'
   | 'offer_create'
-  | 'offer_end';
+  | 'offer_end'
+  | 'gift_resend'
+  | 'gift_address';
 
 export interface AuditRecord {
   action: AuditAction;

@@ -16,7 +16,8 @@ import { hasAccessSql } from './member-filters.js';
  *   again), a run that ends (by now) is a lost one. So members at the end of a week = members at
  *   its start + new − lost.
  * - Subscribers split by their live subscription's plan (monthly or yearly), and each month's
- *   revenue by plan (a subscription invoice by the period it paid: a month or a year).
+ *   revenue by plan (a subscription invoice by the period it paid: a month or a year) and gifts
+ *   (counted when bought, claimed or not: the money came then).
  * - Money per month in the configured currency: payments by the day they were paid; full refunds
  *   and lost disputes by the day Cohort learned of them (a partial refund does not take a period
  *   back, so it is not counted here; Stripe's Dashboard has it).
@@ -133,19 +134,29 @@ export async function readDashboard(
       oneTimeCents: number;
       monthlyCents: number;
       yearlyCents: number;
+      giftCents: number;
       refundedCents: number;
       disputeLostCents: number;
     }>(
-      `WITH paid AS (
+      `WITH payments AS (
+         SELECT source::text AS source, "amountCents", currency, "paidAt", "periodStart",
+                "periodEnd", state, "stateReason", "stateReadAt"
+         FROM entitlements WHERE source NOT IN ('comp', 'gift')
+         UNION ALL
+         SELECT 'gift', "amountCents", currency, "paidAt", NULL, NULL, state, "stateReason",
+                "stateReadAt"
+         FROM gifts
+       ), paid AS (
          SELECT date_trunc('month', "paidAt" AT TIME ZONE 'UTC') AS month,
                 count(*)::int AS payments, sum("amountCents")::int AS revenue,
                 sum("amountCents") FILTER (WHERE source = 'one-time')::int AS "oneTime",
                 sum("amountCents") FILTER (WHERE source = 'subscription-invoice'
                   AND "periodEnd" - "periodStart" <= interval '60 days')::int AS monthly,
                 sum("amountCents") FILTER (WHERE source = 'subscription-invoice'
-                  AND "periodEnd" - "periodStart" > interval '60 days')::int AS yearly
-         FROM entitlements
-         WHERE source <> 'comp' AND currency = $1 AND "paidAt" >= $2 AND "paidAt" <= $3
+                  AND "periodEnd" - "periodStart" > interval '60 days')::int AS yearly,
+                sum("amountCents") FILTER (WHERE source = 'gift')::int AS gift
+         FROM payments
+         WHERE currency = $1 AND "paidAt" >= $2 AND "paidAt" <= $3
          GROUP BY 1
        ), taken AS (
          SELECT date_trunc('month', "stateReadAt" AT TIME ZONE 'UTC') AS month,
@@ -153,8 +164,8 @@ export async function readDashboard(
                                               OR "stateReason" = 'duplicate_subscription')::int
                   AS refunded,
                 sum("amountCents") FILTER (WHERE "stateReason" = 'dispute_lost')::int AS lost
-         FROM entitlements
-         WHERE source <> 'comp' AND currency = $1 AND state IN ('refunded', 'revoked')
+         FROM payments
+         WHERE currency = $1 AND state IN ('refunded', 'revoked')
            AND "stateReadAt" >= $2 AND "stateReadAt" <= $3
          GROUP BY 1
        )
@@ -164,14 +175,17 @@ export async function readDashboard(
               COALESCE(paid."oneTime", 0) AS "oneTimeCents",
               COALESCE(paid.monthly, 0) AS "monthlyCents",
               COALESCE(paid.yearly, 0) AS "yearlyCents",
+              COALESCE(paid.gift, 0) AS "giftCents",
               COALESCE(taken.refunded, 0) AS "refundedCents",
               COALESCE(taken.lost, 0) AS "disputeLostCents"
        FROM paid FULL JOIN taken ON taken.month = paid.month`,
       [options.currency, firstMonth, now],
     ),
     db.pool.query<{ currency: string; payments: number }>(
-      `SELECT currency, count(*)::int AS payments FROM entitlements
-       WHERE source <> 'comp' AND currency <> $1 GROUP BY currency ORDER BY currency`,
+      `SELECT currency, count(*)::int AS payments
+       FROM (SELECT currency FROM entitlements WHERE source NOT IN ('comp', 'gift')
+             UNION ALL SELECT currency FROM gifts) payments
+       WHERE currency <> $1 GROUP BY currency ORDER BY currency`,
       [options.currency],
     ),
     db.pool.query<{ perkId: string; claims: number; last30Days: number }>(
@@ -231,6 +245,7 @@ export async function readDashboard(
         oneTime: row?.oneTimeCents ?? 0,
         monthly: row?.monthlyCents ?? 0,
         yearly: row?.yearlyCents ?? 0,
+        gift: row?.giftCents ?? 0,
       },
       refundedCents: row?.refundedCents ?? 0,
       disputeLostCents: row?.disputeLostCents ?? 0,

@@ -4,7 +4,7 @@
  * sign-in merge and the tests all agree on what was paid and kept.
  */
 
-export type EntitlementSource = 'one-time' | 'subscription-invoice' | 'comp';
+export type EntitlementSource = 'one-time' | 'subscription-invoice' | 'comp' | 'gift';
 export type EntitlementState = 'active' | 'suspended' | 'refunded' | 'revoked';
 
 export interface LedgerEntry {
@@ -14,7 +14,10 @@ export interface LedgerEntry {
   paidAt: Date;
   periodStart: Date | null;
   periodEnd: Date | null;
-  /** One-time purchases: days of access placed after the time already held. */
+  /**
+   * One-time purchases and claimed gifts: days of access placed after the time already held
+   * (from the payment, or for a gift from its claim: its `periodStart`).
+   */
   days: number | null;
   state: EntitlementState;
 }
@@ -76,10 +79,15 @@ function countsUntil(
   return null;
 }
 
+/** Where an entry that fills days starts looking for free time: a gift from its claim. */
+const fillsFrom = (entry: LedgerEntry) =>
+  (entry.source === 'gift' ? (entry.periodStart ?? entry.paidAt) : entry.paidAt).getTime();
+
 /**
  * Places every counted entry on the time line. Fixed periods (subscription invoices, comps) sit
- * where they are; each one-time purchase, in the order paid, fills its days into the first time
- * from its payment on that nothing else covers, so no paid day is ever spent twice.
+ * where they are; each one-time purchase (in the order paid) and each claimed gift (from its
+ * claim) fills its days into the first time from then on that nothing else covers, so no paid day
+ * is ever spent twice.
  */
 export function placeEntries(
   entries: readonly LedgerEntry[],
@@ -89,16 +97,16 @@ export function placeEntries(
   const counted = entries.filter((entry) => countsUntil(entry, byId) !== null);
   const placed: (Interval & { entryId: string })[] = [];
   for (const entry of counted) {
-    if (entry.source === 'one-time' || !entry.periodStart || !entry.periodEnd) continue;
+    if (entry.days !== null || !entry.periodStart || !entry.periodEnd) continue;
     const start = entry.periodStart.getTime();
     const end = countsUntil(entry, byId) ?? start;
     if (end > start) placed.push({ entryId: entry.id, start, end });
   }
-  const oneTime = counted
-    .filter((entry) => entry.source === 'one-time' && entry.days !== null)
-    .sort((a, b) => a.paidAt.getTime() - b.paidAt.getTime() || a.id.localeCompare(b.id));
-  for (const entry of oneTime) {
-    let cursor = entry.paidAt.getTime();
+  const filling = counted
+    .filter((entry) => entry.days !== null)
+    .sort((a, b) => fillsFrom(a) - fillsFrom(b) || a.id.localeCompare(b.id));
+  for (const entry of filling) {
+    let cursor = fillsFrom(entry);
     let remaining = (entry.days ?? 0) * DAY_MS;
     while (remaining > 0) {
       const occupied = [...placed].sort((a, b) => a.start - b.start);

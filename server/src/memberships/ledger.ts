@@ -6,7 +6,14 @@ import {
   type EntitlementState,
   type LedgerEntry,
 } from './derive-membership.js';
-import type { InvoiceFact, OneTimeFact, PaymentFact, SubscriptionFact } from './payment-facts.js';
+import type {
+  GiftFact,
+  InvoiceFact,
+  OneTimeFact,
+  PaymentFact,
+  SubscriptionFact,
+} from './payment-facts.js';
+import { GIFT_DAYS } from '../../../contract/gifts.js';
 
 /**
  * The ledger's writes: explicit SQL inside the caller's transaction (decision 0003 says why SQL on
@@ -23,6 +30,8 @@ export interface LedgerChange {
   actionIds: string[];
   /** Lines for the operator's log. */
   notices: string[];
+  /** Gifts whose payment was recorded or changed: mail may be due (receipt, claim link). */
+  giftIds: string[];
 }
 
 const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
@@ -220,6 +229,118 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
   change.userIds.add(placement.userId);
 }
 
+/**
+ * A gift's payment: its row is made from the payment the first time it is read (an abandoned
+ * payment leaves nothing), and its state follows the newest read of the charge, a payment taken
+ * back staying taken back. A gift already claimed carries the same state to the period it gave:
+ * a refund after the claim ends that period only. Row lock on the gift first, then the user's.
+ */
+async function applyGift(tx: Tx, fact: GiftFact, change: LedgerChange): Promise<void> {
+  const { rows } = await tx.query<{ claimedBy: string | null }>(
+    `INSERT INTO gifts (id, "paymentIntentId", "buyerUserId", "buyerEmail", "fromName",
+                        "recipientEmail", message, "sendAt", "amountCents", currency, "paidAt",
+                        state, "stateReason", "stateReadAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::timestamptz, $11), $9, $10, $11, $12, $13, $14,
+             now())
+     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
+                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
+     WHERE gifts.state NOT IN ('refunded', 'revoked')
+       AND gifts.state IS DISTINCT FROM EXCLUDED.state
+       AND (EXCLUDED.state IN ('refunded', 'revoked')
+            OR gifts."stateReadAt" <= EXCLUDED."stateReadAt")
+     RETURNING "claimedBy"`,
+    [
+      fact.giftId,
+      fact.paymentIntentId,
+      fact.buyerUserId,
+      fact.buyerEmail,
+      fact.fromName,
+      fact.recipientEmail,
+      fact.message,
+      fact.sendAt,
+      fact.amountCents,
+      fact.currency,
+      fact.paidAt,
+      fact.outcome.state,
+      fact.outcome.reason,
+      fact.readAt,
+    ],
+  );
+  const written = rows[0];
+  if (!written) return; // nothing new
+  change.giftIds.push(fact.giftId);
+  if (!written.claimedBy) return;
+  await lockUserId(tx, written.claimedBy);
+  const period = await tx.query(
+    `UPDATE entitlements SET state = $2, "stateReason" = $3, "stateReadAt" = $4, "updatedAt" = now()
+     WHERE id = $1 AND source = 'gift' AND state NOT IN ('refunded', 'revoked')`,
+    [fact.paymentIntentId, fact.outcome.state, fact.outcome.reason, fact.readAt],
+  );
+  // The claimer's account may be gone (deleted): then there is no period left to change.
+  if (period.rowCount) change.userIds.add(written.claimedBy);
+}
+
+export type GiftClaim =
+  | { claimed: true; userId: string }
+  | { claimed: false; why: 'unknown' | 'taken' | 'refunded' | 'disputed'; byYou: boolean };
+
+/**
+ * Claims the gift whose link token hashes to `tokenHash` for `userId`: a ledger period of its own
+ * (source `gift`, a year), placed from now after the time the user holds. Once per gift; a gift
+ * whose payment was taken back, or is disputed, cannot be claimed. Claiming again by the same
+ * account changes nothing.
+ */
+export async function claimGift(
+  tx: Tx,
+  input: { tokenHash: string; userId: string; now: Date },
+  options: { graceDays: number },
+): Promise<GiftClaim> {
+  const { rows } = await tx.query<{
+    id: string;
+    paymentIntentId: string;
+    amountCents: number;
+    currency: string;
+    paidAt: Date;
+    state: EntitlementState;
+    stateReadAt: Date;
+    claimedBy: string | null;
+  }>(
+    `SELECT id, "paymentIntentId", "amountCents", currency, "paidAt", state, "stateReadAt",
+            "claimedBy"
+     FROM gifts WHERE "tokenHash" = $1 FOR UPDATE`,
+    [input.tokenHash],
+  );
+  const gift = rows[0];
+  if (!gift) return { claimed: false, why: 'unknown', byYou: false };
+  if (gift.claimedBy) {
+    return { claimed: false, why: 'taken', byYou: gift.claimedBy === input.userId };
+  }
+  if (TAKEN_BACK.includes(gift.state)) return { claimed: false, why: 'refunded', byYou: false };
+  if (gift.state === 'suspended') return { claimed: false, why: 'disputed', byYou: false };
+  await lockUserId(tx, input.userId);
+  await tx.query(
+    `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "amountCents", currency,
+                               "paidAt", "periodStart", days, state, "stateReadAt", "updatedAt")
+     VALUES ($1, $2, 'gift', $1, $3, $4, $5, $6, $7, 'active', $8, now())`,
+    [
+      gift.paymentIntentId,
+      input.userId,
+      gift.amountCents,
+      gift.currency,
+      gift.paidAt,
+      input.now,
+      GIFT_DAYS,
+      gift.stateReadAt,
+    ],
+  );
+  await tx.query(
+    `UPDATE gifts SET "claimedAt" = $2, "claimedBy" = $3, "updatedAt" = now() WHERE id = $1`,
+    [gift.id, input.now, input.userId],
+  );
+  await recomputeMembership(tx, input.userId, options.graceDays);
+  return { claimed: true, userId: input.userId };
+}
+
 async function applySubscription(
   tx: Tx,
   fact: SubscriptionFact,
@@ -377,13 +498,16 @@ export async function applyPaymentFacts(
   facts: readonly PaymentFact[],
   options: { graceDays: number },
 ): Promise<LedgerChange> {
-  const change: LedgerChange = { userIds: new Set(), actionIds: [], notices: [] };
+  const change: LedgerChange = { userIds: new Set(), actionIds: [], notices: [], giftIds: [] };
   for (const fact of facts) {
     if (fact.kind === 'one-time') await applyOneTime(tx, fact, change);
+    else if (fact.kind === 'gift') await applyGift(tx, fact, change);
     else if (fact.kind === 'invoice') await applyInvoice(tx, fact, change);
     else await applySubscription(tx, fact, change);
   }
-  const touchesSubscriptions = facts.some((fact) => fact.kind !== 'one-time');
+  const touchesSubscriptions = facts.some(
+    (fact) => fact.kind === 'invoice' || fact.kind === 'subscription',
+  );
   for (const userId of change.userIds) {
     if (touchesSubscriptions) await settleSubscriptions(tx, userId, change);
     await recomputeMembership(tx, userId, options.graceDays);

@@ -70,4 +70,26 @@ export interface InvoiceFact {
   readAt: Date;
 }
 
-export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact;
+/**
+ * A gift's PaymentIntent (issue 28): who bought it, for whom, and the payment's fate. The gift's
+ * details come from the metadata the server set when it priced the payment.
+ */
+export interface GiftFact {
+  kind: 'gift';
+  giftId: string;
+  paymentIntentId: string;
+  buyerUserId: string;
+  buyerEmail: string | null;
+  fromName: string | null;
+  recipientEmail: string;
+  message: string | null;
+  /** When the recipient is mailed; null: as soon as it is paid. */
+  sendAt: Date | null;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+  outcome: PaymentOutcome;
+  readAt: Date;
+}
+
+export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact | GiftFact;

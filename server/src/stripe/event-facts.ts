@@ -3,11 +3,12 @@ import type { PaymentFact } from '../memberships/payment-facts.js';
 import { retrieveOrNull } from './call-stripe.js';
 import type { Services } from '../services.js';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
+import { GIFT_OFFER } from '../../../contract/gifts.js';
 import {
   readChargeFacts,
   readCheckoutFacts,
   readInvoiceFact,
-  readOneTimeFact,
+  readPaymentIntentFact,
   readSubscriptionFact,
 } from './read-payment-facts.js';
 
@@ -61,8 +62,8 @@ export async function readEventFacts(
     case 'payment_intent.succeeded': {
       // Subscription invoices' PaymentIntents carry no offer: invoice.paid covers them.
       const metadata = object.metadata as Record<string, unknown> | undefined;
-      if (metadata?.offer !== EARLY_ACCESS_OFFER) return [];
-      const fact = await readOneTimeFact(deps, object.id);
+      if (metadata?.offer !== EARLY_ACCESS_OFFER && metadata?.offer !== GIFT_OFFER) return [];
+      const fact = await readPaymentIntentFact(deps, object.id);
       return fact ? [fact] : [];
     }
     case 'checkout.session.completed':

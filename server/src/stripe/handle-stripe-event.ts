@@ -8,7 +8,11 @@ import { runStripeActions } from './stripe-actions.js';
 
 export type EventOutcome = 'applied' | 'recorded' | 'duplicate';
 
-export type StripeEventDeps = Services & { graceDays: number };
+export type StripeEventDeps = Services & {
+  graceDays: number;
+  /** Called after a change to a gift's payment commits: its mail may be due (the app's sweep). */
+  onGifts?: () => void;
+};
 
 /**
  * Records a verified Stripe event once and applies what Stripe says now about its object in the
@@ -114,9 +118,10 @@ async function recordOutcome(
  * deleted user's payment) and runs the Stripe actions it queued.
  */
 export async function settleLedgerChange(
-  deps: Pick<Services, 'db' | 'stripe' | 'log'>,
+  deps: Pick<Services, 'db' | 'stripe' | 'log'> & { onGifts?: () => void },
   change: LedgerChange,
 ): Promise<void> {
   for (const notice of change.notices) deps.log.warn(notice);
+  if (change.giftIds.length > 0) deps.onGifts?.();
   if (change.actionIds.length > 0) await runStripeActions(deps, change.actionIds);
 }

@@ -4,7 +4,7 @@ import { callStripe } from './call-stripe.js';
 import type { Services } from '../services.js';
 import { PLAN_SHAPES } from '../../../contract/plans.js';
 import type { PlanRow } from '../memberships/plans.js';
-import { earlyAccessMetadata, planLookupKey } from './offer.js';
+import { earlyAccessMetadata, giftMetadata, planLookupKey, type GiftDetails } from './offer.js';
 
 /**
  * The calls that start a payment at Stripe: the early-access PaymentIntent, the Checkout Session
@@ -85,6 +85,69 @@ export async function createEarlyAccessPayment(
     throw new Error('Stripe returned a PaymentIntent without a client secret');
   }
   return intent.client_secret;
+}
+
+/** A UUID made from a request's key: the same request (a double submit) names the same gift. */
+function uuidFromKey(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A PaymentIntent for a gift (issue 28): a year at the one-time plan's price, set here, with the
+ * gift itself in its metadata, so the gift exists only once it is paid. A double submit gets the
+ * same PaymentIntent, and the same gift, back.
+ */
+export async function createGiftPayment(
+  payments: PaymentsSetup,
+  input: {
+    gift: Omit<GiftDetails, 'giftId'>;
+    siteName: string;
+    price: { priceCents: number; currency: string };
+  },
+): Promise<{ clientSecret: string; giftId: string }> {
+  // A second gift just like one paid within the minute is a new gift, not the paid one again.
+  for (let attempt = 0; ; attempt += 1) {
+    const made = await giftPaymentOnce(payments, input);
+    if (made.open || attempt >= 2) return made;
+    failedKeys.add(made.key);
+  }
+}
+
+/** Payment states in which the buyer can still pay (the same PaymentIntent, re-sent). */
+const OPEN_INTENT = new Set([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+]);
+
+async function giftPaymentOnce(
+  payments: PaymentsSetup,
+  input: Parameters<typeof createGiftPayment>[1],
+): Promise<{ clientSecret: string; giftId: string; key: string; open: boolean }> {
+  return withRequestKey(['gift', input.gift, input.price], async (key) => {
+    const giftId = uuidFromKey(key);
+    const params = {
+      amount: input.price.priceCents,
+      currency: input.price.currency,
+      automatic_payment_methods: { enabled: true },
+      description: `${input.siteName}: a year of membership, given to ${input.gift.recipientEmail}`,
+      metadata: giftMetadata({ ...input.gift, giftId }, input.price),
+    };
+    const intent = await callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
+      stripe.paymentIntents.create(params, { idempotencyKey: `gift-${key}` }),
+    );
+    if (!intent.client_secret) {
+      throw new Error('Stripe returned a PaymentIntent without a client secret');
+    }
+    return {
+      clientSecret: intent.client_secret,
+      giftId,
+      key,
+      open: OPEN_INTENT.has(intent.status),
+    };
+  });
 }
 
 export type SubscriptionPlan = PlanRow & { id: 'monthly' | 'yearly' };

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
+import { EARLY_ACCESS_OFFER, UUID_PATTERN } from '../../../contract/constants.js';
+import { GIFT_OFFER } from '../../../contract/gifts.js';
 
 /**
  * What makes a Stripe object Cohort's own offer (PRODUCT.md decision 2), so that a payment for
@@ -66,4 +67,72 @@ export function isPaidEarlyAccess(intent: Stripe.PaymentIntent, offer: Offer): b
     intent.amount === priceCents &&
     intent.amount_received >= priceCents
   );
+}
+
+/** What a gift's PaymentIntent says about the gift: set by the server, read back by the ledger. */
+export interface GiftDetails {
+  giftId: string;
+  buyerUserId: string;
+  buyerEmail: string | null;
+  fromName: string | null;
+  recipientEmail: string;
+  message: string | null;
+  sendAt: Date | null;
+}
+
+/**
+ * The metadata of a gift's PaymentIntent: the gift itself (Stripe keeps values up to 500
+ * characters, which the body's limits stay within) and the price the server set.
+ */
+export function giftMetadata(
+  gift: GiftDetails,
+  price: Pick<Offer, 'priceCents' | 'currency'>,
+): Record<string, string> {
+  return {
+    offer: GIFT_OFFER,
+    giftId: gift.giftId,
+    userId: gift.buyerUserId,
+    recipientEmail: gift.recipientEmail,
+    priceCents: String(price.priceCents),
+    currency: price.currency,
+    ...(gift.buyerEmail && { buyerEmail: gift.buyerEmail }),
+    ...(gift.fromName && { fromName: gift.fromName }),
+    ...(gift.message && { message: gift.message }),
+    ...(gift.sendAt && { sendAt: gift.sendAt.toISOString() }),
+  };
+}
+
+/** Is this a gift's PaymentIntent, paid in full at the price the server set? */
+export function isPaidGift(intent: Stripe.PaymentIntent): boolean {
+  const metadata = intent.metadata ?? {};
+  if (metadata.offer !== GIFT_OFFER || intent.status !== 'succeeded') return false;
+  const priceCents = Number(metadata.priceCents);
+  return (
+    Number.isInteger(priceCents) &&
+    priceCents > 0 &&
+    intent.currency === metadata.currency &&
+    intent.amount === priceCents &&
+    intent.amount_received >= priceCents
+  );
+}
+
+/** The gift a PaymentIntent's metadata describes; null when it names no valid gift. */
+export function giftDetails(intent: Stripe.PaymentIntent): GiftDetails | null {
+  const metadata = intent.metadata ?? {};
+  const giftId = metadata.giftId ?? '';
+  const buyerUserId = metadata.userId ?? '';
+  const recipientEmail = metadata.recipientEmail ?? '';
+  if (!UUID_PATTERN.test(giftId) || !UUID_PATTERN.test(buyerUserId) || !recipientEmail) {
+    return null;
+  }
+  const sendAt = metadata.sendAt ? new Date(metadata.sendAt) : null;
+  return {
+    giftId,
+    buyerUserId,
+    recipientEmail,
+    buyerEmail: metadata.buyerEmail || null,
+    fromName: metadata.fromName || null,
+    message: metadata.message || null,
+    sendAt: sendAt && !Number.isNaN(sendAt.getTime()) ? sendAt : null,
+  };
 }

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { UUID_PATTERN } from '../../../contract/constants.js';
 import type {
+  GiftFact,
   InvoiceFact,
   OneTimeFact,
   PaymentFact,
@@ -9,7 +10,7 @@ import type {
 } from '../memberships/payment-facts.js';
 import { idOf, retrieveOrNull } from './call-stripe.js';
 import type { Services } from '../services.js';
-import { isCohortPrice, isPaidEarlyAccess } from './offer.js';
+import { giftDetails, isCohortPrice, isPaidEarlyAccess, isPaidGift } from './offer.js';
 
 /**
  * Reads payments from Stripe itself, through the SDK's pinned API version, and turns them into
@@ -57,14 +58,34 @@ async function paymentIntentWithCharge(deps: Pick<Services, 'stripe'>, id: strin
   return { intent, charge };
 }
 
-/** An early-access PaymentIntent, if it is one, paid at the price the server set. */
-export async function readOneTimeFact(
+/**
+ * A Cohort PaymentIntent, paid at the price the server set: the early-access year (for the payer)
+ * or a gift (for whoever claims it). Null for any other payment, or one not paid.
+ */
+export async function readPaymentIntentFact(
   deps: Pick<Services, 'stripe' | 'offer'>,
   paymentIntentId: string,
-): Promise<OneTimeFact | null> {
+): Promise<OneTimeFact | GiftFact | null> {
   const readAt = new Date();
   const { intent, charge } = await paymentIntentWithCharge(deps, paymentIntentId);
-  if (!intent || !isPaidEarlyAccess(intent, deps.offer)) return null;
+  if (!intent) return null;
+  const paidAt = fromSeconds(charge?.created ?? intent.created);
+  if (isPaidGift(intent)) {
+    const gift = giftDetails(intent);
+    return gift
+      ? {
+          kind: 'gift',
+          ...gift,
+          paymentIntentId: intent.id,
+          amountCents: intent.amount_received,
+          currency: intent.currency,
+          paidAt,
+          outcome: await chargeOutcome(deps, charge),
+          readAt,
+        }
+      : null;
+  }
+  if (!isPaidEarlyAccess(intent, deps.offer)) return null;
   const userId = asUserId(intent.metadata?.userId);
   if (!userId) return null;
   return {
@@ -74,7 +95,7 @@ export async function readOneTimeFact(
     customerId: idOf(intent.customer),
     amountCents: intent.amount_received,
     currency: intent.currency,
-    paidAt: fromSeconds(charge?.created ?? intent.created),
+    paidAt,
     outcome: await chargeOutcome(deps, charge),
     readAt,
     offerId: asUserId(intent.metadata?.discountOffer),
@@ -168,7 +189,7 @@ export async function readInvoiceFact(
 }
 
 /**
- * What a charge paid for: the early-access PaymentIntent, or the subscription invoice whose
+ * What a charge paid for: the early-access or gift PaymentIntent, or the subscription invoice whose
  * payment it was. Refund and dispute events come through here.
  */
 export async function readChargeFacts(
@@ -180,8 +201,8 @@ export async function readChargeFacts(
   );
   const paymentIntentId = idOf(charge?.payment_intent);
   if (!paymentIntentId) return [];
-  const oneTime = await readOneTimeFact(deps, paymentIntentId);
-  if (oneTime) return [oneTime];
+  const paidOnce = await readPaymentIntentFact(deps, paymentIntentId);
+  if (paidOnce) return [paidOnce];
   const payments = await retrieveOrNull(deps.stripe, 'find a charge’s invoice', (stripe) =>
     stripe.invoicePayments.list({
       payment: { type: 'payment_intent', payment_intent: paymentIntentId },

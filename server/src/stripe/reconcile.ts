@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
+import { GIFT_OFFER } from '../../../contract/gifts.js';
 import { withTransaction } from '../db/transaction.js';
 import { applyPaymentFacts } from '../memberships/ledger.js';
 import type { PaymentFact } from '../memberships/payment-facts.js';
@@ -10,7 +11,11 @@ import {
   type EventOutcome,
   type StripeEventDeps,
 } from './handle-stripe-event.js';
-import { readInvoiceFact, readOneTimeFact, readSubscriptionFact } from './read-payment-facts.js';
+import {
+  readInvoiceFact,
+  readPaymentIntentFact,
+  readSubscriptionFact,
+} from './read-payment-facts.js';
 
 /**
  * `npm run stripe:reconcile -- --since <date>`: brings the ledger back in line with Stripe after a
@@ -170,7 +175,7 @@ export async function reconcileStripe(
     }
   }
 
-  // 3. Early-access payments made since then, with what became of them.
+  // 3. Early-access and gift payments made since then, with what became of them.
   const intents = await listAll(deps.stripe, 'list PaymentIntents', (stripe, startingAfter) =>
     stripe.paymentIntents.list({
       created: { gte: sinceSeconds },
@@ -180,9 +185,9 @@ export async function reconcileStripe(
   );
   let paymentsRead = 0;
   for (const intent of intents) {
-    if (intent.metadata?.offer !== EARLY_ACCESS_OFFER || intent.status !== 'succeeded') continue;
+    if (!isCohortPayment(intent)) continue;
     try {
-      const fact = await readOneTimeFact(deps, intent.id);
+      const fact = await readPaymentIntentFact(deps, intent.id);
       if (!fact) continue;
       paymentsRead += 1;
       await apply(deps, [fact]);
@@ -282,7 +287,8 @@ export async function reconcileUser(
      UNION ALL SELECT 'customer', id FROM stripe_customers WHERE "userId" = $1
      UNION ALL SELECT 'subscription', id FROM subscriptions WHERE "userId" = $1
      UNION ALL SELECT 'payment', "paymentIntentId" FROM entitlements
-               WHERE "userId" = $1 AND source = 'one-time' AND "paymentIntentId" IS NOT NULL`,
+               WHERE "userId" = $1 AND source IN ('one-time', 'gift')
+                 AND "paymentIntentId" IS NOT NULL`,
     [userId],
   );
   const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.id);
@@ -311,9 +317,7 @@ export async function reconcileUser(
       stripe.paymentIntents.search({ query, limit: 100, ...(page && { page }) }),
     );
     for (const intent of intents) {
-      if (intent.metadata?.offer === EARLY_ACCESS_OFFER && intent.status === 'succeeded') {
-        paymentIds.add(intent.id);
-      }
+      if (isCohortPayment(intent)) paymentIds.add(intent.id);
     }
   } catch (error) {
     failures.push(`finding the user's payments: ${describe(error)}`);
@@ -333,7 +337,7 @@ export async function reconcileUser(
   let paymentsRead = 0;
   for (const paymentIntentId of paymentIds) {
     try {
-      const fact = await readOneTimeFact(deps, paymentIntentId);
+      const fact = await readPaymentIntentFact(deps, paymentIntentId);
       if (!fact) continue;
       paymentsRead += 1;
       await apply(deps, [fact]);
@@ -343,6 +347,11 @@ export async function reconcileUser(
   }
   return { userId, subscriptionsRead, paymentsRead, before, after: await membershipOf(), failures };
 }
+
+/** A paid early-access or gift PaymentIntent: the payments the ledger reads. */
+const isCohortPayment = (intent: Stripe.PaymentIntent) =>
+  (intent.metadata?.offer === EARLY_ACCESS_OFFER || intent.metadata?.offer === GIFT_OFFER) &&
+  intent.status === 'succeeded';
 
 async function apply(deps: StripeEventDeps, facts: PaymentFact[]): Promise<void> {
   const change = await withTransaction(deps.db.pool, (tx) =>

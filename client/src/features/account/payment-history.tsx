@@ -31,6 +31,14 @@ const STATE: Record<Payment['state'], string> = {
   revoked: 'Reversed',
 };
 
+/** A gift's state, as its recipient sees it: nothing was paid by them. */
+const GIFT_STATE: Record<Payment['state'], string> = {
+  active: 'Gift',
+  suspended: 'Gift: on hold',
+  refunded: 'Refunded to the giver',
+  revoked: 'Reversed',
+};
+
 export interface PaymentsState {
   payments: Payment[] | null;
   /** The comp that gives the member's access as the payments arrived, if one does. */
@@ -101,6 +109,11 @@ export function PaymentHistory({ payments, problem }: PaymentsState) {
                   {COMP_LABEL}, given on {formatDate(payment.paidAt)}
                 </span>
                 <span className="payment__state">Free</span>
+              </>
+            ) : payment.kind === 'gift' ? (
+              <>
+                <span className="payment__what">A year, given to you as a gift</span>
+                <span className="payment__state">{GIFT_STATE[payment.state]}</span>
               </>
             ) : (
               <>

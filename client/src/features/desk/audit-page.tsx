@@ -24,6 +24,8 @@ const ACTIONS: Record<string, string> = {
   plan_move_subscribers: 'moved members to a plan’s new price',
   offer_create: 'made an offer',
   offer_end: 'ended an offer',
+  gift_resend: 'mailed a gift again',
+  gift_address: 'changed a gift’s address',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

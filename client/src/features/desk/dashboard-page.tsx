@@ -69,7 +69,7 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
           monthly, {activeByPlan.yearly} yearly)
         </li>
         <li>
-          <strong>{activeByPlan.oneTime}</strong> by a one-time year
+          <strong>{activeByPlan.oneTime}</strong> by a year paid once or given
         </li>
         <li>
           <strong>{activeByPlan.comp}</strong> on a comp
@@ -127,6 +127,7 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                 <th scope="col">One-time</th>
                 <th scope="col">Monthly</th>
                 <th scope="col">Yearly</th>
+                <th scope="col">Gifts</th>
                 <th scope="col">Refunded</th>
                 <th scope="col">Lost in disputes</th>
               </tr>
@@ -140,6 +141,7 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                   <td>{money(month.revenueByPlan.oneTime)}</td>
                   <td>{money(month.revenueByPlan.monthly)}</td>
                   <td>{money(month.revenueByPlan.yearly)}</td>
+                  <td>{money(month.revenueByPlan.gift)}</td>
                   <td>{money(month.refundedCents)}</td>
                   <td>{money(month.disputeLostCents)}</td>
                 </tr>

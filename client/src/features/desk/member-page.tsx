@@ -25,6 +25,7 @@ const SOURCES: Record<DeskLedgerEntry['source'], string> = {
   'one-time': 'One-time year',
   'subscription-invoice': 'Subscription invoice',
   comp: 'Comp',
+  gift: 'Gift (claimed)',
 };
 
 /** /desk/members/:id: everything about one member, and what an owner can do for them. */

@@ -60,7 +60,13 @@ export default async function stripeWebhookRoutes(
         );
       }
       const outcome = await handleStripeEvent(
-        { ...payments, db: app.db, log: request.log, graceDays: options.graceDays },
+        {
+          ...payments,
+          db: app.db,
+          log: request.log,
+          graceDays: options.graceDays,
+          onGifts: () => app.gifts.deliverSoon(),
+        },
         event,
       ).catch((error: unknown) => {
         app.metrics.webhookEvents.inc({ type: event.type, outcome: 'failed' });

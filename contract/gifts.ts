@@ -1,0 +1,83 @@
+import { Type, type Static } from 'typebox';
+
+// Gifts (issue 28): anyone buys a year (paid once) for someone else's address, with a message and
+// a send date; the recipient is mailed a claim link at that date; claiming gives their account a
+// year of its own, after the time they already hold.
+
+/** What a gift's PaymentIntent carries in its metadata `offer`: how the ledger knows it. */
+export const GIFT_OFFER = 'gift';
+/** Days a claimed gift gives: a year, as the one-time plan. */
+export const GIFT_DAYS = 365;
+export const GIFT_MESSAGE_MAX = 500;
+export const GIFT_NAME_MAX = 80;
+/** How far ahead a gift may be sent. */
+export const GIFT_SEND_AHEAD_DAYS = 366;
+/** Where the recipient's mail points: the token follows in the fragment, never sent to a server. */
+export const GIFT_CLAIM_PATH = '/gift/claim';
+export const GIFT_PATH = '/gift';
+
+const Email = Type.String({ minLength: 1, maxLength: 320 });
+
+/** POST /api/gifts: the buyer's session pays; `buyerEmail` is where a visitor's receipt goes. */
+export const GiftBodySchema = Type.Object(
+  {
+    recipientEmail: Email,
+    message: Type.Optional(Type.String({ maxLength: GIFT_MESSAGE_MAX })),
+    /** When the recipient is mailed (default: as soon as it is paid). */
+    sendAt: Type.Optional(Type.String({ format: 'date-time' })),
+    /** How the recipient's mail names the giver. */
+    fromName: Type.Optional(Type.String({ maxLength: GIFT_NAME_MAX })),
+    buyerEmail: Type.Optional(Email),
+  },
+  { additionalProperties: false },
+);
+export type GiftBody = Static<typeof GiftBodySchema>;
+
+export const GiftPaymentSchema = Type.Object({
+  clientSecret: Type.String(),
+  giftId: Type.String(),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+});
+
+/** POST /api/gifts/claim and /api/gifts/preview: the token from the link's fragment. */
+export const GiftTokenBodySchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
+/** What the claim page shows before the button. */
+export const GiftPreviewSchema = Type.Object({
+  fromName: Type.Union([Type.String(), Type.Null()]),
+  message: Type.Union([Type.String(), Type.Null()]),
+  /** ready: can be claimed; claimed: already (`claimedByYou` says whether by this account). */
+  state: Type.Union([Type.Literal('ready'), Type.Literal('claimed')]),
+  claimedByYou: Type.Boolean(),
+  days: Type.Integer(),
+});
+export type GiftPreview = Static<typeof GiftPreviewSchema>;
+
+/** The desk's list of gifts not yet claimed. */
+export const DeskGiftSchema = Type.Object({
+  id: Type.String(),
+  recipientEmail: Type.String(),
+  buyerEmail: Type.Union([Type.String(), Type.Null()]),
+  fromName: Type.Union([Type.String(), Type.Null()]),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  paidAt: Type.String(),
+  sendAt: Type.String(),
+  /** When the claim link was last mailed, and to which address; null: not yet (sendAt ahead). */
+  sentAt: Type.Union([Type.String(), Type.Null()]),
+  sentTo: Type.Union([Type.String(), Type.Null()]),
+  /** active (claimable), suspended (disputed: not until the dispute is won). */
+  state: Type.String(),
+  paymentIntentId: Type.String(),
+});
+export type DeskGift = Static<typeof DeskGiftSchema>;
+
+/** POST /api/desk/gifts/:id/address. */
+export const GiftAddressBodySchema = Type.Object(
+  { recipientEmail: Email },
+  { additionalProperties: false },
+);

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules.js';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import { DeskGiftSchema, GiftAddressBodySchema } from '../../../../contract/gifts.js';
+import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { listUnclaimedGifts, resendGift } from '../../gifts/gifts.js';
+import { HttpError } from '../../http/errors.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+};
+const GiftAnswer = Type.Object({ gift: DeskGiftSchema, mailed: Type.Boolean() });
+const params = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/**
+ * The desk's gifts (issue 28): owners and editors see the gifts paid for and not claimed; an owner
+ * mails one's claim link again, or to a corrected address. Either way the old link stops working.
+ */
+const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', async (request) => {
+    const staff = await request.requireStaff();
+    requireMaySeeMembers(staff);
+    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+  });
+
+  app.get(
+    `${DESK_API}/gifts`,
+    {
+      schema: { response: { 200: Type.Object({ gifts: Type.Array(DeskGiftSchema) }), ...errors } },
+    },
+    async () => ({ gifts: await listUnclaimedGifts(app.db.pool) }),
+  );
+
+  app.post(
+    `${DESK_API}/gifts/:id/resend`,
+    { schema: { params, response: { 200: GiftAnswer, ...errors } } },
+    async (request) =>
+      resendGift(app.gifts.mail, await request.requireStaff(), { giftId: request.params.id }),
+  );
+
+  app.post(
+    `${DESK_API}/gifts/:id/address`,
+    { schema: { params, body: GiftAddressBodySchema, response: { 200: GiftAnswer, ...errors } } },
+    async (request) => {
+      const recipientEmail = normalizeEmail(request.body.recipientEmail);
+      if (!isValidEmail(recipientEmail)) {
+        throw new HttpError(400, 'invalid_email', 'That is not a valid email address.');
+      }
+      return resendGift(app.gifts.mail, await request.requireStaff(), {
+        giftId: request.params.id,
+        recipientEmail,
+      });
+    },
+  );
+};
+
+export default deskGiftRoutes;

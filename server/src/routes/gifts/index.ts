@@ -1,0 +1,185 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  hasControlCharacters,
+  isValidEmail,
+  normalizeEmail,
+} from '../../../../contract/account-rules.js';
+import { ErrorResponseSchema, UserResponseSchema } from '../../../../contract/api.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
+import {
+  GIFT_SEND_AHEAD_DAYS,
+  GiftBodySchema,
+  GiftPaymentSchema,
+  GiftPreviewSchema,
+  GiftTokenBodySchema,
+} from '../../../../contract/gifts.js';
+import { withTransaction } from '../../db/transaction.js';
+import { previewGift } from '../../gifts/gifts.js';
+import { HttpError } from '../../http/errors.js';
+import { hashLinkToken } from '../../http/link-tokens.js';
+import { claimGift } from '../../memberships/ledger.js';
+import { createGiftPayment } from '../../stripe/membership-checkout.js';
+import { findSessionUser, toUser } from '../../users/users.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  410: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+};
+
+const DAY_MS = 24 * 3600 * 1000;
+/** A send date this far in the past is a mistake, not a clock's drift: refused. */
+const PAST_TOLERANCE_MS = 10 * 60 * 1000;
+
+/** Control characters other than line breaks and tabs: never part of a message. */
+const withoutLineBreaks = (text: string) => text.replace(/[\n\r\t]/g, ' ');
+
+function cleanText(value: string | undefined, field: string): string | null {
+  const text = value?.trim() ?? '';
+  if (hasControlCharacters(withoutLineBreaks(text))) {
+    throw new HttpError(400, 'invalid_text', `The ${field} has characters a mail cannot carry.`);
+  }
+  return text === '' ? null : text.replace(/\r\n?/g, '\n');
+}
+
+function requireEmail(value: string, field: string): string {
+  const email = normalizeEmail(value);
+  if (!isValidEmail(email)) {
+    throw new HttpError(400, 'invalid_email', `The ${field} is not a valid email address.`);
+  }
+  return email;
+}
+
+/** When the recipient is mailed: null for now (no date, or a date that is now). */
+function sendDate(value: string | undefined, now: number): Date | null {
+  if (!value) return null;
+  const at = new Date(value).getTime();
+  if (at < now - PAST_TOLERANCE_MS) {
+    throw new HttpError(400, 'invalid_send_date', 'The send date is in the past.');
+  }
+  if (at > now + GIFT_SEND_AHEAD_DAYS * DAY_MS) {
+    throw new HttpError(
+      400,
+      'invalid_send_date',
+      `A gift can be sent at most ${GIFT_SEND_AHEAD_DAYS} days ahead.`,
+    );
+  }
+  return at <= now ? null : new Date(at);
+}
+
+/**
+ * Gifts (issue 28): anyone buys a year for someone else's address; once paid (the webhook), the
+ * recipient is mailed a claim link at the send date, and claims it signed in.
+ */
+const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: number }> = async (
+  app,
+  { siteName, graceDays },
+) => {
+  app.post(
+    '/api/gifts',
+    { schema: { body: GiftBodySchema, response: { 200: GiftPaymentSchema, ...errors } } },
+    async (request) => {
+      const payments = app.requirePayments();
+      const session = await request.requireSession();
+      const body = request.body;
+      const recipientEmail = requireEmail(body.recipientEmail, 'recipient’s address');
+      const buyerEmail =
+        session.user?.email ??
+        (body.buyerEmail ? requireEmail(body.buyerEmail, 'your address') : null);
+      const gift = {
+        buyerUserId: session.userId,
+        buyerEmail,
+        recipientEmail,
+        fromName: cleanText(body.fromName, 'name'),
+        message: cleanText(body.message, 'message'),
+        sendAt: sendDate(body.sendAt, Date.now()),
+      };
+      // A gift is the one-time year, at its price now, whether or not it is on sale itself.
+      const plan = (await app.plans.list()).find((each) => each.id === EARLY_ACCESS_OFFER);
+      if (!plan) throw new HttpError(409, 'gifts_unavailable', 'Gifts cannot be bought now.');
+      const price = { priceCents: plan.amountCents, currency: plan.currency };
+      const { clientSecret, giftId } = await createGiftPayment(payments, {
+        gift,
+        siteName,
+        price,
+      });
+      return { clientSecret, giftId, amountCents: price.priceCents, currency: price.currency };
+    },
+  );
+
+  /** What the claim page shows before its button: who gave it, their message, whether claimed. */
+  app.post(
+    '/api/gifts/preview',
+    { schema: { body: GiftTokenBodySchema, response: { 200: GiftPreviewSchema, ...errors } } },
+    async (request) => {
+      const session = await request.requireSession();
+      const preview = await previewGift(app.db.pool, request.body.token, session.userId);
+      if (!preview) throw giftNotFound();
+      if (typeof preview === 'string') throw claimRefused(preview);
+      return preview;
+    },
+  );
+
+  app.post(
+    '/api/gifts/claim',
+    { schema: { body: GiftTokenBodySchema, response: { 200: UserResponseSchema, ...errors } } },
+    async (request) => {
+      const session = await request.requireSession();
+      if (!session.user?.email) {
+        throw new HttpError(
+          401,
+          'sign_in_required',
+          'Sign in, or create an account, to claim your gift: the year is kept on your account.',
+        );
+      }
+      const result = await withTransaction(app.db.pool, (tx) =>
+        claimGift(
+          tx,
+          {
+            tokenHash: hashLinkToken(request.body.token),
+            userId: session.userId,
+            now: new Date(),
+          },
+          { graceDays },
+        ),
+      );
+      if (result.claimed) app.gifts.deliverSoon();
+      else if (!result.byYou) throw claimRefused(result.why);
+      return { user: toUser(session.userId, await findSessionUser(app, session.userId)) };
+    },
+  );
+};
+
+const giftNotFound = () =>
+  new HttpError(
+    404,
+    'gift_not_found',
+    'This gift link is not valid: check that it is the whole link from the newest mail.',
+  );
+
+function claimRefused(why: 'unknown' | 'taken' | 'refunded' | 'disputed'): HttpError {
+  switch (why) {
+    case 'taken':
+      return new HttpError(409, 'gift_claimed', 'This gift was claimed already.');
+    case 'refunded':
+      return new HttpError(
+        410,
+        'gift_refunded',
+        'This gift was refunded to the person who bought it, so it can no longer be claimed.',
+      );
+    case 'disputed':
+      return new HttpError(
+        409,
+        'gift_unavailable',
+        'This gift’s payment is being checked: try again in a few days.',
+      );
+    default:
+      return giftNotFound();
+  }
+}
+
+export default giftRoutes;
