@@ -8,12 +8,17 @@ import {
   switchSubscriptionPlan,
   type SubscriptionPlan,
 } from '../stripe/membership-checkout.js';
-import { earlyAccessMetadata } from '../stripe/offer.js';
+import { randomUUID } from 'node:crypto';
+import { earlyAccessMetadata, giftMetadata } from '../stripe/offer.js';
+import { withTransaction } from '../db/transaction.js';
+import { hashLinkToken } from '../http/link-tokens.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
+import { claimGift } from './ledger.js';
 
 // Random payment histories for one visitor (one-time years, a monthly or yearly subscription with
 // or without a free trial that converts or lapses, renewals, switches between monthly and yearly
-// with Stripe's proration, full and partial refunds, disputes won, lost or still open), their events delivered
+// with Stripe's proration, gifts bought for the visitor and claimed before or after their refund
+// or dispute is known, full and partial refunds, disputes won, lost or still open), their events delivered
 // shuffled, duplicated and late: whatever the order, the membership the app shows must be what the
 // payments Stripe holds say was paid and kept. The expectation is computed from the fake
 // Stripe's own objects, not from the app's database.
@@ -22,6 +27,7 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 type Step =
   | { kind: 'pay-once'; discounted: boolean }
+  | { kind: 'gift'; claim: boolean }
   | { kind: 'subscribe'; plan: 'monthly' | 'yearly'; trial: 'none' | 'with-card' | 'no-card' }
   | { kind: 'switch' }
   | { kind: 'renew' }
@@ -30,6 +36,7 @@ type Step =
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('pay-once' as const), discounted: fc.boolean() }),
+  fc.record({ kind: fc.constant('gift' as const), claim: fc.boolean() }),
   fc.record({
     kind: fc.constant('subscribe' as const),
     plan: fc.constantFrom('monthly' as const, 'yearly' as const),
@@ -48,6 +55,16 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     outcome: fc.constantFrom('open' as const, 'won' as const, 'lost' as const),
   }),
 );
+
+/** The events that tell of a refund or a dispute: held back when gifts are claimed first. */
+const CHARGE_EVENTS = [
+  'charge.refunded',
+  'refund.created',
+  'charge.dispute.created',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.closed',
+  'charge.dispute.funds_reinstated',
+];
 
 interface Charge {
   id: string;
@@ -70,8 +87,35 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
     await stripe?.stop();
   });
 
+  /**
+   * The visitor claims a gift, as its link's button does (the ledger's claim, on a token set here
+   * in place of the mailed one): answers the claim, or nothing when the gift could not be claimed
+   * (not known yet, or its payment already known to be taken back or disputed).
+   */
+  async function claim(userId: string, paymentIntentId: string) {
+    const token = randomUUID();
+    await t.database.pool.query(
+      `INSERT INTO users (id, "updatedAt") VALUES ($1, now())
+                                 ON CONFLICT (id) DO NOTHING`,
+      [userId],
+    );
+    await t.database.pool.query(`UPDATE gifts SET "tokenHash" = $2 WHERE "paymentIntentId" = $1`, [
+      paymentIntentId,
+      hashLinkToken(token),
+    ]);
+    const now = new Date();
+    const result = await withTransaction(t.database.pool, (tx) =>
+      claimGift(tx, { tokenHash: hashLinkToken(token), userId, now }, { graceDays: 7 }),
+    );
+    return result.claimed ? [{ paymentIntentId, claimedAt: now }] : [];
+  }
+
   /** What the fake Stripe's objects say the visitor paid and kept. */
-  function expectedLedger(paymentIntentIds: string[], invoiceIds: string[]): LedgerEntry[] {
+  function expectedLedger(
+    paymentIntentIds: string[],
+    invoiceIds: string[],
+    claimedGifts: { paymentIntentId: string; claimedAt: Date }[] = [],
+  ): LedgerEntry[] {
     const fate = (paymentIntentId: string): EntitlementState => {
       const intent = stripe.get(paymentIntentId);
       const charge = stripe.get(String(intent.latest_charge)) as unknown as Charge;
@@ -125,8 +169,25 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
         state: payment ? fate(payment.payment.payment_intent) : ('active' as const),
       };
     });
-    return [...oneTime, ...invoices];
+    // A gift the visitor claimed: a year of its own from the claim, in its payment's state.
+    const gifts = claimedGifts.map(({ paymentIntentId, claimedAt }) => ({
+      id: paymentIntentId,
+      source: 'gift' as const,
+      subscriptionId: null,
+      paidAt: new Date(
+        Number(stripe.get(String(stripe.get(paymentIntentId).latest_charge)).created) * 1000,
+      ),
+      periodStart: claimedAt,
+      periodEnd: null,
+      days: 365,
+      state: fate(paymentIntentId),
+    }));
+    return [...oneTime, ...invoices, ...gifts];
   }
+
+  /** The fate of a gift's payment, as its row must end up. */
+  const giftFate = (paymentIntentId: string) =>
+    expectedLedger([paymentIntentId], []).map((entry) => entry.state)[0];
 
   it('shows exactly what was paid and kept, whatever order the events arrive in', async () => {
     await fc.assert(
@@ -134,7 +195,8 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
         fc.array(stepArbitrary, { minLength: 1, maxLength: 6 }),
         fc.integer(),
         fc.boolean(),
-        async (steps, seed, duplicate) => {
+        fc.constantFrom('before-refunds' as const, 'after-everything' as const),
+        async (steps, seed, duplicate, claimWhen) => {
           /** The charge that paid an invoice, if one did (a trial's or a credit's did not). */
           const paymentOf = (invoiceId: string): string | null => {
             const payment = [...stripe.objects.values()].find(
@@ -148,6 +210,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           const paymentIntentIds: string[] = [];
           const invoiceIds: string[] = [];
           const charges: string[] = [];
+          const gifts: { paymentIntentId: string; claim: boolean }[] = [];
           let subscriptionId: string | null = null;
 
           for (const step of steps) {
@@ -162,6 +225,25 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                 price.priceCents,
               );
               paymentIntentIds.push(intent.id);
+              charges.push(String(intent.latest_charge));
+            } else if (step.kind === 'gift') {
+              // Someone else buys the visitor a year; its refunds and disputes are the buyer's.
+              const intent = stripe.paidPaymentIntent(
+                giftMetadata(
+                  {
+                    giftId: randomUUID(),
+                    buyerUserId: randomUUID(),
+                    buyerEmail: null,
+                    fromName: null,
+                    recipientEmail: 'property-gift@example.com',
+                    message: null,
+                    sendAt: null,
+                  },
+                  OFFER,
+                ),
+                OFFER.priceCents,
+              );
+              gifts.push({ paymentIntentId: intent.id, claim: step.claim });
               charges.push(String(intent.latest_charge));
             } else if (step.kind === 'subscribe' && !subscriptionId) {
               const plan = (await t.app.plans.list()).find(
@@ -246,15 +328,26 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           }
 
           // Deliver everything, shuffled; what the app then asks of Stripe (a cancellation, a
-          // refund) makes more events: deliver those too, until none are left.
-          for (let round = 0; round < 5 && stripe.pendingEvents().length > 0; round += 1) {
-            const { delivered } = await stripe.deliverPending({
-              order: 'shuffled',
-              seed,
-              duplicate,
-            });
-            expect(delivered.filter((d) => d.status !== 200)).toEqual([]);
+          // refund) makes more events: deliver those too, until none are left. The visitor claims
+          // their gifts before the refunds' and disputes' events arrive, or after everything.
+          const deliverAll = async (except?: string[]) => {
+            for (let round = 0; round < 5 && stripe.pendingEvents().length > 0; round += 1) {
+              const { delivered } = await stripe.deliverPending({
+                order: 'shuffled',
+                seed,
+                duplicate,
+                ...(except && { except }),
+              });
+              expect(delivered.filter((d) => d.status !== 200)).toEqual([]);
+              if (except) break;
+            }
+          };
+          await deliverAll(claimWhen === 'before-refunds' ? CHARGE_EVENTS : undefined);
+          const claimedGifts: { paymentIntentId: string; claimedAt: Date }[] = [];
+          for (const gift of gifts.filter((each) => each.claim)) {
+            claimedGifts.push(...(await claim(visitor.userId, gift.paymentIntentId)));
           }
+          await deliverAll();
 
           const held = subscriptionId ? stripe.get(subscriptionId) : null;
           const subscriptions = held
@@ -267,7 +360,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
               ]
             : [];
           const expected = deriveMembership(
-            expectedLedger(paymentIntentIds, invoiceIds),
+            expectedLedger(paymentIntentIds, invoiceIds, claimedGifts),
             subscriptions,
             { graceDays: 7, now: new Date() },
           );
@@ -278,9 +371,17 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           });
           // Every paid source once, in the state Stripe's objects give it.
           const expectedStates = Object.fromEntries(
-            expectedLedger(paymentIntentIds, invoiceIds).map((e) => [e.id, e.state]),
+            expectedLedger(paymentIntentIds, invoiceIds, claimedGifts).map((e) => [e.id, e.state]),
           );
           expect(Object.fromEntries(stored.map((e) => [e.id, e.state]))).toEqual(expectedStates);
+          // Every gift, claimed or not, in its payment's state.
+          for (const gift of gifts) {
+            const { rows } = await t.database.pool.query(
+              `SELECT state::text FROM gifts WHERE "paymentIntentId" = $1`,
+              [gift.paymentIntentId],
+            );
+            expect(rows[0]?.state).toBe(giftFate(gift.paymentIntentId));
+          }
 
           if (!expected) {
             expect(user.membership).toBeNull();
