@@ -4,17 +4,8 @@ import { Type, type Static } from 'typebox';
 // a send date; the recipient is mailed a claim link at that date; claiming gives their account a
 // year of its own, after the time they already hold.
 
-/** What a gift's PaymentIntent carries in its metadata `offer`: how the ledger knows it. */
-export const GIFT_OFFER = 'gift';
-/** Days a claimed gift gives: a year, as the one-time plan. */
-export const GIFT_DAYS = 365;
-export const GIFT_MESSAGE_MAX = 500;
-export const GIFT_NAME_MAX = 80;
-/** How far ahead a gift may be sent. */
-export const GIFT_SEND_AHEAD_DAYS = 366;
-/** Where the recipient's mail points: the token follows in the fragment, never sent to a server. */
-export const GIFT_CLAIM_PATH = '/gift/claim';
-export const GIFT_PATH = '/gift';
+export * from './gift-rules.js';
+import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from './gift-rules.js';
 
 const Email = Type.String({ minLength: 1, maxLength: 320 });
 

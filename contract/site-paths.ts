@@ -7,6 +7,10 @@ export const paths = {
   collective: '/collective',
   empowerment: '/empowerment',
   earlyAccess: '/early-access',
+  /** A year bought for someone else (issue 28). */
+  gift: '/gift',
+  /** The link mailed to a gift's recipient opens this page (`#token=`): its button claims it. */
+  giftClaim: '/gift/claim',
   register: '/register',
   /** The link mailed by /register opens this page (`#token=`): its button finishes it. */
   registerConfirm: '/register/confirm',
@@ -80,6 +84,8 @@ export const browserOnlyPages = [
   paths.confirmEmail,
   paths.newsletterConfirm,
   paths.newsletterUnsubscribe,
+  paths.gift,
+  paths.giftClaim,
 ] as const;
 
 export const policyPages = [

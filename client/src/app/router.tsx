@@ -14,6 +14,8 @@ const CollectiveRoute = lazy(() => import('./routes/collective'));
 const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
 const ContentPageRoute = lazy(() => import('./routes/content-page'));
 const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
+const GiftPage = lazy(() => import('../features/payments/gift-page'));
+const GiftClaimPage = lazy(() => import('../features/account/gift-claim-page'));
 const RegisterPage = lazy(() => import('../features/account/register-page'));
 const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
@@ -94,6 +96,12 @@ export function AppRoutes() {
             ))}
             <Route path={paths.earlyAccess}>
               <EarlyAccessPage />
+            </Route>
+            <Route path={paths.gift}>
+              <GiftPage />
+            </Route>
+            <Route path={paths.giftClaim}>
+              <GiftClaimPage />
             </Route>
             <Route path={paths.register}>
               <RegisterPage />

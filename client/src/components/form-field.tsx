@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import './form-field.css';
 
 interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;

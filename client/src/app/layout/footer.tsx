@@ -21,6 +21,7 @@ export default function Footer() {
               ...sectionLinks,
               { to: paths.perks, label: 'Member perks' },
               { to: paths.newsletter, label: 'Newsletter' },
+              { to: paths.gift, label: 'Give a year' },
             ].map((link) => (
               <li key={link.to}>
                 <Link to={link.to}>{link.label}</Link>

@@ -15,6 +15,7 @@ import type {
   PasswordResetConfirmBodySchema,
   User,
 } from '../../../../contract/api';
+import type { GiftPreview } from '../../../../contract/gifts';
 import { apiRequest } from '../../lib/api-client';
 
 // One function per endpoint; request bodies typed by the contract's schemas (type-only imports:
@@ -106,3 +107,9 @@ export const endSession = (id: string): SessionsAnswer =>
 
 export const endOtherSessions = (): SessionsAnswer =>
   apiRequest('/api/account/sessions/end-others', { method: 'POST' });
+
+/** A gift's claim page (issue 28): who gave it and whether it is claimed, then the claim. */
+export const previewGift = (token: string, signal?: AbortSignal) =>
+  apiRequest<GiftPreview>('/api/gifts/preview', { method: 'POST', body: { token }, signal });
+
+export const claimGift = (token: string): UserAnswer => post('/api/gifts/claim', { token });

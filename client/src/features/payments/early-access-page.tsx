@@ -1,7 +1,5 @@
 import { Link } from '../../lib/router';
 import { Elements } from '@stripe/react-stripe-js';
-import { loadStripe } from '@stripe/stripe-js/pure';
-import type { Stripe } from '@stripe/stripe-js';
 import { useEffect, useState } from 'react';
 import { MarkdownContent } from '../../components/markdown-content';
 import { useScreenCopy } from '../../lib/site-data';
@@ -17,14 +15,9 @@ import { JoinButton } from '../../components/join-button';
 import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { PaymentForm } from './payment-form';
 import { usePaymentIntent } from './use-payment-intent';
+import { getStripe } from './stripe-loader';
 import { useQueryParamOnce } from '../../lib/use-query-param';
 import './early-access.css';
-
-let stripePromise: Promise<Stripe | null> | undefined;
-function getStripe(publishableKey: string) {
-  stripePromise ??= loadStripe(publishableKey);
-  return stripePromise;
-}
 
 /** Back from Stripe with `?payment_intent_client_secret=…`: ask Stripe.js how it went. */
 function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
@@ -101,6 +94,9 @@ export default function EarlyAccessPage() {
               config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
             )}
           </div>
+          <p className="early-access__gift">
+            Or <Link to={paths.gift}>give a year to someone else</Link>.
+          </p>
           {/* The seed's "Privacy policy / Terms of use" line, as links; the site footer has them too. */}
           <p className="early-access__policies">
             <Link to={paths.privacy}>Privacy policy</Link>
