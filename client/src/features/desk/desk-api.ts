@@ -1,3 +1,4 @@
+import type { DeskGift } from '../../../../contract/gifts';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plans';
 import type {
@@ -136,3 +137,21 @@ export const createOffer = (body: OfferBody): Promise<{ offer: DeskOffer }> =>
 
 export const endOffer = (id: string): Promise<{ offer: DeskOffer }> =>
   apiRequest(`${DESK_API}/offers/${id}/end`, { method: 'POST' });
+
+/** The gifts paid for and not claimed yet, newest first. */
+export const fetchGifts = (signal?: AbortSignal): Promise<{ gifts: DeskGift[] }> =>
+  apiRequest(`${DESK_API}/gifts`, { signal });
+
+/** What a gift's change answers: the gift now, and whether a new link was mailed just now. */
+type GiftResult = Promise<{ gift: DeskGift; mailed: boolean }>;
+
+/** Mails a gift's claim link again: a new link, the old one stops working. */
+export const resendGift = (id: string): GiftResult =>
+  apiRequest(`${DESK_API}/gifts/${encodeURIComponent(id)}/resend`, { method: 'POST' });
+
+/** Corrects a gift's address; a link already mailed goes again, to it, at once. */
+export const changeGiftAddress = (id: string, recipientEmail: string): GiftResult =>
+  apiRequest(`${DESK_API}/gifts/${encodeURIComponent(id)}/address`, {
+    method: 'POST',
+    body: { recipientEmail },
+  });

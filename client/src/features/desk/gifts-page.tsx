@@ -1,0 +1,294 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { DeskStaff } from '../../../../contract/desk-api';
+import type { DeskGift } from '../../../../contract/gifts';
+import { ConfirmBox } from './confirm-box';
+import { changeGiftAddress, fetchGifts, resendGift } from './desk-api';
+import { formatMoney } from './desk-format';
+import { describeError, useDeskData } from './use-desk-data';
+
+interface Outcome {
+  ok: boolean;
+  text: string;
+}
+
+/** "Nov 26, 2026": short enough for a table cell. */
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Whether a gift's link has gone, or is going now: mailing it again sends one at once. */
+const isDue = (gift: DeskGift) => gift.sentAt !== null || Date.parse(gift.sendAt) <= Date.now();
+
+/** Where a gift's claim link stands, in words. */
+function describeLink(gift: DeskGift): string {
+  if (gift.sentAt) {
+    return `Mailed ${formatDate(gift.sentAt)}${gift.sentTo ? ` to ${gift.sentTo}` : ''}`;
+  }
+  return isDue(gift)
+    ? `Due ${formatDate(gift.sendAt)}: going out now`
+    : `Goes on ${formatDate(gift.sendAt)}`;
+}
+
+/** describeError for whatever a failed request threw. */
+const errorText = (error: unknown) =>
+  describeError(error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * /desk/gifts: the years bought for someone else, paid for and not claimed yet. An owner mails a
+ * claim link again, or to a corrected address (the link mailed before stops working); editors see
+ * the list and change nothing.
+ */
+export function GiftsPage({ staff }: { staff: DeskStaff }) {
+  const [gifts, reload] = useDeskData('gifts', (signal) => fetchGifts(signal));
+  const mayChange = staff.role === 'owner';
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const done = (result: Outcome) => {
+    setOutcome(result);
+    reload();
+  };
+  return (
+    <section aria-labelledby="gifts-title">
+      <h1 id="gifts-title">Gifts</h1>
+      <p className="desk__lede">
+        Gifts paid for and not claimed yet. Mail a link again, or to a corrected address: the link
+        mailed before stops working.
+      </p>
+      <p role="status" className="desk__done">
+        {outcome?.ok ? outcome.text : ''}
+      </p>
+      {outcome && !outcome.ok && (
+        <p role="alert" className="form-error">
+          {outcome.text}
+        </p>
+      )}
+      {gifts.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {gifts.state === 'error' && <p role="alert">{describeError(gifts.error)}</p>}
+      {gifts.state === 'ready' &&
+        (gifts.data.gifts.length === 0 ? (
+          <p className="desk__empty">No unclaimed gifts.</p>
+        ) : (
+          <div className="desk-scroll">
+            <table className="desk-table">
+              <caption>Unclaimed gifts, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Recipient</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Paid</th>
+                  <th scope="col">Link</th>
+                  <th scope="col">State</th>
+                  {mayChange && (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {gifts.data.gifts.map((gift) => (
+                  <GiftRow
+                    key={gift.id}
+                    gift={gift}
+                    mayChange={mayChange}
+                    onStart={() => setOutcome(null)}
+                    onDone={done}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+    </section>
+  );
+}
+
+function GiftRow({
+  gift,
+  mayChange,
+  onStart,
+  onDone,
+}: {
+  gift: DeskGift;
+  mayChange: boolean;
+  /** An action begins: the last one's line goes. */
+  onStart: () => void;
+  /** An action ended, well or not: its line, and the list again. */
+  onDone: (outcome: Outcome) => void;
+}) {
+  const disputed = gift.state === 'suspended';
+  return (
+    <tr>
+      <th scope="row">{gift.recipientEmail}</th>
+      <td>
+        {gift.fromName ?? (gift.buyerEmail ? null : 'No name given')}
+        {gift.buyerEmail && <span className="desk__note">{gift.buyerEmail}</span>}
+      </td>
+      <td className="desk-gift__nowrap">
+        {formatDate(gift.paidAt)}
+        <span className="desk__note">{formatMoney(gift.amountCents, gift.currency)}</span>
+      </td>
+      <td>{describeLink(gift)}</td>
+      <td>
+        {disputed ? (
+          <>
+            Disputed
+            <span className="desk__note">No link until the dispute is won</span>
+          </>
+        ) : gift.state === 'active' ? (
+          'Active'
+        ) : (
+          gift.state
+        )}
+      </td>
+      {mayChange && (
+        <td>
+          <GiftActions gift={gift} disputed={disputed} onStart={onStart} onDone={onDone} />
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function GiftActions({
+  gift,
+  disputed,
+  onStart,
+  onDone,
+}: {
+  gift: DeskGift;
+  disputed: boolean;
+  onStart: () => void;
+  onDone: (outcome: Outcome) => void;
+}) {
+  const [mode, setMode] = useState<'idle' | 'confirming' | 'address'>('idle');
+  const [email, setEmail] = useState(gift.recipientEmail);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  // What opens (or closes) takes the focus, not the page's top: its first field or button.
+  const box = useRef<HTMLDivElement>(null);
+  const shownMode = useRef(mode);
+  useEffect(() => {
+    if (shownMode.current === mode) return;
+    shownMode.current = mode;
+    box.current?.querySelector<HTMLElement>('input, button')?.focus();
+  }, [mode]);
+
+  async function resend() {
+    setBusy(true);
+    onStart();
+    try {
+      const { gift: now, mailed } = await resendGift(gift.id);
+      setMode('idle');
+      onDone({
+        ok: true,
+        text: mailed
+          ? `Mailed a new link to ${now.sentTo ?? now.recipientEmail}.`
+          : `Nothing mailed: the link goes on ${formatDate(now.sendAt)}.`,
+      });
+    } catch (error) {
+      setMode('idle');
+      onDone({ ok: false, text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function saveAddress(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    onStart();
+    try {
+      const { gift: now, mailed } = await changeGiftAddress(gift.id, email.trim());
+      setMode('idle');
+      onDone({
+        ok: true,
+        text: mailed
+          ? `Address changed; mailed a new link to ${now.sentTo ?? now.recipientEmail}.`
+          : `Address changed; the link goes on ${formatDate(now.sendAt)}.`,
+      });
+    } catch (error) {
+      // Stays open, with what was typed, to be corrected (a gift claimed since leaves the list).
+      setProblem(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div ref={box} className="desk-gift__act">
+      {mode === 'confirming' && (
+        <ConfirmBox
+          confirmLabel="Mail a new link"
+          busy={busy}
+          onConfirm={() => void resend()}
+          onCancel={() => setMode('idle')}
+        >
+          Mail a new link to {gift.recipientEmail}? The link mailed before stops working.
+        </ConfirmBox>
+      )}
+      {mode === 'address' && (
+        <form
+          className="desk-gift__address"
+          onSubmit={(event) => void saveAddress(event)}
+          aria-label={`Change the address of the gift to ${gift.recipientEmail}`}
+        >
+          <label className="desk-field">
+            <span>New address</span>
+            <input
+              type="email"
+              value={email}
+              required
+              autoComplete="off"
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </label>
+          <p className="button-row">
+            <button className="button desk__small" type="submit" disabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
+            <button
+              type="button"
+              className="button button--outline desk__small"
+              onClick={() => {
+                setMode('idle');
+                setProblem(null);
+              }}
+            >
+              Cancel
+            </button>
+          </p>
+          {problem && (
+            <p role="alert" className="form-error">
+              {problem}
+            </p>
+          )}
+        </form>
+      )}
+      {mode === 'idle' && (
+        <p className="button-row desk-gift__actions">
+          {isDue(gift) && !disputed && (
+            <button
+              type="button"
+              className="button button--outline desk__small"
+              aria-label={`Mail again to ${gift.recipientEmail}`}
+              onClick={() => setMode('confirming')}
+            >
+              Mail again
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button--outline desk__small"
+            aria-label={`Change address of ${gift.recipientEmail}`}
+            onClick={() => {
+              setEmail(gift.recipientEmail);
+              setMode('address');
+            }}
+          >
+            Change address
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
