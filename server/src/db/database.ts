@@ -17,6 +17,12 @@ export interface Database {
    * embedded database (one process at a time anyway), nor through PgBouncer's transaction pooling.
    */
   sessionLocks: boolean;
+  /**
+   * Whether a connection keeps the statements prepared on it (withTransaction's `prepared`): not on
+   * the embedded database, whose connections share one backend, nor through PgBouncer's transaction
+   * pooling, which may run the next transaction on another server connection.
+   */
+  preparedStatements: boolean;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     connectListener: () =>
       options.embedded || pgbouncer ? null : new pg.Client({ connectionString, keepAlive: true }),
     sessionLocks: !options.embedded && !pgbouncer,
+    preparedStatements: !options.embedded && !pgbouncer,
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -17,9 +17,12 @@ export type StripeEventDeps = Services & {
 /**
  * Records a verified Stripe event once and applies what Stripe says now about its object in the
  * same transaction: if the effect cannot be stored, neither is the event, and Stripe's retry finds
- * it new. Two deliveries of one event at once serialise on the event's primary key; the second
- * changes nothing. What the ledger then owes Stripe (a cancellation, a refund) runs after the
- * commit and never fails the webhook: it stays queued until Stripe has done it.
+ * it new. The event's row is written last, with what it did, in the statement that lists it under
+ * its users (one round trip fewer than a row written first and marked after). Two deliveries of
+ * one event at once serialise on the users' locks and on the event's primary key: the second finds
+ * the row there, and everything it wrote is rolled back, so it changes nothing. What the ledger
+ * then owes Stripe (a cancellation, a refund) runs after the commit and never fails the webhook:
+ * it stays queued until Stripe has done it.
  */
 export async function handleStripeEvent(
   deps: StripeEventDeps,
@@ -31,23 +34,29 @@ export async function handleStripeEvent(
   // Read from Stripe before the transaction, so no database transaction waits on the network.
   const facts = await readEventFacts(deps, event);
   const named = namedInEvent(event);
-  const result = await withTransaction(deps.db.pool, async (tx) => {
-    const recorded = await tx.query(
-      `INSERT INTO stripe_events (id, type, "objectId") VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO NOTHING`,
-      [event.id, event.type, named.objectId],
-    );
-    if (recorded.rowCount === 0) return 'duplicate' as const;
-    const change =
-      facts.length === 0 ? null : await applyPaymentFacts(tx, facts, { graceDays: deps.graceDays });
-    await recordOutcome(tx, event.id, {
-      outcome: change ? 'applied' : 'recorded',
-      notes: change?.notices.join('\n') || null,
-      userIds: [...(change?.userIds ?? [])],
-      customerId: named.customerId,
-      metadataUserId: named.metadataUserId,
-    });
-    return change ?? ('recorded' as const);
+  const result = await withTransaction(
+    deps.db.pool,
+    async (tx) => {
+      const change =
+        facts.length === 0
+          ? null
+          : await applyPaymentFacts(tx, facts, { graceDays: deps.graceDays });
+      const recorded = await recordEvent(tx, event, {
+        objectId: named.objectId,
+        outcome: change ? 'applied' : 'recorded',
+        notes: change?.notices.join('\n') || null,
+        userIds: [...(change?.userIds ?? [])],
+        customerId: named.customerId,
+        metadataUserId: named.metadataUserId,
+      });
+      // Another delivery of this event committed first: undo what this one wrote.
+      if (!recorded) throw new AlreadyRecorded();
+      return change ?? ('recorded' as const);
+    },
+    { prepared: deps.db.preparedStatements },
+  ).catch((error: unknown) => {
+    if (error instanceof AlreadyRecorded) return 'duplicate' as const;
+    throw error;
   });
   if (typeof result === 'string') return result;
   await settleLedgerChange(deps, result);
@@ -83,34 +92,55 @@ function namedInEvent(event: Stripe.Event): {
   };
 }
 
+/** Thrown inside the transaction to roll back a delivery whose event is already recorded. */
+class AlreadyRecorded extends Error {}
+
 /**
- * Marks what the event did, and lists it under the users whose ledger it changed, the user of its
- * customer, and the user (or the account an anonymous user merged into) named in its metadata:
- * those that have a row. One statement, one round-trip (the UPDATE in the WITH runs once, to
- * completion, whatever the INSERT selects).
+ * Records the event with what it did, and lists it under the users whose ledger it changed, the
+ * user of its customer, and the user (or the account an anonymous user merged into) named in its
+ * metadata: those that have a row. One statement, one round trip; false when the event's row was
+ * already there (the listing then adds nothing: it selects from the row just inserted).
  */
-async function recordOutcome(
+async function recordEvent(
   tx: Tx,
-  eventId: string,
+  event: Stripe.Event,
   done: {
+    objectId: string | null;
     outcome: 'applied' | 'recorded';
     notes: string | null;
     userIds: string[];
     customerId: string | null;
     metadataUserId: string | null;
   },
-): Promise<void> {
-  await tx.query(
-    `WITH marked AS (UPDATE stripe_events SET outcome = $5, notes = $6 WHERE id = $1)
-     INSERT INTO stripe_event_users ("eventId", "userId")
-     SELECT $1, u.id FROM users u
-     WHERE u.id = ANY($2::uuid[])
-        OR u.id = (SELECT "userId" FROM stripe_customers WHERE id = $3)
-        OR u.id = $4::uuid
-        OR u.id = (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $4::uuid)
-     ON CONFLICT DO NOTHING`,
-    [eventId, done.userIds, done.customerId, done.metadataUserId, done.outcome, done.notes],
+): Promise<boolean> {
+  const { rows } = await tx.query<{ recorded: boolean }>(
+    `WITH recorded AS (
+       INSERT INTO stripe_events (id, type, "objectId", outcome, notes)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id
+     ), listed AS (
+       INSERT INTO stripe_event_users ("eventId", "userId")
+       SELECT recorded.id, u.id FROM recorded, users u
+       WHERE u.id = ANY($6::uuid[])
+          OR u.id = (SELECT "userId" FROM stripe_customers WHERE id = $7)
+          OR u.id = $8::uuid
+          OR u.id = (SELECT "toUserId" FROM user_merges WHERE "fromUserId" = $8::uuid)
+       ON CONFLICT DO NOTHING
+     )
+     SELECT EXISTS (SELECT 1 FROM recorded) AS recorded`,
+    [
+      event.id,
+      event.type,
+      done.objectId,
+      done.outcome,
+      done.notes,
+      done.userIds,
+      done.customerId,
+      done.metadataUserId,
+    ],
   );
+  return rows[0]?.recorded === true;
 }
 
 /**
