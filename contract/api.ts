@@ -80,6 +80,7 @@ export const PaymentSchema = Type.Object({
     Type.Literal('subscription-invoice'),
     Type.Literal('comp'),
     Type.Literal('gift'),
+    Type.Literal('sponsored'),
   ]),
   amountCents: Type.Integer(),
   currency: Type.String(),

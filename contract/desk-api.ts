@@ -129,6 +129,7 @@ export const DeskLedgerEntrySchema = Type.Object({
     Type.Literal('subscription-invoice'),
     Type.Literal('comp'),
     Type.Literal('gift'),
+    Type.Literal('sponsored'),
   ]),
   state: Type.Union([
     Type.Literal('active'),
@@ -265,6 +266,8 @@ export const DeskDashboardSchema = Type.Object({
         yearly: Type.Integer(),
         /** Gifts, by the month they were bought (claimed or not). */
         gift: Type.Integer(),
+        /** Solidarity seats, by the month they were funded (granted or not). */
+        seats: Type.Integer(),
       }),
       /** Payments refunded in full, by the month Cohort learned of it. */
       refundedCents: Type.Integer(),

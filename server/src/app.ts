@@ -47,7 +47,9 @@ import deskRoutes from './routes/desk/index.js';
 import deskPlanRoutes from './routes/desk/plans.js';
 import deskGiftRoutes from './routes/desk/gifts.js';
 import giftRoutes from './routes/gifts/index.js';
-import gifts from './plugins/app/gifts.js';
+import seatRoutes from './routes/seats/index.js';
+import deskSeatRoutes from './routes/desk/seats.js';
+import giving from './plugins/app/giving.js';
 import plans from './plugins/app/plans.js';
 import deskPostRoutes from './routes/desk/posts.js';
 import uploadRoutes from './routes/desk/uploads.js';
@@ -153,11 +155,16 @@ export async function buildApp(
     },
   });
   await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
-  await app.register(gifts, { siteUrl: config.siteUrl, siteName: config.siteName });
+  await app.register(giving, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    graceDays: config.membership.graceDays,
+  });
 
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
   await app.register(paymentRoutes, { config });
+  await app.register(seatRoutes, { siteName: config.siteName });
   await app.register(giftRoutes, {
     siteName: config.siteName,
     graceDays: config.membership.graceDays,
@@ -199,6 +206,7 @@ export async function buildApp(
     graceDays: config.membership.graceDays,
   });
   await app.register(deskGiftRoutes);
+  await app.register(deskSeatRoutes);
   await app.register(deskRoutes, {
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,

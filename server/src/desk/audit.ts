@@ -29,7 +29,10 @@ export type AuditAction =
   | 'offer_create'
   | 'offer_end'
   | 'gift_resend'
-  | 'gift_address';
+  | 'gift_address'
+  | 'seats_auto_grant'
+  | 'seat_grant'
+  | 'seat_decline';
 
 export interface AuditRecord {
   action: AuditAction;

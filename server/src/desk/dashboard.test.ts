@@ -296,12 +296,14 @@ describe('the desk’s dashboard', () => {
       monthly: 100,
       yearly: 1200,
       gift: 0,
+      seats: 0,
     });
     expect(dashboard.months.find((m) => m.start.startsWith('2026-06'))?.revenueByPlan).toEqual({
       oneTime: 0,
       monthly: 0,
       yearly: 1200, // F
       gift: 0,
+      seats: 0,
     });
     expect(dashboard.otherCurrencies).toEqual([{ currency: 'eur', payments: 1 }]);
     expect(dashboard.offers).toEqual([]);

@@ -17,7 +17,7 @@ import { hasAccessSql } from './member-filters.js';
  *   its start + new − lost.
  * - Subscribers split by their live subscription's plan (monthly or yearly), and each month's
  *   revenue by plan (a subscription invoice by the period it paid: a month or a year) and gifts
- *   (counted when bought, claimed or not: the money came then).
+ *   and solidarity seats (counted when bought, claimed or granted or not: the money came then).
  * - Money per month in the configured currency: payments by the day they were paid; full refunds
  *   and lost disputes by the day Cohort learned of them (a partial refund does not take a period
  *   back, so it is not counted here; Stripe's Dashboard has it).
@@ -135,17 +135,22 @@ export async function readDashboard(
       monthlyCents: number;
       yearlyCents: number;
       giftCents: number;
+      seatsCents: number;
       refundedCents: number;
       disputeLostCents: number;
     }>(
       `WITH payments AS (
          SELECT source::text AS source, "amountCents", currency, "paidAt", "periodStart",
                 "periodEnd", state, "stateReason", "stateReadAt"
-         FROM entitlements WHERE source NOT IN ('comp', 'gift')
+         FROM entitlements WHERE source NOT IN ('comp', 'gift', 'sponsored')
          UNION ALL
          SELECT 'gift', "amountCents", currency, "paidAt", NULL, NULL, state, "stateReason",
                 "stateReadAt"
          FROM gifts
+         UNION ALL
+         SELECT 'seats', "amountCents", currency, "paidAt", NULL, NULL, state, "stateReason",
+                "stateReadAt"
+         FROM seat_fundings
        ), paid AS (
          SELECT date_trunc('month', "paidAt" AT TIME ZONE 'UTC') AS month,
                 count(*)::int AS payments, sum("amountCents")::int AS revenue,
@@ -154,7 +159,8 @@ export async function readDashboard(
                   AND "periodEnd" - "periodStart" <= interval '60 days')::int AS monthly,
                 sum("amountCents") FILTER (WHERE source = 'subscription-invoice'
                   AND "periodEnd" - "periodStart" > interval '60 days')::int AS yearly,
-                sum("amountCents") FILTER (WHERE source = 'gift')::int AS gift
+                sum("amountCents") FILTER (WHERE source = 'gift')::int AS gift,
+                sum("amountCents") FILTER (WHERE source = 'seats')::int AS seats
          FROM payments
          WHERE currency = $1 AND "paidAt" >= $2 AND "paidAt" <= $3
          GROUP BY 1
@@ -176,6 +182,7 @@ export async function readDashboard(
               COALESCE(paid.monthly, 0) AS "monthlyCents",
               COALESCE(paid.yearly, 0) AS "yearlyCents",
               COALESCE(paid.gift, 0) AS "giftCents",
+              COALESCE(paid.seats, 0) AS "seatsCents",
               COALESCE(taken.refunded, 0) AS "refundedCents",
               COALESCE(taken.lost, 0) AS "disputeLostCents"
        FROM paid FULL JOIN taken ON taken.month = paid.month`,
@@ -183,8 +190,9 @@ export async function readDashboard(
     ),
     db.pool.query<{ currency: string; payments: number }>(
       `SELECT currency, count(*)::int AS payments
-       FROM (SELECT currency FROM entitlements WHERE source NOT IN ('comp', 'gift')
-             UNION ALL SELECT currency FROM gifts) payments
+       FROM (SELECT currency FROM entitlements WHERE source NOT IN ('comp', 'gift', 'sponsored')
+             UNION ALL SELECT currency FROM gifts
+             UNION ALL SELECT currency FROM seat_fundings) payments
        WHERE currency <> $1 GROUP BY currency ORDER BY currency`,
       [options.currency],
     ),
@@ -246,6 +254,7 @@ export async function readDashboard(
         monthly: row?.monthlyCents ?? 0,
         yearly: row?.yearlyCents ?? 0,
         gift: row?.giftCents ?? 0,
+        seats: row?.seatsCents ?? 0,
       },
       refundedCents: row?.refundedCents ?? 0,
       disputeLostCents: row?.disputeLostCents ?? 0,

@@ -4,7 +4,12 @@
  * sign-in merge and the tests all agree on what was paid and kept.
  */
 
-export type EntitlementSource = 'one-time' | 'subscription-invoice' | 'comp' | 'gift';
+export type EntitlementSource =
+  | 'one-time'
+  | 'subscription-invoice'
+  | 'comp'
+  | 'gift'
+  | 'sponsored';
 export type EntitlementState = 'active' | 'suspended' | 'refunded' | 'revoked';
 
 export interface LedgerEntry {
@@ -15,8 +20,8 @@ export interface LedgerEntry {
   periodStart: Date | null;
   periodEnd: Date | null;
   /**
-   * One-time purchases and claimed gifts: days of access placed after the time already held
-   * (from the payment, or for a gift from its claim: its `periodStart`).
+   * One-time purchases, claimed gifts and granted seats: days of access placed after the time
+   * already held (from the payment, or from the claim or grant: its `periodStart`).
    */
   days: number | null;
   state: EntitlementState;
@@ -79,9 +84,12 @@ function countsUntil(
   return null;
 }
 
-/** Where an entry that fills days starts looking for free time: a gift from its claim. */
+/**
+ * Where an entry that fills days starts looking for free time: a one-time year from its payment,
+ * a gift from its claim and a solidarity seat from its grant (their `periodStart`).
+ */
 const fillsFrom = (entry: LedgerEntry) =>
-  (entry.source === 'gift' ? (entry.periodStart ?? entry.paidAt) : entry.paidAt).getTime();
+  (entry.source === 'one-time' ? entry.paidAt : (entry.periodStart ?? entry.paidAt)).getTime();
 
 /**
  * Places every counted entry on the time line. Fixed periods (subscription invoices, comps) sit

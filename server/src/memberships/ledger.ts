@@ -11,9 +11,11 @@ import type {
   InvoiceFact,
   OneTimeFact,
   PaymentFact,
+  SeatFundingFact,
   SubscriptionFact,
 } from './payment-facts.js';
-import { GIFT_DAYS } from '../../../contract/gifts.js';
+import { GIFT_DAYS } from '../../../contract/gift-rules.js';
+import { SEAT_DAYS } from '../../../contract/seat-rules.js';
 
 /**
  * The ledger's writes: explicit SQL inside the caller's transaction (decision 0003 says why SQL on
@@ -32,6 +34,8 @@ export interface LedgerChange {
   notices: string[];
   /** Gifts whose payment was recorded or changed: mail may be due (receipt, claim link). */
   giftIds: string[];
+  /** Seat fundings recorded or changed: a receipt may be due, requests may now be granted. */
+  fundingIds: string[];
 }
 
 const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
@@ -280,6 +284,96 @@ async function applyGift(tx: Tx, fact: GiftFact, change: LedgerChange): Promise<
   if (period.rowCount) change.userIds.add(written.claimedBy);
 }
 
+/**
+ * A supporter's payment for seats: its row is made from the payment the first time it is read, and
+ * its state follows the newest read of the charge, taken back staying taken back. Seats already
+ * granted stay granted whatever becomes of the payment (the reader was given the year); a refund
+ * or a lost dispute takes back only the seats not yet granted, which the pool counts from the
+ * state (seats.ts).
+ */
+async function applySeatFunding(
+  tx: Tx,
+  fact: SeatFundingFact,
+  change: LedgerChange,
+): Promise<void> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO seat_fundings (id, "paymentIntentId", "supporterUserId", "supporterEmail", seats,
+                                "amountCents", currency, "paidAt", state, "stateReason",
+                                "stateReadAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
+                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
+     WHERE seat_fundings.state NOT IN ('refunded', 'revoked')
+       AND seat_fundings.state IS DISTINCT FROM EXCLUDED.state
+       AND (EXCLUDED.state IN ('refunded', 'revoked')
+            OR seat_fundings."stateReadAt" <= EXCLUDED."stateReadAt")`,
+    [
+      fact.fundingId,
+      fact.paymentIntentId,
+      fact.supporterUserId,
+      fact.supporterEmail,
+      fact.seats,
+      fact.amountCents,
+      fact.currency,
+      fact.paidAt,
+      fact.outcome.state,
+      fact.outcome.reason,
+      fact.readAt,
+    ],
+  );
+  if (rowCount) change.fundingIds.push(fact.fundingId);
+}
+
+/**
+ * Grants an open seat request from the pool: the oldest funding with a seat left (its row locked,
+ * so two grants never take its last seat twice) gives the reader a year of their own (source
+ * `sponsored`), placed from now after the time they hold. Null when the request is not open or
+ * the pool is empty.
+ */
+export async function grantSeat(
+  tx: Tx,
+  input: { requestId: string; grantedBy: string | null; now: Date },
+  options: { graceDays: number },
+): Promise<{ userId: string; fundingId: string } | null> {
+  const { rows: requests } = await tx.query<{ userId: string }>(
+    `SELECT "userId" FROM seat_requests WHERE id = $1 AND state = 'open' FOR UPDATE`,
+    [input.requestId],
+  );
+  const request = requests[0];
+  if (!request) return null;
+  const { rows: fundings } = await tx.query<{ id: string; currency: string }>(
+    `SELECT f.id, f.currency FROM seat_fundings f
+     WHERE f.state = 'active'
+       AND f.seats > (SELECT count(*) FROM seat_requests r
+                      WHERE r."fundingId" = f.id AND r.state = 'granted')
+     ORDER BY f."paidAt", f.id LIMIT 1 FOR UPDATE OF f SKIP LOCKED`,
+  );
+  const funding = fundings[0];
+  if (!funding) return null;
+  await lockUserId(tx, request.userId);
+  await tx.query(
+    `INSERT INTO entitlements (id, "userId", source, "amountCents", currency, "paidAt",
+                               "periodStart", days, state, "stateReadAt", "grantedBy", "updatedAt")
+     VALUES ($1, $2, 'sponsored', 0, $3, $4, $4, $5, 'active', $4, $6, now())`,
+    [
+      `seat_${input.requestId}`,
+      request.userId,
+      funding.currency,
+      input.now,
+      SEAT_DAYS,
+      input.grantedBy,
+    ],
+  );
+  await tx.query(
+    `UPDATE seat_requests SET state = 'granted', "decidedAt" = $2, "decidedBy" = $3,
+                              "fundingId" = $4
+     WHERE id = $1`,
+    [input.requestId, input.now, input.grantedBy, funding.id],
+  );
+  await recomputeMembership(tx, request.userId, options.graceDays);
+  return { userId: request.userId, fundingId: funding.id };
+}
+
 export type GiftClaim =
   | { claimed: true; userId: string }
   | { claimed: false; why: 'unknown' | 'taken' | 'refunded' | 'disputed'; byYou: boolean };
@@ -498,10 +592,17 @@ export async function applyPaymentFacts(
   facts: readonly PaymentFact[],
   options: { graceDays: number },
 ): Promise<LedgerChange> {
-  const change: LedgerChange = { userIds: new Set(), actionIds: [], notices: [], giftIds: [] };
+  const change: LedgerChange = {
+    userIds: new Set(),
+    actionIds: [],
+    notices: [],
+    giftIds: [],
+    fundingIds: [],
+  };
   for (const fact of facts) {
     if (fact.kind === 'one-time') await applyOneTime(tx, fact, change);
     else if (fact.kind === 'gift') await applyGift(tx, fact, change);
+    else if (fact.kind === 'seats') await applySeatFunding(tx, fact, change);
     else if (fact.kind === 'invoice') await applyInvoice(tx, fact, change);
     else await applySubscription(tx, fact, change);
   }

@@ -92,4 +92,19 @@ export interface GiftFact {
   readAt: Date;
 }
 
-export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact | GiftFact;
+/** A supporter's payment for solidarity seats (issue 28), and its fate. */
+export interface SeatFundingFact {
+  kind: 'seats';
+  fundingId: string;
+  paymentIntentId: string;
+  supporterUserId: string;
+  supporterEmail: string | null;
+  seats: number;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+  outcome: PaymentOutcome;
+  readAt: Date;
+}
+
+export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact | GiftFact | SeatFundingFact;

@@ -3,7 +3,8 @@ import type { PaymentFact } from '../memberships/payment-facts.js';
 import { retrieveOrNull } from './call-stripe.js';
 import type { Services } from '../services.js';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
-import { GIFT_OFFER } from '../../../contract/gifts.js';
+import { GIFT_OFFER } from '../../../contract/gift-rules.js';
+import { SEATS_OFFER } from '../../../contract/seat-rules.js';
 import {
   readChargeFacts,
   readCheckoutFacts,
@@ -62,7 +63,8 @@ export async function readEventFacts(
     case 'payment_intent.succeeded': {
       // Subscription invoices' PaymentIntents carry no offer: invoice.paid covers them.
       const metadata = object.metadata as Record<string, unknown> | undefined;
-      if (metadata?.offer !== EARLY_ACCESS_OFFER && metadata?.offer !== GIFT_OFFER) return [];
+      const offer = metadata?.offer;
+      if (offer !== EARLY_ACCESS_OFFER && offer !== GIFT_OFFER && offer !== SEATS_OFFER) return [];
       const fact = await readPaymentIntentFact(deps, object.id);
       return fact ? [fact] : [];
     }

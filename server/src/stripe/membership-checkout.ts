@@ -4,7 +4,14 @@ import { callStripe } from './call-stripe.js';
 import type { Services } from '../services.js';
 import { PLAN_SHAPES } from '../../../contract/plans.js';
 import type { PlanRow } from '../memberships/plans.js';
-import { earlyAccessMetadata, giftMetadata, planLookupKey, type GiftDetails } from './offer.js';
+import {
+  earlyAccessMetadata,
+  giftMetadata,
+  planLookupKey,
+  seatsMetadata,
+  type GiftDetails,
+  type SeatFundingDetails,
+} from './offer.js';
 
 /**
  * The calls that start a payment at Stripe: the early-access PaymentIntent, the Checkout Session
@@ -107,12 +114,38 @@ export async function createGiftPayment(
     price: { priceCents: number; currency: string };
   },
 ): Promise<{ clientSecret: string; giftId: string }> {
-  // A second gift just like one paid within the minute is a new gift, not the paid one again.
-  for (let attempt = 0; ; attempt += 1) {
-    const made = await giftPaymentOnce(payments, input);
-    if (made.open || attempt >= 2) return made;
-    failedKeys.add(made.key);
-  }
+  const made = await createPaidOncePayment(payments, {
+    kind: 'gift',
+    request: [input.gift, input.price],
+    amount: input.price.priceCents,
+    currency: input.price.currency,
+    description: `${input.siteName}: a year of membership, given to ${input.gift.recipientEmail}`,
+    metadata: (giftId) => giftMetadata({ ...input.gift, giftId }, input.price),
+  });
+  return { clientSecret: made.clientSecret, giftId: made.id };
+}
+
+/**
+ * A PaymentIntent for solidarity seats (issue 28): `seats` years at the one-time plan's price,
+ * the total set here, the seats in its metadata (the funding exists only once it is paid).
+ */
+export async function createSeatsPayment(
+  payments: PaymentsSetup,
+  input: {
+    funding: Omit<SeatFundingDetails, 'fundingId'>;
+    siteName: string;
+    price: { priceCents: number; currency: string };
+  },
+): Promise<{ clientSecret: string; fundingId: string }> {
+  const made = await createPaidOncePayment(payments, {
+    kind: 'seats',
+    request: [input.funding, input.price],
+    amount: input.price.priceCents,
+    currency: input.price.currency,
+    description: `${input.siteName}: ${input.funding.seats} year(s) of membership for readers who cannot pay`,
+    metadata: (fundingId) => seatsMetadata({ ...input.funding, fundingId }, input.price),
+  });
+  return { clientSecret: made.clientSecret, fundingId: made.id };
 }
 
 /** Payment states in which the buyer can still pay (the same PaymentIntent, re-sent). */
@@ -122,32 +155,44 @@ const OPEN_INTENT = new Set([
   'requires_action',
 ]);
 
-async function giftPaymentOnce(
+/**
+ * A PaymentIntent for something paid once whose record is made from its metadata once paid (a
+ * gift, seats): the record's id comes from the request's key, so a double submit names the same
+ * record and gets the same PaymentIntent. The same request again after that one was paid is a new
+ * purchase, not the paid one again.
+ */
+async function createPaidOncePayment(
   payments: PaymentsSetup,
-  input: Parameters<typeof createGiftPayment>[1],
-): Promise<{ clientSecret: string; giftId: string; key: string; open: boolean }> {
-  return withRequestKey(['gift', input.gift, input.price], async (key) => {
-    const giftId = uuidFromKey(key);
-    const params = {
-      amount: input.price.priceCents,
-      currency: input.price.currency,
-      automatic_payment_methods: { enabled: true },
-      description: `${input.siteName}: a year of membership, given to ${input.gift.recipientEmail}`,
-      metadata: giftMetadata({ ...input.gift, giftId }, input.price),
-    };
-    const intent = await callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
-      stripe.paymentIntents.create(params, { idempotencyKey: `gift-${key}` }),
-    );
-    if (!intent.client_secret) {
-      throw new Error('Stripe returned a PaymentIntent without a client secret');
-    }
-    return {
-      clientSecret: intent.client_secret,
-      giftId,
-      key,
-      open: OPEN_INTENT.has(intent.status),
-    };
-  });
+  input: {
+    kind: 'gift' | 'seats';
+    request: unknown[];
+    amount: number;
+    currency: string;
+    description: string;
+    metadata: (id: string) => Record<string, string>;
+  },
+): Promise<{ clientSecret: string; id: string }> {
+  for (let attempt = 0; ; attempt += 1) {
+    const made = await withRequestKey([input.kind, ...input.request], async (key) => {
+      const id = uuidFromKey(key);
+      const params = {
+        amount: input.amount,
+        currency: input.currency,
+        automatic_payment_methods: { enabled: true },
+        description: input.description,
+        metadata: input.metadata(id),
+      };
+      const intent = await callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
+        stripe.paymentIntents.create(params, { idempotencyKey: `${input.kind}-${key}` }),
+      );
+      if (!intent.client_secret) {
+        throw new Error('Stripe returned a PaymentIntent without a client secret');
+      }
+      return { clientSecret: intent.client_secret, id, key, open: OPEN_INTENT.has(intent.status) };
+    });
+    if (made.open || attempt >= 2) return made;
+    failedKeys.add(made.key);
+  }
 }
 
 export type SubscriptionPlan = PlanRow & { id: 'monthly' | 'yearly' };

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { EARLY_ACCESS_OFFER, UUID_PATTERN } from '../../../contract/constants.js';
-import { GIFT_OFFER } from '../../../contract/gifts.js';
+import { GIFT_OFFER } from '../../../contract/gift-rules.js';
+import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules.js';
 
 /**
  * What makes a Stripe object Cohort's own offer (PRODUCT.md decision 2), so that a payment for
@@ -135,4 +136,60 @@ export function giftDetails(intent: Stripe.PaymentIntent): GiftDetails | null {
     message: metadata.message || null,
     sendAt: sendAt && !Number.isNaN(sendAt.getTime()) ? sendAt : null,
   };
+}
+
+/** What a supporter's PaymentIntent says about the seats it funds. */
+export interface SeatFundingDetails {
+  fundingId: string;
+  supporterUserId: string;
+  supporterEmail: string | null;
+  seats: number;
+}
+
+/** The metadata of a supporter's PaymentIntent: the seats, and the total the server set. */
+export function seatsMetadata(
+  funding: SeatFundingDetails,
+  price: Pick<Offer, 'priceCents' | 'currency'>,
+): Record<string, string> {
+  return {
+    offer: SEATS_OFFER,
+    fundingId: funding.fundingId,
+    userId: funding.supporterUserId,
+    seats: String(funding.seats),
+    priceCents: String(price.priceCents),
+    currency: price.currency,
+    ...(funding.supporterEmail && { supporterEmail: funding.supporterEmail }),
+  };
+}
+
+/** Is this a supporter's PaymentIntent, paid in full at the total the server set? */
+export function isPaidSeats(intent: Stripe.PaymentIntent): boolean {
+  const metadata = intent.metadata ?? {};
+  if (metadata.offer !== SEATS_OFFER || intent.status !== 'succeeded') return false;
+  const priceCents = Number(metadata.priceCents);
+  return (
+    Number.isInteger(priceCents) &&
+    priceCents > 0 &&
+    intent.currency === metadata.currency &&
+    intent.amount === priceCents &&
+    intent.amount_received >= priceCents
+  );
+}
+
+/** The seats a PaymentIntent's metadata funds; null when it names no valid funding. */
+export function seatFundingDetails(intent: Stripe.PaymentIntent): SeatFundingDetails | null {
+  const metadata = intent.metadata ?? {};
+  const seats = Number(metadata.seats);
+  const fundingId = metadata.fundingId ?? '';
+  const supporterUserId = metadata.userId ?? '';
+  if (
+    !UUID_PATTERN.test(fundingId) ||
+    !UUID_PATTERN.test(supporterUserId) ||
+    !Number.isInteger(seats) ||
+    seats < 1 ||
+    seats > MAX_SEATS_PER_PAYMENT
+  ) {
+    return null;
+  }
+  return { fundingId, supporterUserId, seats, supporterEmail: metadata.supporterEmail || null };
 }

@@ -3,6 +3,7 @@ import { UUID_PATTERN } from '../../../contract/constants.js';
 import type {
   GiftFact,
   InvoiceFact,
+  SeatFundingFact,
   OneTimeFact,
   PaymentFact,
   PaymentOutcome,
@@ -10,7 +11,14 @@ import type {
 } from '../memberships/payment-facts.js';
 import { idOf, retrieveOrNull } from './call-stripe.js';
 import type { Services } from '../services.js';
-import { giftDetails, isCohortPrice, isPaidEarlyAccess, isPaidGift } from './offer.js';
+import {
+  giftDetails,
+  isCohortPrice,
+  isPaidEarlyAccess,
+  isPaidGift,
+  isPaidSeats,
+  seatFundingDetails,
+} from './offer.js';
 
 /**
  * Reads payments from Stripe itself, through the SDK's pinned API version, and turns them into
@@ -59,13 +67,14 @@ async function paymentIntentWithCharge(deps: Pick<Services, 'stripe'>, id: strin
 }
 
 /**
- * A Cohort PaymentIntent, paid at the price the server set: the early-access year (for the payer)
- * or a gift (for whoever claims it). Null for any other payment, or one not paid.
+ * A Cohort PaymentIntent, paid at the price the server set: the early-access year (for the payer),
+ * a gift (for whoever claims it) or solidarity seats (for readers granted them). Null for any
+ * other payment, or one not paid.
  */
 export async function readPaymentIntentFact(
   deps: Pick<Services, 'stripe' | 'offer'>,
   paymentIntentId: string,
-): Promise<OneTimeFact | GiftFact | null> {
+): Promise<OneTimeFact | GiftFact | SeatFundingFact | null> {
   const readAt = new Date();
   const { intent, charge } = await paymentIntentWithCharge(deps, paymentIntentId);
   if (!intent) return null;
@@ -76,6 +85,21 @@ export async function readPaymentIntentFact(
       ? {
           kind: 'gift',
           ...gift,
+          paymentIntentId: intent.id,
+          amountCents: intent.amount_received,
+          currency: intent.currency,
+          paidAt,
+          outcome: await chargeOutcome(deps, charge),
+          readAt,
+        }
+      : null;
+  }
+  if (isPaidSeats(intent)) {
+    const funding = seatFundingDetails(intent);
+    return funding
+      ? {
+          kind: 'seats',
+          ...funding,
           paymentIntentId: intent.id,
           amountCents: intent.amount_received,
           currency: intent.currency,

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
-import { GIFT_OFFER } from '../../../contract/gifts.js';
+import { GIFT_OFFER } from '../../../contract/gift-rules.js';
+import { SEATS_OFFER } from '../../../contract/seat-rules.js';
 import { withTransaction } from '../db/transaction.js';
 import { applyPaymentFacts } from '../memberships/ledger.js';
 import type { PaymentFact } from '../memberships/payment-facts.js';
@@ -175,7 +176,7 @@ export async function reconcileStripe(
     }
   }
 
-  // 3. Early-access and gift payments made since then, with what became of them.
+  // 3. Early-access, gift and seats payments made since then, with what became of them.
   const intents = await listAll(deps.stripe, 'list PaymentIntents', (stripe, startingAfter) =>
     stripe.paymentIntents.list({
       created: { gte: sinceSeconds },
@@ -348,10 +349,11 @@ export async function reconcileUser(
   return { userId, subscriptionsRead, paymentsRead, before, after: await membershipOf(), failures };
 }
 
-/** A paid early-access or gift PaymentIntent: the payments the ledger reads. */
+const PAID_ONCE_OFFERS = new Set([EARLY_ACCESS_OFFER, GIFT_OFFER, SEATS_OFFER]);
+
+/** A paid early-access, gift or seats PaymentIntent: the payments the ledger reads. */
 const isCohortPayment = (intent: Stripe.PaymentIntent) =>
-  (intent.metadata?.offer === EARLY_ACCESS_OFFER || intent.metadata?.offer === GIFT_OFFER) &&
-  intent.status === 'succeeded';
+  PAID_ONCE_OFFERS.has(intent.metadata?.offer ?? '') && intent.status === 'succeeded';
 
 async function apply(deps: StripeEventDeps, facts: PaymentFact[]): Promise<void> {
   const change = await withTransaction(deps.db.pool, (tx) =>

@@ -115,6 +115,14 @@ export function PaymentHistory({ payments, problem }: PaymentsState) {
                 <span className="payment__what">A year, given to you as a gift</span>
                 <span className="payment__state">{GIFT_STATE[payment.state]}</span>
               </>
+            ) : payment.kind === 'sponsored' ? (
+              <>
+                <span className="payment__what">
+                  A solidarity seat: a year a reader paid for, granted on{' '}
+                  {formatDate(payment.covers?.from ?? payment.paidAt)}
+                </span>
+                <span className="payment__state">Given</span>
+              </>
             ) : (
               <>
                 <span className="payment__what">

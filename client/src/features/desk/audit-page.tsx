@@ -26,6 +26,9 @@ const ACTIONS: Record<string, string> = {
   offer_end: 'ended an offer',
   gift_resend: 'mailed a gift again',
   gift_address: 'changed a gift’s address',
+  seats_auto_grant: 'set the seats granted each month',
+  seat_grant: 'granted a solidarity seat',
+  seat_decline: 'declined a seat request',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

@@ -128,6 +128,7 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                 <th scope="col">Monthly</th>
                 <th scope="col">Yearly</th>
                 <th scope="col">Gifts</th>
+                <th scope="col">Seats</th>
                 <th scope="col">Refunded</th>
                 <th scope="col">Lost in disputes</th>
               </tr>
@@ -142,6 +143,7 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
                   <td>{money(month.revenueByPlan.monthly)}</td>
                   <td>{money(month.revenueByPlan.yearly)}</td>
                   <td>{money(month.revenueByPlan.gift)}</td>
+                  <td>{money(month.revenueByPlan.seats)}</td>
                   <td>{money(month.refundedCents)}</td>
                   <td>{money(month.disputeLostCents)}</td>
                 </tr>

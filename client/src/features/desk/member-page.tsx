@@ -26,6 +26,7 @@ const SOURCES: Record<DeskLedgerEntry['source'], string> = {
   'subscription-invoice': 'Subscription invoice',
   comp: 'Comp',
   gift: 'Gift (claimed)',
+  sponsored: 'Solidarity seat',
 };
 
 /** /desk/members/:id: everything about one member, and what an owner can do for them. */

@@ -44,7 +44,7 @@ const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${DESK_API}/gifts/:id/resend`,
     { schema: { params, response: { 200: GiftAnswer, ...errors } } },
     async (request) =>
-      resendGift(app.gifts.mail, await request.requireStaff(), { giftId: request.params.id }),
+      resendGift(app.giving.deps, await request.requireStaff(), { giftId: request.params.id }),
   );
 
   app.post(
@@ -55,7 +55,7 @@ const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!isValidEmail(recipientEmail)) {
         throw new HttpError(400, 'invalid_email', 'That is not a valid email address.');
       }
-      return resendGift(app.gifts.mail, await request.requireStaff(), {
+      return resendGift(app.giving.deps, await request.requireStaff(), {
         giftId: request.params.id,
         recipientEmail,
       });

@@ -62,7 +62,7 @@ describe('gifts', () => {
     const id = String(bought.json().clientSecret).split('_secret_')[0] ?? '';
     stripe.succeedPaymentIntent(id);
     await stripe.deliverPending();
-    await t.app.gifts.deliverNow();
+    await t.app.giving.deliverNow();
     return id;
   }
 
@@ -149,7 +149,7 @@ describe('gifts', () => {
 
     stripe.succeedPaymentIntent(paymentIntentId);
     await stripe.deliverPending();
-    await t.app.gifts.deliverNow();
+    await t.app.giving.deliverNow();
     expect(await gift(paymentIntentId)).toMatchObject({
       id: bought.json().giftId,
       recipientEmail: 'friend.one@example.com',
@@ -166,7 +166,7 @@ describe('gifts', () => {
     expect(link.text).toContain('Happy birthday!\nRead the boycott list first.');
     const token = tokenFromMail(link.text, `${SITE}/gift/claim`);
     // A second sweep sends nothing again.
-    expect(await t.app.gifts.deliverNow()).toEqual({ sent: 0, failed: 0 });
+    expect(await t.app.giving.deliverNow()).toEqual({ sent: 0, failed: 0 });
 
     // The friend already holds a year paid once: the gift's year comes after it.
     const friend = await register('friend.one@example.com');
@@ -203,7 +203,7 @@ describe('gifts', () => {
     expect(payments.map((p: { kind: string }) => p.kind).sort()).toEqual(['gift', 'one-time']);
 
     // The buyer is told; claiming again changes nothing; nobody else can claim it.
-    await t.app.gifts.deliverNow();
+    await t.app.giving.deliverNow();
     const notice = await waitForMail(mailbox, 'giver@example.com', 2);
     expect(notice.subject).toBe('Your gift of Cohort was claimed');
     const twice = await call(friend, 'POST', '/api/gifts/claim', { token });
@@ -284,7 +284,7 @@ describe('gifts', () => {
     );
     expect(mailbox.mailsTo('gifts-later@example.com')).toEqual([]);
     expect(await gift(id)).toMatchObject({ sentAt: null, tokenHash: null });
-    const report = await deliverGiftMails(t.app.gifts.mail, new Date(sendAt.getTime() + 1000));
+    const report = await deliverGiftMails(t.app.giving.deps, new Date(sendAt.getTime() + 1000));
     expect(report).toEqual({ sent: 1, failed: 0 });
     expect((await waitForMail(mailbox, 'gifts-later@example.com')).subject).toBe(
       'Someone gave you a year of Cohort',
@@ -390,7 +390,7 @@ describe('gifts', () => {
       });
       expect(response.statusCode).toBe(200);
     }
-    await t.app.gifts.deliverNow();
+    await t.app.giving.deliverNow();
     expect(await gift(id)).toMatchObject({ state: 'refunded', sentAt: null });
     expect(mailbox.mailsTo('gifts-race@example.com')).toEqual([]);
   });

@@ -147,7 +147,7 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: numbe
           { graceDays },
         ),
       );
-      if (result.claimed) app.gifts.deliverSoon();
+      if (result.claimed) app.giving.deliverSoon();
       else if (!result.byYou) throw claimRefused(result.why);
       return { user: toUser(session.userId, await findSessionUser(app, session.userId)) };
     },

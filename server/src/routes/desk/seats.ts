@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { DESK_API } from '../../../../contract/desk-api.js';
+import { DeskSeatsSchema, SeatSettingsBodySchema } from '../../../../contract/seats.js';
+import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { decideSeatRequest, readDeskSeats, setAutoGrant } from '../../seats/seats.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+};
+const params = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const SeatsAnswer = Type.Object({ seats: DeskSeatsSchema });
+
+/**
+ * The desk's solidarity seats (issue 28): owners and editors see the pool, the fundings and the
+ * requests; an owner grants or declines a request, and sets how many are granted each month on
+ * their own.
+ */
+const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', async (request) => {
+    const staff = await request.requireStaff();
+    requireMaySeeMembers(staff);
+    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+  });
+
+  const answer = async () => ({ seats: await readDeskSeats(app.db.pool) });
+
+  app.get(`${DESK_API}/seats`, { schema: { response: { 200: SeatsAnswer, ...errors } } }, answer);
+
+  app.put(
+    `${DESK_API}/seats`,
+    { schema: { body: SeatSettingsBodySchema, response: { 200: SeatsAnswer, ...errors } } },
+    async (request) => {
+      await setAutoGrant(app.db.pool, await request.requireStaff(), request.body.autoGrantPerMonth);
+      await app.giving.deliverNow(); // a higher number may grant waiting requests at once
+      return answer();
+    },
+  );
+
+  for (const decision of ['grant', 'decline'] as const) {
+    app.post(
+      `${DESK_API}/seats/requests/:id/${decision}`,
+      { schema: { params, response: { 200: SeatsAnswer, ...errors } } },
+      async (request) => {
+        await decideSeatRequest(app.giving.deps, await request.requireStaff(), {
+          requestId: request.params.id,
+          grant: decision === 'grant',
+        });
+        app.giving.deliverSoon();
+        return answer();
+      },
+    );
+  }
+};
+
+export default deskSeatRoutes;

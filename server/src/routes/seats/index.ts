@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules.js';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
+import {
+  MySeatsSchema,
+  SeatFundingBodySchema,
+  SeatPaymentSchema,
+  SeatPoolSchema,
+  SeatRequestBodySchema,
+  SeatRequestSchema,
+} from '../../../../contract/seats.js';
+import { HttpError } from '../../http/errors.js';
+import { readMySeats, readSeatPool, requestSeat, withdrawSeatRequest } from '../../seats/seats.js';
+import { createSeatsPayment } from '../../stripe/membership-checkout.js';
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+};
+
+const signInFirst = () =>
+  new HttpError(
+    401,
+    'sign_in_required',
+    'Sign in, or create an account, first: a seat is kept on your account.',
+  );
+
+/**
+ * Solidarity seats (issue 28): a supporter pays for years for readers who cannot pay; a reader
+ * asks for one with a note; the site shows how many were given.
+ */
+const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, { siteName }) => {
+  app.post(
+    '/api/seats',
+    { schema: { body: SeatFundingBodySchema, response: { 200: SeatPaymentSchema, ...errors } } },
+    async (request) => {
+      const payments = app.requirePayments();
+      const session = await request.requireSession();
+      let supporterEmail = session.user?.email ?? null;
+      if (!supporterEmail && request.body.supporterEmail) {
+        supporterEmail = normalizeEmail(request.body.supporterEmail);
+        if (!isValidEmail(supporterEmail)) {
+          throw new HttpError(400, 'invalid_email', 'Your address is not a valid email address.');
+        }
+      }
+      // Each seat is the one-time year, at its price now, whether or not it is on sale itself.
+      const plan = (await app.plans.list()).find((each) => each.id === EARLY_ACCESS_OFFER);
+      if (!plan) throw new HttpError(409, 'seats_unavailable', 'Seats cannot be funded now.');
+      const seats = request.body.seats;
+      const price = { priceCents: plan.amountCents * seats, currency: plan.currency };
+      const { clientSecret } = await createSeatsPayment(payments, {
+        funding: { supporterUserId: session.userId, supporterEmail, seats },
+        siteName,
+        price,
+      });
+      return { clientSecret, seats, amountCents: price.priceCents, currency: price.currency };
+    },
+  );
+
+  app.get(
+    '/api/seats/pool',
+    { schema: { response: { 200: SeatPoolSchema, 503: ErrorResponseSchema } } },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'public, max-age=30');
+      return readSeatPool(app.db.pool);
+    },
+  );
+
+  app.get(
+    '/api/seats/mine',
+    { schema: { response: { 200: MySeatsSchema, ...errors } } },
+    async (request) => {
+      const session = await request.requireSession();
+      if (!session.user) return { requests: [], fundings: [] };
+      return readMySeats(app.db.pool, session.userId);
+    },
+  );
+
+  app.post(
+    '/api/seats/requests',
+    {
+      schema: {
+        body: SeatRequestBodySchema,
+        response: { 201: Type.Object({ request: SeatRequestSchema }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = await request.requireSession();
+      if (!session.user?.email) throw signInFirst();
+      const made = await requestSeat(app.db.pool, {
+        userId: session.userId,
+        note: request.body.note,
+      });
+      app.giving.deliverSoon(); // the month's automatic grants may take it at once
+      return reply.code(201).send({ request: made });
+    },
+  );
+
+  app.delete(
+    '/api/seats/requests/mine',
+    { schema: { response: { 200: Type.Object({ withdrawn: Type.Boolean() }), ...errors } } },
+    async (request) => {
+      const session = await request.requireSession();
+      if (!session.user?.email) throw signInFirst();
+      return { withdrawn: await withdrawSeatRequest(app.db.pool, session.userId) };
+    },
+  );
+};
+
+export default seatRoutes;
