@@ -4,12 +4,7 @@
  * sign-in merge and the tests all agree on what was paid and kept.
  */
 
-export type EntitlementSource =
-  | 'one-time'
-  | 'subscription-invoice'
-  | 'comp'
-  | 'gift'
-  | 'sponsored';
+export type EntitlementSource = 'one-time' | 'subscription-invoice' | 'comp' | 'gift' | 'sponsored';
 export type EntitlementState = 'active' | 'suspended' | 'refunded' | 'revoked';
 
 export interface LedgerEntry {
