@@ -11,6 +11,8 @@ export const paths = {
   gift: '/gift',
   /** The link mailed to a gift's recipient opens this page (`#token=`): its button claims it. */
   giftClaim: '/gift/claim',
+  /** Solidarity seats (issue 28): fund a year for a reader who cannot pay, or ask for one. */
+  payItForward: '/pay-it-forward',
   register: '/register',
   /** The link mailed by /register opens this page (`#token=`): its button finishes it. */
   registerConfirm: '/register/confirm',
@@ -86,6 +88,7 @@ export const browserOnlyPages = [
   paths.newsletterUnsubscribe,
   paths.gift,
   paths.giftClaim,
+  paths.payItForward,
 ] as const;
 
 export const policyPages = [

@@ -16,6 +16,7 @@ const ContentPageRoute = lazy(() => import('./routes/content-page'));
 const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
 const GiftPage = lazy(() => import('../features/payments/gift-page'));
 const GiftClaimPage = lazy(() => import('../features/account/gift-claim-page'));
+const PayItForwardPage = lazy(() => import('../features/payments/pay-it-forward-page'));
 const RegisterPage = lazy(() => import('../features/account/register-page'));
 const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
@@ -102,6 +103,9 @@ export function AppRoutes() {
             </Route>
             <Route path={paths.giftClaim}>
               <GiftClaimPage />
+            </Route>
+            <Route path={paths.payItForward}>
+              <PayItForwardPage />
             </Route>
             <Route path={paths.register}>
               <RegisterPage />

@@ -10,8 +10,11 @@ export type EventOutcome = 'applied' | 'recorded' | 'duplicate';
 
 export type StripeEventDeps = Services & {
   graceDays: number;
-  /** Called after a change to a gift's payment commits: its mail may be due (the app's sweep). */
-  onGifts?: () => void;
+  /**
+   * Called after a change to a gift's or seats' payment commits: mail may be due, and waiting
+   * seat requests may now be granted (the app's sweep).
+   */
+  onGiving?: () => void;
 };
 
 /**
@@ -148,10 +151,10 @@ async function recordEvent(
  * deleted user's payment) and runs the Stripe actions it queued.
  */
 export async function settleLedgerChange(
-  deps: Pick<Services, 'db' | 'stripe' | 'log'> & { onGifts?: () => void },
+  deps: Pick<Services, 'db' | 'stripe' | 'log'> & { onGiving?: () => void },
   change: LedgerChange,
 ): Promise<void> {
   for (const notice of change.notices) deps.log.warn(notice);
-  if (change.giftIds.length > 0) deps.onGifts?.();
+  if (change.giftIds.length > 0 || change.fundingIds.length > 0) deps.onGiving?.();
   if (change.actionIds.length > 0) await runStripeActions(deps, change.actionIds);
 }

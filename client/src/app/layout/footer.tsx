@@ -22,6 +22,7 @@ export default function Footer() {
               { to: paths.perks, label: 'Member perks' },
               { to: paths.newsletter, label: 'Newsletter' },
               { to: paths.gift, label: 'Give a year' },
+              { to: paths.payItForward, label: 'Pay it forward' },
             ].map((link) => (
               <li key={link.to}>
                 <Link to={link.to}>{link.label}</Link>

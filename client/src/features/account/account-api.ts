@@ -16,6 +16,7 @@ import type {
   User,
 } from '../../../../contract/api';
 import type { GiftPreview } from '../../../../contract/gifts';
+import type { MySeats } from '../../../../contract/seats';
 import { apiRequest } from '../../lib/api-client';
 
 // One function per endpoint; request bodies typed by the contract's schemas (type-only imports:
@@ -113,3 +114,7 @@ export const previewGift = (token: string, signal?: AbortSignal) =>
   apiRequest<GiftPreview>('/api/gifts/preview', { method: 'POST', body: { token }, signal });
 
 export const claimGift = (token: string): UserAnswer => post('/api/gifts/claim', { token });
+
+/** The seats the member funded (with how many are in use) and their own requests (issue 28). */
+export const listMySeats = (signal?: AbortSignal): Promise<MySeats> =>
+  apiRequest('/api/seats/mine', { signal });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
@@ -12,10 +12,12 @@ import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
 import type { User } from '../../../../contract/api';
+import type { MySeats } from '../../../../contract/seats';
 import {
   changeEmail,
   changePassword,
   deleteAccount,
+  listMySeats,
   openBillingPortal,
   signOut,
   switchPlan,
@@ -136,6 +138,35 @@ function MembershipPanel({ user }: { user: User }) {
         </>
       )}
       <PaymentHistory {...payments} />
+      <FundedSeats />
+    </div>
+  );
+}
+
+/** The solidarity seats the member paid for, and how many readers hold one (issue 28). */
+function FundedSeats() {
+  const [fundings, setFundings] = useState<MySeats['fundings']>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    listMySeats(controller.signal).then(
+      (answer) => setFundings(answer.fundings),
+      () => undefined, // the account works without it
+    );
+    return () => controller.abort();
+  }, []);
+  if (fundings.length === 0) return null;
+  const seats = fundings.reduce((sum, funding) => sum + funding.seats, 0);
+  const granted = fundings.reduce((sum, funding) => sum + funding.granted, 0);
+  const takenBack = fundings.some((f) => f.state === 'refunded' || f.state === 'revoked');
+  return (
+    <div className="payments" aria-labelledby="seats-title">
+      <h3 id="seats-title">Seats you funded</h3>
+      <p>
+        {granted} of your {seats} {seats === 1 ? 'seat is' : 'seats are'} in use: {granted}{' '}
+        {granted === 1 ? 'reader has' : 'readers have'} a year thanks to you.
+        {takenBack &&
+          ' Seats of a refunded payment that were not yet given are no longer in the pool.'}
+      </p>
     </div>
   );
 }

@@ -95,7 +95,8 @@ export default function EarlyAccessPage() {
             )}
           </div>
           <p className="early-access__gift">
-            Or <Link to={paths.gift}>give a year to someone else</Link>.
+            Or <Link to={paths.gift}>give a year to someone else</Link>, or{' '}
+            <Link to={paths.payItForward}>pay it forward</Link> for a reader who cannot pay.
           </p>
           {/* The seed's "Privacy policy / Terms of use" line, as links; the site footer has them too. */}
           <p className="early-access__policies">

@@ -21,7 +21,7 @@ import { Link } from '../../lib/router';
 import { PaymentForm } from './payment-form';
 import { getStripe } from './stripe-loader';
 import { buyGift, type GiftPayment } from './gift-api';
-import './gift.css';
+import './giving.css';
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -57,6 +57,10 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
         <Link to={paths.perks} onClick={() => dialog.current?.close()}>
           See the member perks
         </Link>
+        <span aria-hidden="true"> · </span>
+        <Link to={`${paths.payItForward}#ask`} onClick={() => dialog.current?.close()}>
+          Can’t pay? Ask for a free seat
+        </Link>
       </p>
     </dialog>
   );

@@ -65,7 +65,7 @@ export default async function stripeWebhookRoutes(
           db: app.db,
           log: request.log,
           graceDays: options.graceDays,
-          onGifts: () => app.giving.deliverSoon(),
+          onGiving: () => app.giving.deliverSoon(),
         },
         event,
       ).catch((error: unknown) => {
