@@ -39,6 +39,17 @@ export interface LedgerChange {
 }
 
 const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
+
+/**
+ * An upsert's condition for a payment's state (an entitlement's, a gift's, a seat funding's): it
+ * follows the newest read of the charge, except that a state taken back (refunded, lost in a
+ * dispute) stays taken back whatever arrives after.
+ */
+const newerStateOf = (table: string) =>
+  `${table}.state NOT IN ('refunded', 'revoked')
+       AND ${table}.state IS DISTINCT FROM EXCLUDED.state
+       AND (EXCLUDED.state IN ('refunded', 'revoked')
+            OR ${table}."stateReadAt" <= EXCLUDED."stateReadAt")`;
 const TAKEN_BACK: readonly EntitlementState[] = ['refunded', 'revoked'];
 
 /**
@@ -163,10 +174,7 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
              CASE WHEN $15 THEN (SELECT email FROM users WHERE id = $2) END, now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE entitlements.state NOT IN ('refunded', 'revoked')
-       AND entitlements.state IS DISTINCT FROM EXCLUDED.state
-       AND (EXCLUDED.state IN ('refunded', 'revoked')
-            OR entitlements."stateReadAt" <= EXCLUDED."stateReadAt")`,
+     WHERE ${newerStateOf('entitlements')}`,
     [
       row.id,
       row.userId,
@@ -248,10 +256,7 @@ async function applyGift(tx: Tx, fact: GiftFact, change: LedgerChange): Promise<
              now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE gifts.state NOT IN ('refunded', 'revoked')
-       AND gifts.state IS DISTINCT FROM EXCLUDED.state
-       AND (EXCLUDED.state IN ('refunded', 'revoked')
-            OR gifts."stateReadAt" <= EXCLUDED."stateReadAt")
+     WHERE ${newerStateOf('gifts')}
      RETURNING "claimedBy"`,
     [
       fact.giftId,
@@ -303,10 +308,7 @@ async function applySeatFunding(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
                                     "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE seat_fundings.state NOT IN ('refunded', 'revoked')
-       AND seat_fundings.state IS DISTINCT FROM EXCLUDED.state
-       AND (EXCLUDED.state IN ('refunded', 'revoked')
-            OR seat_fundings."stateReadAt" <= EXCLUDED."stateReadAt")`,
+     WHERE ${newerStateOf('seat_fundings')}`,
     [
       fact.fundingId,
       fact.paymentIntentId,

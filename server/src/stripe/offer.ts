@@ -103,10 +103,13 @@ export function giftMetadata(
   };
 }
 
-/** Is this a gift's PaymentIntent, paid in full at the price the server set? */
-export function isPaidGift(intent: Stripe.PaymentIntent): boolean {
+/**
+ * Is this a PaymentIntent for `offer` (a gift, seats), paid in full at the price the server set in
+ * its metadata?
+ */
+function isPaidAtServerPrice(intent: Stripe.PaymentIntent, offer: string): boolean {
   const metadata = intent.metadata ?? {};
-  if (metadata.offer !== GIFT_OFFER || intent.status !== 'succeeded') return false;
+  if (metadata.offer !== offer || intent.status !== 'succeeded') return false;
   const priceCents = Number(metadata.priceCents);
   return (
     Number.isInteger(priceCents) &&
@@ -116,6 +119,9 @@ export function isPaidGift(intent: Stripe.PaymentIntent): boolean {
     intent.amount_received >= priceCents
   );
 }
+
+/** Is this a gift's PaymentIntent, paid in full at the price the server set? */
+export const isPaidGift = (intent: Stripe.PaymentIntent) => isPaidAtServerPrice(intent, GIFT_OFFER);
 
 /** The gift a PaymentIntent's metadata describes; null when it names no valid gift. */
 export function giftDetails(intent: Stripe.PaymentIntent): GiftDetails | null {
@@ -163,18 +169,8 @@ export function seatsMetadata(
 }
 
 /** Is this a supporter's PaymentIntent, paid in full at the total the server set? */
-export function isPaidSeats(intent: Stripe.PaymentIntent): boolean {
-  const metadata = intent.metadata ?? {};
-  if (metadata.offer !== SEATS_OFFER || intent.status !== 'succeeded') return false;
-  const priceCents = Number(metadata.priceCents);
-  return (
-    Number.isInteger(priceCents) &&
-    priceCents > 0 &&
-    intent.currency === metadata.currency &&
-    intent.amount === priceCents &&
-    intent.amount_received >= priceCents
-  );
-}
+export const isPaidSeats = (intent: Stripe.PaymentIntent) =>
+  isPaidAtServerPrice(intent, SEATS_OFFER);
 
 /** The seats a PaymentIntent's metadata funds; null when it names no valid funding. */
 export function seatFundingDetails(intent: Stripe.PaymentIntent): SeatFundingDetails | null {

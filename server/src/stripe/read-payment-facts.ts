@@ -79,49 +79,31 @@ export async function readPaymentIntentFact(
   const { intent, charge } = await paymentIntentWithCharge(deps, paymentIntentId);
   if (!intent) return null;
   const paidAt = fromSeconds(charge?.created ?? intent.created);
+  // What every payment's fact says of it: its amount, when it was paid and what became of it.
+  const payment = async () => ({
+    paymentIntentId: intent.id,
+    amountCents: intent.amount_received,
+    currency: intent.currency,
+    paidAt,
+    outcome: await chargeOutcome(deps, charge),
+    readAt,
+  });
   if (isPaidGift(intent)) {
     const gift = giftDetails(intent);
-    return gift
-      ? {
-          kind: 'gift',
-          ...gift,
-          paymentIntentId: intent.id,
-          amountCents: intent.amount_received,
-          currency: intent.currency,
-          paidAt,
-          outcome: await chargeOutcome(deps, charge),
-          readAt,
-        }
-      : null;
+    return gift ? { kind: 'gift', ...gift, ...(await payment()) } : null;
   }
   if (isPaidSeats(intent)) {
     const funding = seatFundingDetails(intent);
-    return funding
-      ? {
-          kind: 'seats',
-          ...funding,
-          paymentIntentId: intent.id,
-          amountCents: intent.amount_received,
-          currency: intent.currency,
-          paidAt,
-          outcome: await chargeOutcome(deps, charge),
-          readAt,
-        }
-      : null;
+    return funding ? { kind: 'seats', ...funding, ...(await payment()) } : null;
   }
   if (!isPaidEarlyAccess(intent, deps.offer)) return null;
   const userId = asUserId(intent.metadata?.userId);
   if (!userId) return null;
   return {
     kind: 'one-time',
-    paymentIntentId: intent.id,
     userId,
     customerId: idOf(intent.customer),
-    amountCents: intent.amount_received,
-    currency: intent.currency,
-    paidAt,
-    outcome: await chargeOutcome(deps, charge),
-    readAt,
+    ...(await payment()),
     offerId: asUserId(intent.metadata?.discountOffer),
   };
 }

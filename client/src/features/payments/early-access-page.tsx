@@ -1,6 +1,6 @@
 import { Link } from '../../lib/router';
 import { Elements } from '@stripe/react-stripe-js';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { MarkdownContent } from '../../components/markdown-content';
 import { useScreenCopy } from '../../lib/site-data';
 import { useDocumentHead } from '../../lib/document-head';
@@ -12,35 +12,13 @@ import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { MEMBER_BENEFITS } from './early-access';
 import { paths } from '../../config/paths';
 import { JoinButton } from '../../components/join-button';
-import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
+import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { PaymentForm } from './payment-form';
 import { usePaymentIntent } from './use-payment-intent';
+import { useReturnedPayment } from './use-returned-payment';
 import { getStripe } from './stripe-loader';
 import { useQueryParamOnce } from '../../lib/use-query-param';
 import './early-access.css';
-
-/** Back from Stripe with `?payment_intent_client_secret=…`: ask Stripe.js how it went. */
-function useReturnedPaymentStatus(config: SiteConfig | null): string | null {
-  const { refresh } = useSession();
-  const [message, setMessage] = useState<string | null>(null);
-  const clientSecret = useQueryParamOnce('payment_intent_client_secret');
-  useEffect(() => {
-    if (!clientSecret || !config?.stripePublishableKey) return;
-    const controller = new AbortController();
-    void getStripe(config.stripePublishableKey).then(async (stripe) => {
-      if (!stripe || controller.signal.aborted) return;
-      const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
-      if (controller.signal.aborted) return;
-      setMessage(paymentStatusMessage(paymentIntent?.status ?? 'unknown'));
-      // The membership itself comes from Stripe's webhook: look for it for a little while.
-      if (paymentIntent?.status === 'succeeded') {
-        await waitForMembership(refresh, controller.signal);
-      }
-    });
-    return () => controller.abort();
-  }, [clientSecret, config?.stripePublishableKey, refresh]);
-  return message;
-}
 
 /** /early-access: the original landing screen, with the one-year membership for sale. */
 export default function EarlyAccessPage() {
@@ -48,8 +26,13 @@ export default function EarlyAccessPage() {
   const why = useScreenCopy('why', `Why ${siteName}`);
   useDocumentHead('Early Access', `Support ${siteName} early: one year of membership for $12.`);
   const config = useSiteConfig();
-  const { user, status } = useSession();
-  const returnedMessage = useReturnedPaymentStatus(config);
+  const { user, status, refresh } = useSession();
+  // The membership itself comes from Stripe's webhook: look for it for a little while.
+  const waitForYear = useCallback(
+    (signal: AbortSignal) => waitForMembership(refresh, signal),
+    [refresh],
+  );
+  const returnedMessage = useReturnedPayment(config, null, waitForYear);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
   // The year paid once is a plan an owner may take off sale (the subscriptions stay).
   const onceOnSale = config?.plans.some((plan) => plan.id === 'early-access') === true;

@@ -1,6 +1,5 @@
 import { Elements } from '@stripe/react-stripe-js';
-import { useEffect, useState, type FormEvent } from 'react';
-import type { SiteConfig } from '../../../../contract/api';
+import { useState, type FormEvent } from 'react';
 import {
   GIFT_MESSAGE_MAX,
   GIFT_NAME_MAX,
@@ -12,15 +11,15 @@ import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
-import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
+import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
-import { useQueryParamOnce } from '../../lib/use-query-param';
 import { Link } from '../../lib/router';
 import { PaymentForm } from './payment-form';
 import { getStripe } from './stripe-loader';
 import { buyGift, type GiftPayment } from './gift-api';
+import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -48,37 +47,16 @@ function sendAtOf(day: string): string | undefined {
   return new Date(`${day}T09:00:00`).toISOString();
 }
 
-/** Back from Stripe with `?payment_intent_client_secret=…`: how the gift's payment went. */
-function useReturnedGiftStatus(config: SiteConfig | null): string | null {
-  const [message, setMessage] = useState<string | null>(null);
-  const clientSecret = useQueryParamOnce('payment_intent_client_secret');
-  useEffect(() => {
-    if (!clientSecret || !config?.stripePublishableKey) return;
-    let live = true;
-    void getStripe(config.stripePublishableKey).then(async (stripe) => {
-      if (!stripe || !live) return;
-      const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
-      if (!live) return;
-      setMessage(
-        paymentIntent?.status === 'succeeded'
-          ? 'Thank you: your gift is paid. We mail them the link to claim it on the day you chose, and you a receipt.'
-          : paymentStatusMessage(paymentIntent?.status ?? 'unknown'),
-      );
-    });
-    return () => {
-      live = false;
-    };
-  }, [clientSecret, config?.stripePublishableKey]);
-  return message;
-}
-
 /** /gift: a year of membership bought for someone else, paid once (issue 28). */
 export default function GiftPage() {
   const siteName = useSiteName();
   useDocumentHead('Give a year', `Give someone a year of ${siteName}, paid once.`);
   const config = useSiteConfig();
   const { user } = useSession();
-  const returned = useReturnedGiftStatus(config);
+  const returned = useReturnedPayment(
+    config,
+    'Thank you: your gift is paid. We mail them the link to claim it on the day you chose, and you a receipt.',
+  );
   const [payment, setPayment] = useState<GiftPayment | null>(null);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
   const year = config?.plans.find((plan) => plan.id === 'early-access');

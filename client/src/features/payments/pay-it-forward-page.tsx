@@ -12,15 +12,15 @@ import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
-import { paymentStatusMessage, PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
+import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { Link } from '../../lib/router';
 import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
-import { useQueryParamOnce } from '../../lib/use-query-param';
 import { PaymentForm } from './payment-form';
 import { askForSeat, fundSeats, readMySeats, readSeatPool, withdrawSeatRequest } from './seats-api';
 import { getStripe } from './stripe-loader';
+import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
 
 const problemOf = (error: unknown) =>
@@ -93,7 +93,10 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [payment, setPayment] = useState<{ clientSecret: string; label: string } | null>(null);
-  const returned = useReturnedStatus();
+  const returned = useReturnedPayment(
+    config,
+    'Thank you: your seats are paid. Each goes to a reader who asks for one; your receipt is on its way.',
+  );
   useEffect(() => {
     if (returned) onPaid();
   }, [returned, onPaid]);
@@ -200,31 +203,6 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
       </button>
     </form>
   );
-}
-
-/** Back from Stripe: how the supporter's payment went. */
-function useReturnedStatus(): string | null {
-  const config = useSiteConfig();
-  const [message, setMessage] = useState<string | null>(null);
-  const clientSecret = useQueryParamOnce('payment_intent_client_secret');
-  useEffect(() => {
-    if (!clientSecret || !config?.stripePublishableKey) return;
-    let live = true;
-    void getStripe(config.stripePublishableKey).then(async (stripe) => {
-      if (!stripe || !live) return;
-      const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
-      if (!live) return;
-      setMessage(
-        paymentIntent?.status === 'succeeded'
-          ? 'Thank you: your seats are paid. Each goes to a reader who asks for one; your receipt is on its way.'
-          : paymentStatusMessage(paymentIntent?.status ?? 'unknown'),
-      );
-    });
-    return () => {
-      live = false;
-    };
-  }, [clientSecret, config?.stripePublishableKey]);
-  return message;
 }
 
 function AskForSeat({ siteName }: { siteName: string }) {

@@ -4,7 +4,7 @@ import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { DESK_API } from '../../../../contract/desk-api.js';
 import { DeskGiftSchema, GiftAddressBodySchema } from '../../../../contract/gifts.js';
-import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { membersAndMoneyOnly } from './members-and-money.js';
 import { listUnclaimedGifts, resendGift } from '../../gifts/gifts.js';
 import { HttpError } from '../../http/errors.js';
 
@@ -23,14 +23,7 @@ const params = Type.Object({ id: Type.String({ format: 'uuid' }) });
  * mails one's claim link again, or to a corrected address. Either way the old link stops working.
  */
 const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', async (request) => {
-    const staff = await request.requireStaff();
-    requireMaySeeMembers(staff);
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-  });
+  membersAndMoneyOnly(app);
 
   app.get(
     `${DESK_API}/gifts`,

@@ -5,7 +5,7 @@ import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { PLAN_IDS } from '../../../../contract/plans.js';
 import { DeskPlanSchema, PlanChangeSchema } from '../../../../contract/plans-api.js';
 import { withTransaction } from '../../db/transaction.js';
-import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { membersAndMoneyOnly } from './members-and-money.js';
 import { HttpError } from '../../http/errors.js';
 import { changePlan, readDeskPlans, readPlans } from '../../memberships/plans.js';
 import { DeskOfferSchema, OfferBodySchema } from '../../../../contract/offers.js';
@@ -33,14 +33,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   siteUrl: string;
   graceDays: number;
 }> = async (app, { siteName, siteUrl, graceDays }) => {
-  app.addHook('onRequest', async (request) => {
-    const staff = await request.requireStaff();
-    requireMaySeeMembers(staff);
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-  });
+  membersAndMoneyOnly(app);
 
   app.get(
     `${DESK_API}/plans`,

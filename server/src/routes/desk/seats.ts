@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { DESK_API } from '../../../../contract/desk-api.js';
 import { DeskSeatsSchema, SeatSettingsBodySchema } from '../../../../contract/seats.js';
-import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { membersAndMoneyOnly } from './members-and-money.js';
 import { decideSeatRequest, readDeskSeats, setAutoGrant } from '../../seats/seats.js';
 
 const errors = {
@@ -21,14 +21,7 @@ const SeatsAnswer = Type.Object({ seats: DeskSeatsSchema });
  * their own.
  */
 const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', async (request) => {
-    const staff = await request.requireStaff();
-    requireMaySeeMembers(staff);
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-  });
+  membersAndMoneyOnly(app);
 
   const answer = async () => ({ seats: await readDeskSeats(app.db.pool) });
 
