@@ -1,6 +1,7 @@
 import type { DeskGift } from '../../../../contract/gifts';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plans';
+import type { DeskSeats } from '../../../../contract/seats';
 import type {
   DeskAuditPage,
   DeskCompBody,
@@ -154,4 +155,21 @@ export const changeGiftAddress = (id: string, recipientEmail: string): GiftResul
   apiRequest(`${DESK_API}/gifts/${encodeURIComponent(id)}/address`, {
     method: 'POST',
     body: { recipientEmail },
+  });
+
+/** The solidarity seats: the pool, the monthly number, the requests and the fundings. */
+export const fetchSeats = (signal?: AbortSignal): Promise<{ seats: DeskSeats }> =>
+  apiRequest(`${DESK_API}/seats`, { signal });
+
+/** Sets how many requests are granted on their own each month; a higher one may grant some now. */
+export const setSeatsPerMonth = (autoGrantPerMonth: number): Promise<{ seats: DeskSeats }> =>
+  apiRequest(`${DESK_API}/seats`, { method: 'PUT', body: { autoGrantPerMonth } });
+
+/** Grants a waiting request a seat from the pool, or declines it. */
+export const decideSeatRequest = (
+  id: string,
+  decision: 'grant' | 'decline',
+): Promise<{ seats: DeskSeats }> =>
+  apiRequest(`${DESK_API}/seats/requests/${encodeURIComponent(id)}/${decision}`, {
+    method: 'POST',
   });

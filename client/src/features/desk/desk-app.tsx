@@ -14,6 +14,7 @@ import { TopicsPage } from './topics-page';
 import { PlansPage } from './plans-page';
 import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
+import { SeatsPage } from './seats-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -87,6 +88,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="/desk/gifts">
             <GiftsPage staff={staff.data} />
           </Route>
+          <Route path="/desk/seats">
+            <SeatsPage staff={staff.data} />
+          </Route>
           {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
           <Route path="/desk/posts/:id">
             <PostEditorPage staff={staff.data} />
@@ -129,6 +133,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/offers">Offers</NavLink>
               <NavLink to="/desk/gifts">Gifts</NavLink>
+              <NavLink to="/desk/seats">Seats</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
             </>
