@@ -327,8 +327,8 @@ async function applySeatFunding(
 }
 
 /**
- * Grants an open seat request from the pool: the oldest funding with a seat left (its row locked,
- * so two grants never take its last seat twice) gives the reader a year of their own (source
+ * Grants an open seat request from the pool: the oldest funding with a seat left (the fundings
+ * locked, so two grants never take a last seat twice) gives the reader a year of their own (source
  * `sponsored`), placed from now after the time they hold. Null when the request is not open or
  * the pool is empty.
  */
@@ -343,12 +343,15 @@ export async function grantSeat(
   );
   const request = requests[0];
   if (!request) return null;
+  // Every funding whose payment stands, locked first (grants are rare: they take turns), then
+  // counted in a statement of its own, which sees the grants committed while it waited.
+  await tx.query(`SELECT id FROM seat_fundings WHERE state = 'active' ORDER BY id FOR UPDATE`);
   const { rows: fundings } = await tx.query<{ id: string; currency: string }>(
     `SELECT f.id, f.currency FROM seat_fundings f
      WHERE f.state = 'active'
        AND f.seats > (SELECT count(*) FROM seat_requests r
                       WHERE r."fundingId" = f.id AND r.state = 'granted')
-     ORDER BY f."paidAt", f.id LIMIT 1 FOR UPDATE OF f SKIP LOCKED`,
+     ORDER BY f."paidAt", f.id LIMIT 1`,
   );
   const funding = fundings[0];
   if (!funding) return null;

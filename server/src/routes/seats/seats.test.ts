@@ -249,4 +249,27 @@ describe('solidarity seats', () => {
     ]);
     expect((await ask(reader)).statusCode).toBe(201); // and ask again later
   });
+
+  it('gives the last seat once when two owners grant it at the same moment', async () => {
+    await call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 0 });
+    const a = await register('seats-race-a@example.com');
+    const b = await register('seats-race-b@example.com');
+    expect((await ask(a)).statusCode).toBe(201);
+    expect((await ask(b)).statusCode).toBe(201);
+    await fund(await newVisitor(t.app), { seats: 1, supporterEmail: 'seats-race@example.com' });
+    const before = await pool();
+    expect(before.available).toBe(1);
+    const [first, second] = await Promise.all(
+      [a, b].map(async (who) =>
+        call(owner, 'POST', `/api/desk/seats/requests/${(await requestOf(who)).id}/grant`),
+      ),
+    );
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([200, 409]);
+    expect(await pool()).toEqual({
+      given: before.given + 1,
+      available: 0,
+      waiting: before.waiting - 1,
+    });
+    expect([(await me(a)).isSubscribed, (await me(b)).isSubscribed].sort()).toEqual([false, true]);
+  });
 });
