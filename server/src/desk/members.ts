@@ -295,7 +295,12 @@ export async function readMember(
         entry.source === 'comp' &&
         entry.periodEnd !== null &&
         entry.periodEnd.getTime() > now.getTime(),
-      stripeUrl: entry.source === 'comp' ? null : link(entry.paymentIntentId ?? entry.id),
+      // Comps and granted seats were given, not paid: Stripe has nothing of them (a seat's money
+      // is its supporter's payment, on the Seats page).
+      stripeUrl:
+        entry.source === 'comp' || entry.source === 'sponsored'
+          ? null
+          : link(entry.paymentIntentId ?? entry.id),
     })),
     subscriptions: subscriptions.rows.map((row) => ({
       id: row.id,

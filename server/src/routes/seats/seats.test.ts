@@ -156,6 +156,9 @@ describe('solidarity seats', () => {
     ).toBeLessThan(60_000);
     const payments = (await call(reader, 'GET', '/api/account/payments')).json().payments;
     expect(payments).toMatchObject([{ kind: 'sponsored', amountCents: 0, state: 'active' }]);
+    // The desk's page of the reader: a seat given, with no Stripe payment to link to.
+    const record = (await call(owner, 'GET', `/api/desk/members/${reader.userId}`)).json();
+    expect(record.ledger).toMatchObject([{ source: 'sponsored', stripeUrl: null }]);
     await t.app.giving.deliverNow();
     expect((await waitForMail(mailbox, 'seats-reader@example.com', 2)).subject).toBe(
       'A year of Cohort, from a reader who paid it forward',
