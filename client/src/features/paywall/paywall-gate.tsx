@@ -19,8 +19,8 @@ const QUIET_PATHS = [
 
 /**
  * When the paywall shows: once, `paywallDelayMs` after the session is ready, to a visitor who is
- * not a member, on a site that takes payments, outside the quiet pages. Closing it (or becoming a
- * member) removes it for the rest of the visit.
+ * not a member, on a site that takes payments, outside the quiet pages, unless a dialog is open
+ * then. Closing it (or becoming a member) removes it for the rest of the visit.
  */
 export function PaywallGate() {
   const { status, user } = useSession();
@@ -32,7 +32,12 @@ export function PaywallGate() {
   const delay = config?.paywallDelayMs;
   useEffect(() => {
     if (status !== 'ready' || delay === undefined || due) return;
-    const timer = setTimeout(() => setDue(true), delay);
+    const timer = setTimeout(() => {
+      // A visitor in another dialog (choosing a plan after Join, most often) already has what the
+      // paywall would offer: it never opens over it, and counts as shown.
+      if (document.querySelector('dialog[open]')) setDismissed(true);
+      setDue(true);
+    }, delay);
     return () => clearTimeout(timer);
   }, [status, delay, due]);
 
