@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './tests/support/chromium.js';
+import { CHROMIUM_ARGS, findBrowserForTests } from './tests/support/chromium.js';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -12,7 +12,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: findBrowserForTests(), args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
 });

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { Page, Request } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from '#test/chromium';
 import { waitForMail } from '#test/registration';
 import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 
@@ -12,6 +13,11 @@ const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
 
 test.use(SITES.desk);
+// The full browser, not the headless shell the other specs run in: in the shell, the offline test
+// below saw its words reach the server while the context was offline (once in four runs alone,
+// once in a full run; never in the full browser, four runs alone and every CI run). Not understood
+// yet: most likely a request of the closing tab let go past the offline emulation.
+test.use({ launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS } });
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
 async function photoWithGps(blue = 140): Promise<Buffer> {

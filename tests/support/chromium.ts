@@ -28,6 +28,20 @@ export function findChromium(): string {
   return found;
 }
 
+/**
+ * The Chromium the browser tests drive: CHROMIUM_PATH, else Chromium's headless shell where it is
+ * installed (Debian's `chromium-headless-shell`, the build Playwright itself runs headless), else
+ * the full browser. The shell renders with the same Blink and V8 without the desktop browser's
+ * machinery: the browser tests spent about a third less CPU and time in it (docs/performance.md).
+ * Lighthouse keeps the full browser (`findChromium`): it measures what a reader's browser does.
+ */
+export function findBrowserForTests(): string {
+  if (process.env.CHROMIUM_PATH) return findChromium();
+  return HEADLESS_SHELLS.find((path) => existsSync(path)) ?? findChromium();
+}
+
+const HEADLESS_SHELLS = ['/usr/bin/chromium-headless-shell'];
+
 /** Flags for a headless Chromium on a machine with no network beyond localhost. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
