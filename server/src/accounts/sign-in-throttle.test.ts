@@ -51,6 +51,19 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
       payload: { email, password },
       remoteAddress: ip,
     });
+  /**
+   * `count` wrong guesses, five at a time as a guessing script sends them: each is refused as a
+   * wrong password (401), and every one is counted, however they overlap.
+   */
+  async function guessAtOnce(count: number, guess: (index: number) => ReturnType<typeof signIn>) {
+    for (let start = 0; start < count; start += 5) {
+      const batch = Array.from({ length: Math.min(5, count - start) }, (_, k) => guess(start + k));
+      expect((await Promise.all(batch)).map((answer) => answer.statusCode)).toEqual(
+        batch.map(() => 401),
+      );
+    }
+  }
+
   async function owner(ip: string) {
     const email = uniqueEmail();
     const visitor = await newVisitor(t.app);
@@ -66,9 +79,10 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
 
   it('ten wrong passwords from ten addresses leave the owner’s sign-in working, at once', async () => {
     const email = await owner('192.0.2.1');
-    for (let i = 0; i < 10; i += 1) {
-      expect((await signIn(t, email, WRONG, `198.51.100.${i + 1}`)).statusCode).toBe(401);
-    }
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signIn(t, email, WRONG, `198.51.100.${i + 1}`)),
+    );
+    expect(guesses.map((guess) => guess.statusCode)).toEqual(Array(10).fill(401));
     const started = performance.now();
     expect((await signIn(t, email, PASSWORD, '192.0.2.1')).statusCode).toBe(200);
     expect(performance.now() - started).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 2);
@@ -91,9 +105,9 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
 
   it('refuses an address that keeps guessing one account, and only that address', async () => {
     const email = await owner('192.0.2.3');
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i += 1) {
-      expect((await signIn(t, email, WRONG, '198.51.102.1')).statusCode).toBe(401);
-    }
+    await guessAtOnce(SIGN_IN_LIMITS.perEmailAndAddress, () =>
+      signIn(t, email, WRONG, '198.51.102.1'),
+    );
     const refused = await signIn(t, email, PASSWORD, '198.51.102.1');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe(String(SIGN_IN_LIMITS.windowMs / 1000));
@@ -101,11 +115,9 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
   });
 
   it('refuses an address that guesses many accounts', async () => {
-    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) {
-      expect((await signIn(t, `nobody${i}@example.com`, WRONG, '198.51.103.1')).statusCode).toBe(
-        401,
-      );
-    }
+    await guessAtOnce(SIGN_IN_LIMITS.perAddress, (i) =>
+      signIn(t, `nobody${i}@example.com`, WRONG, '198.51.103.1'),
+    );
     expect((await signIn(t, 'nobody-else@example.com', WRONG, '198.51.103.1')).statusCode).toBe(
       429,
     );
@@ -120,9 +132,9 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
       : 'keeps each app server’s counts in its own database',
     async () => {
       const email = uniqueEmail();
-      for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i += 1) {
-        expect((await signIn(t, email, WRONG, '198.51.104.1')).statusCode).toBe(401);
-      }
+      await guessAtOnce(SIGN_IN_LIMITS.perEmailAndAddress, () =>
+        signIn(t, email, WRONG, '198.51.104.1'),
+      );
       expect((await signIn(other, email, WRONG, '198.51.104.1')).statusCode).toBe(
         redis ? 429 : 401,
       );
