@@ -77,15 +77,17 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
     return email;
   }
 
-  it('ten wrong passwords from ten addresses leave the owner’s sign-in working, at once', async () => {
+  it('wrong passwords from many addresses leave the owner’s sign-in from home working, at once', async () => {
     const email = await owner('192.0.2.1');
-    const guesses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => signIn(t, email, WRONG, `198.51.100.${i + 1}`)),
+    // Eight past the threshold: any other address would wait eight steps (2 s) before its check.
+    const over = 8;
+    await guessAtOnce(SIGN_IN_LIMITS.slowAfter + over - 1, (i) =>
+      signIn(t, email, WRONG, `198.51.100.${i + 1}`),
     );
-    expect(guesses.map((guess) => guess.statusCode)).toEqual(Array(10).fill(401));
     const started = performance.now();
     expect((await signIn(t, email, PASSWORD, '192.0.2.1')).statusCode).toBe(200);
-    expect(performance.now() - started).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 2);
+    // Its own time (a password check, on a busy machine up to half a second), not that wait.
+    expect(performance.now() - started).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * over);
   });
 
   it('slows further tries for that email by a growing delay, never refusing them', async () => {
@@ -97,10 +99,10 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
     const started = performance.now();
     expect((await signIn(t, email, PASSWORD, '203.0.113.77')).statusCode).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(SIGN_IN_LIMITS.delayStepMs * 3);
-    // The address the owner signed in from before does not wait.
+    // The address the owner signed in from before does not wait those three steps.
     const home = performance.now();
     expect((await signIn(t, email, PASSWORD, '192.0.2.2')).statusCode).toBe(200);
-    expect(performance.now() - home).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 2);
+    expect(performance.now() - home).toBeLessThan(SIGN_IN_LIMITS.delayStepMs * 3);
   });
 
   it('refuses an address that keeps guessing one account, and only that address', async () => {
