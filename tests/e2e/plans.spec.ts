@@ -29,15 +29,20 @@ async function openChooser(page: Page) {
   await expect(chooser(page)).toBeVisible();
 }
 
-/** Join in the navbar, then a plan in the dialog that lists them: Checkout opens in a new tab. */
-async function joinWith(page: Page, plan: RegExp) {
-  await openChooser(page);
+/** A plan's button in the open dialog: Checkout opens for it in a new tab. */
+async function checkoutFor(page: Page, plan: RegExp) {
   const [checkoutTab] = await Promise.all([
     page.context().waitForEvent('page'),
     chooser(page).getByRole('button', { name: plan }).click(),
   ]);
   await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
   return checkoutTab;
+}
+
+/** Join in the navbar, then a plan in the dialog that lists them. */
+async function joinWith(page: Page, plan: RegExp) {
+  await openChooser(page);
+  return checkoutFor(page, plan);
 }
 
 // On this site the paywall waits its default 30 s: it cannot cover the navbar before Join is
@@ -47,13 +52,12 @@ test('Join lets a visitor choose a plan, and opens Stripe Checkout for it and th
   stripe,
 }) => {
   if (!stripe) throw new Error('payments are on in this file');
-  const fake = stripe;
   const user = await visit(page, '/');
   const checkoutTab = await joinWith(page, /^Yearly: \$12 a year/);
-  expect(checkoutTab.url()).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
-  const session = fake.get(checkoutTab.url().split('/').pop() ?? '');
+  expect(checkoutTab.url()).toMatch(new RegExp(`^${stripe.url}/checkout/cs_test_`));
+  const session = stripe.get(checkoutTab.url().split('/').pop() ?? '');
   expect(session.client_reference_id).toBe(user.id);
-  expect(fake.get(String(session.price))).toMatchObject({
+  expect(stripe.get(String(session.price))).toMatchObject({
     unit_amount: 1200,
     recurring: { interval: 'year' },
   });
@@ -64,11 +68,10 @@ test('coming back from a paid Checkout makes the visitor a member and cleans the
   stripe,
 }) => {
   if (!stripe) throw new Error('payments are on in this file');
-  const fake = stripe;
   await visit(page, '/');
   const checkoutTab = await joinWith(page, /^Yearly/);
   const sessionId = checkoutTab.url().split('/').pop() ?? '';
-  fake.completeCheckout(sessionId);
+  stripe.completeCheckout(sessionId);
 
   // Stripe sends the visitor back to the success URL.
   await checkoutTab.goto(`/?checkout_session_id=${sessionId}`);
@@ -88,14 +91,7 @@ test('a reader chooses a dollar a month, pays at Checkout, sees it on their acco
   if (!stripe) throw new Error('payments are on in this file');
   await visit(page, '/');
   const user = registered;
-  await openChooser(page);
-  const [checkoutTab] = await Promise.all([
-    page.context().waitForEvent('page'),
-    chooser(page)
-      .getByRole('button', { name: /^Monthly: \$1 a month/ })
-      .click(),
-  ]);
-  await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+  const checkoutTab = await joinWith(page, /^Monthly: \$1 a month/);
   const sessionId = checkoutTab.url().split('/').pop() ?? '';
   const session = stripe.get(sessionId);
   expect(session.client_reference_id).toBe(user.id);
@@ -241,13 +237,7 @@ test('an owner gives the monthly plan a free week; a reader with an account star
     await expect(chooser(reader)).toContainText(
       'Starts with 7 days free, once, for readers with an account.',
     );
-    const [checkoutTab] = await Promise.all([
-      reader.context().waitForEvent('page'),
-      chooser(reader)
-        .getByRole('button', { name: /^Monthly/ })
-        .click(),
-    ]);
-    await expect.poll(() => checkoutTab.url()).toContain('/checkout/cs_test_');
+    const checkoutTab = await checkoutFor(reader, /^Monthly/);
     const sessionId = checkoutTab.url().split('/').pop() ?? '';
     stripe.completeTrialCheckout(sessionId);
     await checkoutTab.goto(`/?checkout_session_id=${sessionId}`);
