@@ -92,6 +92,24 @@ export default tseslint.config(
     },
   },
   {
+    // `replace` reads `$&`, `` $` `` and `$'` in a replacement string as the matched text and the
+    // text around it: a title or a search query spliced in that way copies the page into itself.
+    // Text goes in through a function; a string literal may use the patterns on purpose.
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'client/**/*.{ts,tsx}', 'scripts/**/*.mjs'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^replace(All)?$/][arguments.length=2]:not([arguments.1.type='Literal'], [arguments.1.type=/FunctionExpression$/], [arguments.1.type='TemplateLiteral'][arguments.1.expressions.length=0])",
+          message:
+            "Pass a function (() => text): a replacement string expands $&, $` and $' in the text it carries.",
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: {
       'no-restricted-imports': [

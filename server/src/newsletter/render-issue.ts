@@ -229,8 +229,8 @@ export function issueMailFor(
   return {
     to,
     subject: rendered.subject,
-    html: rendered.html.replaceAll(TOKEN, unsubscribeToken),
-    text: rendered.text.replaceAll(TOKEN, unsubscribeToken),
+    html: rendered.html.replaceAll(TOKEN, () => unsubscribeToken),
+    text: rendered.text.replaceAll(TOKEN, () => unsubscribeToken),
     headers: {
       // RFC 2369 and RFC 8058: mail clients show an Unsubscribe button that POSTs to the https
       // address (no session needed); the mailto is for clients that only know that kind.

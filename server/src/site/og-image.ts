@@ -65,7 +65,8 @@ export async function renderOgImage(options: {
   const firstBaseline = OG_HEIGHT - 72 - (lines.length - 1) * lineHeight;
   const artwork = options.artworkSvg.replace(
     /<svg([^>]*?)\swidth="\d+"\s+height="\d+"/,
-    `<svg$1 width="${OG_WIDTH}" height="${OG_HEIGHT}" preserveAspectRatio="xMidYMid slice"`,
+    (_match, attributes: string) =>
+      `<svg${attributes} width="${OG_WIDTH}" height="${OG_HEIGHT}" preserveAspectRatio="xMidYMid slice"`,
   );
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${OG_WIDTH}" height="${OG_HEIGHT}" viewBox="0 0 ${OG_WIDTH} ${OG_HEIGHT}">
   ${artwork}

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { fillPrerenderedPage, type PageHead } from '../../../contract/prerendered.js';
 import { SITE_DATA_ELEMENT_ID, type SiteData } from '../../../contract/site-data.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
@@ -21,12 +22,11 @@ import {
 /** The app built for Node (dist/ssr/entry-server.js): one page as HTML from its content. */
 type RenderPage = (path: string, data: SiteData) => Promise<{ html: string; head: PageHead }>;
 
-/** A page's HTML, compressed once each way, and its validator. */
+/** A page's HTML and its validator, compressed each way when a reader first accepts that way. */
 export interface PageCopy {
   html: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
   etag: string;
+  compressed(encoding: 'br' | 'gzip'): Promise<Buffer>;
 }
 
 /**
@@ -103,7 +103,7 @@ export class SitePages {
     };
     const shell = finishPage(options, 200, template);
     const marked = (mark: string) =>
-      Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, `<html ${mark}`));
+      Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, () => `<html ${mark}`));
     return new SitePages(
       options,
       template,
@@ -218,7 +218,8 @@ export class SitePages {
     const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
     const page = composePage(this.template, html, head, tags, this.css).replace(
       '<div id="root">',
-      `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>\n    <div id="root">`,
+      () =>
+        `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>\n    <div id="root">`,
     );
     return {
       ...finishPage(this.options, status ?? head.status, page),
@@ -254,21 +255,39 @@ function finishPage(options: SitePagesOptions, status: number, template: string)
   if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
   return {
     status,
-    anonymous: compressed(text),
-    signedIn: compressed(text.replace(/<html\b/, '<html data-signed-in')),
+    anonymous: pageCopy(text),
+    signedIn: pageCopy(text.replace(/<html\b/, '<html data-signed-in')),
   };
 }
 
-function compressed(text: string): PageCopy {
+const compressGzip = promisify(gzip);
+const compressBrotli = promisify(brotliCompress);
+
+/** A page's HTML as it is sent: its validator now, each compressed copy when first asked for. */
+export function pageCopy(text: string): PageCopy {
   const html = Buffer.from(text);
   const hash = createHash('sha256').update(html).digest('base64url').slice(0, 22);
-  // Once per page and content, for every request after: brotli's quality 5 takes about 2 ms a
-  // page (11 would take 40) for a copy within 10 % of its best.
+  const copies = new Map<'br' | 'gzip', Promise<Buffer>>();
   return {
     html,
-    gzip: gzipSync(html, { level: 9 }),
-    brotli: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
     etag: `"${hash}"`,
+    compressed(encoding) {
+      let copy = copies.get(encoding);
+      if (!copy) {
+        // On zlib's thread pool, never the event loop: a search page is drawn for one request, and
+        // the reader chooses what goes into it. A kept page is compressed once per content for
+        // every request after: brotli's quality 5 takes about 2 ms a page (11 would take 40) for a
+        // copy within 10 % of its best.
+        copy =
+          encoding === 'br'
+            ? compressBrotli(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+            : compressGzip(html, { level: 9 });
+        copies.set(encoding, copy);
+        // A failure is not kept: the next request tries again.
+        copy.catch(() => copies.delete(encoding));
+      }
+      return copy;
+    },
   };
 }
 

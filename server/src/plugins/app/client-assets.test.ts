@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,32 @@ describe('serving the built client', () => {
       const response = await get(from);
       expect(response.statusCode, from).toBe(301);
       expect(response.headers.location).toBe(to);
+    }
+  });
+
+  it('never redirects off the site, whatever the path', async () => {
+    // Sent over a real socket, as written: a URL parser (inject's among them) would read `/\\host`
+    // as `//host` before the app saw it. Browsers read `//host` and `/\\host` as another host.
+    const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const rawGet = (path: string) =>
+      new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path, method: 'GET' }, (response) => {
+          response.resume();
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location });
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const [from, to] of [
+      ['//evil.example/', '/evil.example'],
+      ['/\\evil.example/', '/evil.example'],
+      ['///evil.example//', '/evil.example'],
+      ['/\\/evil.example/', '/evil.example'],
+      ['/%5Cevil.example/', '/%5Cevil.example'],
+      ['//evil.example/health/', '/evil.example/health'],
+    ] as const) {
+      expect({ from, ...(await rawGet(from)) }).toEqual({ from, status: 301, location: to });
     }
   });
 

@@ -13,6 +13,7 @@ import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { SitePages, type Page } from '../../site/site-pages.js';
 import { differsForMembers, readerOf } from '../../content/site-data.js';
 import { renderOgImage } from '../../site/og-image.js';
+import { sitePath } from '../../http/site-path.js';
 import { generateArtwork } from '../../content/generate-artwork.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -158,7 +159,7 @@ export default fp(
             for (const [file, svg] of content.artwork) {
               if (served.has(file) || !html.includes(file)) continue;
               const inline = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-              html = html.replaceAll(`${ARTWORK_PREFIX}${file}`, inline);
+              html = html.replaceAll(`${ARTWORK_PREFIX}${file}`, () => inline);
             }
             return reply.send(html);
           } catch (error) {
@@ -238,16 +239,19 @@ export default fp(
       void reply.code(status).type('text/html; charset=utf-8');
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       if (encoding === 'identity') return reply.send(page.html);
-      return reply
-        .header('content-encoding', encoding)
-        .send(encoding === 'br' ? page.brotli : page.gzip);
+      return reply.header('content-encoding', encoding).send(await page.compressed(encoding));
     }
 
-    const isStaffOnly = (path: string) =>
-      options.staffOnlyPrefix !== undefined &&
-      (path === options.staffOnlyPrefix || path.startsWith(`${options.staffOnlyPrefix}/`));
-
-    async function answerPage(path: string, request: FastifyRequest, reply: FastifyReply) {
+    /**
+     * A page, by its path as sent. `desk` says the router matched one of the desk's pages (the
+     * staff-only prefix, however its path was spelled): `home` for the desk's first page.
+     */
+    async function answerPage(
+      path: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      desk?: 'home' | 'page',
+    ) {
       if (!pages) {
         if (path !== '/') return reply.code(404).send(errorBody('not_found', 'No such page.'));
         return reply
@@ -256,21 +260,21 @@ export default fp(
           .send('The site is not built: run `npm run build`.');
       }
       const redirect = REDIRECTS.get(path);
-      if (redirect) return reply.redirect(redirect, 301);
+      if (redirect) return reply.redirect(sitePath(redirect), 301);
       if (path === JOIN_PATH) {
         // An offer's link (/join?offer=CODE): the plans, with the code, on the early-access page.
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        return reply.redirect(`${paths.earlyAccess}${query}`, 302);
+        return reply.redirect(sitePath(`${paths.earlyAccess}${query}`), 302);
       }
       if (path.length > 1 && path.endsWith('/')) {
-        return reply.redirect(path.replace(/\/+$/, '') || '/', 301);
+        return reply.redirect(sitePath(path.replace(/\/+$/, '')), 301);
       }
-      if (isStaffOnly(path)) {
+      if (desk) {
         // Staff get the desk's shell; staff whose address is not proven yet, the page asking them
         // to prove it; anyone else, the not-found page. Never cached or indexed.
         const staffShell = (await request.getStaff())
           ? pages.deskShell
-          : path === options.staffOnlyPrefix && (await request.isStaffAwaitingProof())
+          : desk === 'home' && (await request.isStaffAwaitingProof())
             ? pages.deskVerifyShell
             : null;
         if (!staffShell) return sendPage(request, reply, await pages.page(NOT_A_PAGE));
@@ -285,7 +289,7 @@ export default fp(
       // A post whose slug or section changed: its old address leads to it.
       const content = app.siteContent.current();
       const moved = content.moved.get(path);
-      if (moved) return reply.redirect(moved, 301);
+      if (moved) return reply.redirect(sitePath(moved), 301);
       if (path === paths.search) return answerSearch(request, reply);
       // Who reads matters only where members see more: only there is the session looked up.
       const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
@@ -323,17 +327,28 @@ export default fp(
 
     app.get('/', (request, reply) => answerPage('/', request, reply));
 
-    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    /** A page for a GET of a path that looks like one, else the JSON 404 of an unknown address. */
+    function answerPath(request: FastifyRequest, reply: FastifyReply, desk?: 'home' | 'page') {
       const path = request.url.split('?')[0] ?? '/';
       const wantsPage =
         (request.method === 'GET' || request.method === 'HEAD') &&
         !isServerPath(path) &&
         (!/\.[a-z0-9]+$/i.test(path) || path === '/index.html');
-      if (wantsPage) return answerPage(path, request, reply);
+      if (wantsPage) return answerPage(path, request, reply, desk);
       return reply
         .code(404)
         .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));
-    });
+    }
+
+    if (options.staffOnlyPrefix !== undefined) {
+      // The desk's pages are routes, not a test of the URL's text: the router decodes the path
+      // before it matches, so `/%64esk` is the desk too.
+      app.get(options.staffOnlyPrefix, (request, reply) => answerPath(request, reply, 'home'));
+      app.get(`${options.staffOnlyPrefix}/*`, (request, reply) =>
+        answerPath(request, reply, 'page'),
+      );
+    }
+    app.setNotFoundHandler((request, reply) => answerPath(request, reply));
   },
   { name: 'client-assets', dependencies: ['sessions', 'site-content', 'search'] },
 );
