@@ -43,25 +43,19 @@ import accountRoutes from './routes/account/index.js';
 import passkeyRoutes from './routes/auth/passkeys.js';
 import accountPaymentRoutes from './routes/account/payments.js';
 import siteFileRoutes from './routes/site-files/index.js';
-import deskRoutes from './routes/desk/index.js';
-import deskPlanRoutes from './routes/desk/plans.js';
-import deskGiftRoutes from './routes/desk/gifts.js';
 import giftRoutes from './routes/gifts/index.js';
 import seatRoutes from './routes/seats/index.js';
-import deskSeatRoutes from './routes/desk/seats.js';
 import giving from './plugins/app/giving.js';
 import plans from './plugins/app/plans.js';
-import deskPostRoutes from './routes/desk/posts.js';
-import uploadRoutes from './routes/desk/uploads.js';
-import newsletterSendRoutes from './routes/desk/newsletter-send.js';
-import { folderStore, s3Store, type ImageStore } from './uploads/image-store.js';
+import { openImageStore, type ImageStore } from './uploads/image-store.js';
 import staff from './plugins/app/staff.js';
-import { modeOfKey } from './stripe/key-check.js';
+import desk from './routes/desk/index.js';
+import uploadedImageRoutes from './routes/uploads/index.js';
 import siteContent from './plugins/app/site-content.js';
 import siteDataRoutes from './routes/site-data/index.js';
 import searchRoutes from './routes/search/index.js';
 import siteSearch from './plugins/app/search.js';
-import { DESK_PATH } from '../../contract/constants.js';
+import { DESK_API, DESK_PATH } from '../../contract/constants.js';
 
 export interface AppDependencies {
   database: Database;
@@ -125,6 +119,7 @@ export async function buildApp(
   });
 
   if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
+  const sessionSecret = config.sessionSecret;
   for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
   await app.register(gracefulClose);
@@ -191,6 +186,7 @@ export async function buildApp(
     siteName: config.siteName,
   });
   await app.register(accountPaymentRoutes);
+  const imageStore = dependencies.imageStore ?? openImageStore(config.uploads);
   const perkCatalog =
     dependencies.perkCatalog ??
     (await readPerkCatalog({ contentDir: perksContentDir, redemptionsFile: perkRedemptionsFile }));
@@ -200,42 +196,16 @@ export async function buildApp(
     perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
     cssFiles: [siteStylesheet],
   });
-  await app.register(deskPlanRoutes, {
-    siteName: config.siteName,
-    siteUrl: config.siteUrl,
-    graceDays: config.membership.graceDays,
-  });
-  await app.register(deskGiftRoutes);
-  await app.register(deskSeatRoutes);
-  await app.register(deskRoutes, {
-    currency: config.membership.currency,
-    graceDays: config.membership.graceDays,
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
+  await app.register(desk, {
+    prefix: DESK_API,
+    config,
+    sessionSecret,
+    imageStore,
     perkTitles: new Map(
       perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
     ),
-    stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
-  await app.register(deskPostRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    publishers: [...config.staff.owners, ...config.staff.editors],
-  });
-  await app.register(newsletterSendRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    mailFrom: config.mailFrom,
-    smtpUrl: config.smtpUrl,
-    sessionSecret: config.sessionSecret,
-    connections: config.newsletterConnections,
-  });
-  await app.register(uploadRoutes, {
-    store:
-      dependencies.imageStore ??
-      (config.uploads.s3 ? s3Store(config.uploads.s3) : folderStore(config.uploads.dir)),
-    maxBytes: config.uploads.maxBytes,
-  });
+  await app.register(uploadedImageRoutes, { store: imageStore });
   await app.register(newsletterRoutes, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,

@@ -198,6 +198,27 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect((await api.json()).error.code).toBe('not_found');
   });
 
+  it('never redirects a reader off the site, whatever the path', async () => {
+    // Sent as written, over a socket: a URL parser would turn `/\\host` into `//host` first.
+    const { hostname, port } = new URL(site);
+    for (const path of [
+      '//evil.example/',
+      '/\\evil.example/',
+      '///evil.example//',
+      '/\\/evil.example/',
+    ]) {
+      const location = await new Promise<string | undefined>((resolve, reject) => {
+        request({ hostname, port, path }, (response) => {
+          response.resume();
+          resolve(response.headers.location);
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect({ path, location }).toEqual({ path, location: '/evil.example' });
+    }
+  });
+
   it('sends the security headers and a CSP that allows Stripe.js and nothing else third-party', async () => {
     for (const path of ['/', '/api/config']) {
       const response = await fetch(`${site}${path}`);

@@ -82,6 +82,7 @@ export async function createTestApp(
   const database = createDatabase(url, {
     maxConnections: testDatabase.embedded ? 1 : (options.maxConnections ?? 5),
     embedded: testDatabase.embedded,
+    refuseSecondConnections: true,
   });
   const app = await buildApp(config, {
     database,

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { parseDatabaseUrl } from './database-url.js';
+import { refuseSecondConnections } from './transaction.js';
 
 export interface Database {
   prisma: PrismaClient;
@@ -43,6 +44,8 @@ export interface DatabaseOptions {
   embedded?: boolean;
   /** Statement time limit (STATEMENT_TIMEOUT_MS unless given; 0 for none). */
   statementTimeoutMs?: number;
+  /** Refuse a second connection to code inside a transaction (tests: `refuseSecondConnections`). */
+  refuseSecondConnections?: boolean;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
@@ -67,6 +70,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   // An idle client that loses its server emits 'error' on the pool; without a listener that would
   // crash the process. The next checkout reconnects.
   pool.on('error', () => {});
+  if (options.refuseSecondConnections) refuseSecondConnections(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

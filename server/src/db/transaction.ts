@@ -1,4 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+
+/**
+ * The transaction the running code is inside, while it is open: see `refuseSecondConnections`.
+ */
+const openTransaction = new AsyncLocalStorage<{ pool: pg.Pool; open: boolean }>();
+
+/**
+ * Makes `pool` refuse a connection asked for by code that already holds one of its connections in
+ * an open transaction (withTransaction's `work`). Such code waits on itself: on a pool of one (the
+ * embedded database) every time, on a larger pool as soon as enough requests do it at once. Tests
+ * run with it, so the mistake fails a test instead of stalling a site.
+ */
+export function refuseSecondConnections(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  const refusing = (...args: unknown[]) => {
+    const held = openTransaction.getStore();
+    if (held?.open && held.pool === pool) {
+      const error = new Error(
+        'A second database connection was asked for inside a transaction: use its `tx` instead.',
+      );
+      const callback = args.find((arg) => typeof arg === 'function') as
+        ((error: Error) => void) | undefined;
+      if (callback) return void callback(error);
+      return Promise.reject(error);
+    }
+    return connect(...args);
+  };
+  pool.connect = refusing as typeof pool.connect;
+}
 
 /** A connection inside a transaction: what the money path's SQL runs on. */
 export type Tx = Pick<pg.PoolClient, 'query'>;
@@ -59,7 +89,12 @@ export async function withTransaction<T>(
   client.on('error', onError);
   try {
     await client.query('BEGIN');
-    const result = await work(options.prepared ? preparing(client) : client);
+    const held = { pool, open: true };
+    const result = await openTransaction
+      .run(held, () => work(options.prepared ? preparing(client) : client))
+      .finally(() => {
+        held.open = false;
+      });
     await client.query('COMMIT');
     return result;
   } catch (error) {

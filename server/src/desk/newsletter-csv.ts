@@ -4,6 +4,7 @@ import {
   SUBSCRIBER_COLUMNS,
   type SubscriberRow,
 } from '../newsletter/export-csv.js';
+import type { Tx } from '../db/transaction.js';
 import type { Services } from '../services.js';
 import { streamCsv } from './csv.js';
 
@@ -20,9 +21,9 @@ export function streamNewsletterCsv(deps: Pick<Services, 'db'>): Readable {
   return streamCsv(SUBSCRIBER_COLUMNS, subscriberRows(deps));
 }
 
-/** How many there are now (for the audit entry of an export). */
-export async function countConfirmedSubscribers({ db }: Pick<Services, 'db'>): Promise<number> {
-  const { rows } = await db.pool.query<{ count: number }>(
+/** How many there are now (for the audit entry of an export), read on the caller's connection. */
+export async function countConfirmedSubscribers(tx: Tx): Promise<number> {
+  const { rows } = await tx.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM newsletter_subscribers WHERE state = 'confirmed'`,
   );
   return rows[0]?.count ?? 0;

@@ -36,6 +36,11 @@ export function folderStore(dir: string): ImageStore {
   };
 }
 
+/** The store the configuration names: the bucket when S3 is set, else the folder. */
+export function openImageStore(uploads: { dir: string; s3: S3Options | null }): ImageStore {
+  return uploads.s3 ? s3Store(uploads.s3) : folderStore(uploads.dir);
+}
+
 export interface S3Options {
   /** The service's address: `https://s3.eu-west-1.amazonaws.com`, or MinIO's, R2's, B2's… */
   endpoint: string;

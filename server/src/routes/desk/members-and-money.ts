@@ -1,18 +1,33 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import deskGiftRoutes from './gifts.js';
+import deskMemberRoutes, { type DeskMemberOptions } from './members.js';
+import deskOverviewRoutes, { type DeskOverviewOptions } from './overview.js';
+import deskPlanRoutes from './plans.js';
+import deskSeatRoutes from './seats.js';
+
+export type MembersAndMoneyOptions = DeskMemberOptions & DeskOverviewOptions;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * The gate of a desk plugin about members and money (plans, offers, gifts, seats): staff only (to
- * anyone else, what an unknown address answers), never writers, and a change (any method but GET)
- * only by an owner signed in within 12 hours. Its answers are never cached or indexed.
+ * The desk's members and money (the dashboard, the audit log, exports, members, plans, offers,
+ * gifts, seats), inside the desk's staff gate: never writers (403), and a change (any method but
+ * GET) only by an owner signed in within 12 hours (403, sign in again). This hook is the rule:
+ * nothing registered here checks it again.
  */
-export function membersAndMoneyOnly(app: FastifyInstance): void {
+const membersAndMoney: FastifyPluginAsync<MembersAndMoneyOptions> = async (app, options) => {
   app.addHook('onRequest', async (request) => {
     const staff = await request.requireStaff();
     requireMaySeeMembers(staff);
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
+    if (!SAFE_METHODS.has(request.method)) requireChangeAllowed(staff);
   });
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-  });
-}
+
+  await app.register(deskOverviewRoutes, options);
+  await app.register(deskMemberRoutes, options);
+  await app.register(deskPlanRoutes, options);
+  await app.register(deskGiftRoutes);
+  await app.register(deskSeatRoutes);
+};
+
+export default membersAndMoney;

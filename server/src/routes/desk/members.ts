@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import {
-  DESK_API,
   DeskActionResultSchema,
   DeskCompBodySchema,
   DeskCompParamsSchema,
@@ -18,7 +17,7 @@ import {
   sendPasswordResetAsStaff,
 } from '../../desk/member-actions.js';
 import { listMembers, readMember } from '../../desk/members.js';
-import type { DeskRouteOptions } from './index.js';
+import type { StripeMode } from '../../stripe/key-check.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -29,10 +28,19 @@ const errors = {
   503: ErrorResponseSchema,
 };
 
+export interface DeskMemberOptions {
+  currency: string;
+  graceDays: number;
+  siteUrl: string;
+  siteName: string;
+  /** The Stripe keys' mode, for links into the right Dashboard; null when payments are off. */
+  stripeMode: StripeMode | null;
+}
+
 /** The members list, one member's record, and what an owner can do to a member. */
-const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app, options) => {
+const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (app, options) => {
   app.get(
-    `${DESK_API}/members`,
+    '/members',
     {
       schema: {
         querystring: DeskMembersQuerySchema,
@@ -43,7 +51,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app
   );
 
   app.get(
-    `${DESK_API}/members/:id`,
+    '/members/:id',
     { schema: { params: DeskMemberParamsSchema, response: { 200: DeskMemberSchema, ...errors } } },
     async (request) => readMember(app, request.params.id, { stripeMode: options.stripeMode }),
   );
@@ -53,7 +61,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app
     response: { 200: DeskActionResultSchema, ...errors },
   };
 
-  app.post(`${DESK_API}/members/:id/reread`, { schema: action }, async (request) => ({
+  app.post('/members/:id/reread', { schema: action }, async (request) => ({
     message: await rereadFromStripe(
       { ...app.requirePayments(), db: app.db, log: request.log, graceDays: options.graceDays },
       await request.requireStaff(),
@@ -62,7 +70,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app
   }));
 
   app.post(
-    `${DESK_API}/members/:id/comps`,
+    '/members/:id/comps',
     { schema: { ...action, body: DeskCompBodySchema } },
     async (request) => ({
       message: await grantCompAsStaff(app, await request.requireStaff(), {
@@ -75,7 +83,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app
   );
 
   app.post(
-    `${DESK_API}/members/:id/comps/:compId/end`,
+    '/members/:id/comps/:compId/end',
     { schema: { ...action, params: DeskCompParamsSchema } },
     async (request) => ({
       message: await endCompAsStaff(app, await request.requireStaff(), {
@@ -86,11 +94,11 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskRouteOptions> = async (app
     }),
   );
 
-  app.post(`${DESK_API}/members/:id/sessions/end`, { schema: action }, async (request) => ({
+  app.post('/members/:id/sessions/end', { schema: action }, async (request) => ({
     message: await endSessionsAsStaff(app, await request.requireStaff(), request.params.id),
   }));
 
-  app.post(`${DESK_API}/members/:id/password-reset`, { schema: action }, async (request) => ({
+  app.post('/members/:id/password-reset', { schema: action }, async (request) => ({
     message: await sendPasswordResetAsStaff(
       {
         db: app.db,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DESK_API, type NewsletterSendStatus } from '../../../../contract/desk-api.js';
+import { type NewsletterSendStatus } from '../../../../contract/desk-api.js';
 import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
 import type { NewsletterIssue } from '../../../../contract/newsletters.js';
 import { categoryPath, paths } from '../../../../contract/site-paths.js';
@@ -111,9 +111,6 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   /** Sends running on this server, by issue slug. */
   const sends = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith(`${DESK_API}/posts/`)) await request.requireStaff();
-  });
   app.addHook('onClose', async () => {
     // A stopped send carries on from where it was at the next "Send" (or newsletter:send).
     for (const { controller } of sends.values()) controller.abort();
@@ -176,7 +173,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   }
 
   // Who it would reach, from the post as saved: a draft still missing fields has a count too.
-  app.get(`${DESK_API}/posts/:id/newsletter`, { schema: { params: Id } }, async (request) => {
+  app.get('/posts/:id/newsletter', { schema: { params: Id } }, async (request) => {
     const post = await mailedPost(Number(request.params.id));
     const article = post.kind === 'article';
     return {
@@ -189,7 +186,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   });
 
   app.post(
-    `${DESK_API}/posts/:id/newsletter/test`,
+    '/posts/:id/newsletter/test',
     { schema: { params: Id, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
     async (request) => {
       const staff = await request.requireStaff();
@@ -212,7 +209,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   );
 
   app.post(
-    `${DESK_API}/posts/:id/newsletter/send`,
+    '/posts/:id/newsletter/send',
     {
       schema: {
         params: Id,

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DESK_API } from '../../../../contract/desk-api.js';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { PLAN_IDS } from '../../../../contract/plans.js';
 import { DeskPlanSchema, PlanChangeSchema } from '../../../../contract/plans-api.js';
 import { withTransaction } from '../../db/transaction.js';
-import { membersAndMoneyOnly } from './members-and-money.js';
 import { HttpError } from '../../http/errors.js';
 import { changePlan, readDeskPlans, readPlans } from '../../memberships/plans.js';
 import { DeskOfferSchema, OfferBodySchema } from '../../../../contract/offers.js';
@@ -33,10 +31,8 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   siteUrl: string;
   graceDays: number;
 }> = async (app, { siteName, siteUrl, graceDays }) => {
-  membersAndMoneyOnly(app);
-
   app.get(
-    `${DESK_API}/plans`,
+    '/plans',
     {
       schema: { response: { 200: Type.Object({ plans: Type.Array(DeskPlanSchema) }), ...errors } },
     },
@@ -44,7 +40,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.put(
-    `${DESK_API}/plans/:id`,
+    '/plans/:id',
     {
       schema: {
         params: Type.Object({ id: Type.String({ maxLength: 40 }) }),
@@ -72,7 +68,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
 
   /** Offers: owners make and end them; owners and editors see each one's redemptions. */
   app.get(
-    `${DESK_API}/offers`,
+    '/offers',
     {
       schema: {
         response: { 200: Type.Object({ offers: Type.Array(DeskOfferSchema) }), ...errors },
@@ -81,7 +77,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
     async () => ({ offers: await listOffers(app.db.pool, siteUrl) }),
   );
   app.post(
-    `${DESK_API}/offers`,
+    '/offers',
     {
       schema: {
         body: OfferBodySchema,
@@ -106,7 +102,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
     },
   );
   app.post(
-    `${DESK_API}/offers/:id/end`,
+    '/offers/:id/end',
     {
       schema: {
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
@@ -133,7 +129,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
    * those without an address (anonymous payers) are not moved: nobody could tell them.
    */
   app.post(
-    `${DESK_API}/plans/:id/move-subscribers`,
+    '/plans/:id/move-subscribers',
     { schema: { params: Type.Object({ id: Type.String({ maxLength: 40 }) }) } },
     async (request) => {
       const staff = await request.requireStaff();

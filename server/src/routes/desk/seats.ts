@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
-import { DESK_API } from '../../../../contract/desk-api.js';
 import { DeskSeatsSchema, SeatSettingsBodySchema } from '../../../../contract/seats.js';
-import { membersAndMoneyOnly } from './members-and-money.js';
 import { decideSeatRequest, readDeskSeats, setAutoGrant } from '../../seats/seats.js';
 
 const errors = {
@@ -21,14 +19,12 @@ const SeatsAnswer = Type.Object({ seats: DeskSeatsSchema });
  * their own.
  */
 const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  membersAndMoneyOnly(app);
-
   const answer = async () => ({ seats: await readDeskSeats(app.db.pool) });
 
-  app.get(`${DESK_API}/seats`, { schema: { response: { 200: SeatsAnswer, ...errors } } }, answer);
+  app.get('/seats', { schema: { response: { 200: SeatsAnswer, ...errors } } }, answer);
 
   app.put(
-    `${DESK_API}/seats`,
+    '/seats',
     { schema: { body: SeatSettingsBodySchema, response: { 200: SeatsAnswer, ...errors } } },
     async (request) => {
       await setAutoGrant(app.db.pool, await request.requireStaff(), request.body.autoGrantPerMonth);
@@ -39,7 +35,7 @@ const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   for (const decision of ['grant', 'decline'] as const) {
     app.post(
-      `${DESK_API}/seats/requests/:id/${decision}`,
+      `/seats/requests/:id/${decision}`,
       { schema: { params, response: { 200: SeatsAnswer, ...errors } } },
       async (request) => {
         await decideSeatRequest(app.giving.deps, await request.requireStaff(), {

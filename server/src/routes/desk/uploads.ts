@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
-import { DESK_API } from '../../../../contract/desk-api.js';
-import { UPLOAD_FILE_NAME, uploadUrl } from '../../../../contract/images.js';
+import { uploadUrl } from '../../../../contract/images.js';
 import { HttpError } from '../../http/errors.js';
 import type { ImageStore } from '../../uploads/image-store.js';
 import { processImage } from '../../uploads/process-image.js';
+import { storeUnavailable } from '../uploads/index.js';
 
 export interface UploadRoutesOptions {
   store: ImageStore;
@@ -32,10 +32,13 @@ const tooLarge = (maxBytes: number) =>
  * `file` from any staff member (writers illustrate their drafts) and answers 201
  * `{image: {id, url, width, height}}`; a file over UPLOAD_MAX_MB is refused with 413 before it is
  * read whole (by its Content-Length when it says so, else when the stream passes the limit), and
- * anything but a JPEG, PNG, WebP, AVIF or GIF by its bytes with 415. `GET /uploads/<file>` serves
- * the copies to everyone, cached for a year: a name is never reused for other bytes.
+ * anything but a JPEG, PNG, WebP, AVIF or GIF by its bytes with 415. routes/uploads serves the
+ * copies to everyone.
  */
-const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { store, maxBytes }) => {
+const deskUploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (
+  app,
+  { store, maxBytes },
+) => {
   await app.register(multipart, {
     limits: { files: 1, fileSize: maxBytes, fields: 0, parts: 2, headerPairs: 100 },
   });
@@ -50,7 +53,7 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
     setTimeout(() => request.raw.destroy(), LINGER_MS).unref();
   });
 
-  app.post(`${DESK_API}/uploads`, async (request, reply) => {
+  app.post('/uploads', async (request, reply) => {
     const staff = await request.requireStaff();
     void reply.header('cache-control', 'no-store');
     const declared = Number(request.headers['content-length']);
@@ -109,35 +112,7 @@ const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, { stor
     }
     return reply.code(201).send({ image: { ...image, url: uploadUrl(image.id, image) } });
   });
-
-  app.get<{ Params: { file: string } }>('/uploads/:file', async (request, reply) => {
-    const { file } = request.params;
-    let found: Awaited<ReturnType<ImageStore['get']>> = null;
-    if (UPLOAD_FILE_NAME.test(file)) {
-      try {
-        found = await store.get(file);
-      } catch (error) {
-        request.log.error({ err: error }, 'could not read an uploaded image');
-        throw storeUnavailable();
-      }
-    }
-    if (!found) throw new HttpError(404, 'not_found', 'There is no such image.');
-    return reply
-      .header('content-type', file.endsWith('.avif') ? 'image/avif' : 'image/webp')
-      .header('content-length', String(found.length))
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(found.body);
-  });
 };
-
-/** The folder or bucket failed (a full disk, S3 down or the keys wrong): the log says which. */
-const storeUnavailable = () =>
-  new HttpError(
-    503,
-    'image_store_unavailable',
-    'The images cannot be stored or read just now: try again in a moment.',
-  );
 
 /** The multipart reader's own errors, as the site's. */
 function asUploadError(error: unknown, maxBytes: number): HttpError {
@@ -151,4 +126,4 @@ function asUploadError(error: unknown, maxBytes: number): HttpError {
   );
 }
 
-export default uploadRoutes;
+export default deskUploadRoutes;

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  DeskAuditPageSchema,
+  DeskAuditQuerySchema,
+  DeskDashboardSchema,
+  DeskMembersQuerySchema,
+} from '../../../../contract/desk-api.js';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { listAudit, writeAudit } from '../../desk/audit.js';
+import { readDashboard } from '../../desk/dashboard.js';
+import { streamMembersCsv } from '../../desk/members-csv.js';
+import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
+import { withTransaction } from '../../db/transaction.js';
+
+export interface DeskOverviewOptions {
+  currency: string;
+  graceDays: number;
+  /** Perk ids and titles, for the dashboard's claims. */
+  perkTitles: ReadonlyMap<string, string>;
+}
+
+const attachment = (name: string) => {
+  const day = new Date().toISOString().slice(0, 10);
+  return `attachment; filename="${name}-${day}.csv"`;
+};
+
+/** The dashboard, the audit log and the two exports (members, newsletter subscribers). */
+const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async (app, options) => {
+  app.get('/dashboard', { schema: { response: { 200: DeskDashboardSchema } } }, async () =>
+    readDashboard(app, {
+      currency: options.currency,
+      graceDays: options.graceDays,
+      perkTitles: options.perkTitles,
+    }),
+  );
+
+  app.get(
+    '/audit',
+    {
+      schema: {
+        querystring: DeskAuditQuerySchema,
+        response: { 200: DeskAuditPageSchema, 400: ErrorResponseSchema },
+      },
+    },
+    async (request) => listAudit(app, { after: request.query.after }),
+  );
+
+  /** The members list (its search and filter) as CSV, streamed; the export is audited. */
+  app.get(
+    '/exports/members',
+    { schema: { querystring: DeskMembersQuerySchema } },
+    async (request, reply) => {
+      const staff = await request.requireStaff();
+      const search = { q: request.query.q, filter: request.query.filter };
+      await withTransaction(app.db.pool, (tx) =>
+        writeAudit(tx, staff, {
+          action: 'members_export',
+          targetUserId: null,
+          before: null,
+          after: { search: { q: search.q ?? null, filter: search.filter ?? 'all' } },
+        }),
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment('members'))
+        .send(streamMembersCsv(app, search, { currency: options.currency }));
+    },
+  );
+
+  /**
+   * The newsletter's confirmed subscribers as CSV, streamed; the export is audited. The count is
+   * read on the audit's own connection: waiting for a second one while holding the first
+   * deadlocks a one-connection pool (the embedded database) and, ten at once, any pool.
+   */
+  app.get('/exports/newsletter', async (request, reply) => {
+    const staff = await request.requireStaff();
+    await withTransaction(app.db.pool, async (tx) =>
+      writeAudit(tx, staff, {
+        action: 'newsletter_export',
+        targetUserId: null,
+        before: null,
+        after: { state: 'confirmed', subscribers: await countConfirmedSubscribers(tx) },
+      }),
+    );
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', attachment('newsletter-subscribers'))
+      .send(streamNewsletterCsv(app));
+  });
+};
+
+export default deskOverviewRoutes;
