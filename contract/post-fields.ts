@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { articleCategories, boycottStatuses } from './content-types.js';
+import { parseUploadUrl } from './images.js';
 import { MAX_TAGS, topicSlug } from './topics.js';
 
 // The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
@@ -29,7 +30,48 @@ const tagsSchema = z
     'must not name the same tag twice',
   );
 
-const isoDate = z.iso.date('must be an ISO date such as 2024-03-01');
+/**
+ * The years a post's dates fall in: the shipped boycotts go back to 1955; more than a hundred
+ * years ahead is a slip (year 9999, say), never a plan.
+ */
+const EARLIEST_DATE = Date.UTC(1900, 0, 1);
+const latestYear = () => new Date().getUTCFullYear() + 100;
+const dateRangeMessage = () => `must be from 1900-01-01 to ${latestYear()}-12-31`;
+/** A date outside those years; one that does not parse is the format's to name. */
+function isWithinDateRange(text: string): boolean {
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) return true;
+  return time >= EARLIEST_DATE && new Date(time).getUTCFullYear() <= latestYear();
+}
+
+// zod's ISO formats refuse days that do not exist (February 30) and times such as 24:00.
+const isoDate = z.iso
+  .date('must be an ISO date such as 2024-03-01')
+  .refine(isWithinDateRange, { error: dateRangeMessage });
+
+/**
+ * When a post is published or scheduled (`at`): a real date and time with its zone, so that it
+ * means the same moment whichever server reads it.
+ */
+export const publishTimeSchema = z.iso
+  .datetime({
+    offset: true,
+    error: 'must be an ISO date and time with its zone, such as 2026-12-01T09:00:00Z',
+  })
+  .refine(isWithinDateRange, { error: dateRangeMessage });
+
+/**
+ * When a post in a content file goes live: a day (at midnight UTC), or a date and time with its
+ * zone, which an export writes for a post published or scheduled at another time of day.
+ */
+export const publishedAtSchema = z.string('must be text').check((context) => {
+  const result = (context.value.includes('T') ? publishTimeSchema : isoDate).safeParse(
+    context.value,
+  );
+  for (const issue of result.error?.issues ?? []) {
+    context.issues.push({ code: 'custom', message: issue.message, input: context.value });
+  }
+});
 const webAddress = z.url({ protocol: /^https?$/, error: 'must be an http(s) address' });
 
 export const articleSchema = z.strictObject({
@@ -38,7 +80,7 @@ export const articleSchema = z.strictObject({
   category: z.enum(articleCategories, `must be one of ${articleCategories.join(', ')}`),
   title: text,
   summary: shortText,
-  publishedAt: isoDate,
+  publishedAt: publishedAtSchema,
   readingMinutes: z
     .int('must be a whole number of minutes')
     .min(1, 'must be between 1 and 60')
@@ -53,7 +95,7 @@ export const campaignSchema = z.strictObject({
   category: z.literal('Direct Action', 'must be Direct Action'),
   title: text,
   summary: shortText,
-  publishedAt: isoDate,
+  publishedAt: publishedAtSchema,
   externalLink: webAddress,
   tags: tagsSchema.optional(),
 });
@@ -130,20 +172,51 @@ export const postFieldSchemas = {
   }),
 } as const;
 
+/** The longest body a post may have, in characters (UTF-16 code units, as `length` counts). */
+export const MAX_BODY_CHARS = 200_000;
+
+/**
+ * The largest request that writes a post: its body at three bytes a character (the most one code
+ * unit takes in UTF-8 as JSON.stringify writes it) and 64 KiB, the app's limit for any other
+ * request, for the other fields.
+ */
+export const MAX_POST_REQUEST_BYTES = MAX_BODY_CHARS * 3 + 64 * 1024;
+
 /** The columns every post has that a writer sets (the rest the server keeps). */
 export const postCommonSchema = z.strictObject({
   slug,
   title: text.max(200, 'must be at most 200 characters'),
   /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
-  body: z.string('must be text').max(200_000, 'must be at most 200,000 characters'),
+  body: z.string('must be text').max(MAX_BODY_CHARS, 'must be at most 200,000 characters'),
   visibility: z.enum(['public', 'members'], 'must be public or members'),
-  /** An image on this site (the pages' Content-Security-Policy loads images from the site only). */
+  /**
+   * An image uploaded here, by the rule for images in the body: any other path could be `/\host`
+   * (which browsers read as `//host`) or one of the site's own addresses.
+   */
   featureImage: z
     .string('must be text')
-    .regex(/^\/(?!\/)\S+$/, 'must be a path on this site, such as /uploads/cover.jpg')
-    .max(2_000, 'must be at most 2,000 characters')
+    .refine(
+      (url) => parseUploadUrl(url) !== null,
+      "must be an image uploaded to this site (the desk's Upload image), such as /uploads/<id>-1200x800.webp",
+    )
     .nullable(),
   featureImageAlt: z.string('must be text').max(500, 'must be at most 500 characters').nullable(),
   seoTitle: z.string('must be text').max(120, 'must be at most 120 characters').nullable(),
   seoDescription: z.string('must be text').max(300, 'must be at most 300 characters').nullable(),
 });
+
+/**
+ * What a content file may say of the columns every post has, besides its kind's own front matter
+ * (content/FORMAT.md), each by the desk's rule; an export writes each one set. `membersOnly` left
+ * out says nothing, which an import tells from `false` (it never widens a post without being told).
+ * `publishedAt` is here for the kinds whose front matter has no date of its own.
+ */
+export const postFileColumnsSchema = z.strictObject({
+  membersOnly: z.boolean('must be true or false').optional(),
+  publishedAt: publishedAtSchema.optional(),
+  featureImage: postCommonSchema.shape.featureImage.optional(),
+  featureImageAlt: postCommonSchema.shape.featureImageAlt.optional(),
+  seoTitle: postCommonSchema.shape.seoTitle.optional(),
+  seoDescription: postCommonSchema.shape.seoDescription.optional(),
+});
+export type PostFileColumns = z.infer<typeof postFileColumnsSchema>;

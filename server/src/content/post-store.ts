@@ -9,11 +9,16 @@ import {
   type PostKind,
   type PostStatus,
 } from '../../../contract/posts.js';
-import { postCommonSchema, postFieldSchemas } from '../../../contract/post-fields.js';
+import {
+  postCommonSchema,
+  postFieldSchemas,
+  publishTimeSchema,
+} from '../../../contract/post-fields.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit, type AuditAction } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { HttpError } from '../http/errors.js';
+import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { findMarkdownProblems } from './markdown-to-tree.js';
 import {
   CONTENT_CHANNEL,
@@ -61,6 +66,9 @@ const notFound = (id: number) => new HttpError(404, 'post_not_found', `There is 
 /** Every post not deleted, newest change first, as the desk lists them. */
 export async function listPosts(pool: pg.Pool, filter: PostFilter): Promise<PostJson[]> {
   const words = filter.text?.trim() ?? '';
+  if (findNulCharacter(words) !== null) {
+    throw new HttpError(400, 'invalid_request', `q: ${NUL_MESSAGE}`);
+  }
   const { rows } = await pool.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
       WHERE "deletedAt" IS NULL
@@ -126,6 +134,8 @@ function readChanges(
   body: Record<string, unknown>,
   current: PostRow | null,
 ): PostChanges {
+  const nul = findNulCharacter(body);
+  if (nul !== null) throw invalid([{ field: nul, message: NUL_MESSAGE }]);
   const common: Record<string, unknown> = {};
   const fields: Record<string, unknown> = {};
   const removed: string[] = [];
@@ -244,6 +254,11 @@ async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole:
     problems.push({ field: 'slug', message: `"${post.slug}" is taken by a page of the site` });
   }
   if (problems.length === 0) {
+    // Two saves giving one slug at once: the second waits here for the first to commit, then
+    // finds its post, rather than failing on the unique index (a 500).
+    await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+      `cohort:post-slug:${post.kind}:${post.slug}`,
+    ]);
     const { rows } = await db.query<{ id: number; deleted: boolean }>(
       `SELECT "id", "deletedAt" IS NOT NULL AS deleted FROM "posts"
         WHERE "kind" = $1 AND "slug" = $2 AND "id" IS DISTINCT FROM $3`,
@@ -347,6 +362,7 @@ export async function createPost(
   const post = merge(kind as PostKind, null, changes);
   return withTransaction(pool, async (tx) => {
     await checkCandidate(tx, post, null, false);
+    await claimAddress(tx, actor, null, post);
     const { rows } = await tx.query<PostRow>(
       `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
           "featureImageAlt", "seoTitle", "seoDescription", "fields", "createdBy", "updatedBy",
@@ -423,6 +439,7 @@ export async function updatePost(
 
 /** Keeps the post as it was, writes the new content, remembers an address it leaves. */
 async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candidate) {
+  await claimAddress(tx, actor, row, post);
   await keepRevision(tx, row.id);
   await rememberOldAddress(tx, row, post);
   const { rows } = await tx.query<PostRow>(
@@ -437,13 +454,40 @@ async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candid
 }
 
 /**
- * A published post whose address changes (its slug, an article's section) keeps the old one,
- * which answers 301; an address it takes (back), no one's old address any more.
+ * An address a live post moved from keeps leading to it (301) whoever drafts there: only an owner
+ * gives it to another post, and that save ends the redirect. A post taking back an address of its
+ * own ends it too. Checked when a save moves a post (or makes one), so a post already at such an
+ * address (put there by an import) stays editable.
  */
+async function claimAddress(tx: Tx, actor: Actor, row: PostRow | null, post: Candidate) {
+  if (!KINDS_WITH_PAGES.includes(post.kind)) return;
+  const path = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
+  if (row && postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }) === path) {
+    return;
+  }
+  const { rows } = await tx.query<{ postId: number }>(
+    `SELECT "postId" FROM "post_paths" WHERE "path" = $1 FOR UPDATE`,
+    [path],
+  );
+  const held = rows[0];
+  if (!held) return;
+  if (held.postId !== row?.id && actor.role !== 'owner') {
+    throw invalid([
+      {
+        field: 'slug',
+        message:
+          `${path} leads to post ${held.postId}, which was published there: choose another ` +
+          'slug, or ask an owner to give this address to this post',
+      },
+    ]);
+  }
+  await tx.query(`DELETE FROM "post_paths" WHERE "path" = $1`, [path]);
+}
+
+/** A published post whose address changes (its slug, an article's section) keeps the old one. */
 async function rememberOldAddress(tx: Tx, row: PostRow, post: Candidate) {
   const before = postPath({ kind: row.kind, slug: row.slug, category: row.fields.category });
   const after = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
-  await tx.query(`DELETE FROM "post_paths" WHERE "path" = $1`, [after]);
   if (before !== after && row.status === 'published' && KINDS_WITH_PAGES.includes(row.kind)) {
     await tx.query(
       `INSERT INTO "post_paths" ("path", "postId") VALUES ($1, $2)
@@ -500,12 +544,11 @@ export async function publishPost(
   requireMayPublish(actor);
   let at: Date | null = null;
   if (body.at !== undefined && body.at !== null) {
-    at = typeof body.at === 'string' ? new Date(body.at) : new Date(NaN);
-    if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(String(body.at))) {
-      throw invalid([
-        { field: 'at', message: 'must be an ISO date and time, such as 2026-12-01T09:00:00Z' },
-      ]);
+    const parsed = publishTimeSchema.safeParse(body.at);
+    if (!parsed.success) {
+      throw invalid([{ field: 'at', message: parsed.error.issues[0]?.message ?? 'is wrong' }]);
     }
+    at = new Date(parsed.data);
   }
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);

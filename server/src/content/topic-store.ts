@@ -4,6 +4,7 @@ import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { withTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
+import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { CONTENT_CHANNEL } from './posts.js';
 
 /** Every description a publisher wrote, by topic slug. */
@@ -31,6 +32,9 @@ export async function describeTopic(
     body && typeof body === 'object' ? (body as Record<string, unknown>).description : undefined;
   if (typeof description !== 'string') {
     throw new HttpError(400, 'invalid_topic', 'description: must be text (empty for none).');
+  }
+  if (findNulCharacter(description) !== null) {
+    throw new HttpError(400, 'invalid_topic', `description: ${NUL_MESSAGE}.`);
   }
   const text = description.replace(/\s+/g, ' ').trim();
   if (text.length > MAX_TOPIC_DESCRIPTION) {

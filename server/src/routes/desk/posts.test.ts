@@ -33,6 +33,9 @@ const ARTICLE = {
   body: '## Before you sign\n\nRead the whole lease, then read it again.\n',
 };
 
+/** An uploaded image's address, as the desk's Upload image gives it (contract/images.ts). */
+const UPLOADED_IMAGE = '/uploads/k3ys0nawoodentab1e00-1200x800.webp';
+
 describe('the desk’s posts', () => {
   let mailbox: SmtpCapture;
   let t: TestApp;
@@ -63,6 +66,8 @@ describe('the desk’s posts', () => {
     return (parsed.rss.channel.item ?? []).map((item) => item.link);
   };
   const sitemap = async () => (await page('/sitemap.xml')).body;
+  const postCount = async () =>
+    Number((await t.database.pool.query('SELECT count(*) FROM posts')).rows[0].count);
 
   async function register(email: string): Promise<Browser> {
     const visitor = await newVisitor(t.app);
@@ -235,6 +240,17 @@ describe('the desk’s posts', () => {
     expect(await sitemap()).toContain(`${SITE}${live.path}`);
   });
 
+  it('gives a slug to one of two posts made with it at once, and names it to the other', async () => {
+    const [first, second] = await Promise.all(
+      [owner, editor].map((who) =>
+        call(who, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'made-at-once' }),
+      ),
+    );
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([201, 400]);
+    const refused = first?.statusCode === 400 ? first : second;
+    expect(refused?.json().error.message).toMatch(/^slug: "made-at-once" is taken by another/);
+  });
+
   it('gives one of two saves from the same version a 200 and the other a 409 with the post as it is', async () => {
     const { post } = (
       await call(editor, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'two-writers' })
@@ -263,17 +279,10 @@ describe('the desk’s posts', () => {
   });
 
   it('uses the writer’s SEO title and description in the page’s head, and their feature image with its alt text', async () => {
-    const external = await call(owner, 'POST', '/api/desk/posts', {
-      ...ARTICLE,
-      slug: 'with-an-image',
-      featureImage: 'https://images.example/cover.jpg',
-    });
-    expect(external.statusCode).toBe(400);
-    expect(external.json().error.message).toMatch(/^featureImage: must be a path on this site/);
     const noAlt = await call(owner, 'POST', '/api/desk/posts', {
       ...ARTICLE,
       slug: 'with-an-image',
-      featureImage: '/uploads/keys.jpg',
+      featureImage: UPLOADED_IMAGE,
     });
     const refused = await call(owner, 'POST', `/api/desk/posts/${noAlt.json().post.id}/publish`, {
       version: 1,
@@ -287,7 +296,7 @@ describe('the desk’s posts', () => {
       slug: 'found-by-search',
       seoTitle: 'First Flat Checklist',
       seoDescription: 'Everything to check before you sign a lease.',
-      featureImage: '/uploads/keys.jpg',
+      featureImage: UPLOADED_IMAGE,
       featureImageAlt: 'A bunch of keys on a wooden table',
     });
     const html = (await page(live.path)).body;
@@ -295,9 +304,177 @@ describe('the desk’s posts', () => {
     expect(html).toMatch(
       /<meta\s+name="description"\s+content="Everything to check before you sign a lease\."/,
     );
-    expect(html).toContain('src="/uploads/keys.jpg" alt="A bunch of keys on a wooden table"');
+    expect(html).toMatch(
+      /<img[^>]* src="\/uploads\/k3ys0nawoodentab1e00-1200x800\.webp"[^>]* alt="A bunch of keys on a wooden table"/,
+    );
     // The page itself still says what the article is called.
     expect(html).toContain(`>${ARTICLE.title}</h1>`);
+  });
+
+  it('takes as a feature image only an image uploaded here, never another host or a path of the site', async () => {
+    const before = await postCount();
+    const draft = (
+      await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'image-elsewhere' })
+    ).json().post;
+    for (const featureImage of [
+      '/\\evil.example/x.png',
+      '//evil.example/x.png',
+      'https://images.example/cover.jpg',
+      '/api/desk/posts',
+      '/uploads/keys.jpg',
+      '/uploads/k3ys0nawoodentab1e00-1200x800.webp/../../api/me',
+    ]) {
+      for (const [method, url, body] of [
+        ['POST', '/api/desk/posts', { ...ARTICLE, slug: 'image-elsewhere-2', featureImage }],
+        ['PATCH', `/api/desk/posts/${draft.id}`, { version: draft.version, featureImage }],
+      ] as const) {
+        const response = await call(owner, method, url, body);
+        expect(response.statusCode, `${method} ${featureImage}`).toBe(400);
+        expect(response.json().error.message).toMatch(
+          /^featureImage: must be an image uploaded to this site/,
+        );
+      }
+    }
+    expect(await postCount()).toBe(before + 1);
+    const saved = (await call(owner, 'GET', `/api/desk/posts/${draft.id}`)).json().post;
+    expect(saved).toMatchObject({ version: draft.version, featureImage: null });
+  });
+
+  it('refuses a NUL character in any text with a 400 naming the field, and saves nothing', async () => {
+    const before = await postCount();
+    const draft = (
+      await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'no-nul-here' })
+    ).json().post;
+    const cases: [object, string][] = [
+      [{ ...ARTICLE, slug: 'nul-title', title: 'Renting\u0000' }, 'title'],
+      [{ ...ARTICLE, slug: 'nul-body', body: 'A line.\u0000\n' }, 'body'],
+      [{ ...ARTICLE, slug: 'nul-tag', tags: ['Renting', 'First\u0000home'] }, 'tags.1'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await call(writer, 'POST', '/api/desk/posts', body);
+      expect(response.statusCode, field).toBe(400);
+      expect(response.json().error.message).toMatch(new RegExp(`^${field}: must not contain`));
+    }
+    const edit = await call(writer, 'PATCH', `/api/desk/posts/${draft.id}`, {
+      version: draft.version,
+      summary: 'Deposits\u0000',
+    });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().error.message).toMatch(/^summary: must not contain/);
+    const search = await call(writer, 'GET', '/api/desk/posts?q=rent%00');
+    expect(search.statusCode).toBe(400);
+    expect(search.json().error.message).toMatch(/^q: must not contain/);
+
+    expect(await postCount()).toBe(before + 1);
+    expect((await call(writer, 'GET', `/api/desk/posts/${draft.id}`)).json().post).toMatchObject({
+      version: draft.version,
+      summary: ARTICLE.summary,
+    });
+  });
+
+  it('schedules only at a real date and time, with its zone, from 1900 to a hundred years ahead', async () => {
+    const { post } = (
+      await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'on-a-real-day' })
+    ).json();
+    for (const at of [
+      '2027-02-30T09:00:00Z',
+      '2027-04-31T09:00:00Z',
+      '2027-02-28T24:00:00Z',
+      '2027-03-01T09:00:00',
+      '0000-01-01T00:00:00Z',
+      '1899-12-31T23:59:59Z',
+      '9999-01-01T00:00:00Z',
+      `${new Date().getUTCFullYear() + 101}-01-01T00:00:00Z`,
+    ]) {
+      const refused = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+        version: post.version,
+        at,
+      });
+      expect(refused.statusCode, at).toBe(400);
+      expect(refused.json().error.message, at).toMatch(/^at: must be /);
+    }
+    expect((await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post).toMatchObject({
+      status: 'draft',
+      version: post.version,
+      publishedAt: null,
+    });
+
+    // A boycott's dated notes are real days in the same years.
+    const boycott = {
+      kind: 'boycott',
+      title: 'The Long Boycott',
+      reason: 'Why people walked.',
+      boycottStatus: 'Success',
+      alternative: { name: 'Walking', description: 'Together.' },
+    };
+    for (const date of ['2027-02-30', '0000-01-01', '9999-12-31']) {
+      const refused = await call(owner, 'POST', '/api/desk/posts', {
+        ...boycott,
+        updates: [
+          { date: '1955-12-05', note: 'It began.' },
+          { date, note: 'It went on.' },
+        ],
+      });
+      expect(refused.statusCode, date).toBe(400);
+      expect(refused.json().error.message, date).toMatch(/^updates\.1\.date: must be /);
+    }
+    const dated = await call(owner, 'POST', '/api/desk/posts', {
+      ...boycott,
+      updates: [
+        { date: '1955-12-05', note: 'It began.' },
+        { date: '2028-02-29', note: 'It went on.' },
+      ],
+    });
+    expect(dated.statusCode, dated.body).toBe(201);
+  });
+
+  it('saves a body of 140,000 characters, and of 200,000 in any script, and names the body past that', async () => {
+    const long = 'Read the whole lease, then read it again. '.repeat(3_334).slice(0, 140_000);
+    const created = await call(writer, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'a-long-read',
+      body: long,
+    });
+    expect(created.statusCode, created.body.slice(0, 200)).toBe(201);
+    const { post } = created.json();
+    // Three bytes a character in UTF-8, the most a character of one code unit takes.
+    const widest = '€'.repeat(200_000);
+    const saved = await call(writer, 'PATCH', `/api/desk/posts/${post.id}`, {
+      version: post.version,
+      body: widest,
+    });
+    expect(saved.statusCode, saved.body.slice(0, 200)).toBe(200);
+    const { rows } = await t.database.pool.query(
+      `SELECT length("body") AS length FROM "posts" WHERE "id" = $1`,
+      [post.id],
+    );
+    expect(rows[0].length).toBe(200_000);
+    const tooLong = await call(writer, 'PATCH', `/api/desk/posts/${post.id}`, {
+      version: post.version + 1,
+      body: `${widest}€`,
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.message).toMatch(/^body: must be at most 200,000 characters/);
+  });
+
+  it('lists as many posts as the query string’s limit asks, and names a limit that is no number', async () => {
+    for (const slug of ['listed-one', 'listed-two', 'listed-three']) {
+      expect((await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug })).statusCode).toBe(
+        201,
+      );
+    }
+    const two = await call(editor, 'GET', '/api/desk/posts?limit=2');
+    expect(two.statusCode, two.body).toBe(200);
+    expect(two.json().posts.map((post: { slug: string }) => post.slug)).toEqual([
+      'listed-three',
+      'listed-two',
+    ]);
+    expect((await call(editor, 'GET', '/api/desk/posts?limit=500')).statusCode).toBe(200);
+    for (const limit of ['0', '501', 'two', '1.5', '-1', '']) {
+      const refused = await call(editor, 'GET', `/api/desk/posts?limit=${limit}`);
+      expect(refused.statusCode, limit).toBe(400);
+      expect(refused.json().error.message, limit).toMatch(/limit/);
+    }
   });
 
   it('takes a field sent as null off the post: a policy page stops being a template', async () => {
@@ -451,6 +628,63 @@ describe('the desk’s posts', () => {
       expect(response.statusCode, old).toBe(301);
       expect(response.headers.location).toBe('/health/newest-name');
     }
+  });
+
+  it('keeps an old address leading to its post whoever drafts there, until an owner gives it to another', async () => {
+    const live = await published({ slug: 'first-address' });
+    const renamed = await call(editor, 'PATCH', `/api/desk/posts/${live.id}`, {
+      version: live.version,
+      slug: 'second-address',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const leadsOn = async () => {
+      const response = await page('/wealth/first-address');
+      expect(response.statusCode).toBe(301);
+      expect(response.headers.location).toBe('/wealth/second-address');
+    };
+    await leadsOn();
+
+    // A writer's draft moved there, a new draft there, an editor's: refused, and it still leads on.
+    const { post: draft } = (
+      await call(writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'a-writers-draft' })
+    ).json();
+    for (const [who, method, url, body] of [
+      [
+        writer,
+        'PATCH',
+        `/api/desk/posts/${draft.id}`,
+        { version: draft.version, slug: 'first-address' },
+      ],
+      [writer, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'first-address' }],
+      [editor, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'first-address' }],
+    ] as const) {
+      const refused = await call(who, method, url, body);
+      expect(refused.statusCode, `${method} ${url}`).toBe(400);
+      expect(refused.json().error.message).toMatch(
+        new RegExp(`^slug: /wealth/first-address leads to post ${live.id}`),
+      );
+    }
+    await leadsOn();
+    const { rows } = await t.database.pool.query(
+      `SELECT "postId" FROM "post_paths" WHERE "path" = '/wealth/first-address'`,
+    );
+    expect(rows).toEqual([{ postId: live.id }]);
+
+    // An owner gives it to a new post: once that is live, the address is its own.
+    const taken = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      title: 'A New First Address',
+      slug: 'first-address',
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    const { post } = taken.json();
+    const live2 = await call(editor, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(live2.statusCode, live2.body).toBe(200);
+    const now = await page('/wealth/first-address');
+    expect(now.statusCode).toBe(200);
+    expect(now.body).toContain('A New First Address');
   });
 
   it('answers 410 Gone for a post unpublished or deleted, and records who did it', async () => {
@@ -673,6 +907,7 @@ describe('the desk’s posts', () => {
       [editor, {}, 400],
       [editor, { description: 42 }, 400],
       [editor, { description: 'x'.repeat(301) }, 400],
+      [editor, { description: 'Leases\u0000' }, 400],
     ] as const) {
       const refused = await t.app.inject({
         method: 'PUT',

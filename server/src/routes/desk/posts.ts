@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DESK_API } from '../../../../contract/desk-api.js';
 import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -22,6 +21,8 @@ import { requireChangeAllowed } from '../../desk/staff.js';
 import { describeTopic } from '../../content/topic-store.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
+import { readQueryNumber } from '../../http/query-number.js';
+import { MAX_POST_REQUEST_BYTES } from '../../../../contract/post-fields.js';
 
 /** A post's id or a revision's version in a path: a positive whole number (PostgreSQL's int). */
 const Serial = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
@@ -65,12 +66,6 @@ export function submittedMail(
  * comes off, is drawn again on this server before the answer, and on the others by NOTIFY.
  */
 const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
-  app.addHook('onRequest', async (request) => {
-    await request.requireStaff();
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-  });
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof EditConflict) {
       return reply.code(409).send({
@@ -88,7 +83,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   };
 
   app.get(
-    `${DESK_API}/posts`,
+    '/posts',
     {
       schema: {
         querystring: Type.Object({
@@ -97,12 +92,17 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
           q: Type.Optional(Type.String({ maxLength: 200 })),
           /** The same as `q`, by the name the filter has. */
           text: Type.Optional(Type.String({ maxLength: 200 })),
-          limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }),
+          limit: Type.Optional(Type.String({ maxLength: 10 })),
         }),
       },
     },
     async (request) => {
-      const { kind, status, q, text, limit } = request.query;
+      const { kind, status, q, text } = request.query;
+      const limit = readQueryNumber(request.query.limit, 'limit', {
+        min: 1,
+        max: 500,
+        fallback: 200,
+      });
       return {
         posts: await listPosts(app.db.pool, {
           kind: kind as (typeof POST_KINDS)[number] | undefined,
@@ -114,18 +114,22 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     },
   );
 
-  app.post(`${DESK_API}/posts`, { schema: { body: AnyObject } }, async (request, reply) => {
-    const post = await createPost(app.db.pool, await actor(request), request.body);
-    return reply.code(201).send({ post });
-  });
+  app.post(
+    '/posts',
+    { schema: { body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
+    async (request, reply) => {
+      const post = await createPost(app.db.pool, await actor(request), request.body);
+      return reply.code(201).send({ post });
+    },
+  );
 
-  app.get(`${DESK_API}/posts/:id`, { schema: { params: Id } }, async (request) => ({
+  app.get('/posts/:id', { schema: { params: Id } }, async (request) => ({
     post: await getPost(app.db.pool, Number(request.params.id)),
   }));
 
   app.patch(
-    `${DESK_API}/posts/:id`,
-    { schema: { params: Id, body: AnyObject } },
+    '/posts/:id',
+    { schema: { params: Id, body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
     async (request) => {
       const post = await updatePost(
         app.db.pool,
@@ -138,57 +142,44 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     },
   );
 
-  app.post(
-    `${DESK_API}/posts/:id/publish`,
-    { schema: { params: Id, body: AnyObject } },
-    async (request) => {
-      const result = await publishPost(
-        app.db.pool,
-        await actor(request),
-        Number(request.params.id),
-        request.body,
-      );
-      if (result.scheduledFor)
-        await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
-      await app.siteContent.refresh();
-      return { post: result.post };
-    },
-  );
+  app.post('/posts/:id/publish', { schema: { params: Id, body: AnyObject } }, async (request) => {
+    const result = await publishPost(
+      app.db.pool,
+      await actor(request),
+      Number(request.params.id),
+      request.body,
+    );
+    if (result.scheduledFor) await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
+    await app.siteContent.refresh();
+    return { post: result.post };
+  });
 
-  app.post(
-    `${DESK_API}/posts/:id/unpublish`,
-    { schema: { params: Id, body: AnyObject } },
-    async (request) => {
-      const post = await unpublishPost(
-        app.db.pool,
-        await actor(request),
-        Number(request.params.id),
-        request.body,
-      );
-      await app.siteContent.refresh();
-      return { post };
-    },
-  );
+  app.post('/posts/:id/unpublish', { schema: { params: Id, body: AnyObject } }, async (request) => {
+    const post = await unpublishPost(
+      app.db.pool,
+      await actor(request),
+      Number(request.params.id),
+      request.body,
+    );
+    await app.siteContent.refresh();
+    return { post };
+  });
 
-  app.post(
-    `${DESK_API}/posts/:id/submit`,
-    { schema: { params: Id, body: AnyObject } },
-    async (request) => {
-      const by = await actor(request);
-      const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
-      // Each publisher but the one submitting is told; a mail that fails is logged and the
-      // submission stands (the draft is marked on the posts list either way).
-      const to = options.publishers.filter((email) => email !== by.email);
-      for (const email of to) {
-        void app.mailer
-          .send(submittedMail(post, by.email, email, options))
-          .catch((error: unknown) =>
-            request.log.error({ err: error }, 'could not tell a publisher of a submitted draft'),
-          );
-      }
-      return { post };
-    },
-  );
+  app.post('/posts/:id/submit', { schema: { params: Id, body: AnyObject } }, async (request) => {
+    const by = await actor(request);
+    const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
+    // Each publisher but the one submitting is told; a mail that fails is logged and the
+    // submission stands (the draft is marked on the posts list either way).
+    const to = options.publishers.filter((email) => email !== by.email);
+    for (const email of to) {
+      void app.mailer
+        .send(submittedMail(post, by.email, email, options))
+        .catch((error: unknown) =>
+          request.log.error({ err: error }, 'could not tell a publisher of a submitted draft'),
+        );
+    }
+    return { post };
+  });
 
   const deskTopic = ({ slug, name, count, description, written }: DeskTopic): DeskTopic => ({
     slug,
@@ -198,12 +189,12 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     written,
   });
 
-  app.get(`${DESK_API}/topics`, async () => ({
+  app.get('/topics', async () => ({
     topics: [...app.siteContent.current().topics.values()].map(deskTopic),
   }));
 
   app.put(
-    `${DESK_API}/topics/:slug`,
+    '/topics/:slug',
     { schema: { params: Type.Object({ slug: Type.String({ maxLength: 80 }) }), body: AnyObject } },
     async (request) => {
       const by = await actor(request);
@@ -220,7 +211,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     },
   );
 
-  app.delete(`${DESK_API}/posts/:id`, { schema: { params: Id } }, async (request, reply) => {
+  app.delete('/posts/:id', { schema: { params: Id } }, async (request, reply) => {
     const staff = await request.requireStaff();
     if (staff.role !== 'owner') {
       throw new HttpError(403, 'owners_only', 'Only an owner (STAFF_EMAILS) deletes a post.');
@@ -231,12 +222,12 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     return reply.code(204).send();
   });
 
-  app.get(`${DESK_API}/posts/:id/revisions`, { schema: { params: Id } }, async (request) => ({
+  app.get('/posts/:id/revisions', { schema: { params: Id } }, async (request) => ({
     revisions: await listRevisions(app.db.pool, Number(request.params.id)),
   }));
 
   app.post(
-    `${DESK_API}/posts/:id/revisions/:revision/restore`,
+    '/posts/:id/revisions/:revision/restore',
     { schema: { params: IdAndRevision, body: Type.Optional(AnyObject) } },
     async (request) => {
       const id = Number(request.params.id);
