@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH } from './account-rules.js';
 import type { MarkdownTree } from './markdown-tree.js';
+import { publishedAtSchema } from './post-fields.js';
 
 // Newsletter issues: posts of kind `newsletter` (contract/posts.ts), imported from
 // content/newsletters/<slug>.md (content/FORMAT.md), whose front matter `newsletterSchema` checks.
@@ -20,7 +21,7 @@ export const newsletterSchema = z.strictObject({
   title: text.max(120, 'must be at most 120 characters'),
   /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
   summary: text.max(300, 'must be at most 300 characters'),
-  publishedAt: z.iso.date('must be an ISO date such as 2026-11-24'),
+  publishedAt: publishedAtSchema,
   /** The body only for members (and in the mail); others see the summary. */
   membersOnly: z.boolean('must be true or false').default(false),
   /** Articles shown as cards under the body, by slug. */

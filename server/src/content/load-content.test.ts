@@ -105,7 +105,7 @@ describe('a broken content folder', () => {
     expect(issues).toContainEqual({
       file: 'content/newsletters/first-issue.md',
       field: 'publishedAt',
-      message: 'must be an ISO date such as 2026-11-24',
+      message: 'must be an ISO date such as 2024-03-01',
     });
   });
 
@@ -129,6 +129,44 @@ describe('a broken content folder', () => {
     expect((error as Error).message).toContain(
       'content/articles/sleep-debt-reset.md: summary: is required',
     );
+  });
+
+  it('checks what a file says of every post: who reads it, its feature image, its search fields', async () => {
+    await edit('articles/sleep-debt-reset.md', (text) =>
+      text.replace(
+        'readingMinutes: 4\n',
+        'readingMinutes: 4\nmembersOnly: yes\nvisibility: members\n' +
+          `featureImage: "https://evil.example/x.png"\nseoTitle: "${'x'.repeat(121)}"\n`,
+      ),
+    );
+    await edit('pages/privacy.md', (text) =>
+      text.replace(
+        'template: true\n',
+        'template: true\nfeatureImage: /uploads/64e435eed664425009a1-640x400.webp\n' +
+          'publishedAt: 2026-12-01T09:30:00.000Z\n',
+      ),
+    );
+    const issues = await issuesOf();
+    const file = 'content/articles/sleep-debt-reset.md';
+    expect(issues).toContainEqual({ file, field: 'membersOnly', message: 'must be true or false' });
+    expect(issues).toContainEqual({ file, field: 'visibility', message: 'is not a known field' });
+    // By the desk's rule for a feature image (contract/post-fields.ts), whose words it keeps.
+    expect(issues.some((issue) => issue.file === file && issue.field === 'featureImage')).toBe(
+      true,
+    );
+    expect(issues).toContainEqual({
+      file,
+      field: 'seoTitle',
+      message: 'must be at most 120 characters',
+    });
+    // A page may name the moment it goes live; a feature image needs its alt text.
+    expect(issues.filter((issue) => issue.file === 'content/pages/privacy.md')).toEqual([
+      {
+        file: 'content/pages/privacy.md',
+        field: 'featureImageAlt',
+        message: 'is required with a feature image',
+      },
+    ]);
   });
 
   it('rejects a category it does not know', async () => {

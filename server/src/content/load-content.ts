@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { checkCollections } from './check-collections.js';
 import { IssueLog } from './content-issues.js';
@@ -9,11 +9,13 @@ import {
   boycottSchema,
   campaignSchema,
   pageSchema,
+  postFileColumnsSchema,
   resourceGroupSchema,
   type ArticleFrontMatter,
   type BoycottFrontMatter,
   type CampaignFrontMatter,
   type PageFrontMatter,
+  type PostFileColumns,
   type ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import { perkSchema } from '../../../contract/perk-schema.js';
@@ -36,6 +38,12 @@ export interface ContentFile<T> {
    * nothing). Absent for a public post.
    */
   teaser?: MarkdownTree;
+  /**
+   * What a post's file says of the columns every post has (who reads it, its feature image, its
+   * search fields…), each absent where it says nothing. Absent for perks, and for posts not read
+   * from a file.
+   */
+  columns?: PostFileColumns;
 }
 
 export interface LoadedContent {
@@ -58,6 +66,9 @@ export const ARTICLE_WORDS = { min: 450, max: 900 } as const;
 
 type BodyRule = 'article' | 'page' | 'none';
 
+/** Post files may also say what every post has (postFileColumnsSchema); perks are no posts. */
+type Columns = 'post' | 'none';
+
 interface Reader {
   contentDir: string;
   log: IssueLog;
@@ -75,14 +86,14 @@ export async function loadContent(
   const reader: Reader = { contentDir, log: new IssueLog(contentDir), files: [] };
   const [articles, campaigns, boycotts, resourceGroups, pages, perks, newsletters] =
     await Promise.all([
-      readCollection(reader, 'articles', articleSchema, 'article'),
-      readCollection(reader, 'campaigns', campaignSchema, 'none'),
-      readCollection(reader, 'boycotts', boycottSchema, 'none'),
-      readCollection(reader, 'resources', resourceGroupSchema, 'none'),
-      readCollection(reader, 'pages', pageSchema, 'page'),
+      readCollection(reader, 'articles', articleSchema, 'article', 'post'),
+      readCollection(reader, 'campaigns', campaignSchema, 'none', 'post'),
+      readCollection(reader, 'boycotts', boycottSchema, 'none', 'post'),
+      readCollection(reader, 'resources', resourceGroupSchema, 'none', 'post'),
+      readCollection(reader, 'pages', pageSchema, 'page', 'post'),
       // The same schema the server checks at start (contract/perk-schema.ts).
-      options.perks === false ? [] : readCollection(reader, 'perks', perkSchema, 'none'),
-      readCollection(reader, 'newsletters', newsletterSchema, 'page'),
+      options.perks === false ? [] : readCollection(reader, 'perks', perkSchema, 'none', 'none'),
+      readCollection(reader, 'newsletters', newsletterSchema, 'page', 'post'),
     ]);
   const content = { articles, campaigns, boycotts, resourceGroups, pages, perks, newsletters };
   checkCollections(reader.log, content);
@@ -95,6 +106,7 @@ async function readCollection<T>(
   folder: string,
   schema: z.ZodType<T>,
   bodyRule: BodyRule,
+  columns: Columns,
 ): Promise<ContentFile<T>[]> {
   const dir = join(reader.contentDir, folder);
   let names: string[];
@@ -105,7 +117,7 @@ async function readCollection<T>(
     return [];
   }
   const files = await Promise.all(
-    names.map((name) => readContentFile(reader, join(dir, name), schema, bodyRule)),
+    names.map((name) => readContentFile(reader, join(dir, name), schema, bodyRule, columns)),
   );
   return files.filter((file) => file !== null);
 }
@@ -115,6 +127,7 @@ async function readContentFile<T>(
   path: string,
   schema: z.ZodType<T>,
   bodyRule: BodyRule,
+  columns: Columns,
 ): Promise<ContentFile<T> | null> {
   reader.files.push(path);
   const { log } = reader;
@@ -125,12 +138,26 @@ async function readContentFile<T>(
     log.add(file, 'front matter', split.message);
     return null;
   }
-  const parsed = schema.safeParse(split.frontMatter ?? {});
+  const frontMatter: unknown = split.frontMatter ?? {};
+  const own = splitColumns(frontMatter, schema, columns);
+  const parsed = schema.safeParse(own.frontMatter);
+  const parsedColumns = postFileColumnsSchema.safeParse(own.columns);
+  if (!parsedColumns.success) {
+    for (const issue of parsedColumns.error.issues) {
+      // A kind's own field of the same name (a newsletter's membersOnly) is checked as its own.
+      if (own.ownKeys.has(String(issue.path[0]))) continue;
+      reportSchemaIssue(log, file, issue, own.columns);
+    }
+  }
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportSchemaIssue(log, file, issue, split.frontMatter);
+    for (const issue of parsed.error.issues) reportSchemaIssue(log, file, issue, frontMatter);
     return null;
   }
   const data = parsed.data;
+  const fileColumns = parsedColumns.data ?? {};
+  if (fileColumns.featureImage && !fileColumns.featureImageAlt?.trim()) {
+    log.add(file, 'featureImageAlt', 'is required with a feature image');
+  }
   if (hasSlug(data) && data.slug !== name) {
     log.add(file, 'slug', `"${data.slug}" must equal the file name "${name}"`);
   }
@@ -140,7 +167,28 @@ async function readContentFile<T>(
     data,
     body: readBody(log, file, split.body, bodyRule),
     markdown: split.body,
+    ...(columns === 'post' && { columns: fileColumns }),
   };
+}
+
+/**
+ * A post file's front matter as its kind's fields and the columns every post has. A column its
+ * kind has as a field of its own (an article's publishedAt) stays the kind's, and is read as a
+ * column too.
+ */
+function splitColumns(frontMatter: unknown, schema: z.ZodType, columns: Columns) {
+  const ownKeys = new Set(schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+  if (columns === 'none' || typeof frontMatter !== 'object' || frontMatter === null) {
+    return { frontMatter, columns: {}, ownKeys };
+  }
+  const fields: Record<string, unknown> = {};
+  const found: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(frontMatter)) {
+    const isColumn = key in postFileColumnsSchema.shape;
+    if (isColumn) found[key] = value;
+    if (!isColumn || ownKeys.has(key)) fields[key] = value;
+  }
+  return { frontMatter: fields, columns: found, ownKeys };
 }
 
 function readBody(log: IssueLog, file: string, markdown: string, rule: BodyRule) {

@@ -25,6 +25,7 @@ import {
 } from '../../../contract/posts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import type { ContentFile, LoadedContent } from './load-content.js';
+import { uploadsShownBy } from './content-images.js';
 import { convertMarkdownToTree } from './markdown-to-tree.js';
 
 /** A row of `posts` as the queries here select it. */
@@ -283,9 +284,34 @@ interface PostDraft {
   slug: string;
   title: string;
   visibility: PostVisibility;
+  /** Whether the file says who reads it (`membersOnly`): an export older than the field does not. */
+  visibilityStated: boolean;
   fields: Record<string, unknown>;
   body: string;
   publishedAt: string;
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+}
+
+/** A file's kind and fields as a draft, with what it says of the columns every post has. */
+function draftOf(
+  file: ContentFile<unknown>,
+  post: Pick<PostDraft, 'id' | 'kind' | 'slug' | 'title' | 'fields' | 'body' | 'publishedAt'>,
+): PostDraft {
+  const columns = file.columns ?? {};
+  return {
+    ...post,
+    // A day the kind derives (a page's updatedAt) unless the file names the moment itself.
+    publishedAt: columns.publishedAt ?? post.publishedAt,
+    visibility: columns.membersOnly ? 'members' : 'public',
+    visibilityStated: columns.membersOnly !== undefined,
+    featureImage: columns.featureImage ?? null,
+    featureImageAlt: columns.featureImageAlt ?? null,
+    seoTitle: columns.seoTitle ?? null,
+    seoDescription: columns.seoDescription ?? null,
+  };
 }
 
 /** Every file of a loaded folder as the post it becomes, articles first (their ids came first). */
@@ -294,87 +320,89 @@ export function draftsOf(content: LoadedContent): PostDraft[] {
   const drafts: PostDraft[] = [];
   for (const file of content.articles) {
     const { id, slug, title, publishedAt, ...fields } = file.data;
-    drafts.push({
-      id,
-      kind: 'article',
-      slug,
-      title,
-      visibility: 'public',
-      fields,
-      body: bodyOf(file),
-      publishedAt,
-    });
+    drafts.push(
+      draftOf(file, { id, kind: 'article', slug, title, fields, body: bodyOf(file), publishedAt }),
+    );
   }
   for (const file of content.campaigns) {
     const { id, slug, title, publishedAt, ...fields } = file.data;
-    drafts.push({
-      id,
-      kind: 'campaign',
-      slug,
-      title,
-      visibility: 'public',
-      fields,
-      body: '',
-      publishedAt,
-    });
+    drafts.push(
+      draftOf(file, { id, kind: 'campaign', slug, title, fields, body: '', publishedAt }),
+    );
   }
   for (const file of content.boycotts) {
     const { id, slug, title, status, ...rest } = file.data;
-    const latest = rest.updates.reduce(
-      (max, update) => (update.date > max ? update.date : max),
-      '',
+    drafts.push(
+      draftOf(file, {
+        id,
+        kind: 'boycott',
+        slug,
+        title,
+        fields: { ...rest, boycottStatus: status },
+        body: '',
+        publishedAt: derivedDay('boycott', rest),
+      }),
     );
-    drafts.push({
-      id,
-      kind: 'boycott',
-      slug,
-      title,
-      visibility: 'public',
-      fields: { ...rest, boycottStatus: status },
-      body: '',
-      publishedAt: latest,
-    });
   }
   for (const file of content.resourceGroups) {
     const { id, slug, ...fields } = file.data;
-    drafts.push({
-      id,
-      kind: 'resources',
-      slug,
-      title: fields.category,
-      visibility: 'public',
-      fields,
-      body: '',
-      publishedAt: fields.updatedAt,
-    });
+    drafts.push(
+      draftOf(file, {
+        id,
+        kind: 'resources',
+        slug,
+        title: fields.category,
+        fields,
+        body: '',
+        publishedAt: derivedDay('resources', fields),
+      }),
+    );
   }
   for (const file of content.pages) {
     const { id, title, ...fields } = file.data;
-    drafts.push({
-      id,
-      kind: 'page',
-      slug: file.name,
-      title,
-      visibility: 'public',
-      fields,
-      body: bodyOf(file),
-      publishedAt: fields.updatedAt,
-    });
+    drafts.push(
+      draftOf(file, {
+        id,
+        kind: 'page',
+        slug: file.name,
+        title,
+        fields,
+        body: bodyOf(file),
+        publishedAt: derivedDay('page', fields),
+      }),
+    );
   }
   for (const file of content.newsletters) {
-    const { id, slug, title, publishedAt, membersOnly, ...fields } = file.data;
-    drafts.push({
-      id,
-      kind: 'newsletter',
-      slug,
-      title,
-      visibility: membersOnly ? 'members' : 'public',
-      fields,
-      body: bodyOf(file),
-      publishedAt,
-    });
+    const { id, slug, title, publishedAt, ...rest } = file.data;
+    // An issue's `membersOnly` is the column every post has (draftOf), not one of its fields.
+    const fields: Record<string, unknown> = { ...rest };
+    delete fields.membersOnly;
+    drafts.push(
+      draftOf(file, {
+        id,
+        kind: 'newsletter',
+        slug,
+        title,
+        fields,
+        body: bodyOf(file),
+        publishedAt,
+      }),
+    );
   }
   return drafts;
+}
+
+/**
+ * The day a boycott (its latest update), a resource group or a page (the day its text changed)
+ * goes live when its file names no `publishedAt`: their front matter has no date of that name.
+ */
+function derivedDay(kind: 'boycott' | 'resources' | 'page', fields: object): string {
+  if (kind === 'boycott') {
+    const { updates = [] } = fields as { updates?: { date: string }[] };
+    return updates.reduce((max, update) => (update.date > max ? update.date : max), '');
+  }
+  const { updatedAt } = fields as { updatedAt?: unknown };
+  return typeof updatedAt === 'string' ? updatedAt : '';
 }
 
 export interface ImportResult {
@@ -384,20 +412,30 @@ export interface ImportResult {
   skipped: number;
 }
 
+export interface ImportOptions {
+  /** Files imported once before are left alone (the shipped content/ at start). */
+  seed?: boolean;
+  /** The operator said so (`--allow-public`): a file may make a members-only post public. */
+  allowPublic?: boolean;
+}
+
 /**
  * Puts a folder's posts into the database, in one transaction. A file with an `id` is that post;
  * one without, the post of its kind and slug, or a new one. An updated post keeps its previous
  * version as a revision. With `seed`, a file already imported once is never imported again, so
- * what staff edited or deleted since stays as they left it.
+ * what staff edited or deleted since stays as they left it. A file that would make a post public
+ * without saying so is refused (ImportConflict), unless `allowPublic`.
  */
 export async function importPosts(
   pool: pg.Pool,
   drafts: readonly PostDraft[],
-  options: { seed?: boolean } = {},
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   return withTransaction(pool, async (tx) => {
     // One import at a time: two starts seeding at once would both find nothing imported.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cohort:content-import'))`);
+    const refused = await findImportRefusals(tx, drafts, options);
+    if (refused.length > 0) throw new ImportConflict(refused.join('\n'));
     const result: ImportResult = { created: 0, updated: 0, skipped: 0 };
     // Files that name their id first; then the sequence moves past the highest, so a post made
     // without one never takes an id a file names.
@@ -421,6 +459,18 @@ export async function importPosts(
         }
       }
       const existing = await findExisting(tx, draft);
+      const values = [
+        draft.slug,
+        draft.title,
+        draft.visibility,
+        draft.fields,
+        draft.body,
+        draft.publishedAt,
+        draft.featureImage,
+        draft.featureImageAlt,
+        draft.seoTitle,
+        draft.seoDescription,
+      ];
       if (existing && options.seed) {
         // A post of that kind and slug was made some other way first: it stands.
         result.skipped += 1;
@@ -428,36 +478,22 @@ export async function importPosts(
         await keepRevision(tx, existing.id);
         await tx.query(
           `UPDATE "posts" SET "slug" = $2, "title" = $3, "visibility" = $4, "fields" = $5,
-              "body" = $6, "publishedAt" = $7, "status" = ${IMPORTED_STATUS('$7')}, "deletedAt" = NULL,
-              "unpublishedAt" = NULL, "version" = "version" + 1, "updatedAt" = now()
+              "body" = $6, "publishedAt" = $7, "status" = ${IMPORTED_STATUS('$7')},
+              "featureImage" = $8, "featureImageAlt" = $9, "seoTitle" = $10, "seoDescription" = $11,
+              "deletedAt" = NULL, "unpublishedAt" = NULL, "version" = "version" + 1,
+              "updatedAt" = now()
             WHERE "id" = $1`,
-          [
-            existing.id,
-            draft.slug,
-            draft.title,
-            draft.visibility,
-            draft.fields,
-            draft.body,
-            draft.publishedAt,
-          ],
+          [existing.id, ...values],
         );
         result.updated += 1;
       } else {
         await tx.query(
           `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
-              "publishedAt", "status", "updatedAt")
+              "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription",
+              "status", "updatedAt")
             VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
-              $6, $7, $8, ${IMPORTED_STATUS('$8')}, now())`,
-          [
-            draft.id ?? null,
-            draft.kind,
-            draft.slug,
-            draft.title,
-            draft.visibility,
-            draft.fields,
-            draft.body,
-            draft.publishedAt,
-          ],
+              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now())`,
+          [draft.id ?? null, draft.kind, ...values],
         );
         result.created += 1;
       }
@@ -465,6 +501,41 @@ export async function importPosts(
     if (result.created + result.updated > 0) await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
     return result;
   });
+}
+
+/**
+ * The files that would make a post public without saying so, one line each: a members-only post
+ * whose file says public or nothing, and a new post whose body has the members-only divider but
+ * whose file does not say `membersOnly` (an export from before the field: its post was surely for
+ * members). Posts a seed leaves alone are not asked about; `allowPublic` takes them all. The
+ * import asks again in its transaction; the command asks first, before it stores any image.
+ */
+export async function findImportRefusals(
+  db: Tx,
+  drafts: readonly PostDraft[],
+  options: ImportOptions = {},
+): Promise<string[]> {
+  const refused: string[] = [];
+  if (options.allowPublic) return refused;
+  for (const draft of drafts) {
+    if (draft.visibility === 'members') continue;
+    const existing = await findExisting(db, draft);
+    const file = `${POST_FOLDERS[draft.kind]}/${draft.slug}.md`;
+    if (existing?.visibility === 'members' && !options.seed) {
+      refused.push(
+        `${file}: membersOnly: post ${existing.id} is for members on this site, and this file ` +
+          'would make it public: add `membersOnly: true` to keep it for members, or import with ' +
+          '--allow-public to publish it to everyone',
+      );
+    } else if (!existing && !draft.visibilityStated && splitAtDivider(draft.body).after !== null) {
+      refused.push(
+        `${file}: membersOnly: the body has the members-only divider but the file does not say ` +
+          '`membersOnly: true` (an export from before it was written?): add it to keep the rest ' +
+          'for members, or import with --allow-public to publish it all',
+      );
+    }
+  }
+  return refused;
 }
 
 /**
@@ -477,10 +548,13 @@ const IMPORTED_STATUS = (publishedAt: string) =>
 /** The channel every app server listens on: a post changed, draw the site again. */
 export const CONTENT_CHANNEL = 'cohort_content';
 
-async function findExisting(tx: Tx, draft: PostDraft): Promise<{ id: number } | null> {
+async function findExisting(
+  tx: Tx,
+  draft: PostDraft,
+): Promise<{ id: number; visibility: PostVisibility } | null> {
   if (draft.id !== undefined) {
-    const { rows } = await tx.query<{ id: number; kind: PostKind }>(
-      `SELECT "id", "kind" FROM "posts" WHERE "id" = $1`,
+    const { rows } = await tx.query<{ id: number; kind: PostKind; visibility: PostVisibility }>(
+      `SELECT "id", "kind", "visibility" FROM "posts" WHERE "id" = $1`,
       [draft.id],
     );
     const [row] = rows;
@@ -491,8 +565,8 @@ async function findExisting(tx: Tx, draft: PostDraft): Promise<{ id: number } | 
     }
     if (row) return row;
   }
-  const { rows } = await tx.query<{ id: number }>(
-    `SELECT "id" FROM "posts" WHERE "kind" = $1 AND "slug" = $2`,
+  const { rows } = await tx.query<{ id: number; visibility: PostVisibility }>(
+    `SELECT "id", "visibility" FROM "posts" WHERE "kind" = $1 AND "slug" = $2`,
     [draft.kind, draft.slug],
   );
   return rows[0] ?? null;
@@ -517,10 +591,14 @@ export async function keepRevision(tx: Tx, postId: number) {
 
 /**
  * Writes every published or scheduled post into `dir` in the content/FORMAT.md format, one folder
- * a kind, and answers how many. Drafts stay out: the format has no status, and a file is published
- * when imported (a scheduled post's future date keeps it off the site until then).
+ * a kind, and answers how many, with the address of every uploaded image they show (the command
+ * copies those into `images/`). Drafts stay out: the format has no status, and a file is published
+ * when imported (a scheduled post's date to come keeps it off the site until then).
  */
-export async function exportPosts(pool: Pick<pg.Pool, 'query'>, dir: string): Promise<number> {
+export async function exportPosts(
+  pool: Pick<pg.Pool, 'query'>,
+  dir: string,
+): Promise<{ posts: number; images: string[] }> {
   const { rows } = await pool.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
       WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled') ORDER BY "kind", "id"`,
@@ -529,13 +607,31 @@ export async function exportPosts(pool: Pick<pg.Pool, 'query'>, dir: string): Pr
   for (const row of rows) {
     await writeFile(join(dir, POST_FOLDERS[row.kind], `${row.slug}.md`), fileOf(row));
   }
-  return rows.length;
+  return { posts: rows.length, images: [...new Set(rows.flatMap(uploadsShownBy))] };
 }
 
-/** A post as its content file: front matter in FORMAT.md's order, then its Markdown body. */
+/**
+ * When a post goes live, as its file says it: the day alone at midnight UTC (as the shipped files
+ * write it), else the moment, so that a post scheduled for 09:30 is not imported for midnight.
+ */
+function publishedAtText(row: PostRow): string {
+  const at = row.publishedAt ?? row.updatedAt;
+  const day = isoDay(at);
+  return at.getTime() === Date.parse(day) ? day : at.toISOString();
+}
+
+/**
+ * A post as its content file: front matter in FORMAT.md's order, then what every post has (who
+ * reads it, its feature image, its search and sharing fields), then its Markdown body.
+ */
 export function fileOf(row: PostRow): string {
-  const date = isoDay(row.publishedAt ?? row.updatedAt);
+  const publishedAt = publishedAtText(row);
   const fields = { ...row.fields };
+  const membersOnly = row.visibility === 'members';
+  // The kinds whose front matter has no date of that name write one only when it is not the day
+  // an import would take from the file (a page scheduled, say).
+  const ownDate = (kind: 'boycott' | 'resources' | 'page') =>
+    publishedAt === derivedDay(kind, fields) ? {} : { publishedAt };
   let front: Record<string, unknown>;
   switch (row.kind) {
     case 'article':
@@ -546,31 +642,41 @@ export function fileOf(row: PostRow): string {
         category: fields.category,
         title: row.title,
         ...fields,
-        publishedAt: date,
+        publishedAt,
       };
       break;
     case 'boycott': {
       const { boycottStatus, ...rest } = fields;
-      front = { id: row.id, slug: row.slug, title: row.title, ...rest, status: boycottStatus };
-      break;
-    }
-    case 'resources':
-      front = { id: row.id, slug: row.slug, ...fields };
-      break;
-    case 'page':
-      front = { id: row.id, title: row.title, ...fields };
-      break;
-    case 'newsletter':
       front = {
         id: row.id,
         slug: row.slug,
         title: row.title,
-        ...fields,
-        publishedAt: date,
-        membersOnly: row.visibility === 'members',
+        ...rest,
+        status: boycottStatus,
+        ...ownDate('boycott'),
       };
       break;
+    }
+    case 'resources':
+      front = { id: row.id, slug: row.slug, ...fields, ...ownDate('resources') };
+      break;
+    case 'page':
+      front = { id: row.id, title: row.title, ...fields, ...ownDate('page') };
+      break;
+    case 'newsletter':
+      front = { id: row.id, slug: row.slug, title: row.title, ...fields, publishedAt };
+      break;
   }
+  front = {
+    ...front,
+    // Always written, public too: a file that says nothing is an export older than this field,
+    // which an import does not take as leave to publish a post to everyone.
+    membersOnly,
+    ...(row.featureImage && { featureImage: row.featureImage }),
+    ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
+    ...(row.seoTitle && { seoTitle: row.seoTitle }),
+    ...(row.seoDescription && { seoDescription: row.seoDescription }),
+  };
   const body = row.body.trim() === '' ? '' : `\n${row.body.trim()}\n`;
   return `---\n${stringify(front, { lineWidth: 0 })}---\n${body}`;
 }
