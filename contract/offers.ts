@@ -42,10 +42,12 @@ export const DeskOfferSchema = Type.Object({
   maxRedemptions: Type.Union([Type.Integer(), Type.Null()]),
   endedAt: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
-  /** active, ended (by an owner), expired (its end date passed) or used-up. */
+  /** active, ended (by an owner), expired (its end date passed) or used-up (paid and held). */
   state: Type.String(),
   /** Payments that redeemed it: one-time years, and subscriptions that took it. */
   redemptions: Type.Integer(),
+  /** Redemptions held by checkouts still being paid: they count against the limit too. */
+  held: Type.Integer(),
   /** What those payments brought, in its currency. */
   revenueCents: Type.Integer(),
   /** The link that opens the site with the code filled in. */

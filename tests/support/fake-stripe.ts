@@ -127,6 +127,21 @@ const notFound = (id: string | undefined) =>
 const invalid = (message: string, code?: string) =>
   new StripeApiError(400, { error: { type: 'invalid_request_error', code, message } });
 
+/** The PaymentIntent states Stripe lets a PaymentIntent be canceled from. */
+const CANCELABLE_INTENT = new Set([
+  'requires_payment_method',
+  'requires_capture',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+]);
+
+const unexpectedState = (intent: StripeObject, action: 'cancel' | 'confirm') =>
+  invalid(
+    `You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`,
+    'payment_intent_unexpected_state',
+  );
+
 /** A seeded PRNG (mulberry32), so a shuffled delivery can be replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -360,6 +375,7 @@ export class FakeStripe {
   /** The card was charged: the PaymentIntent succeeds with a charge. */
   succeedPaymentIntent(id: string): StripeObject {
     const intent = this.get(id);
+    if (intent.status === 'canceled') throw new Error(`PaymentIntent ${id} was canceled`);
     const charge = this.newCharge(intent, true);
     Object.assign(intent, {
       status: 'succeeded',
@@ -368,6 +384,19 @@ export class FakeStripe {
     });
     this.emit('charge.succeeded', charge);
     this.emit('payment_intent.succeeded', intent);
+    return intent;
+  }
+
+  /** Canceled, a PaymentIntent can no longer be paid; one paid or canceled cannot be canceled. */
+  private cancelPaymentIntent(id: string, body: Record<string, unknown>): StripeObject {
+    const intent = this.get(id);
+    if (!CANCELABLE_INTENT.has(String(intent.status))) throw unexpectedState(intent, 'cancel');
+    Object.assign(intent, {
+      status: 'canceled',
+      canceled_at: nowSeconds(),
+      cancellation_reason: body.cancellation_reason ?? null,
+    });
+    this.emit('payment_intent.canceled', intent);
     return intent;
   }
 
@@ -652,6 +681,7 @@ export class FakeStripe {
   /** The visitor paid on the hosted Checkout page: customer, subscription, invoice and payment. */
   completeCheckout(sessionId: string, options: { periodEnd?: number } = {}) {
     const session = this.get(sessionId);
+    this.expireIfLapsed(session);
     if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is not open`);
     if (this.trialOf(session))
       throw new Error('A trial Checkout completes with completeTrialCheckout');
@@ -755,6 +785,7 @@ export class FakeStripe {
    */
   completeTrialCheckout(sessionId: string, options: { withCard?: boolean } = {}) {
     const session = this.get(sessionId);
+    this.expireIfLapsed(session);
     if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is not open`);
     const days = this.trialOf(session);
     if (days <= 0) throw new Error(`Checkout Session ${sessionId} has no trial`);
@@ -1175,6 +1206,31 @@ export class FakeStripe {
     return { status: 200, body: this.expand(object, paths) };
   }
 
+  /**
+   * When a Checkout Session expires: 24 hours after it is made, or at `expires_at`, which Stripe
+   * takes from 30 minutes to 24 hours ahead.
+   */
+  private checkoutExpiry(value: unknown): number {
+    const now = nowSeconds();
+    if (value === undefined) return now + 24 * 3600;
+    const at = Number(value);
+    if (!Number.isInteger(at) || at < now + 30 * 60 || at > now + 24 * 3600) {
+      throw invalid(
+        'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+        'parameter_invalid_integer',
+      );
+    }
+    return at;
+  }
+
+  /** Stripe expires an open Checkout Session at its `expires_at`. */
+  private expireIfLapsed(session: StripeObject): void {
+    if (session.status === 'open' && Number(session.expires_at) <= nowSeconds()) {
+      session.status = 'expired';
+      this.emit('checkout.session.expired', session);
+    }
+  }
+
   private createCheckoutSession(body: Record<string, unknown>): StripeObject {
     const [item] = (body.line_items ?? []) as {
       price?: string;
@@ -1215,7 +1271,7 @@ export class FakeStripe {
       amount_subtotal: price.unit_amount,
       currency: price.currency,
       price: price.id,
-      expires_at: nowSeconds() + 24 * 3600,
+      expires_at: this.checkoutExpiry(body.expires_at),
     });
     session.url = `${this.url}/checkout/${session.id}`;
     session.success_url = body.success_url;
@@ -1269,6 +1325,7 @@ export class FakeStripe {
         // Called by the browser (the Stripe.js stand-in) with the client secret.
         const intent = id ? this.objects.get(id) : undefined;
         if (!intent || intent.client_secret !== body.client_secret) throw notFound(id);
+        if (intent.status === 'canceled') throw unexpectedState(intent, 'confirm');
         if (this.declineNextCard) {
           this.declineNextCard = false;
           throw new StripeApiError(402, {
@@ -1281,6 +1338,8 @@ export class FakeStripe {
         }
         return ok(this.succeedPaymentIntent(intent.id));
       }
+      case 'POST payment_intents/:id/cancel':
+        return ok(this.cancelPaymentIntent(String(id), body));
       case 'GET charges/:id':
         return this.retrieve(id, 'charge', body);
       case 'POST refunds':
@@ -1309,10 +1368,14 @@ export class FakeStripe {
         );
       case 'POST checkout/sessions':
         return ok(this.createCheckoutSession(body));
-      case 'GET checkout/sessions/:id':
+      case 'GET checkout/sessions/:id': {
+        const session = id ? this.objects.get(id) : undefined;
+        if (session?.object === 'checkout.session') this.expireIfLapsed(session);
         return this.retrieve(id, 'checkout.session', body);
+      }
       case 'POST checkout/sessions/:id/expire': {
         const session = this.get(String(id));
+        this.expireIfLapsed(session);
         if (session.status !== 'open') throw invalid('Only open Checkout Sessions can be expired.');
         session.status = 'expired';
         this.emit('checkout.session.expired', session);

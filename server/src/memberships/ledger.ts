@@ -14,6 +14,7 @@ import type {
   SeatFundingFact,
   SubscriptionFact,
 } from './payment-facts.js';
+import { markRedeemed } from './offer-redemptions.js';
 import { GIFT_DAYS } from '../../../contract/gift-rules.js';
 import { SEAT_DAYS } from '../../../contract/seat-rules.js';
 
@@ -238,6 +239,7 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
     trial: false,
     offerId: fact.offerId,
   });
+  if (fact.offerId) await markRedeemed(tx, fact.offerRedemptionId);
   change.userIds.add(placement.userId);
 }
 
@@ -480,6 +482,7 @@ async function applyInvoice(tx: Tx, fact: InvoiceFact, change: LedgerChange): Pr
     trial: fact.trial,
     offerId: fact.offerId,
   });
+  if (fact.offerId && !fact.trial) await markRedeemed(tx, fact.subscription.offerRedemptionId);
   // The current period taken back: the subscription must not charge for the next one.
   if (
     TAKEN_BACK.includes(fact.outcome.state) &&

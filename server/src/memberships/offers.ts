@@ -16,7 +16,8 @@ import type { PlanRow } from './plans.js';
  * invoice it covers: once, for some months, or for ever); the year paid once is priced here, the
  * discount recorded in the PaymentIntent's metadata, so the ledger still checks what was paid.
  * An expired, ended, used-up or unknown code is refused with a reason: the full price is never
- * charged instead.
+ * charged instead. Its limit counts the year paid once and subscriptions alike: the redemptions
+ * paid, and those that checkouts hold while their readers pay (offer-redemptions.ts).
  */
 
 export interface OfferRow {
@@ -50,47 +51,61 @@ export function discountedCents(
   return cents - off;
 }
 
-/** Payments that redeemed the offer (a subscription counts once), and what they brought. */
-async function usage(pool: Pick<pg.Pool, 'query'>, ids: string[]) {
-  const { rows } = await pool.query<{ offerId: string; redemptions: number; revenue: number }>(
-    `SELECT "offerId", count(DISTINCT coalesce("subscriptionId", id))::int AS redemptions,
-            coalesce(sum("amountCents") FILTER (WHERE state = 'active'), 0)::int AS revenue
-       FROM entitlements WHERE "offerId" = ANY($1::uuid[]) AND NOT trial GROUP BY 1`,
-    [ids],
+/** How much of an offer is taken: paid redemptions, what they brought, and those held. */
+export interface OfferUsage {
+  redemptions: number;
+  revenue: number;
+  held: number;
+}
+
+/**
+ * Payments that redeemed each offer (a subscription counts once) and what they brought, and the
+ * redemptions checkouts hold while their readers pay (offer-redemptions.ts), but for those of
+ * `exceptUserId`: both count against the limit.
+ */
+async function usage(pool: Pick<pg.Pool, 'query'>, ids: string[], exceptUserId: string | null) {
+  const { rows } = await pool.query<OfferUsage & { offerId: string }>(
+    `SELECT o.id AS "offerId",
+            (SELECT count(DISTINCT coalesce(e."subscriptionId", e.id)) FROM entitlements e
+              WHERE e."offerId" = o.id AND NOT e.trial)::int AS redemptions,
+            (SELECT coalesce(sum(e."amountCents"), 0) FROM entitlements e
+              WHERE e."offerId" = o.id AND NOT e.trial AND e.state = 'active')::int AS revenue,
+            (SELECT count(*) FROM offer_redemptions r
+              WHERE r."offerId" = o.id AND r.state = 'pending'
+                AND r."userId" IS DISTINCT FROM $2::uuid)::int AS held
+       FROM offers o WHERE o.id = ANY($1::uuid[])`,
+    [ids, exceptUserId],
   );
   return new Map(rows.map((row) => [row.offerId, row]));
 }
 
-function stateOf(offer: OfferRow, redemptions: number, now = new Date()): string {
+/**
+ * How many redemptions of the offer are taken, paid or held (but for the checkouts of
+ * `exceptUserId`, who may take theirs up again): what its limit is checked against.
+ */
+export async function countTaken(
+  db: Pick<pg.Pool, 'query'>,
+  offerId: string,
+  exceptUserId: string | null = null,
+): Promise<number> {
+  const used = (await usage(db, [offerId], exceptUserId)).get(offerId);
+  return (used?.redemptions ?? 0) + (used?.held ?? 0);
+}
+
+function stateOf(offer: OfferRow, taken: number, now = new Date()): string {
   if (offer.endedAt) return 'ended';
   if (offer.endsAt && offer.endsAt <= now) return 'expired';
-  if (offer.maxRedemptions !== null && redemptions >= offer.maxRedemptions) return 'used-up';
+  if (offer.maxRedemptions !== null && taken >= offer.maxRedemptions) return 'used-up';
   return 'active';
 }
 
-const COLUMNS = `id, code, "percentOff", "amountOffCents", currency, duration, "durationMonths",
-                 plans, "endsAt", "maxRedemptions", "endedAt", "stripeCouponId",
-                 "stripePromotionCodeId", "createdAt"`;
-
 /**
- * The offer a reader's code names, for `plan`, if it can be redeemed now; otherwise a 400
- * `offer_invalid` saying why (unknown, ended, expired, used up, or not for this plan).
+ * Refuses, with the reason a reader reads, an offer that cannot be redeemed for `plan` now:
+ * ended, expired, used up (`taken`: its paid and held redemptions; null when the checkout holds
+ * one already) or for other plans.
  */
-export async function findOffer(
-  pool: Pick<pg.Pool, 'query'>,
-  code: string,
-  plan: PlanId,
-): Promise<OfferRow> {
-  const shown = code.slice(0, 40);
-  const { rows } = await pool.query<OfferRow>(
-    `SELECT ${COLUMNS} FROM offers WHERE code = upper($1)`,
-    [code.slice(0, 100)],
-  );
-  const offer = rows[0];
-  if (!offer)
-    throw invalid(`No offer has the code “${shown}”: check it, or join at the full price.`);
-  const used = (await usage(pool, [offer.id])).get(offer.id)?.redemptions ?? 0;
-  const state = stateOf(offer, used);
+export function assertRedeemable(offer: OfferRow, taken: number | null, plan: PlanId): void {
+  const state = stateOf(offer, taken ?? 0);
   if (state === 'ended' || state === 'expired') {
     throw invalid(`The offer “${offer.code}” has ended.`);
   }
@@ -100,15 +115,43 @@ export async function findOffer(
       `The offer “${offer.code}” is not for the ${plan === 'early-access' ? 'year paid once' : `${plan} plan`}.`,
     );
   }
+}
+
+export const OFFER_COLUMNS = `id, code, "percentOff", "amountOffCents", currency, duration, "durationMonths",
+                 plans, "endsAt", "maxRedemptions", "endedAt", "stripeCouponId",
+                 "stripePromotionCodeId", "createdAt"`;
+
+/**
+ * The offer a reader's code names, for `plan`, if it can be redeemed now; otherwise a 400
+ * `offer_invalid` saying why (unknown, ended, expired, used up, or not for this plan). The first
+ * answer, before anything is asked of Stripe: the checkout's reservation checks again under the
+ * offer's row lock (offer-redemptions.ts).
+ */
+export async function findOffer(
+  pool: Pick<pg.Pool, 'query'>,
+  code: string,
+  plan: PlanId,
+  userId: string,
+): Promise<OfferRow> {
+  const shown = code.slice(0, 40);
+  const { rows } = await pool.query<OfferRow>(
+    `SELECT ${OFFER_COLUMNS} FROM offers WHERE code = upper($1)`,
+    [code.slice(0, 100)],
+  );
+  const offer = rows[0];
+  if (!offer)
+    throw invalid(`No offer has the code “${shown}”: check it, or join at the full price.`);
+  assertRedeemable(offer, await countTaken(pool, offer.id, userId), plan);
   return offer;
 }
 
 export function deskOffer(
   offer: OfferRow,
-  used: { redemptions: number; revenue: number } | undefined,
+  used: OfferUsage | undefined,
   siteUrl: string,
 ): DeskOffer {
   const redemptions = used?.redemptions ?? 0;
+  const held = used?.held ?? 0;
   return {
     id: offer.id,
     code: offer.code,
@@ -122,8 +165,9 @@ export function deskOffer(
     maxRedemptions: offer.maxRedemptions,
     endedAt: offer.endedAt?.toISOString() ?? null,
     createdAt: offer.createdAt.toISOString(),
-    state: stateOf(offer, redemptions),
+    state: stateOf(offer, redemptions + held),
     redemptions,
+    held,
     revenueCents: used?.revenue ?? 0,
     link: `${siteUrl}/join?offer=${encodeURIComponent(offer.code)}`,
   };
@@ -131,11 +175,12 @@ export function deskOffer(
 
 export async function listOffers(pool: Pick<pg.Pool, 'query'>, siteUrl: string) {
   const { rows } = await pool.query<OfferRow>(
-    `SELECT ${COLUMNS} FROM offers ORDER BY "createdAt" DESC, code`,
+    `SELECT ${OFFER_COLUMNS} FROM offers ORDER BY "createdAt" DESC, code`,
   );
   const used = await usage(
     pool,
     rows.map((row) => row.id),
+    null,
   );
   return rows.map((row) => deskOffer(row, used.get(row.id), siteUrl));
 }
@@ -229,7 +274,7 @@ export async function createOffer(
                          "durationMonths", plans, "endsAt", "maxRedemptions", "stripeCouponId",
                          "stripePromotionCodeId", "createdBy")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     RETURNING ${COLUMNS}`,
+     RETURNING ${OFFER_COLUMNS}`,
     [
       id,
       code,
@@ -265,7 +310,7 @@ export async function endOffer(
   stripe: Stripe | null,
 ): Promise<OfferRow> {
   const { rows } = await tx.query<OfferRow>(
-    `UPDATE offers SET "endedAt" = coalesce("endedAt", now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE offers SET "endedAt" = coalesce("endedAt", now()) WHERE id = $1 RETURNING ${OFFER_COLUMNS}`,
     [id],
   );
   const offer = rows[0];

@@ -32,6 +32,8 @@ export interface SubscriptionFact {
   trialEnd: Date | null;
   /** The offer Cohort's Checkout applied to it (its metadata), if any. */
   offerId: string | null;
+  /** The redemption of that offer its Checkout held (offer-redemptions.ts), if any. */
+  offerRedemptionId: string | null;
   /** The invoice for its current period: a refund of that one stops the subscription. */
   latestInvoiceId: string | null;
   readAt: Date;
@@ -49,6 +51,8 @@ export interface OneTimeFact {
   readAt: Date;
   /** The offer whose discount priced it, if any. */
   offerId: string | null;
+  /** The redemption of that offer its checkout held (offer-redemptions.ts), if any. */
+  offerRedemptionId: string | null;
 }
 
 export interface InvoiceFact {

@@ -4,6 +4,7 @@ import { callStripe } from './call-stripe.js';
 import type { Services } from '../services.js';
 import { PLAN_SHAPES } from '../../../contract/plans.js';
 import type { PlanRow } from '../memberships/plans.js';
+import type { HoldRedemption } from '../memberships/offer-redemptions.js';
 import {
   earlyAccessMetadata,
   giftMetadata,
@@ -51,10 +52,14 @@ async function withRequestKey<T>(parts: unknown[], call: (key: string) => Promis
   }
 }
 
+/** The digest of a checkout's parameters: what a held redemption is for. */
+const digestOf = (params: unknown) =>
+  createHash('sha256').update(JSON.stringify(params)).digest('hex');
+
 /**
  * A PaymentIntent for one year of membership at the one-time plan's price, set here. The same
  * visitor asking again with the same price at once (a double submit, a reload) gets the same
- * PaymentIntent back.
+ * PaymentIntent back; with an offer, for as long as the redemption it holds.
  */
 export async function createEarlyAccessPayment(
   payments: PaymentsSetup,
@@ -62,10 +67,10 @@ export async function createEarlyAccessPayment(
     userId: string;
     siteName: string;
     plan: PlanRow;
-    /** An offer redeemed: the price with its discount, set here. */
-    offer?: { id: string; amountCents: number };
+    /** An offer redeemed: the price with its discount, set here, and the redemption's hold. */
+    offer?: { id: string; amountCents: number; hold: HoldRedemption };
   },
-): Promise<string> {
+): Promise<{ id: string; clientSecret: string }> {
   const price = {
     priceCents: input.offer?.amountCents ?? input.plan.amountCents,
     currency: input.plan.currency,
@@ -83,15 +88,27 @@ export async function createEarlyAccessPayment(
       }),
     },
   };
-  const intent = await withRequestKey(['early-access', input.userId, params], (key) =>
-    callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
-      stripe.paymentIntents.create(params, { idempotencyKey: `early-access-${key}` }),
-    ),
-  );
+  const { offer } = input;
+  const intent = offer
+    ? await offer
+        .hold(digestOf(params))
+        .then((redemption) =>
+          callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
+            stripe.paymentIntents.create(
+              { ...params, metadata: { ...params.metadata, offerRedemption: redemption.id } },
+              { idempotencyKey: `early-access-offer-${redemption.id}` },
+            ),
+          ),
+        )
+    : await withRequestKey(['early-access', input.userId, params], (key) =>
+        callStripe(payments.stripe, 'create a PaymentIntent', (stripe) =>
+          stripe.paymentIntents.create(params, { idempotencyKey: `early-access-${key}` }),
+        ),
+      );
   if (!intent.client_secret) {
     throw new Error('Stripe returned a PaymentIntent without a client secret');
   }
-  return intent.client_secret;
+  return { id: intent.id, clientSecret: intent.client_secret };
 }
 
 /** A UUID made from a request's key: the same request (a double submit) names the same gift. */
@@ -241,7 +258,11 @@ export async function planPriceId(
   return lookup;
 }
 
-/** A Stripe-hosted Checkout for a monthly or yearly subscription; answers its URL. */
+/**
+ * A Stripe-hosted Checkout for a monthly or yearly subscription; answers its id and URL. With an
+ * offer, the same visitor asking again with the same parameters gets the same Checkout back, for
+ * as long as the redemption it holds: Stripe expires it at the hold's end.
+ */
 export async function createMembershipCheckout(
   payments: PaymentsSetup,
   input: {
@@ -253,45 +274,63 @@ export async function createMembershipCheckout(
     plan: SubscriptionPlan;
     /** A free trial this reader may have (memberships/plans.ts `mayStartTrial`). */
     trial?: { days: number; needsCard: boolean };
-    /** An offer redeemed, through its Stripe Promotion Code. */
-    offer?: { id: string; promotionCodeId: string };
+    /** An offer redeemed, through its Stripe Promotion Code, and the redemption's hold. */
+    offer?: { id: string; promotionCodeId: string; hold: HoldRedemption };
   },
-): Promise<string> {
+): Promise<{ id: string; url: string }> {
   const price = await planPriceId(payments, input.plan, input.siteName);
-  const { trial } = input;
-  const checkout = await callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
-    stripe.checkout.sessions.create({
-      mode: 'subscription',
-      line_items: [{ price, quantity: 1 }],
-      client_reference_id: input.userId,
-      metadata: { userId: input.userId, plan: input.plan.id },
-      ...(input.offer && { discounts: [{ promotion_code: input.offer.promotionCodeId }] }),
-      subscription_data: {
-        metadata: {
-          userId: input.userId,
-          plan: input.plan.id,
-          ...(input.offer && { offer: input.offer.id }),
-        },
-        ...(trial && {
-          trial_period_days: trial.days,
-          // Without a card the trial ends the subscription, never an unpaid invoice.
-          ...(!trial.needsCard && {
-            trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } },
-          }),
-        }),
+  const { trial, offer } = input;
+  const params = {
+    mode: 'subscription' as const,
+    line_items: [{ price, quantity: 1 }],
+    client_reference_id: input.userId,
+    metadata: { userId: input.userId, plan: input.plan.id },
+    ...(offer && { discounts: [{ promotion_code: offer.promotionCodeId }] }),
+    subscription_data: {
+      metadata: {
+        userId: input.userId,
+        plan: input.plan.id,
+        ...(offer && { offer: offer.id }),
       },
-      ...(trial && !trial.needsCard && { payment_method_collection: 'if_required' as const }),
-      ...(input.customerId
-        ? { customer: input.customerId }
-        : input.email
-          ? { customer_email: input.email }
-          : {}),
-      success_url: `${input.siteUrl}/?checkout_session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${input.siteUrl}/`,
-    }),
-  );
+      ...(trial && {
+        trial_period_days: trial.days,
+        // Without a card the trial ends the subscription, never an unpaid invoice.
+        ...(!trial.needsCard && {
+          trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } },
+        }),
+      }),
+    },
+    ...(trial && !trial.needsCard && { payment_method_collection: 'if_required' as const }),
+    ...(input.customerId
+      ? { customer: input.customerId }
+      : input.email
+        ? { customer_email: input.email }
+        : {}),
+    success_url: `${input.siteUrl}/?checkout_session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${input.siteUrl}/`,
+  };
+  const checkout = offer
+    ? await offer.hold(digestOf(params)).then((redemption) =>
+        callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
+          stripe.checkout.sessions.create(
+            {
+              ...params,
+              metadata: { ...params.metadata, offerRedemption: redemption.id },
+              subscription_data: {
+                ...params.subscription_data,
+                metadata: { ...params.subscription_data.metadata, offerRedemption: redemption.id },
+              },
+              expires_at: Math.floor(redemption.holdUntil.getTime() / 1000),
+            },
+            { idempotencyKey: `checkout-offer-${redemption.id}` },
+          ),
+        ),
+      )
+    : await callStripe(payments.stripe, 'create a Checkout Session', (stripe) =>
+        stripe.checkout.sessions.create(params),
+      );
   if (!checkout.url) throw new Error('Stripe returned a Checkout Session without a URL');
-  return checkout.url;
+  return { id: checkout.id, url: checkout.url };
 }
 
 /** The Stripe billing portal for a customer, returning to the account page. */

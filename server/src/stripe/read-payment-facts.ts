@@ -105,6 +105,7 @@ export async function readPaymentIntentFact(
     customerId: idOf(intent.customer),
     ...(await payment()),
     offerId: asUserId(intent.metadata?.discountOffer),
+    offerRedemptionId: asUserId(intent.metadata?.offerRedemption),
   };
 }
 
@@ -135,6 +136,7 @@ export async function readSubscriptionFact(
     endedAt: subscription.ended_at ? fromSeconds(subscription.ended_at) : null,
     trialEnd: subscription.trial_end ? fromSeconds(subscription.trial_end) : null,
     offerId: asUserId(subscription.metadata?.offer),
+    offerRedemptionId: asUserId(subscription.metadata?.offerRedemption),
     latestInvoiceId: idOf(subscription.latest_invoice),
     readAt,
   };

@@ -86,6 +86,7 @@ function OfferRow({
       <td>
         {offer.redemptions}
         {offer.maxRedemptions !== null && ` of ${offer.maxRedemptions}`}
+        {offer.held > 0 && ` (${offer.held} being paid)`}
       </td>
       <td>{formatMoney(offer.revenueCents, offer.currency)}</td>
       <td>{state}</td>

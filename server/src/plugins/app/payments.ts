@@ -7,6 +7,7 @@ import type { Offer } from '../../stripe/offer.js';
 import { PaymentsStatus } from '../../stripe/payments-status.js';
 import { checkStripeSetup } from '../../stripe/stripe-check.js';
 import { runStripeActions } from '../../stripe/stripe-actions.js';
+import { releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
 import { keysOf } from '../../stripe/key-check.js';
 import { createStripeClient } from '../../stripe/stripe-client.js';
 
@@ -30,7 +31,10 @@ declare module 'fastify' {
 
 export const PAYMENTS_OFF_MESSAGE = 'Payments are not configured on this site yet.';
 
-/** How often queued Stripe actions that failed are tried again. */
+/**
+ * How often queued Stripe actions that failed are tried again, and offers' redemptions held by
+ * checkouts not paid in time are released.
+ */
 const STRIPE_ACTIONS_RETRY_MS = 60_000;
 
 export default fp(
@@ -62,6 +66,10 @@ export default fp(
       const retry = setInterval(() => {
         runStripeActions({ db: app.db, stripe: value.stripe, log: app.log }).catch(
           (error: unknown) => app.log.error({ err: error }, 'could not run queued Stripe actions'),
+        );
+        releaseLapsedRedemptions({ pool: app.db.pool, stripe: value.stripe, log: app.log }).catch(
+          (error: unknown) =>
+            app.log.error({ err: error }, 'could not release offers’ lapsed redemptions'),
         );
       }, STRIPE_ACTIONS_RETRY_MS);
       retry.unref();

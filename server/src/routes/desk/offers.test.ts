@@ -5,6 +5,7 @@ import { SmtpCapture } from '#test/smtp-capture';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { OFFER_HOLD_MS, releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
 
 // Offers (issue 28) through the real app and PostgreSQL, against the fake Stripe: owners make a
 // code in the desk; a subscription redeems it through Stripe's Coupon and Promotion Code, the year
@@ -215,5 +216,220 @@ describe('offers', () => {
     expect(late.json().error.message).toBe('The offer “LAUNCH20” has ended.');
     // One PaymentIntent in all (the paid one): no refused code made a charge.
     expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(intentsBefore + 1);
+  });
+
+  describe('an offer’s limit', () => {
+    const limited = async (code: string, plans: string[], maxRedemptions: number) => {
+      const made = await make({ code, percentOff: 10, duration: 'once', plans, maxRedemptions });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json().offer.id as string;
+    };
+    const reservations = async (offerId: string) =>
+      (
+        await t.app.db.pool.query<{ userId: string; state: string; stripeId: string | null }>(
+          `SELECT "userId", state, "stripeId" FROM offer_redemptions WHERE "offerId" = $1
+            ORDER BY "createdAt"`,
+          [offerId],
+        )
+      ).rows;
+    const intentId = (response: { json(): { clientSecret: string } }) =>
+      String(response.json().clientSecret).split('_secret_')[0] ?? '';
+    const sessionId = (response: { json(): { url: string } }) =>
+      new URL(response.json().url).pathname.split('/').pop() ?? '';
+    const usedUp = (code: string) => ({
+      code: 'offer_invalid',
+      message: `The offer “${code}” has been used up.`,
+    });
+
+    it('lets only one of two checkouts racing for the last redemption have it', async () => {
+      const offerId = await limited('LASTONE', ['early-access'], 1);
+      const [first, second] = [await newVisitor(t.app), await newVisitor(t.app)];
+      const answers = await Promise.all([payOnce(first, 'LASTONE'), payOnce(second, 'LASTONE')]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+      const refused = answers.find((answer) => answer.statusCode === 400);
+      expect(refused?.json().error).toEqual(usedUp('LASTONE'));
+      const won = answers.find((answer) => answer.statusCode === 200);
+      if (!won) throw new Error('No checkout won');
+      const winner = won === answers[0] ? first : second;
+      expect(await reservations(offerId)).toEqual([
+        { userId: winner.userId, state: 'pending', stripeId: intentId(won) },
+      ]);
+
+      // Paid, its reservation becomes the redemption; a replayed webhook counts it once.
+      stripe.succeedPaymentIntent(intentId(won));
+      await stripe.deliverPending({ duplicate: true });
+      expect((await winner.me()).isSubscribed).toBe(true);
+      expect(await reservations(offerId)).toEqual([
+        { userId: winner.userId, state: 'redeemed', stripeId: intentId(won) },
+      ]);
+      const offer = (await offers()).find((each: { code: string }) => each.code === 'LASTONE');
+      expect(offer).toMatchObject({ redemptions: 1, state: 'used-up' });
+      expect((await payOnce(await newVisitor(t.app), 'LASTONE')).json().error).toEqual(
+        usedUp('LASTONE'),
+      );
+    });
+
+    it('counts the year paid once and subscriptions against one limit', async () => {
+      const offerId = await limited('ONELIMIT', ['early-access', 'monthly'], 2);
+      const buyer = await newVisitor(t.app);
+      const paid = await payOnce(buyer, 'ONELIMIT');
+      expect(paid.statusCode, paid.body).toBe(200);
+      stripe.succeedPaymentIntent(intentId(paid));
+      await stripe.deliverPending();
+
+      // One redemption left: the first Checkout holds it while the reader pays.
+      const subscriber = await newVisitor(t.app);
+      const started = await checkout(subscriber, { plan: 'monthly', offer: 'ONELIMIT' });
+      expect(started.statusCode, started.body).toBe(200);
+      const late = await checkout(await newVisitor(t.app), { plan: 'monthly', offer: 'ONELIMIT' });
+      expect(late.statusCode).toBe(400);
+      expect(late.json().error).toEqual(usedUp('ONELIMIT'));
+      const lateOnce = await payOnce(await newVisitor(t.app), 'ONELIMIT');
+      expect(lateOnce.json().error).toEqual(usedUp('ONELIMIT'));
+
+      stripe.completeCheckout(sessionId(started));
+      await stripe.deliverPending();
+      expect((await subscriber.me()).isSubscribed).toBe(true);
+      expect((await reservations(offerId)).map((row) => row.state)).toEqual([
+        'redeemed',
+        'redeemed',
+      ]);
+      const offer = (await offers()).find((each: { code: string }) => each.code === 'ONELIMIT');
+      expect(offer).toMatchObject({ redemptions: 2, state: 'used-up' });
+    });
+
+    it('gives a visitor who tries again the same payment and the same reservation', async () => {
+      const offerId = await limited('RETRY', ['early-access', 'yearly'], 1);
+      const reader = await newVisitor(t.app);
+      const [once, again] = [await payOnce(reader, 'RETRY'), await payOnce(reader, 'RETRY')];
+      expect([once.statusCode, again.statusCode]).toEqual([200, 200]);
+      expect(intentId(again)).toBe(intentId(once));
+      const other = await payOnce(await newVisitor(t.app), 'RETRY');
+      expect(other.json().error).toEqual(usedUp('RETRY'));
+      expect(await reservations(offerId)).toHaveLength(1);
+    });
+
+    it('gives a visitor who reloads Checkout the same session and the same reservation', async () => {
+      const offerId = await limited('RELOAD', ['yearly'], 1);
+      const reader = await newVisitor(t.app);
+      const once = await checkout(reader, { plan: 'yearly', offer: 'RELOAD' });
+      const again = await checkout(reader, { plan: 'yearly', offer: 'RELOAD' });
+      expect([once.statusCode, again.statusCode]).toEqual([200, 200]);
+      expect(sessionId(again)).toBe(sessionId(once));
+      const other = await checkout(await newVisitor(t.app), { plan: 'yearly', offer: 'RELOAD' });
+      expect(other.json().error).toEqual(usedUp('RELOAD'));
+      expect(await reservations(offerId)).toHaveLength(1);
+    });
+
+    it('lets only one of a Checkout and a year paid once racing for the last redemption have it', async () => {
+      const offerId = await limited('MIXEDRACE', ['early-access', 'yearly'], 1);
+      const [once, subscriber] = [await newVisitor(t.app), await newVisitor(t.app)];
+      const answers = await Promise.all([
+        payOnce(once, 'MIXEDRACE'),
+        checkout(subscriber, { plan: 'yearly', offer: 'MIXEDRACE' }),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+      expect(answers.find((answer) => answer.statusCode === 400)?.json().error).toEqual(
+        usedUp('MIXEDRACE'),
+      );
+      expect(await reservations(offerId)).toHaveLength(1);
+    });
+
+    it('frees a redemption held by a checkout not paid within the hold, once Stripe can no longer take it', async () => {
+      const offerId = await limited('ABANDONED', ['early-access', 'yearly'], 2);
+      const [leaves, browses, pays] = [
+        await newVisitor(t.app),
+        await newVisitor(t.app),
+        await newVisitor(t.app),
+      ];
+      const abandonedIntent = await payOnce(leaves, 'ABANDONED');
+      const abandonedCheckout = await checkout(browses, { plan: 'yearly', offer: 'ABANDONED' });
+      expect([abandonedIntent.statusCode, abandonedCheckout.statusCode]).toEqual([200, 200]);
+      // Stripe ends the Checkout at the hold's end by itself.
+      const session = stripe.get(sessionId(abandonedCheckout));
+      const { rows } = await t.app.db.pool.query<{ holdUntil: Date }>(
+        `SELECT "holdUntil" FROM offer_redemptions WHERE "stripeId" = $1`,
+        [session.id],
+      );
+      expect(Number(session.expires_at)).toBe(Math.floor(Number(rows[0]?.holdUntil) / 1000));
+      expect(Number(rows[0]?.holdUntil) - Date.now()).toBeGreaterThan(OFFER_HOLD_MS - 60_000);
+
+      const sweep = () =>
+        releaseLapsedRedemptions({
+          pool: t.app.db.pool,
+          stripe: t.app.requirePayments().stripe,
+          log: t.app.log,
+        });
+      // Within the hold, nothing is released: the offer is used up meanwhile.
+      expect(await sweep()).toBe(0);
+      expect((await payOnce(pays, 'ABANDONED')).json().error).toEqual(usedUp('ABANDONED'));
+
+      await t.app.db.pool.query(
+        `UPDATE offer_redemptions SET "holdUntil" = now() - interval '1 second' WHERE "offerId" = $1`,
+        [offerId],
+      );
+      expect(await sweep()).toBe(2);
+      expect(stripe.get(intentId(abandonedIntent)).status).toBe('canceled');
+      expect(stripe.get(sessionId(abandonedCheckout)).status).toBe('expired');
+      expect((await reservations(offerId)).map((row) => row.state)).toEqual([
+        'released',
+        'released',
+      ]);
+
+      const [first, second] = [
+        await payOnce(pays, 'ABANDONED'),
+        await payOnce(leaves, 'ABANDONED'),
+      ];
+      expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+      expect(intentId(second)).not.toBe(intentId(abandonedIntent));
+      stripe.succeedPaymentIntent(intentId(first));
+      await t.app.db.pool.query(
+        `UPDATE offer_redemptions SET "holdUntil" = now() - interval '1 second'
+          WHERE "offerId" = $1 AND state = 'pending'`,
+        [offerId],
+      );
+      // Paid, its webhook not come yet: kept until the ledger has it; the other is released.
+      expect(await sweep()).toBe(1);
+      expect(stripe.get(intentId(first)).status).toBe('succeeded');
+      await stripe.deliverPending();
+      expect((await reservations(offerId)).map((row) => row.state)).toEqual([
+        'released',
+        'released',
+        'redeemed',
+        'released',
+      ]);
+      const offer = (await offers()).find((each: { code: string }) => each.code === 'ABANDONED');
+      expect(offer).toMatchObject({ redemptions: 1, held: 0, state: 'active' });
+    });
+
+    it('holds nothing when Stripe fails, so the reader can try again at once', async () => {
+      const offerId = await limited('FAILED', ['early-access'], 1);
+      const reader = await newVisitor(t.app);
+      stripe.failNext(1, 500);
+      const failed = await payOnce(reader, 'FAILED');
+      expect(failed.statusCode).toBe(502);
+      expect(await reservations(offerId)).toEqual([]);
+      const again = await payOnce(reader, 'FAILED');
+      expect(again.statusCode, again.body).toBe(200);
+      expect(await reservations(offerId)).toEqual([
+        { userId: reader.userId, state: 'pending', stripeId: intentId(again) },
+      ]);
+    });
+
+    it('gives up a visitor’s held Checkout when they choose another plan with the offer', async () => {
+      const offerId = await limited('SWITCH', ['early-access', 'yearly'], 1);
+      const reader = await newVisitor(t.app);
+      const yearly = await checkout(reader, { plan: 'yearly', offer: 'SWITCH' });
+      expect(yearly.statusCode).toBe(200);
+      const once = await payOnce(reader, 'SWITCH');
+      expect(once.statusCode, once.body).toBe(200);
+      expect(stripe.get(sessionId(yearly)).status).toBe('expired');
+      expect((await reservations(offerId)).map((row) => row.state)).toEqual([
+        'released',
+        'pending',
+      ]);
+      const offer = (await offers()).find((each: { code: string }) => each.code === 'SWITCH');
+      expect(offer).toMatchObject({ redemptions: 0, held: 1, state: 'used-up' });
+    });
   });
 });

@@ -31,6 +31,7 @@ import { idOf } from '../../stripe/call-stripe.js';
 import { isCohortPrice } from '../../stripe/offer.js';
 import { mayStartTrial, planUnavailable } from '../../memberships/plans.js';
 import { discountedCents, findOffer } from '../../memberships/offers.js';
+import { redeemOffer } from '../../memberships/offer-redemptions.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import {
@@ -91,16 +92,23 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       const plan = plans.find((each) => each.id === EARLY_ACCESS_OFFER && each.enabled);
       if (!plan) throw planUnavailable(EARLY_ACCESS_OFFER, plans);
       const offer = request.body.offer
-        ? await findOffer(app.db.pool, request.body.offer, 'early-access')
+        ? await findOffer(app.db.pool, request.body.offer, 'early-access', session.userId)
         : null;
       const amountCents = offer ? discountedCents(offer, plan.amountCents) : plan.amountCents;
-      // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind.
-      const clientSecret = await createEarlyAccessPayment(payments, {
-        userId: session.userId,
-        siteName,
-        plan,
-        ...(offer && { offer: { id: offer.id, amountCents } }),
-      });
+      const payment = { userId: session.userId, siteName, plan };
+      // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind
+      // (an offer's redemption held for it is given up).
+      const { clientSecret } = offer
+        ? await redeemOffer(
+            { pool: app.db.pool, stripe: payments.stripe },
+            { offer, userId: session.userId, plan: 'early-access' },
+            (hold) =>
+              createEarlyAccessPayment(payments, {
+                ...payment,
+                offer: { id: offer.id, amountCents, hold },
+              }),
+          )
+        : await createEarlyAccessPayment(payments, payment);
       return { clientSecret, amountCents, fullPriceCents: plan.amountCents };
     },
   );
@@ -123,7 +131,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       );
       if (!plan) throw planUnavailable(wanted, plans);
       const offer = request.body?.offer
-        ? await findOffer(app.db.pool, request.body.offer, plan.id)
+        ? await findOffer(app.db.pool, request.body.offer, plan.id, session.userId)
         : null;
       if (offer && !offer.stripePromotionCodeId) {
         throw new HttpError(
@@ -149,7 +157,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         }))
           ? { days: plan.trialDays, needsCard: plan.trialNeedsCard }
           : undefined;
-      const url = await createMembershipCheckout(payments, {
+      const checkout = {
         userId: session.userId,
         email: user?.email ?? null,
         customerId,
@@ -157,10 +165,20 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         siteName,
         plan,
         ...(trial && { trial }),
-        ...(offer?.stripePromotionCodeId && {
-          offer: { id: offer.id, promotionCodeId: offer.stripePromotionCodeId },
-        }),
-      });
+      };
+      const promotionCodeId = offer?.stripePromotionCodeId;
+      const { url } =
+        offer && promotionCodeId
+          ? await redeemOffer(
+              { pool: app.db.pool, stripe: payments.stripe },
+              { offer, userId: session.userId, plan: plan.id },
+              (hold) =>
+                createMembershipCheckout(payments, {
+                  ...checkout,
+                  offer: { id: offer.id, promotionCodeId, hold },
+                }),
+            )
+          : await createMembershipCheckout(payments, checkout);
       return { url };
     },
   );
