@@ -117,12 +117,41 @@ const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH * 2 
 const body = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
 
-/** POST /api/auth/register and /api/auth/login. */
+const Token = Type.String({ minLength: 1, maxLength: 200 });
+/**
+ * A browser that did not ask for the mailed link, holding a membership bought without an account,
+ * moves it into the account only when its reader says so.
+ */
+const MoveMembership = Type.Optional(Type.Boolean());
+
+/** POST /api/auth/login. */
 export const CredentialsBodySchema = body({ email: Email, password: Password });
+/**
+ * POST /api/auth/register: mails the address a link to finish. The owner of the address chooses
+ * the password on the page the link opens; a `password` sent here (by pages from before that) is
+ * never used.
+ */
+export const RegisterBodySchema = body({ email: Email, password: Type.Optional(Password) });
+/** POST /api/auth/register/confirm: the token from the link, and the owner's password. */
+export const RegisterConfirmBodySchema = body({
+  token: Token,
+  password: Password,
+  moveMembership: MoveMembership,
+});
 /** POST /api/auth/email-link: mails a sign-in link and code. */
 export const EmailLinkBodySchema = body({ email: Email });
-/** POST /api/auth/register/confirm and /api/auth/email-link/confirm: the token from the link. */
-export const EmailTokenBodySchema = body({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+/** POST /api/auth/email-link/confirm: the token from the link. */
+export const EmailLinkConfirmBodySchema = body({ token: Token, moveMembership: MoveMembership });
+/** POST /api/auth/register/preview and /api/auth/email-link/preview: the token from the link. */
+export const EmailTokenBodySchema = body({ token: Token });
+/** What the page a mailed link opens shows before its button is pressed (nothing is used up). */
+export const MailedLinkPreviewSchema = Type.Object({
+  /** The address the link signs in to, or makes the account of. */
+  email: Type.String(),
+  /** This browser holds a membership bought without an account, and did not ask for the link. */
+  askToMove: Type.Boolean(),
+});
+export type MailedLinkPreview = Static<typeof MailedLinkPreviewSchema>;
 /** POST /api/auth/email-code/confirm: the 6-digit code from the mail, typed where it was asked. */
 export const EmailCodeBodySchema = body({
   email: Email,
@@ -135,12 +164,27 @@ export const PasswordResetConfirmBodySchema = body({
   token: Type.String({ minLength: 1, maxLength: 200 }),
   password: Password,
 });
+// The current password may be left out after a recent sign-in by link, code or passkey
+// (GET /api/account/recent-sign-in says until when).
 /** POST /api/auth/password. */
-export const PasswordChangeBodySchema = body({ currentPassword: Password, newPassword: Password });
+export const PasswordChangeBodySchema = body({
+  currentPassword: Type.Optional(Password),
+  newPassword: Password,
+});
 /** POST /api/account/email. */
-export const EmailChangeBodySchema = body({ email: Email, password: Password });
+export const EmailChangeBodySchema = body({ email: Email, password: Type.Optional(Password) });
 /** POST /api/account/delete. */
-export const AccountDeleteBodySchema = body({ password: Password });
+export const AccountDeleteBodySchema = body({ password: Type.Optional(Password) });
+/** GET /api/account/recent-sign-in: what an account change needs from this browser. */
+export const RecentSignInResponseSchema = Type.Object({
+  hasPassword: Type.Boolean(),
+  /**
+   * Until when this browser's sign-in by link, code or passkey stands in for the password; null
+   * when it does not (a password sign-in, or more than 12 hours ago).
+   */
+  recentSignInUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type RecentSignIn = Static<typeof RecentSignInResponseSchema>;
 
 export const MessageResponseSchema = Type.Object({ message: Type.String() });
 

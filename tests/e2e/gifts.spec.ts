@@ -83,13 +83,13 @@ test('a visitor gives a friend a year; the friend claims it with a new account a
   // They create an account: the site mails them a link, whose page brings them back here.
   await friendPage.getByRole('link', { name: 'Create an account' }).click();
   await friendPage.getByLabel('Email').fill(friend);
-  await friendPage.getByLabel('Password').fill(PASSWORD);
   await friendPage.getByRole('button', { name: 'Register' }).click();
   await expect(friendPage.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   const confirm = await waitForMail(mailbox, friend, 2, 10_000);
   await friendPage.goto(
     `/register/confirm#token=${tokenFromMail(confirm.text, '/register/confirm')}`,
   );
+  await friendPage.getByLabel('Password').fill(PASSWORD);
   await friendPage.getByRole('button', { name: 'Create my account' }).click();
   await expect(friendPage).toHaveURL(`${site.url}/gift/claim`);
   await expect(friendPage.getByText(`It goes to your account, ${friend}.`)).toBeVisible();

@@ -62,6 +62,9 @@ for (const { name, width, height } of WIDTHS) {
     await page.goto(link);
     await expect(page).toHaveURL(/\/sign-in\/link$/); // the token leaves the address bar
     await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    // The page names the account; this browser asked, so its membership needs no question.
+    await expect(page.getByText(`sign in as ${email}`)).toBeVisible();
+    await expect(page.getByRole('checkbox')).toHaveCount(0);
     await page.screenshot({
       path: testInfo.outputPath(`sign-in-link-${name}.png`),
       fullPage: true,
@@ -74,6 +77,79 @@ for (const { name, width, height } of WIDTHS) {
     const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
     await expect(browsers.getByText(/with a link from an email/)).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`account-${name}.png`), fullPage: true });
+  });
+}
+
+for (const { name, width, height } of WIDTHS) {
+  test(`a link someone else asked for names its address and asks before this browser's membership moves (${name})`, async ({
+    page,
+    browser,
+    site,
+    mailbox,
+    pay,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    const visitor = await visit(page, '/');
+    await pay(visitor.id);
+    // Someone else asks for a sign-in link to an address of theirs, and sends it here.
+    const theirs = uniqueEmail();
+    const stranger = await browser.newContext({ baseURL: site.url });
+    await stranger.request.post('/api/session');
+    await stranger.request.post('/api/auth/email-link', { data: { email: theirs } });
+    await stranger.close();
+    const mail = await waitForMail(mailbox, theirs);
+
+    await page.goto(`/sign-in/link#token=${tokenFromMail(mail.text, '/sign-in/link')}`);
+    await expect(page.getByText(`sign in as ${theirs}`)).toBeVisible();
+    const move = page.getByRole('checkbox', { name: /Move this browser’s membership/ });
+    await expect(move).not.toBeChecked();
+    const signIn = page.getByRole('button', { name: 'Sign in' });
+    await expect(signIn).toBeDisabled();
+    await page.screenshot({
+      path: testInfo.outputPath(`sign-in-link-ask-${name}.png`),
+      fullPage: true,
+    });
+    // Not their address: they leave, and the membership is still this browser's.
+    await page.goto('/account');
+    await expect(page.getByText(/^Your membership lives on this device only/)).toBeVisible();
+  });
+
+  test(`a registration's link asks the address's owner for the password (${name})`, async ({
+    page,
+    browser,
+    site,
+    mailbox,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    // Someone else registers this address with a password of their choosing.
+    const email = uniqueEmail();
+    const stranger = await browser.newContext({ baseURL: site.url });
+    await stranger.request.post('/api/session');
+    await stranger.request.post('/api/auth/register', {
+      data: { email, password: 'a stranger’s own passphrase' },
+    });
+    const mail = await waitForMail(mailbox, email);
+
+    // The owner opens the mail here: the page names the address and asks for a password.
+    await visit(page, '/');
+    await page.goto(`/register/confirm#token=${tokenFromMail(mail.text, '/register/confirm')}`);
+    await expect(page.getByText(`Choose a password for ${email}`)).toBeVisible();
+    await page.screenshot({
+      path: testInfo.outputPath(`register-confirm-${name}.png`),
+      fullPage: true,
+    });
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`account-new-${name}.png`), fullPage: true });
+
+    // The stranger's password opens nothing; the owner's does.
+    const login = (password: string) =>
+      stranger.request.post('/api/auth/login', { data: { email, password } });
+    expect((await login('a stranger’s own passphrase')).status()).toBe(401);
+    expect((await login(PASSWORD)).status()).toBe(200);
+    await stranger.close();
   });
 }
 
@@ -93,9 +169,10 @@ test.describe('a used link', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/$/);
 
+    // The page says so as it opens, with no button to press.
     await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toContainText('used already or has expired');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
     expect((await (await page.request.get('/api/me')).json()).user.email).toBeNull();
   });
 });
@@ -114,6 +191,55 @@ test('signs in with the code typed where it was asked for, and /account says so'
   await expect(page.getByText(`Signed in as ${registered.email}`)).toBeVisible();
   const browsers = page.getByRole('region', { name: 'Signed-in browsers' });
   await expect(browsers.getByText(/with a code from an email/)).toBeVisible();
+});
+
+test('an account made by a link is told to sign in again after 12 hours, then sets its first password', async ({
+  page,
+  site,
+  mailbox,
+}, testInfo) => {
+  const email = uniqueEmail();
+  await page.goto((await askForSignInMail(page, mailbox, email)).link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  // That sign-in was 13 hours ago.
+  const pool = new pg.Pool({ connectionString: site.databaseUrl, max: 1 });
+  try {
+    await pool.query(
+      `UPDATE sessions SET "signedInAt" = now() - interval '13 hours'
+       WHERE "userId" = (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
+  } finally {
+    await pool.end();
+  }
+  await page.reload();
+  await expect(page.getByText(/you signed in more than 12 hours ago/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change email' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Set a password' })).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath('account-sign-in-again.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'We sent a sign-in link' }),
+  ).toBeVisible();
+  const mail = await waitForMail(mailbox, email, 2);
+  await page.goto(`/sign-in/link#token=${tokenFromMail(mail.text, '/sign-in/link')}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+
+  // A fresh link sign-in: no current password to type (there is none).
+  const form = page.getByRole('form', { name: 'Set a password' });
+  await expect(form.getByLabel('Current password')).toHaveCount(0);
+  await form.getByLabel('New password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Set a password' }).click();
+  const changed = page.getByRole('form', { name: 'Change your password' });
+  await expect(changed.getByRole('status')).toHaveText(
+    'Your password is saved. Other devices are signed out.',
+  );
+  expect(
+    (await page.request.post('/api/auth/login', { data: { email, password: PASSWORD } })).status(),
+  ).toBe(200);
 });
 
 test.describe('an address from before proven addresses', () => {

@@ -34,26 +34,43 @@ type Inject = (options: {
 }) => Promise<LightMyRequestResponse>;
 
 /**
- * Registers as a visitor does: POST /api/auth/register (202), then the button of the page the
- * mailed link opens, with the token read from the mail the SMTP capture received. Answers the
- * confirmation's response (200 `{user}` and the new session cookie).
+ * Asks to register as the /register page does (POST /api/auth/register, 202) and answers the token
+ * of the link mailed to the address, as the SMTP capture received it.
+ */
+export async function askToRegister(
+  request: Inject,
+  mailbox: SmtpCapture,
+  address: string,
+): Promise<string> {
+  const email = normalizeEmail(address);
+  const before = mailbox.mailsTo(email).length;
+  const registered = await request({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email: address },
+  });
+  if (registered.statusCode !== 202) {
+    throw new Error(`register: ${registered.statusCode} ${registered.body}`);
+  }
+  const mail = await waitForMail(mailbox, email, before + 1);
+  return tokenFromMail(mail.text, '/register/confirm');
+}
+
+/**
+ * Registers as a visitor does: asks (POST /api/auth/register), then, in the same browser, chooses
+ * the password on the page the mailed link opens and presses its button. Answers the
+ * confirmation's response (200 `{user}` and the new session cookie, or the password's 400).
  */
 export async function registerThroughMail(
   request: Inject,
   mailbox: SmtpCapture,
   account: { email: string; password: string },
 ): Promise<LightMyRequestResponse> {
-  const email = normalizeEmail(account.email);
-  const before = mailbox.mailsTo(email).length;
-  const registered = await request({ method: 'POST', url: '/api/auth/register', payload: account });
-  if (registered.statusCode !== 202) {
-    throw new Error(`register: ${registered.statusCode} ${registered.body}`);
-  }
-  const mail = await waitForMail(mailbox, email, before + 1);
+  const token = await askToRegister(request, mailbox, account.email);
   return request({
     method: 'POST',
     url: '/api/auth/register/confirm',
-    payload: { token: tokenFromMail(mail.text, '/register/confirm') },
+    payload: { token, password: account.password },
   });
 }
 

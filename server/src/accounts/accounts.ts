@@ -17,6 +17,9 @@ import {
   verifyPassword,
 } from './passwords.js';
 import { proveAddress } from './proven-address.js';
+import { DESK_SIGN_IN_MAX_AGE_MS } from '../desk/staff.js';
+import { sessionSignIn } from '../sessions/user-sessions.js';
+import type { SignInMethod } from '../../../contract/sign-in-methods.js';
 
 /** The session a changed account should continue with. */
 export interface SessionGrant {
@@ -117,11 +120,54 @@ export async function followIntoAccount(
   }
 }
 
-export async function requirePassword(
+/** Sign-ins that prove the owner is here as well as the password does, for a while. */
+const PROVING_METHODS: ReadonlySet<SignInMethod> = new Set(['link', 'code', 'passkey']);
+
+/**
+ * Until when this session's sign-in stands in for the account's password: 12 hours (the desk's
+ * rule) after a sign-in by link, code or passkey; null after a password (whoever typed it can
+ * type it again), for a session from before methods were recorded, or when that time is past.
+ */
+export async function recentSignInUntil(
+  services: Pick<Services, 'db'>,
+  sessionId: string | null,
+  now = Date.now(),
+): Promise<Date | null> {
+  const signIn = sessionId ? await sessionSignIn(services, sessionId) : null;
+  if (!signIn?.signedInAt || !signIn.signInMethod || !PROVING_METHODS.has(signIn.signInMethod)) {
+    return null;
+  }
+  const until = signIn.signedInAt.getTime() + DESK_SIGN_IN_MAX_AGE_MS;
+  return until > now ? new Date(until) : null;
+}
+
+/**
+ * A change to the account (its address, its password, its deletion) needs its owner: the current
+ * password when one is given, else a recent sign-in by link, code or passkey (never a password
+ * sign-in: that session types the password again). The latter is how an account made by a link,
+ * which has no password, changes anything.
+ */
+export async function requireOwnerPresent(
   { db }: Pick<Services, 'db'>,
-  userId: string,
-  password: string,
-) {
+  input: { userId: string; sessionId: string | null; password?: string | undefined },
+): Promise<{ email: string | null }> {
+  if (input.password !== undefined) return requirePassword({ db }, input.userId, input.password);
+  const user = await db.prisma.user.findUnique({
+    where: { id: input.userId },
+    select: { passwordHash: true, email: true },
+  });
+  if (user && (await recentSignInUntil({ db }, input.sessionId))) return user;
+  if (user?.passwordHash) {
+    throw new HttpError(403, 'password_required', 'Enter your current password.');
+  }
+  throw new HttpError(
+    403,
+    'sign_in_again',
+    'This needs a sign-in by link, code or passkey within the last 12 hours: sign in again with a link to change this.',
+  );
+}
+
+async function requirePassword({ db }: Pick<Services, 'db'>, userId: string, password: string) {
   requireNoControlCharacters({ password });
   const user = await db.prisma.user.findUnique({
     where: { id: userId },
@@ -133,14 +179,36 @@ export async function requirePassword(
   return user;
 }
 
-/** A new password ends every other session of the user: the caller re-issues this one. */
+/** Whether the account has a password (one made by a sign-in link has none until it sets one). */
+export async function hasPassword({ db }: Pick<Services, 'db'>, userId: string): Promise<boolean> {
+  const user = await db.prisma.user.findUnique({
+    where: { id: userId },
+    select: { passwordHash: true },
+  });
+  return Boolean(user?.passwordHash);
+}
+
+/**
+ * A new password (or a first one) ends every other session of the user: the caller re-issues this
+ * one.
+ */
 export async function changePassword(
   { db }: Pick<Services, 'db'>,
-  input: { userId: string; currentPassword: string; newPassword: string },
+  input: {
+    userId: string;
+    sessionId: string | null;
+    currentPassword?: string | undefined;
+    newPassword: string;
+  },
 ): Promise<SessionGrant> {
-  requireNoControlCharacters({ password: input.currentPassword });
+  if (input.currentPassword !== undefined) {
+    requireNoControlCharacters({ password: input.currentPassword });
+  }
   await requireAcceptablePassword(input.newPassword);
-  await requirePassword({ db }, input.userId, input.currentPassword);
+  await requireOwnerPresent(
+    { db },
+    { userId: input.userId, sessionId: input.sessionId, password: input.currentPassword },
+  );
   const user = await db.prisma.user.update({
     where: { id: input.userId },
     data: {
@@ -169,10 +237,15 @@ export interface EmailChangeRequest {
  */
 export async function requestEmailChange(
   { db }: Pick<Services, 'db'>,
-  input: { userId: string; password: string; email: string },
+  input: {
+    userId: string;
+    sessionId: string | null;
+    password?: string | undefined;
+    email: string;
+  },
 ): Promise<EmailChangeRequest> {
   const newEmail = requireValidEmail(input.email);
-  const user = await requirePassword({ db }, input.userId, input.password);
+  const user = await requireOwnerPresent({ db }, input);
   if (!user.email) throw new HttpError(403, 'registration_required', 'Create an account first.');
   if (user.email === newEmail) {
     throw new HttpError(400, 'same_email', 'That is already your email address.');

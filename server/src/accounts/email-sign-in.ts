@@ -2,17 +2,21 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Prisma } from '../generated/prisma/client.js';
 import { HttpError } from '../http/errors.js';
 import { hashLinkToken as hashToken, newLinkToken as newToken } from '../http/link-tokens.js';
+import { holdsPayments } from '../memberships/memberships.js';
 import type { Session } from '../plugins/app/sessions.js';
 import type { Services } from '../services.js';
 import { normalizeEmail } from '../../../contract/account-rules.js';
+import type { MailedLinkPreview } from '../../../contract/api.js';
 import { followIntoAccount, requireValidEmail, type SessionGrant } from './accounts.js';
+import type { CodeLimit } from './code-limit.js';
 import { checkNewPassword, getPasswordHash } from './passwords.js';
 import { claimNewsletterSignUp, proveAddress } from './proven-address.js';
 
 /**
- * Addresses proven by mail (PRODUCT decision 18). A registration waits in `email_sign_ins` with its
- * password hash until the link mailed to the address is used; a sign-in by link or code proves the
- * address too, and makes the account when there is none. Only hashes of tokens and codes are kept.
+ * Addresses proven by mail (PRODUCT decision 18). A registration waits in `email_sign_ins` until
+ * the link mailed to the address is used, and its owner chooses the password then: whoever asked
+ * never does. A sign-in by link or code proves the address too, and makes the account when there
+ * is none. Only hashes of tokens and codes are kept.
  */
 
 export const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,11 +48,59 @@ const codeExpired = () =>
   );
 const wrongCode = () =>
   new HttpError(400, 'invalid_code', 'That code is not right. Check the mail and try again.');
+const tooManyCodes = () =>
+  new HttpError(
+    429,
+    'too_many_codes',
+    'Too many wrong codes were typed for this address today: sign in with the link in the mail instead.',
+  );
+const membershipHere = () =>
+  new HttpError(
+    409,
+    'membership_here',
+    'This browser holds a membership bought without an account, and did not ask for this mail: it moves into the account only if you say so on the page the link opens.',
+  );
+const signedInElsewhere = () =>
+  new HttpError(
+    409,
+    'already_registered',
+    'You are signed in to an account: sign out first, then open the link again to create another.',
+  );
+
+const anonymousIdOf = (leaving: Session | null) =>
+  leaving && !leaving.user?.email ? leaving.userId : null;
 
 /**
- * Puts a proven address (and a password, for a registration) on a user id: the visitor's own
- * anonymous id, so a membership bought anonymously is kept (decision 4: register links, it does
- * not create). The session version goes up, so the anonymous token ends.
+ * Whether the browser must be asked before what it holds anonymously moves into the account: it
+ * did not ask for the mail (a stranger may have sent it their own link) and holds a membership.
+ */
+async function mustAskToMove(
+  tx: Prisma.TransactionClient,
+  leaving: Session | null,
+  askedBy: string | null,
+): Promise<boolean> {
+  const anonymousId = anonymousIdOf(leaving);
+  return anonymousId !== null && anonymousId !== askedBy && (await holdsPayments(tx, anonymousId));
+}
+
+/**
+ * A browser that did not ask for the mail and holds a membership is refused until its reader says
+ * the membership may move: not carried silently into someone else's account, nor left behind on
+ * an anonymous id the sign-in ends.
+ */
+async function requireConsentToMove(
+  tx: Prisma.TransactionClient,
+  leaving: Session | null,
+  askedBy: string | null,
+  moveMembership: boolean,
+): Promise<void> {
+  if (!moveMembership && (await mustAskToMove(tx, leaving, askedBy))) throw membershipHere();
+}
+
+/**
+ * Puts a proven address (and the owner's password, for a registration) on a user id: the
+ * confirming browser's own anonymous id, so what it bought anonymously is kept (decision 4:
+ * register links, it does not create). The session version goes up, so the anonymous token ends.
  */
 async function attachProvenAddress(
   tx: Prisma.TransactionClient,
@@ -112,18 +164,15 @@ export type RegistrationMail =
   { kind: 'confirm'; email: string; token: string } | { kind: 'account-exists'; email: string };
 
 /**
- * A registration: the same work whether or not the address has an account (the password is
- * checked and hashed on both paths), and one mail either way. Nothing is tied to the address
- * until its owner uses the link: the mail finishes the registration, or, for a taken address,
- * tells its owner an account exists.
+ * A registration: the same work whether or not the address has an account, and one mail either
+ * way. Nothing is tied to the address, and no password chosen, until its owner uses the link: the
+ * mail finishes the registration, or, for a taken address, tells its owner an account exists.
  */
 export async function requestRegistration(
   { db }: Pick<Services, 'db'>,
-  input: { userId: string; visitorEmail: string | null; email: string; password: string },
+  input: { askedBy: string; visitorEmail: string | null; email: string },
 ): Promise<RegistrationMail> {
   const email = requireValidEmail(input.email);
-  const problem = await checkNewPassword(input.password, [email]);
-  if (problem) throw new HttpError(400, 'weak_password', problem);
   if (input.visitorEmail) {
     throw new HttpError(
       409,
@@ -131,47 +180,53 @@ export async function requestRegistration(
       'You already have an account: sign out first to create another.',
     );
   }
-  const passwordHash = await getPasswordHash(input.password);
-  const taken = await db.prisma.user.findUnique({ where: { email }, select: { id: true } });
-  if (taken) return { kind: 'account-exists', email };
   const token = newToken();
-  await db.prisma.$transaction(async (tx) => {
+  // One transaction on both paths, so a taken address answers in the same time as a new one.
+  const taken = await db.prisma.$transaction(async (tx) => {
     await endEarlier(tx, email, 'register');
+    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) return true;
     await tx.emailSignIn.create({
       data: {
         id: randomUUID(),
         purpose: 'register',
         email,
-        userId: input.userId,
-        passwordHash,
+        askedBy: input.askedBy,
         tokenHash: hashToken(token),
         expiresAt: new Date(Date.now() + REGISTRATION_TTL_MS),
       },
     });
+    return false;
   });
-  return { kind: 'confirm', email, token };
+  return taken ? { kind: 'account-exists', email } : { kind: 'confirm', email, token };
 }
 
-/** Claims a row by its token: once, before it expires; the claim and its effect are one transaction. */
-async function claimByToken(tx: Prisma.TransactionClient, token: string, purpose: Purpose) {
-  const row = await tx.emailSignIn.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: {
-      id: true,
-      purpose: true,
-      email: true,
-      userId: true,
-      passwordHash: true,
-      usedAt: true,
-      expiresAt: true,
-      codeAttempts: true,
-    },
-  });
+const pendingSelect = {
+  id: true,
+  purpose: true,
+  email: true,
+  askedBy: true,
+  usedAt: true,
+  expiresAt: true,
+  codeAttempts: true,
+} as const;
+type Pending = Prisma.EmailSignInGetPayload<{ select: typeof pendingSelect }>;
+
+/** The row a token names, if it can still be used for `purpose`; else the reason it cannot. */
+function requireUsable(row: Pending | null, purpose: Purpose): Pending {
   if (!row || row.purpose !== purpose) throw invalidLink();
   // Five wrong codes end the link mailed with them too: someone is guessing at this sign-in.
   if (row.usedAt || row.expiresAt <= new Date() || row.codeAttempts >= MAX_CODE_ATTEMPTS) {
     throw linkExpired();
   }
+  return row;
+}
+
+const findByToken = (tx: Prisma.TransactionClient, token: string) =>
+  tx.emailSignIn.findUnique({ where: { tokenHash: hashToken(token) }, select: pendingSelect });
+
+/** Claims a row by its token: once, before it expires; the claim and its effect are one transaction. */
+async function claimByToken(tx: Prisma.TransactionClient, token: string, purpose: Purpose) {
+  const row = requireUsable(await findByToken(tx, token), purpose);
   const claimed = await tx.emailSignIn.updateMany({
     where: { id: row.id, usedAt: null },
     data: { usedAt: new Date() },
@@ -180,51 +235,75 @@ async function claimByToken(tx: Prisma.TransactionClient, token: string, purpose
   return row;
 }
 
+/**
+ * What the page a mailed link opens shows before its button is pressed: the address, and whether
+ * to ask before this browser's membership moves. Uses nothing up.
+ */
+export async function previewMailedLink(
+  { db }: Pick<Services, 'db'>,
+  input: { token: string; purpose: Purpose; leaving: Session | null },
+): Promise<MailedLinkPreview> {
+  const row = requireUsable(await findByToken(db.prisma, input.token), input.purpose);
+  return {
+    email: row.email,
+    askToMove: await mustAskToMove(db.prisma, input.leaving, row.askedBy),
+  };
+}
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
 const emailTaken = () =>
   new HttpError(409, 'email_taken', 'An account with that email already exists. Sign in instead.');
 
-/** The button on /register/confirm: the address is proven, the account is made and signed in. */
+/**
+ * The form on /register/confirm: the address is proven, its owner's password set, and the account
+ * made on this browser's anonymous id (never on that of whoever asked) and signed in.
+ */
 export async function confirmRegistration(
-  deps: Pick<Services, 'db'> & { graceDays: number },
-  input: { token: string; leaving: Session | null },
+  { db }: Pick<Services, 'db'>,
+  input: { token: string; password: string; moveMembership: boolean; leaving: Session | null },
 ): Promise<SessionGrant> {
-  const grant = await deps.db.prisma
+  if (input.leaving?.user?.email) throw signedInElsewhere();
+  // A link that cannot work, or a weak password, is refused before the costly hash.
+  const pending = requireUsable(await findByToken(db.prisma, input.token), 'register');
+  const problem = await checkNewPassword(input.password, [pending.email]);
+  if (problem) throw new HttpError(400, 'weak_password', problem);
+  const passwordHash = await getPasswordHash(input.password);
+  return db.prisma
     .$transaction(async (tx) => {
       const row = await claimByToken(tx, input.token, 'register');
-      if (!row.userId || !row.passwordHash) throw invalidLink();
+      await requireConsentToMove(tx, input.leaving, row.askedBy, input.moveMembership);
       return attachProvenAddress(tx, {
-        userId: row.userId,
+        userId: anonymousIdOf(input.leaving) ?? randomUUID(),
         email: row.email,
-        passwordHash: row.passwordHash,
+        passwordHash,
       });
     })
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     });
-  await followIntoAccount(deps, input.leaving, grant.userId);
-  return grant;
 }
 
 export interface SignInMail {
   email: string;
   token: string;
-  code: string;
+  /** Null when the address had too many wrong codes today: only the link signs in. */
+  code: string | null;
 }
 
 /**
  * "Email me a sign-in link": a link and a code, for any valid address (one without an account
  * gets one when the link is used), so the answer and the mail are the same for every address.
- * Earlier links and codes of the address stop working.
+ * Earlier links and codes of the address stop working. `askedBy` is the asking browser's session
+ * user: what it holds anonymously follows it into the account.
  */
 export async function requestEmailSignIn(
   { db }: Pick<Services, 'db'>,
-  input: { email: string },
+  input: { email: string; askedBy: string | null; withCode: boolean },
 ): Promise<SignInMail> {
   const email = requireValidEmail(input.email);
   const token = newToken();
-  const code = newCode();
+  const code = input.withCode ? newCode() : null;
   const id = randomUUID();
   await db.prisma.$transaction(async (tx) => {
     await endEarlier(tx, email, 'sign-in');
@@ -233,8 +312,9 @@ export async function requestEmailSignIn(
         id,
         purpose: 'sign-in',
         email,
+        askedBy: input.askedBy,
         tokenHash: hashToken(token),
-        codeHash: hashCode(id, code).toString('hex'),
+        codeHash: code && hashCode(id, code).toString('hex'),
         expiresAt: new Date(Date.now() + SIGN_IN_LINK_TTL_MS),
       },
     });
@@ -259,8 +339,8 @@ async function signInProvenAddress(
     if (!user.emailVerifiedAt) await proveAddress(tx, user.id, email);
     return { userId: user.id, sessionVersion: user.sessionVersion };
   }
-  const anonymous = leaving && !leaving.user?.email ? leaving.userId : randomUUID();
-  return attachProvenAddress(tx, { userId: anonymous, email, passwordHash: null });
+  const userId = anonymousIdOf(leaving) ?? randomUUID();
+  return attachProvenAddress(tx, { userId, email, passwordHash: null });
 }
 
 async function finishSignIn(
@@ -280,20 +360,23 @@ async function finishSignIn(
 /** The button on /sign-in/link. */
 export function confirmEmailLink(
   deps: Pick<Services, 'db'> & { graceDays: number },
-  input: { token: string; leaving: Session | null },
+  input: { token: string; moveMembership: boolean; leaving: Session | null },
 ): Promise<SessionGrant> {
   return finishSignIn(deps, input.leaving, async (tx) => {
     const row = await claimByToken(tx, input.token, 'sign-in');
+    await requireConsentToMove(tx, input.leaving, row.askedBy, input.moveMembership);
     return signInProvenAddress(tx, row.email, input.leaving);
   });
 }
 
 /**
  * The code typed on the device that asked. Each try spends one of the row's attempts before the
- * code is compared (in constant time), so no number of parallel guesses gets more than five.
+ * code is compared (in constant time), so no number of parallel guesses gets more than five; and
+ * past `codeLimit`'s wrong codes for the address in a day, no code is taken at all (the link
+ * still signs in), so asking for new codes again and again does not make guessing pay.
  */
 export async function confirmEmailCode(
-  deps: Pick<Services, 'db'> & { graceDays: number },
+  deps: Pick<Services, 'db'> & { graceDays: number; codeLimit: CodeLimit },
   input: { email: string; code: string; leaving: Session | null },
 ): Promise<SessionGrant> {
   const email = normalizeEmail(input.email);
@@ -301,17 +384,21 @@ export async function confirmEmailCode(
   if (!/^\d{6}$/.test(code)) {
     throw new HttpError(400, 'invalid_code', 'The code is the 6 digits in the mail we sent.');
   }
+  if (!(await deps.codeLimit.allows(email))) throw tooManyCodes();
   // The attempt is spent in a statement of its own, committed whatever the code turns out to be.
-  const rows = await deps.db.prisma.$queryRaw<{ id: string; codeHash: string }[]>`
+  const rows = await deps.db.prisma.$queryRaw<
+    { id: string; codeHash: string; askedBy: string | null }[]
+  >`
     UPDATE email_sign_ins SET "codeAttempts" = "codeAttempts" + 1
     WHERE id = (SELECT id FROM email_sign_ins
                 WHERE email = ${email} AND purpose = 'sign-in' AND "codeHash" IS NOT NULL
                 ORDER BY "createdAt" DESC LIMIT 1)
       AND "usedAt" IS NULL AND "expiresAt" > now() AND "codeAttempts" < ${MAX_CODE_ATTEMPTS}
-    RETURNING id, "codeHash"`;
+    RETURNING id, "codeHash", "askedBy"`;
   const row = rows[0];
   if (!row) throw codeExpired();
   if (!timingSafeEqual(hashCode(row.id, code), Buffer.from(row.codeHash, 'hex'))) {
+    await deps.codeLimit.missed(email);
     throw wrongCode();
   }
   return finishSignIn(deps, input.leaving, async (tx) => {
@@ -320,6 +407,8 @@ export async function confirmEmailCode(
       data: { usedAt: new Date() },
     });
     if (claimed.count !== 1) throw codeExpired();
+    // The code is typed where it was asked for: the code form has no question to ask.
+    await requireConsentToMove(tx, input.leaving, row.askedBy, false);
     return signInProvenAddress(tx, email, input.leaving);
   });
 }
@@ -347,7 +436,7 @@ export function registrationMail(
     subject: `Finish creating your ${site.siteName} account`,
     text:
       `Someone (hopefully you) asked to create a ${site.siteName} account with this address.\n\n` +
-      `Open this link and press the button to finish. It works once, for ${hours} hours:\n\n` +
+      `Open this link to choose your password and finish. It works once, for ${hours} hours:\n\n` +
       `${site.siteUrl}/register/confirm#token=${mail.token}\n\n` +
       `If it was not you, ignore this mail: no account is made.\n`,
   };
@@ -358,14 +447,30 @@ export function signInMail(
   site: { siteUrl: string; siteName: string },
 ): { to: string; subject: string; text: string } {
   const minutes = SIGN_IN_LINK_TTL_MS / 60_000;
+  const link =
+    `Open this link and press the button to sign in to ${site.siteName}:\n\n` +
+    `${site.siteUrl}/sign-in/link#token=${mail.token}\n\n`;
+  const ending =
+    `If you have no account yet, signing in makes one.\n\n` +
+    `If it was not you, ignore this mail: nobody is signed in.\n`;
+  if (!mail.code) {
+    return {
+      to: mail.email,
+      subject: `Sign in to ${site.siteName}`,
+      text:
+        link +
+        `This mail has no code: too many wrong codes were typed for this address today, so for ` +
+        `now only the link signs in. It works once, for ${minutes} minutes. ` +
+        ending,
+    };
+  }
   return {
     to: mail.email,
     subject: `Sign in to ${site.siteName}: code ${mail.code}`,
     text:
-      `Open this link and press the button to sign in to ${site.siteName}:\n\n` +
-      `${site.siteUrl}/sign-in/link#token=${mail.token}\n\n` +
+      link +
       `Or type this code where you asked for it: ${mail.code}\n\n` +
-      `The link and the code work once, for ${minutes} minutes. If you have no account yet, ` +
-      `signing in makes one.\n\nIf it was not you, ignore this mail: nobody is signed in.\n`,
+      `The link and the code work once, for ${minutes} minutes. ` +
+      ending,
   };
 }

@@ -1,4 +1,5 @@
 import { withTransaction, type Tx } from '../db/transaction.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../services.js';
 import type { Payment, User } from '../../../contract/api.js';
 import { lastDayOf } from '../../../contract/last-day.js';
@@ -84,6 +85,21 @@ export async function mergeAnonymousUser(
       await recomputeMembership(tx, toUserId, input.graceDays);
     }
   });
+}
+
+/**
+ * Whether an anonymous id holds anything a sign-in would move into an account (the rows
+ * `mergeAnonymousUser` moves). Takes a transaction's client: a sign-in asks inside its own.
+ */
+export async function holdsPayments(
+  tx: Prisma.TransactionClient,
+  userId: string,
+): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ holds: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM entitlements WHERE "userId" = ${userId}::uuid)
+        OR EXISTS (SELECT 1 FROM subscriptions WHERE "userId" = ${userId}::uuid)
+        OR EXISTS (SELECT 1 FROM stripe_customers WHERE "userId" = ${userId}::uuid) AS holds`;
+  return row?.holds ?? false;
 }
 
 /** Cohort subscriptions of the user that can still charge: cancel these before deleting. */

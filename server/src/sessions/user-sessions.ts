@@ -44,16 +44,24 @@ export async function createUserSession(
   return id;
 }
 
-/** When the session's user typed their password for it; null when unknown or gone. */
-export async function sessionSignedInAt(
+/** When and how the session signed in; null when the session is gone. */
+export async function sessionSignIn(
   { db }: Pick<Services, 'db'>,
   sessionId: string,
-): Promise<Date | null> {
-  const { rows } = await db.pool.query<{ signedInAt: Date | null }>(
-    'SELECT "signedInAt" FROM sessions WHERE id = $1',
+): Promise<Pick<UserSession, 'signedInAt' | 'signInMethod'> | null> {
+  const { rows } = await db.pool.query<Pick<UserSession, 'signedInAt' | 'signInMethod'>>(
+    'SELECT "signedInAt", "signInMethod" FROM sessions WHERE id = $1',
     [sessionId],
   );
-  return rows[0]?.signedInAt ?? null;
+  return rows[0] ?? null;
+}
+
+/** When the session's user typed their password for it; null when unknown or gone. */
+export async function sessionSignedInAt(
+  services: Pick<Services, 'db'>,
+  sessionId: string,
+): Promise<Date | null> {
+  return (await sessionSignIn(services, sessionId))?.signedInAt ?? null;
 }
 
 export async function listUserSessions(

@@ -7,12 +7,17 @@ import type {
   EmailChangeBodySchema,
   EmailCodeBodySchema,
   EmailLinkBodySchema,
+  EmailLinkConfirmBodySchema,
   EmailTokenBodySchema,
   EmailChangeConfirmBodySchema,
+  MailedLinkPreview,
   Payment,
   PasswordChangeBodySchema,
   PasswordResetBodySchema,
   PasswordResetConfirmBodySchema,
+  RecentSignIn,
+  RegisterBodySchema,
+  RegisterConfirmBodySchema,
   User,
 } from '../../../../contract/api';
 import type { GiftPreview } from '../../../../contract/gifts';
@@ -26,15 +31,38 @@ type UserAnswer = Promise<{ user: User }>;
 const post = <Body>(path: string, body?: Body): UserAnswer =>
   apiRequest(path, { method: 'POST', body });
 
-/** Mails a link that finishes the registration (the answer is the same for a taken address). */
-export const register = (email: string, password: string): Promise<{ message: string }> =>
+/**
+ * Mails a link that finishes the registration (the answer is the same for a taken address). The
+ * password is chosen on the page the link opens, by whoever owns the address.
+ */
+export const register = (email: string): Promise<{ message: string }> =>
   apiRequest('/api/auth/register', {
     method: 'POST',
-    body: { email, password } satisfies Static<typeof CredentialsBodySchema>,
+    body: { email } satisfies Static<typeof RegisterBodySchema>,
   });
 
-export const confirmRegistration = (token: string): UserAnswer =>
-  post<Static<typeof EmailTokenBodySchema>>('/api/auth/register/confirm', { token });
+/** What a mailed link's page shows before its button: the address, and whether to ask. */
+const previewLink =
+  (path: string) =>
+  (token: string, signal?: AbortSignal): Promise<MailedLinkPreview> =>
+    apiRequest(path, {
+      method: 'POST',
+      body: { token } satisfies Static<typeof EmailTokenBodySchema>,
+      signal,
+    });
+
+export const previewRegistration = previewLink('/api/auth/register/preview');
+
+export const confirmRegistration = (
+  token: string,
+  password: string,
+  moveMembership: boolean,
+): UserAnswer =>
+  post<Static<typeof RegisterConfirmBodySchema>>('/api/auth/register/confirm', {
+    token,
+    password,
+    moveMembership,
+  });
 
 /** "Email me a sign-in link": a link and a 6-digit code, for any address. */
 export const requestSignInLink = (email: string): Promise<{ message: string }> =>
@@ -43,8 +71,13 @@ export const requestSignInLink = (email: string): Promise<{ message: string }> =
     body: { email } satisfies Static<typeof EmailLinkBodySchema>,
   });
 
-export const confirmSignInLink = (token: string): UserAnswer =>
-  post<Static<typeof EmailTokenBodySchema>>('/api/auth/email-link/confirm', { token });
+export const previewSignInLink = previewLink('/api/auth/email-link/preview');
+
+export const confirmSignInLink = (token: string, moveMembership: boolean): UserAnswer =>
+  post<Static<typeof EmailLinkConfirmBodySchema>>('/api/auth/email-link/confirm', {
+    token,
+    moveMembership,
+  });
 
 export const confirmSignInCode = (email: string, code: string): UserAnswer =>
   post<Static<typeof EmailCodeBodySchema>>('/api/auth/email-code/confirm', { email, code });
@@ -66,14 +99,25 @@ export const resetPassword = (token: string, password: string): UserAnswer =>
     password,
   });
 
-export const changePassword = (currentPassword: string, newPassword: string): UserAnswer =>
+/** What changing the address or the password, or deleting the account, needs here. */
+export const getRecentSignIn = (signal?: AbortSignal): Promise<RecentSignIn> =>
+  apiRequest('/api/account/recent-sign-in', { signal });
+
+// `undefined` for the current password: a recent sign-in by link, code or passkey stands in.
+export const changePassword = (
+  currentPassword: string | undefined,
+  newPassword: string,
+): UserAnswer =>
   post<Static<typeof PasswordChangeBodySchema>>('/api/auth/password', {
     currentPassword,
     newPassword,
   });
 
 /** Mails a confirmation link to the new address; nothing changes until it is confirmed. */
-export const changeEmail = (email: string, password: string): Promise<{ message: string }> =>
+export const changeEmail = (
+  email: string,
+  password: string | undefined,
+): Promise<{ message: string }> =>
   apiRequest('/api/account/email', {
     method: 'POST',
     body: { email, password } satisfies Static<typeof EmailChangeBodySchema>,
@@ -85,7 +129,7 @@ export const confirmEmailChange = (token: string): Promise<{ message: string }> 
     body: { token } satisfies Static<typeof EmailChangeConfirmBodySchema>,
   });
 
-export const deleteAccount = (password: string): UserAnswer =>
+export const deleteAccount = (password: string | undefined): UserAnswer =>
   post<Static<typeof AccountDeleteBodySchema>>('/api/account/delete', { password });
 
 export const openBillingPortal = (): Promise<{ url: string }> =>

@@ -11,17 +11,20 @@ import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
-import type { User } from '../../../../contract/api';
+import type { RecentSignIn, User } from '../../../../contract/api';
 import type { MySeats } from '../../../../contract/seats';
 import {
   changeEmail,
   changePassword,
   deleteAccount,
+  getRecentSignIn,
   listMySeats,
   openBillingPortal,
+  requestSignInLink,
   signOut,
   switchPlan,
 } from './account-api';
+import { rememberReturnPath } from './return-path';
 import { useSiteConfig } from '../../lib/site-config';
 import { formatMoney, planPriceLabel } from '../../../../contract/plans';
 import { useFormSubmit } from './use-form-submit';
@@ -71,10 +74,109 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
       <Suspense fallback={null}>
         <Passkeys />
       </Suspense>
-      <ChangeEmailForm />
-      <ChangePasswordForm />
-      <DeleteAccount />
+      <AccountChanges email={user.email} />
     </AccountScreen>
+  );
+}
+
+/**
+ * How this browser proves its owner is here for a change: `recent` (a sign-in by link, code or
+ * passkey in the last 12 hours: no password asked), `password`, or `sign-in-again` (neither: an
+ * account made by a link, signed in too long ago).
+ */
+type Proof = 'recent' | 'password' | 'sign-in-again';
+
+function proofOf(state: RecentSignIn): Proof {
+  if (state.recentSignInUntil && Date.parse(state.recentSignInUntil) > Date.now()) return 'recent';
+  return state.hasPassword ? 'password' : 'sign-in-again';
+}
+
+/** The address, the password and the deletion: each asks what this browser's sign-in needs. */
+function AccountChanges({ email }: { email: string }) {
+  const [state, setState] = useState<RecentSignIn | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    getRecentSignIn(controller.signal).then(setState, () => undefined);
+    return () => controller.abort();
+  }, [version]);
+  if (!state) return null;
+  const proof = proofOf(state);
+  return (
+    <>
+      {proof === 'sign-in-again' && <SignInAgain email={email} />}
+      <ChangeEmailForm proof={proof} />
+      <ChangePasswordForm
+        proof={proof}
+        hasPassword={state.hasPassword}
+        onChanged={() => setVersion((v) => v + 1)}
+      />
+      <DeleteAccount proof={proof} />
+    </>
+  );
+}
+
+/** An account without a password, signed in too long ago: a fresh link sign-in opens the changes. */
+function SignInAgain({ email }: { email: string }) {
+  const [sent, setSent] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function send() {
+    setProblem(null);
+    try {
+      const { message } = await requestSignInLink(email);
+      rememberReturnPath(paths.account);
+      setSent(message);
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+    }
+  }
+  return (
+    <div className="panel" role="note">
+      <p>
+        Your account has no password, and you signed in more than 12 hours ago. To change your email
+        or password, or delete the account, sign in again with a link.
+      </p>
+      {sent ? (
+        <p role="status">{sent} Open the link in this browser.</p>
+      ) : (
+        <p>
+          <button type="button" className="button button--outline" onClick={() => void send()}>
+            Email me a sign-in link
+          </button>
+        </p>
+      )}
+      <FormError message={problem ?? undefined} />
+    </div>
+  );
+}
+
+/**
+ * The current password when the change needs it; else nothing to type (a recent sign-in), or why
+ * nothing can change. A server error about the password shows whichever way.
+ */
+function CurrentPassword({
+  proof,
+  value,
+  onChange,
+  error,
+  label = 'Current password',
+}: {
+  proof: Proof;
+  value: string;
+  onChange(value: string): void;
+  error: string | undefined;
+  label?: string;
+}) {
+  if (proof === 'password') {
+    return <PasswordField label={label} value={value} onChange={onChange} error={error} />;
+  }
+  return (
+    <>
+      {proof === 'sign-in-again' && (
+        <p className="field__hint">Sign in again with a link to change this.</p>
+      )}
+      <FormError message={error} />
+    </>
   );
 }
 
@@ -207,17 +309,17 @@ function SignOutButton() {
   );
 }
 
-function ChangeEmailForm() {
+function ChangeEmailForm({ proof }: { proof: Proof }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState<string | null>(null);
   const { errors, submitting, onSubmit } = useFormSubmit(
     () => ({
       email: emailProblem(email) ?? undefined,
-      password: password ? undefined : 'Enter your password.',
+      password: proof !== 'password' || password ? undefined : 'Enter your password.',
     }),
     async () => {
-      setSent((await changeEmail(email, password)).message);
+      setSent((await changeEmail(email, proof === 'password' ? password : undefined)).message);
       setPassword('');
     },
   );
@@ -225,39 +327,64 @@ function ChangeEmailForm() {
     <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="email-title">
       <h2 id="email-title">Change your email</h2>
       <EmailField label="New email" value={email} onChange={setEmail} error={errors.email} />
-      <PasswordField
-        label="Current password"
+      <CurrentPassword
+        proof={proof}
         value={password}
         onChange={setPassword}
         error={errors.password}
       />
       <FormError message={errors.form} />
       {sent && <p role="status">{sent}</p>}
-      <button className="button" disabled={submitting}>
+      <button className="button" disabled={submitting || proof === 'sign-in-again'}>
         Change email
       </button>
     </form>
   );
 }
 
-function ChangePasswordForm() {
+function ChangePasswordForm({
+  proof,
+  hasPassword,
+  onChanged,
+}: {
+  proof: Proof;
+  hasPassword: boolean;
+  onChanged(): void;
+}) {
   const { setUser } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [done, setDone] = useState(false);
+  // The new password's problem goes under the new password; the current one's under its own field.
+  const [currentError, setCurrentError] = useState<string | undefined>();
   const { errors, submitting, onSubmit } = useFormSubmit(
     () => ({ password: newPasswordProblem(next) ?? undefined }),
     async () => {
-      setUser((await changePassword(current, next)).user);
+      setCurrentError(undefined);
+      try {
+        const answer = await changePassword(proof === 'password' ? current : undefined, next);
+        setUser(answer.user);
+      } catch (error) {
+        if (
+          error instanceof ApiError &&
+          ['wrong_password', 'password_required', 'sign_in_again'].includes(error.code)
+        ) {
+          setCurrentError(error.message);
+          return;
+        }
+        throw error;
+      }
       setDone(true);
       setCurrent('');
       setNext('');
+      onChanged();
     },
   );
+  const title = hasPassword ? 'Change your password' : 'Set a password';
   return (
     <form className="panel" onSubmit={onSubmit} noValidate aria-labelledby="password-title">
-      <h2 id="password-title">Change your password</h2>
-      <PasswordField label="Current password" value={current} onChange={setCurrent} />
+      <h2 id="password-title">{title}</h2>
+      <CurrentPassword proof={proof} value={current} onChange={setCurrent} error={currentError} />
       <PasswordField
         label="New password"
         isNew
@@ -267,22 +394,26 @@ function ChangePasswordForm() {
         hint="Other devices are signed out when it changes."
       />
       <FormError message={errors.form} />
-      {done && <p role="status">Your password is changed. Other devices are signed out.</p>}
-      <button className="button" disabled={submitting}>
-        Change password
+      {done && <p role="status">Your password is saved. Other devices are signed out.</p>}
+      <button className="button" disabled={submitting || proof === 'sign-in-again'}>
+        {title}
       </button>
     </form>
   );
 }
 
-function DeleteAccount() {
+function DeleteAccount({ proof }: { proof: Proof }) {
   const { setUser } = useSession();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
+  // With no password to type, a tick says the reader means it.
+  const [meant, setMeant] = useState(false);
   const { errors, submitting, onSubmit } = useFormSubmit(
-    () => ({ password: password ? undefined : 'Enter your password to confirm.' }),
+    () => ({
+      password: proof !== 'password' || password ? undefined : 'Enter your password to confirm.',
+    }),
     async () => {
-      setUser((await deleteAccount(password)).user);
+      setUser((await deleteAccount(proof === 'password' ? password : undefined)).user);
       navigate(paths.home);
     },
   );
@@ -298,9 +429,28 @@ function DeleteAccount() {
         This cancels a running subscription, deletes your email, password and membership, and signs
         you out. It cannot be undone.
       </p>
-      <PasswordField value={password} onChange={setPassword} error={errors.password} />
+      <CurrentPassword
+        proof={proof}
+        label="Password"
+        value={password}
+        onChange={setPassword}
+        error={errors.password}
+      />
+      {proof === 'recent' && (
+        <label>
+          <input
+            type="checkbox"
+            checked={meant}
+            onChange={(event) => setMeant(event.target.checked)}
+          />{' '}
+          Yes, delete my account for good
+        </label>
+      )}
       <FormError message={errors.form} />
-      <button className="button button--danger" disabled={submitting}>
+      <button
+        className="button button--danger"
+        disabled={submitting || proof === 'sign-in-again' || (proof === 'recent' && !meant)}
+      >
         {submitting ? 'Deleting…' : 'Delete my account'}
       </button>
     </form>

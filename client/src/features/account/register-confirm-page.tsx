@@ -1,16 +1,29 @@
+import { useState } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
-import { confirmRegistration } from './account-api';
+import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
+import { confirmRegistration, previewRegistration } from './account-api';
+import { PasswordField } from './fields';
 import { MailedLinkPage } from './mailed-link-page';
+import { newPasswordProblem } from './validation';
 
-/** /register/confirm#token=… (the link /register mails): the button finishes the account. */
+/**
+ * /register/confirm#token=… (the link /register mails): the owner of the address chooses the
+ * password here, so whoever asked for the mail never knows it; the button makes the account.
+ */
 export default function RegisterConfirmPage() {
   useDocumentHead('Finish creating your account', 'Finish creating your Cohort account.');
+  const [password, setPassword] = useState('');
   return (
     <MailedLinkPage
       title="Finish creating your account"
-      explanation="Press the button to create your account with this address and sign in."
+      explain={(email) => (
+        <>
+          Choose a password for <strong>{email}</strong>, then press the button to create your
+          account and sign in.
+        </>
+      )}
       button="Create my account"
       busy="Creating your account…"
       missing={
@@ -19,7 +32,18 @@ export default function RegisterConfirmPage() {
           <Link to={paths.register}>Register again</Link>.
         </>
       }
-      confirm={confirmRegistration}
+      preview={previewRegistration}
+      confirm={(token, moveMembership) => confirmRegistration(token, password, moveMembership)}
+      validate={() => ({ password: newPasswordProblem(password) ?? undefined })}
+      fields={(errors) => (
+        <PasswordField
+          isNew
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A short sentence is easy to remember.`}
+        />
+      )}
     />
   );
 }

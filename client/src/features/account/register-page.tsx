@@ -2,30 +2,28 @@ import { useState } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
-import { EmailField, FormError, PasswordField } from './fields';
+import { EmailField, FormError } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
 import { register } from './account-api';
 import { useFormSubmit } from './use-form-submit';
-import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
-import { emailProblem, newPasswordProblem } from './validation';
+import { emailProblem } from './validation';
 
-/** /register: the seed's sign-up card made real. Keeps whatever this visitor already paid for. */
+/**
+ * /register: the seed's sign-up card made real. Asks only for the address: its owner chooses the
+ * password on the page the mailed link opens. Keeps whatever this visitor already paid for.
+ */
 export default function RegisterPage() {
   const siteName = useSiteName();
   useDocumentHead('Create your account', `Keep your ${siteName} membership on every device.`);
   const { user } = useSession();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
   const { errors, submitting, onSubmit } = useFormSubmit(
-    () => ({
-      email: emailProblem(email) ?? undefined,
-      password: newPasswordProblem(password) ?? undefined,
-    }),
+    () => ({ email: emailProblem(email) ?? undefined }),
     async () => {
-      setSent((await register(email, password)).message);
+      setSent((await register(email)).message);
     },
   );
 
@@ -45,7 +43,8 @@ export default function RegisterPage() {
         <p role="status">{sent}</p>
         <p>
           The address: <strong>{email.trim()}</strong>. Nothing is tied to the address until you
-          open the link and press the button. No mail? Look in the spam folder, or{' '}
+          open the link, choose your password and press the button. No mail? Look in the spam
+          folder, or{' '}
           <button type="button" className="link-button" onClick={() => setSent(null)}>
             try again
           </button>
@@ -60,17 +59,15 @@ export default function RegisterPage() {
       lede={`An account keeps your membership on every device.${user?.isSubscribed ? ' The membership you bought on this device comes with you.' : ''}`}
     >
       <form onSubmit={onSubmit} noValidate>
-        <EmailField value={email} onChange={setEmail} error={errors.email} />
-        <PasswordField
-          isNew
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A short sentence is easy to remember.`}
+        <EmailField
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          hint="We mail this address a link: you choose your password on the page it opens."
         />
         <FormError message={errors.form} />
         <button className="button button--accent" disabled={submitting}>
-          {submitting ? 'Creating your account…' : 'Register'}
+          {submitting ? 'Sending…' : 'Register'}
         </button>
       </form>
       <p>

@@ -1,7 +1,7 @@
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
-import { confirmSignInLink } from './account-api';
+import { confirmSignInLink, previewSignInLink } from './account-api';
 import { MailedLinkPage } from './mailed-link-page';
 
 /** /sign-in/link#token=… (from "Email me a sign-in link"): the button signs in. */
@@ -10,7 +10,11 @@ export default function SignInLinkPage() {
   return (
     <MailedLinkPage
       title="Sign in"
-      explanation="Press Sign in to sign in to Cohort in this browser. The link works once."
+      explain={(email) => (
+        <>
+          Press Sign in to sign in as <strong>{email}</strong> in this browser. The link works once.
+        </>
+      )}
       button="Sign in"
       busy="Signing in…"
       missing={
@@ -18,6 +22,7 @@ export default function SignInLinkPage() {
           This page needs the link from the sign-in mail. <Link to={paths.login}>Ask for one</Link>.
         </>
       }
+      preview={previewSignInLink}
       confirm={confirmSignInLink}
     />
   );

@@ -27,9 +27,13 @@ export function fieldErrorsFrom(error: unknown): FieldErrors {
     return { form: 'Could not reach the server. Please try again.' };
   if (error.code === 'invalid_email' || error.code === 'email_taken')
     return { email: error.message };
-  if (['weak_password', 'wrong_password', 'invalid_password'].includes(error.code))
+  if (
+    ['weak_password', 'wrong_password', 'invalid_password', 'password_required'].includes(
+      error.code,
+    )
+  )
     return { password: error.message };
-  if (error.code === 'invalid_code' || error.code === 'code_expired')
+  if (['invalid_code', 'code_expired', 'too_many_codes'].includes(error.code))
     return { code: error.message };
   return { form: error.message };
 }

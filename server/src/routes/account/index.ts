@@ -9,13 +9,16 @@ import {
   EmailChangeConfirmBodySchema,
   ErrorResponseSchema,
   MessageResponseSchema,
+  RecentSignInResponseSchema,
   UserResponseSchema,
 } from '../../../../contract/api.js';
 import {
   confirmEmailChange,
   EMAIL_CHANGE_TTL_MS,
+  hasPassword,
+  recentSignInUntil,
   requestEmailChange,
-  requirePassword,
+  requireOwnerPresent,
 } from '../../accounts/accounts.js';
 import { HttpError } from '../../http/errors.js';
 import { accountRouteLimit } from '../auth/index.js';
@@ -77,7 +80,11 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
     },
     async (request, reply) => {
       const session = await requireRegistered(request);
-      const change = await requestEmailChange(app, { userId: session.userId, ...request.body });
+      const change = await requestEmailChange(app, {
+        userId: session.userId,
+        sessionId: session.sessionId,
+        ...request.body,
+      });
       const send = (mail: { to: string; subject: string; text: string }) =>
         app.mailer
           .send(mail)
@@ -172,13 +179,31 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
     },
     async (request, reply) => {
       const session = await requireRegistered(request);
-      await requirePassword(app, session.userId, request.body.password);
+      await requireOwnerPresent(app, {
+        userId: session.userId,
+        sessionId: session.sessionId,
+        password: request.body.password,
+      });
       for (const subscriptionId of await liveSubscriptionIds(app, session.userId)) {
         await cancelSubscription(app.requirePayments(), subscriptionId);
       }
       await deleteUserAndLedger(app, session.userId);
       const userId = await app.sessions.startAnonymous(request, reply);
       return { user: toUser(userId, null) };
+    },
+  );
+
+  /** What a change of address or password, or a deletion, needs from this browser. */
+  app.get(
+    '/api/account/recent-sign-in',
+    { schema: { response: { 200: RecentSignInResponseSchema, ...errors } } },
+    async (request) => {
+      const session = await requireRegistered(request);
+      const until = await recentSignInUntil(app, session.sessionId);
+      return {
+        hasPassword: await hasPassword(app, session.userId),
+        recentSignInUntil: until?.toISOString() ?? null,
+      };
     },
   );
 

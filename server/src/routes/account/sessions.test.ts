@@ -157,6 +157,7 @@ describe('sessions a user can end', () => {
       { db: t.database },
       {
         userId,
+        sessionId: null,
         password: PASSWORD,
         email: uniqueEmail(),
       },

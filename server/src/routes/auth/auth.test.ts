@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
+import { askToRegister, registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
@@ -79,7 +79,6 @@ describe('accounts', () => {
 
       const asked = await post(visitor, '/api/auth/register', {
         email: `  ${email.toUpperCase()} `,
-        password: PASSWORD,
       });
       expect(asked.statusCode).toBe(202);
       expect(asked.json()).toEqual({ message: REGISTRATION_MESSAGE });
@@ -89,6 +88,7 @@ describe('accounts', () => {
       expect(mail.text).toContain('https://cohort.example/register/confirm#token=');
       const response = await post(visitor, '/api/auth/register/confirm', {
         token: tokenFromMail(mail.text, '/register/confirm'),
+        password: PASSWORD,
       });
       expect(response.statusCode).toBe(200);
       expect(response.json().user).toMatchObject({ id: visitor.userId, email, isSubscribed: true });
@@ -104,47 +104,44 @@ describe('accounts', () => {
     });
 
     it.each([
-      ['an invalid email', { email: 'not-an-email', password: PASSWORD }, 400, 'invalid_email'],
-      [
-        'a short password',
-        { email: 'short@example.com', password: 'abc123' },
-        400,
-        'weak_password',
-      ],
-      [
-        'a common password',
-        { email: 'common@example.com', password: 'password123' },
-        400,
-        'weak_password',
-      ],
-      ['a missing password', { email: 'missing@example.com' }, 400, 'invalid_request'],
-      [
-        'extra fields',
-        { email: 'x@example.com', password: PASSWORD, admin: true },
-        400,
-        'invalid_request',
-      ],
+      ['an invalid email', { email: 'not-an-email' }, 'invalid_email'],
+      ['extra fields', { email: 'x@example.com', admin: true }, 'invalid_request'],
     ])(
-      'refuses %s with a clear message and writes nothing',
-      async (_name, payload, status, code) => {
+      'refuses to register %s with a clear message and writes nothing',
+      async (_name, payload, code) => {
         const visitor = await newVisitor(t.app);
-        const users = await t.database.prisma.user.count();
+        const rows = await t.database.prisma.emailSignIn.count();
         const response = await post(visitor, '/api/auth/register', payload);
-        expect(response.statusCode).toBe(status);
+        expect(response.statusCode).toBe(400);
         expect(response.json().error.code).toBe(code);
         expect(response.json().error.message).toBeTruthy();
-        expect(await t.database.prisma.user.count()).toBe(users);
+        expect(await t.database.prisma.emailSignIn.count()).toBe(rows);
       },
     );
 
-    it('says what the password needs', async () => {
-      const visitor = await newVisitor(t.app);
-      const short = await post(visitor, '/api/auth/register', {
-        email: uniqueEmail(),
-        password: 'abc',
-      });
-      expect(short.json().error.message).toBe('Use at least 10 characters.');
-    });
+    it.each([
+      ['a short password', { password: 'abc123' }, 'weak_password', 'Use at least 10 characters.'],
+      ['a common password', { password: 'password123' }, 'weak_password', 'too easy to guess'],
+      ['a missing password', {}, 'invalid_request', 'password'],
+      ['extra fields', { password: PASSWORD, admin: true }, 'invalid_request', 'additional'],
+    ])(
+      'refuses to finish a registration with %s, says why, and keeps the link working',
+      async (_name, fields, code, message) => {
+        const visitor = await newVisitor(t.app);
+        const email = uniqueEmail();
+        const token = await askToRegister(visitor.request, smtp, email);
+        const response = await post(visitor, '/api/auth/register/confirm', { token, ...fields });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.code).toBe(code);
+        expect(response.json().error.message).toContain(message);
+        expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
+        const finished = await post(visitor, '/api/auth/register/confirm', {
+          token,
+          password: PASSWORD,
+        });
+        expect(finished.statusCode).toBe(200);
+      },
+    );
 
     it('answers 409 to a visitor who already has an account', async () => {
       const account = await registered();

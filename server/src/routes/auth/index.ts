@@ -18,11 +18,13 @@ import {
   confirmEmailCode,
   confirmEmailLink,
   confirmRegistration,
+  previewMailedLink,
   registrationMail,
   requestEmailSignIn,
   requestRegistration,
   signInMail,
 } from '../../accounts/email-sign-in.js';
+import { createCodeLimit } from '../../accounts/code-limit.js';
 import { createMailLimit } from '../../accounts/mail-limit.js';
 import {
   createSignInThrottle,
@@ -34,12 +36,16 @@ import {
   CredentialsBodySchema,
   EmailCodeBodySchema,
   EmailLinkBodySchema,
+  EmailLinkConfirmBodySchema,
   EmailTokenBodySchema,
   ErrorResponseSchema,
+  MailedLinkPreviewSchema,
   MessageResponseSchema,
   PasswordChangeBodySchema,
   PasswordResetBodySchema,
   PasswordResetConfirmBodySchema,
+  RegisterBodySchema,
+  RegisterConfirmBodySchema,
   UserResponseSchema,
 } from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
@@ -65,7 +71,7 @@ export const RESET_REQUESTED_MESSAGE =
 
 /** The answer to a registration, whether or not the address has an account. */
 export const REGISTRATION_MESSAGE =
-  'We sent a link to that address: open it to finish creating your account. It works once, for 24 hours.';
+  'We sent a link to that address: open it to choose your password and finish creating your account. It works once, for 24 hours.';
 /** The answer to "Email me a sign-in link", for every address. */
 export const SIGN_IN_LINK_MESSAGE =
   'We sent a sign-in link and a 6-digit code to that address. Both work once, for 15 minutes.';
@@ -99,6 +105,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   const mailLimit = createMailLimit(
     app.sharedRedis ? redisCounters(app.sharedRedis, 'cohort-mail:') : databaseCounters(app),
   );
+  // Failed sign-ins and wrong codes: counted in Redis when it is configured, else in PostgreSQL.
+  const signInCounters = app.sharedRedis ? redisCounters(app.sharedRedis) : databaseCounters(app);
+  const codeLimit = createCodeLimit(signInCounters, app.log);
   function sendInBackground(
     request: FastifyRequest,
     mail: { to: string; subject: string; text: string },
@@ -113,15 +122,15 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/register',
     {
-      schema: { body: CredentialsBodySchema, response: { 202: MessageResponseSchema, ...errors } },
+      schema: { body: RegisterBodySchema, response: { 202: MessageResponseSchema, ...errors } },
       config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
       const session = await request.requireSession();
       const mail = await requestRegistration(app, {
-        userId: session.userId,
+        askedBy: session.userId,
         visitorEmail: session.user?.email ?? null,
-        ...request.body,
+        email: request.body.email,
       });
       if (await mailLimit.allows(mail.email, request)) {
         sendInBackground(request, registrationMail(mail, options));
@@ -130,17 +139,47 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     },
   );
 
+  // What the page a mailed link opens shows first: the address, and whether to ask before this
+  // browser's membership moves. Nothing is used up.
+  for (const [url, purpose] of [
+    ['/api/auth/register/preview', 'register'],
+    ['/api/auth/email-link/preview', 'sign-in'],
+  ] as const) {
+    app.post(
+      url,
+      {
+        schema: {
+          body: EmailTokenBodySchema,
+          response: { 200: MailedLinkPreviewSchema, ...errors },
+        },
+        config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      },
+      async (request) =>
+        previewMailedLink(app, {
+          token: request.body.token,
+          purpose,
+          leaving: await request.getSession(),
+        }),
+    );
+  }
+
   app.post(
     '/api/auth/register/confirm',
     {
-      schema: { body: EmailTokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      schema: {
+        body: RegisterConfirmBodySchema,
+        response: { 200: UserResponseSchema, ...errors },
+      },
       config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
-      const grant = await confirmRegistration(
-        { db: app.db, graceDays: options.graceDays },
-        { token: request.body.token, leaving: await request.getSession() },
-      );
+      requireNoControlCharacters({ password: request.body.password });
+      const grant = await confirmRegistration(app, {
+        token: request.body.token,
+        password: request.body.password,
+        moveMembership: request.body.moveMembership ?? false,
+        leaving: await request.getSession(),
+      });
       return continueAs(request, reply, { ...grant, method: 'link' });
     },
   );
@@ -154,7 +193,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     async (request, reply) => {
       const email = requireValidEmail(request.body.email);
       if (await mailLimit.allows(email, request)) {
-        sendInBackground(request, signInMail(await requestEmailSignIn(app, { email }), options));
+        const mail = await requestEmailSignIn(app, {
+          email,
+          askedBy: (await request.getSession())?.userId ?? null,
+          withCode: await codeLimit.allows(email),
+        });
+        sendInBackground(request, signInMail(mail, options));
       }
       return reply.code(202).send({ message: SIGN_IN_LINK_MESSAGE });
     },
@@ -163,13 +207,20 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/email-link/confirm',
     {
-      schema: { body: EmailTokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      schema: {
+        body: EmailLinkConfirmBodySchema,
+        response: { 200: UserResponseSchema, ...errors },
+      },
       config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
     },
     async (request, reply) => {
       const grant = await confirmEmailLink(
         { db: app.db, graceDays: options.graceDays },
-        { token: request.body.token, leaving: await request.getSession() },
+        {
+          token: request.body.token,
+          moveMembership: request.body.moveMembership ?? false,
+          leaving: await request.getSession(),
+        },
       );
       return continueAs(request, reply, { ...grant, method: 'link' });
     },
@@ -184,7 +235,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     async (request, reply) => {
       requireNoControlCharacters({ email: request.body.email });
       const grant = await confirmEmailCode(
-        { db: app.db, graceDays: options.graceDays },
+        { db: app.db, graceDays: options.graceDays, codeLimit },
         { ...request.body, leaving: await request.getSession() },
       );
       return continueAs(request, reply, { ...grant, method: 'code' });
@@ -192,9 +243,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   );
 
   // Failed sign-ins slow guessing without letting anyone lock the owner out (sign-in-throttle.ts).
-  const throttle = createSignInThrottle(
-    app.sharedRedis ? redisCounters(app.sharedRedis) : databaseCounters(app),
-  );
+  const throttle = createSignInThrottle(signInCounters);
   /** The throttle's counters are down (Redis away): sign-ins go on, the log says so. */
   const failOpen = (request: FastifyRequest) => (error: unknown) => {
     if (error instanceof HttpError) throw error;
@@ -294,6 +343,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
       const session = await request.requireSession();
       const grant = await changePassword(app, {
         userId: session.userId,
+        sessionId: session.sessionId,
         ...request.body,
       });
       // Every other browser is signed out; this one continues.

@@ -114,7 +114,8 @@ describe('proven addresses (PRODUCT decision 18)', () => {
         times.fresh.push((await register(uniqueEmail())).ms);
       }
       const median = (values: number[]) => values.sort((a, b) => a - b)[2] ?? 0;
-      // Both hash the password: without that, a taken address would answer many times faster.
+      // Both paths run the same transaction (a taken address skips only its insert), and neither
+      // hashes anything: the password an older page still sends is not used.
       expect(median(times.taken) / median(times.fresh)).toBeGreaterThan(0.5);
       expect(median(times.taken) / median(times.fresh)).toBeLessThan(2);
     });
@@ -136,7 +137,10 @@ describe('proven addresses (PRODUCT decision 18)', () => {
       expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
       expect(stored.tokenHash).not.toContain(token);
 
-      const confirmed = await post(visitor.cookie, '/api/auth/register/confirm', { token });
+      const confirmed = await post(visitor.cookie, '/api/auth/register/confirm', {
+        token,
+        password: PASSWORD,
+      });
       expect(confirmed.statusCode).toBe(200);
       expect(confirmed.json().user).toMatchObject({ id: visitor.userId, email });
       const row = await t.database.prisma.user.findUniqueOrThrow({ where: { email } });
@@ -145,12 +149,78 @@ describe('proven addresses (PRODUCT decision 18)', () => {
         200,
       );
 
-      const again = await post(null, '/api/auth/register/confirm', { token });
+      const again = await post(null, '/api/auth/register/confirm', { token, password: PASSWORD });
       expect(again.statusCode).toBe(410);
       expect(again.json().error.code).toBe('link_expired');
-      const unknown = await post(null, '/api/auth/register/confirm', { token: 'x'.repeat(43) });
+      const unknown = await post(null, '/api/auth/register/confirm', {
+        token: 'x'.repeat(43),
+        password: PASSWORD,
+      });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().error.code).toBe('invalid_link');
+    });
+
+    it('makes the account with the password its owner chooses, on the confirming browser, never the stranger’s', async () => {
+      const stranger = await newVisitor(t.app);
+      const email = uniqueEmail();
+      const strangers = 'a stranger’s own passphrase';
+      const asked = await stranger.request({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: strangers },
+      });
+      expect(asked.statusCode).toBe(202);
+      const token = tokenFromMail((await waitForMail(smtp, email)).text, '/register/confirm');
+
+      // The owner opens the mail in their own browser. The button alone makes nothing: the owner
+      // chooses the password.
+      const owner = await newVisitor(t.app);
+      const bare = await post(owner.cookie, '/api/auth/register/confirm', { token });
+      expect(bare.statusCode, bare.body).toBe(400);
+      expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
+      const preview = await post(owner.cookie, '/api/auth/register/preview', { token });
+      expect(preview.json()).toEqual({ email, askToMove: false });
+      const confirmed = await post(owner.cookie, '/api/auth/register/confirm', {
+        token,
+        password: PASSWORD,
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(confirmed.json().user).toMatchObject({ id: owner.userId, email });
+
+      const byStranger = await post(null, '/api/auth/login', { email, password: strangers });
+      expect(byStranger.statusCode).toBe(401);
+      const byOwner = await post(null, '/api/auth/login', { email, password: PASSWORD });
+      expect(byOwner.json().user.id).toBe(owner.userId);
+      expect(await stranger.me()).toMatchObject({ id: stranger.userId, email: null });
+      const row = await t.database.prisma.user.findUniqueOrThrow({ where: { email } });
+      expect(row.id).toBe(owner.userId);
+    });
+
+    it('asks before a registration confirmed in another browser takes that browser’s membership', async () => {
+      const asker = await newVisitor(t.app);
+      const email = uniqueEmail();
+      await asker.request({ method: 'POST', url: '/api/auth/register', payload: { email } });
+      const token = tokenFromMail((await waitForMail(smtp, email)).text, '/register/confirm');
+      const other = await newVisitor(t.app);
+      await payEarlyAccess(other);
+      expect((await post(other.cookie, '/api/auth/register/preview', { token })).json()).toEqual({
+        email,
+        askToMove: true,
+      });
+      const refused = await post(other.cookie, '/api/auth/register/confirm', {
+        token,
+        password: PASSWORD,
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('membership_here');
+      expect(await other.me()).toMatchObject({ email: null, isSubscribed: true });
+      const moved = await post(other.cookie, '/api/auth/register/confirm', {
+        token,
+        password: PASSWORD,
+        moveMembership: true,
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().user).toMatchObject({ id: other.userId, email, isSubscribed: true });
     });
   });
 
@@ -203,7 +273,7 @@ describe('proven addresses (PRODUCT decision 18)', () => {
       expect(granted.statusCode, granted.body).toBe(200);
     });
 
-    it('does not give the desk to whoever registers a listed address first', async () => {
+    it('gives neither the desk nor the account to whoever registers a listed address first', async () => {
       const attacker = await newVisitor(t.app);
       const listedEmail = `late${Date.now()}@proven.example`;
       // A fresh app whose STAFF_EMAILS lists an address nobody registered yet.
@@ -232,18 +302,19 @@ describe('proven addresses (PRODUCT decision 18)', () => {
           payload: { email: listedEmail, password: 'an attacker’s own passphrase' },
         });
         expect(signIn.statusCode).toBe(401);
-        // The link went to the address's owner, who alone can finish (and then opens the desk).
+        // The link went to the address's owner, who alone can finish, with a password of their
+        // own, in their own browser (and then opens the desk).
         const token = tokenFromMail(
           (await waitForMail(smtp, listedEmail)).text,
           '/register/confirm',
         );
         const owner = await newVisitor(other.app);
-        const confirmed = await owner.request({
-          method: 'POST',
-          url: '/api/auth/register/confirm',
-          payload: { token },
-        });
-        expect(confirmed.statusCode).toBe(200);
+        const confirm = (payload: object) =>
+          owner.request({ method: 'POST', url: '/api/auth/register/confirm', payload });
+        expect((await confirm({ token })).statusCode).toBe(400);
+        const confirmed = await confirm({ token, password: PASSWORD });
+        expect(confirmed.statusCode, confirmed.body).toBe(200);
+        expect(confirmed.json().user.id).toBe(owner.userId);
         const desk = await other.app.inject({
           method: 'GET',
           url: '/api/desk/me',
@@ -253,6 +324,14 @@ describe('proven addresses (PRODUCT decision 18)', () => {
         expect((await visitor.request({ method: 'GET', url: '/api/desk/me' })).statusCode).toBe(
           404,
         );
+        const login = (password: string) =>
+          other.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: listedEmail, password },
+          });
+        expect((await login('an attacker’s own passphrase')).statusCode).toBe(401);
+        expect((await login(PASSWORD)).json().user.id).toBe(owner.userId);
       } finally {
         await other.close();
       }
@@ -448,6 +527,86 @@ describe('proven addresses (PRODUCT decision 18)', () => {
       expect(row.passwordHash).toBeNull();
     });
 
+    it('leaves the membership of a browser that did not ask for the link where it is, unless its reader moves it', async () => {
+      const stranger = await legacyAccount();
+      const { token } = await askForSignIn(stranger.email, stranger.cookie);
+      const victim = await newVisitor(t.app);
+      await payEarlyAccess(victim);
+
+      const refused = await post(victim.cookie, '/api/auth/email-link/confirm', { token });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.code).toBe('membership_here');
+      expect(await victim.me()).toMatchObject({
+        id: victim.userId,
+        email: null,
+        isSubscribed: true,
+      });
+      expect(await t.database.prisma.entitlement.count({ where: { userId: stranger.id } })).toBe(0);
+      // The page names the address and asks; the link is still unused.
+      const preview = await post(victim.cookie, '/api/auth/email-link/preview', { token });
+      expect(preview.json()).toEqual({ email: stranger.email, askToMove: true });
+      const moved = await post(victim.cookie, '/api/auth/email-link/confirm', {
+        token,
+        moveMembership: true,
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().user).toMatchObject({ id: stranger.id, isSubscribed: true });
+    });
+
+    it('makes the account on the paid anonymous id of a browser that did not ask for the link only when its reader says so', async () => {
+      const email = uniqueEmail();
+      const asker = await newVisitor(t.app);
+      const { token } = await askForSignIn(email, asker.cookie);
+      const opener = await newVisitor(t.app);
+      await payEarlyAccess(opener);
+      const refused = await post(opener.cookie, '/api/auth/email-link/confirm', { token });
+      expect(refused.statusCode).toBe(409);
+      expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
+      expect(await opener.me()).toMatchObject({ email: null, isSubscribed: true });
+      // A browser holding nothing has nothing to lose: no question.
+      const empty = await newVisitor(t.app);
+      expect((await post(empty.cookie, '/api/auth/email-link/preview', { token })).json()).toEqual({
+        email,
+        askToMove: false,
+      });
+      const moved = await post(opener.cookie, '/api/auth/email-link/confirm', {
+        token,
+        moveMembership: true,
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().user).toMatchObject({ id: opener.userId, email, isSubscribed: true });
+    });
+
+    it('refuses codes for an address after 20 wrong ones in a day, a fresh right one too, while the link still works', async () => {
+      const account = await legacyAccount();
+      const tryCode = (code: string) =>
+        post(null, '/api/auth/email-code/confirm', { email: account.email, code });
+      const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
+      // Four mails: five wrong codes on each of three, four on the fourth (19 in all).
+      for (const misses of [5, 5, 5, 4]) {
+        const { code } = await askForSignIn(account.email);
+        for (let i = 0; i < misses; i += 1) {
+          expect((await tryCode(wrongFor(code))).json().error.code).toBe('invalid_code');
+        }
+      }
+      const fresh = await askForSignIn(account.email);
+      expect(fresh.code).toMatch(/^\d{6}$/);
+      expect((await tryCode(wrongFor(fresh.code))).statusCode).toBe(400); // the 20th
+      const right = await tryCode(fresh.code);
+      expect(right.statusCode, right.body).toBe(429);
+      expect(right.json().error.code).toBe('too_many_codes');
+      expect(right.json().error.message).toMatch(/link/);
+      const link = await post(null, '/api/auth/email-link/confirm', { token: fresh.token });
+      expect(link.statusCode, link.body).toBe(200);
+
+      // The next mail says so, and carries no code (the five-mails limit set aside for this).
+      await t.database.pool.query("DELETE FROM sign_in_counters WHERE key LIKE 'mail:%'");
+      const { mail, code } = await askForSignIn(account.email);
+      expect(code).toBe('');
+      expect(mail.subject).not.toMatch(/code/);
+      expect(mail.text).toContain('no code');
+    });
+
     it('mails one address at most five times in 15 minutes, answering every request alike', async () => {
       const email = uniqueEmail();
       const answers = [];
@@ -469,6 +628,8 @@ describe('proven addresses (PRODUCT decision 18)', () => {
         ['/api/auth/email-link', { email: 'a@example.com', extra: 1 }],
         ['/api/auth/email-link/confirm', { token: '' }],
         ['/api/auth/register/confirm', {}],
+        ['/api/auth/register/confirm', { token: 'x'.repeat(43) }],
+        ['/api/auth/email-link/confirm', { token: 'x'.repeat(43), moveMembership: 'yes' }],
         ['/api/auth/email-code/confirm', { email: 'a@example.com' }],
         ['/api/auth/email-code/confirm', { email: 'a@example.com', code: 'abcdef' }],
       ] as const) {
