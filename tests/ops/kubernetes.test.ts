@@ -145,6 +145,9 @@ describe.skipIf(!hasKubectl)('the Kubernetes manifests (overlays/production)', (
     }
     const annotations = (name: string) => one('Ingress', name).metadata.annotations ?? {};
     expect(annotations('cohort')['nginx.ingress.kubernetes.io/proxy-body-size']).toBe('64k');
+    expect(annotations('cohort-desk-posts')['nginx.ingress.kubernetes.io/proxy-body-size']).toBe(
+      '650k',
+    );
     expect(annotations('cohort-webhooks')['nginx.ingress.kubernetes.io/proxy-body-size']).toBe(
       '1m',
     );

@@ -367,7 +367,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect((await tampered.json()).error.code).toBe('invalid_signature');
   });
 
-  it('limits request bodies: 64 KB for the API, 1 MB for webhooks', async () => {
+  it('limits request bodies: 64 KB for the API, 650 KB for a post, 1 MB for webhooks', async () => {
     const tooBig = await fetch(`${site}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -375,6 +375,19 @@ describe.skipIf(!nginxBinary)(title, () => {
     });
     expect(tooBig.status).toBe(413);
     expect((await tooBig.json()).error.code).toBe('payload_too_large');
+
+    // A post of 200,000 characters reaches the app (whose desk answers a visitor 404); past the
+    // 650 KB a post's text can take, nginx refuses it.
+    const post = (characters: number) =>
+      fetch(`${site}/api/desk/posts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'article', body: '€'.repeat(characters) }),
+      });
+    const longPost = await post(200_000);
+    expect(longPost.status).toBe(404);
+    expect((await longPost.json()).error.code).toBe('not_found');
+    expect((await post(230_000)).status).toBe(413);
 
     // A large (200 KB) but legitimate event reaches the app and verifies.
     const customer = { id: 'cus_large', object: 'customer', description: 'x'.repeat(200 * 1024) };

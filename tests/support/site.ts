@@ -37,10 +37,15 @@ export async function startSite(
   const database: TestDatabase = await createMigratedTestDatabase();
   let server: ServerProcess;
   try {
-    // Browser tests register many readers from one address: the per-IP account limit is tested
-    // on its own (server/src/routes/auth/auth.test.ts).
+    // Browser tests register and sign in many readers from one address: the per-IP account and
+    // sign-in limits are tested on their own (server/src/routes/auth/auth.test.ts).
     server = await startServerProcess(
-      { DATABASE_URL: database.url, ACCOUNT_RATE_LIMIT: '1000', ...env },
+      {
+        DATABASE_URL: database.url,
+        ACCOUNT_RATE_LIMIT: '1000',
+        LOGIN_RATE_LIMIT: '1000',
+        ...env,
+      },
       { hostname: options.hostname },
     );
   } catch (error) {

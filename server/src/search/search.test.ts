@@ -12,11 +12,18 @@ import { editDistance, excerptParts } from './search.js';
 
 const article = (
   slug: string,
-  fields: { title: string; summary: string; category?: string; publishedAt?: string },
+  fields: {
+    title: string;
+    summary: string;
+    category?: string;
+    publishedAt?: string;
+    membersOnly?: boolean;
+  },
   body: string,
 ) =>
   contentFile(
     {
+      ...(fields.membersOnly && { membersOnly: true }),
       slug,
       category: fields.category ?? 'Wealth',
       title: fields.title,
@@ -71,7 +78,11 @@ const SEARCH_CONTENT = {
   // Made members-only below: its body holds a word found nowhere else.
   'articles/members-briefing.md': article(
     'members-briefing',
-    { title: 'Quarterly Pension Briefing', summary: 'What changed for pensions this quarter.' },
+    {
+      title: 'Quarterly Pension Briefing',
+      summary: 'What changed for pensions this quarter.',
+      membersOnly: true,
+    },
     'The free prelude.\n\n<!-- members-only -->\n\nThe zanzibar clause is the secret part.',
   ),
   'campaigns/tenant-help.md': contentFile({
@@ -131,9 +142,6 @@ describe('search', () => {
       ssrDir: ssrDistDir,
     });
     const { pool } = testApp.database;
-    await pool.query(
-      `UPDATE "posts" SET "visibility" = 'members' WHERE "slug" = 'members-briefing'`,
-    );
     // A draft and a post scheduled for next year, each with a word of its own.
     await pool.query(
       `INSERT INTO "posts" ("kind", "slug", "title", "status", "fields", "body", "publishedAt", "updatedAt")
