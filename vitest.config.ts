@@ -21,6 +21,14 @@ const ONE_AT_A_TIME = [
   'server/src/stripe/stripe-operations.test.ts',
 ];
 
+/**
+ * `npm run test:quick`, the lane to run before a commit: the unit and integration tests without
+ * the suites that start nginx, PgBouncer or whole server processes, or cut them off mid-work
+ * (tests/ops, tests/faults, tests/newsletter). `npm test` runs everything.
+ */
+const QUICK = process.env.COHORT_TEST_LANE === 'quick';
+const NOT_QUICK = ['tests/ops/**', 'tests/faults/**', 'tests/newsletter/**'];
+
 export default defineConfig({
   test: {
     globalSetup: ['tests/support/vitest-global-setup.ts'],
@@ -45,7 +53,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'tests/**/*.test.ts',
           ],
-          exclude: ONE_AT_A_TIME,
+          exclude: [...ONE_AT_A_TIME, ...(QUICK ? NOT_QUICK : [])],
           // Most files wait on PostgreSQL or a child process more than they compute: three at a
           // time keep two cores busy (Vitest's default here would be one: the cores less one).
           maxWorkers: 3,
@@ -57,6 +65,7 @@ export default defineConfig({
         test: {
           name: 'one at a time',
           include: ONE_AT_A_TIME,
+          exclude: QUICK ? NOT_QUICK : [],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

@@ -1,33 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { DESK_API, DESK_PATH } from '../../contract/constants.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
-import {
-  clientDistDir,
-  contentDir,
-  perkRedemptionsFile,
-  perksContentDir,
-  siteStylesheet,
-  ssrDistDir,
-} from './paths.js';
-import newsletterIssueRoutes from './routes/newsletter/issues.js';
-import { readPerkCatalog, type PerkCatalog } from './perks/catalog.js';
-import perkRoutes from './routes/perks/index.js';
-import newsletterRoutes from './routes/newsletter/index.js';
-import clientAssets from './plugins/app/client-assets.js';
-import database from './plugins/app/database.js';
-import errorHandler from './plugins/app/error-handler.js';
-import gracefulClose from './plugins/app/graceful-close.js';
-import crossSiteGuard from './plugins/app/cross-site-guard.js';
-import sessions from './plugins/app/sessions.js';
-import cookie from './plugins/external/cookie.js';
-import rateLimit from './plugins/external/rate-limit.js';
-import healthRoutes from './routes/health/index.js';
-import sessionRoutes from './routes/session/index.js';
-import configRoutes from './routes/config/index.js';
-import paymentRoutes from './routes/payments/index.js';
-import stripeWebhookRoutes from './routes/webhooks/stripe.js';
-import payments from './plugins/app/payments.js';
-import mailer from './plugins/app/mailer.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -35,27 +9,18 @@ import {
   type HttpTimeouts,
 } from './http/framework-errors.js';
 import { requestIdOf, serializeRequest } from './http/request-log.js';
-import metrics from './plugins/app/metrics.js';
-import requestLog from './plugins/app/request-log.js';
-import securityHeaders from './plugins/external/security-headers.js';
-import authRoutes from './routes/auth/index.js';
-import accountRoutes from './routes/account/index.js';
-import passkeyRoutes from './routes/auth/passkeys.js';
-import accountPaymentRoutes from './routes/account/payments.js';
-import siteFileRoutes from './routes/site-files/index.js';
-import giftRoutes from './routes/gifts/index.js';
-import seatRoutes from './routes/seats/index.js';
-import giving from './plugins/app/giving.js';
-import plans from './plugins/app/plans.js';
-import { openImageStore, type ImageStore } from './uploads/image-store.js';
-import staff from './plugins/app/staff.js';
+import { clientDistDir, ssrDistDir } from './paths.js';
+import type { PerkCatalog } from './perks/catalog.js';
+import clientAssets from './plugins/app/client-assets.js';
+import configPlugin from './plugins/app/config.js';
+import foundation from './plugins/app/foundation.js';
+import siteServices from './plugins/app/site-services.js';
+import accounts from './routes/accounts.js';
 import desk from './routes/desk/index.js';
-import uploadedImageRoutes from './routes/uploads/index.js';
-import siteContent from './plugins/app/site-content.js';
-import siteDataRoutes from './routes/site-data/index.js';
-import searchRoutes from './routes/search/index.js';
-import siteSearch from './plugins/app/search.js';
-import { DESK_API, DESK_PATH } from '../../contract/constants.js';
+import money from './routes/money.js';
+import publicSite from './routes/public-site.js';
+import stripeWebhookRoutes from './routes/webhooks/stripe.js';
+import type { ImageStore } from './uploads/image-store.js';
 
 export interface AppDependencies {
   database: Database;
@@ -118,106 +83,30 @@ export async function buildApp(
     clientErrorHandler,
   });
 
-  if (!config.sessionSecret) throw new Error('buildApp needs config.sessionSecret');
-  const sessionSecret = config.sessionSecret;
+  const { sessionSecret } = config;
+  if (!sessionSecret) throw new Error('buildApp needs config.sessionSecret');
   for (const warning of config.warnings) app.log.warn(`configuration: ${warning}`);
 
-  await app.register(gracefulClose);
-  await app.register(requestLog);
-  await app.register(errorHandler);
-  await app.register(database, { database: dependencies.database });
-  await app.register(metrics, {
-    token: config.metricsToken,
+  // The validated configuration, once; what every request goes through; the site's services.
+  await app.register(configPlugin, { config: { ...config, sessionSecret } });
+  await app.register(foundation, {
+    database: dependencies.database,
     droppedLogLines: dependencies.logStream?.dropped,
   });
-  await app.register(securityHeaders);
-  await app.register(cookie);
-  await app.register(rateLimit, { redisUrl: config.redisUrl });
-  await app.register(crossSiteGuard, { siteUrl: config.siteUrl });
-  await app.register(sessions, {
-    secret: config.sessionSecret,
-    previousSecret: config.sessionSecretPrevious,
+  await app.register(siteServices, {
+    perkCatalog: dependencies.perkCatalog,
+    seedContentDir: dependencies.seedContentDir,
+    imageStore: dependencies.imageStore,
   });
 
-  await app.register(staff, { staff: config.staff });
-  await app.register(payments, { config });
-  await app.register(plans, {
-    defaults: {
-      yearCents: config.membership.priceCents,
-      monthCents: config.membership.monthlyPriceCents,
-      currency: config.membership.currency,
-      yearlyPriceId: config.stripe?.priceId ?? null,
-    },
-  });
-  await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
-  await app.register(giving, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    graceDays: config.membership.graceDays,
-  });
-
-  await app.register(healthRoutes);
-  await app.register(configRoutes, { config });
-  await app.register(paymentRoutes, { config });
-  await app.register(seatRoutes, { siteName: config.siteName });
-  await app.register(giftRoutes, {
-    siteName: config.siteName,
-    graceDays: config.membership.graceDays,
-  });
+  // The areas, each registering its own routes.
+  await app.register(publicSite);
+  await app.register(accounts);
+  await app.register(money);
   await app.register(stripeWebhookRoutes, { graceDays: config.membership.graceDays });
-  await app.register(authRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    loginRateLimit: config.loginRateLimit,
-    accountRateLimit: config.accountRateLimit,
-    graceDays: config.membership.graceDays,
-  });
-  await app.register(passkeyRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    loginRateLimit: config.loginRateLimit,
-    sessionRateLimit: config.sessionRateLimit,
-    accountRateLimit: config.accountRateLimit,
-    graceDays: config.membership.graceDays,
-  });
-  await app.register(accountRoutes, {
-    accountRateLimit: config.accountRateLimit,
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-  });
-  await app.register(accountPaymentRoutes);
-  const imageStore = dependencies.imageStore ?? openImageStore(config.uploads);
-  const perkCatalog =
-    dependencies.perkCatalog ??
-    (await readPerkCatalog({ contentDir: perksContentDir, redemptionsFile: perkRedemptionsFile }));
-  await app.register(perkRoutes, { catalog: perkCatalog });
-  await app.register(siteContent, {
-    seedDir: dependencies.seedContentDir === undefined ? contentDir : dependencies.seedContentDir,
-    perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
-    cssFiles: [siteStylesheet],
-  });
-  await app.register(desk, {
-    prefix: DESK_API,
-    config,
-    sessionSecret,
-    imageStore,
-    perkTitles: new Map(
-      perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
-    ),
-  });
-  await app.register(uploadedImageRoutes, { store: imageStore });
-  await app.register(newsletterRoutes, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    sessionSecret: config.sessionSecret,
-    signUpRateLimit: config.newsletterRateLimit,
-  });
-  await app.register(newsletterIssueRoutes);
-  await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
-  await app.register(siteFileRoutes, { siteUrl: config.siteUrl, siteName: config.siteName });
-  await app.register(siteDataRoutes);
-  await app.register(siteSearch);
-  await app.register(searchRoutes);
+  await app.register(desk, { prefix: DESK_API });
+
+  // The pages, and every address no route has.
   await app.register(clientAssets, {
     dir: dependencies.clientDir ?? clientDistDir,
     ssrDir: dependencies.ssrDir ?? ssrDistDir,

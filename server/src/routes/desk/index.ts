@@ -1,23 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeskStaffSchema } from '../../../../contract/desk-api.js';
-import type { AppConfig } from '../../config.js';
 import { changesAllowedUntil } from '../../desk/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
-import type { ImageStore } from '../../uploads/image-store.js';
 import membersAndMoney from './members-and-money.js';
 import newsletterSendRoutes from './newsletter-send.js';
 import deskPostRoutes from './posts.js';
 import deskUploadRoutes from './uploads.js';
-
-export interface DeskOptions {
-  config: AppConfig;
-  /** The session secret, checked present when the app was built (it signs unsubscribe links). */
-  sessionSecret: string;
-  /** Where uploaded images are kept. */
-  imageStore: ImageStore;
-  /** Perk ids and titles, for the dashboard's claims. */
-  perkTitles: ReadonlyMap<string, string>;
-}
 
 /**
  * The publisher's desk's API, registered under `/api/desk`. Its gate is this scope's first hook,
@@ -27,8 +15,8 @@ export interface DeskOptions {
  * found, not to the text of the URL. Writers stop here; members and money have a gate of their
  * own inside this one. Staff answers are never cached or indexed.
  */
-const desk: FastifyPluginAsyncTypebox<DeskOptions> = async (app, options) => {
-  const { config } = options;
+const desk: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app;
   app.addHook('onRequest', async (request) => {
     await request.requireStaff();
   });
@@ -59,21 +47,23 @@ const desk: FastifyPluginAsyncTypebox<DeskOptions> = async (app, options) => {
     publishers: [...config.staff.owners, ...config.staff.editors],
   });
   await app.register(deskUploadRoutes, {
-    store: options.imageStore,
+    store: app.imageStore,
     maxBytes: config.uploads.maxBytes,
   });
   await app.register(newsletterSendRoutes, {
     ...site,
     mailFrom: config.mailFrom,
     smtpUrl: config.smtpUrl,
-    sessionSecret: options.sessionSecret,
+    sessionSecret: config.sessionSecret,
     connections: config.newsletterConnections,
   });
   await app.register(membersAndMoney, {
     ...site,
     currency: config.membership.currency,
     graceDays: config.membership.graceDays,
-    perkTitles: options.perkTitles,
+    perkTitles: new Map(
+      app.perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
+    ),
     stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
   });
 };

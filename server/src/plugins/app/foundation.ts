@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../../db/database.js';
+import cookie from '../external/cookie.js';
+import rateLimit from '../external/rate-limit.js';
+import securityHeaders from '../external/security-headers.js';
+import crossSiteGuard from './cross-site-guard.js';
+import database from './database.js';
+import errorHandler from './error-handler.js';
+import gracefulClose from './graceful-close.js';
+import metrics from './metrics.js';
+import requestLog from './request-log.js';
+import sessions from './sessions.js';
+
+export interface FoundationOptions {
+  database: Database;
+  /** How many log lines the log's destination dropped (for /metrics). */
+  droppedLogLines?: () => number;
+}
+
+/**
+ * What every request goes through, whatever it asks for: shutdown, the request log, the one error
+ * handler, the database, metrics, the security headers, cookies, rate limits, the cross-site guard
+ * and the session.
+ */
+export default fp(
+  async function foundation(app: FastifyInstance, options: FoundationOptions) {
+    const { config } = app;
+    await app.register(gracefulClose);
+    await app.register(requestLog);
+    await app.register(errorHandler);
+    await app.register(database, { database: options.database });
+    await app.register(metrics, {
+      token: config.metricsToken,
+      droppedLogLines: options.droppedLogLines,
+    });
+    await app.register(securityHeaders);
+    await app.register(cookie);
+    await app.register(rateLimit, { redisUrl: config.redisUrl });
+    await app.register(crossSiteGuard, { siteUrl: config.siteUrl });
+    await app.register(sessions, {
+      secret: config.sessionSecret,
+      previousSecret: config.sessionSecretPrevious,
+    });
+  },
+  { name: 'foundation', dependencies: ['config'] },
+);

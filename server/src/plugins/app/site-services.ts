@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { contentDir, perkRedemptionsFile, perksContentDir, siteStylesheet } from '../../paths.js';
+import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
+import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
+import giving from './giving.js';
+import mailer from './mailer.js';
+import payments from './payments.js';
+import plans from './plans.js';
+import siteSearch from './search.js';
+import siteContent from './site-content.js';
+import staff from './staff.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The partner perks and their codes (content/perks, perks/redemptions.json). */
+    perkCatalog: PerkCatalog;
+    /** Where uploaded images are kept (UPLOADS_DIR's folder, or S3). */
+    imageStore: ImageStore;
+  }
+}
+
+export interface SiteServicesOptions {
+  /** The partner perks; read from content/perks and perks/redemptions.json unless given. */
+  perkCatalog?: PerkCatalog;
+  /** The content folder imported once into a new site (content/ unless given); null for none. */
+  seedContentDir?: string | null;
+  /** Where uploaded images are kept: UPLOADS_DIR's folder (or S3) unless given. */
+  imageStore?: ImageStore;
+}
+
+/**
+ * The site's services, each decorated once for every area: staff, payments, plans, mail, gifts and
+ * seats, the perks, uploaded images, the published content and its search.
+ */
+export default fp(
+  async function siteServices(app: FastifyInstance, options: SiteServicesOptions) {
+    const { config } = app;
+    await app.register(staff, { staff: config.staff });
+    await app.register(payments, { config });
+    await app.register(plans, {
+      defaults: {
+        yearCents: config.membership.priceCents,
+        monthCents: config.membership.monthlyPriceCents,
+        currency: config.membership.currency,
+        yearlyPriceId: config.stripe?.priceId ?? null,
+      },
+    });
+    await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    await app.register(giving, {
+      siteUrl: config.siteUrl,
+      siteName: config.siteName,
+      graceDays: config.membership.graceDays,
+    });
+
+    const perkCatalog =
+      options.perkCatalog ??
+      (await readPerkCatalog({
+        contentDir: perksContentDir,
+        redemptionsFile: perkRedemptionsFile,
+      }));
+    app.decorate('perkCatalog', perkCatalog);
+    app.decorate('imageStore', options.imageStore ?? openImageStore(config.uploads));
+
+    await app.register(siteContent, {
+      seedDir: options.seedContentDir === undefined ? contentDir : options.seedContentDir,
+      perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
+      cssFiles: [siteStylesheet],
+    });
+    await app.register(siteSearch);
+  },
+  { name: 'site-services', dependencies: ['foundation'] },
+);

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import accountRoutes from './account/index.js';
+import accountPaymentRoutes from './account/payments.js';
+import authRoutes from './auth/index.js';
+import passkeyRoutes from './auth/passkeys.js';
+
+/** Accounts: registering, signing in (password, link, code, passkey), and /account's requests. */
+const accounts: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  const site = { siteUrl: config.siteUrl, siteName: config.siteName };
+  const limits = {
+    loginRateLimit: config.loginRateLimit,
+    accountRateLimit: config.accountRateLimit,
+  };
+  await app.register(authRoutes, { ...site, ...limits, graceDays: config.membership.graceDays });
+  await app.register(passkeyRoutes, {
+    ...site,
+    ...limits,
+    sessionRateLimit: config.sessionRateLimit,
+    graceDays: config.membership.graceDays,
+  });
+  await app.register(accountRoutes, { ...site, accountRateLimit: config.accountRateLimit });
+  await app.register(accountPaymentRoutes);
+};
+
+export default accounts;

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import configRoutes from './config/index.js';
+import healthRoutes from './health/index.js';
+import newsletterRoutes from './newsletter/index.js';
+import newsletterIssueRoutes from './newsletter/issues.js';
+import perkRoutes from './perks/index.js';
+import searchRoutes from './search/index.js';
+import sessionRoutes from './session/index.js';
+import siteDataRoutes from './site-data/index.js';
+import siteFileRoutes from './site-files/index.js';
+import uploadedImageRoutes from './uploads/index.js';
+
+/**
+ * What any visitor's browser asks of the API and of the site's files: health, the run-time
+ * configuration, the session, the content's data and files (sitemap, feeds), search, the
+ * newsletter's sign-up and issues, the perks, uploaded images. The pages themselves are the
+ * client's assets (plugins/app/client-assets.ts).
+ */
+const publicSite: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  const site = { siteUrl: config.siteUrl, siteName: config.siteName };
+  await app.register(healthRoutes);
+  await app.register(configRoutes, { config });
+  await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
+  await app.register(siteDataRoutes);
+  await app.register(siteFileRoutes, site);
+  await app.register(searchRoutes);
+  await app.register(newsletterRoutes, {
+    ...site,
+    sessionSecret: config.sessionSecret,
+    signUpRateLimit: config.newsletterRateLimit,
+  });
+  await app.register(newsletterIssueRoutes);
+  await app.register(perkRoutes, { catalog: app.perkCatalog });
+  await app.register(uploadedImageRoutes, { store: app.imageStore });
+};
+
+export default publicSite;
