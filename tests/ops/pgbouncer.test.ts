@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '#test/fake-stripe';
+import { seedMember } from '#test/members';
 import { newPaymentEvent } from '#test/payment-deliveries';
 import { pgbouncerBinary, startPgBouncer, type PgBouncer } from '#test/pgbouncer';
 import { registerThroughMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { createTestApp, createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { createTestDatabase, type TestDatabase } from '#test/test-database';
 import { applyMigrations, pendingMigrations } from '../../server/src/db/migrate.js';
 import { migrationsDir } from '../../server/src/paths.js';
+import { POLL_MS } from '../../server/src/plugins/app/site-content.js';
 
 /**
  * A managed PostgreSQL behind PgBouncer in transaction mode (Debian's pgbouncer, started here on a
@@ -15,6 +17,8 @@ import { migrationsDir } from '../../server/src/paths.js';
  * session (no named prepared statements, no session advisory locks, no SET). The app connects
  * with `?pgbouncer=true`, as an operator's DATABASE_URL would.
  */
+
+const OWNER = 'owner@example.com';
 
 const title =
   pgbouncerBinary && process.env.TEST_DATABASE_URL
@@ -38,7 +42,7 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
     await stripe.start();
     await mailbox.start();
     testApp = await createTestAppWithStripe(stripe, {
-      env: { SMTP_URL: mailbox.url },
+      env: { SMTP_URL: mailbox.url, STAFF_EMAILS: OWNER },
       connectThrough: async (url) => throughBouncer(url),
       maxConnections: 8,
     });
@@ -106,6 +110,75 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
       [payment.userId],
     );
     expect(Number(rows[0]?.count)).toBe(1);
+  });
+
+  it('tells a server that listens of a change made through it, and polls for one made elsewhere', async () => {
+    // A second app server on the same database, connected directly: it LISTENs.
+    const direct = await createTestApp({
+      env: { STAFF_EMAILS: OWNER },
+      sharedDatabase: testApp.testDatabase,
+    });
+    try {
+      const { cookie } = await seedMember(direct, { email: OWNER });
+      const call = (t: TestApp, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+        t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
+      const topicOn = async (t: TestApp) => {
+        const listed = await call(t, 'GET', '/api/desk/topics');
+        const topics = listed.json().topics as {
+          slug: string;
+          count: number;
+          description: string;
+        }[];
+        return topics.find((topic) => topic.slug === 'pooled');
+      };
+      /** Milliseconds until `t` shows the topic `pooled` as `shown` says (gives up at 5 s). */
+      const until = async (
+        t: TestApp,
+        shown: (topic: { count: number; description: string }) => boolean,
+      ) => {
+        const started = performance.now();
+        for (let topic = await topicOn(t); !topic || !shown(topic); topic = await topicOn(t)) {
+          if (performance.now() - started > 5_000) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return performance.now() - started;
+      };
+      const publish = async (t: TestApp, slug: string) => {
+        const created = await call(t, 'POST', '/api/desk/posts', {
+          kind: 'article',
+          title: 'Pooled Connections',
+          slug,
+          category: 'Wealth',
+          summary: 'One server connection for many clients.',
+          readingMinutes: 2,
+          tags: ['Pooled'],
+          body: 'Transactions take turns.\n',
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        const { post } = created.json();
+        const published = await call(t, 'POST', `/api/desk/posts/${post.id}/publish`, {
+          version: post.version,
+        });
+        expect(published.statusCode, published.body).toBe(200);
+      };
+
+      // Published through PgBouncer: the server that listens is told.
+      await publish(testApp, 'pooled-through-pgbouncer');
+      expect(await until(direct, (topic) => topic.count === 1)).toBeLessThan(2_000);
+      // Published on the other: the one behind PgBouncer asks, and finds it.
+      await publish(direct, 'pooled-directly');
+      expect(await until(testApp, (topic) => topic.count === 2)).toBeLessThan(POLL_MS + 1_000);
+
+      // A change to a topic, not a post, is found the same way.
+      const description = 'What a pooler in front of PostgreSQL changes.';
+      const described = await call(direct, 'PUT', '/api/desk/topics/pooled', { description });
+      expect(described.statusCode, described.body).toBe(200);
+      const took = await until(testApp, (topic) => topic.description === description);
+      expect(await topicOn(testApp)).toMatchObject({ count: 2, description });
+      expect(took).toBeLessThan(POLL_MS + 1_000);
+    } finally {
+      await direct.close();
+    }
   });
 
   it('applies migrations through it, two servers at once, and then finds none pending', async () => {

@@ -18,22 +18,17 @@ import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit, type AuditAction } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { HttpError } from '../http/errors.js';
+import { contentChanged } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { findMarkdownProblems } from './markdown-to-tree.js';
-import {
-  CONTENT_CHANNEL,
-  POST_COLUMNS,
-  isoDay,
-  keepRevision,
-  postJson,
-  type PostRow,
-} from './posts.js';
+import { POST_COLUMNS, isoDay, keepRevision, postJson, type PostRow } from './posts.js';
 
 /**
  * The desk's posts (decision 16): every change in one transaction that checks the version the
  * writer saw (a stale one is a 409 with the post as it is now), keeps what it replaces as a
- * revision, writes the audit entry where one is due, and tells every app server (NOTIFY) to draw
- * the site again. A draft may be unfinished; a post that is or goes live must be whole.
+ * revision, writes the audit entry where one is due, and, when what the site shows changes, says
+ * so (contentChanged) and answers the content generation that change made. A draft may be
+ * unfinished; a post that is or goes live must be whole.
  */
 
 /** Who is acting: the staff member, as the audit log and the revisions name them. */
@@ -51,6 +46,12 @@ export interface PostFilter {
   /** Words in the title, the slug or the body. */
   text?: string;
   limit: number;
+}
+
+/** A post after a change, and the content generation it made (null: the site shows nothing new). */
+export interface PostChange {
+  post: PostJson;
+  generation: number | null;
 }
 
 export interface RevisionJson {
@@ -353,7 +354,7 @@ export async function createPost(
   pool: pg.Pool,
   actor: Actor,
   body: Record<string, unknown>,
-): Promise<PostJson> {
+): Promise<PostChange> {
   const kind = body.kind;
   if (typeof kind !== 'string' || !(POST_KINDS as readonly string[]).includes(kind)) {
     throw invalid([{ field: 'kind', message: `must be one of ${POST_KINDS.join(', ')}` }]);
@@ -362,7 +363,7 @@ export async function createPost(
   const post = merge(kind as PostKind, null, changes);
   return withTransaction(pool, async (tx) => {
     await checkCandidate(tx, post, null, false);
-    await claimAddress(tx, actor, null, post);
+    const tookAddress = await claimAddress(tx, actor, null, post);
     const { rows } = await tx.query<PostRow>(
       `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
           "featureImageAlt", "seoTitle", "seoDescription", "fields", "createdBy", "updatedBy",
@@ -371,7 +372,10 @@ export async function createPost(
         RETURNING ${POST_COLUMNS}`,
       [post.kind, ...contentValues(post), actor.userId],
     );
-    return postJson(rows[0] as PostRow);
+    return {
+      post: postJson(rows[0] as PostRow),
+      generation: tookAddress ? await contentChanged(tx) : null,
+    };
   });
 }
 
@@ -423,7 +427,7 @@ export async function updatePost(
   actor: Actor,
   id: number,
   body: Record<string, unknown>,
-): Promise<PostJson> {
+): Promise<PostChange> {
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);
     requireMayEdit(actor, row);
@@ -438,8 +442,13 @@ export async function updatePost(
 }
 
 /** Keeps the post as it was, writes the new content, remembers an address it leaves. */
-async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candidate) {
-  await claimAddress(tx, actor, row, post);
+async function saveAsNewVersion(
+  tx: Tx,
+  actor: Actor,
+  row: PostRow,
+  post: Candidate,
+): Promise<PostChange> {
+  const tookAddress = await claimAddress(tx, actor, row, post);
   await keepRevision(tx, row.id);
   await rememberOldAddress(tx, row, post);
   const { rows } = await tx.query<PostRow>(
@@ -449,28 +458,36 @@ async function saveAsNewVersion(tx: Tx, actor: Actor, row: PostRow, post: Candid
       WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
     [row.id, ...contentValues(post), actor.userId],
   );
-  if (isLiveOrScheduled(row)) await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
-  return postJson(rows[0] as PostRow);
+  return {
+    post: postJson(rows[0] as PostRow),
+    generation: isLiveOrScheduled(row) || tookAddress ? await contentChanged(tx) : null,
+  };
 }
 
 /**
  * An address a live post moved from keeps leading to it (301) whoever drafts there: only an owner
  * gives it to another post, and that save ends the redirect. A post taking back an address of its
  * own ends it too. Checked when a save moves a post (or makes one), so a post already at such an
- * address (put there by an import) stays editable.
+ * address (put there by an import) stays editable. Answers whether it ended a redirect: the site
+ * changed, though the post may be a draft.
  */
-async function claimAddress(tx: Tx, actor: Actor, row: PostRow | null, post: Candidate) {
-  if (!KINDS_WITH_PAGES.includes(post.kind)) return;
+async function claimAddress(
+  tx: Tx,
+  actor: Actor,
+  row: PostRow | null,
+  post: Candidate,
+): Promise<boolean> {
+  if (!KINDS_WITH_PAGES.includes(post.kind)) return false;
   const path = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
   if (row && postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }) === path) {
-    return;
+    return false;
   }
   const { rows } = await tx.query<{ postId: number }>(
     `SELECT "postId" FROM "post_paths" WHERE "path" = $1 FOR UPDATE`,
     [path],
   );
   const held = rows[0];
-  if (!held) return;
+  if (!held) return false;
   if (held.postId !== row?.id && actor.role !== 'owner') {
     throw invalid([
       {
@@ -482,6 +499,7 @@ async function claimAddress(tx: Tx, actor: Actor, row: PostRow | null, post: Can
     ]);
   }
   await tx.query(`DELETE FROM "post_paths" WHERE "path" = $1`, [path]);
+  return true;
 }
 
 /** A published post whose address changes (its slug, an article's section) keeps the old one. */
@@ -529,6 +547,7 @@ export interface PublishResult {
   post: PostJson;
   /** When it goes live, for a post scheduled (the job queue makes it live then). */
   scheduledFor: Date | null;
+  generation: number;
 }
 
 /**
@@ -565,8 +584,11 @@ export async function publishPost(
     );
     const post = postJson(rows[0] as PostRow);
     await audit(tx, actor, schedule ? 'post_schedule' : 'post_publish', postJson(row), post);
-    await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
-    return { post, scheduledFor: schedule ? publishedAt : null };
+    return {
+      post,
+      scheduledFor: schedule ? publishedAt : null,
+      generation: await contentChanged(tx),
+    };
   });
 }
 
@@ -576,7 +598,7 @@ export async function unpublishPost(
   actor: Actor,
   id: number,
   body: { version?: unknown },
-): Promise<PostJson> {
+): Promise<PostChange> {
   requireMayPublish(actor);
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);
@@ -593,14 +615,16 @@ export async function unpublishPost(
     );
     const post = postJson(rows[0] as PostRow);
     await audit(tx, actor, 'post_unpublish', postJson(row), post);
-    await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
-    return post;
+    return { post, generation: await contentChanged(tx) };
   });
 }
 
-/** Deletes the post (owners only): kept with its revisions, listed nowhere, its address 410. */
-export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promise<void> {
-  await withTransaction(pool, async (tx) => {
+/**
+ * Deletes the post (owners only): kept with its revisions, listed nowhere, its address 410.
+ * Answers the content generation it made.
+ */
+export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promise<number> {
+  return withTransaction(pool, async (tx) => {
     const row = await readRow(tx, id, true);
     if (!row) throw notFound(id);
     const wasLive = row.status === 'published';
@@ -612,7 +636,7 @@ export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promi
       [id, actor.userId, wasLive],
     );
     await audit(tx, actor, 'post_delete', postJson(row), null);
-    await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
+    return contentChanged(tx);
   });
 }
 
@@ -667,7 +691,7 @@ export async function restoreRevision(
   id: number,
   revision: number,
   body: { version?: unknown },
-): Promise<PostJson> {
+): Promise<PostChange> {
   return withTransaction(pool, async (tx) => {
     const current = await readRow(tx, id, true);
     if (!current) throw notFound(id);
@@ -697,7 +721,7 @@ export async function restoreRevision(
     };
     await checkCandidate(tx, post, id, isLiveOrScheduled(row));
     const saved = await saveAsNewVersion(tx, actor, row, post);
-    await audit(tx, actor, 'post_restore', postJson(row), saved);
+    await audit(tx, actor, 'post_restore', postJson(row), saved.post);
     return saved;
   });
 }
@@ -706,14 +730,14 @@ export async function restoreRevision(
  * Makes every scheduled post whose time has come published, and answers how many: the job
  * queue's work (post-schedule.ts), also run at start for any a stopped site missed.
  */
-export async function publishDuePosts(pool: Pick<pg.Pool, 'query'>): Promise<number> {
-  const { rowCount } = await pool.query(
-    `WITH due AS (
-       UPDATE "posts" SET "status" = 'published', "version" = "version" + 1, "updatedAt" = now()
-         WHERE "status" = 'scheduled' AND "deletedAt" IS NULL AND "publishedAt" <= now()
-         RETURNING "id"
-     ), told AS (SELECT pg_notify('${CONTENT_CHANNEL}', '') FROM due LIMIT 1)
-     SELECT "id" FROM due, (SELECT count(*) FROM told) t`,
-  );
-  return rowCount ?? 0;
+export async function publishDuePosts(pool: pg.Pool): Promise<number> {
+  return withTransaction(pool, async (tx) => {
+    const { rowCount } = await tx.query(
+      `UPDATE "posts" SET "status" = 'published', "version" = "version" + 1, "updatedAt" = now()
+        WHERE "status" = 'scheduled' AND "deletedAt" IS NULL AND "publishedAt" <= now()`,
+    );
+    if (!rowCount) return 0;
+    await contentChanged(tx);
+    return rowCount;
+  });
 }

@@ -26,6 +26,7 @@ import {
 import { withTransaction, type Tx } from '../db/transaction.js';
 import type { ContentFile, LoadedContent } from './load-content.js';
 import { uploadsShownBy } from './content-images.js';
+import { contentChanged } from './content-changes.js';
 import { convertMarkdownToTree } from './markdown-to-tree.js';
 
 /** A row of `posts` as the queries here select it. */
@@ -498,7 +499,7 @@ export async function importPosts(
         result.created += 1;
       }
     }
-    if (result.created + result.updated > 0) await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
+    if (result.created + result.updated > 0) await contentChanged(tx);
     return result;
   });
 }
@@ -544,9 +545,6 @@ export async function findImportRefusals(
  */
 const IMPORTED_STATUS = (publishedAt: string) =>
   `CASE WHEN ${publishedAt}::timestamptz > now() THEN 'scheduled' ELSE 'published' END`;
-
-/** The channel every app server listens on: a post changed, draw the site again. */
-export const CONTENT_CHANNEL = 'cohort_content';
 
 async function findExisting(
   tx: Tx,

@@ -4,8 +4,8 @@ import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { withTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
+import { contentChanged } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
-import { CONTENT_CHANNEL } from './posts.js';
 
 /** Every description a publisher wrote, by topic slug. */
 export async function readTopicDescriptions(
@@ -19,15 +19,15 @@ export async function readTopicDescriptions(
 
 /**
  * Writes a topic's description (an empty one removes it: the page says what it lists again), with
- * its audit entry, and tells every app server to draw the site again. A wrong body changes
- * nothing: 400 with what is wrong.
+ * its audit entry, and says the content changed: answers the generation that made. A wrong body
+ * changes nothing: 400 with what is wrong.
  */
 export async function describeTopic(
   pool: pg.Pool,
   actor: Pick<Staff, 'userId' | 'email'>,
   slug: string,
   body: unknown,
-): Promise<void> {
+): Promise<number> {
   const description =
     body && typeof body === 'object' ? (body as Record<string, unknown>).description : undefined;
   if (typeof description !== 'string') {
@@ -44,7 +44,7 @@ export async function describeTopic(
       `description: must be at most ${MAX_TOPIC_DESCRIPTION} characters.`,
     );
   }
-  await withTransaction(pool, async (tx) => {
+  return withTransaction(pool, async (tx) => {
     const before = await tx.query<{ description: string }>(
       `SELECT "description" FROM "topics" WHERE "slug" = $1 FOR UPDATE`,
       [slug],
@@ -66,6 +66,6 @@ export async function describeTopic(
       before: { slug, description: before.rows[0]?.description ?? null },
       after: { slug, description: text || null },
     });
-    await tx.query(`NOTIFY ${CONTENT_CHANNEL}`);
+    return contentChanged(tx);
   });
 }

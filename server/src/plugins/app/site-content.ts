@@ -3,12 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import type { Perk } from '../../../../contract/perks.js';
-import {
-  CONTENT_CHANNEL,
-  type PostRow,
-  readPostAddresses,
-  readPublishedContent,
-} from '../../content/posts.js';
+import { CONTENT_CHANNEL, readContentGeneration } from '../../content/content-changes.js';
+import { type PostRow, readPostAddresses, readPublishedContent } from '../../content/posts.js';
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
 import { publishDuePosts } from '../../content/post-store.js';
 import { seedPosts } from '../../content/seed.js';
@@ -26,7 +22,16 @@ declare module 'fastify' {
 export interface SiteContentSource {
   /** What is published now (after the app is ready). */
   current(): SiteContent;
-  /** Read the posts again now: after a change made here, or when told of one made elsewhere. */
+  /**
+   * Resolves once the site is drawn from `generation` or a later one, reading the content again
+   * at once if it is behind: what a route that made a change awaits before it answers with the
+   * new state. Null (the change showed nothing new on the site): at once.
+   */
+  waitFor(generation: number | null): Promise<void>;
+  /**
+   * Reads the content again now, whatever the generation: when time changed it (a scheduled
+   * post's time came) rather than a write, or after rows written by hand.
+   */
   refresh(): Promise<void>;
   /** Called with the new content after each refresh. */
   onChange(listener: (content: SiteContent) => void): void;
@@ -42,27 +47,32 @@ export interface SiteContentOptions {
   cssFiles: string[];
 }
 
-/** How often a server that cannot LISTEN (behind PgBouncer) asks whether a post changed. */
-const POLL_MS = 1_000;
-/** Changes that arrive together are read once. */
-const SETTLE_MS = 25;
+/** How often a server that cannot LISTEN (behind PgBouncer) asks for the content generation. */
+export const POLL_MS = 1_000;
 
 /**
- * The published content the site is drawn from (decision 16), read from the posts at start and
- * again whenever one changes: here (`refresh`), or on another app server, which tells every other
- * one through PostgreSQL's NOTIFY on CONTENT_CHANNEL (or, where LISTEN is not possible, by a
- * one-row query every second). A scheduled post going live is a change too: a timer reads the
- * posts again at the next one's time.
+ * The published content the site is drawn from (docs/decisions/0016-content-at-run-time.md), read
+ * at start with the content generation it was drawn from, and again whenever the database's
+ * generation is another one (docs/decisions/0021-content-generation.md): every change says so in
+ * its own transaction (contentChanged), which bumps the generation and NOTIFYs it on
+ * CONTENT_CHANNEL. A server LISTENs for it, or, where LISTEN is not possible (PgBouncer's
+ * transaction pooling), reads the generation every second. A scheduled post going live is a
+ * change too: a timer reads the content again at the next one's time.
  */
 export default fp(
   async function siteContent(app: FastifyInstance, options: SiteContentOptions) {
     let content: SiteContent | null = null;
+    /** The generation `content` was drawn from; -1 before the first read. */
+    let held = -1;
     const listeners: ((content: SiteContent) => void)[] = [];
     let nextLive: NodeJS.Timeout | undefined;
     let closed = false;
 
     const css = await readSiteCss(options.cssFiles);
     async function read(): Promise<SiteContent> {
+      // The generation before the rows: the rows are then at least that new, so a change that
+      // commits in between makes the next check read again rather than go unseen.
+      const generation = await readContentGeneration(app.db.pool);
       const [published, addresses, descriptions] = await Promise.all([
         readPublishedContent(app.db.pool, options.perks),
         readPostAddresses(app.db.pool),
@@ -70,6 +80,7 @@ export default fp(
       ]);
       const next = createSiteContent(published, css, addresses, descriptions);
       content = next;
+      held = generation;
       for (const listener of listeners) listener(next);
       await scheduleNextLive();
       return next;
@@ -99,14 +110,16 @@ export default fp(
 
     let pending: Promise<void> | null = null;
     let again = false;
-    /** One read at a time; a change during a read is followed by one more. */
+    /**
+     * One read at a time; asked for during a read, one more follows it (that read may have begun
+     * before the change). Changes told together are read together.
+     */
     function refresh(): Promise<void> {
       if (pending) {
         again = true;
         return pending;
       }
       pending = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         do {
           again = false;
           await read();
@@ -119,10 +132,22 @@ export default fp(
       return pending;
     }
 
+    /**
+     * Reads the content again when the database is at another generation than the one drawn
+     * (normally a later one; an earlier one after a restore from a backup).
+     */
+    async function catchUp(generation: number) {
+      if (generation !== held) await refresh();
+    }
+    const checkGeneration = async () => catchUp(await readContentGeneration(app.db.pool));
+
     app.decorate('siteContent', {
       current() {
         if (!content) throw new Error('The site content is read when the app is ready');
         return content;
+      },
+      async waitFor(generation: number | null) {
+        if (generation !== null && held < generation) await refresh();
       },
       refresh,
       onChange(listener: (content: SiteContent) => void) {
@@ -139,7 +164,7 @@ export default fp(
     } satisfies SiteContentSource);
 
     const schedule = createPostSchedule(app.db.pool, {
-      onPublished: () => void refresh(),
+      onPublished: () => void checkGeneration().catch(() => {}),
       log: (error) => app.log.error({ err: error }, 'the scheduled posts queue failed'),
     });
     app.decorate('postSchedule', schedule);
@@ -160,7 +185,11 @@ export default fp(
       await schedule.start();
     });
 
-    /** LISTEN for changes made by other app servers; reconnects (and reads again) when cut off. */
+    /**
+     * LISTEN for changes made by other app servers; reconnects when cut off. Changes made while
+     * not listening (before LISTEN, or during a cut) are found by checking the generation once
+     * listening.
+     */
     async function listen() {
       const client = app.db.connectListener();
       if (!client) {
@@ -168,12 +197,16 @@ export default fp(
         return;
       }
       listener = client;
-      client.on('notification', () => void refresh());
+      client.on('notification', (notice) => {
+        const payload = notice.payload ?? '';
+        // A notice without a generation (sent by hand) is a change all the same.
+        void (/^\d{1,15}$/.test(payload) ? catchUp(Number(payload)) : refresh());
+      });
       client.on('error', () => {});
       client.on('end', () => {
         if (closed) return;
         listener = null;
-        setTimeout(() => void listen().then(() => refresh()), 1_000).unref();
+        setTimeout(() => void listen(), 1_000).unref();
       });
       try {
         await client.connect();
@@ -183,20 +216,15 @@ export default fp(
         await client.end().catch(() => {});
         listener = null;
         startPolling();
+        return;
       }
+      await checkGeneration().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not read the content generation'),
+      );
     }
 
     function startPolling() {
-      let last = '';
-      const tick = async () => {
-        const { rows } = await app.db.pool.query<{ mark: string }>(
-          `SELECT count(*) || ':' || coalesce(max("updatedAt")::text, '') AS mark FROM "posts"`,
-        );
-        const mark = rows[0]?.mark ?? '';
-        if (last && mark !== last) await refresh();
-        last = mark;
-      };
-      poll = setInterval(() => void tick().catch(() => {}), POLL_MS);
+      poll = setInterval(() => void checkGeneration().catch(() => {}), POLL_MS);
       poll.unref();
     }
 

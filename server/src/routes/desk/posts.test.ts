@@ -677,6 +677,8 @@ describe('the desk’s posts', () => {
       slug: 'first-address',
     });
     expect(taken.statusCode, taken.body).toBe(201);
+    // That save ends the redirect at once: the draft is not live yet, so the address is unknown.
+    expect((await page('/wealth/first-address')).statusCode).toBe(404);
     const { post } = taken.json();
     const live2 = await call(editor, 'POST', `/api/desk/posts/${post.id}/publish`, {
       version: post.version,

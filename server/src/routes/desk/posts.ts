@@ -62,8 +62,9 @@ export function submittedMail(
 /**
  * The desk's posts (decision 16): every staff member writes; editors and owners publish; owners
  * delete. To anyone else each address answers what an unknown address does (404). A save naming
- * a stale version answers 409 `edit_conflict` with the post as it is now. Whatever goes live, or
- * comes off, is drawn again on this server before the answer, and on the others by NOTIFY.
+ * a stale version answers 409 `edit_conflict` with the post as it is now. A change the site shows
+ * is drawn on this server before the answer (it waits for the change's content generation), and
+ * on the others when they learn of that generation.
  */
 const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
   app.setErrorHandler(async (error, request, reply) => {
@@ -118,7 +119,12 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     '/posts',
     { schema: { body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
     async (request, reply) => {
-      const post = await createPost(app.db.pool, await actor(request), request.body);
+      const { post, generation } = await createPost(
+        app.db.pool,
+        await actor(request),
+        request.body,
+      );
+      await app.siteContent.waitFor(generation);
       return reply.code(201).send({ post });
     },
   );
@@ -131,13 +137,13 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     '/posts/:id',
     { schema: { params: Id, body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
     async (request) => {
-      const post = await updatePost(
+      const { post, generation } = await updatePost(
         app.db.pool,
         await actor(request),
         Number(request.params.id),
         request.body,
       );
-      if (post.status !== 'draft') await app.siteContent.refresh();
+      await app.siteContent.waitFor(generation);
       return { post };
     },
   );
@@ -150,18 +156,18 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       request.body,
     );
     if (result.scheduledFor) await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
-    await app.siteContent.refresh();
+    await app.siteContent.waitFor(result.generation);
     return { post: result.post };
   });
 
   app.post('/posts/:id/unpublish', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    const post = await unpublishPost(
+    const { post, generation } = await unpublishPost(
       app.db.pool,
       await actor(request),
       Number(request.params.id),
       request.body,
     );
-    await app.siteContent.refresh();
+    await app.siteContent.waitFor(generation);
     return { post };
   });
 
@@ -203,8 +209,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       if (!app.siteContent.current().topics.has(slug)) {
         throw new HttpError(404, 'not_found', 'No published post has this topic.');
       }
-      await describeTopic(app.db.pool, by, slug, request.body);
-      await app.siteContent.refresh();
+      await app.siteContent.waitFor(await describeTopic(app.db.pool, by, slug, request.body));
       const topic = app.siteContent.current().topics.get(slug);
       if (!topic) throw new HttpError(404, 'not_found', 'No published post has this topic.');
       return { topic: deskTopic(topic) };
@@ -217,8 +222,9 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       throw new HttpError(403, 'owners_only', 'Only an owner (STAFF_EMAILS) deletes a post.');
     }
     requireChangeAllowed(staff);
-    await deletePost(app.db.pool, await actor(request), Number(request.params.id));
-    await app.siteContent.refresh();
+    await app.siteContent.waitFor(
+      await deletePost(app.db.pool, await actor(request), Number(request.params.id)),
+    );
     return reply.code(204).send();
   });
 
@@ -232,14 +238,14 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     async (request) => {
       const id = Number(request.params.id);
       const revision = Number(request.params.revision);
-      const post = await restoreRevision(
+      const { post, generation } = await restoreRevision(
         app.db.pool,
         await actor(request),
         id,
         revision,
         request.body ?? {},
       );
-      if (post.status !== 'draft') await app.siteContent.refresh();
+      await app.siteContent.waitFor(generation);
       return { post };
     },
   );

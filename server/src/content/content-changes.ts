@@ -1,0 +1,33 @@
+import type { Tx } from '../db/transaction.js';
+
+/** The channel every app server listens on; a notice's payload is the new content generation. */
+export const CONTENT_CHANNEL = 'cohort_content';
+
+/**
+ * Says that what the site shows changed: bumps the content generation and notifies every app
+ * server of it, both inside the write's own transaction, so a change that rolls back is neither
+ * counted nor told, and a server that reads the generation never sees it ahead of the rows.
+ * Every write to posts, topics or anything else the site is drawn from calls it
+ * (docs/decisions/0021-content-generation.md).
+ * Answers the new generation: what this server waits for before answering with the new state.
+ */
+export async function contentChanged(tx: Tx): Promise<number> {
+  // The row stays locked until the commit, so changes take their generations in commit order.
+  const { rows } = await tx.query<{ generation: string }>(
+    `INSERT INTO "content_generation" ("id", "generation") VALUES (1, 1)
+      ON CONFLICT ("id") DO UPDATE SET "generation" = "content_generation"."generation" + 1
+      RETURNING "generation"::text AS generation`,
+  );
+  const generation = rows[0]?.generation ?? '0';
+  await tx.query(`SELECT pg_notify($1, $2)`, [CONTENT_CHANNEL, generation]);
+  return Number(generation);
+}
+
+/** The content generation now: 0 on a site whose content never changed since it was made. */
+export async function readContentGeneration(db: Tx): Promise<number> {
+  const { rows } = await db.query<{ generation: string }>(
+    `SELECT coalesce((SELECT "generation" FROM "content_generation" WHERE "id" = 1), 0)::text
+        AS generation`,
+  );
+  return Number(rows[0]?.generation ?? 0);
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMember, type SeededMember } from '#test/members';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { POLL_MS } from './site-content.js';
+
+// A server that cannot LISTEN (behind PgBouncer's transaction pooling) learns of a change made on
+// another server by asking for the content generation: every kind of change, not only posts.
+
+const OWNER = 'owner@example.com';
+
+/** Connects as an operator's DATABASE_URL does behind PgBouncer: no LISTEN, so it polls. */
+const asBehindPgBouncer = async (url: string) => {
+  const pooled = new URL(url);
+  pooled.searchParams.set('pgbouncer', 'true');
+  return pooled.toString();
+};
+
+describe('a change made on one app server, on a second that polls', () => {
+  let listening: TestApp;
+  let polling: TestApp;
+  let owner: SeededMember;
+
+  beforeAll(async () => {
+    const env = { STAFF_EMAILS: OWNER };
+    listening = await createTestApp({ env });
+    polling = await createTestApp({
+      env,
+      sharedDatabase: listening.testDatabase,
+      connectThrough: asBehindPgBouncer,
+    });
+    owner = await seedMember(listening, { email: OWNER });
+  });
+  afterAll(async () => {
+    await polling?.close();
+    await listening?.close();
+  });
+
+  const call = (t: TestApp, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie: owner.cookie },
+      ...(payload !== undefined && { payload }),
+    });
+  const topicOn = async (t: TestApp, slug: string) => {
+    const listed = await call(t, 'GET', '/api/desk/topics');
+    expect(listed.statusCode, listed.body).toBe(200);
+    return (listed.json().topics as { slug: string; description: string }[]).find(
+      (topic) => topic.slug === slug,
+    );
+  };
+  /** Milliseconds until `ready` holds, from now (gives up after 5 s). */
+  const until = async (ready: () => Promise<boolean>) => {
+    const started = performance.now();
+    while (!(await ready())) {
+      if (performance.now() - started > 5_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return performance.now() - started;
+  };
+
+  it('shows a post published just after it started', async (context) => {
+    if (listening.testDatabase.embedded) context.skip('the embedded test database serves one app');
+    const created = await call(listening, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      title: 'Saving for a Deposit',
+      category: 'Wealth',
+      summary: 'How much, how fast, and where to keep it.',
+      readingMinutes: 3,
+      tags: ['Deposits'],
+      body: 'Start with a number.\n',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { post } = created.json();
+    const published = await call(listening, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+
+    const took = await until(async () => (await topicOn(polling, 'deposits')) !== undefined);
+    expect(await topicOn(polling, 'deposits')).toMatchObject({ count: 1 });
+    expect(took).toBeLessThan(POLL_MS + 1_000);
+  });
+
+  it('shows a topic’s new description within the polling interval', async (context) => {
+    if (listening.testDatabase.embedded) context.skip('the embedded test database serves one app');
+    expect(await topicOn(polling, 'deposits')).toMatchObject({ written: false });
+    const description = 'What to save, and where, before you buy.';
+    const described = await call(listening, 'PUT', '/api/desk/topics/deposits', { description });
+    expect(described.statusCode, described.body).toBe(200);
+    expect(described.json().topic).toMatchObject({ description, written: true });
+
+    const took = await until(
+      async () => (await topicOn(polling, 'deposits'))?.description === description,
+    );
+    expect(await topicOn(polling, 'deposits')).toMatchObject({ description, written: true });
+    // One polling interval, and the read it starts.
+    expect(took).toBeLessThan(POLL_MS + 1_000);
+  });
+});
