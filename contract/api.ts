@@ -3,7 +3,7 @@ import { MAX_PASSWORD_LENGTH } from './account-rules.js';
 import { PlanSchema } from './plans-api.js';
 
 /**
- * What the client and the server agree on for the HTTP API (PRODUCT.md's contract), as TypeBox
+ * What the client and the server agree on for the HTTP API (docs/decisions/0010), as TypeBox
  * schemas: the server validates and serialises with them (Fastify's type provider), the client
  * takes its types from them (`import type`, so none of this reaches the bundle).
  */
@@ -34,14 +34,14 @@ export const UserResponseSchema = Type.Object({ user: UserSchema });
 /** GET /api/config: what this deployment tells the browser. */
 export const SiteConfigSchema = Type.Object({
   siteName: Type.String(),
-  /** The public address: Stripe's return_url is built from it (PRODUCT decision 9). */
+  /** The public address: Stripe's return_url is built from it (docs/decisions/0027). */
   siteUrl: Type.String(),
   paymentsEnabled: Type.Boolean(),
   stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
   /** A year's price: the one-time year's, or the yearly plan's when that one is not sold. */
   priceCents: Type.Integer(),
   currency: Type.String(),
-  /** The plans on sale (issue 28); none while payments are off. */
+  /** The plans on sale (docs/decisions/0022-plans.md); none while payments are off. */
   plans: Type.Array(PlanSchema),
   paywallDelayMs: Type.Integer(),
   /** The site's social profile (SOCIAL_URL) and its name; null when unset: no link is shown. */
@@ -59,7 +59,7 @@ export const PaymentIntentBodySchema = Type.Object(
       ),
       { minItems: 1, maxItems: 10 },
     ),
-    /** An offer's code (issue 28): the year is priced with its discount. */
+    /** An offer's code: the year is priced with its discount. */
     offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },

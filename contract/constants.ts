@@ -22,7 +22,7 @@ export const EARLY_ACCESS_OFFER = 'early-access';
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The publisher's desk (PRODUCT decision 16): its pages live under this path, drawn only in the
+ * The publisher's desk (docs/decisions/0012): its pages live under this path, drawn only in the
  * browser and only for staff; never prerendered, never in the sitemap, disallowed to crawlers.
  */
 export const DESK_PATH = '/desk';

@@ -6,7 +6,7 @@ export { DESK_API } from './constants.js';
 
 /**
  * The publisher's desk (`/desk`, `/api/desk/*`): what its client and server agree on. Everything
- * here answers 404 to anyone who is not staff (PRODUCT decision 16).
+ * here answers 404 to anyone who is not staff (docs/decisions/0012-publishers-desk.md).
  */
 
 const DateTime = Type.String({ format: 'date-time' });

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 
-// Gifts (issue 28): anyone buys a year (paid once) for someone else's address, with a message and
-// a send date; the recipient is mailed a claim link at that date; claiming gives their account a
-// year of its own, after the time they already hold.
+// Gifts (docs/payments.md#gifts): anyone buys a year (paid once) for someone else's address, with a
+// message and a send date; the recipient is mailed a claim link at that date; claiming gives their
+// account a year of its own, after the time they already hold.
 
 export * from './gift-rules.js';
 import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from './gift-rules.js';

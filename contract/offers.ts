@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 
-// Offers (issue 28): a code, and a link (/join?offer=CODE), taking a percent or an amount off
-// chosen plans, once, for some months or for ever, until a date or a number of redemptions.
+// Offers (docs/decisions/0023): a code, and a link (/join?offer=CODE), taking a percent or an
+// amount off chosen plans, once, for some months or for ever, until a date or a number of
+// redemptions.
 
 const PlanIdSchema = Type.Union([
   Type.Literal('early-access'),

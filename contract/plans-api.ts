@@ -48,7 +48,7 @@ export const CheckoutBodySchema = Type.Union([
   Type.Object(
     {
       plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
-      /** An offer's code (issue 28). */
+      /** An offer's code (docs/decisions/0023-offers-and-trials.md). */
       offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     },
     { additionalProperties: false },

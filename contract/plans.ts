@@ -1,6 +1,6 @@
-// What the site sells (issue 28): one year paid once (`early-access`, the Payment Element on
-// /early-access), and a subscription paid monthly or yearly (Stripe Checkout). Owners turn each on
-// or off and price it in the desk.
+// What the site sells (docs/decisions/0022-plans.md): one year paid once (`early-access`, the
+// Payment Element on /early-access), and a subscription paid monthly or yearly (Stripe Checkout).
+// Owners turn each on or off and price it in the desk.
 
 export const PLAN_IDS = ['early-access', 'monthly', 'yearly'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];

@@ -1,7 +1,7 @@
 import type { PostKind } from './posts.js';
 
-// Search (issue 29): the page /search?q= (rendered by the server, so it works without JavaScript)
-// and GET /api/search?q=&limit=, which answer the same results.
+// Search (docs/decisions/0019-search.md): the page /search?q= (rendered by the server, so it works
+// without JavaScript) and GET /api/search?q=&limit=, which answer the same results.
 
 /** GET ?q=&limit= → SearchResults (200); a query too long → 400 `query_too_long`. */
 export const SEARCH_API = '/api/search';

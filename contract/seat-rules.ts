@@ -1,4 +1,4 @@
-// Solidarity seats' constants (issue 28), for the server and the browser alike.
+// Solidarity seats' constants, for the server and the browser alike.
 
 /** What a supporter's PaymentIntent carries in its metadata `offer`. */
 export const SEATS_OFFER = 'seats';

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { MAX_SEATS_PER_PAYMENT, SEAT_NOTE_MAX } from './seat-rules.js';
 
-// Solidarity seats (issue 28): supporters fund years for readers who cannot pay; readers ask for
-// one with a short note; owners grant requests in the desk, or a number each month is granted on
-// its own, first come first served.
+// Solidarity seats (docs/decisions/0024): supporters fund years for readers who cannot pay; readers
+// ask for one with a short note; owners grant requests in the desk, or a number each month is
+// granted on its own, first come first served.
 
 export * from './seat-rules.js';
 

@@ -7,11 +7,11 @@ export const paths = {
   collective: '/collective',
   empowerment: '/empowerment',
   earlyAccess: '/early-access',
-  /** A year bought for someone else (issue 28). */
+  /** A year bought for someone else (docs/payments.md#gifts). */
   gift: '/gift',
   /** The link mailed to a gift's recipient opens this page (`#token=`): its button claims it. */
   giftClaim: '/gift/claim',
-  /** Solidarity seats (issue 28): fund a year for a reader who cannot pay, or ask for one. */
+  /** Solidarity seats: fund a year for a reader who cannot pay, or ask for one. */
   payItForward: '/pay-it-forward',
   register: '/register',
   /** The link mailed by /register opens this page (`#token=`): its button finishes it. */
@@ -100,7 +100,7 @@ export const policyPages = [
 export const contentPages = [...topicPages, ...policyPages] as const;
 export type ContentPageSlug = (typeof contentPages)[number]['slug'];
 
-/** The old UI-kit demo's addresses and where they lead now (PRODUCT.md decision 6). */
+/** The addresses of the UI-kit demo the site grew from, and where they lead now. */
 export const redirects = [
   { from: '/index', to: paths.home },
   { from: '/landing-page', to: paths.earlyAccess },

@@ -1,5 +1,6 @@
-// The writing desk's costs (issue 27): the time and peak memory to make a 12-megapixel upload ready
-// (targets ≤ 2 s, ≤ 300 MB), and the editor's JavaScript, which only the desk loads.
+// The writing desk's costs (docs/decisions/0017-writing-desk.md): the time and peak memory to make
+// a 12-megapixel upload ready (targets ≤ 2 s, ≤ 300 MB), and the editor's JavaScript, which only
+// the desk loads.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

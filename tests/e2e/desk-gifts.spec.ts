@@ -5,7 +5,7 @@ import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 
-// The desk's gifts (issue 28) in the real built site: an owner finds a gift paid for and not
+// The desk's gifts in the real built site: an owner finds a gift paid for and not
 // claimed, corrects its address (a new link goes there at once, the old one stops working) and
 // mails it again; an editor sees the list and no button; on a phone the table scrolls, the page
 // does not.

@@ -14,7 +14,7 @@ import {
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
-// The desk's solidarity seats (issue 28) in the real built site: a supporter pays for two seats;
+// The desk's solidarity seats in the real built site: a supporter pays for two seats;
 // readers ask for one with a note; an owner grants one (the reader is a member at once), declines
 // another once confirmed, and sets how many are granted on their own each month (a higher number
 // grants a waiting request at once); an editor sees it all and no button. The site's database is

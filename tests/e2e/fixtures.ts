@@ -43,8 +43,8 @@ interface TestFixtures {
 }
 
 /**
- * Registers as a reader does (decision 18): the form's request, then the password chosen on the
- * page the mailed link opens and its button, with the token read from the mail the site sent.
+ * Registers as a reader does (docs/decisions/0014): the form's request, then the password chosen on
+ * the page the mailed link opens and its button, with the token read from the mail the site sent.
  * Signs `request`'s browser in.
  */
 export async function registerThroughMail(
@@ -191,7 +191,7 @@ export const STAFF = {
   writer: 'writer@example.com',
   compOwner: 'comp-owner@example.com',
   membersOnlyOwner: 'members-only-owner@example.com',
-  /** An owner whose account the proven-addresses spec makes as it was before decision 18. */
+  /** An owner whose address the proven-addresses spec leaves unproven, as older accounts are. */
   oldStaff: 'old-staff@proven.example',
 };
 const staffEnv = {

@@ -3,7 +3,7 @@ import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 
-// Gifts (issue 28) in the browser: a visitor buys a friend a year, with a message, and pays; the
+// Gifts in the browser: a visitor buys a friend a year, with a message, and pays; the
 // friend opens the mailed link, creates an account, claims the year and finds it on /account; the
 // buyer is mailed a receipt, then told of the claim.
 

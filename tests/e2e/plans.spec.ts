@@ -12,7 +12,7 @@ import { visit } from './support/visit.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { waitForMail } from '#test/registration';
 
-// Plans (issue 28) in the browser: a visitor chooses a dollar a month and becomes a monthly
+// Plans in the browser: a visitor chooses a dollar a month and becomes a monthly
 // member; an owner prices and turns plans off in the desk, and visitors are offered that at once.
 
 test.use(SITES.paying);

@@ -7,8 +7,8 @@ import type { SmtpCapture } from '#test/smtp-capture';
 import { expect, SITES, STAFF as SITE_STAFF, test, uniqueEmail } from './fixtures.js';
 import { visit } from './support/visit.js';
 
-// Decision 18 in the browser: signing in with a link or a code mailed to the address, what
-// /account says of each browser, and staff whose address is not proven yet.
+// Proven addresses (docs/decisions/0014) in the browser: signing in with a link or a code mailed to
+// the address, what /account says of each browser, and staff whose address is not proven yet.
 
 const STAFF = SITE_STAFF.oldStaff;
 const PASSWORD = 'my long enough passphrase';
@@ -251,7 +251,8 @@ test.describe('an address from before proven addresses', () => {
     site,
     mailbox,
   }) => {
-    // An account from before decision 18, listed in STAFF_EMAILS: its password still signs in.
+    // An account from before addresses were proven, listed in STAFF_EMAILS: its password still
+    // signs in.
     const pool = new pg.Pool({ connectionString: site.databaseUrl, max: 1 });
     try {
       await pool.query(

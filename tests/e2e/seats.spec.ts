@@ -3,7 +3,7 @@ import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { waitForMail } from '#test/registration';
 
-// Solidarity seats (issue 28) in the browser: a visitor funds two seats on /pay-it-forward and
+// Solidarity seats in the browser: a visitor funds two seats on /pay-it-forward and
 // pays; a reader who cannot pay asks for one there with a note; an owner grants it; the reader is
 // a member, and the page counts one more membership given.
 

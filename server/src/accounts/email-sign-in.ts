@@ -13,10 +13,10 @@ import { checkNewPassword, getPasswordHash } from './passwords.js';
 import { claimNewsletterSignUp, proveAddress } from './proven-address.js';
 
 /**
- * Addresses proven by mail (PRODUCT decision 18). A registration waits in `email_sign_ins` until
- * the link mailed to the address is used, and its owner chooses the password then: whoever asked
- * never does. A sign-in by link or code proves the address too, and makes the account when there
- * is none. Only hashes of tokens and codes are kept.
+ * Addresses proven by mail (docs/decisions/0014-proven-addresses.md). A registration waits in
+ * `email_sign_ins` until the link mailed to the address is used, and its owner chooses the password
+ * then: whoever asked never does. A sign-in by link or code proves the address too, and makes the
+ * account when there is none. Only hashes of tokens and codes are kept.
  */
 
 export const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -14,8 +14,9 @@ export async function claimNewsletterSignUp(
 }
 
 /**
- * The owner used a link or code mailed to the account's address (PRODUCT decision 18): it is
- * proven, and what was waiting for it (a newsletter sign-up) becomes the account's.
+ * The owner used a link or code mailed to the account's address
+ * (docs/decisions/0014-proven-addresses.md): it is proven, and what was waiting for it (a
+ * newsletter sign-up) becomes the account's.
  */
 export async function proveAddress(
   tx: Prisma.TransactionClient,

@@ -2,9 +2,9 @@ import type { StaffConfig } from '../config.js';
 import { HttpError } from '../http/errors.js';
 
 /**
- * Who may use the publisher's desk, and what each may do (PRODUCT decision 16). Staff are
- * registered accounts signed in with a stored session, named by email in `STAFF_EMAILS` (owners:
- * see and change everything), `EDITOR_EMAILS` (editors: write, edit and publish posts; see
+ * Who may use the publisher's desk, and what each may do (docs/decisions/0025-staff-roles.md).
+ * Staff are registered accounts signed in with a stored session, named by email in `STAFF_EMAILS`
+ * (owners: see and change everything), `EDITOR_EMAILS` (editors: write, edit and publish posts; see
  * members and money, change nothing of them) or `WRITER_EMAILS` (writers: write drafts and submit
  * them; never publish, never see members). To anyone else the desk does not exist: every desk
  * address answers exactly what an unknown address answers, a 404.

@@ -14,10 +14,10 @@ import { hashLinkToken, newLinkToken } from '../http/link-tokens.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 
 /**
- * Gifts after their payment (issue 28): the mail each one is owed (the buyer's receipt, the
- * recipient's claim link at the send date, the buyer's notice once claimed), the claim page's
- * preview, and the desk's list of gifts not yet claimed. The ledger side (the payment's state, the
- * claim's period) is in memberships/ledger.ts.
+ * Gifts after their payment (docs/decisions/0024-gifts-and-solidarity-seats.md): the mail each one
+ * is owed (the buyer's receipt, the recipient's claim link at the send date, the buyer's notice
+ * once claimed), the claim page's preview, and the desk's list of gifts not yet claimed. The ledger
+ * side (the payment's state, the claim's period) is in memberships/ledger.ts.
  */
 
 export interface GiftMailDeps {

@@ -1,5 +1,5 @@
 /**
- * Access derived from the ledger (decision 13, docs/decisions/0008-membership-ledger.md): a pure
+ * Access derived from the ledger (docs/decisions/0008-membership-ledger.md): a pure
  * function of a user's entitlements and subscriptions, so the webhook, the checkout return, a
  * sign-in merge and the tests all agree on what was paid and kept.
  */

@@ -11,13 +11,14 @@ import { callStripe } from '../stripe/call-stripe.js';
 import type { PlanRow } from './plans.js';
 
 /**
- * Offers (issue 28): a code taking a percent or an amount off chosen plans. A subscription redeems
- * it through a Stripe Coupon and Promotion Code made with the offer (Stripe then takes it off each
- * invoice it covers: once, for some months, or for ever); the year paid once is priced here, the
- * discount recorded in the PaymentIntent's metadata, so the ledger still checks what was paid.
- * An expired, ended, used-up or unknown code is refused with a reason: the full price is never
- * charged instead. Its limit counts the year paid once and subscriptions alike: the redemptions
- * paid, and those that checkouts hold while their readers pay (offer-redemptions.ts).
+ * Offers (docs/decisions/0023-offers-and-trials.md): a code taking a percent or an amount off
+ * chosen plans. A subscription redeems it through a Stripe Coupon and Promotion Code made with the
+ * offer (Stripe then takes it off each invoice it covers: once, for some months, or for ever); the
+ * year paid once is priced here, the discount recorded in the PaymentIntent's metadata, so the
+ * ledger still checks what was paid. An expired, ended, used-up or unknown code is refused with a
+ * reason: the full price is never charged instead. Its limit counts the year paid once and
+ * subscriptions alike: the redemptions paid, and those that checkouts hold while their readers pay
+ * (offer-redemptions.ts).
  */
 
 export interface OfferRow {

@@ -75,7 +75,7 @@ export interface InvoiceFact {
 }
 
 /**
- * A gift's PaymentIntent (issue 28): who bought it, for whom, and the payment's fate. The gift's
+ * A gift's PaymentIntent: who bought it, for whom, and the payment's fate. The gift's
  * details come from the metadata the server set when it priced the payment.
  */
 export interface GiftFact {
@@ -96,7 +96,7 @@ export interface GiftFact {
   readAt: Date;
 }
 
-/** A supporter's payment for solidarity seats (issue 28), and its fate. */
+/** A supporter's payment for solidarity seats, and its fate. */
 export interface SeatFundingFact {
   kind: 'seats';
   fundingId: string;

@@ -13,10 +13,10 @@ import type { Staff } from '../desk/staff.js';
 import { HttpError } from '../http/errors.js';
 
 /**
- * The plans on sale (issue 28): rows in `plans`, made at the first start from the environment's
- * prices and changed by owners in the desk after. A price is what the server charges from then
- * on: a Checkout for a new price gets a new Stripe Price (membership-checkout.ts), and members
- * who subscribed at the old one keep it.
+ * The plans on sale (docs/decisions/0022-plans.md): rows in `plans`, made at the first start from
+ * the environment's prices and changed by owners in the desk after. A price is what the server
+ * charges from then on: a Checkout for a new price gets a new Stripe Price
+ * (membership-checkout.ts), and members who subscribed at the old one keep it.
  */
 
 export interface PlanRow {

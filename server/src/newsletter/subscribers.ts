@@ -42,8 +42,8 @@ function requireEmail(input: string): string {
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
 
 /**
- * The account whose proven address this is (PRODUCT decision 18): an account that never proved
- * its address owns nothing tied to it, so a sign-up is not linked to it.
+ * The account whose proven address this is (docs/decisions/0014-proven-addresses.md): an account
+ * that never proved its address owns nothing tied to it, so a sign-up is not linked to it.
  */
 async function findProvenOwner({ db }: Pick<Services, 'db'>, email: string) {
   return db.prisma.user.findFirst({

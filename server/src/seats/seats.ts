@@ -12,9 +12,9 @@ import { HttpError } from '../http/errors.js';
 import { grantSeat, lockUserId } from '../memberships/ledger.js';
 
 /**
- * Solidarity seats (issue 28): the pool supporters fund, the requests readers make, grants by an
- * owner or by the monthly number, and the mail each is owed. The ledger's side (a funding's
- * payment, a grant's period) is in memberships/ledger.ts.
+ * Solidarity seats (docs/decisions/0024-gifts-and-solidarity-seats.md): the pool supporters fund,
+ * the requests readers make, grants by an owner or by the monthly number, and the mail each is
+ * owed. The ledger's side (a funding's payment, a grant's period) is in memberships/ledger.ts.
  *
  * A funding's seats count while its payment stands (`active`); refunded, lost in a dispute, or
  * disputed for now, its seats not yet granted are out of the pool, and those granted stay given.

@@ -119,9 +119,9 @@ function uuidFromKey(key: string): string {
 }
 
 /**
- * A PaymentIntent for a gift (issue 28): a year at the one-time plan's price, set here, with the
- * gift itself in its metadata, so the gift exists only once it is paid. A double submit gets the
- * same PaymentIntent, and the same gift, back.
+ * A PaymentIntent for a gift (docs/decisions/0024-gifts-and-solidarity-seats.md): a year at the
+ * one-time plan's price, set here, with the gift itself in its metadata, so the gift exists only
+ * once it is paid. A double submit gets the same PaymentIntent, and the same gift, back.
  */
 export async function createGiftPayment(
   payments: PaymentsSetup,
@@ -143,7 +143,7 @@ export async function createGiftPayment(
 }
 
 /**
- * A PaymentIntent for solidarity seats (issue 28): `seats` years at the one-time plan's price,
+ * A PaymentIntent for solidarity seats: `seats` years at the one-time plan's price,
  * the total set here, the seats in its metadata (the funding exists only once it is paid).
  */
 export async function createSeatsPayment(

@@ -4,8 +4,8 @@ import { GIFT_OFFER } from '../../../contract/gift-rules.js';
 import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules.js';
 
 /**
- * What makes a Stripe object Cohort's own offer (PRODUCT.md decision 2), so that a payment for
- * anything else on the same Stripe account never grants a membership.
+ * What makes a Stripe object Cohort's own offer (docs/decisions/0008-membership-ledger.md), so that
+ * a payment for anything else on the same Stripe account never grants a membership.
  */
 
 /**

@@ -28,7 +28,7 @@ export interface CheckFinding {
 export interface StripeCheckInput {
   stripe: Stripe;
   offer: Offer;
-  /** The plans as the desk keeps them (issue 28), when the database could be read. */
+  /** The plans as the desk keeps them, when the database could be read. */
   plans?: readonly PlanRow[];
   keys: StripeKeys;
   siteUrl: string;

@@ -5,7 +5,7 @@ import type { User } from '../../../contract/api.js';
 export interface SessionUserRow {
   id: string;
   email: string | null;
-  /** The owner proved the address by a link or code mailed to it (PRODUCT decision 18). */
+  /** The owner proved the address by a link or code mailed to it (docs/decisions/0014). */
   emailVerified: boolean;
   sessionVersion: number;
   membership: MembershipState | null;

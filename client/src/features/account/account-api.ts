@@ -153,12 +153,12 @@ export const endSession = (id: string): SessionsAnswer =>
 export const endOtherSessions = (): SessionsAnswer =>
   apiRequest('/api/account/sessions/end-others', { method: 'POST' });
 
-/** A gift's claim page (issue 28): who gave it and whether it is claimed, then the claim. */
+/** A gift's claim page: who gave it and whether it is claimed, then the claim. */
 export const previewGift = (token: string, signal?: AbortSignal) =>
   apiRequest<GiftPreview>('/api/gifts/preview', { method: 'POST', body: { token }, signal });
 
 export const claimGift = (token: string): UserAnswer => post('/api/gifts/claim', { token });
 
-/** The seats the member funded (with how many are in use) and their own requests (issue 28). */
+/** The seats the member funded (with how many are in use) and their own requests. */
 export const listMySeats = (signal?: AbortSignal): Promise<MySeats> =>
   apiRequest('/api/seats/mine', { signal });

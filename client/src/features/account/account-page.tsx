@@ -245,7 +245,7 @@ function MembershipPanel({ user }: { user: User }) {
   );
 }
 
-/** The solidarity seats the member paid for, and how many readers hold one (issue 28). */
+/** The solidarity seats the member paid for, and how many readers hold one. */
 function FundedSeats() {
   const [fundings, setFundings] = useState<MySeats['fundings']>([]);
   useEffect(() => {

@@ -31,7 +31,7 @@ const readerOf = (request: SeatRequest) => request.email ?? 'a reader with no ad
 const seatsWord = (count: number) => (count === 1 ? '1 seat' : `${count} seats`);
 
 /**
- * /desk/seats: the solidarity seats (issue 28), years supporters paid for readers who cannot pay.
+ * /desk/seats: the solidarity seats, years supporters paid for readers who cannot pay.
  * An owner grants or declines each request, and sets how many are granted on their own each month
  * (oldest first, while the pool has seats); editors see it all and change nothing.
  */

@@ -47,7 +47,7 @@ function sendAtOf(day: string): string | undefined {
   return new Date(`${day}T09:00:00`).toISOString();
 }
 
-/** /gift: a year of membership bought for someone else, paid once (issue 28). */
+/** /gift: a year of membership bought for someone else, paid once (docs/payments.md#gifts). */
 export default function GiftPage() {
   const siteName = useSiteName();
   useDocumentHead('Give a year', `Give someone a year of ${siteName}, paid once.`);

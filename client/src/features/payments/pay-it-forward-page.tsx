@@ -38,8 +38,9 @@ function usePool(version: number): SeatPool | null {
 }
 
 /**
- * /pay-it-forward: solidarity seats (issue 28). Readers who can pay fund years for readers who
- * cannot; those ask for one with a short note, and the site's owners grant them.
+ * /pay-it-forward: solidarity seats (docs/payments.md#solidarity-seats). Readers who can pay fund
+ * years for readers who cannot; those ask for one with a short note, and the site's owners grant
+ * them.
  */
 export default function PayItForwardPage() {
   const siteName = useSiteName();

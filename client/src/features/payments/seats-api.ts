@@ -8,7 +8,7 @@ import type {
 } from '../../../../contract/seats';
 import { apiRequest } from '../../lib/api-client';
 
-// Solidarity seats (issue 28); bodies typed by the contract's schemas (type-only imports).
+// Solidarity seats; bodies typed by the contract's schemas (type-only imports).
 
 export const fundSeats = (body: Static<typeof SeatFundingBodySchema>) =>
   apiRequest<Static<typeof SeatPaymentSchema>>('/api/seats', { method: 'POST', body });

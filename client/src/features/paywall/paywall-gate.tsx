@@ -43,7 +43,7 @@ export function PaywallGate() {
 
   const isMember = user?.isSubscribed === true;
   const quiet = QUIET_PATHS.some((path) => pathname.startsWith(path));
-  // With payments off its Join could only say so: no modal at all (issue 15).
+  // With payments off its Join could only say so: no modal at all.
   const paymentsOn = config?.paymentsEnabled === true;
   if (!due || dismissed || isMember || quiet || !paymentsOn) return null;
   return (

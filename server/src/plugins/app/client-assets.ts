@@ -64,7 +64,7 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
 }
 
 /** The old UI-kit demo's addresses and where they lead now, and the bare template's. */
-/** An offer's link: `/join?offer=CODE` (issue 28). */
+/** An offer's link: `/join?offer=CODE` (docs/payments.md#plans). */
 const JOIN_PATH = '/join';
 
 const REDIRECTS = new Map<string, string>([

@@ -5,7 +5,7 @@ import { deliverSeatMails, grantAutomatically, type SeatDeps } from '../../seats
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Memberships given (issue 28): gifts and solidarity seats. */
+    /** Memberships given: gifts and solidarity seats (docs/decisions/0024). */
     giving: {
       /** What their mail and grants need (the desk's resend and grants use it). */
       deps: SeatDeps;

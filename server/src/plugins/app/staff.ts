@@ -27,7 +27,7 @@ export default fp(
       const session = await request.getSession();
       const email = session?.user?.email ?? null;
       const role = staffRoleOf(options.staff, email);
-      // Only a proven address counts (PRODUCT decision 18): whoever registered a listed address
+      // Only a proven address counts (docs/decisions/0014): whoever registered a listed address
       // first does not get the desk unless they read its mail.
       if (!session || !email || !role || !session.sessionId || !session.user?.emailVerified) {
         return null;

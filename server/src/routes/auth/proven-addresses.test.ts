@@ -20,7 +20,7 @@ let counter = 0;
 const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 const uniqueEmail = () => `proven${Date.now()}${(counter += 1)}@example.com`;
 
-describe('proven addresses (PRODUCT decision 18)', () => {
+describe('proven addresses', () => {
   let stripe: FakeStripe;
   let smtp: SmtpCapture;
   let t: TestApp;
@@ -56,7 +56,7 @@ describe('proven addresses (PRODUCT decision 18)', () => {
     const { payload, headers } = stripe.signedDelivery(event);
     await t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers });
   };
-  /** An account from before decision 18: an address and a password, never proven. */
+  /** An account from before addresses were proven: an address and a password, never proven. */
   async function legacyAccount(email = uniqueEmail()) {
     const id = randomUUID();
     await t.database.prisma.user.create({

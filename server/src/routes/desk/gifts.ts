@@ -17,7 +17,7 @@ const GiftAnswer = Type.Object({ gift: DeskGiftSchema, mailed: Type.Boolean() })
 const params = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 /**
- * The desk's gifts (issue 28): owners and editors see the gifts paid for and not claimed; an owner
+ * The desk's gifts: owners and editors see the gifts paid for and not claimed; an owner
  * mails one's claim link again, or to a corrected address. Either way the old link stops working.
  */
 const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {

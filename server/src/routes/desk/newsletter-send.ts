@@ -91,11 +91,12 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
 }
 
 /**
- * A newsletter issue, or an article as one (mailableOf), mailed from the desk (issue 27), with
- * the machinery `npm run newsletter:send` uses: "Send test" mails the issue as it is in the editor to the staff member
- * alone; "Send" (editors and owners, once the issue is published, naming the recipient count the
- * desk showed) queues every confirmed subscriber not yet queued and works the queue on this
- * server, in the background, exactly once per subscriber however often it is started or stopped.
+ * A newsletter issue, or an article as one (mailableOf), mailed from the desk
+ * (docs/decisions/0017-writing-desk.md), with the machinery `npm run newsletter:send` uses: "Send
+ * test" mails the issue as it is in the editor to the staff member alone; "Send" (editors and
+ * owners, once the issue is published, naming the recipient count the desk showed) queues every
+ * confirmed subscriber not yet queued and works the queue on this server, in the background,
+ * exactly once per subscriber however often it is started or stopped.
  */
 const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = async (
   app,

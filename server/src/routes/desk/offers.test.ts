@@ -7,7 +7,7 @@ import { newVisitor, type Visitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { OFFER_HOLD_MS, releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
 
-// Offers (issue 28) through the real app and PostgreSQL, against the fake Stripe: owners make a
+// Offers through the real app and PostgreSQL, against the fake Stripe: owners make a
 // code in the desk; a subscription redeems it through Stripe's Coupon and Promotion Code, the year
 // paid once is priced on the server; a code that cannot be redeemed is refused, never charged at
 // the full price instead; the desk counts each offer's redemptions and revenue.

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { mayStartTrial } from '../../memberships/plans.js';
 
-// Plans (issue 28) through the real app and PostgreSQL, against the fake Stripe: the monthly and
+// Plans through the real app and PostgreSQL, against the fake Stripe: the monthly and
 // yearly subscriptions and the one-time year on sale, each priced and turned on or off by owners
 // in the desk; a price change makes a new Stripe Price and leaves subscribers on theirs.
 

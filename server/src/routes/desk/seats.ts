@@ -14,7 +14,7 @@ const params = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const SeatsAnswer = Type.Object({ seats: DeskSeatsSchema });
 
 /**
- * The desk's solidarity seats (issue 28): owners and editors see the pool, the fundings and the
+ * The desk's solidarity seats: owners and editors see the pool, the fundings and the
  * requests; an owner grants or declines a request, and sets how many are granted each month on
  * their own.
  */

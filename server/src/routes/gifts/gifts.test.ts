@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { deliverGiftMails } from '../../gifts/gifts.js';
 import { readDashboard } from '../../desk/dashboard.js';
 
-// Gifts (issue 28) through the real app and PostgreSQL, against the fake Stripe: a visitor buys a
+// Gifts through the real app and PostgreSQL, against the fake Stripe: a visitor buys a
 // year for someone's address; once paid, the buyer gets a receipt and the recipient a claim link
 // (at the send date); claiming puts a year of its own on the recipient's account after the time
 // they hold; a refund before the claim stops it, one after ends that year only.

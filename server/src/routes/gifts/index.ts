@@ -72,8 +72,8 @@ function sendDate(value: string | undefined, now: number): Date | null {
 }
 
 /**
- * Gifts (issue 28): anyone buys a year for someone else's address; once paid (the webhook), the
- * recipient is mailed a claim link at the send date, and claims it signed in.
+ * Gifts (docs/payments.md#gifts): anyone buys a year for someone else's address; once paid (the
+ * webhook), the recipient is mailed a claim link at the send date, and claims it signed in.
  */
 const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: number }> = async (
   app,

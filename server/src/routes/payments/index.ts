@@ -216,9 +216,10 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
   );
 
   /**
-   * A member switches their subscription between the monthly and the yearly plan (issue 28):
-   * Stripe starts the new period now, credits the old one's unused time and charges the rest at
-   * once; the ledger records the invoice as it does any, so the time covered is the time paid.
+   * A member switches their subscription between the monthly and the yearly plan
+   * (docs/decisions/0022-plans.md): Stripe starts the new period now, credits the old one's unused
+   * time and charges the rest at once; the ledger records the invoice as it does any, so the time
+   * covered is the time paid.
    */
   app.post(
     '/api/account/plan',

@@ -31,8 +31,8 @@ const signInFirst = () =>
   );
 
 /**
- * Solidarity seats (issue 28): a supporter pays for years for readers who cannot pay; a reader
- * asks for one with a note; the site shows how many were given.
+ * Solidarity seats (docs/payments.md#solidarity-seats): a supporter pays for years for readers who
+ * cannot pay; a reader asks for one with a note; the site shows how many were given.
  */
 const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, { siteName }) => {
   app.post(

@@ -7,7 +7,7 @@ import { newVisitor, type Visitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { readDashboard } from '../../desk/dashboard.js';
 
-// Solidarity seats (issue 28) through the real app and PostgreSQL, against the fake Stripe: a
+// Solidarity seats through the real app and PostgreSQL, against the fake Stripe: a
 // supporter pays for N years; readers ask for one with a note; an owner grants (or the monthly
 // number does, first come first served); a granted seat is a year of its own on the reader's
 // ledger; a refund of the supporter's payment takes back only its seats not yet granted.

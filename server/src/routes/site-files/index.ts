@@ -20,8 +20,8 @@ const CACHE_CONTROL = 'public, max-age=60';
 
 /**
  * The sitemap, the feeds, robots.txt and the web manifest, with absolute addresses from this
- * deployment's SITE_URL (PRODUCT.md decision 10). Each is drawn from the published content when
- * first asked for, and again after the content changes.
+ * deployment's SITE_URL (docs/decisions/0027-site-address.md). Each is drawn from the published
+ * content when first asked for, and again after the content changes.
  */
 export default async function siteFileRoutes(
   app: FastifyInstance,
