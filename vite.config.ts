@@ -13,7 +13,7 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 // Two builds: the client (dist/client), then with `--ssr` the same app for Node (dist/ssr), with
 // which the server draws every page from the content in the database (server/src/site/). Neither
 // reads content/: the build is the same for every site. scripts/build-client.mjs runs both.
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   root: fromRoot('./client'),
   plugins: [
     react(),
@@ -32,8 +32,23 @@ export default defineConfig(({ isSsrBuild }) => ({
         ]),
   ],
   resolve: {
-    // wouter reaches React's useSyncExternalStore through a shim for React 17 and older.
     alias: [
+      // react-router's package exports name only its development build (no `production`
+      // condition), warnings and all; a build takes the production files the package also ships.
+      ...(command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fromRoot('./node_modules/react-router/dist/production/index.mjs'),
+            },
+            {
+              find: /^react-router\/dom$/,
+              replacement: fromRoot('./node_modules/react-router/dist/production/dom-export.mjs'),
+            },
+          ]
+        : []),
+      // The editor's @tiptap/react reaches React's useSyncExternalStore through a shim for React
+      // 17 and older; React 19 has it.
       {
         find: /^use-sync-external-store\/shim\/index\.js$/,
         replacement: fromRoot('./client/src/lib/use-sync-external-store.ts'),

@@ -1,12 +1,13 @@
 // The JavaScript the home page loads before it is interactive: the entry script and the modules
-// it preloads, gzipped as nginx would serve them. Target: at most 85 KB (issue 15).
+// it preloads, gzipped as nginx would serve them. Target: at most 90 KB
+// (docs/decisions/0020-react-router.md: 85 until the app routed with react-router again).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { clientDistDir } from '../../server/src/paths.js';
 import { saveBenchResult } from '#test/bench-result';
 
-const TARGET_KB = 85;
+const TARGET_KB = 90;
 
 const indexPath = join(clientDistDir, 'index.html');
 if (!existsSync(indexPath)) {

@@ -1,12 +1,13 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Route, Switch } from '../lib/router';
+import { Navigate, Outlet, Route, Routes } from '../lib/router';
 import { Layout } from './layout/layout';
 import { categoryPath, contentPages, paths, redirects } from '../config/paths';
 import { HomeRoute } from './routes/home';
 
 // The home page is in the first chunk; every other screen, and each article body, loads on demand.
-// wouter's <Switch> (docs/decisions/0018-router.md): react-router cost about 12 KB gzip of the first load
-// (tests/bench/client-size.ts), and no screen needs loaders or actions.
+// Plain <Routes> rather than a data router (docs/decisions/0020-react-router.md): the data router
+// costs about 15 KB gzip of the first load (tests/bench/client-size.ts), and no screen needs
+// loaders or actions.
 const ArticleListRoute = lazy(() => import('./routes/article-list'));
 const ArticleRoute = lazy(() => import('./routes/article'));
 const DirectActionRoute = lazy(() => import('./routes/direct-action'));
@@ -48,118 +49,70 @@ const isDeskPage = () => deskMark() === '';
 /** Staff whose address is not proven get `data-desk="verify-address"`: a page to verify it. */
 const isDeskVerifyPage = () => deskMark() === 'verify-address';
 
-/** Every address under /desk (the desk's own routes are in desk-app.tsx). */
-const DESK_PATHS = new RegExp(`^${paths.desk}(?:/.*)?$`);
-
 export function AppRoutes() {
   return (
-    <Switch>
+    <Routes>
       {isDeskPage() && (
-        <Route path={DESK_PATHS}>
-          <Suspense fallback={null}>
-            <DeskApp notFound={<NotFoundRoute />} />
-          </Suspense>
-        </Route>
+        <Route
+          path={`${paths.desk}/*`}
+          element={
+            <Suspense fallback={null}>
+              <DeskApp notFound={<NotFoundRoute />} />
+            </Suspense>
+          }
+        />
       )}
-      <Route>
-        <Layout>
-          {/* First match wins: each address below names one screen. */}
-          <Switch>
-            <Route path={paths.home}>
-              <HomeRoute />
-            </Route>
-            {redirects.map(({ from, to }) => (
-              <Route key={from} path={from}>
-                <Navigate to={to} />
-              </Route>
-            ))}
-            {(['Health', 'Wealth'] as const).map((category) => [
-              <Route key={category} path={categoryPath(category)}>
-                <ArticleListRoute category={category} />
-              </Route>,
-              <Route key={`${category}/:slug`} path={`${categoryPath(category)}/:slug`}>
-                <ArticleRoute category={category} />
-              </Route>,
-            ])}
-            <Route path={paths.directAction}>
-              <DirectActionRoute />
-            </Route>
-            <Route path={paths.collective}>
-              <CollectiveRoute />
-            </Route>
-            <Route path={paths.empowerment}>
-              <EmpowermentRoute />
-            </Route>
-            {contentPages.map((page) => (
-              <Route key={page.path} path={page.path}>
-                <ContentPageRoute slug={page.slug} />
-              </Route>
-            ))}
-            <Route path={paths.earlyAccess}>
-              <EarlyAccessPage />
-            </Route>
-            <Route path={paths.gift}>
-              <GiftPage />
-            </Route>
-            <Route path={paths.giftClaim}>
-              <GiftClaimPage />
-            </Route>
-            <Route path={paths.payItForward}>
-              <PayItForwardPage />
-            </Route>
-            <Route path={paths.register}>
-              <RegisterPage />
-            </Route>
-            <Route path={paths.registerConfirm}>
-              <RegisterConfirmPage />
-            </Route>
-            <Route path={paths.login}>
-              <LoginPage />
-            </Route>
-            <Route path={paths.signInLink}>
-              <SignInLinkPage />
-            </Route>
-            {isDeskVerifyPage() && (
-              <Route path={paths.desk}>
-                <VerifyAddressPage />
-              </Route>
-            )}
-            <Route path={paths.account}>
-              <AccountPage newsletter={<NewsletterChoice />} />
-            </Route>
-            <Route path={paths.resetPassword}>
-              <ResetPasswordPage />
-            </Route>
-            <Route path={paths.confirmEmail}>
-              <ConfirmEmailPage />
-            </Route>
-            <Route path={paths.perks}>
-              <PerksPage />
-            </Route>
-            <Route path={paths.newsletterConfirm}>
-              <ConfirmSubscriptionPage />
-            </Route>
-            <Route path={paths.newsletterUnsubscribe}>
-              <UnsubscribePage />
-            </Route>
-            <Route path={paths.search}>
-              <SearchRoute />
-            </Route>
-            <Route path={paths.topics}>
-              <TopicsRoute />
-            </Route>
-            <Route path={`${paths.topics}/:slug`}>
-              <TopicRoute />
-            </Route>
-            <Route path={`${paths.newsletter}/:slug?`}>
-              <NewsletterRoute />
-            </Route>
-            <Route>
-              <NotFoundRoute />
-            </Route>
-          </Switch>
-        </Layout>
+      <Route
+        element={
+          <Layout>
+            <Outlet />
+          </Layout>
+        }
+      >
+        <Route path={paths.home} element={<HomeRoute />} />
+        {redirects.map(({ from, to }) => (
+          <Route key={from} path={from} element={<Navigate to={to} />} />
+        ))}
+        {(['Health', 'Wealth'] as const).map((category) => [
+          <Route
+            key={category}
+            path={categoryPath(category)}
+            element={<ArticleListRoute category={category} />}
+          />,
+          <Route
+            key={`${category}/:slug`}
+            path={`${categoryPath(category)}/:slug`}
+            element={<ArticleRoute category={category} />}
+          />,
+        ])}
+        <Route path={paths.directAction} element={<DirectActionRoute />} />
+        <Route path={paths.collective} element={<CollectiveRoute />} />
+        <Route path={paths.empowerment} element={<EmpowermentRoute />} />
+        {contentPages.map((page) => (
+          <Route key={page.path} path={page.path} element={<ContentPageRoute slug={page.slug} />} />
+        ))}
+        <Route path={paths.earlyAccess} element={<EarlyAccessPage />} />
+        <Route path={paths.gift} element={<GiftPage />} />
+        <Route path={paths.giftClaim} element={<GiftClaimPage />} />
+        <Route path={paths.payItForward} element={<PayItForwardPage />} />
+        <Route path={paths.register} element={<RegisterPage />} />
+        <Route path={paths.registerConfirm} element={<RegisterConfirmPage />} />
+        <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.signInLink} element={<SignInLinkPage />} />
+        {isDeskVerifyPage() && <Route path={paths.desk} element={<VerifyAddressPage />} />}
+        <Route path={paths.account} element={<AccountPage newsletter={<NewsletterChoice />} />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
+        <Route path={paths.perks} element={<PerksPage />} />
+        <Route path={paths.newsletterConfirm} element={<ConfirmSubscriptionPage />} />
+        <Route path={paths.newsletterUnsubscribe} element={<UnsubscribePage />} />
+        <Route path={paths.search} element={<SearchRoute />} />
+        <Route path={paths.topics} element={<TopicsRoute />} />
+        <Route path={`${paths.topics}/:slug`} element={<TopicRoute />} />
+        <Route path={`${paths.newsletter}/:slug?`} element={<NewsletterRoute />} />
+        {/* What no route above names: the site's 404 page. */}
+        <Route path="*" element={<NotFoundRoute />} />
       </Route>
-    </Switch>
+    </Routes>
   );
 }

@@ -1,6 +1,15 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Navigate, NavLink, Route, StaticRouter, Switch, useLocation, useParams } from './router';
+import {
+  Navigate,
+  NavLink,
+  Outlet,
+  Route,
+  Routes,
+  StaticRouter,
+  useLocation,
+  useParams,
+} from './router';
 
 const at = (path: string, element: React.ReactNode) =>
   renderToStaticMarkup(<StaticRouter location={path}>{element}</StaticRouter>);
@@ -12,6 +21,21 @@ function Where() {
 
 function Slug() {
   return <p>slug {useParams().slug ?? 'none'}</p>;
+}
+
+function Member() {
+  return <p>member {useParams().id}</p>;
+}
+
+/** An area's routes (as the desk's), relative to the address its parent route matched. */
+function DeskRoutes() {
+  return (
+    <Routes>
+      <Route index element="members" />
+      <Route path="members/:id" element={<Member />} />
+      <Route path="*" element="desk: not found" />
+    </Routes>
+  );
 }
 
 describe('the app’s router', () => {
@@ -34,20 +58,41 @@ describe('the app’s router', () => {
     expect(at('/desk/audit', links)).not.toContain('aria-current');
   });
 
-  it('draws the first route that matches, with its parameters, and the last one for the rest', () => {
+  it('draws the route that names the address best, whatever their order, with its parameters, and the catch-all for the rest', () => {
     const routes = (
-      <Switch>
-        <Route path="/newsletter/confirm">confirm</Route>
-        <Route path="/newsletter/:slug?">
-          <Slug />
-        </Route>
-        <Route>not found</Route>
-      </Switch>
+      <Routes>
+        <Route path="/newsletter/:slug?" element={<Slug />} />
+        <Route path="/newsletter/confirm" element="confirm" />
+        <Route path="*" element="not found" />
+      </Routes>
     );
     expect(at('/newsletter/confirm', routes)).toBe('confirm');
     expect(at('/newsletter/first-issue', routes)).toBe('<p>slug first-issue</p>');
     expect(at('/newsletter', routes)).toBe('<p>slug none</p>');
     expect(at('/nowhere', routes)).toBe('not found');
+  });
+
+  it('draws a screen inside its layout, and an area’s own routes below the address it is given', () => {
+    const routes = (
+      <Routes>
+        <Route path="/desk/*" element={<DeskRoutes />} />
+        <Route
+          element={
+            <main>
+              <Outlet />
+            </main>
+          }
+        >
+          <Route path="/" element="home" />
+          <Route path="*" element="not found" />
+        </Route>
+      </Routes>
+    );
+    expect(at('/', routes)).toBe('<main>home</main>');
+    expect(at('/nowhere', routes)).toBe('<main>not found</main>');
+    expect(at('/desk', routes)).toBe('members');
+    expect(at('/desk/members/m1', routes)).toBe('<p>member m1</p>');
+    expect(at('/desk/nowhere', routes)).toBe('desk: not found');
   });
 
   it('reads the address on the server as the browser will on its first render', () => {

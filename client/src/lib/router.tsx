@@ -1,66 +1,34 @@
-import { useCallback, useSyncExternalStore, type ComponentProps, type ReactNode } from 'react';
+import { useEffect, type ComponentProps } from 'react';
 import {
-  Link as RouteLink,
-  Redirect,
-  Router,
-  useLocation as useRoutePath,
-  useSearch,
-} from 'wouter';
+  Link as RouterLink,
+  useLocation as useRouterLocation,
+  useNavigate as useRouterNavigate,
+  useNavigationType as useRouterNavigationType,
+} from 'react-router-dom';
 
-// The app's routing, on wouter (docs/decisions/0018-router.md): about 2 KB of the first load
-// where react-router's declarative mode took 12. Route tables are wouter's `<Switch>` of
-// `<Route>`s, first match wins (so the specific paths come before the general ones). This module
-// adds what the screens read from react-router and wouter leaves out: a key and a type for each
-// navigation, the history entry's state and the hash, and links that say which page is the
-// current one.
+// The app's routing: react-router 7 in its declarative mode (docs/decisions/0020-react-router.md),
+// a <BrowserRouter> in the browser and a <StaticRouter> on the server, with no data router (no
+// screen needs loaders or actions, and it would cost the first load about 15 KB). Route tables are
+// <Routes> of <Route path element>: react-router ranks them, the most specific path wins, and a
+// `*` route takes what no other does. Screens import routing from here only, so what this module
+// narrows (links without framework-mode markers, links that mark the current page, redirects that
+// stay quiet on the server) holds everywhere.
 
-export { Route, Switch, useParams, useSearchParams } from 'wouter';
+export {
+  BrowserRouter,
+  Outlet,
+  Route,
+  Routes,
+  StaticRouter,
+  useParams,
+  useSearchParams,
+} from 'react-router-dom';
 
 /** How the reader arrived at the current entry: a link (PUSH), a replacement, or Back/Forward. */
 export type NavigationType = 'POP' | 'PUSH' | 'REPLACE';
 
-interface Navigation {
-  /** Changes with every navigation, to the same address too: state that belongs to one visit. */
-  key: string;
-  type: NavigationType;
-}
-
-const FIRST: Navigation = { key: 'default', type: 'POP' };
-let navigation = FIRST;
-const listeners = new Set<() => void>();
-
-// wouter's browser location announces pushState and replaceState as events of those names.
-if (typeof window !== 'undefined') {
-  let count = 0;
-  const events: [string, NavigationType][] = [
-    ['popstate', 'POP'],
-    ['pushState', 'PUSH'],
-    ['replaceState', 'REPLACE'],
-  ];
-  for (const [event, type] of events) {
-    window.addEventListener(event, () => {
-      count += 1;
-      navigation = { key: String(count), type };
-      for (const listener of listeners) listener();
-    });
-  }
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-
-function useNavigation(): Navigation {
-  return useSyncExternalStore(
-    subscribe,
-    () => navigation,
-    () => FIRST,
-  );
-}
-
 export function useNavigationType(): NavigationType {
-  return useNavigation().type;
+  return useRouterNavigationType();
 }
 
 export interface Location {
@@ -71,22 +39,13 @@ export interface Location {
   hash: string;
   /** The history entry's state (`navigate(to, { state })`). */
   state: unknown;
+  /** Changes with every navigation, to the same address too: state that belongs to one visit. */
   key: string;
 }
 
-const currentHash = () => window.location.hash;
-const noHash = () => '';
-const currentState = (): unknown => window.history.state;
-const noState = () => null;
-
 /** Where the reader is, read the way the screens need it. */
 export function useLocation(): Location {
-  const [pathname] = useRoutePath();
-  const search = useSearch();
-  const { key } = useNavigation();
-  const hash = useSyncExternalStore(subscribe, currentHash, noHash);
-  const state = useSyncExternalStore(subscribe, currentState, noState);
-  return { pathname, search: search ? `?${search}` : '', hash, state, key };
+  return useRouterLocation();
 }
 
 export type NavigateTo = string | { pathname?: string; search?: string };
@@ -96,15 +55,7 @@ export function useNavigate(): (
   to: NavigateTo,
   options?: { replace?: boolean; state?: unknown },
 ) => void {
-  const [pathname, navigate] = useRoutePath();
-  return useCallback(
-    (to, options) =>
-      navigate(
-        typeof to === 'string' ? to : `${to.pathname ?? pathname}${to.search ?? ''}`,
-        options,
-      ),
-    [navigate, pathname],
-  );
+  return useRouterNavigate();
 }
 
 export type LinkProps = Omit<ComponentProps<'a'>, 'href'> & {
@@ -113,32 +64,33 @@ export type LinkProps = Omit<ComponentProps<'a'>, 'href'> & {
   state?: unknown;
 };
 
-/** A link within the site: followed without reloading the page. */
-export function Link({ to, ...props }: LinkProps) {
-  return <RouteLink to={to} {...props} />;
+/**
+ * A link within the site: followed without reloading the page. Without `data-discover`, which
+ * react-router's framework mode reads to find routes lazily: this app declares all of its own.
+ */
+export function Link(props: LinkProps) {
+  return <RouterLink discover="none" {...props} />;
 }
 
 /**
  * A link that says when it leads to the current page (`aria-current="page"`, which the styles
- * show): at that address or below it, or only at it with `end` (always for the home page).
+ * show): at that address or below it, or only at it with `end` (always for the home page). Not
+ * react-router's NavLink, which also adds an `active` class the styles do not use.
  */
 export function NavLink({ to, end = false, ...props }: LinkProps & { end?: boolean }) {
-  const [pathname] = useRoutePath();
+  const { pathname } = useRouterLocation();
   const current = pathname === to || (!end && to !== '/' && pathname.startsWith(`${to}/`));
-  return <RouteLink to={to} aria-current={current ? 'page' : undefined} {...props} />;
+  return <Link to={to} aria-current={current ? 'page' : undefined} {...props} />;
 }
 
-/** Replaces the address with `to` once drawn (a moved page). */
+/**
+ * Replaces the address with `to` once drawn (a moved page). On the server it draws nothing: the
+ * server answers a moved address itself, and react-router's own <Navigate> would warn there.
+ */
 export function Navigate({ to }: { to: string }) {
-  return <Redirect to={to} replace />;
-}
-
-/** The browser's address: the app's router. */
-export function BrowserRouter({ children }: { children: ReactNode }) {
-  return <Router>{children}</Router>;
-}
-
-/** A fixed address, for drawing a page on the server or in a test (it may carry a `?query`). */
-export function StaticRouter({ location, children }: { location: string; children: ReactNode }) {
-  return <Router ssrPath={location}>{children}</Router>;
+  const navigate = useRouterNavigate();
+  useEffect(() => {
+    void navigate(to, { replace: true });
+  }, [navigate, to]);
+  return null;
 }

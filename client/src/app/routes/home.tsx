@@ -9,7 +9,7 @@ import { useScreenCopy } from '../../lib/site-data';
 // the hero and the navbar are interactive without them.
 const HomeSections = lazy(() => import('./home-sections'));
 
-/** The home page (PRODUCT.md decision 6): the pitch, the join offer, each section's newest items. */
+/** The home page: the pitch, the join offer, each section's newest items. */
 export function HomeRoute() {
   const siteName = useSiteName();
   const pitch = useScreenCopy('home', 'Your Generation, Better Informed');

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { NavLink, Route, Switch } from '../../lib/router';
+import { NavLink, Route, Routes } from '../../lib/router';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
@@ -26,7 +26,7 @@ const PostEditorPage = lazy(() => import('./editor/post-editor-page'));
  * The publisher's desk (/desk): members, one member's record and actions, the posts, the
  * dashboard and the audit log, for staff only (writers: the posts alone). Its own screen, apart from the public site's layout (no navbar, no
  * paywall), never prerendered, never indexed. Its styles come with its code, so the public pages'
- * one stylesheet does not grow.
+ * one stylesheet does not grow. Its routes' paths are below /desk (AppRoutes sends /desk/* here).
  */
 export default function DeskApp({ notFound }: { notFound: ReactNode }) {
   const [staff] = useDeskData('staff', () => fetchStaff());
@@ -44,15 +44,11 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
     return (
       <DeskFrame staff={staff.data}>
         <Suspense fallback={<p className="desk__loading">Loading…</p>}>
-          <Switch>
-            {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
-            <Route path="/desk/posts/:id">
-              <PostEditorPage staff={staff.data} />
-            </Route>
-            <Route>
-              <PostsPage staff={staff.data} />
-            </Route>
-          </Switch>
+          <Routes>
+            {/* `posts/new` too: the editor of a post not saved yet. */}
+            <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
+            <Route path="*" element={<PostsPage staff={staff.data} />} />
+          </Routes>
         </Suspense>
       </DeskFrame>
     );
@@ -60,43 +56,21 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
   return (
     <DeskFrame staff={staff.data}>
       <Suspense fallback={<p className="desk__loading">Loading…</p>}>
-        <Switch>
-          <Route path="/desk">
-            <MembersPage />
-          </Route>
-          <Route path="/desk/members/:id">
-            <MemberPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/dashboard">
-            <DashboardPage />
-          </Route>
-          <Route path="/desk/audit">
-            <AuditPage />
-          </Route>
-          <Route path="/desk/posts">
-            <PostsPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/topics">
-            <TopicsPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/plans">
-            <PlansPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/offers">
-            <OffersPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/gifts">
-            <GiftsPage staff={staff.data} />
-          </Route>
-          <Route path="/desk/seats">
-            <SeatsPage staff={staff.data} />
-          </Route>
-          {/* `/desk/posts/new` too: the editor of a post not saved yet. */}
-          <Route path="/desk/posts/:id">
-            <PostEditorPage staff={staff.data} />
-          </Route>
-          <Route>{notFound}</Route>
-        </Switch>
+        <Routes>
+          <Route index element={<MembersPage />} />
+          <Route path="members/:id" element={<MemberPage staff={staff.data} />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="audit" element={<AuditPage />} />
+          <Route path="posts" element={<PostsPage staff={staff.data} />} />
+          {/* `posts/new` too: the editor of a post not saved yet. */}
+          <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
+          <Route path="topics" element={<TopicsPage staff={staff.data} />} />
+          <Route path="plans" element={<PlansPage staff={staff.data} />} />
+          <Route path="offers" element={<OffersPage staff={staff.data} />} />
+          <Route path="gifts" element={<GiftsPage staff={staff.data} />} />
+          <Route path="seats" element={<SeatsPage staff={staff.data} />} />
+          <Route path="*" element={notFound} />
+        </Routes>
       </Suspense>
     </DeskFrame>
   );
