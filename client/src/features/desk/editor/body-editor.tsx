@@ -15,13 +15,11 @@ const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
 export function BodyEditor({
   markdown,
   onChange,
-  onEditor,
   onError,
 }: {
+  /** The text it starts from: the page draws a new editor (a new `key`) to replace it. */
   markdown: string;
   onChange: (markdown: string) => void;
-  /** The editor, once made: the page replaces its content on a restore or "Take theirs". */
-  onEditor: (editor: Editor) => void;
   onError: (message: string) => void;
 }) {
   const [uploading, setUploading] = useState(0);
@@ -65,10 +63,6 @@ export function BodyEditor({
     },
     onUpdate: ({ editor: changed }) => onChangeRef.current(changed.getMarkdown()),
   });
-
-  useEffect(() => {
-    if (editor) onEditor(editor);
-  }, [editor, onEditor]);
 
   // The word count, from the document as loaded and after every change.
   const [words, setWords] = useState(0);
