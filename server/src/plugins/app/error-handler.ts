@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { DomainError } from '../../domain-error.js';
 import { errorBody, HttpError } from '../../http/errors.js';
 import { logStripeFailure, PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 
@@ -83,6 +84,14 @@ const DATABASE_RETRY_AFTER_S = 5;
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof DomainError) {
+        if (error.retryAfterSeconds !== undefined) {
+          void reply.header('retry-after', String(error.retryAfterSeconds));
+        }
+        return reply
+          .code(error.status)
+          .send({ ...error.details, ...errorBody(error.code, error.message) });
+      }
       if (error instanceof HttpError) {
         if (error instanceof PaymentsUnavailableError) {
           logStripeFailure(request.log, error);
