@@ -15,6 +15,38 @@ const features = readdirSync(new URL('./client/src/features', import.meta.url));
 const noServer = { group: ['**/server/**'], message: 'The client cannot import server code.' };
 const layer = (group, message) => ({ group, message });
 
+/**
+ * The server's layers (docs/decisions/0009-services-and-sql.md). The edges (routes/, plugins/,
+ * http/, cli/, app.ts, server.ts) call the domain modules, never the other way: a domain module
+ * imports no route or plugin (types included: Fastify's declarations reach every file without
+ * one) and throws DomainError (domain-error.ts), not the edge's HttpError. At the bottom,
+ * memberships/ (facts in, entitlements out) imports none of the modules that call it. Tests drive
+ * the whole app from outside, so they may import any layer.
+ */
+const noClient = layer(['**/client/**'], 'The server cannot import client code.');
+const serverImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns: [noClient, ...patterns] }],
+});
+const serverEdges = [
+  'server/src/{routes,plugins,http,cli}/**',
+  'server/src/app.ts',
+  'server/src/server.ts',
+  '**/*.test.ts',
+];
+const aboveMemberships = [
+  'desk',
+  'routes',
+  'plugins',
+  'http',
+  'stripe',
+  'gifts',
+  'seats',
+  'accounts',
+  'newsletter',
+  'content',
+  'cli',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -111,13 +143,53 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
+    rules: serverImports(),
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: serverEdges,
+    rules: serverImports(
+      layer(
+        ['**/routes/**', '**/plugins/**'],
+        'A domain module cannot import routes or plugins: they call it, not the other way.',
+      ),
+      layer(
+        ['**/http/errors.js'],
+        'A domain module throws DomainError (domain-error.ts): HTTP is the error handler’s business.',
+      ),
+    ),
+  },
+  {
+    files: ['server/src/memberships/**/*.ts'],
+    ignores: serverEdges,
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['**/client/**'], message: 'The server cannot import client code.' }],
+          paths: [
+            {
+              name: 'stripe',
+              message: 'memberships/ takes facts, not Stripe: calls to Stripe are stripe/’s.',
+            },
+          ],
+          patterns: [
+            noClient,
+            layer(
+              aboveMemberships.map((folder) => `**/${folder}/**`),
+              'memberships/ is the bottom layer (facts in, entitlements out): the modules above call it, it imports none of them.',
+            ),
+          ],
         },
       ],
     },
+  },
+  {
+    files: ['server/src/plugins/app/error-handler.ts'],
+    rules: serverImports(
+      layer(
+        ['**/stripe/**'],
+        'The error handler maps errors to answers: payments log and count Stripe’s failures (plugins/app/payments.ts).',
+      ),
+    ),
   },
 );

@@ -1,8 +1,8 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// The client's import direction is enforced by `npm run lint` (eslint.config.js): these wrong
-// imports must each fail it, and the right ones must pass.
+// The client's and the server's import directions are enforced by `npm run lint`
+// (eslint.config.js): these wrong imports must each fail it, and the right ones must pass.
 
 const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
 
@@ -50,6 +50,51 @@ describe('import boundaries', () => {
       'server/src/wrong.ts',
       "import { paths } from '../../client/src/config/paths.js';",
     ],
+    [
+      'the memberships module importing the desk',
+      'server/src/memberships/wrong.ts',
+      "import { writeAudit } from '../desk/audit.js';",
+    ],
+    [
+      'the memberships module calling Stripe',
+      'server/src/memberships/wrong.ts',
+      "import { callStripe } from '../stripe/call-stripe.js';",
+    ],
+    [
+      'the memberships module importing the Stripe SDK',
+      'server/src/memberships/wrong.ts',
+      "import type Stripe from 'stripe';",
+    ],
+    [
+      'the memberships module importing the gifts that call it',
+      'server/src/memberships/wrong.ts',
+      "import { claimGift } from '../gifts/gift-ledger.js';",
+    ],
+    [
+      'the memberships module importing accounts',
+      'server/src/memberships/wrong.ts',
+      "import { signIn } from '../accounts/accounts.js';",
+    ],
+    [
+      'a domain module importing a route',
+      'server/src/gifts/wrong.ts',
+      "import deskGiftRoutes from '../routes/desk/gifts.js';",
+    ],
+    [
+      'a domain module importing a plugin, for a type only',
+      'server/src/accounts/wrong.ts',
+      "import type { Payments } from '../plugins/app/payments.js';",
+    ],
+    [
+      'a domain module throwing HttpError',
+      'server/src/seats/wrong.ts',
+      "import { HttpError } from '../http/errors.js';",
+    ],
+    [
+      'the error handler importing Stripe code',
+      'server/src/plugins/app/error-handler.ts',
+      "import { logStripeFailure } from '../../stripe/call-stripe.js';",
+    ],
   ])('fails lint for %s', async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, `${code}\nexport {};\n`)).toHaveLength(1);
   });
@@ -66,6 +111,28 @@ describe('import boundaries', () => {
       "import '../../lib/session/session-context';",
     ],
     ['a component importing lib', 'client/src/components/right.tsx', "import '../lib/api-client';"],
+    [
+      'the memberships module importing the database',
+      'server/src/memberships/right.ts',
+      "import '../db/transaction.js';",
+    ],
+    ['gifts calling the ledger', 'server/src/gifts/right.ts', "import '../memberships/ledger.js';"],
+    [
+      'a domain module throwing DomainError',
+      'server/src/seats/right.ts',
+      "import '../domain-error.js';",
+    ],
+    [
+      'a route calling a domain module',
+      'server/src/routes/right.ts',
+      "import '../stripe/call-stripe.js';",
+    ],
+    [
+      // Tests drive the whole app from outside, whatever folder they sit in.
+      'a memberships test paying through Stripe',
+      'server/src/memberships/right.test.ts',
+      "import '../stripe/offer.js';",
+    ],
   ])('passes lint for %s', async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, `${code}\nexport {};\n`)).toEqual([]);
   });

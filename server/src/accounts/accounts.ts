@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { hashLinkToken as hashToken, newLinkToken } from '../http/link-tokens.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
-import type { Session } from '../plugins/app/sessions.js';
+import type { Session } from '../sessions/session.js';
 import type { Services } from '../services.js';
 import {
   hasControlCharacters,
@@ -30,7 +30,7 @@ export interface SessionGrant {
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const invalidCredentials = () =>
-  new HttpError(401, 'invalid_credentials', 'That email and password do not match an account.');
+  new DomainError(401, 'invalid_credentials', 'That email and password do not match an account.');
 
 /**
  * NUL and other control characters never belong in an email or a password: refused before
@@ -38,14 +38,14 @@ const invalidCredentials = () =>
  */
 export function requireNoControlCharacters(fields: { email?: string; password?: string }): void {
   if (fields.email !== undefined && hasControlCharacters(fields.email)) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_email',
       'An email address cannot contain control characters.',
     );
   }
   if (fields.password !== undefined && hasControlCharacters(fields.password)) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_password',
       'A password cannot contain control characters (such as NUL or a line break).',
@@ -57,7 +57,7 @@ export function requireValidEmail(input: string): string {
   requireNoControlCharacters({ email: input });
   const email = normalizeEmail(input);
   if (!isValidEmail(email)) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_email',
       'Enter a valid email address, like name@example.com.',
@@ -68,7 +68,7 @@ export function requireValidEmail(input: string): string {
 
 async function requireAcceptablePassword(password: string, userInputs: string[] = []) {
   const problem = await checkNewPassword(password, userInputs);
-  if (problem) throw new HttpError(400, 'weak_password', problem);
+  if (problem) throw new DomainError(400, 'weak_password', problem);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -76,7 +76,11 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 const emailTaken = () =>
-  new HttpError(409, 'email_taken', 'An account with that email already exists. Sign in instead.');
+  new DomainError(
+    409,
+    'email_taken',
+    'An account with that email already exists. Sign in instead.',
+  );
 
 /**
  * Checks an email and password. An unknown email and a wrong password get the same answer in the
@@ -158,9 +162,9 @@ export async function requireOwnerPresent(
   });
   if (user && (await recentSignInUntil({ db }, input.sessionId))) return user;
   if (user?.passwordHash) {
-    throw new HttpError(403, 'password_required', 'Enter your current password.');
+    throw new DomainError(403, 'password_required', 'Enter your current password.');
   }
-  throw new HttpError(
+  throw new DomainError(
     403,
     'sign_in_again',
     'This needs a sign-in by link, code or passkey within the last 12 hours: sign in again with a link to change this.',
@@ -174,7 +178,7 @@ async function requirePassword({ db }: Pick<Services, 'db'>, userId: string, pas
     select: { passwordHash: true, email: true },
   });
   if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
-    throw new HttpError(403, 'wrong_password', 'Your current password is not right.');
+    throw new DomainError(403, 'wrong_password', 'Your current password is not right.');
   }
   return user;
 }
@@ -246,9 +250,9 @@ export async function requestEmailChange(
 ): Promise<EmailChangeRequest> {
   const newEmail = requireValidEmail(input.email);
   const user = await requireOwnerPresent({ db }, input);
-  if (!user.email) throw new HttpError(403, 'registration_required', 'Create an account first.');
+  if (!user.email) throw new DomainError(403, 'registration_required', 'Create an account first.');
   if (user.email === newEmail) {
-    throw new HttpError(400, 'same_email', 'That is already your email address.');
+    throw new DomainError(400, 'same_email', 'That is already your email address.');
   }
   const taken = await db.prisma.user.findUnique({
     where: { email: newEmail },
@@ -269,7 +273,7 @@ export async function requestEmailChange(
 }
 
 const invalidEmailLink = () =>
-  new HttpError(
+  new DomainError(
     400,
     'invalid_email_link',
     'This confirmation link is invalid, used or expired. Ask for a new one from your account.',
@@ -383,7 +387,7 @@ export function passwordResetMail(
 }
 
 const invalidResetLink = () =>
-  new HttpError(
+  new DomainError(
     400,
     'invalid_reset_link',
     'This reset link is invalid, used or expired. Ask for a new one.',

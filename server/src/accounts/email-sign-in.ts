@@ -1,9 +1,9 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { hashLinkToken as hashToken, newLinkToken as newToken } from '../http/link-tokens.js';
 import { holdsPayments } from '../memberships/memberships.js';
-import type { Session } from '../plugins/app/sessions.js';
+import type { Session } from '../sessions/session.js';
 import type { Services } from '../services.js';
 import { normalizeEmail } from '../../../contract/account-rules.js';
 import type { MailedLinkPreview } from '../../../contract/api.js';
@@ -33,35 +33,35 @@ const hashCode = (rowId: string, code: string) =>
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 const invalidLink = () =>
-  new HttpError(400, 'invalid_link', 'This link is not valid, or is too old. Ask for a new one.');
+  new DomainError(400, 'invalid_link', 'This link is not valid, or is too old. Ask for a new one.');
 const linkExpired = () =>
-  new HttpError(
+  new DomainError(
     410,
     'link_expired',
     'This link was used already or has expired. Ask for a new one.',
   );
 const codeExpired = () =>
-  new HttpError(
+  new DomainError(
     410,
     'code_expired',
     'That code has expired, was used, or was mistyped too often. Ask for a new one.',
   );
 const wrongCode = () =>
-  new HttpError(400, 'invalid_code', 'That code is not right. Check the mail and try again.');
+  new DomainError(400, 'invalid_code', 'That code is not right. Check the mail and try again.');
 const tooManyCodes = () =>
-  new HttpError(
+  new DomainError(
     429,
     'too_many_codes',
     'Too many wrong codes were typed for this address today: sign in with the link in the mail instead.',
   );
 const membershipHere = () =>
-  new HttpError(
+  new DomainError(
     409,
     'membership_here',
     'This browser holds a membership bought without an account, and did not ask for this mail: it moves into the account only if you say so on the page the link opens.',
   );
 const signedInElsewhere = () =>
-  new HttpError(
+  new DomainError(
     409,
     'already_registered',
     'You are signed in to an account: sign out first, then open the link again to create another.',
@@ -111,7 +111,7 @@ async function attachProvenAddress(
     select: { email: true },
   });
   if (existing?.email) {
-    throw new HttpError(
+    throw new DomainError(
       409,
       'already_registered',
       'You already have an account: sign out first to create another.',
@@ -174,7 +174,7 @@ export async function requestRegistration(
 ): Promise<RegistrationMail> {
   const email = requireValidEmail(input.email);
   if (input.visitorEmail) {
-    throw new HttpError(
+    throw new DomainError(
       409,
       'already_registered',
       'You already have an account: sign out first to create another.',
@@ -252,7 +252,11 @@ export async function previewMailedLink(
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
 const emailTaken = () =>
-  new HttpError(409, 'email_taken', 'An account with that email already exists. Sign in instead.');
+  new DomainError(
+    409,
+    'email_taken',
+    'An account with that email already exists. Sign in instead.',
+  );
 
 /**
  * The form on /register/confirm: the address is proven, its owner's password set, and the account
@@ -266,7 +270,7 @@ export async function confirmRegistration(
   // A link that cannot work, or a weak password, is refused before the costly hash.
   const pending = requireUsable(await findByToken(db.prisma, input.token), 'register');
   const problem = await checkNewPassword(input.password, [pending.email]);
-  if (problem) throw new HttpError(400, 'weak_password', problem);
+  if (problem) throw new DomainError(400, 'weak_password', problem);
   const passwordHash = await getPasswordHash(input.password);
   return db.prisma
     .$transaction(async (tx) => {
@@ -382,7 +386,7 @@ export async function confirmEmailCode(
   const email = normalizeEmail(input.email);
   const code = input.code.replace(/[\s-]/g, '');
   if (!/^\d{6}$/.test(code)) {
-    throw new HttpError(400, 'invalid_code', 'The code is the 6 digits in the mail we sent.');
+    throw new DomainError(400, 'invalid_code', 'The code is the 6 digits in the mail we sent.');
   }
   if (!(await deps.codeLimit.allows(email))) throw tooManyCodes();
   // The attempt is spent in a statement of its own, committed whatever the code turns out to be.

@@ -9,8 +9,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { HttpError } from '../http/errors.js';
-import type { Session } from '../plugins/app/sessions.js';
+import { DomainError } from '../domain-error.js';
+import type { Session } from '../sessions/session.js';
 import type { Services } from '../services.js';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../../../contract/passkeys.js';
 import { describeBrowser } from '../sessions/describe-browser.js';
@@ -43,19 +43,19 @@ export function relyingPartyOf(siteUrl: string, siteName: string): RelyingParty 
 type Purpose = 'register' | 'sign-in';
 
 const challengeInvalid = () =>
-  new HttpError(
+  new DomainError(
     400,
     'passkey_challenge_invalid',
     'This passkey request has expired or was already answered. Try again.',
   );
 const notVerified = (status: 400 | 401) =>
-  new HttpError(
+  new DomainError(
     status,
     'passkey_not_verified',
     'The passkey’s answer could not be verified. Nothing was changed: try again.',
   );
 const notRecognized = () =>
-  new HttpError(
+  new DomainError(
     401,
     'passkey_not_recognized',
     'This passkey does not belong to an account here (it may have been removed). Sign in another way.',
@@ -211,7 +211,7 @@ export async function finishPasskeyRegistration(
     });
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') {
-      throw new HttpError(409, 'passkey_exists', 'That passkey is already registered.');
+      throw new DomainError(409, 'passkey_exists', 'That passkey is already registered.');
     }
     throw error;
   }
@@ -296,14 +296,14 @@ export async function finishPasskeySignIn(
 }
 
 const noSuchPasskey = () =>
-  new HttpError(404, 'not_found', 'No such passkey: it may have been removed already.');
+  new DomainError(404, 'not_found', 'No such passkey: it may have been removed already.');
 
 export async function renamePasskey(
   deps: Pick<Services, 'db'>,
   input: { userId: string; id: string; name: string },
 ): Promise<Passkey[]> {
   const name = input.name.trim();
-  if (!name) throw new HttpError(400, 'invalid_name', 'Give the passkey a name.');
+  if (!name) throw new DomainError(400, 'invalid_name', 'Give the passkey a name.');
   const { count } = await deps.db.prisma.passkey.updateMany({
     where: { id: input.id, userId: input.userId },
     data: { name },

@@ -4,7 +4,7 @@ import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
 } from '../../../contract/account-rules.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { estimateStrength } from './strength-estimator.js';
 
 /** scrypt, memory-hard: N = 2^15, r = 8 → 32 MiB and ~50 ms per hash on a small VPS. */
@@ -24,11 +24,12 @@ const queue: (() => void)[] = [];
 async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= HASHING.concurrent) {
     if (queue.length >= HASHING.waiting) {
-      throw new HttpError(
+      throw new DomainError(
         503,
         'busy',
         'The site is very busy signing people in: please try again in a few seconds.',
-        { 'retry-after': String(HASHING.retryAfterSeconds) },
+        {},
+        HASHING.retryAfterSeconds,
       );
     }
     await new Promise<void>((resolve) => queue.push(resolve));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
 
 /**
@@ -130,11 +130,12 @@ export function createSignInThrottle(
         keys.known,
       ]);
       if (pair >= limits.perEmailAndAddress || fromAddress >= limits.perAddress) {
-        throw new HttpError(
+        throw new DomainError(
           429,
           'rate_limited',
           'Too many failed sign-ins from here: try again in 15 minutes, or reset your password.',
-          { 'retry-after': String(Math.ceil(limits.windowMs / 1000)) },
+          {},
+          Math.ceil(limits.windowMs / 1000),
         );
       }
       if (known === 0 && forEmail >= limits.slowAfter) {

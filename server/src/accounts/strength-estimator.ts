@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * zxcvbn-ts, the password strength estimator, on a worker thread of its own. An estimate is CPU
@@ -102,11 +102,12 @@ export async function stopStrengthEstimator(): Promise<void> {
 export function estimateStrength(password: string, userInputs: string[]): Promise<Estimate> {
   if (pending.size >= MAX_WAITING) {
     return Promise.reject(
-      new HttpError(
+      new DomainError(
         503,
         'busy',
         'The site is very busy signing people in: please try again in a few seconds.',
-        { 'retry-after': '2' },
+        {},
+        2,
       ),
     );
   }

@@ -1,6 +1,6 @@
 import { createPasswordReset, passwordResetMail } from '../accounts/accounts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import { endComp, grantComp } from '../memberships/comps.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
@@ -45,7 +45,7 @@ async function membershipSnapshot(tx: Tx, userId: string): Promise<MembershipSna
 /** `YYYY-MM-DD` is the comp's last day, through its end (UTC); a date-time is taken as it is. */
 export function parseCompEnd(text: string): Date {
   const invalid = () =>
-    new HttpError(400, 'invalid_end_date', 'Give the end date as YYYY-MM-DD (a real date).');
+    new DomainError(400, 'invalid_end_date', 'Give the end date as YYYY-MM-DD (a real date).');
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (day) {
     const start = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
@@ -125,7 +125,7 @@ export async function rereadFromStripe(
   userId: string,
 ): Promise<string> {
   const { rowCount } = await deps.db.pool.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-  if (!rowCount) throw new HttpError(404, 'member_not_found', 'There is no such member.');
+  if (!rowCount) throw new DomainError(404, 'member_not_found', 'There is no such member.');
   const report = await reconcileUser(deps, userId);
   await withTransaction(deps.db.pool, (tx) =>
     writeAudit(tx, actor, {
@@ -146,7 +146,7 @@ export async function rereadFromStripe(
       : `membership: ${describe(report.before)} → ${describe(report.after)}`;
   const read = `Read ${report.subscriptionsRead} subscription(s) and ${report.paymentsRead} early-access payment(s) from Stripe: ${changed}.`;
   if (report.failures.length > 0) {
-    throw new HttpError(
+    throw new DomainError(
       502,
       'stripe_reread_incomplete',
       `${read} Stripe did not answer for ${report.failures.length} item(s): try again in a few minutes.`,
@@ -174,9 +174,9 @@ export async function endSessionsAsStaff(
       [userId],
     );
     const user = rows[0];
-    if (!user) throw new HttpError(404, 'member_not_found', 'There is no such member.');
+    if (!user) throw new DomainError(404, 'member_not_found', 'There is no such member.');
     if (!user.email) {
-      throw new HttpError(
+      throw new DomainError(
         409,
         'anonymous_member',
         'This member has no account: their browser’s cookie is their only way back to what they paid. Nothing was ended.',
@@ -207,16 +207,16 @@ export async function sendPasswordResetAsStaff(
     where: { id: userId },
     select: { email: true },
   });
-  if (!user) throw new HttpError(404, 'member_not_found', 'There is no such member.');
+  if (!user) throw new DomainError(404, 'member_not_found', 'There is no such member.');
   const reset = user.email ? await createPasswordReset(deps, { email: user.email }) : null;
   if (!reset) {
-    throw new HttpError(409, 'no_password', 'This member has no account with a password.');
+    throw new DomainError(409, 'no_password', 'This member has no account with a password.');
   }
   try {
     await deps.mailer.send(passwordResetMail(reset, deps));
   } catch (error) {
     deps.log.error({ err: error }, 'could not send a password-reset mail from the desk');
-    throw new HttpError(
+    throw new DomainError(
       502,
       'mail_failed',
       'The mail server did not take the message: check SMTP_URL and the log, then try again.',

@@ -6,7 +6,7 @@ import type {
   DeskMemberRow,
   DeskMembersPage,
 } from '../../../contract/desk-api.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { placeEntries, type LedgerEntry } from '../memberships/derive-membership.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
 import type { Services } from '../services.js';
@@ -44,7 +44,11 @@ export function encodeCursor(cursor: Cursor): string {
 
 export function decodeCursor(text: string): Cursor {
   const invalid = () =>
-    new HttpError(400, 'invalid_cursor', 'That page link is not valid: start from the first page.');
+    new DomainError(
+      400,
+      'invalid_cursor',
+      'That page link is not valid: start from the first page.',
+    );
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -204,7 +208,7 @@ export async function readMember(
     [userId],
   );
   const user = users[0];
-  if (!user) throw new HttpError(404, 'member_not_found', 'There is no such member.');
+  if (!user) throw new DomainError(404, 'member_not_found', 'There is no such member.');
 
   const [entries, subscriptions, customers, events, claims, sessions, audit] = await Promise.all([
     db.pool.query<LedgerSqlRow>(

@@ -1,5 +1,5 @@
 import type { StaffConfig } from '../config.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * Who may use the publisher's desk, and what each may do (docs/decisions/0025-staff-roles.md).
@@ -39,9 +39,9 @@ export function changesAllowedUntil(staff: Staff): Date | null {
 }
 
 /** The answer for a desk address to someone who is not staff: that of an unknown address. */
-export function deskNotFound(method: string, url: string): HttpError {
+export function deskNotFound(method: string, url: string): DomainError {
   const path = url.split('?')[0] ?? '/';
-  return new HttpError(404, 'not_found', `No such resource: ${method} ${path}`);
+  return new DomainError(404, 'not_found', `No such resource: ${method} ${path}`);
 }
 
 /**
@@ -51,7 +51,7 @@ export function deskNotFound(method: string, url: string): HttpError {
 export function requireChangeAllowed(staff: Staff, now = new Date()): void {
   requireMaySeeMembers(staff);
   if (staff.role !== 'owner') {
-    throw new HttpError(
+    throw new DomainError(
       403,
       'read_only_staff',
       'Editors can look but not change: ask an owner (STAFF_EMAILS) to do this.',
@@ -59,7 +59,7 @@ export function requireChangeAllowed(staff: Staff, now = new Date()): void {
   }
   const until = changesAllowedUntil(staff);
   if (!until || until.getTime() <= now.getTime()) {
-    throw new HttpError(
+    throw new DomainError(
       403,
       'sign_in_again',
       'Changes need a sign-in within the last 12 hours: sign out, sign in again, and retry.',
@@ -70,7 +70,7 @@ export function requireChangeAllowed(staff: Staff, now = new Date()): void {
 /** Writers see only posts: members, money and the audit log are for owners and editors. */
 export function requireMaySeeMembers(staff: Staff): void {
   if (staff.role === 'writer') {
-    throw new HttpError(
+    throw new DomainError(
       403,
       'writers_see_posts_only',
       'Writers work on posts only: members and payments are for editors and owners.',

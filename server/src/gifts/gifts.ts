@@ -9,15 +9,15 @@ import { formatMoney } from '../../../contract/plans.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { hashLinkToken, newLinkToken } from '../http/link-tokens.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 
 /**
  * Gifts after their payment (docs/decisions/0024-gifts-and-solidarity-seats.md): the mail each one
  * is owed (the buyer's receipt, the recipient's claim link at the send date, the buyer's notice
- * once claimed), the claim page's preview, and the desk's list of gifts not yet claimed. The ledger
- * side (the payment's state, the claim's period) is in memberships/ledger.ts.
+ * once claimed), the claim page's preview, and the desk's list of gifts not yet claimed. The money
+ * (the payment's state, the claim's period) is in gift-ledger.ts.
  */
 
 export interface GiftMailDeps {
@@ -229,7 +229,7 @@ export async function listUnclaimedGifts(pool: pg.Pool): Promise<DeskGift[]> {
 }
 
 const notUnclaimed = () =>
-  new HttpError(
+  new DomainError(
     404,
     'not_found',
     'No unclaimed gift has this id: it was claimed or refunded since, or never existed.',
@@ -262,7 +262,7 @@ export async function resendGift(
     }
     const due = gift.sentAt !== null || gift.sendAt.getTime() <= Date.now();
     if (due && gift.state !== 'active') {
-      throw new HttpError(
+      throw new DomainError(
         409,
         'gift_disputed',
         'The payment for this gift is disputed: its link can be sent once the dispute is won.',
@@ -271,7 +271,7 @@ export async function resendGift(
     if (due) {
       await sendClaimLink(tx, gift, deps).catch((error: unknown) => {
         deps.log.error({ err: error, giftId: gift.id }, 'could not mail a gift again');
-        throw new HttpError(
+        throw new DomainError(
           502,
           'mail_failed',
           'The mail server did not take the mail: nothing changed. Try again in a moment.',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { lockUserId, recomputeMembership } from './ledger.js';
 
 /**
@@ -39,13 +39,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 async function lockExistingUser(tx: Tx, userId: string): Promise<void> {
   await lockUserId(tx, userId);
   const { rowCount } = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-  if (!rowCount) throw new HttpError(404, 'member_not_found', 'There is no such member.');
+  if (!rowCount) throw new DomainError(404, 'member_not_found', 'There is no such member.');
 }
 
 function requireReason(reason: string): string {
   const trimmed = reason.trim();
   if (trimmed.length < 3 || trimmed.length > MAX_COMP_REASON_LENGTH) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_reason',
       `Give a reason of 3 to ${MAX_COMP_REASON_LENGTH} characters: it goes on the ledger and in the audit log.`,
@@ -63,10 +63,10 @@ export async function grantComp(
   const now = options.now ?? new Date();
   const reason = requireReason(grant.reason);
   if (Number.isNaN(grant.until.getTime()) || grant.until.getTime() <= now.getTime()) {
-    throw new HttpError(400, 'invalid_end_date', 'A comp’s end date must be in the future.');
+    throw new DomainError(400, 'invalid_end_date', 'A comp’s end date must be in the future.');
   }
   if (grant.until.getTime() - now.getTime() > MAX_COMP_DAYS * DAY_MS) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_end_date',
       `A comp can run for at most ${MAX_COMP_DAYS} days.`,
@@ -79,7 +79,7 @@ export async function grantComp(
     [grant.userId],
   );
   if (rows[0]?.unproven) {
-    throw new HttpError(
+    throw new DomainError(
       409,
       'address_unproven',
       'This account has not proven its address yet (it never used a link mailed to it): no comp until it does.',
@@ -118,9 +118,9 @@ export async function endComp(
     [input.compId, input.userId],
   );
   const comp = rows[0];
-  if (!comp) throw new HttpError(404, 'comp_not_found', 'This member has no such comp.');
+  if (!comp) throw new DomainError(404, 'comp_not_found', 'This member has no such comp.');
   if (comp.periodEnd.getTime() <= now.getTime()) {
-    throw new HttpError(409, 'comp_ended', 'This comp has already ended.');
+    throw new DomainError(409, 'comp_ended', 'This comp has already ended.');
   }
   const end = now;
   await tx.query(`UPDATE entitlements SET "periodEnd" = $2, "updatedAt" = now() WHERE id = $1`, [

@@ -7,21 +7,20 @@ import {
   type LedgerEntry,
 } from './derive-membership.js';
 import type {
-  GiftFact,
   InvoiceFact,
+  MembershipFact,
   OneTimeFact,
-  PaymentFact,
-  SeatFundingFact,
   SubscriptionFact,
 } from './payment-facts.js';
 import { markRedeemed } from './offer-redemptions.js';
-import { GIFT_DAYS } from '../../../contract/gift-rules.js';
-import { SEAT_DAYS } from '../../../contract/seat-rules.js';
 
 /**
  * The ledger's writes: explicit SQL inside the caller's transaction (decision 0003 says why SQL on
  * the money path). Every write is idempotent: entitlements by their source id, subscriptions and
- * states guarded by when Stripe was read, taken-back states final.
+ * states guarded by when Stripe was read, taken-back states final. Gifts and seats keep their own
+ * rules (gifts/gift-ledger.ts, seats/seat-ledger.ts) and put their years here through
+ * `lockUserId` and `recomputeMembership`; stripe/apply-payment-facts.ts sends each payment Stripe
+ * tells of to its module (docs/decisions/0008-membership-ledger.md).
  */
 
 export const ONE_TIME_MEMBERSHIP_DAYS = 365;
@@ -33,11 +32,13 @@ export interface LedgerChange {
   actionIds: string[];
   /** Lines for the operator's log. */
   notices: string[];
-  /** Gifts whose payment was recorded or changed: mail may be due (receipt, claim link). */
-  giftIds: string[];
-  /** Seat fundings recorded or changed: a receipt may be due, requests may now be granted. */
-  fundingIds: string[];
 }
+
+export const newLedgerChange = (): LedgerChange => ({
+  userIds: new Set(),
+  actionIds: [],
+  notices: [],
+});
 
 const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
 
@@ -46,12 +47,13 @@ const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
  * follows the newest read of the charge, except that a state taken back (refunded, lost in a
  * dispute) stays taken back whatever arrives after.
  */
-const newerStateOf = (table: string) =>
+export const newerStateOf = (table: string) =>
   `${table}.state NOT IN ('refunded', 'revoked')
        AND ${table}.state IS DISTINCT FROM EXCLUDED.state
        AND (EXCLUDED.state IN ('refunded', 'revoked')
             OR ${table}."stateReadAt" <= EXCLUDED."stateReadAt")`;
-const TAKEN_BACK: readonly EntitlementState[] = ['refunded', 'revoked'];
+/** States a payment never comes back from. */
+export const TAKEN_BACK: readonly EntitlementState[] = ['refunded', 'revoked'];
 
 /**
  * Serialises everything that places money on one user id (the webhook, the checkout return, a
@@ -243,205 +245,6 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
   change.userIds.add(placement.userId);
 }
 
-/**
- * A gift's payment: its row is made from the payment the first time it is read (an abandoned
- * payment leaves nothing), and its state follows the newest read of the charge, a payment taken
- * back staying taken back. A gift already claimed carries the same state to the period it gave:
- * a refund after the claim ends that period only. Row lock on the gift first, then the user's.
- */
-async function applyGift(tx: Tx, fact: GiftFact, change: LedgerChange): Promise<void> {
-  const { rows } = await tx.query<{ claimedBy: string | null }>(
-    `INSERT INTO gifts (id, "paymentIntentId", "buyerUserId", "buyerEmail", "fromName",
-                        "recipientEmail", message, "sendAt", "amountCents", currency, "paidAt",
-                        state, "stateReason", "stateReadAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::timestamptz, $11), $9, $10, $11, $12, $13, $14,
-             now())
-     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
-                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE ${newerStateOf('gifts')}
-     RETURNING "claimedBy"`,
-    [
-      fact.giftId,
-      fact.paymentIntentId,
-      fact.buyerUserId,
-      fact.buyerEmail,
-      fact.fromName,
-      fact.recipientEmail,
-      fact.message,
-      fact.sendAt,
-      fact.amountCents,
-      fact.currency,
-      fact.paidAt,
-      fact.outcome.state,
-      fact.outcome.reason,
-      fact.readAt,
-    ],
-  );
-  const written = rows[0];
-  if (!written) return; // nothing new
-  change.giftIds.push(fact.giftId);
-  if (!written.claimedBy) return;
-  await lockUserId(tx, written.claimedBy);
-  const period = await tx.query(
-    `UPDATE entitlements SET state = $2, "stateReason" = $3, "stateReadAt" = $4, "updatedAt" = now()
-     WHERE id = $1 AND source = 'gift' AND state NOT IN ('refunded', 'revoked')`,
-    [fact.paymentIntentId, fact.outcome.state, fact.outcome.reason, fact.readAt],
-  );
-  // The claimer's account may be gone (deleted): then there is no period left to change.
-  if (period.rowCount) change.userIds.add(written.claimedBy);
-}
-
-/**
- * A supporter's payment for seats: its row is made from the payment the first time it is read, and
- * its state follows the newest read of the charge, taken back staying taken back. Seats already
- * granted stay granted whatever becomes of the payment (the reader was given the year); a refund
- * or a lost dispute takes back only the seats not yet granted, which the pool counts from the
- * state (seats.ts).
- */
-async function applySeatFunding(
-  tx: Tx,
-  fact: SeatFundingFact,
-  change: LedgerChange,
-): Promise<void> {
-  const { rowCount } = await tx.query(
-    `INSERT INTO seat_fundings (id, "paymentIntentId", "supporterUserId", "supporterEmail", seats,
-                                "amountCents", currency, "paidAt", state, "stateReason",
-                                "stateReadAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
-     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
-                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE ${newerStateOf('seat_fundings')}`,
-    [
-      fact.fundingId,
-      fact.paymentIntentId,
-      fact.supporterUserId,
-      fact.supporterEmail,
-      fact.seats,
-      fact.amountCents,
-      fact.currency,
-      fact.paidAt,
-      fact.outcome.state,
-      fact.outcome.reason,
-      fact.readAt,
-    ],
-  );
-  if (rowCount) change.fundingIds.push(fact.fundingId);
-}
-
-/**
- * Grants an open seat request from the pool: the oldest funding with a seat left (the fundings
- * locked, so two grants never take a last seat twice) gives the reader a year of their own (source
- * `sponsored`), placed from now after the time they hold. Null when the request is not open or
- * the pool is empty.
- */
-export async function grantSeat(
-  tx: Tx,
-  input: { requestId: string; grantedBy: string | null; now: Date },
-  options: { graceDays: number },
-): Promise<{ userId: string; fundingId: string } | null> {
-  const { rows: requests } = await tx.query<{ userId: string }>(
-    `SELECT "userId" FROM seat_requests WHERE id = $1 AND state = 'open' FOR UPDATE`,
-    [input.requestId],
-  );
-  const request = requests[0];
-  if (!request) return null;
-  // Every funding whose payment stands, locked first (grants are rare: they take turns), then
-  // counted in a statement of its own, which sees the grants committed while it waited.
-  await tx.query(`SELECT id FROM seat_fundings WHERE state = 'active' ORDER BY id FOR UPDATE`);
-  const { rows: fundings } = await tx.query<{ id: string; currency: string }>(
-    `SELECT f.id, f.currency FROM seat_fundings f
-     WHERE f.state = 'active'
-       AND f.seats > (SELECT count(*) FROM seat_requests r
-                      WHERE r."fundingId" = f.id AND r.state = 'granted')
-     ORDER BY f."paidAt", f.id LIMIT 1`,
-  );
-  const funding = fundings[0];
-  if (!funding) return null;
-  await lockUserId(tx, request.userId);
-  await tx.query(
-    `INSERT INTO entitlements (id, "userId", source, "amountCents", currency, "paidAt",
-                               "periodStart", days, state, "stateReadAt", "grantedBy", "updatedAt")
-     VALUES ($1, $2, 'sponsored', 0, $3, $4, $4, $5, 'active', $4, $6, now())`,
-    [
-      `seat_${input.requestId}`,
-      request.userId,
-      funding.currency,
-      input.now,
-      SEAT_DAYS,
-      input.grantedBy,
-    ],
-  );
-  await tx.query(
-    `UPDATE seat_requests SET state = 'granted', "decidedAt" = $2, "decidedBy" = $3,
-                              "fundingId" = $4
-     WHERE id = $1`,
-    [input.requestId, input.now, input.grantedBy, funding.id],
-  );
-  await recomputeMembership(tx, request.userId, options.graceDays);
-  return { userId: request.userId, fundingId: funding.id };
-}
-
-export type GiftClaim =
-  | { claimed: true; userId: string }
-  | { claimed: false; why: 'unknown' | 'taken' | 'refunded' | 'disputed'; byYou: boolean };
-
-/**
- * Claims the gift whose link token hashes to `tokenHash` for `userId`: a ledger period of its own
- * (source `gift`, a year), placed from now after the time the user holds. Once per gift; a gift
- * whose payment was taken back, or is disputed, cannot be claimed. Claiming again by the same
- * account changes nothing.
- */
-export async function claimGift(
-  tx: Tx,
-  input: { tokenHash: string; userId: string; now: Date },
-  options: { graceDays: number },
-): Promise<GiftClaim> {
-  const { rows } = await tx.query<{
-    id: string;
-    paymentIntentId: string;
-    amountCents: number;
-    currency: string;
-    paidAt: Date;
-    state: EntitlementState;
-    stateReadAt: Date;
-    claimedBy: string | null;
-  }>(
-    `SELECT id, "paymentIntentId", "amountCents", currency, "paidAt", state, "stateReadAt",
-            "claimedBy"
-     FROM gifts WHERE "tokenHash" = $1 FOR UPDATE`,
-    [input.tokenHash],
-  );
-  const gift = rows[0];
-  if (!gift) return { claimed: false, why: 'unknown', byYou: false };
-  if (gift.claimedBy) {
-    return { claimed: false, why: 'taken', byYou: gift.claimedBy === input.userId };
-  }
-  if (TAKEN_BACK.includes(gift.state)) return { claimed: false, why: 'refunded', byYou: false };
-  if (gift.state === 'suspended') return { claimed: false, why: 'disputed', byYou: false };
-  await lockUserId(tx, input.userId);
-  await tx.query(
-    `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "amountCents", currency,
-                               "paidAt", "periodStart", days, state, "stateReadAt", "updatedAt")
-     VALUES ($1, $2, 'gift', $1, $3, $4, $5, $6, $7, 'active', $8, now())`,
-    [
-      gift.paymentIntentId,
-      input.userId,
-      gift.amountCents,
-      gift.currency,
-      gift.paidAt,
-      input.now,
-      GIFT_DAYS,
-      gift.stateReadAt,
-    ],
-  );
-  await tx.query(
-    `UPDATE gifts SET "claimedAt" = $2, "claimedBy" = $3, "updatedAt" = now() WHERE id = $1`,
-    [gift.id, input.now, input.userId],
-  );
-  await recomputeMembership(tx, input.userId, options.graceDays);
-  return { claimed: true, userId: input.userId };
-}
-
 async function applySubscription(
   tx: Tx,
   fact: SubscriptionFact,
@@ -592,34 +395,30 @@ export async function recomputeMembership(
 }
 
 /**
- * Places what Stripe said on the ledger and rewrites the membership of every user it touched.
- * Runs inside the caller's transaction; Stripe actions it queues are run after the commit.
+ * Places one membership fact (a year paid once, a subscription, an invoice) on the ledger, inside
+ * the caller's transaction; `rewriteMemberships` then settles what it touched.
  */
-export async function applyPaymentFacts(
+export async function applyMembershipFact(
   tx: Tx,
-  facts: readonly PaymentFact[],
-  options: { graceDays: number },
-): Promise<LedgerChange> {
-  const change: LedgerChange = {
-    userIds: new Set(),
-    actionIds: [],
-    notices: [],
-    giftIds: [],
-    fundingIds: [],
-  };
-  for (const fact of facts) {
-    if (fact.kind === 'one-time') await applyOneTime(tx, fact, change);
-    else if (fact.kind === 'gift') await applyGift(tx, fact, change);
-    else if (fact.kind === 'seats') await applySeatFunding(tx, fact, change);
-    else if (fact.kind === 'invoice') await applyInvoice(tx, fact, change);
-    else await applySubscription(tx, fact, change);
-  }
-  const touchesSubscriptions = facts.some(
-    (fact) => fact.kind === 'invoice' || fact.kind === 'subscription',
-  );
+  fact: MembershipFact,
+  change: LedgerChange,
+): Promise<void> {
+  if (fact.kind === 'one-time') await applyOneTime(tx, fact, change);
+  else if (fact.kind === 'invoice') await applyInvoice(tx, fact, change);
+  else await applySubscription(tx, fact, change);
+}
+
+/**
+ * Rewrites the membership of every user the change touched, after settling their duplicate
+ * subscriptions when subscriptions changed. Stripe actions it queues are run after the commit.
+ */
+export async function rewriteMemberships(
+  tx: Tx,
+  change: LedgerChange,
+  options: { graceDays: number; subscriptionsChanged: boolean },
+): Promise<void> {
   for (const userId of change.userIds) {
-    if (touchesSubscriptions) await settleSubscriptions(tx, userId, change);
+    if (options.subscriptionsChanged) await settleSubscriptions(tx, userId, change);
     await recomputeMembership(tx, userId, options.graceDays);
   }
-  return change;
 }

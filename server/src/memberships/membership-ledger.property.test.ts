@@ -13,7 +13,7 @@ import { earlyAccessMetadata, giftMetadata } from '../stripe/offer.js';
 import { withTransaction } from '../db/transaction.js';
 import { hashLinkToken } from '../http/link-tokens.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
-import { claimGift } from './ledger.js';
+import { claimGift } from '../gifts/gift-ledger.js';
 
 // Random payment histories for one visitor (one-time years, a monthly or yearly subscription with
 // or without a free trial that converts or lapses, renewals, switches between monthly and yearly

@@ -16,7 +16,7 @@ import { lockUserId, recomputeMembership } from './ledger.js';
  * Cohort's membership rules, in one place (docs/decisions/0008-membership-ledger.md).
  * The ledger (`entitlements`: what was paid, what it covers, what was taken back) is the truth;
  * the `memberships` row is derived from it in the same transaction as every change, and is what
- * `/api/me` reads. Stripe's word reaches the ledger through ledger.ts's `applyPaymentFacts`; the
+ * `/api/me` reads. Stripe's word reaches the ledger through stripe/apply-payment-facts.ts; the
  * rest of the app comes here: access, the sign-in merge, deletion, the payments list, billing.
  */
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type Stripe from 'stripe';
 import type { PlanId } from '../../../contract/plans.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import { callStripe, PaymentsUnavailableError, retrieveOrNull } from '../stripe/call-stripe.js';
+import { DomainError } from '../domain-error.js';
 import { assertRedeemable, countTaken, OFFER_COLUMNS, type OfferRow } from './offers.js';
 
 /**
@@ -15,7 +13,8 @@ import { assertRedeemable, countTaken, OFFER_COLUMNS, type OfferRow } from './of
  * the payment is recorded (ledger.ts). A checkout not paid within the hold is made unpayable at
  * Stripe (the PaymentIntent canceled, the Checkout Session expired: Stripe expires it itself at the
  * hold's end) and its reservation released, by the payments plugin's minute sweep. A reservation
- * is never released while Stripe could still take its payment, so the limit is never passed.
+ * is never released while Stripe could still take its payment, so the limit is never passed. How
+ * a payment is stopped at Stripe is the Stripe module's (stripe/stop-offer-payment.ts).
  */
 
 /**
@@ -42,7 +41,13 @@ interface RedemptionRow {
   stripeId: string | null;
 }
 
-type RedemptionDeps = { pool: pg.Pool; stripe: Stripe };
+/**
+ * Makes the payment a reservation was made for unpayable where its payer has not paid yet, and
+ * answers whether it could still be taken (paid, or being paid).
+ */
+export type StopPayment = (redemption: { plan: string; stripeId: string }) => Promise<boolean>;
+
+type RedemptionDeps = { pool: pg.Pool; stopPayment: StopPayment };
 
 /**
  * Runs a checkout that redeems `offer`: `start` builds its parameters, calls `hold` with their
@@ -102,7 +107,7 @@ async function reserveRedemption(
       [input.offer.id],
     );
     const offer = rows[0];
-    if (!offer) throw new HttpError(400, 'offer_invalid', 'This offer no longer exists.');
+    if (!offer) throw new DomainError(400, 'offer_invalid', 'This offer no longer exists.');
     const { rows: same } = await tx.query<HeldRedemption>(
       `SELECT id, "holdUntil" FROM offer_redemptions
         WHERE "offerId" = $1 AND "userId" = $2 AND request = $3 AND state = 'pending'
@@ -143,7 +148,7 @@ async function recordStripeObject(pool: pg.Pool, id: string, stripeId: string): 
     [id, stripeId],
   );
   if (!rowCount) {
-    throw new HttpError(
+    throw new DomainError(
       409,
       'offer_checkout_replaced',
       'This checkout was replaced by a newer one: start again to pay with the offer.',
@@ -151,84 +156,13 @@ async function recordStripeObject(pool: pg.Pool, id: string, stripeId: string): 
   }
 }
 
-/** PaymentIntent states in which the payer can still pay. */
-const PAYABLE_INTENT = new Set([
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-]);
-
-/** Stripe refused to change the object as it is now (paid meanwhile, already closed). */
-const refusedForItsState = (error: unknown) =>
-  error instanceof PaymentsUnavailableError && error.stripe.statusCode === 400;
-
-/**
- * Whether Stripe may still take the payment of a reservation's PaymentIntent, after canceling it
- * if it was waiting for the payer.
- */
-async function stopPaymentIntent(stripe: Stripe, id: string): Promise<boolean> {
-  const intent = await retrieveOrNull(stripe, 'read an offer’s PaymentIntent', (s) =>
-    s.paymentIntents.retrieve(id),
-  );
-  if (!intent || intent.status === 'canceled') return false;
-  if (!PAYABLE_INTENT.has(intent.status)) return true;
-  try {
-    await callStripe(stripe, 'cancel an unpaid offer’s PaymentIntent', (s) =>
-      s.paymentIntents.cancel(
-        id,
-        { cancellation_reason: 'abandoned' },
-        { idempotencyKey: `cohort-offer-cancel-${id}` },
-      ),
-    );
-    return false;
-  } catch (error) {
-    if (refusedForItsState(error)) return true;
-    throw error;
-  }
-}
-
-/**
- * Whether Stripe may still take the payment of a reservation's Checkout Session, after expiring
- * it if it was still open. A completed one is paid or being paid, unless its subscription ended
- * without paying: never paid (`incomplete_expired`), or canceled within its free trial.
- */
-async function stopCheckoutSession(stripe: Stripe, id: string): Promise<boolean> {
-  const session = await retrieveOrNull(stripe, 'read an offer’s Checkout Session', (s) =>
-    s.checkout.sessions.retrieve(id, { expand: ['subscription'] }),
-  );
-  if (!session || session.status === 'expired') return false;
-  if (session.status === 'open') {
-    try {
-      await callStripe(stripe, 'expire an unpaid offer’s Checkout Session', (s) =>
-        s.checkout.sessions.expire(id),
-      );
-      return false;
-    } catch (error) {
-      if (refusedForItsState(error)) return true;
-      throw error;
-    }
-  }
-  const subscription = typeof session.subscription === 'object' ? session.subscription : null;
-  if (!subscription) return true;
-  const endedInTrial =
-    subscription.status === 'canceled' &&
-    subscription.trial_end !== null &&
-    subscription.ended_at !== null &&
-    subscription.ended_at <= subscription.trial_end;
-  return !(subscription.status === 'incomplete_expired' || endedInTrial);
-}
-
 /**
  * Releases a reservation once Stripe can no longer take its payment; true if released. One whose
  * payment was made, or is under way, stays held until the ledger records it as the redemption.
  */
 async function releaseRedemption(deps: RedemptionDeps, row: RedemptionRow): Promise<boolean> {
-  if (row.stripeId) {
-    const payable =
-      row.plan === 'early-access'
-        ? await stopPaymentIntent(deps.stripe, row.stripeId)
-        : await stopCheckoutSession(deps.stripe, row.stripeId);
-    if (payable) return false;
+  if (row.stripeId && (await deps.stopPayment({ plan: row.plan, stripeId: row.stripeId }))) {
+    return false;
   }
   // Only as read: a Stripe object recorded since then was handed to the visitor to pay.
   const { rowCount } = await deps.pool.query(

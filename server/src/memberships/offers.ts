@@ -1,14 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type Stripe from 'stripe';
-import type { DeskOffer, OfferBody } from '../../../contract/offers.js';
-import { MIN_PLAN_CENTS, type PlanId } from '../../../contract/plans.js';
-import type { Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
-import { HttpError } from '../http/errors.js';
-import { callStripe } from '../stripe/call-stripe.js';
-import type { PlanRow } from './plans.js';
+import type { DeskOffer } from '../../../contract/offers.js';
+import type { PlanId } from '../../../contract/plans.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * Offers (docs/decisions/0023-offers-and-trials.md): a code taking a percent or an amount off
@@ -18,7 +11,7 @@ import type { PlanRow } from './plans.js';
  * ledger still checks what was paid. An expired, ended, used-up or unknown code is refused with a
  * reason: the full price is never charged instead. Its limit counts the year paid once and
  * subscriptions alike: the redemptions paid, and those that checkouts hold while their readers pay
- * (offer-redemptions.ts).
+ * (offer-redemptions.ts). Owners make and end offers from the desk (desk/offer-actions.ts).
  */
 
 export interface OfferRow {
@@ -38,7 +31,7 @@ export interface OfferRow {
   createdAt: Date;
 }
 
-const invalid = (message: string) => new HttpError(400, 'offer_invalid', message);
+const invalid = (message: string) => new DomainError(400, 'offer_invalid', message);
 
 /** What an offer takes off `cents` (a first payment): never below Stripe's smallest charge. */
 export function discountedCents(
@@ -184,149 +177,4 @@ export async function listOffers(pool: Pick<pg.Pool, 'query'>, siteUrl: string) 
     null,
   );
   return rows.map((row) => deskOffer(row, used.get(row.id), siteUrl));
-}
-
-/**
- * An owner's new offer, checked whole (a 400 naming what is wrong, nothing made), with its Stripe
- * Coupon and Promotion Code when it is for a subscription plan, and its audit entry.
- */
-export async function createOffer(
-  tx: Tx,
-  actor: Pick<Staff, 'userId' | 'email'>,
-  body: OfferBody,
-  context: { currency: string; plans: readonly PlanRow[]; stripe: Stripe | null },
-): Promise<OfferRow> {
-  const problems: string[] = [];
-  if ((body.percentOff === undefined) === (body.amountOffCents === undefined)) {
-    problems.push('give either percentOff or amountOffCents');
-  }
-  if (body.duration === 'repeating' && body.durationMonths === undefined) {
-    problems.push('durationMonths: how many months a repeating offer lasts');
-  }
-  if (body.duration !== 'repeating' && body.durationMonths !== undefined) {
-    problems.push('durationMonths is for a repeating offer only');
-  }
-  const endsAt = body.endsAt ? new Date(body.endsAt) : null;
-  if (endsAt && endsAt.getTime() <= Date.now()) problems.push('endsAt: a time still to come');
-  const once = context.plans.find((plan) => plan.id === 'early-access');
-  if (body.plans.includes('early-access') && once && body.amountOffCents !== undefined) {
-    if (
-      discountedCents({ percentOff: null, amountOffCents: body.amountOffCents }, once.amountCents) <
-      MIN_PLAN_CENTS
-    ) {
-      problems.push(
-        `amountOffCents: the year paid once would cost less than ${MIN_PLAN_CENTS} cents (Stripe’s smallest charge)`,
-      );
-    }
-  }
-  if (body.percentOff === 100 && body.plans.includes('early-access')) {
-    problems.push('percentOff: 100% off the year paid once is a comp (the desk gives those)');
-  }
-  const subscriptions = body.plans.some((plan) => plan !== 'early-access');
-  if (subscriptions && !context.stripe) {
-    problems.push('plans: an offer on a subscription needs payments on (the Stripe keys)');
-  }
-  if (problems.length > 0)
-    throw new HttpError(400, 'invalid_offer', `Not an offer: ${problems.join('; ')}.`);
-
-  const code = body.code.toUpperCase();
-  const taken = await tx.query(`SELECT 1 FROM offers WHERE code = $1`, [code]);
-  if (taken.rows.length > 0) {
-    throw new HttpError(409, 'offer_code_taken', `The code “${code}” is another offer’s already.`);
-  }
-  const id = randomUUID();
-  let couponId: string | null = null;
-  let promotionCodeId: string | null = null;
-  if (subscriptions && context.stripe) {
-    const coupon = await callStripe(context.stripe, 'make the offer’s coupon', (stripe) =>
-      stripe.coupons.create(
-        {
-          ...(body.percentOff !== undefined
-            ? { percent_off: body.percentOff }
-            : { amount_off: body.amountOffCents, currency: context.currency }),
-          duration: body.duration,
-          ...(body.durationMonths !== undefined && { duration_in_months: body.durationMonths }),
-          name: code,
-          metadata: { offerId: id },
-        },
-        { idempotencyKey: `offer-coupon-${id}` },
-      ),
-    );
-    const promotion = await callStripe(
-      context.stripe,
-      'make the offer’s promotion code',
-      (stripe) =>
-        stripe.promotionCodes.create(
-          {
-            promotion: { type: 'coupon', coupon: coupon.id },
-            code,
-            ...(body.maxRedemptions !== undefined && { max_redemptions: body.maxRedemptions }),
-            ...(endsAt && { expires_at: Math.floor(endsAt.getTime() / 1000) }),
-            metadata: { offerId: id },
-          },
-          { idempotencyKey: `offer-promotion-${id}` },
-        ),
-    );
-    couponId = coupon.id;
-    promotionCodeId = promotion.id;
-  }
-  const { rows } = await tx.query<OfferRow>(
-    `INSERT INTO offers (id, code, "percentOff", "amountOffCents", currency, duration,
-                         "durationMonths", plans, "endsAt", "maxRedemptions", "stripeCouponId",
-                         "stripePromotionCodeId", "createdBy")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     RETURNING ${OFFER_COLUMNS}`,
-    [
-      id,
-      code,
-      body.percentOff ?? null,
-      body.amountOffCents ?? null,
-      context.currency,
-      body.duration,
-      body.durationMonths ?? null,
-      body.plans,
-      endsAt,
-      body.maxRedemptions ?? null,
-      couponId,
-      promotionCodeId,
-      actor.userId,
-    ],
-  );
-  const offer = rows[0];
-  if (!offer) throw new Error('The offer was not stored');
-  await writeAudit(tx, actor, {
-    action: 'offer_create',
-    targetUserId: null,
-    before: null,
-    after: body,
-  });
-  return offer;
-}
-
-/** Ends an offer now: its code is refused from then on (at Stripe too). */
-export async function endOffer(
-  tx: Tx,
-  actor: Pick<Staff, 'userId' | 'email'>,
-  id: string,
-  stripe: Stripe | null,
-): Promise<OfferRow> {
-  const { rows } = await tx.query<OfferRow>(
-    `UPDATE offers SET "endedAt" = coalesce("endedAt", now()) WHERE id = $1 RETURNING ${OFFER_COLUMNS}`,
-    [id],
-  );
-  const offer = rows[0];
-  if (!offer) throw new HttpError(404, 'not_found', 'No such offer.');
-  if (offer.stripePromotionCodeId && stripe) {
-    const promotionCodeId = offer.stripePromotionCodeId;
-    await callStripe(stripe, 'end the offer’s promotion code', (s) =>
-      s.promotionCodes.update(promotionCodeId, { active: false }),
-    );
-  }
-  await writeAudit(tx, actor, {
-    action: 'offer_end',
-    targetUserId: null,
-    before: { code: offer.code },
-    after: { code: offer.code, endedAt: offer.endedAt },
-  });
-  return offer;
 }

@@ -2,8 +2,8 @@ import type { EntitlementState } from './derive-membership.js';
 
 /**
  * What Stripe says about a payment, read from Stripe itself just before the ledger records it
- * (server/src/stripe/read-payment-facts.ts). The memberships module places these on the ledger;
- * it never reads an event's snapshot.
+ * (server/src/stripe/read-payment-facts.ts). stripe/apply-payment-facts.ts gives each to the module
+ * that places it (the membership ledger, gifts, seats); none reads an event's snapshot.
  */
 
 /** What became of a payment's charge: kept, disputed, refunded or lost in a dispute. */
@@ -111,4 +111,7 @@ export interface SeatFundingFact {
   readAt: Date;
 }
 
-export type PaymentFact = SubscriptionFact | OneTimeFact | InvoiceFact | GiftFact | SeatFundingFact;
+/** The facts the membership ledger places itself; gifts and seats have modules of their own. */
+export type MembershipFact = SubscriptionFact | OneTimeFact | InvoiceFact;
+
+export type PaymentFact = MembershipFact | GiftFact | SeatFundingFact;

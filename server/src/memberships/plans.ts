@@ -4,19 +4,16 @@ import {
   PLAN_SHAPES,
   type DeskPlan,
   type Plan,
-  type PlanChange,
   type PlanId,
 } from '../../../contract/plans.js';
-import type { Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * The plans on sale (docs/decisions/0022-plans.md): rows in `plans`, made at the first start from
  * the environment's prices and changed by owners in the desk after. A price is what the server
  * charges from then on: a Checkout for a new price gets a new Stripe Price
- * (membership-checkout.ts), and members who subscribed at the old one keep it.
+ * (membership-checkout.ts), and members who subscribed at the old one keep it. Owners' changes,
+ * with their audit entries, are the desk's (desk/plan-actions.ts).
  */
 
 export interface PlanRow {
@@ -52,13 +49,14 @@ export async function ensurePlans(pool: Pick<pg.Pool, 'query'>, defaults: PlanDe
   );
 }
 
-const ORDER = `array_position(ARRAY['early-access', 'monthly', 'yearly'], "id")`;
-const COLUMNS = `"id", "enabled", "amountCents", "currency", "stripePriceId", "trialDays",
+/** The plans in the order they are shown. */
+export const PLAN_ORDER = `array_position(ARRAY['early-access', 'monthly', 'yearly'], "id")`;
+export const PLAN_COLUMNS = `"id", "enabled", "amountCents", "currency", "stripePriceId", "trialDays",
                  "trialNeedsCard", "updatedAt"`;
 
 export async function readPlans(pool: Pick<pg.Pool, 'query'>): Promise<PlanRow[]> {
   const { rows } = await pool.query<PlanRow>(
-    `SELECT ${COLUMNS} FROM "plans" WHERE "id" = ANY($1) ORDER BY ${ORDER}`,
+    `SELECT ${PLAN_COLUMNS} FROM "plans" WHERE "id" = ANY($1) ORDER BY ${PLAN_ORDER}`,
     [PLAN_IDS],
   );
   return rows;
@@ -78,9 +76,9 @@ export const onSale = (rows: readonly PlanRow[]): Plan[] =>
   rows.filter((row) => row.enabled).map(planJson);
 
 /** A plan that is not on sale, asked for by name: the visitor is told which are. */
-export function planUnavailable(id: string, rows: readonly PlanRow[]): HttpError {
+export function planUnavailable(id: string, rows: readonly PlanRow[]): DomainError {
   const sold = rows.filter((row) => row.enabled).map((row) => `"${row.id}"`);
-  return new HttpError(
+  return new DomainError(
     400,
     'plan_unavailable',
     sold.length > 0
@@ -117,76 +115,6 @@ export async function readDeskPlans(pool: Pick<pg.Pool, 'query'>): Promise<DeskP
     members: members.get(row.id)?.members ?? 0,
     membersOnOtherPrices: members.get(row.id)?.otherPrices ?? 0,
   }));
-}
-
-/**
- * An owner's change to a plan, with its audit entry, in the caller's transaction. One plan stays
- * on sale (a site that stops selling removes its Stripe keys); a new price leaves the operator's
- * own Stripe Price behind.
- */
-export async function changePlan(
-  tx: Tx,
-  actor: Pick<Staff, 'userId' | 'email'>,
-  id: PlanId,
-  change: PlanChange,
-): Promise<PlanRow> {
-  const { rows } = await tx.query<PlanRow>(
-    `SELECT ${COLUMNS} FROM "plans" ORDER BY ${ORDER} FOR UPDATE`,
-  );
-  const before = rows.find((row) => row.id === id);
-  if (!before) throw new HttpError(404, 'not_found', `No plan "${id}".`);
-  const enabled = change.enabled ?? before.enabled;
-  if (!enabled && !rows.some((row) => row.id !== id && row.enabled)) {
-    throw new HttpError(
-      400,
-      'last_plan',
-      'One plan stays on sale: turn another on first (a site that sells nothing removes its Stripe keys).',
-    );
-  }
-  if (id === 'early-access' && (change.trialDays ?? 0) > 0) {
-    throw new HttpError(
-      400,
-      'trial_subscriptions_only',
-      'A free trial is for the monthly and yearly plans: the year paid once has none.',
-    );
-  }
-  const amountCents = change.amountCents ?? before.amountCents;
-  const stripePriceId = amountCents === before.amountCents ? before.stripePriceId : null;
-  const updated = await tx.query<PlanRow>(
-    `UPDATE "plans" SET "enabled" = $2, "amountCents" = $3, "stripePriceId" = $4,
-                        "trialDays" = $5, "trialNeedsCard" = $6,
-                        "updatedAt" = now(), "updatedBy" = $7
-      WHERE "id" = $1
-      RETURNING ${COLUMNS}`,
-    [
-      id,
-      enabled,
-      amountCents,
-      stripePriceId,
-      change.trialDays ?? before.trialDays,
-      change.trialNeedsCard ?? before.trialNeedsCard,
-      actor.userId,
-    ],
-  );
-  const after = updated.rows[0];
-  if (!after) throw new Error(`Plan ${id} vanished while it was changed`);
-  const shown = (row: PlanRow) => ({
-    plan: row.id,
-    enabled: row.enabled,
-    amountCents: row.amountCents,
-    currency: row.currency,
-    ...(row.id !== 'early-access' && {
-      trialDays: row.trialDays,
-      trialNeedsCard: row.trialNeedsCard,
-    }),
-  });
-  await writeAudit(tx, actor, {
-    action: 'plan_change',
-    targetUserId: null,
-    before: shown(before),
-    after: shown(after),
-  });
-  return after;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type NewsletterSubscription,
 } from '../../../contract/newsletters.js';
 import type { NewsletterState } from '../generated/prisma/client.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
 import { createConfirmToken, hashConfirmToken } from './tokens.js';
 
@@ -30,7 +30,7 @@ export type SubscribeOutcome =
 function requireEmail(input: string): string {
   const email = normalizeEmail(input);
   if (hasControlCharacters(input) || !isValidEmail(email)) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_email',
       'Enter a valid email address, like name@example.com.',
@@ -156,7 +156,7 @@ export async function confirmSubscription(
     select: { id: true, email: true, userId: true, confirmExpiresAt: true },
   });
   if (!subscriber || !subscriber.confirmExpiresAt || subscriber.confirmExpiresAt <= now) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_token',
       `This link has expired or was already used. Sign up again for a new one (links work for ${NEWSLETTER_CONFIRM_DAYS} days).`,

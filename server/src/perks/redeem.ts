@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
 import type { Redemption } from '../../../contract/perks.js';
 import type { CatalogPerk } from './catalog.js';
@@ -63,7 +63,7 @@ export async function redeemPerk(
     );
     if ((rows[0]?.free ?? 0) === 0) break;
   }
-  throw new HttpError(
+  throw new DomainError(
     409,
     'codes_exhausted',
     'All codes claimed: other members took every code of this offer. Check back later.',

@@ -8,13 +8,14 @@ import { withTransaction } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import type { GiftMailDeps } from '../gifts/gifts.js';
-import { HttpError } from '../http/errors.js';
-import { grantSeat, lockUserId } from '../memberships/ledger.js';
+import { DomainError } from '../domain-error.js';
+import { lockUserId } from '../memberships/ledger.js';
+import { grantSeat } from './seat-ledger.js';
 
 /**
  * Solidarity seats (docs/decisions/0024-gifts-and-solidarity-seats.md): the pool supporters fund,
  * the requests readers make, grants by an owner or by the monthly number, and the mail each is
- * owed. The ledger's side (a funding's payment, a grant's period) is in memberships/ledger.ts.
+ * owed. The money (a funding's payment, a grant's period) is in seat-ledger.ts.
  *
  * A funding's seats count while its payment stands (`active`); refunded, lost in a dispute, or
  * disputed for now, its seats not yet granted are out of the pool, and those granted stay given.
@@ -38,10 +39,10 @@ export async function readSeatPool(pool: pg.Pool): Promise<SeatPool> {
 function cleanNote(note: string): string {
   const text = note.trim().replace(/\r\n?/g, '\n');
   if (hasControlCharacters(text.replace(/[\n\t]/g, ' '))) {
-    throw new HttpError(400, 'invalid_note', 'The note has characters it cannot keep.');
+    throw new DomainError(400, 'invalid_note', 'The note has characters it cannot keep.');
   }
   if (text.length < SEAT_NOTE_MIN || text.length > SEAT_NOTE_MAX) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_note',
       `Write a few words (${SEAT_NOTE_MIN} to ${SEAT_NOTE_MAX} characters) about why a seat would help.`,
@@ -82,10 +83,10 @@ export async function requestSeat(
       [input.userId],
     );
     if (rows[0]?.member) {
-      throw new HttpError(409, 'already_member', 'You are a member already: no seat is needed.');
+      throw new DomainError(409, 'already_member', 'You are a member already: no seat is needed.');
     }
     if (rows[0]?.open) {
-      throw new HttpError(
+      throw new DomainError(
         409,
         'request_open',
         'You have asked for a seat already: we mail you when it is granted.',
@@ -223,7 +224,7 @@ export async function decideSeatRequest(
           input.requestId,
         ]);
         if (rows[0]?.state !== 'open') throw requestNotOpen();
-        throw new HttpError(
+        throw new DomainError(
           409,
           'pool_empty',
           'No seat is left in the pool: every funded seat is granted.',
@@ -254,7 +255,7 @@ export async function decideSeatRequest(
 }
 
 const requestNotOpen = () =>
-  new HttpError(404, 'not_found', 'No open request has this id: it was decided or withdrawn.');
+  new DomainError(404, 'not_found', 'No open request has this id: it was decided or withdrawn.');
 
 /**
  * Grants the oldest open requests, first come first served, up to the monthly number (counted in

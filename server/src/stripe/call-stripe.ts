@@ -1,11 +1,12 @@
 import Stripe from 'stripe';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * Every call to Stripe's API goes through `callStripe`: one deadline for the whole call (the SDK's
  * retry included), and one way a failure reaches people. The visitor gets our message, never
  * Stripe's text (it can hold a key fragment or the account's setup); the operator gets Stripe's
- * type, code, status and request id in an error-level log line (plugins/app/error-handler.ts).
+ * type, code, status and request id in an error-level log line, and the failure is counted
+ * (`logStripeFailure`, called by the payments plugin for every request a failure ends).
  */
 
 /** What the operator needs from a Stripe failure to look it up in the Dashboard's logs. */
@@ -29,8 +30,11 @@ const VISITOR_MESSAGE = {
     'Payments are unavailable on this site right now. Nothing was charged; the site’s team has been told.',
 };
 
-/** Stripe refused the call or did not answer: one message for the visitor, details for the log. */
-export class PaymentsUnavailableError extends HttpError {
+/**
+ * Stripe refused the call or did not answer: one message for the visitor, details for the log.
+ * Stripe's details ride in `stripe`, never in the error's `details`, which the visitor gets.
+ */
+export class PaymentsUnavailableError extends DomainError {
   override name = 'PaymentsUnavailableError';
   constructor(readonly stripe: StripeFailure) {
     // A key Stripe refuses will not start working by itself: 503, the site's setup is wrong.

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { applyPaymentFacts, type LedgerChange } from '../memberships/ledger.js';
 import type { Services } from '../services.js';
+import { applyPaymentFacts, type PaymentChange } from './apply-payment-facts.js';
 import { readEventFacts } from './event-facts.js';
 import { asUserId } from './read-payment-facts.js';
 import { runStripeActions } from './stripe-actions.js';
@@ -152,7 +152,7 @@ async function recordEvent(
  */
 export async function settleLedgerChange(
   deps: Pick<Services, 'db' | 'stripe' | 'log'> & { onGiving?: () => void },
-  change: LedgerChange,
+  change: PaymentChange,
 ): Promise<void> {
   for (const notice of change.notices) deps.log.warn(notice);
   if (change.giftIds.length > 0 || change.fundingIds.length > 0) deps.onGiving?.();

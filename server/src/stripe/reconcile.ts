@@ -3,8 +3,8 @@ import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 import { GIFT_OFFER } from '../../../contract/gift-rules.js';
 import { SEATS_OFFER } from '../../../contract/seat-rules.js';
 import { withTransaction } from '../db/transaction.js';
-import { applyPaymentFacts } from '../memberships/ledger.js';
 import type { PaymentFact } from '../memberships/payment-facts.js';
+import { applyPaymentFacts } from './apply-payment-facts.js';
 import { callStripe, PaymentsUnavailableError } from './call-stripe.js';
 import {
   handleStripeEvent,

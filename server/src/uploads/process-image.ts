@@ -9,7 +9,7 @@ import {
   UPLOADS_PATH,
   widestSize,
 } from '../../../contract/images.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 
 // Each upload is decoded once and never again: libvips' cache of operations would only hold on
 // to memory (tens of MB per photo) between uploads.
@@ -60,7 +60,7 @@ export interface ProcessedImage {
 }
 
 const unsupported = () =>
-  new HttpError(
+  new DomainError(
     415,
     'unsupported_image',
     'Upload a JPEG, PNG, WebP, AVIF or GIF image (other files, SVG included, are refused).',
@@ -85,7 +85,7 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   if (metadata.format !== SHARP_FORMATS[source]) throw unsupported();
   if (!metadata.width || !metadata.height) throw unsupported();
   if (metadata.width * metadata.height > MAX_PIXELS) {
-    throw new HttpError(413, 'image_too_large', 'Upload an image of at most 100 megapixels.');
+    throw new DomainError(413, 'image_too_large', 'Upload an image of at most 100 megapixels.');
   }
   // EXIF orientations 5–8 turn the picture a quarter: its upright size is the other way round.
   const quarterTurn = (metadata.orientation ?? 1) >= 5;

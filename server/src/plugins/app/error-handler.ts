@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain-error.js';
 import { errorBody, HttpError } from '../../http/errors.js';
-import { logStripeFailure, PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 
 /** Codes for the errors Fastify and its plugins raise themselves. */
 const FASTIFY_CODES: Record<string, string> = {
@@ -93,13 +92,6 @@ export default fp(
           .send({ ...error.details, ...errorBody(error.code, error.message) });
       }
       if (error instanceof HttpError) {
-        if (error instanceof PaymentsUnavailableError) {
-          logStripeFailure(request.log, error);
-          app.metrics.stripeErrors.inc({
-            operation: error.stripe.operation,
-            type: error.stripe.type,
-          });
-        }
         return reply
           .code(error.statusCode)
           .headers(error.headers)

@@ -5,11 +5,13 @@ import type { AppConfig } from '../../config.js';
 import { HttpError } from '../../http/errors.js';
 import type { Offer } from '../../stripe/offer.js';
 import { PaymentsStatus } from '../../stripe/payments-status.js';
+import { logStripeFailure, PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 import { checkStripeSetup } from '../../stripe/stripe-check.js';
 import { runStripeActions } from '../../stripe/stripe-actions.js';
 import { releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
 import { keysOf } from '../../stripe/key-check.js';
 import { createStripeClient } from '../../stripe/stripe-client.js';
+import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
 
 export interface Payments {
   stripe: Stripe;
@@ -62,21 +64,32 @@ export default fp(
       return value;
     });
 
+    // A Stripe failure that ends a request (the visitor gets our message from the error handler):
+    // the operator's log line with Stripe's details, and the metric.
+    app.addHook('onError', async (request, _reply, error) => {
+      if (!(error instanceof PaymentsUnavailableError)) return;
+      logStripeFailure(request.log, error);
+      app.metrics.stripeErrors.inc({ operation: error.stripe.operation, type: error.stripe.type });
+    });
+
     if (value) {
       const retry = setInterval(() => {
         runStripeActions({ db: app.db, stripe: value.stripe, log: app.log }).catch(
           (error: unknown) => app.log.error({ err: error }, 'could not run queued Stripe actions'),
         );
-        releaseLapsedRedemptions({ pool: app.db.pool, stripe: value.stripe, log: app.log }).catch(
-          (error: unknown) =>
-            app.log.error({ err: error }, 'could not release offers’ lapsed redemptions'),
+        releaseLapsedRedemptions({
+          pool: app.db.pool,
+          stopPayment: stopOfferPayment(value.stripe),
+          log: app.log,
+        }).catch((error: unknown) =>
+          app.log.error({ err: error }, 'could not release offers’ lapsed redemptions'),
         );
       }, STRIPE_ACTIONS_RETRY_MS);
       retry.unref();
       app.addHook('onClose', async () => clearInterval(retry));
     }
   },
-  { name: 'payments', dependencies: ['database'] },
+  { name: 'payments', dependencies: ['database', 'metrics'] },
 );
 
 /**

@@ -6,28 +6,17 @@ import {
   createSessionTokens,
   needsRefresh,
   SESSION_TTL_SECONDS,
-  type SessionClaims,
 } from '../../sessions/session-token.js';
 import {
   createUserSession,
   LAST_SEEN_RESOLUTION_MS,
   touchUserSession,
 } from '../../sessions/user-sessions.js';
-import { findSessionUser, type SessionUserRow } from '../../users/users.js';
+import type { Session } from '../../sessions/session.js';
+import { findSessionUser } from '../../users/users.js';
 import type { SignInMethod } from '../../../../contract/sign-in-methods.js';
 
 export const SESSION_COOKIE = 'cohort_session';
-
-export interface Session {
-  userId: string;
-  /** The user's row, or null for an anonymous reader who has none yet. */
-  user: SessionUserRow | null;
-  /** A registered user's session (its `sessions` row); null for an anonymous reader. */
-  sessionId: string | null;
-  claims: SessionClaims;
-  /** The cookie must be re-issued on this response (an older key, or a session id added). */
-  reissue: boolean;
-}
 
 /** Who continues after a sign-in, a registration or a password change. */
 export interface SignedInGrant {

@@ -48,7 +48,7 @@ import {
   RegisterConfirmBodySchema,
   UserResponseSchema,
 } from '../../../../contract/api.js';
-import { HttpError } from '../../http/errors.js';
+import { DomainError } from '../../domain-error.js';
 import { endOtherUserSessions, endUserSession } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 import type { SignedInGrant } from '../../plugins/app/sessions.js';
@@ -246,7 +246,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   const throttle = createSignInThrottle(signInCounters);
   /** The throttle's counters are down (Redis away): sign-ins go on, the log says so. */
   const failOpen = (request: FastifyRequest) => (error: unknown) => {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof DomainError) throw error;
     request.log.warn({ err: error }, 'sign-in counters unavailable: not throttling this attempt');
   };
 
@@ -267,7 +267,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
           { ...request.body, leaving: await request.getSession() },
         );
       } catch (error) {
-        if (error instanceof HttpError && error.code === 'invalid_credentials') {
+        if (error instanceof DomainError && error.code === 'invalid_credentials') {
           await throttle.failed(email, request.ip).catch(failOpen(request));
         }
         throw error;

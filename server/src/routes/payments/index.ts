@@ -10,7 +10,7 @@ import {
   UserResponseSchema,
 } from '../../../../contract/api.js';
 import { HttpError } from '../../http/errors.js';
-import { applyPaymentFacts } from '../../memberships/ledger.js';
+import { applyPaymentFacts } from '../../stripe/apply-payment-facts.js';
 import {
   billingCustomerOf,
   hasOpenSubscription,
@@ -32,6 +32,7 @@ import { isCohortPrice } from '../../stripe/offer.js';
 import { mayStartTrial, planUnavailable } from '../../memberships/plans.js';
 import { discountedCents, findOffer } from '../../memberships/offers.js';
 import { redeemOffer } from '../../memberships/offer-redemptions.js';
+import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import {
@@ -100,7 +101,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       // (an offer's redemption held for it is given up).
       const { clientSecret } = offer
         ? await redeemOffer(
-            { pool: app.db.pool, stripe: payments.stripe },
+            { pool: app.db.pool, stopPayment: stopOfferPayment(payments.stripe) },
             { offer, userId: session.userId, plan: 'early-access' },
             (hold) =>
               createEarlyAccessPayment(payments, {
@@ -170,7 +171,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       const { url } =
         offer && promotionCodeId
           ? await redeemOffer(
-              { pool: app.db.pool, stripe: payments.stripe },
+              { pool: app.db.pool, stopPayment: stopOfferPayment(payments.stripe) },
               { offer, userId: session.userId, plan: plan.id },
               (hold) =>
                 createMembershipCheckout(payments, {
