@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { publishDuePosts } from './post-store.js';
+import { publishDuePosts } from './post-publishing.js';
 
 /** The queue whose jobs make scheduled posts live (pg-boss, as the newsletter's deliveries). */
 export const PUBLISH_QUEUE = 'publish-scheduled-posts';

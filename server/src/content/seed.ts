@@ -4,7 +4,8 @@ import type pg from 'pg';
 import { POST_FOLDERS, POST_KINDS, type PostKind } from '../../../contract/posts.js';
 import { ContentValidationError } from './content-issues.js';
 import { loadContent } from './load-content.js';
-import { draftsOf, ImportConflict, importPosts, type ImportResult } from './posts.js';
+import { draftsOf } from './post-files.js';
+import { ImportConflict, importPosts, type ImportResult } from './post-import.js';
 
 /**
  * The shipped content/ folder, imported into the database the first time the site (or an

@@ -3,7 +3,7 @@ import { MAX_TOPIC_DESCRIPTION } from '../../../contract/topics.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { withTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 
@@ -31,14 +31,14 @@ export async function describeTopic(
   const description =
     body && typeof body === 'object' ? (body as Record<string, unknown>).description : undefined;
   if (typeof description !== 'string') {
-    throw new HttpError(400, 'invalid_topic', 'description: must be text (empty for none).');
+    throw new DomainError(400, 'invalid_topic', 'description: must be text (empty for none).');
   }
   if (findNulCharacter(description) !== null) {
-    throw new HttpError(400, 'invalid_topic', `description: ${NUL_MESSAGE}.`);
+    throw new DomainError(400, 'invalid_topic', `description: ${NUL_MESSAGE}.`);
   }
   const text = description.replace(/\s+/g, ' ').trim();
   if (text.length > MAX_TOPIC_DESCRIPTION) {
-    throw new HttpError(
+    throw new DomainError(
       400,
       'invalid_topic',
       `description: must be at most ${MAX_TOPIC_DESCRIPTION} characters.`,

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { postPath, type PostKind, type PostVisibility } from '../../../contract/posts.js';
 import type { ExcerptPart, SearchResult } from '../../../contract/search.js';
 import { queryWords } from '../../../contract/search.js';
-import { isoDay } from '../content/posts.js';
+import { isoDay } from '../content/post-row.js';
 import { withTransaction } from '../db/transaction.js';
 
 // PostgreSQL full-text search over the published posts (migration 20261128000000_search): English
@@ -10,7 +10,7 @@ import { withTransaction } from '../db/transaction.js';
 // matched as a prefix (search as you type), and a misspelt word also searched as the published
 // words it most resembles (pg_trgm).
 
-/** What makes a post live: the same rule as the pages' (content/posts.ts). */
+/** What makes a post live: the same rule as the pages' (content/published-content.ts). */
 const LIVE = `p."deletedAt" IS NULL AND p."status" IN ('published', 'scheduled')
   AND p."publishedAt" <= now()`;
 

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { DomainError } from '../../domain-error.js';
 import { errorBody, HttpError } from '../../http/errors.js';
 import { DESK_API } from '../../../../contract/desk-api.js';
 import { postPath } from '../../../../contract/posts.js';
-import { previewRow } from '../../content/post-store.js';
+import { previewRow } from '../../content/post-publishing.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
 import { browserOnlyPages, paths, redirects } from '../../../../contract/site-paths.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
@@ -164,6 +165,9 @@ export default fp(
             return reply.send(html);
           } catch (error) {
             // What the post still lacks, on the page the writer is looking at.
+            if (error instanceof DomainError) {
+              return reply.code(error.status).send(previewProblemPage(error.message));
+            }
             if (!(error instanceof HttpError)) throw error;
             return reply.code(error.statusCode).send(previewProblemPage(error.message));
           }

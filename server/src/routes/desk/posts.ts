@@ -2,21 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
 import type { FastifyRequest } from 'fastify';
-import {
-  type Actor,
-  createPost,
-  deletePost,
-  EditConflict,
-  getPost,
-  listPosts,
-  listRevisions,
-  publishPost,
-  requireMayPublish,
-  restoreRevision,
-  submitPost,
-  unpublishPost,
-  updatePost,
-} from '../../content/post-store.js';
+import { type Actor, requireMayPublish } from '../../content/post-actors.js';
+import { createPost, deletePost, restoreRevision, updatePost } from '../../content/post-editing.js';
+import { getPost, listPosts } from '../../content/post-listing.js';
+import { publishPost, submitPost, unpublishPost } from '../../content/post-publishing.js';
+import { listRevisions } from '../../content/post-versions.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
 import { describeTopic } from '../../content/topic-store.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
@@ -62,21 +52,12 @@ export function submittedMail(
 /**
  * The desk's posts (decision 16): every staff member writes; editors and owners publish; owners
  * delete. To anyone else each address answers what an unknown address does (404). A save naming
- * a stale version answers 409 `edit_conflict` with the post as it is now. A change the site shows
- * is drawn on this server before the answer (it waits for the change's content generation), and
- * on the others when they learn of that generation.
+ * a stale version answers 409 `edit_conflict` with the post as it is now (the store's DomainError
+ * carries it to the one error handler). A change the site shows is drawn on this server before the
+ * answer (it waits for the change's content generation), and on the others when they learn of
+ * that generation.
  */
 const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
-  app.setErrorHandler(async (error, request, reply) => {
-    if (error instanceof EditConflict) {
-      return reply.code(409).send({
-        error: { code: 'edit_conflict', message: error.message },
-        post: error.post,
-      });
-    }
-    throw error;
-  });
-
   /** Who is acting, for the store's rights and the audit log. */
   const actor = async (request: FastifyRequest): Promise<Actor> => {
     const staff = await request.requireStaff();

@@ -1,0 +1,191 @@
+import type pg from 'pg';
+import { POST_KINDS, type PostJson, type PostKind } from '../../../contract/posts.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import { contentChanged } from './content-changes.js';
+import { auditPostChange, requireMayEdit, type Actor } from './post-actors.js';
+import { claimAddress, rememberOldAddress } from './post-addresses.js';
+import {
+  isLiveOrScheduled,
+  POST_COLUMNS,
+  postJson,
+  postNotFound,
+  readPostRow,
+  type PostRow,
+} from './post-row.js';
+import {
+  checkCandidate,
+  invalidPost,
+  merge,
+  readChanges,
+  stampFields,
+  type Candidate,
+} from './post-validation.js';
+import { keepRevision, lockAtVersion } from './post-versions.js';
+
+/**
+ * The desk's posts (decision 16), made, saved, restored and deleted here, published in
+ * post-publishing.ts: every change in one transaction that checks the version the writer saw (a
+ * stale one is a 409 with the post as it is now), keeps what it replaces as a revision, writes the
+ * audit entry where one is due, and, when what the site shows changes, says so (contentChanged)
+ * and answers the content generation that change made. A draft may be unfinished; a post that is
+ * or goes live must be whole.
+ */
+
+/** A post after a change, and the content generation it made (null: the site shows nothing new). */
+export interface PostChange {
+  post: PostJson;
+  generation: number | null;
+}
+
+/** A post's content as the INSERT and the UPDATE write it: slug … fields, in that order. */
+const contentValues = (post: Candidate) => [
+  post.slug,
+  post.title,
+  post.body,
+  post.visibility,
+  post.featureImage,
+  post.featureImageAlt,
+  post.seoTitle,
+  post.seoDescription,
+  stampFields(post),
+];
+
+export async function createPost(
+  pool: pg.Pool,
+  actor: Actor,
+  body: Record<string, unknown>,
+): Promise<PostChange> {
+  const kind = body.kind;
+  if (typeof kind !== 'string' || !(POST_KINDS as readonly string[]).includes(kind)) {
+    throw invalidPost([{ field: 'kind', message: `must be one of ${POST_KINDS.join(', ')}` }]);
+  }
+  const changes = readChanges(kind as PostKind, body, null);
+  const post = merge(kind as PostKind, null, changes);
+  return withTransaction(pool, async (tx) => {
+    await checkCandidate(tx, post, null, false);
+    const tookAddress = await claimAddress(tx, actor, null, post);
+    const { rows } = await tx.query<PostRow>(
+      `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
+          "featureImageAlt", "seoTitle", "seoDescription", "fields", "createdBy", "updatedBy",
+          "updatedAt")
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, now())
+        RETURNING ${POST_COLUMNS}`,
+      [post.kind, ...contentValues(post), actor.userId],
+    );
+    return {
+      post: postJson(rows[0] as PostRow),
+      generation: tookAddress ? await contentChanged(tx) : null,
+    };
+  });
+}
+
+export async function updatePost(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<PostChange> {
+  return withTransaction(pool, async (tx) => {
+    const row = await lockAtVersion(tx, id, body.version);
+    requireMayEdit(actor, row);
+    if (body.kind !== undefined && body.kind !== row.kind) {
+      throw invalidPost([
+        { field: 'kind', message: 'cannot change: make a new post of that kind' },
+      ]);
+    }
+    const changes = readChanges(row.kind, body, row);
+    const post = merge(row.kind, row, changes);
+    await checkCandidate(tx, post, id, isLiveOrScheduled(row));
+    return saveAsNewVersion(tx, actor, row, post);
+  });
+}
+
+/** Keeps the post as it was, writes the new content, remembers an address it leaves. */
+async function saveAsNewVersion(
+  tx: Tx,
+  actor: Actor,
+  row: PostRow,
+  post: Candidate,
+): Promise<PostChange> {
+  const tookAddress = await claimAddress(tx, actor, row, post);
+  await keepRevision(tx, row.id);
+  await rememberOldAddress(tx, row, post);
+  const { rows } = await tx.query<PostRow>(
+    `UPDATE "posts" SET "slug" = $2, "title" = $3, "body" = $4, "visibility" = $5,
+        "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
+        "fields" = $10, "updatedBy" = $11, "version" = "version" + 1, "updatedAt" = now()
+      WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
+    [row.id, ...contentValues(post), actor.userId],
+  );
+  return {
+    post: postJson(rows[0] as PostRow),
+    generation: isLiveOrScheduled(row) || tookAddress ? await contentChanged(tx) : null,
+  };
+}
+
+/**
+ * Deletes the post (owners only): kept with its revisions, listed nowhere, its address 410.
+ * Answers the content generation it made.
+ */
+export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promise<number> {
+  return withTransaction(pool, async (tx) => {
+    const row = await readPostRow(tx, id, true);
+    if (!row) throw postNotFound(id);
+    const wasLive = row.status === 'published';
+    await tx.query(
+      `UPDATE "posts" SET "deletedAt" = now(), "status" = 'draft',
+          "unpublishedAt" = CASE WHEN $3 THEN now() ELSE "unpublishedAt" END,
+          "updatedBy" = $2, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = $1`,
+      [id, actor.userId, wasLive],
+    );
+    await auditPostChange(tx, actor, 'post_delete', postJson(row), null);
+    return contentChanged(tx);
+  });
+}
+
+/**
+ * Brings back a revision's content (title, slug, body, fields, image, SEO) as a new version: the
+ * version it replaces is kept too, so a restore loses nothing either. The post's status stays.
+ */
+export async function restoreRevision(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  revision: number,
+  body: { version?: unknown },
+): Promise<PostChange> {
+  return withTransaction(pool, async (tx) => {
+    const current = await readPostRow(tx, id, true);
+    if (!current) throw postNotFound(id);
+    const row = body.version === undefined ? current : await lockAtVersion(tx, id, body.version);
+    requireMayEdit(actor, row);
+    const { rows } = await tx.query<{ snapshot: Record<string, unknown> }>(
+      `SELECT "snapshot" FROM "post_revisions" WHERE "postId" = $1 AND "version" = $2`,
+      [id, revision],
+    );
+    const snapshot = rows[0]?.snapshot;
+    if (!snapshot) {
+      throw new DomainError(404, 'revision_not_found', `Post ${id} has no revision ${revision}.`);
+    }
+    const text = (key: string) =>
+      typeof snapshot[key] === 'string' ? (snapshot[key] as string) : null;
+    const post: Candidate = {
+      kind: row.kind,
+      slug: text('slug') ?? row.slug,
+      title: text('title') ?? row.title,
+      body: text('body') ?? '',
+      visibility: snapshot.visibility === 'members' ? 'members' : 'public',
+      featureImage: text('featureImage'),
+      featureImageAlt: text('featureImageAlt'),
+      seoTitle: text('seoTitle'),
+      seoDescription: text('seoDescription'),
+      fields: (snapshot.fields as Record<string, unknown> | undefined) ?? {},
+    };
+    await checkCandidate(tx, post, id, isLiveOrScheduled(row));
+    const saved = await saveAsNewVersion(tx, actor, row, post);
+    await auditPostChange(tx, actor, 'post_restore', postJson(row), saved.post);
+    return saved;
+  });
+}

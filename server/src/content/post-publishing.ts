@@ -1,0 +1,170 @@
+import type pg from 'pg';
+import { publishTimeSchema } from '../../../contract/post-fields.js';
+import type { PostJson } from '../../../contract/posts.js';
+import { withTransaction } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import { contentChanged } from './content-changes.js';
+import { auditPostChange, requireMayPublish, type Actor } from './post-actors.js';
+import type { PostChange } from './post-editing.js';
+import { POST_COLUMNS, postJson, readPostRow, type PostRow } from './post-row.js';
+import { checkCandidate, invalidPost, merge, readChanges, stampFields } from './post-validation.js';
+import { lockAtVersion } from './post-versions.js';
+
+/**
+ * A post going live and coming off: published now or scheduled, unpublished, submitted by a
+ * writer for an editor to publish, and previewed as it would be published.
+ */
+
+/**
+ * A post as it would be published with these changes, saving nothing (the desk's preview): checked
+ * as publishing checks it, so a preview shows only what can go live. Live now, unless it already
+ * went live earlier.
+ */
+export async function previewRow(
+  pool: pg.Pool,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<PostRow> {
+  const row = await readPostRow(pool, id);
+  if (!row) throw new DomainError(404, 'not_found', `There is no post ${id}.`);
+  const changes = readChanges(
+    row.kind,
+    { ...body, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
+    row,
+  );
+  const post = merge(row.kind, row, changes);
+  await checkCandidate(pool, post, id, true);
+  const now = new Date();
+  return {
+    ...row,
+    ...post,
+    fields: stampFields(post),
+    status: 'published',
+    publishedAt: row.publishedAt && row.publishedAt <= now ? row.publishedAt : now,
+    updatedAt: now,
+  };
+}
+
+/** How far ahead `at` must be for a post to be scheduled rather than published now. */
+const SCHEDULE_MIN_MS = 5_000;
+
+export interface PublishResult {
+  post: PostJson;
+  /** When it goes live, for a post scheduled (the job queue makes it live then). */
+  scheduledFor: Date | null;
+  generation: number;
+}
+
+/**
+ * Publishes the post now, or schedules it for `at` (an ISO date-time). A post that is published
+ * keeps its date when published again; `at` in the past backdates it.
+ */
+export async function publishPost(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  body: { version?: unknown; at?: unknown },
+): Promise<PublishResult> {
+  requireMayPublish(actor);
+  let at: Date | null = null;
+  if (body.at !== undefined && body.at !== null) {
+    const parsed = publishTimeSchema.safeParse(body.at);
+    if (!parsed.success) {
+      throw invalidPost([{ field: 'at', message: parsed.error.issues[0]?.message ?? 'is wrong' }]);
+    }
+    at = new Date(parsed.data);
+  }
+  return withTransaction(pool, async (tx) => {
+    const row = await lockAtVersion(tx, id, body.version);
+    await checkCandidate(tx, merge(row.kind, row, { common: {}, fields: {} }), id, true);
+    const schedule = at !== null && at.getTime() > Date.now() + SCHEDULE_MIN_MS;
+    const publishedAt =
+      at ??
+      (row.publishedAt && row.publishedAt.getTime() <= Date.now() ? row.publishedAt : new Date());
+    const { rows } = await tx.query<PostRow>(
+      `UPDATE "posts" SET "status" = $2, "publishedAt" = $3, "unpublishedAt" = NULL,
+          "submittedAt" = NULL, "updatedBy" = $4, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
+      [id, schedule ? 'scheduled' : 'published', publishedAt, actor.userId],
+    );
+    const post = postJson(rows[0] as PostRow);
+    await auditPostChange(
+      tx,
+      actor,
+      schedule ? 'post_schedule' : 'post_publish',
+      postJson(row),
+      post,
+    );
+    return {
+      post,
+      scheduledFor: schedule ? publishedAt : null,
+      generation: await contentChanged(tx),
+    };
+  });
+}
+
+/** Takes the post off the site (a scheduled one stays a draft): its address answers 410. */
+export async function unpublishPost(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  body: { version?: unknown },
+): Promise<PostChange> {
+  requireMayPublish(actor);
+  return withTransaction(pool, async (tx) => {
+    const row = await lockAtVersion(tx, id, body.version);
+    if (row.status === 'draft') {
+      throw new DomainError(409, 'not_published', 'This post is a draft already.');
+    }
+    const wasLive =
+      row.status === 'published' || (row.publishedAt?.getTime() ?? Infinity) <= Date.now();
+    const { rows } = await tx.query<PostRow>(
+      `UPDATE "posts" SET "status" = 'draft', "unpublishedAt" = CASE WHEN $3 THEN now() END,
+          "updatedBy" = $2, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
+      [id, actor.userId, wasLive],
+    );
+    const post = postJson(rows[0] as PostRow);
+    await auditPostChange(tx, actor, 'post_unpublish', postJson(row), post);
+    return { post, generation: await contentChanged(tx) };
+  });
+}
+
+/** A writer's draft, handed to the editors: it stays a draft until one publishes it. */
+export async function submitPost(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  body: { version?: unknown },
+): Promise<PostJson> {
+  return withTransaction(pool, async (tx) => {
+    const row = await lockAtVersion(tx, id, body.version);
+    if (row.status !== 'draft') {
+      throw new DomainError(409, 'not_a_draft', 'Only a draft is submitted for publishing.');
+    }
+    await checkCandidate(tx, merge(row.kind, row, { common: {}, fields: {} }), id, true);
+    const { rows } = await tx.query<PostRow>(
+      `UPDATE "posts" SET "submittedAt" = now(), "updatedBy" = $2, "version" = "version" + 1,
+          "updatedAt" = now()
+        WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
+      [id, actor.userId],
+    );
+    return postJson(rows[0] as PostRow);
+  });
+}
+
+/**
+ * Makes every scheduled post whose time has come published, and answers how many: the job
+ * queue's work (post-schedule.ts), also run at start for any a stopped site missed.
+ */
+export async function publishDuePosts(pool: pg.Pool): Promise<number> {
+  return withTransaction(pool, async (tx) => {
+    const { rowCount } = await tx.query(
+      `UPDATE "posts" SET "status" = 'published', "version" = "version" + 1, "updatedAt" = now()
+        WHERE "status" = 'scheduled' AND "deletedAt" IS NULL AND "publishedAt" <= now()`,
+    );
+    if (!rowCount) return 0;
+    await contentChanged(tx);
+    return rowCount;
+  });
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import {
+  postPath,
+  type PostJson,
+  type PostKind,
+  type PostStatus,
+  type PostVisibility,
+} from '../../../contract/posts.js';
+import { DomainError } from '../domain-error.js';
+
+/** A row of `posts` as the queries here select it. */
+export interface PostRow {
+  id: number;
+  kind: PostKind;
+  slug: string;
+  status: PostStatus;
+  visibility: PostVisibility;
+  title: string;
+  fields: Record<string, unknown>;
+  body: string;
+  publishedAt: Date | null;
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  version: number;
+  updatedAt: Date;
+  submittedAt: Date | null;
+}
+
+export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
+  "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
+  "updatedAt", "submittedAt"`;
+
+/** The day of a timestamp, as the site's pages and files write dates (`2024-02-12`). */
+export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A post's JSON (contract/posts.ts): its columns, then its kind's fields by their file names. */
+export function postJson(row: PostRow): PostJson {
+  return {
+    ...row.fields,
+    id: row.id,
+    kind: row.kind,
+    slug: row.slug,
+    title: row.title,
+    status: row.status,
+    visibility: row.visibility,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    body: row.body,
+    featureImage: row.featureImage,
+    featureImageAlt: row.featureImageAlt,
+    seoTitle: row.seoTitle,
+    seoDescription: row.seoDescription,
+    version: row.version,
+    updatedAt: row.updatedAt.toISOString(),
+    path: postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }),
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+  };
+}
+
+/** Whether the post is on the site now, or will be by itself (scheduled). */
+export const isLiveOrScheduled = (row: Pick<PostRow, 'status'>) => row.status !== 'draft';
+
+export const postNotFound = (id: number) =>
+  new DomainError(404, 'post_not_found', `There is no post ${id}.`);
+
+/** The post, unless it does not exist or was deleted; `lock` holds it for this transaction. */
+export async function readPostRow(
+  db: Pick<pg.Pool, 'query'>,
+  id: number,
+  lock = false,
+): Promise<PostRow | null> {
+  const { rows } = await db.query<PostRow & { deletedAt: Date | null }>(
+    `SELECT ${POST_COLUMNS}, "deletedAt" FROM "posts" WHERE "id" = $1 ${lock ? 'FOR UPDATE' : ''}`,
+    [id],
+  );
+  const row = rows[0];
+  return row && !row.deletedAt ? row : null;
+}

@@ -1,0 +1,224 @@
+import type { z } from 'zod';
+import { PAGE_SCREENS, type PostKind } from '../../../contract/posts.js';
+import { postCommonSchema, postFieldSchemas } from '../../../contract/post-fields.js';
+import type { Tx } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
+import { findMarkdownProblems } from './markdown-to-tree.js';
+import { isoDay, type PostRow } from './post-row.js';
+
+/**
+ * A post as a change would leave it: what a request body says (readChanges), put over the post as
+ * it is (merge), and checked (checkCandidate). A draft may be unfinished; a post that is or goes
+ * live must be whole.
+ */
+
+/** The members of a post's JSON the server keeps: sent back unchanged, they are ignored. */
+const SERVER_KEPT = new Set(['id', 'updatedAt', 'path', 'submittedAt', 'version', 'kind']);
+/** Changed only by publishing and unpublishing, never by a save. */
+const LIFECYCLE = new Set(['status', 'publishedAt']);
+const COMMON = new Set(Object.keys(postCommonSchema.shape));
+
+/** What a request body says about a post: its columns and its kind's fields, checked. */
+export interface PostChanges {
+  common: Partial<z.infer<typeof postCommonSchema>>;
+  fields: Record<string, unknown>;
+  /** Fields sent as null: taken off the post (an optional field such as a page's `template`). */
+  removed?: string[];
+}
+
+/** A 400 naming each field that is wrong, in one line. */
+export function invalidPost(problems: { field: string; message: string }[]): DomainError {
+  const text = problems.map(({ field, message }) => `${field}: ${message}`).join('; ');
+  return new DomainError(400, 'invalid_post', text);
+}
+
+function zodProblems(error: z.ZodError, input: Record<string, unknown>) {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: key, message: 'is not a known field' }));
+    }
+    const field = issue.path.join('.') || 'body';
+    const missing = issue.path.length === 1 && input[String(issue.path[0])] === undefined;
+    return [{ field, message: missing ? 'is required' : issue.message }];
+  });
+}
+
+/**
+ * Splits a request body into the columns and the kind's fields and checks their types. The
+ * members the server keeps (id, version…) are ignored; status and publishedAt are refused unless
+ * they say what the post already says (publish and unpublish change them).
+ */
+export function readChanges(
+  kind: PostKind,
+  body: Record<string, unknown>,
+  current: PostRow | null,
+): PostChanges {
+  const nul = findNulCharacter(body);
+  if (nul !== null) throw invalidPost([{ field: nul, message: NUL_MESSAGE }]);
+  const common: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = {};
+  const removed: string[] = [];
+  const problems: { field: string; message: string }[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (SERVER_KEPT.has(key)) continue;
+    if (LIFECYCLE.has(key)) {
+      const now =
+        key === 'status'
+          ? (current?.status ?? 'draft')
+          : (current?.publishedAt?.toISOString() ?? null);
+      if (value !== now) {
+        problems.push({ field: key, message: 'is changed by publishing or unpublishing the post' });
+      }
+      continue;
+    }
+    if (COMMON.has(key)) common[key] = value;
+    else if (value === null && key in postFieldSchemas[kind].shape) removed.push(key);
+    else fields[key] = value;
+  }
+  const commonResult = postCommonSchema.partial().safeParse(common);
+  if (!commonResult.success) problems.push(...zodProblems(commonResult.error, common));
+  const fieldsResult = postFieldSchemas[kind].partial().safeParse(fields);
+  if (!fieldsResult.success) problems.push(...zodProblems(fieldsResult.error, fields));
+  if (problems.length > 0) throw invalidPost(problems);
+  return {
+    common: commonResult.data ?? {},
+    // Only what was sent: zod's defaults are for a whole post, applied when it goes live.
+    fields: Object.fromEntries(
+      Object.keys(fields).map((key) => [key, (fieldsResult.data as Record<string, unknown>)[key]]),
+    ),
+    removed,
+  };
+}
+
+/** A post as it will be after a change: the current one with the changes over it. */
+export interface Candidate {
+  kind: PostKind;
+  slug: string;
+  title: string;
+  body: string;
+  visibility: 'public' | 'members';
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  fields: Record<string, unknown>;
+}
+
+export function merge(kind: PostKind, current: PostRow | null, changes: PostChanges): Candidate {
+  const removed = new Set(changes.removed ?? []);
+  const fields = Object.fromEntries(
+    Object.entries({ ...(current?.fields ?? {}), ...changes.fields }).filter(
+      ([key]) => !removed.has(key),
+    ),
+  );
+  let title = changes.common.title ?? current?.title ?? '';
+  // A resource group's title is its heading, `category`: either name sets both.
+  if (kind === 'resources') {
+    if (changes.common.title === undefined && typeof changes.fields.category === 'string') {
+      title = changes.fields.category;
+    }
+    fields.category = title;
+  }
+  const slug = changes.common.slug ?? current?.slug ?? slugFrom(title);
+  return {
+    kind,
+    slug,
+    title,
+    body: changes.common.body ?? current?.body ?? '',
+    visibility: changes.common.visibility ?? current?.visibility ?? 'public',
+    featureImage: pick(changes.common.featureImage, current?.featureImage),
+    featureImageAlt: pick(changes.common.featureImageAlt, current?.featureImageAlt),
+    seoTitle: pick(changes.common.seoTitle, current?.seoTitle),
+    seoDescription: pick(changes.common.seoDescription, current?.seoDescription),
+    fields,
+  };
+}
+
+const pick = (next: string | null | undefined, now: string | null | undefined) =>
+  next === undefined ? (now ?? null) : next;
+
+/** A slug from a title: "Rent vs. Buy, in 2026" → `rent-vs-buy-in-2026`. */
+export function slugFrom(title: string): string {
+  return (
+    title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      // "Next Month’s" is next-months, not next-month-s.
+      .replace(/['’]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80)
+      .replace(/-+$/, '')
+  );
+}
+
+/**
+ * Checks what every post needs (a title, a slug that is a slug and free) and, when the post is
+ * or goes live, everything its kind needs: each field, and the body's rules.
+ */
+export async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole: boolean) {
+  const problems: { field: string; message: string }[] = [];
+  if (post.title.trim() === '') problems.push({ field: 'title', message: 'is required' });
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(post.slug)) {
+    problems.push({ field: 'slug', message: 'must be lower-case words joined by hyphens' });
+  }
+  if (post.kind === 'page' && !(post.slug in PAGE_SCREENS)) {
+    problems.push({
+      field: 'slug',
+      message: `must name a screen of the site: one of ${Object.keys(PAGE_SCREENS).join(', ')}`,
+    });
+  }
+  if (post.kind === 'newsletter' && ['confirm', 'unsubscribe', 'rss'].includes(post.slug)) {
+    problems.push({ field: 'slug', message: `"${post.slug}" is taken by a page of the site` });
+  }
+  if (problems.length === 0) {
+    // Two saves giving one slug at once: the second waits here for the first to commit, then
+    // finds its post, rather than failing on the unique index (a 500).
+    await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+      `cohort:post-slug:${post.kind}:${post.slug}`,
+    ]);
+    const { rows } = await db.query<{ id: number; deleted: boolean }>(
+      `SELECT "id", "deletedAt" IS NOT NULL AS deleted FROM "posts"
+        WHERE "kind" = $1 AND "slug" = $2 AND "id" IS DISTINCT FROM $3`,
+      [post.kind, post.slug, id],
+    );
+    const other = rows[0];
+    if (other) {
+      problems.push({
+        field: 'slug',
+        message: `"${post.slug}" is taken by ${other.deleted ? 'a deleted' : 'another'} ${post.kind} (post ${other.id})`,
+      });
+    }
+  }
+  if (whole) {
+    // The day a page or resource list last changed is the server's to keep (stampFields).
+    const written = Object.fromEntries(
+      Object.entries(post.fields).filter(([key]) => key !== 'updatedAt'),
+    );
+    const fields = postFieldSchemas[post.kind].safeParse(written);
+    if (!fields.success) problems.push(...zodProblems(fields.error, written));
+    const hasBody = post.kind === 'article' || post.kind === 'page' || post.kind === 'newsletter';
+    if (hasBody && post.body.trim() === '')
+      problems.push({ field: 'body', message: 'is required' });
+    if (!hasBody && post.body.trim() !== '') {
+      problems.push({ field: 'body', message: `must be empty: a ${post.kind} has no body` });
+    }
+    for (const problem of findMarkdownProblems(post.body)) {
+      problems.push({ field: 'body', message: problem });
+    }
+    if (post.featureImage && !post.featureImageAlt?.trim()) {
+      problems.push({ field: 'featureImageAlt', message: 'is required with a feature image' });
+    }
+  }
+  if (problems.length > 0) throw invalidPost(problems);
+}
+
+/** Pages and resource groups say when their text last changed (the sitemap's lastmod). */
+export function stampFields(post: Candidate): Record<string, unknown> {
+  if (post.kind === 'page' || post.kind === 'resources') {
+    return { ...post.fields, updatedAt: isoDay(new Date()) };
+  }
+  return post.fields;
+}

@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import type { PostJson } from '../../../contract/posts.js';
+import type { Tx } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import { postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
+import { invalidPost } from './post-validation.js';
+
+/**
+ * A post's versions: every change names the version the writer saw (a stale one is refused with
+ * the post as it is now), and keeps the version it replaces as a revision.
+ */
+
+export interface RevisionJson {
+  version: number;
+  savedAt: string;
+  savedByEmail: string | null;
+  title: string;
+  status: string;
+}
+
+/** The current post, locked for this transaction, or a 409 with it when `version` is stale. */
+export async function lockAtVersion(tx: Tx, id: number, version: unknown): Promise<PostRow> {
+  if (typeof version !== 'number' || !Number.isInteger(version)) {
+    throw invalidPost([{ field: 'version', message: 'is required: the version you last read' }]);
+  }
+  const row = await readPostRow(tx, id, true);
+  if (!row) throw postNotFound(id);
+  if (row.version !== version) throw editConflict(postJson(row));
+  return row;
+}
+
+/**
+ * A save naming a version that is not the post's any more: a 409 with the post as it is now
+ * beside the error, for the editor to compare with what it holds.
+ */
+const editConflict = (post: PostJson) =>
+  new DomainError(
+    409,
+    'edit_conflict',
+    `Someone saved this post since you read it (it is at version ${post.version} now): ` +
+      'compare the two, then save again naming that version.',
+    { post },
+  );
+
+/** Keeps the post as it is now as a revision, before a save changes it. */
+export async function keepRevision(tx: Tx, postId: number) {
+  await tx.query(
+    `INSERT INTO "post_revisions" ("postId", "version", "snapshot", "savedBy", "savedByEmail", "savedAt")
+      SELECT "id", "version", to_jsonb(p) - 'createdBy' - 'updatedBy', "updatedBy",
+        (SELECT "email" FROM "users" WHERE "id" = p."updatedBy"), "updatedAt"
+        FROM "posts" p WHERE "id" = $1
+      ON CONFLICT ("postId", "version") DO NOTHING`,
+    [postId],
+  );
+}
+
+/** The saves before the current version, newest first. */
+export async function listRevisions(pool: pg.Pool, id: number): Promise<RevisionJson[]> {
+  if (!(await readPostRow(pool, id))) throw postNotFound(id);
+  const { rows } = await pool.query<{
+    version: number;
+    savedAt: Date;
+    savedByEmail: string | null;
+    title: string;
+    status: string;
+  }>(
+    `SELECT "version", "savedAt", "savedByEmail", "snapshot"->>'title' AS title,
+        "snapshot"->>'status' AS status
+      FROM "post_revisions" WHERE "postId" = $1 ORDER BY "version" DESC`,
+    [id],
+  );
+  return rows.map((row) => ({ ...row, savedAt: row.savedAt.toISOString() }));
+}
