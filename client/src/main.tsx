@@ -3,6 +3,9 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { readEmbeddedSiteData } from './lib/site-data';
 import './styles.css';
+import './styles/home-and-cards.css';
+import './styles/reading.css';
+import './styles/sections.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

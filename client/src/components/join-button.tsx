@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from '../lib/router';
-import { ApiError } from '../lib/api-client';
+import { describeFailure } from '../lib/api-client';
 import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
@@ -82,10 +82,7 @@ export function JoinButton({
       await openCheckout(chosen, offer);
     } catch (error) {
       setProblem({
-        message:
-          error instanceof ApiError
-            ? error.message
-            : 'Could not reach the server. Please try again.',
+        message: describeFailure(error, 'Could not reach the server. Please try again.'),
         on: locationKey,
       });
     } finally {

@@ -1,11 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useLocation } from '../lib/router';
 import { paths } from '../config/paths';
 import { useSiteName } from '../lib/site-name';
-import { formatMoney, perYearLabel, type Plan } from '../../../contract/plans';
+import {
+  formatMoney,
+  perYearLabel,
+  type Plan,
+  type SubscriptionPlanId,
+} from '../../../contract/plans';
 import { JoinButton } from './join-button';
-import './dialog-close.css';
+import './dialog.css';
 import './plan-chooser.css';
 
 /**
@@ -51,7 +56,7 @@ export default function PlanChooser({
   return createPortal(
     <dialog
       ref={dialog}
-      className="plan-chooser"
+      className="dialog plan-chooser"
       aria-labelledby="plan-chooser-title"
       onClose={(event) => event.target === event.currentTarget && onClose()}
     >
@@ -69,35 +74,28 @@ export default function PlanChooser({
       </p>
       <ul className="plan-chooser__plans">
         {monthly && (
-          <li className="plan-chooser__plan">
-            <JoinButton
-              className="button button--accent plan-chooser__button"
-              plan="monthly"
-              {...(redeemed && { offer: redeemed })}
-            >
-              Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
-            </JoinButton>
-            <span className="plan-chooser__note">
-              {perYearLabel(monthly)}. Cancel any time.{trialNote(monthly)}
-            </span>
-          </li>
+          <SubscriptionChoice
+            id="monthly"
+            plan={monthly}
+            offer={redeemed}
+            note={`${perYearLabel(monthly)}. Cancel any time.`}
+          >
+            Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
+          </SubscriptionChoice>
         )}
         {yearly && (
-          <li className="plan-chooser__plan">
-            <JoinButton
-              className="button button--accent plan-chooser__button"
-              plan="yearly"
-              {...(redeemed && { offer: redeemed })}
-            >
-              Yearly: {formatMoney(yearly.amountCents, yearly.currency)} a year
-            </JoinButton>
-            <span className="plan-chooser__note">
-              {saving > 0
+          <SubscriptionChoice
+            id="yearly"
+            plan={yearly}
+            offer={redeemed}
+            note={
+              saving > 0
                 ? `Saves ${formatMoney(saving, yearly.currency)} on paying monthly. Cancel any time.`
-                : 'Renews each year. Cancel any time.'}
-              {trialNote(yearly)}
-            </span>
-          </li>
+                : 'Renews each year. Cancel any time.'
+            }
+          >
+            Yearly: {formatMoney(yearly.amountCents, yearly.currency)} a year
+          </SubscriptionChoice>
         )}
         {once && (
           <li className="plan-chooser__plan">
@@ -142,5 +140,36 @@ export default function PlanChooser({
       </label>
     </dialog>,
     document.body,
+  );
+}
+
+/** A subscription on sale: its button to Checkout, then what it costs in time and its trial. */
+function SubscriptionChoice({
+  id,
+  plan,
+  offer,
+  note,
+  children,
+}: {
+  id: SubscriptionPlanId;
+  plan: Plan;
+  offer: string | undefined;
+  note: string;
+  children: ReactNode;
+}) {
+  return (
+    <li className="plan-chooser__plan">
+      <JoinButton
+        className="button button--accent plan-chooser__button"
+        plan={id}
+        {...(offer && { offer })}
+      >
+        {children}
+      </JoinButton>
+      <span className="plan-chooser__note">
+        {note}
+        {trialNote(plan)}
+      </span>
+    </li>
   );
 }

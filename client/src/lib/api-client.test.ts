@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, describeFailure } from './api-client';
 
 /** fetch answering with this Response, whatever is asked. */
 const answer = (response: Response) => vi.stubGlobal('fetch', async () => response);
@@ -44,5 +44,29 @@ describe('apiRequest', () => {
       code: 'http_error',
       message: 'The server answered 502.',
     });
+  });
+});
+
+describe('describeFailure', () => {
+  it('tells the reader the server’s own words, or that the server was not reached', async () => {
+    answer(
+      Response.json(
+        { error: { code: 'gift_claimed', message: 'This gift was claimed.' } },
+        {
+          status: 409,
+        },
+      ),
+    );
+    const refused = await apiRequest('/api/gifts/claim').catch((error: unknown) => error);
+    expect(describeFailure(refused)).toBe('This gift was claimed.');
+
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const offline = await apiRequest('/api/gifts/claim').catch((error: unknown) => error);
+    expect(describeFailure(offline)).toBe('Could not reach the server.');
+    expect(describeFailure(offline, 'Could not load your passkeys.')).toBe(
+      'Could not load your passkeys.',
+    );
   });
 });

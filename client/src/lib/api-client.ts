@@ -11,6 +11,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What to tell a reader when a request failed: the server's own words, or, when no answer came
+ * (offline, the server restarting), `unreachable`.
+ */
+export function describeFailure(
+  error: unknown,
+  unreachable = 'Could not reach the server.',
+): string {
+  return error instanceof ApiError ? error.message : unreachable;
+}
+
 /** True when the request never got an answer (offline, server restarting). */
 export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;

@@ -9,7 +9,7 @@ import {
 } from '../../../../contract/search';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { apiRequest, describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { Link, useLocation, useNavigate, useNavigationType } from '../../lib/router';
@@ -90,7 +90,7 @@ export default function SearchRoute() {
       setShown({
         query,
         results: [],
-        error: error instanceof ApiError ? error.message : 'The search did not answer: try again.',
+        error: describeFailure(error, 'The search did not answer: try again.'),
       });
     } finally {
       if (asked.current === controller) setBusy(false);

@@ -5,7 +5,7 @@ import { AccountScreen } from './account-screen';
 import { EmailField, FormError, PasswordField } from './fields';
 import { COMP_LABEL, PaymentHistory, subscriptionPlanWord, usePayments } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
@@ -127,7 +127,7 @@ function SignInAgain({ email }: { email: string }) {
       rememberReturnPath(paths.account);
       setSent(message);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     }
   }
   return (
@@ -192,7 +192,7 @@ function MembershipPanel({ user }: { user: User }) {
     try {
       window.location.assign((await openBillingPortal()).url);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     }
   }
   return (
@@ -490,7 +490,7 @@ function SwitchPlan({
     } catch (error) {
       setOutcome({
         ok: false,
-        text: error instanceof ApiError ? error.message : 'Could not reach the server.',
+        text: describeFailure(error),
       });
     } finally {
       setBusy(false);

@@ -3,7 +3,7 @@ import type { User } from '../../../../contract/api';
 import type { GiftPreview } from '../../../../contract/gifts';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { Link } from '../../lib/router';
@@ -70,7 +70,7 @@ export default function GiftClaimPage() {
         if (error instanceof ApiError && error.status !== 503) forgetToken();
         setLoaded({
           kind: 'problem',
-          message: error instanceof ApiError ? error.message : 'Could not reach the server.',
+          message: describeFailure(error),
         });
       },
     );
@@ -87,7 +87,7 @@ export default function GiftClaimPage() {
       setUser(answer.user);
       setClaimed(answer.user);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
       setBusy(false);
     }
   }

@@ -2,16 +2,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '../../lib/router';
 import type { MailedLinkPreview, User } from '../../../../contract/api';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
+import { useTokenFromAddress } from '../../lib/use-token-from-address';
 import { AccountScreen } from './account-screen';
 import { FormError } from './fields';
 import { takeReturnPath } from './return-path';
 import { useFormSubmit } from './use-form-submit';
 import type { FieldErrors } from './validation';
-
-/** The token rides in the link's fragment: browsers never send it to a server or a log. */
-const tokenFromAddress = () => new URLSearchParams(window.location.hash.slice(1)).get('token');
 
 interface MailedLinkPageProps {
   title: string;
@@ -53,13 +51,9 @@ export function MailedLinkPage({
 }: MailedLinkPageProps) {
   const { setUser } = useSession();
   const navigate = useNavigate();
-  const [token] = useState(tokenFromAddress);
+  const token = useTokenFromAddress();
   const [link, setLink] = useState<Preview>({ state: 'loading' });
   const [moveMembership, setMoveMembership] = useState(false);
-  // Once read, out of the address bar (and of the history a shared screen could show).
-  useEffect(() => {
-    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
-  }, []);
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
@@ -67,7 +61,7 @@ export function MailedLinkPage({
       (answer) => setLink({ state: 'ready', link: answer }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const message = error instanceof ApiError ? error.message : 'Could not reach the server.';
+        const message = describeFailure(error);
         setLink({ state: 'failed', message });
       },
     );

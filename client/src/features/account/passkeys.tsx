@@ -1,7 +1,7 @@
 import { FormError } from './fields';
 import { useEffect, useState, type FormEvent } from 'react';
 import { FormField } from '../../components/form-field';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../../../../contract/passkeys';
 import {
@@ -28,7 +28,7 @@ export default function Passkeys() {
       (answer) => setPasskeys(answer.passkeys),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setProblem(error instanceof ApiError ? error.message : 'Could not load your passkeys.');
+        setProblem(describeFailure(error, 'Could not load your passkeys.'));
       },
     );
     return () => controller.abort();

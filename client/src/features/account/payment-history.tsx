@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { formatDate, formatMoney } from '../../lib/format-date';
 import type { Payment } from '../../../../contract/api';
 import { listPayments } from './account-api';
@@ -64,7 +64,7 @@ export function usePayments(version = 0): PaymentsState {
         }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const problem = error instanceof ApiError ? error.message : 'Could not load your payments.';
+        const problem = describeFailure(error, 'Could not load your payments.');
         setState({ payments: null, runningComp: null, problem });
       },
     );

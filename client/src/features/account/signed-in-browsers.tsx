@@ -1,7 +1,7 @@
 import type { SignInMethod } from '../../../../contract/sign-in-methods';
 import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { endOtherSessions, endSession, listSessions } from './account-api';
 
@@ -25,7 +25,7 @@ export function SignedInBrowsers() {
       (answer) => setSessions(answer.sessions),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setProblem(error instanceof ApiError ? error.message : 'Could not load your sessions.');
+        setProblem(describeFailure(error, 'Could not load your sessions.'));
       },
     );
     return () => controller.abort();
@@ -37,7 +37,7 @@ export function SignedInBrowsers() {
     try {
       setSessions((await action()).sessions);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     } finally {
       setBusy(false);
     }

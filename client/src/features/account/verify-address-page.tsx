@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { AccountScreen } from './account-screen';
@@ -29,7 +29,7 @@ export default function VerifyAddressPage() {
       rememberReturnPath(paths.desk);
       setSent(message);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     } finally {
       setSending(false);
     }

@@ -6,7 +6,8 @@ import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { fetchStaff } from './desk-api';
 import deskCss from './desk.css?inline';
-import { MemberPage } from './member-page';
+import deskScreensCss from './desk-screens.css?inline';
+import { MemberPage } from './member/member-page';
 import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
 import { PostsPage } from './posts-page';
@@ -87,7 +88,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
   const siteName = useSiteName();
   return (
     <div className="desk">
-      <style>{deskCss}</style>
+      <style>{deskCss + deskScreensCss}</style>
       {/* Not for search engines, whoever reaches it (the server also says so in a header). */}
       <meta name="robots" content="noindex, nofollow" />
       <header className="desk__bar">

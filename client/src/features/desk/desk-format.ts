@@ -13,6 +13,11 @@ const dateTime = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
+const shortDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "Nov 26, 2026": short enough for a table cell. */
+export const formatShortDate = (iso: string) => shortDate.format(new Date(iso));
+
 /** "Nov 23, 2026, 12:05 PM UTC". */
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 

@@ -1,19 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import type { DeskGift } from '../../../../contract/gifts';
 import { ConfirmBox } from './confirm-box';
 import { changeGiftAddress, fetchGifts, resendGift } from './desk-api';
-import { formatMoney } from './desk-format';
+import { formatMoney, formatShortDate } from './desk-format';
+import { DeskTable } from './desk-table';
+import { OutcomeLines, useListOutcome, type RowReport } from './outcome';
+import { useFocusOnChange } from './use-focus-on-change';
 import { describeError, useDeskData } from './use-desk-data';
-
-interface Outcome {
-  ok: boolean;
-  text: string;
-}
-
-/** "Nov 26, 2026": short enough for a table cell. */
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** Whether a gift's link has gone, or is going now: mailing it again sends one at once. */
 const isDue = (gift: DeskGift) => gift.sentAt !== null || Date.parse(gift.sendAt) <= Date.now();
@@ -21,16 +15,12 @@ const isDue = (gift: DeskGift) => gift.sentAt !== null || Date.parse(gift.sendAt
 /** Where a gift's claim link stands, in words. */
 function describeLink(gift: DeskGift): string {
   if (gift.sentAt) {
-    return `Mailed ${formatDate(gift.sentAt)}${gift.sentTo ? ` to ${gift.sentTo}` : ''}`;
+    return `Mailed ${formatShortDate(gift.sentAt)}${gift.sentTo ? ` to ${gift.sentTo}` : ''}`;
   }
   return isDue(gift)
-    ? `Due ${formatDate(gift.sendAt)}: going out now`
-    : `Goes on ${formatDate(gift.sendAt)}`;
+    ? `Due ${formatShortDate(gift.sendAt)}: going out now`
+    : `Goes on ${formatShortDate(gift.sendAt)}`;
 }
-
-/** describeError for whatever a failed request threw. */
-const errorText = (error: unknown) =>
-  describeError(error instanceof Error ? error : new Error(String(error)));
 
 /**
  * /desk/gifts: the years bought for someone else, paid for and not claimed yet. An owner mails a
@@ -40,11 +30,7 @@ const errorText = (error: unknown) =>
 export function GiftsPage({ staff }: { staff: DeskStaff }) {
   const [gifts, reload] = useDeskData('gifts', (signal) => fetchGifts(signal));
   const mayChange = staff.role === 'owner';
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const done = (result: Outcome) => {
-    setOutcome(result);
-    reload();
-  };
+  const { outcome, report } = useListOutcome(reload);
   return (
     <section aria-labelledby="gifts-title">
       <h1 id="gifts-title">Gifts</h1>
@@ -52,50 +38,22 @@ export function GiftsPage({ staff }: { staff: DeskStaff }) {
         Gifts paid for and not claimed yet. Mail a link again, or to a corrected address: the link
         mailed before stops working.
       </p>
-      <p role="status" className="desk__done">
-        {outcome?.ok ? outcome.text : ''}
-      </p>
-      {outcome && !outcome.ok && (
-        <p role="alert" className="form-error">
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeLines outcome={outcome} />
       {gifts.state === 'loading' && <p className="desk__loading">Loading…</p>}
       {gifts.state === 'error' && <p role="alert">{describeError(gifts.error)}</p>}
       {gifts.state === 'ready' &&
         (gifts.data.gifts.length === 0 ? (
           <p className="desk__empty">No unclaimed gifts.</p>
         ) : (
-          <div className="desk-scroll">
-            <table className="desk-table">
-              <caption>Unclaimed gifts, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Paid</th>
-                  <th scope="col">Link</th>
-                  <th scope="col">State</th>
-                  {mayChange && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {gifts.data.gifts.map((gift) => (
-                  <GiftRow
-                    key={gift.id}
-                    gift={gift}
-                    mayChange={mayChange}
-                    onStart={() => setOutcome(null)}
-                    onDone={done}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption="Unclaimed gifts, newest first"
+            columns={['Recipient', 'From', 'Paid', 'Link', 'State']}
+            actions={mayChange}
+          >
+            {gifts.data.gifts.map((gift) => (
+              <GiftRow key={gift.id} gift={gift} mayChange={mayChange} report={report} />
+            ))}
+          </DeskTable>
         ))}
     </section>
   );
@@ -104,15 +62,11 @@ export function GiftsPage({ staff }: { staff: DeskStaff }) {
 function GiftRow({
   gift,
   mayChange,
-  onStart,
-  onDone,
+  report,
 }: {
   gift: DeskGift;
   mayChange: boolean;
-  /** An action begins: the last one's line goes. */
-  onStart: () => void;
-  /** An action ended, well or not: its line, and the list again. */
-  onDone: (outcome: Outcome) => void;
+  report: RowReport;
 }) {
   const disputed = gift.state === 'suspended';
   return (
@@ -123,7 +77,7 @@ function GiftRow({
         {gift.buyerEmail && <span className="desk__note">{gift.buyerEmail}</span>}
       </td>
       <td className="desk-gift__nowrap">
-        {formatDate(gift.paidAt)}
+        {formatShortDate(gift.paidAt)}
         <span className="desk__note">{formatMoney(gift.amountCents, gift.currency)}</span>
       </td>
       <td>{describeLink(gift)}</td>
@@ -141,7 +95,7 @@ function GiftRow({
       </td>
       {mayChange && (
         <td>
-          <GiftActions gift={gift} disputed={disputed} onStart={onStart} onDone={onDone} />
+          <GiftActions gift={gift} disputed={disputed} report={report} />
         </td>
       )}
     </tr>
@@ -151,42 +105,33 @@ function GiftRow({
 function GiftActions({
   gift,
   disputed,
-  onStart,
-  onDone,
+  report,
 }: {
   gift: DeskGift;
   disputed: boolean;
-  onStart: () => void;
-  onDone: (outcome: Outcome) => void;
+  report: RowReport;
 }) {
   const [mode, setMode] = useState<'idle' | 'confirming' | 'address'>('idle');
   const [email, setEmail] = useState(gift.recipientEmail);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  // What opens (or closes) takes the focus, not the page's top: its first field or button.
-  const box = useRef<HTMLDivElement>(null);
-  const shownMode = useRef(mode);
-  useEffect(() => {
-    if (shownMode.current === mode) return;
-    shownMode.current = mode;
-    box.current?.querySelector<HTMLElement>('input, button')?.focus();
-  }, [mode]);
+  const box = useFocusOnChange(mode, 'input, button');
 
   async function resend() {
     setBusy(true);
-    onStart();
+    report.start();
     try {
       const { gift: now, mailed } = await resendGift(gift.id);
       setMode('idle');
-      onDone({
+      report.done({
         ok: true,
         text: mailed
           ? `Mailed a new link to ${now.sentTo ?? now.recipientEmail}.`
-          : `Nothing mailed: the link goes on ${formatDate(now.sendAt)}.`,
+          : `Nothing mailed: the link goes on ${formatShortDate(now.sendAt)}.`,
       });
     } catch (error) {
       setMode('idle');
-      onDone({ ok: false, text: errorText(error) });
+      report.done({ ok: false, text: describeError(error) });
     } finally {
       setBusy(false);
     }
@@ -196,19 +141,19 @@ function GiftActions({
     event.preventDefault();
     setBusy(true);
     setProblem(null);
-    onStart();
+    report.start();
     try {
       const { gift: now, mailed } = await changeGiftAddress(gift.id, email.trim());
       setMode('idle');
-      onDone({
+      report.done({
         ok: true,
         text: mailed
           ? `Address changed; mailed a new link to ${now.sentTo ?? now.recipientEmail}.`
-          : `Address changed; the link goes on ${formatDate(now.sendAt)}.`,
+          : `Address changed; the link goes on ${formatShortDate(now.sendAt)}.`,
       });
     } catch (error) {
       // Stays open, with what was typed, to be corrected (a gift claimed since leaves the list).
-      setProblem(errorText(error));
+      setProblem(describeError(error));
     } finally {
       setBusy(false);
     }

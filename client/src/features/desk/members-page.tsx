@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from '../../lib/router';
 import type { DeskMemberFilter } from '../../../../contract/desk-api';
 import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from './desk-api';
 import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
+import { DeskTable } from './desk-table';
 import { describeError, useDeskData } from './use-desk-data';
 
 const FILTERS = {
@@ -115,45 +116,34 @@ function MembersList({ params }: { params: URLSearchParams }) {
           {page.data.members.length === 0 ? (
             <p>No one matches.</p>
           ) : (
-            <table className="desk-table desk-table--cards">
-              <caption className="visually-hidden">
-                Members {cursors.length > 1 ? `, page ${cursors.length}` : ''}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Membership</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">Stripe customer</th>
-                  <th scope="col">Newsletter</th>
+            <DeskTable
+              cards
+              caption={cursors.length > 1 ? `Members, page ${cursors.length}` : 'Members'}
+              captionHidden
+              columns={['Member', 'Membership', 'Joined', 'Stripe customer', 'Newsletter']}
+            >
+              {page.data.members.map((member) => (
+                <tr key={member.id}>
+                  <td data-label="Member">
+                    <Link to={`/desk/members/${member.id}`}>
+                      {member.email ?? 'Anonymous payer'}
+                    </Link>
+                    <span className="desk__id">{member.id}</span>
+                  </td>
+                  <td data-label="Membership">
+                    <span className={member.isMember ? 'desk-badge desk-badge--on' : 'desk-badge'}>
+                      {member.isMember ? 'Member' : member.membership ? 'Lapsed' : 'Reader'}
+                    </span>{' '}
+                    {describeMembership(member.membership, member.isMember)}
+                  </td>
+                  <td data-label="Joined">{formatDate(member.createdAt)}</td>
+                  <td data-label="Stripe customer" className="desk__mono">
+                    {member.customerIds.join(', ') || '—'}
+                  </td>
+                  <td data-label="Newsletter">{describeNewsletterState(member.newsletter)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.data.members.map((member) => (
-                  <tr key={member.id}>
-                    <td data-label="Member">
-                      <Link to={`/desk/members/${member.id}`}>
-                        {member.email ?? 'Anonymous payer'}
-                      </Link>
-                      <span className="desk__id">{member.id}</span>
-                    </td>
-                    <td data-label="Membership">
-                      <span
-                        className={member.isMember ? 'desk-badge desk-badge--on' : 'desk-badge'}
-                      >
-                        {member.isMember ? 'Member' : member.membership ? 'Lapsed' : 'Reader'}
-                      </span>{' '}
-                      {describeMembership(member.membership, member.isMember)}
-                    </td>
-                    <td data-label="Joined">{formatDate(member.createdAt)}</td>
-                    <td data-label="Stripe customer" className="desk__mono">
-                      {member.customerIds.join(', ') || '—'}
-                    </td>
-                    <td data-label="Newsletter">{describeNewsletterState(member.newsletter)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DeskTable>
           )}
           <p className="button-row desk-pager">
             <button

@@ -4,6 +4,9 @@ import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import { offerLabel } from '../../../../contract/offer-label';
 import { formatMoney } from '../../../../contract/plans';
 import { createOffer, endOffer, fetchOffers } from './desk-api';
+import { formatShortDate } from './desk-format';
+import { DeskTable } from './desk-table';
+import { OutcomeNote, type Outcome } from './outcome';
 import { describeError, useDeskData } from './use-desk-data';
 
 const PLAN_NAMES = { 'early-access': 'Year paid once', monthly: 'Monthly', yearly: 'Yearly' };
@@ -30,29 +33,15 @@ export function OffersPage({ staff }: { staff: DeskStaff }) {
         (offers.data.offers.length === 0 ? (
           <p>No offer yet.</p>
         ) : (
-          <div className="desk-scroll">
-            <table className="desk-table">
-              <caption>Every offer, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Code</th>
-                  <th scope="col">Takes off</th>
-                  <th scope="col">Plans</th>
-                  <th scope="col">Used</th>
-                  <th scope="col">Brought</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {offers.data.offers.map((offer) => (
-                  <OfferRow key={offer.id} offer={offer} mayChange={mayChange} onEnded={reload} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption="Every offer, newest first"
+            columns={['Code', 'Takes off', 'Plans', 'Used', 'Brought', 'State']}
+            actions
+          >
+            {offers.data.offers.map((offer) => (
+              <OfferRow key={offer.id} offer={offer} mayChange={mayChange} onEnded={reload} />
+            ))}
+          </DeskTable>
         ))}
     </section>
   );
@@ -70,7 +59,7 @@ function OfferRow({
   const [problem, setProblem] = useState<string | null>(null);
   const state =
     offer.state === 'active' && offer.endsAt
-      ? `active until ${new Date(offer.endsAt).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' })}`
+      ? `active until ${formatShortDate(offer.endsAt)}`
       : offer.state;
   return (
     <tr>
@@ -98,7 +87,7 @@ function OfferRow({
             onClick={() => {
               setProblem(null);
               endOffer(offer.id).then(onEnded, (error: unknown) =>
-                setProblem(describeError(error as Error)),
+                setProblem(describeError(error)),
               );
             }}
           >
@@ -121,7 +110,7 @@ function NewOffer({ onMade }: { onMade: () => void }) {
   const [endsOn, setEndsOn] = useState('');
   const [limit, setLimit] = useState('');
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -145,7 +134,7 @@ function NewOffer({ onMade }: { onMade: () => void }) {
       setCode('');
       onMade();
     } catch (error) {
-      setOutcome({ ok: false, text: describeError(error as Error) });
+      setOutcome({ ok: false, text: describeError(error) });
     } finally {
       setBusy(false);
     }
@@ -245,11 +234,7 @@ function NewOffer({ onMade }: { onMade: () => void }) {
           {busy ? 'Making…' : 'Make the offer'}
         </button>
       </div>
-      {outcome && (
-        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeNote outcome={outcome} />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import {
   type DeskPlan,
 } from '../../../../contract/plans';
 import { changePlan, fetchPlans, moveSubscribers } from './desk-api';
+import { OutcomeNote, type Outcome } from './outcome';
 import { describeError, useDeskData } from './use-desk-data';
 
 const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
@@ -69,7 +70,7 @@ function PlanRow({
   const trial = Number(trialDays);
   const trialValid = /^\d{1,2}$/.test(trialDays.trim()) && trial <= MAX_TRIAL_DAYS;
   const [saving, setSaving] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const name = NAMES[plan.id];
   const fieldId = `plan-${plan.id}`;
   const cents = Math.round(Number(price) * 100);
@@ -108,7 +109,7 @@ function PlanRow({
       await changePlan(plan.id, change);
       onSaved();
     } catch (error) {
-      setOutcome({ ok: false, text: describeError(error as Error) });
+      setOutcome({ ok: false, text: describeError(error) });
       setSaving(false);
     }
   }
@@ -178,11 +179,7 @@ function PlanRow({
           </button>
         )}
       </div>
-      {outcome && (
-        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeNote outcome={outcome} />
       {(plan.id === 'monthly' || plan.id === 'yearly') && plan.membersOnOtherPrices > 0 && (
         <MoveSubscribers
           id={plan.id}
@@ -219,7 +216,7 @@ function MoveSubscribers({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const members = count === 1 ? '1 member pays' : `${count} members pay`;
 
   async function move() {
@@ -237,7 +234,7 @@ function MoveSubscribers({
         `Told and moved: ${result.moved}.${left.length > 0 ? ` Not moved: ${left.join('; ')}.` : ''}`,
       );
     } catch (error) {
-      setOutcome({ ok: false, text: describeError(error as Error) });
+      setOutcome({ ok: false, text: describeError(error) });
     } finally {
       setBusy(false);
     }
@@ -277,11 +274,7 @@ function MoveSubscribers({
             </button>
           </p>
         ))}
-      {outcome && (
-        <p role={outcome.ok ? 'status' : 'alert'} className="desk-plan__about">
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeNote outcome={outcome} />
     </div>
   );
 }

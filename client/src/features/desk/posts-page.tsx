@@ -12,6 +12,7 @@ import { ApiError } from '../../lib/api-client';
 import { changePostStatus, fetchPosts, type PostSearch } from './desk-api';
 import { formatDate, formatDateTime } from './desk-format';
 import { ConfirmBox } from './confirm-box';
+import { DeskTable } from './desk-table';
 import { KIND_LABELS } from './editor/post-form';
 import { describeError, useDeskData } from './use-desk-data';
 
@@ -149,73 +150,62 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
         (posts.data.posts.length === 0 ? (
           <p>No post matches.</p>
         ) : (
-          <table className="desk-table desk-table--cards">
-            <caption className="visually-hidden">Posts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Changed</th>
-                {mayPublish && <th scope="col">Publishing</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {posts.data.posts.map((post) => (
-                <tr key={post.id}>
-                  <td data-label="Title">
-                    <Link to={`/desk/posts/${post.id}`}>{post.title}</Link>
-                    <span className="desk__id">
-                      {post.status === 'published' ? (
-                        <a href={post.path}>{post.path}</a>
-                      ) : (
-                        post.path
-                      )}
-                    </span>
-                  </td>
-                  <td data-label="Kind">
-                    {KIND_LABELS[post.kind]}
-                    {post.visibility === 'members' ? ' · members only' : ''}
-                  </td>
-                  <td data-label="Status">
-                    <span
-                      className={
-                        post.status === 'published' ? 'desk-badge desk-badge--on' : 'desk-badge'
-                      }
+          <DeskTable
+            cards
+            caption="Posts"
+            captionHidden
+            columns={['Title', 'Kind', 'Status', 'Changed', mayPublish && 'Publishing']}
+          >
+            {posts.data.posts.map((post) => (
+              <tr key={post.id}>
+                <td data-label="Title">
+                  <Link to={`/desk/posts/${post.id}`}>{post.title}</Link>
+                  <span className="desk__id">
+                    {post.status === 'published' ? <a href={post.path}>{post.path}</a> : post.path}
+                  </span>
+                </td>
+                <td data-label="Kind">
+                  {KIND_LABELS[post.kind]}
+                  {post.visibility === 'members' ? ' · members only' : ''}
+                </td>
+                <td data-label="Status">
+                  <span
+                    className={
+                      post.status === 'published' ? 'desk-badge desk-badge--on' : 'desk-badge'
+                    }
+                  >
+                    {STATUS_LABELS[post.status]}
+                  </span>{' '}
+                  {post.status === 'scheduled' && post.publishedAt
+                    ? `for ${formatDateTime(post.publishedAt)}`
+                    : post.status === 'published' && post.publishedAt
+                      ? formatDate(post.publishedAt)
+                      : post.submittedAt
+                        ? 'submitted for publishing'
+                        : ''}
+                </td>
+                <td data-label="Changed">{formatDateTime(post.updatedAt)}</td>
+                {mayPublish && (
+                  <td data-label="Publishing">
+                    <button
+                      type="button"
+                      className="button button--outline"
+                      aria-label={`${post.status === 'draft' ? 'Publish' : 'Unpublish'} ${post.title}`}
+                      onClick={() => {
+                        setOutcome(null);
+                        setPending({
+                          post,
+                          change: post.status === 'draft' ? 'publish' : 'unpublish',
+                        });
+                      }}
                     >
-                      {STATUS_LABELS[post.status]}
-                    </span>{' '}
-                    {post.status === 'scheduled' && post.publishedAt
-                      ? `for ${formatDateTime(post.publishedAt)}`
-                      : post.status === 'published' && post.publishedAt
-                        ? formatDate(post.publishedAt)
-                        : post.submittedAt
-                          ? 'submitted for publishing'
-                          : ''}
+                      {post.status === 'draft' ? 'Publish' : 'Unpublish'}
+                    </button>
                   </td>
-                  <td data-label="Changed">{formatDateTime(post.updatedAt)}</td>
-                  {mayPublish && (
-                    <td data-label="Publishing">
-                      <button
-                        type="button"
-                        className="button button--outline"
-                        aria-label={`${post.status === 'draft' ? 'Publish' : 'Unpublish'} ${post.title}`}
-                        onClick={() => {
-                          setOutcome(null);
-                          setPending({
-                            post,
-                            change: post.status === 'draft' ? 'publish' : 'unpublish',
-                          });
-                        }}
-                      >
-                        {post.status === 'draft' ? 'Publish' : 'Unpublish'}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                )}
+              </tr>
+            ))}
+          </DeskTable>
         ))}
     </section>
   );

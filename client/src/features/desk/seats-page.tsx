@@ -1,29 +1,19 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import type { DeskSeats } from '../../../../contract/seats';
 import { ConfirmBox } from './confirm-box';
 import { decideSeatRequest, fetchSeats, setSeatsPerMonth } from './desk-api';
-import { formatMoney } from './desk-format';
+import { formatMoney, formatShortDate } from './desk-format';
+import { DeskTable } from './desk-table';
+import { OutcomeLines, useListOutcome, type Outcome, type RowReport } from './outcome';
+import { useFocusOnChange } from './use-focus-on-change';
 import { describeError, useDeskData } from './use-desk-data';
 
 type SeatRequest = DeskSeats['requests'][number];
 type SeatFunding = DeskSeats['fundings'][number];
 
-interface Outcome {
-  ok: boolean;
-  text: string;
-}
-
 /** The most a month's number can be (contract/seats.ts). */
 const MAX_PER_MONTH = 10_000;
-
-/** "Nov 26, 2026": short enough for a table cell. */
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-
-/** describeError for whatever a failed request threw. */
-const errorText = (error: unknown) =>
-  describeError(error instanceof Error ? error : new Error(String(error)));
 
 /** Who asked, in words: an account deleted since has no address. */
 const readerOf = (request: SeatRequest) => request.email ?? 'a reader with no address';
@@ -38,11 +28,7 @@ const seatsWord = (count: number) => (count === 1 ? '1 seat' : `${count} seats`)
 export function SeatsPage({ staff }: { staff: DeskStaff }) {
   const [seats, reload] = useDeskData('seats', (signal) => fetchSeats(signal));
   const mayChange = staff.role === 'owner';
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const done = (result: Outcome) => {
-    setOutcome(result);
-    reload();
-  };
+  const { outcome, report } = useListOutcome(reload);
   return (
     <section aria-labelledby="seats-title">
       <h1 id="seats-title">Solidarity seats</h1>
@@ -74,14 +60,7 @@ export function SeatsPage({ staff }: { staff: DeskStaff }) {
             </p>
           )}
           <h2 id="seat-requests-title">Requests</h2>
-          <p role="status" className="desk__done">
-            {outcome?.ok ? outcome.text : ''}
-          </p>
-          {outcome && !outcome.ok && (
-            <p role="alert" className="form-error">
-              {outcome.text}
-            </p>
-          )}
+          <OutcomeLines outcome={outcome} />
           {mayChange &&
             seats.data.seats.pool.available === 0 &&
             seats.data.seats.pool.waiting > 0 && (
@@ -92,61 +71,33 @@ export function SeatsPage({ staff }: { staff: DeskStaff }) {
           {seats.data.seats.requests.length === 0 ? (
             <p className="desk__empty">No request waiting, and none decided in the last 90 days.</p>
           ) : (
-            <div className="desk-scroll">
-              <table className="desk-table">
-                <caption>
-                  Waiting first, oldest first; then those decided in the last 90 days
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Reader</th>
-                    <th scope="col">Note</th>
-                    <th scope="col">Asked</th>
-                    <th scope="col">State</th>
-                    {mayChange && (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    )}
-                  </tr>
-                </thead>
-                <tbody>
-                  {seats.data.seats.requests.map((request) => (
-                    <RequestRow
-                      key={request.id}
-                      request={request}
-                      mayChange={mayChange}
-                      onStart={() => setOutcome(null)}
-                      onDone={done}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DeskTable
+              caption="Waiting first, oldest first; then those decided in the last 90 days"
+              columns={['Reader', 'Note', 'Asked', 'State']}
+              actions={mayChange}
+            >
+              {seats.data.seats.requests.map((request) => (
+                <RequestRow
+                  key={request.id}
+                  request={request}
+                  mayChange={mayChange}
+                  report={report}
+                />
+              ))}
+            </DeskTable>
           )}
           <h2 id="seat-fundings-title">Fundings</h2>
           {seats.data.seats.fundings.length === 0 ? (
             <p className="desk__empty">No supporter has funded a seat yet.</p>
           ) : (
-            <div className="desk-scroll">
-              <table className="desk-table">
-                <caption>Seats paid for, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Supporter</th>
-                    <th scope="col">Seats</th>
-                    <th scope="col">In use</th>
-                    <th scope="col">Paid</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {seats.data.seats.fundings.map((funding) => (
-                    <FundingRow key={funding.id} funding={funding} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DeskTable
+              caption="Seats paid for, newest first"
+              columns={['Supporter', 'Seats', 'In use', 'Paid', 'State']}
+            >
+              {seats.data.seats.fundings.map((funding) => (
+                <FundingRow key={funding.id} funding={funding} />
+              ))}
+            </DeskTable>
           )}
         </>
       )}
@@ -189,7 +140,7 @@ function AutoGrant({ seats, onSaved }: { seats: DeskSeats; onSaved: () => void }
       });
       onSaved();
     } catch (error) {
-      setOutcome({ ok: false, text: errorText(error) });
+      setOutcome({ ok: false, text: describeError(error) });
     } finally {
       setBusy(false);
     }
@@ -224,14 +175,7 @@ function AutoGrant({ seats, onSaved }: { seats: DeskSeats; onSaved: () => void }
         {seats.grantedThisMonth} granted this month. The oldest waiting requests go first, while the
         pool has seats; 0 leaves every request to you.
       </p>
-      <p role="status" className="desk__done">
-        {outcome?.ok ? outcome.text : ''}
-      </p>
-      {outcome && !outcome.ok && (
-        <p role="alert" className="form-error">
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeLines outcome={outcome} />
     </form>
   );
 }
@@ -246,15 +190,11 @@ const REQUEST_STATES: Record<string, string> = {
 function RequestRow({
   request,
   mayChange,
-  onStart,
-  onDone,
+  report,
 }: {
   request: SeatRequest;
   mayChange: boolean;
-  /** An action begins: the last one's line goes. */
-  onStart: () => void;
-  /** An action ended, well or not: its line, and the list again. */
-  onDone: (outcome: Outcome) => void;
+  report: RowReport;
 }) {
   return (
     <tr>
@@ -262,49 +202,32 @@ function RequestRow({
         {request.email ?? 'No address'}
       </th>
       <td className="desk-seat__note">{request.note}</td>
-      <td className="desk-gift__nowrap">{formatDate(request.createdAt)}</td>
+      <td className="desk-gift__nowrap">{formatShortDate(request.createdAt)}</td>
       <td className="desk-seat__state">
         {REQUEST_STATES[request.state] ?? request.state}
-        {request.decidedAt && <span className="desk__note">{formatDate(request.decidedAt)}</span>}
+        {request.decidedAt && (
+          <span className="desk__note">{formatShortDate(request.decidedAt)}</span>
+        )}
       </td>
       {mayChange && (
-        <td>
-          {request.state === 'open' && (
-            <RequestActions request={request} onStart={onStart} onDone={onDone} />
-          )}
-        </td>
+        <td>{request.state === 'open' && <RequestActions request={request} report={report} />}</td>
       )}
     </tr>
   );
 }
 
-function RequestActions({
-  request,
-  onStart,
-  onDone,
-}: {
-  request: SeatRequest;
-  onStart: () => void;
-  onDone: (outcome: Outcome) => void;
-}) {
+function RequestActions({ request, report }: { request: SeatRequest; report: RowReport }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const reader = readerOf(request);
-  // What opens (or closes) takes the focus, not the page's top: its first button.
-  const box = useRef<HTMLDivElement>(null);
-  const shown = useRef(confirming);
-  useEffect(() => {
-    if (shown.current === confirming) return;
-    shown.current = confirming;
-    box.current?.querySelector<HTMLElement>('button')?.focus();
-  }, [confirming]);
+  const box = useFocusOnChange(confirming, 'button');
 
   async function decide(decision: 'grant' | 'decline') {
     setBusy(true);
-    onStart();
+    report.start();
     try {
       await decideSeatRequest(request.id, decision);
-      onDone({
+      report.done({
         ok: true,
         text:
           decision === 'grant'
@@ -315,7 +238,7 @@ function RequestActions({
     } catch (error) {
       setBusy(false);
       setConfirming(false);
-      onDone({ ok: false, text: errorText(error) });
+      report.done({ ok: false, text: describeError(error) });
     }
   }
 
@@ -377,7 +300,7 @@ function FundingRow({ funding }: { funding: SeatFunding }) {
         {funding.granted} of {funding.seats}
       </td>
       <td className="desk-gift__nowrap">
-        {formatDate(funding.paidAt)}
+        {formatShortDate(funding.paidAt)}
         <span className="desk__note">{formatMoney(funding.amountCents, funding.currency)}</span>
       </td>
       <td>

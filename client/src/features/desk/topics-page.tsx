@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { DeskStaff, DeskTopic } from '../../../../contract/desk-api';
 import { MAX_TOPIC_DESCRIPTION, topicPath } from '../../../../contract/topics';
 import { describeTopic, fetchTopics } from './desk-api';
+import type { Outcome } from './outcome';
 import { describeError, useDeskData } from './use-desk-data';
 
 /**
@@ -47,7 +48,7 @@ function TopicRow({
 }) {
   const [text, setText] = useState(topic.written ? topic.description : '');
   const [saving, setSaving] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const fieldId = `topic-${topic.slug}`;
 
   async function save(event: FormEvent) {
@@ -59,7 +60,7 @@ function TopicRow({
       setOutcome({ ok: true, text: 'Saved: the topic’s page says so now.' });
       onSaved();
     } catch (error) {
-      setOutcome({ ok: false, text: describeError(error as Error) });
+      setOutcome({ ok: false, text: describeError(error) });
     } finally {
       setSaving(false);
     }

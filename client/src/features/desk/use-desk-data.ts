@@ -34,8 +34,8 @@ export function useDeskData<T>(
   return [result, reload];
 }
 
-/** A message for the staff member, whatever went wrong. */
-export function describeError(error: Error): string {
+/** A message for the staff member, whatever a request threw. */
+export function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return 'The desk could not reach the server. Check your connection and try again.';
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { MembersOnlyBox } from '../../components/members-only-box';
 import { MarkdownContent } from '../../components/markdown-content';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { getIssueBody } from './newsletter-api';
 
@@ -27,8 +27,7 @@ export function MembersOnlyIssue({ slug }: { slug: string }) {
         if (controller.signal.aborted) return;
         setLoaded({
           slug,
-          problem:
-            error instanceof ApiError ? error.message : 'Could not reach the server. Try again.',
+          problem: describeFailure(error, 'Could not reach the server. Try again.'),
         });
       },
     );

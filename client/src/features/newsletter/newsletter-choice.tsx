@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { NewsletterSubscription } from '../../../../contract/newsletters';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { getSubscription, setSubscription } from './newsletter-api';
 import './newsletter.css';
 
@@ -11,9 +11,7 @@ export default function NewsletterChoice() {
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    getSubscription().then(setChoice, (error: unknown) =>
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.'),
-    );
+    getSubscription().then(setChoice, (error: unknown) => setProblem(describeFailure(error)));
   }, []);
 
   async function change(subscribed: boolean) {
@@ -22,7 +20,7 @@ export default function NewsletterChoice() {
     try {
       setChoice(await setSubscription(subscribed));
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     } finally {
       setSaving(false);
     }

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { subscribe } from './newsletter-api';
 import './newsletter.css';
 
@@ -30,7 +30,7 @@ export function NewsletterSignup({
     try {
       setDone((await subscribe(email)).message);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     } finally {
       setSending(false);
     }

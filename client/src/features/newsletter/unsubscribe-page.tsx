@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { PageMasthead } from '../../components/page-masthead';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { resubscribe, unsubscribe } from './newsletter-api';
-import { useTokenFromAddress } from './token-from-address';
+import { useTokenFromAddress } from '../../lib/use-token-from-address';
 import './newsletter.css';
 
 type State =
@@ -11,9 +11,6 @@ type State =
   | { step: 'unsubscribed'; message: string }
   | { step: 'resubscribed'; message: string }
   | { step: 'failed'; message: string };
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Could not reach the server.';
 
 /** /newsletter/unsubscribe#token=… (the footer of every issue): unsubscribes, offers the way back. */
 export default function UnsubscribePage() {
@@ -29,7 +26,7 @@ export default function UnsubscribePage() {
     if (!token) return;
     unsubscribe(token).then(
       ({ message }) => setState({ step: 'unsubscribed', message }),
-      (error: unknown) => setState({ step: 'failed', message: messageOf(error) }),
+      (error: unknown) => setState({ step: 'failed', message: describeFailure(error) }),
     );
   }, [token]);
 
@@ -38,7 +35,7 @@ export default function UnsubscribePage() {
     try {
       setState({ step: 'resubscribed', message: (await resubscribe(token)).message });
     } catch (error) {
-      setState({ step: 'failed', message: messageOf(error) });
+      setState({ step: 'failed', message: describeFailure(error) });
     }
   }
 

@@ -1,5 +1,4 @@
-import { Elements } from '@stripe/react-stripe-js';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   GIFT_MESSAGE_MAX,
   GIFT_NAME_MAX,
@@ -9,16 +8,21 @@ import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules
 import { FormField } from '../../components/form-field';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { useSession } from '../../lib/session/session-context';
-import { formatPrice, useSiteConfig } from '../../lib/site-config';
+import { useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
 import { Link } from '../../lib/router';
-import { PaymentForm } from './payment-form';
-import { getStripe } from './stripe-loader';
 import { buyGift, type GiftPayment } from './gift-api';
+import {
+  NoteField,
+  PaymentStep,
+  ReceiptEmail,
+  SubmitRow,
+  useGivingSubmit,
+  yearPrice,
+} from './giving-form';
 import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
 
@@ -59,11 +63,7 @@ export default function GiftPage() {
   );
   const [payment, setPayment] = useState<GiftPayment | null>(null);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
-  const year = config?.plans.find((plan) => plan.id === 'early-access');
-  const price = formatPrice(
-    year?.amountCents ?? config?.priceCents ?? 1200,
-    config?.currency ?? 'usd',
-  );
+  const price = yearPrice(config);
 
   return (
     <>
@@ -80,20 +80,14 @@ export default function GiftPage() {
         ) : !config ? null : !paymentsOn ? (
           <p className="payment-form__message">{PAYMENTS_OFF_MESSAGE}</p>
         ) : payment ? (
-          <div className="panel">
-            <p>
-              {price} for a year of {siteName}, for <strong>{payment.recipientEmail}</strong>.{' '}
-              <button type="button" className="link-button" onClick={() => setPayment(null)}>
-                Change
-              </button>
-            </p>
-            <Elements
-              stripe={getStripe(config.stripePublishableKey ?? '')}
-              options={{ clientSecret: payment.clientSecret, appearance: { theme: 'stripe' } }}
-            >
-              <PaymentForm returnUrl={`${config.siteUrl}${paths.gift}`} />
-            </Elements>
-          </div>
+          <PaymentStep
+            config={config}
+            clientSecret={payment.clientSecret}
+            returnPath={paths.gift}
+            onChange={() => setPayment(null)}
+          >
+            {price} for a year of {siteName}, for <strong>{payment.recipientEmail}</strong>.
+          </PaymentStep>
         ) : (
           <GiftForm signedInEmail={user?.email ?? null} onReady={setPayment} />
         )}
@@ -119,25 +113,16 @@ function GiftForm({
   const [message, setMessage] = useState('');
   const [day, setDay] = useState(today);
   const [buyerEmail, setBuyerEmail] = useState('');
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = {
+  const { errors, problem, busy, onSubmit } = useGivingSubmit(
+    () => ({
       recipientEmail: emailProblem(recipientEmail) ?? undefined,
       buyerEmail: signedInEmail ? undefined : (emailProblem(buyerEmail) ?? undefined),
       day:
         day && (day < today || day > lastDay)
           ? 'Choose a day from today on, within a year.'
           : undefined,
-    };
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
-    setBusy(true);
-    setProblem(null);
-    try {
+    }),
+    async () => {
       const sendAt = sendAtOf(day);
       const answer = await buyGift({
         recipientEmail,
@@ -147,14 +132,11 @@ function GiftForm({
         ...(!signedInEmail && { buyerEmail }),
       });
       onReady({ ...answer, recipientEmail: recipientEmail.trim().toLowerCase() });
-    } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
-      setBusy(false);
-    }
-  }
+    },
+  );
 
   return (
-    <form className="gift__form" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="gift__form" noValidate onSubmit={onSubmit}>
       <FormField
         label="Their email"
         type="email"
@@ -174,20 +156,13 @@ function GiftForm({
         onChange={(event) => setFromName(event.target.value)}
         hint="How the mail names you. Without it, the gift is from “Someone”."
       />
-      <div className="field">
-        <label htmlFor="gift-message">Message (optional)</label>
-        <textarea
-          id="gift-message"
-          rows={4}
-          maxLength={GIFT_MESSAGE_MAX}
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-          aria-describedby="gift-message-count"
-        />
-        <p id="gift-message-count" className="field__hint">
-          {message.length} / {GIFT_MESSAGE_MAX}
-        </p>
-      </div>
+      <NoteField
+        id="gift-message"
+        label="Message (optional)"
+        maxLength={GIFT_MESSAGE_MAX}
+        value={message}
+        onChange={setMessage}
+      />
       <FormField
         label="Send on"
         type="date"
@@ -198,28 +173,14 @@ function GiftForm({
         error={errors.day}
         hint="Today sends the link as soon as you have paid."
       />
-      {signedInEmail ? (
-        <p className="field__hint">Your receipt goes to {signedInEmail}.</p>
-      ) : (
-        <FormField
-          label="Your email"
-          type="email"
-          autoComplete="email"
-          value={buyerEmail}
-          onChange={(event) => setBuyerEmail(event.target.value)}
-          error={errors.buyerEmail}
-          hint="For your receipt, and to tell you when they claim it."
-          required
-        />
-      )}
-      {problem && (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      )}
-      <button className="button button--accent" disabled={busy}>
-        {busy ? 'One moment…' : 'Continue to payment'}
-      </button>
+      <ReceiptEmail
+        signedInEmail={signedInEmail}
+        hint="For your receipt, and to tell you when they claim it."
+        value={buyerEmail}
+        onChange={setBuyerEmail}
+        error={errors.buyerEmail}
+      />
+      <SubmitRow problem={problem} busy={busy} />
     </form>
   );
 }

@@ -1,4 +1,3 @@
-import { Elements } from '@stripe/react-stripe-js';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules';
 import {
@@ -10,21 +9,24 @@ import type { MySeats, SeatPool } from '../../../../contract/seats';
 import { FormField } from '../../components/form-field';
 import { PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { Link } from '../../lib/router';
 import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
-import { PaymentForm } from './payment-form';
+import {
+  NoteField,
+  PaymentStep,
+  ReceiptEmail,
+  SubmitRow,
+  useGivingSubmit,
+  yearPrice,
+} from './giving-form';
 import { askForSeat, fundSeats, readMySeats, readSeatPool, withdrawSeatRequest } from './seats-api';
-import { getStripe } from './stripe-loader';
 import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
-
-const problemOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Could not reach the server.';
 
 /** "42 memberships given", once the pool's count has arrived. */
 function usePool(version: number): SeatPool | null {
@@ -52,11 +54,7 @@ export default function PayItForwardPage() {
   const [version, setVersion] = useState(0);
   const pool = usePool(version);
   const paid = useCallback(() => setVersion((v) => v + 1), []);
-  const year = config?.plans.find((plan) => plan.id === 'early-access');
-  const price = formatPrice(
-    year?.amountCents ?? config?.priceCents ?? 1200,
-    config?.currency ?? 'usd',
-  );
+  const price = yearPrice(config);
 
   return (
     <>
@@ -90,10 +88,31 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
   const { user } = useSession();
   const [seats, setSeats] = useState('1');
   const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<{ seats?: string; email?: string }>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [payment, setPayment] = useState<{ clientSecret: string; label: string } | null>(null);
+  const count = Number(seats);
+  const { errors, problem, busy, onSubmit } = useGivingSubmit(
+    () => ({
+      seats:
+        Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_PAYMENT
+          ? undefined
+          : `Choose from 1 to ${MAX_SEATS_PER_PAYMENT} seats.`,
+      email:
+        user?.email || isValidEmail(normalizeEmail(email))
+          ? undefined
+          : 'Enter a valid email address, like name@example.com.',
+    }),
+    async () => {
+      const answer = await fundSeats({
+        seats: count,
+        ...(!user?.email && { supporterEmail: email }),
+      });
+      const total = formatPrice(answer.amountCents, answer.currency);
+      setPayment({
+        clientSecret: answer.clientSecret,
+        label: `${total} for ${count === 1 ? 'one seat' : `${count} seats`}: ${count === 1 ? 'a year' : `${count} years`} for readers who cannot pay.`,
+      });
+    },
+  );
   const returned = useReturnedPayment(
     config,
     'Thank you: your seats are paid. Each goes to a reader who asks for one; your receipt is on its way.',
@@ -115,58 +134,19 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
   }
   if (payment) {
     return (
-      <div className="panel">
-        <p>
-          {payment.label}{' '}
-          <button type="button" className="link-button" onClick={() => setPayment(null)}>
-            Change
-          </button>
-        </p>
-        <Elements
-          stripe={getStripe(config.stripePublishableKey)}
-          options={{ clientSecret: payment.clientSecret, appearance: { theme: 'stripe' } }}
-        >
-          <PaymentForm returnUrl={`${config.siteUrl}${paths.payItForward}`} />
-        </Elements>
-      </div>
+      <PaymentStep
+        config={config}
+        clientSecret={payment.clientSecret}
+        returnPath={paths.payItForward}
+        onChange={() => setPayment(null)}
+      >
+        {payment.label}
+      </PaymentStep>
     );
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const count = Number(seats);
-    const found = {
-      seats:
-        Number.isInteger(count) && count >= 1 && count <= MAX_SEATS_PER_PAYMENT
-          ? undefined
-          : `Choose from 1 to ${MAX_SEATS_PER_PAYMENT} seats.`,
-      email:
-        user?.email || isValidEmail(normalizeEmail(email))
-          ? undefined
-          : 'Enter a valid email address, like name@example.com.',
-    };
-    setErrors(found);
-    if (found.seats || found.email) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const answer = await fundSeats({
-        seats: count,
-        ...(!user?.email && { supporterEmail: email }),
-      });
-      const total = formatPrice(answer.amountCents, answer.currency);
-      setPayment({
-        clientSecret: answer.clientSecret,
-        label: `${total} for ${count === 1 ? 'one seat' : `${count} seats`}: ${count === 1 ? 'a year' : `${count} years`} for readers who cannot pay.`,
-      });
-    } catch (error) {
-      setProblem(problemOf(error));
-    }
-    setBusy(false);
-  }
-
   return (
-    <form className="gift__form" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="gift__form" noValidate onSubmit={onSubmit}>
       <FormField
         label="Seats"
         type="number"
@@ -178,30 +158,15 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
         error={errors.seats}
         hint={`${price} each: every seat is a year for one reader.`}
       />
-      {user?.email ? (
-        <p className="field__hint">
-          Your receipt goes to {user.email}; your account shows how many of your seats are in use.
-        </p>
-      ) : (
-        <FormField
-          label="Your email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={errors.email}
-          hint="For your receipt."
-          required
-        />
-      )}
-      {problem && (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      )}
-      <button className="button button--accent" disabled={busy}>
-        {busy ? 'One moment…' : 'Continue to payment'}
-      </button>
+      <ReceiptEmail
+        signedInEmail={user?.email}
+        signedInNote="; your account shows how many of your seats are in use."
+        hint="For your receipt."
+        value={email}
+        onChange={setEmail}
+        error={errors.email}
+      />
+      <SubmitRow problem={problem} busy={busy} />
     </form>
   );
 }
@@ -262,7 +227,7 @@ function AskForSeat({ siteName }: { siteName: string }) {
             onClick={() =>
               void withdrawSeatRequest().then(
                 () => setVersion((v) => v + 1),
-                (error: unknown) => setProblem(problemOf(error)),
+                (error: unknown) => setProblem(describeFailure(error)),
               )
             }
           >
@@ -287,7 +252,7 @@ function AskForSeat({ siteName }: { siteName: string }) {
       setNote('');
       setVersion((v) => v + 1);
     } catch (error) {
-      setProblem(problemOf(error));
+      setProblem(describeFailure(error));
     }
     setBusy(false);
   }
@@ -298,29 +263,15 @@ function AskForSeat({ siteName }: { siteName: string }) {
         Tell the people who run {siteName}, in a few words, why a seat would help. Only they read
         it.
       </p>
-      <div className="field">
-        <label htmlFor="seat-note">Your note</label>
-        <textarea
-          id="seat-note"
-          rows={4}
-          minLength={SEAT_NOTE_MIN}
-          maxLength={SEAT_NOTE_MAX}
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-          aria-describedby="seat-note-count"
-        />
-        <p id="seat-note-count" className="field__hint">
-          {note.length} / {SEAT_NOTE_MAX}
-        </p>
-      </div>
-      {problem && (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      )}
-      <button className="button button--accent" disabled={busy}>
-        {busy ? 'Sending…' : 'Ask for a seat'}
-      </button>
+      <NoteField
+        id="seat-note"
+        label="Your note"
+        minLength={SEAT_NOTE_MIN}
+        maxLength={SEAT_NOTE_MAX}
+        value={note}
+        onChange={setNote}
+      />
+      <SubmitRow problem={problem} busy={busy} label="Ask for a seat" busyLabel="Sending…" />
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { ApiError, apiRequest, describeFailure } from '../../lib/api-client';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants';
 
 export type IntentState =
@@ -33,10 +33,7 @@ export function usePaymentIntent(enabled: boolean, offer: string | null = null):
         else
           setState({
             kind: 'unavailable',
-            message:
-              error instanceof ApiError
-                ? error.message
-                : 'Could not reach the server. Please reload the page.',
+            message: describeFailure(error, 'Could not reach the server. Please reload the page.'),
             offerRefused: error instanceof ApiError && error.code === 'offer_invalid',
           });
       },

@@ -4,7 +4,7 @@ import { JoinButton } from '../../components/join-button';
 import { paths } from '../../config/paths';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
-import '../../components/dialog-close.css';
+import '../../components/dialog.css';
 import './paywall.css';
 
 /**
@@ -27,7 +27,7 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
   return (
     <dialog
       ref={dialog}
-      className="paywall"
+      className="dialog paywall"
       aria-labelledby="paywall-title"
       // Only its own closing: React passes a dialog opened from inside it (the plans) up here too.
       onClose={(event) => event.target === event.currentTarget && onClose()}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PerkRedemption } from '../../../../contract/api';
 import type { Perk } from '../../../../contract/perks';
 import { ExternalLink } from '../../components/external-link';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { redeemPerk } from './perks-api';
 
@@ -46,7 +46,7 @@ function Redeem({ perk }: { perk: Perk }) {
     try {
       setRedemption(await redeemPerk(perk.id));
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'Could not reach the server.');
+      setProblem(describeFailure(error));
     } finally {
       setBusy(false);
     }

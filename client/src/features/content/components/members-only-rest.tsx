@@ -3,7 +3,7 @@ import { useLocation } from '../../../lib/router';
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
 import { MembersOnlyBox } from '../../../components/members-only-box';
 import { MarkdownContent } from '../../../components/markdown-content';
-import { ApiError } from '../../../lib/api-client';
+import { describeFailure } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { reloadSiteData } from '../../../lib/site-data';
 
@@ -35,8 +35,7 @@ export function MembersOnlyRest({ bodyKey, teaser }: { bodyKey: string; teaser: 
         if (cancelled) return;
         setLoaded({
           path: pathname,
-          problem:
-            error instanceof ApiError ? error.message : 'Could not reach the server. Try again.',
+          problem: describeFailure(error, 'Could not reach the server. Try again.'),
         });
       },
     );
