@@ -77,7 +77,7 @@ COPY --from=build /app/dist/ssr ./dist/ssr
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/contract ./dist/contract
 COPY package.json ./
-COPY scripts/cli.mjs scripts/docker-entrypoint.sh ./scripts/
+COPY scripts/cli.mjs scripts/load-env.mjs scripts/docker-entrypoint.sh ./scripts/
 # The shipped content, imported into an empty database at the first start (then the database is
 # the content), and the stylesheet whose colours the web manifest takes.
 COPY content ./content

@@ -1,7 +1,48 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, findBrowserForTests } from './tests/support/chromium.js';
+import { CHROMIUM_ARGS, findBrowserForTests, findChromium } from './tests/support/chromium.js';
+import { SITES, type SiteOptions } from './tests/e2e/sites.js';
 
-export default defineConfig({
+/**
+ * One project per site (tests/e2e/sites.ts), each naming the specs that run on it; the plain site
+ * takes every spec no other project names. A worker starts a site (about 20 s on a busy machine)
+ * each time it turns to a project of other options, so each project runs on one worker at a time
+ * (`workers: 1`) and starts its site once: 7 starts a run, where specs choosing their own
+ * options made 14. The projects come largest first: the two workers take the two largest, then
+ * each the next one left, and finish about together.
+ */
+const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser?: true }[] = [
+  {
+    name: 'paying',
+    site: SITES.paying,
+    specs: [
+      'desk',
+      'desk-gifts',
+      'desk-seats',
+      'first-paint',
+      'gifts',
+      'newsletter-archive',
+      'perks',
+      'plans',
+      'proven-addresses',
+      'seats',
+    ],
+  },
+  { name: 'plain', site: SITES.plain },
+  { name: 'desk', site: SITES.desk, specs: ['account-comp', 'editor', 'members-only'] },
+  // The full browser, not the headless shell the other specs run in: in the shell, the first
+  // offline test saw its words reach the server while the context was offline (once in four runs
+  // alone, once in a full run; never in the full browser, four runs alone and every CI run). Not
+  // understood yet: most likely a request of the closing tab let go past the offline emulation.
+  { name: 'desk, full browser', site: SITES.desk, specs: ['editor-offline'], fullBrowser: true },
+  { name: 'paywalled', site: SITES.paywalled, specs: ['accounts', 'payments'] },
+  { name: 'renamed', site: SITES.renamed, specs: ['payments-off', 'site-name', 'social-link'] },
+  { name: 'localhost', site: SITES.localhost, specs: ['passkeys'] },
+];
+const namedSpecs = PROJECTS.flatMap((project) => project.specs ?? []).map(
+  (spec) => `${spec}.spec.ts`,
+);
+
+export default defineConfig<object, SiteOptions>({
   testDir: 'tests/e2e',
   globalSetup: './tests/support/playwright-global-setup.ts',
   fullyParallel: false,
@@ -10,9 +51,19 @@ export default defineConfig({
   timeout: 30_000,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
-  use: {
-    trace: 'retain-on-failure',
-    launchOptions: { executablePath: findBrowserForTests(), args: CHROMIUM_ARGS },
-  },
-  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  use: { trace: 'retain-on-failure' },
+  projects: PROJECTS.map(({ name, site, specs, fullBrowser }) => ({
+    name,
+    workers: 1,
+    ...(specs ? { testMatch: specs.map((spec) => `${spec}.spec.ts`) } : { testIgnore: namedSpecs }),
+    use: {
+      ...devices['Desktop Chrome'],
+      channel: undefined,
+      ...site,
+      launchOptions: {
+        executablePath: fullBrowser ? findChromium() : findBrowserForTests(),
+        args: CHROMIUM_ARGS,
+      },
+    },
+  })),
 });

@@ -6,6 +6,6 @@
 set -e
 case "${1:-serve}" in
   serve) exec node dist/server/src/server.js ;;
-  migrate) shift; exec node dist/server/src/cli/migrate.js "$@" ;;
+  migrate) shift; exec node scripts/cli.mjs migrate "$@" ;;
   *) exec "$@" ;;
 esac

@@ -1,12 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAKE_STRIPE_KEYS } from '#test/fake-stripe';
+import { runCommand } from '#test/run-command';
 import { freePort, stopProcess, waitUntilReady } from '#test/site';
+import { main as newsletterCommand } from './cli/newsletter.js';
 import { projectRoot } from './paths.js';
 
 /** Runs the real entry point (server.ts through tsx) as `npm start` would, without building. */
@@ -50,11 +51,8 @@ describe('the server process', () => {
     const [pidLine, servedAt] = (await readFile(pidFile, 'utf8')).split('\n');
     expect(pidLine).toBe(String(first.child.pid));
     expect(servedAt).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres/);
-    const status = await promisify(execFile)(
-      process.execPath,
-      ['scripts/cli.mjs', 'newsletter', 'status'],
-      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } },
-    );
+    const status = await runCommand(newsletterCommand, ['status'], { DATA_DIR: dataDir });
+    expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('subscribers');
     const session = await fetch(`http://127.0.0.1:${port}/api/session`, { method: 'POST' });
     expect(session.status).toBe(200);

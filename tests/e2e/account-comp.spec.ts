@@ -1,12 +1,10 @@
-import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
+import { expect, signInAs, STAFF, test } from './fixtures.js';
 
 // A comp (time the desk gives, nothing paid) on the member's own account page: named as what it
 // is, ending on the day the desk entered.
 
 const OWNER = STAFF.compOwner;
 const PASSWORD = 'correct horse battery staple';
-
-test.use(SITES.desk);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

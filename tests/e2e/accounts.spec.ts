@@ -1,10 +1,8 @@
 import type { Page } from '@playwright/test';
-import { expect, openPastPaywallDelay, SITES, test, uniqueEmail } from './fixtures.js';
+import { expect, openPastPaywallDelay, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import type { SmtpCapture } from '#test/smtp-capture';
-
-test.use(SITES.paywalled);
 
 const PASSWORD = 'my long enough passphrase';
 const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { DeskGift } from '../../contract/gifts.js';
-import { expect, signInAs, SITES, STAFF, test, uniqueEmail } from './fixtures.js';
+import { expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
@@ -9,8 +9,6 @@ import { tokenFromMail, waitForMail } from '#test/registration';
 // claimed, corrects its address (a new link goes there at once, the old one stops working) and
 // mails it again; an editor sees the list and no button; on a phone the table scrolls, the page
 // does not.
-
-test.use(SITES.paying);
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -2,15 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { FakeStripe } from '#test/fake-stripe';
 import type { SmtpCapture } from '#test/smtp-capture';
 import type { DeskSeats } from '../../contract/seats.js';
-import {
-  expect,
-  registerThroughMail,
-  signInAs,
-  SITES,
-  STAFF,
-  test,
-  uniqueEmail,
-} from './fixtures.js';
+import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
@@ -19,8 +11,6 @@ import { visit } from './support/visit.js';
 // another once confirmed, and sets how many are granted on their own each month (a higher number
 // grants a waiting request at once); an editor sees it all and no button. The site's database is
 // shared with other specs: figures are checked against what they were before.
-
-test.use(SITES.paying);
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -1,14 +1,6 @@
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
-import {
-  expect,
-  registerThroughMail,
-  signInAs,
-  SITES,
-  STAFF,
-  test,
-  uniqueEmail,
-} from './fixtures.js';
+import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 
 // The publisher's desk in the real built site: invisible to everyone but staff (the site's own
@@ -17,8 +9,6 @@ import { deliverWebhook } from './support/deliver-webhook.js';
 
 const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
-
-test.use(SITES.paying);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

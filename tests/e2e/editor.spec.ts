@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { waitForMail } from '#test/registration';
-import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
+import { expect, signInAs, STAFF, test } from './fixtures.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
 // editor with a heading, a list, a link and an uploaded photo, saved by itself, previewed,
@@ -10,8 +10,6 @@ import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 
 const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
-
-test.use(SITES.desk);
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
 async function photoWithGps(blue = 140): Promise<Buffer> {

@@ -1,12 +1,10 @@
 import type { Page } from '@playwright/test';
-import { expect, SITES, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 
 // What the navbar shows from the first paint, before the app has asked the server who the reader
 // is: a signed-in reader never sees "Sign in · Join" flip to "Account", a visitor never sees
 // "Account". The session's answer is held back a little, as on a slow connection, so the page is
 // painted before it arrives.
-
-test.use(SITES.paying);
 
 /** Every name shown in the navbar's actions at each frame from the first, until the page settles. */
 function recordNavbarFrames() {

@@ -8,12 +8,15 @@ import { tokenFromMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { stripeJsStandIn } from './support/stripe-js-stand-in.js';
 
+export { STAFF } from './sites.js';
+
 interface WorkerFixtures {
-  /** Extra environment for the site this worker runs (`test.use({ siteEnv: {...} })`). */
+  // The site this worker runs: its project's options (tests/e2e/sites.ts, playwright.config.ts).
+  /** Extra environment for the site's server. */
   siteEnv: Record<string, string>;
   /** The site's host name (127.0.0.1 unless set; passkeys need a name: `localhost`). */
   siteHostname: string;
-  /** Run the site with payments on, against a fake Stripe API (`test.use({ payments: true })`). */
+  /** Run the site with payments on, against a fake Stripe API. */
   payments: boolean;
   /** The fake Stripe API the site talks to, when `payments` is on. */
   stripe: FakeStripe | null;
@@ -113,14 +116,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(site);
       await site.stop();
     },
-    { scope: 'worker' },
+    // A site starts once per worker, in about 20 s on a busy machine: a test's 30 s would fail the
+    // first test of a worker whose start the other worker's load slowed (the server's own wait,
+    // 30 s, says why when it does not start).
+    { scope: 'worker', timeout: 60_000 },
   ],
   baseURL: async ({ site }, use) => {
     await use(site.url);
   },
   pay: async ({ stripe, site, page }, use) => {
     await use(async (userId) => {
-      if (!stripe) throw new Error('pay needs test.use({ payments: true })');
+      if (!stripe) throw new Error('pay needs a site with payments on (tests/e2e/sites.ts)');
       const intent = stripe.paidPaymentIntent({ userId, offer: EARLY_ACCESS_OFFER });
       const status = await deliverWebhook(
         page.request,
@@ -183,45 +189,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
-
-/** The staff of the sites with a desk (one list: specs that share a site share its workers). */
-export const STAFF = {
-  owner: 'owner@example.com',
-  editor: 'editor@example.com',
-  writer: 'writer@example.com',
-  compOwner: 'comp-owner@example.com',
-  membersOnlyOwner: 'members-only-owner@example.com',
-  /** An owner whose address the proven-addresses spec leaves unproven, as older accounts are. */
-  oldStaff: 'old-staff@proven.example',
-};
-const staffEnv = {
-  STAFF_EMAILS: [STAFF.owner, STAFF.compOwner, STAFF.membersOnlyOwner, STAFF.oldStaff].join(','),
-  EDITOR_EMAILS: STAFF.editor,
-  WRITER_EMAILS: STAFF.writer,
-};
-
-/**
- * The sites a spec can ask for with `test.use(SITES.…)`. Playwright starts a worker (and with it a
- * site: about 20 s of a busy machine) for each distinct set of worker options, and reuses it for
- * every spec that passes the same objects: so specs take one of these rather than options of their
- * own. Specs that share a site share its database: they make their own accounts and posts.
- */
-export const SITES = {
-  /** The desk, payments off. */
-  desk: { siteEnv: staffEnv },
-  /** Payments on (a fake Stripe) and the desk; the paywall at its default delay. */
-  paying: { payments: true, siteEnv: staffEnv },
-  /** Payments on, and the paywall 1.5 s after an article opens. */
-  paywalled: { payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } },
-  /** Payments off (the paywall's delay short, to show it never comes), renamed, with a profile. */
-  renamed: {
-    siteEnv: {
-      PAYWALL_DELAY_MS: '1500',
-      SITE_NAME: 'Tidewater Press',
-      SOCIAL_URL: 'https://www.instagram.com/cohort.example/',
-    },
-  },
-};
 
 export const uniqueEmail = () =>
   `reader-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -1,4 +1,4 @@
-import { expect, SITES, test, uniqueEmail } from './fixtures.js';
+import { expect, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
@@ -6,8 +6,6 @@ import { tokenFromMail, waitForMail } from '#test/registration';
 // Gifts in the browser: a visitor buys a friend a year, with a message, and pays; the
 // friend opens the mailed link, creates an account, claims the year and finds it on /account; the
 // buyer is mailed a receipt, then told of the claim.
-
-test.use(SITES.paying);
 
 const PASSWORD = 'correct horse battery staple';
 

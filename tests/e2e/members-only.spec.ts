@@ -1,4 +1,4 @@
-import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
+import { expect, signInAs, STAFF, test } from './fixtures.js';
 
 // A members-only article in the real built site: a visitor reads its opening and a Join box; a
 // member opens the same address and reads it whole, the Join box never drawn, not even for a
@@ -7,8 +7,6 @@ import { expect, signInAs, SITES, STAFF, test } from './fixtures.js';
 const OWNER = STAFF.membersOnlyOwner;
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'Members read this paragraph and nobody else.';
-
-test.use(SITES.desk);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

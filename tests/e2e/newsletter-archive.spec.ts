@@ -1,4 +1,4 @@
-import { expect, SITES, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 import { visit } from './support/visit.js';
 
 // The sample issues in content/newsletters: one public, one for members.
@@ -16,8 +16,6 @@ const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
-
-test.use(SITES.paying);
 
 for (const { name, width, height } of WIDTHS) {
   test(`a visitor reads the archive, a public issue in full and a members-only issue’s summary with a way to join (${name})`, async ({

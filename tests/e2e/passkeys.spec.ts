@@ -7,10 +7,10 @@ import { visit } from './support/visit.js';
 // story told in order: a passkey made on /account in the first test is carried (exported and
 // added again) into the next ones' fresh browsers, signs in there, and stops once removed.
 //
-// The site runs as http://localhost:<port>: a passkey's relying party is a host name, never an
-// IP address, and Chromium allows WebAuthn on http://localhost.
+// The site runs as http://localhost:<port> (the project `localhost` in playwright.config.ts): a
+// passkey's relying party is a host name, never an IP address, and Chromium allows WebAuthn on
+// http://localhost.
 
-test.use({ siteHostname: 'localhost' });
 test.describe.configure({ mode: 'serial' });
 
 /** A credential as the WebAuthn domain exports it (its private key included) and adds it back. */

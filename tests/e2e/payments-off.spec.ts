@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openPastPaywallDelay, SITES, test } from './fixtures.js';
-
-test.use(SITES.renamed);
+import { expect, openPastPaywallDelay, test } from './fixtures.js';
 
 const navbarHeight = async (page: Page) =>
   (await page.getByTestId('navbar').boundingBox())?.height ?? Number.NaN;

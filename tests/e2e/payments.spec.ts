@@ -1,10 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { FakeStripe } from '#test/fake-stripe';
-import { expect, openPastPaywallDelay, SITES, test } from './fixtures.js';
+import { expect, openPastPaywallDelay, test } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
-
-test.use(SITES.paywalled);
 
 const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });
 

@@ -1,7 +1,5 @@
-import { expect, SITES, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 import { visit } from './support/visit.js';
-
-test.use(SITES.paying);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

@@ -1,21 +1,11 @@
 import type { Page } from '@playwright/test';
-import {
-  expect,
-  registerThroughMail,
-  signInAs,
-  SITES,
-  STAFF,
-  test,
-  uniqueEmail,
-} from './fixtures.js';
+import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { visit } from './support/visit.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { waitForMail } from '#test/registration';
 
 // Plans in the browser: a visitor chooses a dollar a month and becomes a monthly
 // member; an owner prices and turns plans off in the desk, and visitors are offered that at once.
-
-test.use(SITES.paying);
 
 const PASSWORD = 'correct horse battery staple';
 

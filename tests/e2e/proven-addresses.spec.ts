@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import type { SmtpCapture } from '#test/smtp-capture';
-import { expect, SITES, STAFF as SITE_STAFF, test, uniqueEmail } from './fixtures.js';
+import { expect, STAFF as SITE_STAFF, test, uniqueEmail } from './fixtures.js';
 import { visit } from './support/visit.js';
 
 // Proven addresses (docs/decisions/0014) in the browser: signing in with a link or a code mailed to
@@ -12,7 +12,6 @@ import { visit } from './support/visit.js';
 
 const STAFF = SITE_STAFF.oldStaff;
 const PASSWORD = 'my long enough passphrase';
-test.use(SITES.paying);
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },

@@ -1,4 +1,4 @@
-import { expect, signInAs, SITES, STAFF, test, uniqueEmail } from './fixtures.js';
+import { expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { deliverWebhook } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { waitForMail } from '#test/registration';
@@ -6,8 +6,6 @@ import { waitForMail } from '#test/registration';
 // Solidarity seats in the browser: a visitor funds two seats on /pay-it-forward and
 // pays; a reader who cannot pay asks for one there with a note; an owner grants it; the reader is
 // a member, and the page counts one more membership given.
-
-test.use(SITES.paying);
 
 const PASSWORD = 'correct horse battery staple';
 

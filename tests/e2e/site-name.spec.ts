@@ -1,9 +1,8 @@
-import { expect, SITES, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 import { waitForHydration } from './support/visit.js';
 
 // The site is named by SITE_NAME (docs/operating.md, "Configuration"): the server fills it into the prerendered
 // pages at start, and the browser reads it from the page it hydrates.
-test.use(SITES.renamed);
 
 test('a reader sees the site’s own name on the home page, before and after it hydrates', async ({
   page,

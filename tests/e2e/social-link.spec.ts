@@ -1,7 +1,6 @@
-import { expect, SITES, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 
 // The navbar's social link comes from SOCIAL_URL (without it: navigation.spec.ts, no link).
-test.use(SITES.renamed);
 
 test("the navbar links to the site's profile, named by its host, in a new tab", async ({
   page,

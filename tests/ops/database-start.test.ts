@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '#test/run-command';
 import { startServerProcess, type ServerProcess } from '#test/site';
 import { TcpProxy } from '#test/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '#test/test-database';
@@ -8,15 +7,13 @@ import {
   DatabaseUnreachableError,
   waitForDatabase,
 } from '../../server/src/db/wait-for-database.js';
-import { projectRoot } from '../../server/src/paths.js';
+import { main as migrate } from '../../server/src/cli/migrate.js';
 
 /**
  * How the built server meets its database at start: it waits for one that is not up yet (one line
  * per try, no stack trace), and with MIGRATE_ON_START=false it leaves migrations to
  * `npm run migrate` and refuses a schema that is behind.
  */
-
-const run = promisify(execFile);
 
 // PostgreSQL proper (TEST_DATABASE_URL): the embedded PGlite takes any role.
 const title = process.env.TEST_DATABASE_URL
@@ -48,16 +45,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(title, () => {
     );
     expect(message).not.toMatch(/^\s+at /m);
 
-    const migrate = await run(process.execPath, ['scripts/cli.mjs', 'migrate'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
-    });
-    expect(migrate.stdout).toContain('Applied migration 20261122000000_init');
-    expect(migrate.stdout).toMatch(/: applied \d+ migrations\n$/);
-    const again = await run(process.execPath, ['scripts/cli.mjs', 'migrate'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
-    });
+    const migrated = await runCommand(migrate, [], { DATABASE_URL: database.url });
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('Applied migration 20261122000000_init');
+    expect(migrated.stdout).toMatch(/: applied \d+ migrations\n$/);
+    const again = await runCommand(migrate, [], { DATABASE_URL: database.url });
+    expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/: no pending migration\n$/);
 
     const server = await startServerProcess({

@@ -1,20 +1,21 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
 import { registeredAccount } from '#test/registration';
+import { runCommand } from '#test/run-command';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { parseUploadUrl, uploadFileNames } from '../../../contract/images.js';
-import { clientDistDir, contentDir, projectRoot, ssrDistDir } from '../paths.js';
+import { clientDistDir, contentDir, ssrDistDir } from '../paths.js';
+import { main } from './content.js';
 
-/** `npm run content:import` and `npm run content:export`, run as an operator runs them. */
+// `npm run content:import` and `npm run content:export`, through the `main` scripts/cli.mjs runs.
+
 /** A site as the commands reach it: its database and the folder of its uploaded images. */
 interface Site {
   database: TestDatabase;
@@ -43,25 +44,7 @@ describe('the content commands', () => {
   async function run(site: TestDatabase | Site, ...args: string[]) {
     const { database, uploadsDir } =
       'database' in site ? site : { database: site, uploadsDir: join(scratch, 'no-images') };
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [join(projectRoot, 'scripts/cli.mjs'), 'content', ...args],
-        {
-          cwd: projectRoot,
-          encoding: 'utf8',
-          env: {
-            PATH: process.env.PATH ?? '',
-            DATABASE_URL: database.url,
-            UPLOADS_DIR: uploadsDir,
-          },
-        },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+    return runCommand(main, args, { DATABASE_URL: database.url, UPLOADS_DIR: uploadsDir });
   }
 
   /** Every file of a folder, by its path inside it, with its text. */
@@ -92,7 +75,7 @@ describe('the content commands', () => {
 
   it('gives the same posts after import → export → import, file for file', async (context) => {
     const first = await newDatabase();
-    if (first.embedded) context.skip('the embedded test database serves this process only');
+    if (first.embedded) context.skip('the embedded test database serves one backend');
     const imported = await run(first, 'import', contentDir);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^.*: \d+ posts created, 0 posts updated\.$/m);
@@ -117,13 +100,11 @@ describe('the content commands', () => {
       /: 0 posts created, \d+ posts updated \(each earlier version kept as a revision\)\./,
     );
     expect((await postsOf(second)).length).toBe((await postsOf(first)).length);
-    // Five runs of the real command, each a Node process of its own: about 28 s on a busy
-    // two-core machine, too close to the default 30 s.
-  }, 90_000);
+  });
 
   it('imports nothing from a folder with one wrong file, and names each problem on one line', async (context) => {
     const database = await newDatabase();
-    if (database.embedded) context.skip('the embedded test database serves this process only');
+    if (database.embedded) context.skip('the embedded test database serves one backend');
     const folder = await writeContentFolder({
       'articles/good-one.md': contentFile(
         {
@@ -169,8 +150,7 @@ describe('the content commands', () => {
     } finally {
       await folder.remove();
     }
-    // Runs of the real command, each a Node process of its own: about 14 s on a quiet machine.
-  }, 60_000);
+  });
 
   it('keeps a members-only post for members through export and import into a new site, with its images', async (context) => {
     const OWNER = 'owner@example.com';
@@ -187,7 +167,7 @@ describe('the content commands', () => {
         env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url, UPLOADS_DIR: uploadsA },
       });
       if (first.testDatabase.embedded) {
-        context.skip('the embedded test database serves this process only');
+        context.skip('the embedded test database serves one backend');
       }
       const site = first;
       const { cookie } = await registeredAccount(site.app, mailbox, {
@@ -327,12 +307,12 @@ describe('the content commands', () => {
       await rm(uploadsA, { recursive: true, force: true });
       await rm(uploadsB, { recursive: true, force: true });
     }
-    // Two apps and two runs of the real command, each a Node process of its own.
-  }, 90_000);
+    // Two apps, and two images stored in every size: about 13 s on a busy two-core machine.
+  }, 60_000);
 
   it('refuses a file that would make a members-only post public, unless told --allow-public', async (context) => {
     const database = await newDatabase();
-    if (database.embedded) context.skip('the embedded test database serves this process only');
+    if (database.embedded) context.skip('the embedded test database serves one backend');
     const body = 'Everyone reads this opening.\n\n<!-- members-only -->\n\nThe members’ part.';
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();

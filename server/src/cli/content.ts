@@ -12,15 +12,19 @@ import {
   uploadsShownBy,
 } from '../content/content-images.js';
 import { loadContent } from '../content/load-content.js';
-import {
-  draftsOf,
-  exportPosts,
-  findImportRefusals,
-  ImportConflict,
-  importPosts,
-} from '../content/posts.js';
+import { draftsOf, exportPosts } from '../content/post-files.js';
+import { findImportRefusals, ImportConflict, importPosts } from '../content/post-import.js';
 import { openImageStore } from '../uploads/image-store.js';
-import { fail, readConfigOrFail } from './command-line.js';
+import {
+  CommandFailure,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandIo,
+  type CommandMain,
+} from './command-line.js';
 import { withDatabase } from './open-database.js';
 
 /**
@@ -58,7 +62,7 @@ async function readFolder(folder: string) {
   }
 }
 
-async function importCommand(args: string[]) {
+async function importCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo) {
   const allowPublic = args.includes('--allow-public');
   const rest = args.filter((arg) => arg !== '--allow-public');
   const [dir] = rest;
@@ -69,7 +73,7 @@ async function importCommand(args: string[]) {
   const refuse = (message: string) => fail(`Nothing was imported from ${dir}:\n${message}`);
   if (issues.length > 0) refuse(new ContentValidationError(issues).message);
   if (drafts.length === 0) fail(`${dir} holds no posts (articles/, campaigns/, pages/, …).`);
-  const config = readConfigOrFail();
+  const config = readConfigOrFail(env);
   const store = openImageStore(config.uploads);
   // Images a post shows that neither the folder nor the store has: said, not refused (an export
   // from before images were written has none, and the post is worth having without them).
@@ -79,7 +83,7 @@ async function importCommand(args: string[]) {
     store,
     [...shown].filter((name) => !inFolder.has(name)),
   );
-  const result = await withDatabase(config, fail, async ({ database }) => {
+  const result = await withDatabase(config, io, async ({ database }) => {
     try {
       const refused = await findImportRefusals(database.pool, drafts, { allowPublic });
       if (refused.length > 0) refuse(refused.join('\n'));
@@ -94,43 +98,46 @@ async function importCommand(args: string[]) {
       throw error;
     }
   });
-  console.log(
+  const { out, err } = printerOf(io);
+  out(
     `${dir}: ${plural(result.created, 'post')} created, ${plural(result.updated, 'post')} updated` +
       (result.updated > 0 ? ' (each earlier version kept as a revision)' : '') +
       (images.length > 0 ? `; ${plural(images.length, 'image file')} stored.` : '.'),
   );
   for (const name of missing) {
-    console.error(
+    err(
       `/uploads/${name} is shown by a post but is in neither ${IMAGES_FOLDER}/ nor the image store: it answers 404.`,
     );
   }
 }
 
-async function exportCommand(args: string[]) {
+async function exportCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo) {
   const [dir, ...extra] = args;
   if (!dir || extra.length > 0 || dir.startsWith('--')) fail(USAGE, 2);
-  const config = readConfigOrFail();
+  const config = readConfigOrFail(env);
   const store = openImageStore(config.uploads);
-  const exported = await withDatabase(config, fail, ({ database }) =>
+  const exported = await withDatabase(config, io, ({ database }) =>
     exportPosts(database.pool, resolve(dir)),
   );
   const images = await copyImagesOut(store, storedFilesOf(exported.images), resolve(dir));
-  console.log(
+  const { out, err } = printerOf(io);
+  out(
     `${dir}: ${plural(exported.posts, 'post')} written` +
       (images.copied > 0 ? `, ${plural(images.copied, 'image file')} in ${IMAGES_FOLDER}/.` : '.'),
   );
   for (const name of images.missing) {
-    console.error(
-      `/uploads/${name} is shown by a post but is not in the image store: not written.`,
-    );
+    err(`/uploads/${name} is shown by a post but is not in the image store: not written.`);
   }
 }
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'import') await importCommand(rest);
-  else if (command === 'export') await exportCommand(rest);
-  else fail(USAGE, 2);
-} catch (error) {
-  fail(`content ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
-}
+export const main: CommandMain = ([command, ...rest], env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      if (command === 'import') await importCommand(rest, env, io);
+      else if (command === 'export') await exportCommand(rest, env, io);
+      else fail(USAGE, 2);
+      return 0;
+    },
+    (error) => new CommandFailure(`content ${command ?? ''}: ${messageOf(error)}`),
+  );

@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '#test/run-command';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { projectRoot } from '../paths.js';
+import { main } from './newsletter.js';
 
 /**
  * `npm run newsletter:send` without SMTP (MAIL_TRANSPORT=log, the default without SMTP_URL
- * outside production), run as an operator runs it against the built site's issues: each mail is
- * printed, nothing claims to have been mailed, and the shipped sample is not sent by mistake.
+ * outside production), through the `main` scripts/cli.mjs runs, against the site's issues: each
+ * mail is printed, nothing claims to have been mailed, and the shipped sample is not sent by
+ * mistake.
  */
 describe('the newsletter command without SMTP', () => {
   let database: TestDatabase;
@@ -28,23 +27,8 @@ describe('the newsletter command without SMTP', () => {
     await database?.drop();
   });
 
-  async function send(...args: string[]) {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [join(projectRoot, 'scripts/cli.mjs'), 'newsletter', 'send', ...args],
-        {
-          cwd: projectRoot,
-          encoding: 'utf8',
-          env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-        },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const send = (...args: string[]) =>
+    runCommand(main, ['send', ...args], { DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
 
   it('prints a test copy instead of saying it sent one', async () => {
     const result = await send('first-issue', '--test', 'editor@example.org');
@@ -67,7 +51,7 @@ describe('the newsletter command without SMTP', () => {
   });
 
   it('prints every subscriber’s mail when sending, and says nothing was mailed', async (context) => {
-    if (database.embedded) context.skip('the embedded test database serves this process only');
+    if (database.embedded) context.skip('the embedded test database serves one backend');
     const result = await send('first-issue', '--send-sample');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(

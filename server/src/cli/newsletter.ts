@@ -1,12 +1,21 @@
 import { createWriteStream } from 'node:fs';
 import { pino } from 'pino';
-import { fail, readConfigOrFail } from './command-line.js';
+import {
+  CommandFailure,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandIo,
+  type CommandMain,
+} from './command-line.js';
 import type { AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
-import { readPublishedContent } from '../content/posts.js';
+import { readPublishedContent } from '../content/published-content.js';
 import { createNewslettersFile } from '../content/newsletters-file.js';
 import { seedPosts } from '../content/seed.js';
 import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
@@ -33,9 +42,13 @@ const USAGE = `usage:
   newsletter export [<file.csv>]`;
 
 /** A published issue, from the site's posts (the shipped ones imported first, as the site would). */
-async function readIssue(config: AppConfig, slug: string | undefined): Promise<NewsletterIssue> {
+async function readIssue(
+  config: AppConfig,
+  slug: string | undefined,
+  io: CommandIo,
+): Promise<NewsletterIssue> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
-  const issues = await withDatabase(config, fail, async ({ database }) => {
+  const issues = await withDatabase(config, io, async ({ database }) => {
     await seedPosts(database.pool, contentDir);
     return createNewslettersFile(await readPublishedContent(database.pool, [])).issues;
   });
@@ -60,12 +73,12 @@ function siteOf(config: AppConfig) {
  * Without SMTP (MAIL_TRANSPORT=log, the default without SMTP_URL outside production) each mail is
  * printed here, as the server prints its own: readable, and never reported as sent.
  */
-const printMail = {
+const mailPrinter = (out: (line: string) => void) => ({
   info(entry: { mail?: { to: string; subject: string; text: string } }) {
     const { mail } = entry;
-    if (mail) console.log(`--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n---`);
+    if (mail) out(`--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n---`);
   },
-};
+});
 const NOT_MAILED = 'SMTP_URL is not set (MAIL_TRANSPORT=log): printed above, nothing was mailed';
 
 const formatProgress = (progress: SendProgress, done = 'sent') => {
@@ -73,19 +86,21 @@ const formatProgress = (progress: SendProgress, done = 'sent') => {
   return `${done} ${sent} · failed ${failed} · left ${queued}${skipped ? ` · skipped ${skipped}` : ''} · ${progress.rate.toFixed(0)} mails/s`;
 };
 
-async function sendCommand(args: string[]) {
+async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo) {
   const [slug, ...flags] = args;
-  const config = readConfigOrFail();
-  const issue = await readIssue(config, slug);
+  const { out, err } = printerOf(io);
+  const config = readConfigOrFail(env);
+  const issue = await readIssue(config, slug, io);
   const dryRun = flags.includes('--dry-run');
   const testIndex = flags.indexOf('--test');
   const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;
   if (testIndex >= 0 && !testAddress) fail(USAGE, 2);
-  const log = pino({ level: 'warn' });
+  const log = pino({ level: 'warn' }, io.stdout);
+  const printMail = mailPrinter(out);
   const site = siteOf(config);
   const printed = !config.smtpUrl;
   if (issue.sample) {
-    console.warn(
+    err(
       `"${issue.title}" is a sample issue shipped with Cohort (sample: true in content/newsletters/${issue.slug}.md): replace it with your own before you send anything.`,
     );
     if (!testAddress && !dryRun && !flags.includes('--send-sample')) {
@@ -108,7 +123,7 @@ async function sendCommand(args: string[]) {
     );
     await mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
     mailer.close();
-    console.log(
+    out(
       printed
         ? `A test copy of "${issue.title}" for ${testAddress}: ${NOT_MAILED}.`
         : `Sent a test copy of "${issue.title}" to ${testAddress}.`,
@@ -116,7 +131,7 @@ async function sendCommand(args: string[]) {
     return;
   }
 
-  await withDatabase(config, fail, async ({ database, pglite }) => {
+  await withDatabase(config, io, async ({ database, pglite }) => {
     if (dryRun) {
       const { recipients, alreadyQueued } = await countRecipients(
         { db: database },
@@ -126,7 +141,7 @@ async function sendCommand(args: string[]) {
       const who = issue.membersOnly
         ? 'confirmed subscribers who are members'
         : 'confirmed subscribers';
-      console.log(
+      out(
         `"${issue.title}" would go to ${recipients} ${who} (${alreadyQueued} already had it or have it queued). Nothing was sent.`,
       );
       return;
@@ -140,7 +155,7 @@ async function sendCommand(args: string[]) {
     });
     const controller = new AbortController();
     const stop = () => {
-      console.log('Stopping after the mails in flight (run the command again to carry on)…');
+      out('Stopping after the mails in flight (run the command again to carry on)…');
       controller.abort();
     };
     process.once('SIGINT', stop);
@@ -157,73 +172,80 @@ async function sendCommand(args: string[]) {
         concurrency: config.newsletterConnections * 2,
         signal: controller.signal,
         onProgress: (progress) => {
-          if (!progress.done) console.log(formatProgress(progress, printed ? 'printed' : 'sent'));
+          if (!progress.done) out(formatProgress(progress, printed ? 'printed' : 'sent'));
         },
       });
-      console.log(
+      out(
         `${final.done && final.counts.queued === 0 ? 'Done' : 'Stopped'}: "${issue.title}" ${formatProgress(final, printed ? 'printed' : 'sent')} (${final.newlyQueued} newly queued${final.resumed ? `, ${final.resumed} resumed after a crash` : ''}).`,
       );
-      if (printed) console.log(`${NOT_MAILED}.`);
+      if (printed) out(`${NOT_MAILED}.`);
       if (final.counts.failed > 0) {
-        console.log(`See the failures: npm run newsletter:status -- ${issue.slug}`);
+        out(`See the failures: npm run newsletter:status -- ${issue.slug}`);
       }
     } catch (error) {
       if (error instanceof SendLockedError) fail(error.message);
       throw error;
     } finally {
+      // The command may run inside a longer-lived process (a test's): Ctrl-C is its own again.
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
       mailer.close();
     }
   });
 }
 
-async function statusCommand(slug: string | undefined) {
-  const config = readConfigOrFail();
-  await withDatabase(config, fail, async ({ database }) => {
+async function statusCommand(slug: string | undefined, env: NodeJS.ProcessEnv, io: CommandIo) {
+  const { out } = printerOf(io);
+  const config = readConfigOrFail(env);
+  await withDatabase(config, io, async ({ database }) => {
     if (slug) {
       const counts = await countDeliveries(database.pool, slug);
-      console.log(`issue ${slug}`);
-      console.log(`  delivered  ${counts.sent}`);
-      console.log(`  failed     ${counts.failed} (of which ${counts.bounced} now bouncing)`);
-      console.log(`  skipped    ${counts.skipped} (left before their turn)`);
-      console.log(`  pending    ${counts.queued}`);
+      out(`issue ${slug}`);
+      out(`  delivered  ${counts.sent}`);
+      out(`  failed     ${counts.failed} (of which ${counts.bounced} now bouncing)`);
+      out(`  skipped    ${counts.skipped} (left before their turn)`);
+      out(`  pending    ${counts.queued}`);
       const { rows } = await database.pool.query<{ email: string; lastError: string }>(
         `SELECT s."email", d."lastError" FROM newsletter_deliveries d
            JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
           WHERE d."issueSlug" = $1 AND d."state" = 'failed' ORDER BY d."updatedAt" DESC LIMIT 10`,
         [slug],
       );
-      for (const row of rows) console.log(`    ${row.email}: ${row.lastError}`);
+      for (const row of rows) out(`    ${row.email}: ${row.lastError}`);
     }
     const states = await countSubscribersByState({ db: database });
-    console.log('subscribers');
+    out('subscribers');
     for (const [state, count] of Object.entries(states)) {
-      console.log(`  ${state.padEnd(12)} ${count}`);
+      out(`  ${state.padEnd(12)} ${count}`);
     }
   });
 }
 
-async function exportCommand(file: string | undefined) {
-  const config = readConfigOrFail();
-  await withDatabase(config, fail, async ({ database }) => {
-    const out = file ? createWriteStream(file) : process.stdout;
+async function exportCommand(file: string | undefined, env: NodeJS.ProcessEnv, io: CommandIo) {
+  const config = readConfigOrFail(env);
+  await withDatabase(config, io, async ({ database }) => {
+    const csv = file ? createWriteStream(file) : io.stdout;
     const write = (chunk: string) =>
       new Promise<void>((resolve, reject) =>
-        out.write(chunk, (error) => (error ? reject(error) : resolve())),
+        csv.write(chunk, (error) => (error ? reject(error) : resolve())),
       );
     const count = await exportConfirmedSubscribers({ db: database }, write);
-    if (file) {
-      await new Promise<void>((resolve) => out.end(resolve));
-      console.error(`${count} confirmed subscribers written to ${file}.`);
+    if (file && 'end' in csv) {
+      await new Promise<void>((resolve) => csv.end(resolve));
+      printerOf(io).err(`${count} confirmed subscribers written to ${file}.`);
     }
   });
 }
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'send') await sendCommand(rest);
-  else if (command === 'status') await statusCommand(rest[0]);
-  else if (command === 'export') await exportCommand(rest[0]);
-  else fail(USAGE, 2);
-} catch (error) {
-  fail(`newsletter ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
-}
+export const main: CommandMain = ([command, ...rest], env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      if (command === 'send') await sendCommand(rest, env, io);
+      else if (command === 'status') await statusCommand(rest[0], env, io);
+      else if (command === 'export') await exportCommand(rest[0], env, io);
+      else fail(USAGE, 2);
+      return 0;
+    },
+    (error) => new CommandFailure(`newsletter ${command ?? ''}: ${messageOf(error)}`),
+  );

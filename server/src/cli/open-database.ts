@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded-database.js';
 import { applyMigrations } from '../db/migrate.js';
 import { migrationsDir } from '../paths.js';
+import { commandLog, fail, type CommandIo } from './command-line.js';
 import { EMBEDDED_PID_FILE } from './embedded-lock.js';
 
 /**
@@ -17,8 +18,7 @@ import { EMBEDDED_PID_FILE } from './embedded-lock.js';
  */
 export async function openDatabase(
   config: AppConfig,
-  log: pino.Logger,
-  fail: (message: string) => never,
+  log: Logger,
 ): Promise<{ database: Database; embedded?: EmbeddedDatabase; pglite: boolean }> {
   if (config.databaseUrl) {
     await applyMigrations(config.databaseUrl, migrationsDir, log);
@@ -81,11 +81,10 @@ function isRunning(pid: number): boolean {
 /** The site's database, opened for `work` and closed after it, whatever happens. */
 export async function withDatabase<T>(
   config: AppConfig,
-  fail: (message: string) => never,
+  io: CommandIo,
   work: (opened: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ): Promise<T> {
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const opened = await openDatabase(config, log, fail);
+  const opened = await openDatabase(config, commandLog(config, io));
   try {
     return await work(opened);
   } finally {

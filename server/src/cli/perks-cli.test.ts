@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '#test/run-command';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { projectRoot } from '../paths.js';
+import { main } from './perks.js';
 
-/** `npm run perks:import` and `npm run perks:report`, run as an operator runs them. */
+/** `npm run perks:import` and `npm run perks:report`, through the `main` scripts/cli.mjs runs. */
 describe('the perks commands', () => {
   let database: TestDatabase;
   let folder: string;
@@ -21,26 +20,10 @@ describe('the perks commands', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  async function run(...args: string[]) {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [join(projectRoot, 'scripts/cli.mjs'), 'perks', ...args],
-        {
-          cwd: projectRoot,
-          encoding: 'utf8',
-          env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
-        },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const run = (...args: string[]) => runCommand(main, args, { DATABASE_URL: database.url });
 
   it('imports a file of codes once, names the bad lines of another, and reports', async (context) => {
-    if (database.embedded) context.skip('the embedded test database serves this process only');
+    if (database.embedded) context.skip('the embedded test database serves one backend');
     const good = join(folder, 'codes.csv');
     await writeFile(good, 'code\nHB-1\nHB-2\nHB-3\n');
     expect(await run('import', 'harvest-box', good)).toMatchObject({
@@ -66,5 +49,5 @@ describe('the perks commands', () => {
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/^harvest-box\s+0\s+3$/m);
     expect(report.stdout).toMatch(/^green-bowl-kitchen\s+0\s+shared$/m);
-  }, 60_000);
+  });
 });

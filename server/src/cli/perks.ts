@@ -1,5 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { fail, readConfigOrFail } from './command-line.js';
+import {
+  CommandFailure,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandIo,
+  type CommandMain,
+} from './command-line.js';
 import { perkRedemptionsFile, perksContentDir } from '../paths.js';
 import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../perks/catalog.js';
 import { importCodes, parseCodes } from '../perks/import-codes.js';
@@ -30,7 +39,12 @@ async function readCatalog(): Promise<PerkCatalog> {
   }
 }
 
-async function importCommand(perkId: string | undefined, file: string | undefined) {
+async function importCommand(
+  perkId: string | undefined,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  io: CommandIo,
+) {
   if (!perkId || !file) fail(USAGE, 2);
   const perk = (await readCatalog()).find(perkId);
   if (!perk) fail(`There is no perk "${perkId}" in content/perks/.`);
@@ -40,36 +54,40 @@ async function importCommand(perkId: string | undefined, file: string | undefine
     );
   }
   const text = await readFile(file, 'utf8').catch((error: unknown) =>
-    fail(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`),
+    fail(`Cannot read ${file}: ${messageOf(error)}`),
   );
   const parsed = parseCodes(text);
   if (!parsed.ok) fail(`${file}: nothing imported.\n${parsed.problems.join('\n')}`);
-  const result = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
+  const result = await withDatabase(readConfigOrFail(env), io, ({ database }) =>
     importCodes({ db: database }, perkId, parsed.codes),
   );
-  console.log(
+  printerOf(io).out(
     `${perkId}: ${result.added} codes added, ${result.alreadyThere} already there (${parsed.codes.length} in ${file}).`,
   );
 }
 
-async function reportCommand() {
+async function reportCommand(env: NodeJS.ProcessEnv, io: CommandIo) {
   const catalog = await readCatalog();
-  const rows = await withDatabase(readConfigOrFail(), fail, ({ database }) =>
+  const rows = await withDatabase(readConfigOrFail(env), io, ({ database }) =>
     perkReport({ db: database }, catalog.all()),
   );
+  const { out } = printerOf(io);
   const width = Math.max(4, ...rows.map((row) => row.perkId.length));
-  console.log(`${'perk'.padEnd(width)}  claimed  left`);
+  out(`${'perk'.padEnd(width)}  claimed  left`);
   for (const row of rows) {
     const left = row.left === null ? 'shared' : String(row.left);
-    console.log(`${row.perkId.padEnd(width)}  ${String(row.claimed).padStart(7)}  ${left}`);
+    out(`${row.perkId.padEnd(width)}  ${String(row.claimed).padStart(7)}  ${left}`);
   }
 }
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'import') await importCommand(rest[0], rest[1]);
-  else if (command === 'report') await reportCommand();
-  else fail(USAGE, 2);
-} catch (error) {
-  fail(`perks ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
-}
+export const main: CommandMain = ([command, ...rest], env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      if (command === 'import') await importCommand(rest[0], rest[1], env, io);
+      else if (command === 'report') await reportCommand(env, io);
+      else fail(USAGE, 2);
+      return 0;
+    },
+    (error) => new CommandFailure(`perks ${command ?? ''}: ${messageOf(error)}`),
+  );

@@ -1,6 +1,15 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { fail, readConfigOrFail } from './command-line.js';
+import {
+  CommandFailure,
+  commandLog,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandIo,
+  type CommandMain,
+} from './command-line.js';
 import type { AppConfig, StripeConfig } from '../config.js';
 import { keysOf } from '../stripe/key-check.js';
 import { openDatabase, reachableDatabaseUrl } from './open-database.js';
@@ -23,8 +32,8 @@ const USAGE = `usage:
   stripe check
   stripe reconcile --since <date>   (an ISO date such as 2026-11-01, or a number of days: 7d)`;
 
-function readConfig(): AppConfig & { stripe: StripeConfig } {
-  const config = readConfigOrFail();
+function readConfig(env: NodeJS.ProcessEnv): AppConfig & { stripe: StripeConfig } {
+  const config = readConfigOrFail(env);
   if (!config.stripe) {
     fail(
       'Payments are off: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (see docs/payments.md).',
@@ -54,10 +63,10 @@ function parseSince(value: string | undefined, now = new Date()): Date | null {
  * (a check changes nothing: it neither starts the embedded database nor migrates one); null, and
  * said, otherwise.
  */
-async function readPlansOrSay(config: AppConfig): Promise<PlanRow[] | null> {
+async function readPlansOrSay(config: AppConfig, io: CommandIo): Promise<PlanRow[] | null> {
   const reachable = reachableDatabaseUrl(config);
   if (!reachable) {
-    console.log(
+    printerOf(io).out(
       '(plans not checked: the embedded database is read only while the site runs; start it, or set DATABASE_URL)',
     );
     return null;
@@ -69,17 +78,17 @@ async function readPlansOrSay(config: AppConfig): Promise<PlanRow[] | null> {
   try {
     return await readPlans(database.pool);
   } catch (error) {
-    console.log(`(plans not checked: ${error instanceof Error ? error.message : String(error)})`);
+    printerOf(io).out(`(plans not checked: ${messageOf(error)})`);
     return null;
   } finally {
     await database.close();
   }
 }
 
-async function check(): Promise<void> {
-  const config = readConfig();
+async function check(env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
+  const config = readConfig(env);
   const stripe = createStripeClient(config.stripe);
-  const plans = await readPlansOrSay(config);
+  const plans = await readPlansOrSay(config, io);
   const findings = await checkStripeSetup({
     stripe,
     offer: offerOf(config),
@@ -88,17 +97,18 @@ async function check(): Promise<void> {
     siteUrl: config.siteUrl,
     production: config.env === 'production',
   });
-  console.log(formatFindings(findings));
-  process.exitCode = findings.some((finding) => finding.level === 'error') ? 1 : 0;
+  printerOf(io).out(formatFindings(findings));
+  return findings.some((finding) => finding.level === 'error') ? 1 : 0;
 }
 
-async function reconcile(args: string[]): Promise<void> {
+async function reconcile(args: string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
   const { values } = parseArgs({ args, options: { since: { type: 'string' } }, strict: true });
   const since = parseSince(values.since);
   if (!since) fail(`--since needs a past date (2026-11-01) or a number of days (7d)\n${USAGE}`, 2);
-  const config = readConfig();
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const { database, embedded } = await openDatabase(config, log, fail);
+  const config = readConfig(env);
+  const log = commandLog(config, io);
+  const { out } = printerOf(io);
+  const { database, embedded } = await openDatabase(config, log);
   try {
     const report = await reconcileStripe(
       {
@@ -108,25 +118,30 @@ async function reconcile(args: string[]): Promise<void> {
         log,
         graceDays: config.membership.graceDays,
       },
-      { since, progress: (line) => console.log(line) },
+      { since, progress: out },
     );
-    console.log(formatReconcileReport(report));
-    process.exitCode = report.failures.length > 0 ? 1 : 0;
+    out(formatReconcileReport(report));
+    return report.failures.length > 0 ? 1 : 0;
   } finally {
     await database.close();
     await embedded?.stop();
   }
 }
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'check') await check();
-  else if (command === 'reconcile') await reconcile(rest);
-  else fail(USAGE, 2);
-} catch (error) {
-  const wrongArguments = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ?? false;
-  fail(
-    `stripe ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}${wrongArguments ? `\n${USAGE}` : ''}`,
-    wrongArguments ? 2 : 1,
+export const main: CommandMain = ([command, ...rest], env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      if (command === 'check') return check(env, io);
+      if (command === 'reconcile') return reconcile(rest, env, io);
+      fail(USAGE, 2);
+    },
+    (error) => {
+      const wrongArguments =
+        (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ?? false;
+      return new CommandFailure(
+        `stripe ${command ?? ''}: ${messageOf(error)}${wrongArguments ? `\n${USAGE}` : ''}`,
+        wrongArguments ? 2 : 1,
+      );
+    },
   );
-}

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { runCommand } from '#test/run-command';
 import { newVisitor, type Visitor } from '#test/visitor';
-import { projectRoot } from '../paths.js';
+import { main } from '../cli/stripe.js';
 import { earlyAccessMetadata } from './offer.js';
 import { formatReconcileReport, reconcileStripe } from './reconcile.js';
 
@@ -132,24 +130,20 @@ describe('npm run stripe:reconcile', () => {
 
   it('runs as `npm run stripe:reconcile -- --since 1d` against the site’s database', async (context) => {
     if (t.testDatabase.embedded) {
-      context.skip('the embedded test database serves this process only');
+      context.skip('the embedded test database serves one backend');
     }
     const before = await ledger();
     await loseTheLedger();
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [join(projectRoot, 'scripts/cli.mjs'), 'stripe', 'reconcile', '--since', '1d'],
-      {
-        cwd: projectRoot,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', ...stripe.env(), DATABASE_URL: t.testDatabase.url },
-      },
-    );
+    const { code, stdout } = await runCommand(main, ['reconcile', '--since', '1d'], {
+      ...stripe.env(),
+      DATABASE_URL: t.testDatabase.url,
+    });
+    expect(code).toBe(0);
     expect(stdout).toContain(`${stripe.events.length} not recorded before and now handled`);
     expect(stdout).toContain('Memberships changed: 5.');
     expect(stdout).toMatch(
       /user [0-9a-f-]{36}: no membership → (one-time|subscription) active until \d{4}-/,
     );
     expect(await ledger()).toEqual(before);
-  }, 60_000);
+  });
 });

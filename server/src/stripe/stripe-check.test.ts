@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_STRIPE_KEYS, startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { projectRoot as rootDir } from '../paths.js';
+import { runCommand } from '#test/run-command';
+import { main } from '../cli/stripe.js';
 import { createStripeClient } from './stripe-client.js';
 import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
 import { checkStripeSetup, formatFindings, type CheckFinding } from './stripe-check.js';
@@ -235,32 +233,19 @@ describe('stripe:check', () => {
   });
 
   it('runs as `npm run stripe:check`: prints the findings, exit status 1 when something is wrong', async () => {
-    // Not spawnSync: the fake Stripe answers from this process's event loop.
     const run = (env: Record<string, string>) =>
-      promisify(execFile)(process.execPath, [join(rootDir, 'scripts/cli.mjs'), 'stripe', 'check'], {
-        cwd: rootDir,
-        encoding: 'utf8',
-        env: {
-          PATH: process.env.PATH ?? '',
-          ...stripe.env(),
-          SITE_URL,
-          STRIPE_PRICE_ID: priceId,
-          ...env,
-        },
-      }).then(
-        ({ stdout, stderr }) => ({ stdout, stderr, status: 0 }),
-        (error: { stdout: string; stderr: string; code: number }) => ({
-          stdout: error.stdout,
-          stderr: error.stderr,
-          status: error.code,
-        }),
-      );
+      runCommand(main, ['check'], {
+        ...stripe.env(),
+        SITE_URL,
+        STRIPE_PRICE_ID: priceId,
+        ...env,
+      });
     const good = await run({});
     expect(good.stdout, good.stderr).toContain('✓ webhook endpoint:');
-    expect(good.status).toBe(0);
+    expect(good.code).toBe(0);
     const bad = await run({ MEMBERSHIP_PRICE_CENTS: '2500', MEMBERSHIP_CURRENCY: 'eur' });
     expect(bad.stdout).toContain('✗ STRIPE_PRICE_ID:');
     expect(bad.stdout).toContain('1 problem to fix before payments work.');
-    expect(bad.status).toBe(1);
-  }, 60_000);
+    expect(bad.code).toBe(1);
+  });
 });
