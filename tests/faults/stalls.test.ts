@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 import { UNHEALTHY_AFTER_FAILED_CHECKS } from '../../server/src/routes/health/index.js';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { TcpProxy } from '#test/tcp-proxy';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
-import { newVisitor } from '#test/visitor';
 
 /**
  * A database or a Redis that stops answering without closing anything (packets dropped, a hung
@@ -22,29 +19,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   return { result, ms: performance.now() - started };
 }
 
-/** Where the apps' mail goes: registering finishes by the link it mails. */
-const mailbox = new SmtpCapture();
-beforeAll(() => mailbox.start());
-afterAll(() => mailbox.stop());
-
-async function signedInCookie(t: TestApp): Promise<string> {
-  const visitor = await newVisitor(t.app);
-  const response = await registerThroughMail(visitor.request, mailbox, {
-    email: `stall${Date.now()}@example.com`,
-    password: 'correct horse battery',
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const token = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? '';
-  return `${SESSION_COOKIE}=${token}`;
-}
-
 describe('a database that stops answering', () => {
   let proxy: TcpProxy;
   let t: TestApp;
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { SMTP_URL: mailbox.url },
       maxConnections: 4,
       connectThrough: async (url) => {
         const proxied = await TcpProxy.forUrl(url);
@@ -60,7 +40,7 @@ describe('a database that stops answering', () => {
   });
 
   it('answers 503 within 5 s while it is stalled, /healthz follows, and all recovers', async () => {
-    const cookie = await signedInCookie(t);
+    const { cookie } = await seedMember(t, { email: `stall${Date.now()}@example.com` });
     const me = () => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
     expect((await me()).statusCode).toBe(200);
 
@@ -102,7 +82,7 @@ describe('a Redis that stops answering', () => {
     proxy = proxied.proxy;
     t = await createTestApp({
       captureLogs: true,
-      env: { REDIS_URL: proxied.url, LOG_LEVEL: 'info', SMTP_URL: mailbox.url },
+      env: { REDIS_URL: proxied.url, LOG_LEVEL: 'info' },
     });
   });
   afterAll(async () => {
@@ -114,12 +94,7 @@ describe('a Redis that stops answering', () => {
 
   it('lets sessions and sign-ins through within a second or two, and warns the operator', async () => {
     const email = `redis${Date.now()}@example.com`;
-    const visitor = await newVisitor(t.app);
-    const registered = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: 'correct horse battery',
-    });
-    expect(registered.statusCode).toBe(200);
+    await seedMember(t, { email, password: 'correct horse battery' });
 
     proxy.stall();
     const session = await timed(() => t.app.inject({ method: 'POST', url: '/api/session' }));

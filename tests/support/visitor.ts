@@ -14,13 +14,18 @@ export interface Visitor {
   }>;
 }
 
+/** A new anonymous browser: the session POST /api/session starts. */
 export async function newVisitor(app: FastifyInstance): Promise<Visitor> {
   const response = await app.inject({ method: 'POST', url: '/api/session' });
   const token = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
   if (!token) throw new Error(`No session cookie: ${response.statusCode} ${response.body}`);
-  const cookie = `${SESSION_COOKIE}=${token}`;
+  return visitorWith(app, response.json().user.id, `${SESSION_COOKIE}=${token}`);
+}
+
+/** A browser holding `cookie`: a seeded member's, or the one an answer just set. */
+export function visitorWith(app: FastifyInstance, userId: string, cookie: string): Visitor {
   const visitor: Visitor = {
-    userId: response.json().user.id,
+    userId,
     cookie,
     request: (options) =>
       app.inject({ ...options, headers: { ...options.headers, cookie } } as InjectOptions),

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
-import { newVisitor } from '#test/visitor';
 import { SIGN_IN_LIMITS } from './sign-in-throttle.js';
 
 // Failed sign-ins slow guessing without letting anyone lock the owner out, with the counters in
@@ -23,14 +21,11 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
   let t: TestApp;
   let other: TestApp;
   let testRedis: TestRedis | undefined;
-  let mailbox: SmtpCapture;
 
   beforeAll(async () => {
     testRedis = redis ? await createTestRedis() : undefined;
-    mailbox = await new SmtpCapture().start();
     const env = {
       LOGIN_RATE_LIMIT: '100000',
-      SMTP_URL: mailbox.url,
       ...(testRedis && { REDIS_URL: testRedis.url }),
     };
     t = await createTestApp({ env });
@@ -41,7 +36,6 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
     await t?.close();
     await other?.close();
     await testRedis?.drop();
-    await mailbox?.stop();
   });
 
   const signIn = (app: TestApp, email: string, password: string, ip: string) =>
@@ -65,13 +59,7 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
   }
 
   async function owner(ip: string) {
-    const email = uniqueEmail();
-    const visitor = await newVisitor(t.app);
-    const registered = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(registered.statusCode).toBe(200);
+    const { email } = await seedMember(t, { email: uniqueEmail(), password: PASSWORD });
     // The owner has signed in from home before.
     expect((await signIn(t, email, PASSWORD, ip)).statusCode).toBe(200);
     return email;

@@ -2,11 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { newVisitor } from '#test/visitor';
-import { SESSION_COOKIE } from '../plugins/app/sessions.js';
 import { EXPORT_BATCH_SIZE, EXPORT_QUERY_MARK } from './members-csv.js';
 
 // The members CSV of 100,000 users through the real app on a real port: it streams (the first
@@ -26,20 +23,13 @@ const OWNER = 'csv-owner@example.com';
 
 describe('the members CSV export', () => {
   let t: TestApp;
-  let mailbox: SmtpCapture;
   let url: string;
   let cookie: string;
   let exportQueries = 0;
 
   beforeAll(async () => {
-    mailbox = await new SmtpCapture().start();
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url } });
-    const visitor = await newVisitor(t.app);
-    const registered = await registerThroughMail(visitor.request, mailbox, {
-      email: OWNER,
-      password: 'correct horse battery staple',
-    });
-    cookie = `${SESSION_COOKIE}=${registered.cookies.find((c) => c.name === SESSION_COOKIE)?.value}`;
+    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
+    ({ cookie } = await seedMember(t, { role: 'owner' }));
     // The rows are the test's, not the app's: written on a connection of their own, without the
     // app's 3.5 s statement timeout (100,000 rows can take longer on a busy machine).
     const seed = new pg.Client({ connectionString: t.testDatabase.url });
@@ -72,7 +62,6 @@ describe('the members CSV export', () => {
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    await mailbox?.stop();
   });
 
   it('streams 100,000 users in constant memory, header first, formulas escaped', async () => {

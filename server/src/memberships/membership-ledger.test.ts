@@ -1,10 +1,9 @@
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
+import { sessionCookieOf } from '#test/registration';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
-import { newVisitor, type Visitor } from '#test/visitor';
+import { newVisitor, visitorWith, type Visitor } from '#test/visitor';
 import { earlyAccessMetadata } from '../stripe/offer.js';
 
 // The whole life of a payment, against the real app and PostgreSQL, with Stripe's side played by
@@ -17,18 +16,15 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 describe('a membership through the whole life of a payment', () => {
   let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
   let t: TestApp;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, { env: { SMTP_URL: mailbox.url } });
+    t = await createTestAppWithStripe(stripe);
   });
   afterAll(async () => {
     await t?.close();
     await stripe?.stop();
-    await mailbox?.stop();
   });
   // Each story starts with nothing in flight: what one left undelivered never reaches the next.
   beforeEach(() => stripe.clearPending());
@@ -61,37 +57,13 @@ describe('a membership through the whole life of a payment', () => {
   const subscribe = async (visitor: Visitor) =>
     stripe.completeCheckout(await openCheckout(visitor));
 
-  /** The same browser after an answer that set a new session cookie (registration, sign-in). */
-  function continuedFrom(
-    visitor: Visitor,
-    response: { cookies: { name: string; value: string }[] },
-  ): Visitor {
-    const token = response.cookies.find((c) => c.name === 'cohort_session')?.value;
-    if (!token) throw new Error('no new session cookie');
-    const cookie = `cohort_session=${token}`;
-    const next: Visitor = {
-      ...visitor,
-      cookie,
-      request: (options) =>
-        t.app.inject({ ...options, headers: { ...options.headers, cookie } } as InjectOptions),
-      async me() {
-        const me = await next.request({ method: 'GET', url: '/api/me' });
-        if (me.statusCode !== 200) throw new Error(`/api/me: ${me.statusCode} ${me.body}`);
-        return me.json().user;
-      },
-    };
-    return next;
+  /** A browser signed in to an account of its own, with a password to sign in elsewhere. */
+  async function account(email?: string): Promise<Visitor> {
+    const member = await seedMember(t, { email, password: PASSWORD });
+    return visitorWith(t.app, member.userId, member.cookie);
   }
 
-  async function register(visitor: Visitor, email: string): Promise<Visitor> {
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode).toBe(200);
-    return continuedFrom(visitor, response);
-  }
-
+  /** Signs in to the account of `email` in `visitor`'s browser: what it paid moves with it. */
   async function signIn(visitor: Visitor, email: string): Promise<Visitor> {
     const response = await visitor.request({
       method: 'POST',
@@ -99,7 +71,7 @@ describe('a membership through the whole life of a payment', () => {
       payload: { email, password: PASSWORD },
     });
     expect(response.statusCode).toBe(200);
-    return continuedFrom(visitor, response);
+    return visitorWith(t.app, visitor.userId, sessionCookieOf(response));
   }
 
   const uniqueEmail = () => `member-${Math.random().toString(36).slice(2)}@example.com`;
@@ -254,12 +226,11 @@ describe('a membership through the whole life of a payment', () => {
     });
 
     it('stores a subscription paid while a one-time year is live, and deleting the account cancels it', async () => {
-      const anonymous = await newVisitor(t.app);
+      const visitor = await account();
       // Checkout opened in a tab before the year was bought, paid after it showed.
-      const checkout = await openCheckout(anonymous);
-      payOnce(anonymous);
+      const checkout = await openCheckout(visitor);
+      payOnce(visitor);
       await deliverAll();
-      const visitor = await register(anonymous, uniqueEmail());
       const { subscription } = stripe.completeCheckout(checkout);
       await deliverAll();
       expect(await expiresInDays(visitor)).toBeGreaterThan(2 * 364);
@@ -312,7 +283,7 @@ describe('a membership through the whole life of a payment', () => {
   describe('payments follow their user', () => {
     it('applies a payment that arrives after the payer signed in to the account', async () => {
       const email = uniqueEmail();
-      const owner = await register(await newVisitor(t.app), email);
+      const owner = await account(email);
       const device = await newVisitor(t.app);
       payOnce(device); // paid on this device; Stripe's event is late
 
@@ -324,7 +295,7 @@ describe('a membership through the whole life of a payment', () => {
 
     it('keeps both Stripe customers after a sign-in move, and refunds find the moved payment', async () => {
       const email = uniqueEmail();
-      const owner = await register(await newVisitor(t.app), email);
+      const owner = await account(email);
       const ownSubscription = await subscribe(owner);
       await deliverAll();
       stripe.cancelSubscription(ownSubscription.subscription.id);
@@ -352,7 +323,7 @@ describe('a membership through the whole life of a payment', () => {
 
     it('answers 200 for a late checkout.session.completed after a sign-in move', async () => {
       const email = uniqueEmail();
-      const owner = await register(await newVisitor(t.app), email);
+      const owner = await account(email);
       await subscribe(owner);
       await deliverAll();
       const device = await newVisitor(t.app);
@@ -367,7 +338,7 @@ describe('a membership through the whole life of a payment', () => {
 
   describe('deleted stays deleted', () => {
     it('records a payment for a deleted user with no effect, never re-creating them', async () => {
-      const visitor = await register(await newVisitor(t.app), uniqueEmail());
+      const visitor = await account();
       payOnce(visitor); // the webhook is late
       await visitor.request({
         method: 'POST',

@@ -5,8 +5,7 @@ import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredAccount } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { imageSizes, formatsOf, uploadUrl } from '../../../contract/images.js';
 
@@ -14,7 +13,6 @@ import { imageSizes, formatsOf, uploadUrl } from '../../../contract/images.js';
 // app servers on one database and one bucket, served by s3rver (an S3 server that checks AWS
 // Signature V4), run in the test. One takes the upload; the other serves every copy of it.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'owner@example.com';
 const BUCKET = 'cohort-images';
 /**
@@ -28,7 +26,6 @@ describe('images in an S3-compatible bucket', () => {
   let s3: S3rver;
   let s3Dir: string;
   let endpoint: string;
-  let mailbox: SmtpCapture;
   let first: TestApp;
   let second: TestApp;
   let cookie: string;
@@ -40,7 +37,6 @@ describe('images in an S3-compatible bucket', () => {
     S3_ACCESS_KEY_ID: accessKeyId,
     S3_SECRET_ACCESS_KEY: KEY,
     STAFF_EMAILS: OWNER,
-    SMTP_URL: mailbox.url,
     // No folder: if the app fell back to one, nothing would be found there.
     UPLOADS_DIR: '/nonexistent-uploads-dir',
   });
@@ -71,18 +67,13 @@ describe('images in an S3-compatible bucket', () => {
     });
     const address = (await s3.run()) as AddressInfo;
     endpoint = `http://127.0.0.1:${address.port}`;
-    mailbox = await new SmtpCapture().start();
     first = await createTestApp({ env: s3Env() });
     second = await createTestApp({ env: s3Env(), sharedDatabase: first.testDatabase });
-    ({ cookie } = await registeredAccount(first.app, mailbox, {
-      email: OWNER,
-      password: PASSWORD,
-    }));
+    ({ cookie } = await seedMember(first, { role: 'owner' }));
   });
   afterAll(async () => {
     await second?.close();
     await first?.close();
-    await mailbox?.stop();
     await s3?.close();
     if (s3Dir) await rm(s3Dir, { recursive: true, force: true });
   });

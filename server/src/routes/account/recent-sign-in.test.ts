@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionCookieOf, tokenFromMail, waitForMail } from '#test/registration';
+import { seedMember } from '#test/members';
+import { sessionCookieOf, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
@@ -32,19 +33,7 @@ describe('account changes after a recent sign-in', () => {
     t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
   /** An account made by a sign-in link (so without a password), signed in by that link. */
-  async function linkAccount() {
-    const email = uniqueEmail();
-    const visitor = await newVisitor(t.app);
-    await visitor.request({ method: 'POST', url: '/api/auth/email-link', payload: { email } });
-    const mail = await waitForMail(smtp, email);
-    const signedIn = await visitor.request({
-      method: 'POST',
-      url: '/api/auth/email-link/confirm',
-      payload: { token: tokenFromMail(mail.text, '/sign-in/link') },
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    return { email, userId: visitor.userId, cookie: sessionCookieOf(signedIn) };
-  }
+  const linkAccount = () => seedMember(t, { email: uniqueEmail(), method: 'link' });
   /** The session signed in `hours` ago. */
   const signedInHoursAgo = (userId: string, hours: number) =>
     t.database.pool.query(
@@ -115,7 +104,7 @@ describe('account changes after a recent sign-in', () => {
       url: '/api/auth/email-link',
       payload: { email: account.email },
     });
-    const mail = await waitForMail(smtp, account.email, 2);
+    const mail = await waitForMail(smtp, account.email);
     const code = /asked for it: (\d{6})/.exec(mail.text)?.[1] ?? '';
     const byCode = await device.request({
       method: 'POST',

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { requestEmailChange } from '../../accounts/accounts.js';
@@ -22,15 +21,12 @@ const uniqueEmail = () => `sessions${Date.now()}${(counter += 1)}@example.com`;
 
 describe('sessions a user can end', () => {
   let t: TestApp;
-  let mailbox: SmtpCapture;
 
   beforeAll(async () => {
-    mailbox = await new SmtpCapture().start();
-    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000', SMTP_URL: mailbox.url } });
+    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000' } });
   });
   afterAll(async () => {
     await t?.close();
-    await mailbox?.stop();
   });
 
   const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
@@ -55,16 +51,9 @@ describe('sessions a user can end', () => {
 
   /** A registered account, and a second browser signed in to it. */
   async function account() {
+    // Signed in on the laptop first.
     const email = uniqueEmail();
-    const visitor = await newVisitor(t.app);
-    // Registered on the laptop: the mailed link's button pressed there.
-    const registered = await registerThroughMail(
-      (options) => request(visitor.cookie, 'POST', options.url, options.payload),
-      mailbox,
-      { email, password: PASSWORD },
-    );
-    expect(registered.statusCode).toBe(200);
-    const laptop = cookieOf(registered);
+    const laptop = await seedMember(t, { email, password: PASSWORD, userAgent: LAPTOP });
     const fresh = await newVisitor(t.app);
     const signedIn = await request(
       fresh.cookie,
@@ -74,7 +63,7 @@ describe('sessions a user can end', () => {
       PHONE,
     );
     expect(signedIn.statusCode).toBe(200);
-    return { email, userId: visitor.userId, laptop, phone: cookieOf(signedIn) };
+    return { email, userId: laptop.userId, laptop: laptop.cookie, phone: cookieOf(signedIn) };
   }
 
   it('signing out ends the session: the old cookie, replayed, answers 401', async () => {

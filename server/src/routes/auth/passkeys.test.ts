@@ -1,36 +1,29 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { seedMember } from '#test/members';
 import { SoftAuthenticator } from '#test/soft-authenticator';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
+import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { PASSKEY_CHALLENGE_COOKIE } from './passkeys.js';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
 
 // Passkeys against the real SimpleWebAuthn verification, answered by a software authenticator:
 // a passkey added to an account signs in elsewhere, a challenge answers once and for five minutes,
 // and a bad body or a failed verification changes nothing.
 
 const SITE_URL = 'https://cohort.example';
-const PASSWORD = 'correct horse battery';
 let counter = 0;
 const uniqueEmail = () => `passkey${Date.now()}${(counter += 1)}@example.com`;
 
 describe('passkeys', () => {
-  let stripe: FakeStripe;
-  let smtp: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    smtp = await new SmtpCapture().start();
-    t = await createTestApp({
+    t = await withSite({
+      payments: true,
       env: {
-        ...stripe.env(),
         SITE_URL,
-        SMTP_URL: smtp.url,
         LOGIN_RATE_LIMIT: '1000',
         ALLOW_INSECURE_SITE_URL: 'true',
       },
@@ -38,8 +31,6 @@ describe('passkeys', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await smtp?.stop();
   });
 
   /** A browser: keeps the cookies the server sets (and forgets those it clears). */
@@ -79,16 +70,12 @@ describe('passkeys', () => {
   }
   type Browser = ReturnType<typeof newBrowser>;
 
+  /** A browser signed in to an account of its own just now. */
   async function registeredBrowser(email = uniqueEmail()) {
+    const member = await seedMember(t, { email });
     const browser = newBrowser();
-    expect((await browser.request('POST', '/api/session')).statusCode).toBe(200);
-    const registered = await registerThroughMail(
-      ({ method, url, payload }) => browser.request(method, url, payload),
-      smtp,
-      { email, password: PASSWORD },
-    );
-    expect(registered.statusCode, registered.body).toBe(200);
-    return { browser, email, userId: registered.json().user.id as string };
+    browser.cookies.set(SESSION_COOKIE, member.cookie.slice(`${SESSION_COOKIE}=`.length));
+    return { browser, email: member.email, userId: member.userId };
   }
 
   async function addPasskey(browser: Browser, authenticator: SoftAuthenticator, name?: string) {
@@ -145,11 +132,11 @@ describe('passkeys', () => {
     const { userId, authenticator } = await accountWithPasskey();
     const phone = newBrowser('Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1');
     const visitor = (await phone.request('POST', '/api/session')).json().user.id as string;
-    const event = stripe.event(
+    const event = t.stripe.event(
       'payment_intent.succeeded',
-      stripe.paidPaymentIntent({ userId: visitor, offer: EARLY_ACCESS_OFFER }),
+      t.stripe.paidPaymentIntent({ userId: visitor, offer: EARLY_ACCESS_OFFER }),
     );
-    const { payload, headers } = stripe.signedDelivery(event);
+    const { payload, headers } = t.stripe.signedDelivery(event);
     await t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers });
 
     const options = await signInOptions(phone);

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { seedMember, type SeededMember } from '#test/members';
 import { newVisitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { earlyAccessMetadata } from '../../stripe/offer.js';
 
@@ -18,34 +16,13 @@ const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
 let counter = 0;
 const uniqueEmail = () => `desk-${Date.now()}-${(counter += 1)}@example.com`;
 
-interface Browser {
-  userId: string;
-  cookie: string;
-}
+type Browser = Pick<SeededMember, 'userId' | 'cookie'>;
 
 describe('the publisher’s desk', () => {
-  let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
   let owner: Browser;
   let editor: Browser;
   let reader: Browser;
-
-  const call = (
-    who: Browser | null,
-    method: 'GET' | 'POST',
-    url: string,
-    payload?: object | string,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: {
-        ...(who && { cookie: who.cookie }),
-        ...(typeof payload === 'string' && { 'content-type': 'application/json' }),
-      },
-      ...(payload !== undefined && { payload }),
-    });
 
   const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
     const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
@@ -53,29 +30,18 @@ describe('the publisher’s desk', () => {
     return `${SESSION_COOKIE}=${value}`;
   };
 
-  /** A reader who registered (through the mailed link, so signed in) just now in a browser of their own. */
-  async function register(email = uniqueEmail()): Promise<Browser> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return { userId: visitor.userId, cookie: cookieOf(response) };
-  }
+  /** A reader with an account (a password too, to sign in elsewhere), signed in just now. */
+  const register = (email = uniqueEmail()): Promise<Browser> =>
+    seedMember(t, { email, password: PASSWORD });
 
-  /** Every account here got the mail that finished its registration: the others are the test's. */
-  const mailsBesidesRegistrations = () =>
-    mailbox.mails.filter((mail) => !mail.text.includes('/register/confirm#token='));
-  const me = async (who: Browser) => (await call(who, 'GET', '/api/me')).json().user;
   const auditCount = async () =>
     Number((await t.database.pool.query('SELECT count(*) FROM audit_log')).rows[0].count);
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, {
-      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, SMTP_URL: mailbox.url },
+    t = await withSite({
+      payments: true,
+      mail: true,
+      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
     });
     [owner, editor, reader] = await Promise.all([
       register(OWNER),
@@ -85,8 +51,6 @@ describe('the publisher’s desk', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await mailbox?.stop();
   });
 
   describe('who may enter', () => {
@@ -121,10 +85,10 @@ describe('the publisher’s desk', () => {
         ['POST', `/api/desk/members/${target}/password-reset`],
       ];
       for (const who of [null, anonymous, reader]) {
-        const unknown = await call(who, 'GET', '/api/desk/no-such-screen');
+        const unknown = await t.call(who, 'GET', '/api/desk/no-such-screen');
         expect(unknown.json()).toEqual(notFound('GET', '/api/desk/no-such-screen'));
         for (const [method, url, payload] of addresses) {
-          const response = await call(who, method, url, payload);
+          const response = await t.call(who, method, url, payload);
           const path = url.split('?')[0] ?? url;
           expect({ url, status: response.statusCode, body: response.json() }).toEqual({
             url,
@@ -135,22 +99,22 @@ describe('the publisher’s desk', () => {
         }
       }
       expect(await auditCount()).toBe(0);
-      expect((await me(reader)).isSubscribed).toBe(false);
+      expect((await t.me(reader)).isSubscribed).toBe(false);
       const { rowCount } = await t.database.pool.query(
         'SELECT 1 FROM entitlements WHERE "userId" = $1',
         [target],
       );
       expect(rowCount).toBe(0);
-      expect(mailsBesidesRegistrations()).toEqual([]);
+      expect(t.mailbox.mails).toEqual([]);
     });
 
     it('lets an editor look but not change anything (403), and nothing changes', async () => {
-      const look = await call(editor, 'GET', '/api/desk/me');
+      const look = await t.call(editor, 'GET', '/api/desk/me');
       expect(look.statusCode).toBe(200);
       expect(look.json()).toMatchObject({ email: EDITOR, role: 'editor', canChange: false });
       expect(look.headers['cache-control']).toBe('no-store');
       expect(look.headers['x-robots-tag']).toBe('noindex');
-      expect((await call(editor, 'GET', `/api/desk/members/${reader.userId}`)).statusCode).toBe(
+      expect((await t.call(editor, 'GET', `/api/desk/members/${reader.userId}`)).statusCode).toBe(
         200,
       );
       const before = await auditCount();
@@ -160,7 +124,7 @@ describe('the publisher’s desk', () => {
         [`/api/desk/members/${reader.userId}/sessions/end`, undefined],
         [`/api/desk/members/${reader.userId}/password-reset`, undefined],
       ] as const) {
-        const response = await call(editor, 'POST', url, payload);
+        const response = await t.call(editor, 'POST', url, payload);
         expect({ url, status: response.statusCode, code: response.json().error.code }).toEqual({
           url,
           status: 403,
@@ -168,9 +132,9 @@ describe('the publisher’s desk', () => {
         });
       }
       expect(await auditCount()).toBe(before);
-      expect((await me(reader)).isSubscribed).toBe(false);
-      expect(mailsBesidesRegistrations()).toEqual([]);
-      expect((await call(reader, 'GET', '/api/me')).statusCode).toBe(200);
+      expect((await t.me(reader)).isSubscribed).toBe(false);
+      expect(t.mailbox.mails).toEqual([]);
+      expect((await t.call(reader, 'GET', '/api/me')).statusCode).toBe(200);
     });
 
     it('asks an owner whose sign-in is older than 12 hours to sign in again before any change', async () => {
@@ -178,15 +142,15 @@ describe('the publisher’s desk', () => {
         `UPDATE sessions SET "signedInAt" = now() - interval '13 hours' WHERE "userId" = $1`,
         [owner.userId],
       );
-      const staleOwner = await call(owner, 'GET', '/api/desk/me');
+      const staleOwner = await t.call(owner, 'GET', '/api/desk/me');
       expect(staleOwner.json()).toMatchObject({ role: 'owner', canChange: false });
-      const refused = await call(owner, 'POST', `/api/desk/members/${reader.userId}/comps`, {
+      const refused = await t.call(owner, 'POST', `/api/desk/members/${reader.userId}/comps`, {
         until: '2099-01-01',
         reason: 'a gift',
       });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error.code).toBe('sign_in_again');
-      expect((await me(reader)).isSubscribed).toBe(false);
+      expect((await t.me(reader)).isSubscribed).toBe(false);
 
       // Signing in again (a new session) allows changes for 12 hours.
       const again = await newVisitor(t.app);
@@ -197,7 +161,7 @@ describe('the publisher’s desk', () => {
       });
       expect(signedIn.statusCode).toBe(200);
       owner = { userId: owner.userId, cookie: cookieOf(signedIn) };
-      const fresh = (await call(owner, 'GET', '/api/desk/me')).json();
+      const fresh = (await t.call(owner, 'GET', '/api/desk/me')).json();
       expect(fresh).toMatchObject({ role: 'owner', canChange: true });
       expect(Date.parse(fresh.changesAllowedUntil) - Date.parse(fresh.signedInAt)).toBe(
         12 * 3600 * 1000,
@@ -207,9 +171,9 @@ describe('the publisher’s desk', () => {
 
   describe('what an owner can do', () => {
     const grant = (userId: string, until: string, reason = 'Speaker at our spring event') =>
-      call(owner, 'POST', `/api/desk/members/${userId}/comps`, { until, reason });
+      t.call(owner, 'POST', `/api/desk/members/${userId}/comps`, { until, reason });
     const member = async (userId: string) =>
-      (await call(owner, 'GET', `/api/desk/members/${userId}`)).json();
+      (await t.call(owner, 'GET', `/api/desk/members/${userId}`)).json();
     const audit = async (userId: string) => (await member(userId)).audit;
 
     it('grants a comp that makes /api/me a member until its end date, on the ledger and in the audit log', async () => {
@@ -218,10 +182,10 @@ describe('the publisher’s desk', () => {
       const granted = await grant(guest.userId, lastDay);
       expect(granted.statusCode, granted.body).toBe(200);
 
-      const user = await me(guest);
+      const user = await t.me(guest);
       expect(user.isSubscribed).toBe(true);
       // Through the whole of the last day (UTC).
-      expect(user.membership.expiresAt).toBe(
+      expect(user.membership?.expiresAt).toBe(
         new Date(Date.parse(`${lastDay}T00:00:00Z`) + 86_400_000).toISOString(),
       );
       const record = await member(guest.userId);
@@ -231,7 +195,7 @@ describe('the publisher’s desk', () => {
         state: 'active',
         amountCents: 0,
         compReason: 'Speaker at our spring event',
-        periodEnd: user.membership.expiresAt,
+        periodEnd: user.membership?.expiresAt,
         endable: true,
         stripeUrl: null,
       });
@@ -244,26 +208,26 @@ describe('the publisher’s desk', () => {
           after: expect.objectContaining({
             membership: expect.objectContaining({
               isMember: true,
-              expiresAt: user.membership.expiresAt,
+              expiresAt: user.membership?.expiresAt,
             }),
           }),
         }),
       ]);
 
       // Ending it ends the membership now, and is audited with the period before and after.
-      const ended = await call(
+      const ended = await t.call(
         owner,
         'POST',
         `/api/desk/members/${guest.userId}/comps/${comp.id}/end`,
       );
       expect(ended.statusCode, ended.body).toBe(200);
-      expect((await me(guest)).isSubscribed).toBe(false);
+      expect((await t.me(guest)).isSubscribed).toBe(false);
       const [endEntry] = await audit(guest.userId);
       expect(endEntry).toMatchObject({
         action: 'comp_end',
-        before: { comp: { periodEnd: user.membership.expiresAt } },
+        before: { comp: { periodEnd: user.membership?.expiresAt } },
       });
-      const again = await call(
+      const again = await t.call(
         owner,
         'POST',
         `/api/desk/members/${guest.userId}/comps/${comp.id}/end`,
@@ -279,7 +243,7 @@ describe('the publisher’s desk', () => {
         /^Comp granted through 2027-11-24: a member through 2027-11-24\./,
       );
 
-      const user = await me(guest);
+      const user = await t.me(guest);
       expect(user.membership).toEqual({
         plan: 'one-time',
         status: 'active',
@@ -287,7 +251,7 @@ describe('the publisher’s desk', () => {
         expiresAt: '2027-11-25T00:00:00.000Z',
         lastDay: '2027-11-24',
       });
-      const payments = (await call(guest, 'GET', '/api/account/payments')).json().payments;
+      const payments = (await t.call(guest, 'GET', '/api/account/payments')).json().payments;
       expect(payments).toEqual([
         expect.objectContaining({
           kind: 'comp',
@@ -324,32 +288,32 @@ describe('the publisher’s desk', () => {
       // An anonymous reader pays the early-access year, and a registered one subscribes through
       // Checkout: Stripe holds both payments, but none of their webhooks ever reaches the site.
       const anonymous = await newVisitor(t.app);
-      stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
+      t.stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
       const subscriber = await register();
-      const checkout = await call(subscriber, 'POST', '/api/checkout');
-      stripe.completeCheckout(new URL(checkout.json().url).pathname.split('/').pop() ?? '');
-      await stripe.deliverPending({ only: [] });
+      const checkout = await t.call(subscriber, 'POST', '/api/checkout');
+      t.stripe.completeCheckout(new URL(checkout.json().url).pathname.split('/').pop() ?? '');
+      await t.stripe.deliverPending({ only: [] });
       expect((await anonymous.me()).isSubscribed).toBe(false);
-      expect((await me(subscriber)).isSubscribed).toBe(false);
+      expect((await t.me(subscriber)).isSubscribed).toBe(false);
 
       // The anonymous payer has no row yet: the desk finds them by the id they give support.
-      const unknown = await call(owner, 'POST', `/api/desk/members/${anonymous.userId}/reread`);
+      const unknown = await t.call(owner, 'POST', `/api/desk/members/${anonymous.userId}/reread`);
       expect(unknown.statusCode).toBe(404);
       await t.database.pool.query(`INSERT INTO users (id, "updatedAt") VALUES ($1, now())`, [
         anonymous.userId,
       ]);
 
       for (const who of [anonymous.userId, subscriber.userId]) {
-        const reread = await call(owner, 'POST', `/api/desk/members/${who}/reread`);
+        const reread = await t.call(owner, 'POST', `/api/desk/members/${who}/reread`);
         expect(reread.statusCode, reread.body).toBe(200);
         expect(reread.json().message).toMatch(/membership: none → \S+ active until/);
       }
       expect((await anonymous.me()).isSubscribed).toBe(true);
-      const subscribed = await me(subscriber);
+      const subscribed = await t.me(subscriber);
       expect(subscribed.isSubscribed).toBe(true);
-      expect(subscribed.membership.plan).toBe('subscription');
+      expect(subscribed.membership?.plan).toBe('subscription');
 
-      const twice = await call(owner, 'POST', `/api/desk/members/${subscriber.userId}/reread`);
+      const twice = await t.call(owner, 'POST', `/api/desk/members/${subscriber.userId}/reread`);
       expect(twice.json().message).toMatch(/the membership did not change/);
       expect(
         (await audit(subscriber.userId)).map((entry: { action: string }) => entry.action),
@@ -364,10 +328,10 @@ describe('the publisher’s desk', () => {
 
     it('lists every Stripe event recorded for a member, with its outcome and a Dashboard link', async () => {
       const payer = await register();
-      const intent = stripe.paidPaymentIntent(earlyAccessMetadata(payer.userId, OFFER));
-      await stripe.deliverPending();
-      stripe.refundPaymentIntent(intent.id);
-      await stripe.deliverPending();
+      const intent = t.stripe.paidPaymentIntent(earlyAccessMetadata(payer.userId, OFFER));
+      await t.stripe.deliverPending();
+      t.stripe.refundPaymentIntent(intent.id);
+      await t.stripe.deliverPending();
       const record = await member(payer.userId);
       const byType = (type: string) =>
         record.events.find((event: { type: string }) => event.type === type);
@@ -407,10 +371,10 @@ describe('the publisher’s desk', () => {
 
     it('ends every session of a member, but never an anonymous payer’s only one', async () => {
       const leaving = await register();
-      expect((await call(leaving, 'GET', '/api/me')).statusCode).toBe(200);
-      const ended = await call(owner, 'POST', `/api/desk/members/${leaving.userId}/sessions/end`);
+      expect((await t.call(leaving, 'GET', '/api/me')).statusCode).toBe(200);
+      const ended = await t.call(owner, 'POST', `/api/desk/members/${leaving.userId}/sessions/end`);
       expect(ended.statusCode, ended.body).toBe(200);
-      expect((await call(leaving, 'GET', '/api/me')).statusCode).toBe(401);
+      expect((await t.call(leaving, 'GET', '/api/me')).statusCode).toBe(401);
       expect((await audit(leaving.userId))[0]).toMatchObject({
         action: 'sessions_end',
         before: { sessions: 1 },
@@ -418,9 +382,9 @@ describe('the publisher’s desk', () => {
       });
 
       const anonymous = await newVisitor(t.app);
-      stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
-      await stripe.deliverPending();
-      const refused = await call(
+      t.stripe.paidPaymentIntent(earlyAccessMetadata(anonymous.userId, OFFER));
+      await t.stripe.deliverPending();
+      const refused = await t.call(
         owner,
         'POST',
         `/api/desk/members/${anonymous.userId}/sessions/end`,
@@ -432,13 +396,13 @@ describe('the publisher’s desk', () => {
     it('mails a member a password-reset link that works', async () => {
       const email = uniqueEmail();
       const forgetful = await register(email);
-      const sent = await call(
+      const sent = await t.call(
         owner,
         'POST',
         `/api/desk/members/${forgetful.userId}/password-reset`,
       );
       expect(sent.statusCode, sent.body).toBe(200);
-      const mail = mailbox.mailsTo(email).at(-1);
+      const mail = t.mailbox.mailsTo(email).at(-1);
       const token = /#token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
       expect(token).toBeDefined();
       const reset = await t.app.inject({
@@ -455,7 +419,7 @@ describe('the publisher’s desk', () => {
 
     it('finds members by any part of an email, a user id or a Stripe customer id, filters them, and pages through them', async () => {
       const search = async (query: string) =>
-        (await call(owner, 'GET', `/api/desk/members?${query}`)).json();
+        (await t.call(owner, 'GET', `/api/desk/members?${query}`)).json();
       const [first] = (await search('q=desk-')).members;
       expect(first.email).toMatch(/^desk-/);
       expect((await search(`q=${first.email.slice(3, 12).toUpperCase()}`)).members).toContainEqual(
@@ -498,7 +462,7 @@ describe('the publisher’s desk', () => {
       let after: string | null = null;
       do {
         const page: { members: { id: string; createdAt: string }[]; next: string | null } = (
-          await call(owner, 'GET', `/api/desk/members${after ? `?after=${after}` : ''}`)
+          await t.call(owner, 'GET', `/api/desk/members${after ? `?after=${after}` : ''}`)
         ).json();
         seen.push(...page.members.map((m) => m.id));
         after = page.next;
@@ -507,13 +471,13 @@ describe('the publisher’s desk', () => {
       expect(seen).toHaveLength(everyone);
       expect(new Set(seen).size).toBe(everyone);
 
-      const bad = await call(owner, 'GET', '/api/desk/members?after=not-a-cursor');
+      const bad = await t.call(owner, 'GET', '/api/desk/members?after=not-a-cursor');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error.code).toBe('invalid_cursor');
     });
 
     it('shows the dashboard and the audit log to staff', async () => {
-      const dashboard = await call(editor, 'GET', '/api/desk/dashboard');
+      const dashboard = await t.call(editor, 'GET', '/api/desk/dashboard');
       expect(dashboard.statusCode, dashboard.body).toBe(200);
       const body = dashboard.json();
       expect(body.currency).toBe('usd');
@@ -526,7 +490,7 @@ describe('the publisher’s desk', () => {
       expect(body.activeByPlan.total).toBe(Number(rows[0]?.count));
       expect(body.weeks.at(-1).members).toBe(body.activeByPlan.total);
 
-      const log = (await call(editor, 'GET', '/api/desk/audit')).json();
+      const log = (await t.call(editor, 'GET', '/api/desk/audit')).json();
       expect(log.entries.length).toBeGreaterThan(0);
       expect(log.entries[0].actorEmail).toBe(OWNER);
     });
@@ -535,7 +499,7 @@ describe('the publisher’s desk', () => {
       const stamp = `nl-${Date.now()}`;
       const ids = (page: { members: { id: string }[] }) => page.members.map((m) => m.id).sort();
       const list = async (query: string) =>
-        (await call(owner, 'GET', `/api/desk/members?${query}`)).json();
+        (await t.call(owner, 'GET', `/api/desk/members?${query}`)).json();
       let people: Record<'subscribed' | 'unsubscribed' | 'pending' | 'bouncing' | 'never', Browser>;
 
       beforeAll(async () => {
@@ -553,13 +517,13 @@ describe('the publisher’s desk', () => {
           [bouncing, [true]],
         ] as const) {
           for (const choice of choices) {
-            const response = await call(who, 'POST', '/api/newsletter/subscription', {
+            const response = await t.call(who, 'POST', '/api/newsletter/subscription', {
               subscribed: choice,
             });
             expect(response.statusCode, response.body).toBe(200);
           }
         }
-        const signUp = await call(null, 'POST', '/api/newsletter/subscribe', {
+        const signUp = await t.call(null, 'POST', '/api/newsletter/subscribe', {
           email: `${stamp}-pending@example.com`,
         });
         expect(signUp.statusCode, signUp.body).toBe(202);
@@ -609,20 +573,20 @@ describe('the publisher’s desk', () => {
 
       it('shows a member’s newsletter state, and puts it in the members CSV', async () => {
         const view = (
-          await call(editor, 'GET', `/api/desk/members/${people.subscribed.userId}`)
+          await t.call(editor, 'GET', `/api/desk/members/${people.subscribed.userId}`)
         ).json().user.newsletter;
         expect(view.state).toBe('confirmed');
         expect(Date.now() - Date.parse(view.since)).toBeLessThan(60_000);
         expect(
-          (await call(editor, 'GET', `/api/desk/members/${people.unsubscribed.userId}`)).json().user
-            .newsletter.state,
+          (await t.call(editor, 'GET', `/api/desk/members/${people.unsubscribed.userId}`)).json()
+            .user.newsletter.state,
         ).toBe('unsubscribed');
         expect(
-          (await call(editor, 'GET', `/api/desk/members/${people.never.userId}`)).json().user
+          (await t.call(editor, 'GET', `/api/desk/members/${people.never.userId}`)).json().user
             .newsletter,
         ).toBeNull();
 
-        const csv = await call(owner, 'GET', `/api/desk/exports/members?q=${stamp}`);
+        const csv = await t.call(owner, 'GET', `/api/desk/exports/members?q=${stamp}`);
         const [header, ...rows] = csv.body.trim().split('\n');
         expect(header?.split(',').at(-1)).toBe('newsletter');
         expect(
@@ -638,7 +602,7 @@ describe('the publisher’s desk', () => {
 
       it('exports the confirmed subscribers only, formulas escaped, and audits the export', async () => {
         const before = await auditCount();
-        const response = await call(editor, 'GET', '/api/desk/exports/newsletter');
+        const response = await t.call(editor, 'GET', '/api/desk/exports/newsletter');
         expect(response.statusCode, response.body).toBe(200);
         expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
         expect(response.headers['content-disposition']).toMatch(
@@ -659,7 +623,7 @@ describe('the publisher’s desk', () => {
         expect(response.body).not.toMatch(/(^|\n|,)=/);
 
         expect(await auditCount()).toBe(before + 1);
-        const [entry] = (await call(owner, 'GET', '/api/desk/audit')).json().entries;
+        const [entry] = (await t.call(owner, 'GET', '/api/desk/audit')).json().entries;
         expect(entry).toMatchObject({
           action: 'newsletter_export',
           actorEmail: EDITOR,

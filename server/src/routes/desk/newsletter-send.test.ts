@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredAccount } from '#test/registration';
+import { seedMember } from '#test/members';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 
@@ -8,7 +8,6 @@ import { createTestApp, type TestApp } from '#test/test-app';
 // delivery queue and an SMTP server run in the test: a test copy to the staff member alone, then
 // the issue to every confirmed subscriber, once, after a confirmation naming how many.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'owner@example.com';
 const WRITER = 'writer@example.com';
 const SUBSCRIBERS = ['ada@example.org', 'grace@example.org', 'linus@example.org'];
@@ -19,8 +18,6 @@ describe('a newsletter issue mailed from the desk', () => {
   let owner: string;
   let writer: string;
 
-  const register = async (email: string) =>
-    (await registeredAccount(t.app, mailbox, { email, password: PASSWORD })).cookie;
   const call = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
 
@@ -37,7 +34,10 @@ describe('a newsletter issue mailed from the desk', () => {
     t = await createTestApp({
       env: { STAFF_EMAILS: OWNER, WRITER_EMAILS: WRITER, SMTP_URL: mailbox.url },
     });
-    [owner, writer] = await Promise.all([register(OWNER), register(WRITER)]);
+    [{ cookie: owner }, { cookie: writer }] = await Promise.all([
+      seedMember(t, { role: 'owner' }),
+      seedMember(t, { role: 'writer' }),
+    ]);
     // Three confirmed subscribers, and one who never confirmed (never mailed).
     for (const [index, email] of [...SUBSCRIBERS, 'pending@example.org'].entries()) {
       await t.database.pool.query(
@@ -135,10 +135,7 @@ describe('a newsletter issue mailed from the desk', () => {
   it('mails a members-only article as an issue: whole to members, up to its line with a Join link to the others', async () => {
     const SECRET = 'The members’ checklist, step by step.';
     // A subscriber who is a member (a comp), beside the three who are not.
-    const member = await registeredAccount(t.app, mailbox, {
-      email: 'member@example.org',
-      password: PASSWORD,
-    });
+    const member = await seedMember(t, { email: 'member@example.org' });
     const comp = await call(owner, 'POST', `/api/desk/members/${member.userId}/comps`, {
       until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       reason: 'a member on the list',

@@ -1,42 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { seedStaff, type SeededMember } from '#test/members';
 import { newVisitor, type Visitor } from '#test/visitor';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { withSite, type Site } from '#test/with-site';
 import { OFFER_HOLD_MS, releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
+import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
 
 // Offers through the real app and PostgreSQL, against the fake Stripe: owners make a
 // code in the desk; a subscription redeems it through Stripe's Coupon and Promotion Code, the year
 // paid once is priced on the server; a code that cannot be redeemed is refused, never charged at
 // the full price instead; the desk counts each offer's redemptions and revenue.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'offers-owner@example.com';
 const EDITOR = 'offers-editor@example.com';
 const SITE = 'http://localhost:3000';
 
 describe('offers', () => {
-  let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
-  let t: TestApp;
-  let owner: string;
-  let editor: string;
+  let t: Site;
+  let owner: SeededMember;
+  let editor: SeededMember;
 
-  async function register(email: string): Promise<string> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return `${SESSION_COOKIE}=${response.cookies.find((c) => c.name === SESSION_COOKIE)?.value}`;
-  }
-  const desk = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
-  const make = (payload: object) => desk(owner, 'POST', '/api/desk/offers', payload);
-  const offers = async () => (await desk(owner, 'GET', '/api/desk/offers')).json().offers;
+  const make = (payload: object) => t.call(owner, 'POST', '/api/desk/offers', payload);
+  const offers = async () => (await t.call(owner, 'GET', '/api/desk/offers')).json().offers;
   const checkout = (visitor: Visitor, payload: object) =>
     visitor.request({ method: 'POST', url: '/api/checkout', payload });
   const payOnce = (visitor: Visitor, offer?: string) =>
@@ -47,21 +31,18 @@ describe('offers', () => {
     });
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, {
-      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, SMTP_URL: mailbox.url, SITE_URL: SITE },
+    t = await withSite({
+      payments: true,
+      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, SITE_URL: SITE },
     });
-    [owner, editor] = await Promise.all([register(OWNER), register(EDITOR)]);
+    [owner, editor] = await seedStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await mailbox?.stop();
   });
 
   it('lets owners make an offer (a Stripe Coupon and Promotion Code for subscriptions); a wrong one is a 400 and nothing is made', async () => {
-    const before = stripe.requestsTo('POST', '/v1/coupons').length;
+    const before = t.stripe.requestsTo('POST', '/v1/coupons').length;
     for (const payload of [
       { code: 'X', percentOff: 20, duration: 'once', plans: ['monthly'] },
       { code: 'BOTH', percentOff: 20, amountOffCents: 100, duration: 'once', plans: ['monthly'] },
@@ -84,10 +65,10 @@ describe('offers', () => {
       expect(refused.json().error.message).toBeTruthy();
     }
     expect(await offers()).toEqual([]);
-    expect(stripe.requestsTo('POST', '/v1/coupons').length).toBe(before);
+    expect(t.stripe.requestsTo('POST', '/v1/coupons').length).toBe(before);
     expect(
       (
-        await desk(editor, 'POST', '/api/desk/offers', {
+        await t.call(editor, 'POST', '/api/desk/offers', {
           code: 'EDITOR',
           percentOff: 5,
           duration: 'once',
@@ -111,13 +92,13 @@ describe('offers', () => {
       redemptions: 0,
       link: `${SITE}/join?offer=LAUNCH20`,
     });
-    const [coupon] = stripe.requestsTo('POST', '/v1/coupons').slice(before);
+    const [coupon] = t.stripe.requestsTo('POST', '/v1/coupons').slice(before);
     expect(coupon?.body).toMatchObject({
       percent_off: '20',
       duration: 'repeating',
       duration_in_months: '3',
     });
-    expect(stripe.requestsTo('POST', '/v1/promotion_codes').at(-1)?.body).toMatchObject({
+    expect(t.stripe.requestsTo('POST', '/v1/promotion_codes').at(-1)?.body).toMatchObject({
       code: 'LAUNCH20',
       max_redemptions: '100',
     });
@@ -138,16 +119,16 @@ describe('offers', () => {
     const started = await checkout(visitor, { plan: 'monthly', offer: 'launch20' });
     expect(started.statusCode, started.body).toBe(200);
     const sessionId = new URL(started.json().url).pathname.split('/').pop() ?? '';
-    const paid = stripe.completeCheckout(sessionId);
-    await stripe.deliverPending();
+    const paid = t.stripe.completeCheckout(sessionId);
+    await t.stripe.deliverPending();
     expect(paid.invoice.amount_paid).toBe(80);
     const amounts = [paid.invoice.amount_paid];
     for (let month = 0; month < 3; month += 1) {
       amounts.push(
-        Number(stripe.renewSubscription(String(paid.subscription.id)).invoice.amount_paid),
+        Number(t.stripe.renewSubscription(String(paid.subscription.id)).invoice.amount_paid),
       );
     }
-    await stripe.deliverPending();
+    await t.stripe.deliverPending();
     expect(amounts).toEqual([80, 80, 80, 100]);
     expect((await visitor.me()).isSubscribed).toBe(true);
     const [offer] = await offers();
@@ -160,23 +141,23 @@ describe('offers', () => {
     expect(intent.statusCode, intent.body).toBe(200);
     expect(intent.json()).toMatchObject({ amountCents: 960, fullPriceCents: 1200 });
     const id = String(intent.json().clientSecret).split('_secret_')[0] ?? '';
-    expect(stripe.get(id)).toMatchObject({
+    expect(t.stripe.get(id)).toMatchObject({
       amount: 960,
       metadata: { priceCents: '960', fullPriceCents: '1200' },
     });
-    stripe.succeedPaymentIntent(id);
-    await stripe.deliverPending();
+    t.stripe.succeedPaymentIntent(id);
+    await t.stripe.deliverPending();
     expect((await buyer.me()).isSubscribed).toBe(true);
     const [offer] = await offers();
     expect(offer).toMatchObject({ redemptions: 2, revenueCents: 240 + 960 });
     // The dashboard splits the money by offer too.
-    const dashboard = (await desk(editor, 'GET', '/api/desk/dashboard')).json();
+    const dashboard = (await t.call(editor, 'GET', '/api/desk/dashboard')).json();
     expect(dashboard.offers).toEqual([{ code: 'LAUNCH20', redemptions: 2, revenueCents: 1200 }]);
   });
 
   it('refuses a code that is unknown, used up or ended with a reason, and never charges the full price instead', async () => {
     const visitor = await newVisitor(t.app);
-    const intentsBefore = stripe.requestsTo('POST', '/v1/payment_intents').length;
+    const intentsBefore = t.stripe.requestsTo('POST', '/v1/payment_intents').length;
     const unknown = await payOnce(visitor, 'NOPE');
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.code).toBe('offer_invalid');
@@ -196,18 +177,18 @@ describe('offers', () => {
     const first = await newVisitor(t.app);
     const id =
       String((await payOnce(first, 'onceonly')).json().clientSecret).split('_secret_')[0] ?? '';
-    stripe.succeedPaymentIntent(id);
-    await stripe.deliverPending();
+    t.stripe.succeedPaymentIntent(id);
+    await t.stripe.deliverPending();
     const usedUp = await payOnce(visitor, 'ONCEONLY');
     expect(usedUp.statusCode).toBe(400);
     expect(usedUp.json().error.message).toBe('The offer “ONCEONLY” has been used up.');
 
     const [launch] = (await offers()).filter((each: { code: string }) => each.code === 'LAUNCH20');
-    const ended = await desk(owner, 'POST', `/api/desk/offers/${launch.id}/end`);
+    const ended = await t.call(owner, 'POST', `/api/desk/offers/${launch.id}/end`);
     expect(ended.statusCode).toBe(200);
     expect(ended.json().offer.state).toBe('ended');
     // Ended at Stripe too: its promotion code no longer redeems.
-    const promotion = [...stripe.objects.values()].find(
+    const promotion = [...t.stripe.objects.values()].find(
       (o) => o.object === 'promotion_code' && o.code === 'LAUNCH20',
     );
     expect(promotion?.active).toBe(false);
@@ -215,7 +196,7 @@ describe('offers', () => {
     expect(late.statusCode).toBe(400);
     expect(late.json().error.message).toBe('The offer “LAUNCH20” has ended.');
     // One PaymentIntent in all (the paid one): no refused code made a charge.
-    expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(intentsBefore + 1);
+    expect(t.stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(intentsBefore + 1);
   });
 
   describe('an offer’s limit', () => {
@@ -256,8 +237,8 @@ describe('offers', () => {
       ]);
 
       // Paid, its reservation becomes the redemption; a replayed webhook counts it once.
-      stripe.succeedPaymentIntent(intentId(won));
-      await stripe.deliverPending({ duplicate: true });
+      t.stripe.succeedPaymentIntent(intentId(won));
+      await t.stripe.deliverPending({ duplicate: true });
       expect((await winner.me()).isSubscribed).toBe(true);
       expect(await reservations(offerId)).toEqual([
         { userId: winner.userId, state: 'redeemed', stripeId: intentId(won) },
@@ -274,8 +255,8 @@ describe('offers', () => {
       const buyer = await newVisitor(t.app);
       const paid = await payOnce(buyer, 'ONELIMIT');
       expect(paid.statusCode, paid.body).toBe(200);
-      stripe.succeedPaymentIntent(intentId(paid));
-      await stripe.deliverPending();
+      t.stripe.succeedPaymentIntent(intentId(paid));
+      await t.stripe.deliverPending();
 
       // One redemption left: the first Checkout holds it while the reader pays.
       const subscriber = await newVisitor(t.app);
@@ -287,8 +268,8 @@ describe('offers', () => {
       const lateOnce = await payOnce(await newVisitor(t.app), 'ONELIMIT');
       expect(lateOnce.json().error).toEqual(usedUp('ONELIMIT'));
 
-      stripe.completeCheckout(sessionId(started));
-      await stripe.deliverPending();
+      t.stripe.completeCheckout(sessionId(started));
+      await t.stripe.deliverPending();
       expect((await subscriber.me()).isSubscribed).toBe(true);
       expect((await reservations(offerId)).map((row) => row.state)).toEqual([
         'redeemed',
@@ -346,7 +327,7 @@ describe('offers', () => {
       const abandonedCheckout = await checkout(browses, { plan: 'yearly', offer: 'ABANDONED' });
       expect([abandonedIntent.statusCode, abandonedCheckout.statusCode]).toEqual([200, 200]);
       // Stripe ends the Checkout at the hold's end by itself.
-      const session = stripe.get(sessionId(abandonedCheckout));
+      const session = t.stripe.get(sessionId(abandonedCheckout));
       const { rows } = await t.app.db.pool.query<{ holdUntil: Date }>(
         `SELECT "holdUntil" FROM offer_redemptions WHERE "stripeId" = $1`,
         [session.id],
@@ -357,7 +338,7 @@ describe('offers', () => {
       const sweep = () =>
         releaseLapsedRedemptions({
           pool: t.app.db.pool,
-          stripe: t.app.requirePayments().stripe,
+          stopPayment: stopOfferPayment(t.app.requirePayments().stripe),
           log: t.app.log,
         });
       // Within the hold, nothing is released: the offer is used up meanwhile.
@@ -369,8 +350,8 @@ describe('offers', () => {
         [offerId],
       );
       expect(await sweep()).toBe(2);
-      expect(stripe.get(intentId(abandonedIntent)).status).toBe('canceled');
-      expect(stripe.get(sessionId(abandonedCheckout)).status).toBe('expired');
+      expect(t.stripe.get(intentId(abandonedIntent)).status).toBe('canceled');
+      expect(t.stripe.get(sessionId(abandonedCheckout)).status).toBe('expired');
       expect((await reservations(offerId)).map((row) => row.state)).toEqual([
         'released',
         'released',
@@ -382,7 +363,7 @@ describe('offers', () => {
       ];
       expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
       expect(intentId(second)).not.toBe(intentId(abandonedIntent));
-      stripe.succeedPaymentIntent(intentId(first));
+      t.stripe.succeedPaymentIntent(intentId(first));
       await t.app.db.pool.query(
         `UPDATE offer_redemptions SET "holdUntil" = now() - interval '1 second'
           WHERE "offerId" = $1 AND state = 'pending'`,
@@ -390,8 +371,8 @@ describe('offers', () => {
       );
       // Paid, its webhook not come yet: kept until the ledger has it; the other is released.
       expect(await sweep()).toBe(1);
-      expect(stripe.get(intentId(first)).status).toBe('succeeded');
-      await stripe.deliverPending();
+      expect(t.stripe.get(intentId(first)).status).toBe('succeeded');
+      await t.stripe.deliverPending();
       expect((await reservations(offerId)).map((row) => row.state)).toEqual([
         'released',
         'released',
@@ -405,7 +386,7 @@ describe('offers', () => {
     it('holds nothing when Stripe fails, so the reader can try again at once', async () => {
       const offerId = await limited('FAILED', ['early-access'], 1);
       const reader = await newVisitor(t.app);
-      stripe.failNext(1, 500);
+      t.stripe.failNext(1, 500);
       const failed = await payOnce(reader, 'FAILED');
       expect(failed.statusCode).toBe(502);
       expect(await reservations(offerId)).toEqual([]);
@@ -423,7 +404,7 @@ describe('offers', () => {
       expect(yearly.statusCode).toBe(200);
       const once = await payOnce(reader, 'SWITCH');
       expect(once.statusCode, once.body).toBe(200);
-      expect(stripe.get(sessionId(yearly)).status).toBe('expired');
+      expect(t.stripe.get(sessionId(yearly)).status).toBe('expired');
       expect((await reservations(offerId)).map((row) => row.state)).toEqual([
         'released',
         'pending',

@@ -1,57 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import { seedMember, seedStaff, type SeededMember } from '#test/members';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { withSite, type Caller, type Site } from '#test/with-site';
 import { randomUUID } from 'node:crypto';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { mayStartTrial } from '../../memberships/plans.js';
 
 // Plans through the real app and PostgreSQL, against the fake Stripe: the monthly and
 // yearly subscriptions and the one-time year on sale, each priced and turned on or off by owners
 // in the desk; a price change makes a new Stripe Price and leaves subscribers on theirs.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'plans-owner@example.com';
 const EDITOR = 'plans-editor@example.com';
 const DAY_MS = 24 * 3600 * 1000;
 
-interface Browser {
-  userId: string;
-  cookie: string;
-}
-
 describe('plans', () => {
-  let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
-  let t: TestApp;
-  let owner: Browser;
-  let editor: Browser;
-
-  const call = (who: Browser | null, method: 'GET' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...(who && { cookie: who.cookie }) },
-      ...(payload !== undefined && { payload: payload as object }),
-    });
-
-  async function register(email: string): Promise<Browser> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    return { userId: visitor.userId, cookie: `${SESSION_COOKIE}=${value}` };
-  }
+  let t: Site;
+  let owner: SeededMember;
+  let editor: SeededMember;
 
   const config = async () => (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
   const onSale = async () => (await config()).plans.map((plan: { id: string }) => plan.id);
-  const change = (plan: string, payload: unknown, who: Browser | null = owner) =>
-    call(who, 'PUT', `/api/desk/plans/${plan}`, payload);
+  const change = (plan: string, payload: object, who: Caller | null = owner) =>
+    t.call(who, 'PUT', `/api/desk/plans/${plan}`, payload);
 
   /** Starts a Checkout for `payload` and answers its Session at the fake Stripe. */
   async function checkout(visitor: Visitor, payload?: object) {
@@ -61,33 +31,30 @@ describe('plans', () => {
       ...(payload && { payload }),
     });
     expect(response.statusCode, response.body).toBe(200);
-    return stripe.get(new URL(response.json().url).pathname.split('/').pop() ?? '');
+    return t.stripe.get(new URL(response.json().url).pathname.split('/').pop() ?? '');
   }
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, {
+    t = await withSite({
+      payments: true,
+      mail: true,
       env: {
         STAFF_EMAILS: OWNER,
         EDITOR_EMAILS: EDITOR,
-        SMTP_URL: mailbox.url,
         MEMBERSHIP_PRICE_CENTS: '1200',
         MONTHLY_PRICE_CENTS: '100',
       },
     });
-    [owner, editor] = await Promise.all([register(OWNER), register(EDITOR)]);
+    [owner, editor] = await seedStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await mailbox?.stop();
   });
 
   it('sells a dollar a month: the Checkout is for a monthly Price, and paying it is a month of membership', async () => {
     const visitor = await newVisitor(t.app);
     const session = await checkout(visitor, { plan: 'monthly' });
-    const price = stripe.get(String(session.price));
+    const price = t.stripe.get(String(session.price));
     expect(price).toMatchObject({
       unit_amount: 100,
       currency: 'usd',
@@ -96,8 +63,8 @@ describe('plans', () => {
     });
     expect(session.metadata).toMatchObject({ userId: visitor.userId, plan: 'monthly' });
 
-    const paid = stripe.completeCheckout(String(session.id));
-    await stripe.deliverPending();
+    const paid = t.stripe.completeCheckout(String(session.id));
+    await t.stripe.deliverPending();
     const user = await visitor.me();
     expect(user.isSubscribed).toBe(true);
     const expires = Date.parse(user.membership?.expiresAt ?? '');
@@ -109,8 +76,8 @@ describe('plans', () => {
     expect(row.rows[0]).toEqual({ interval: 'month' });
 
     // A month later the renewal adds the next month.
-    stripe.renewSubscription(paid.subscription.id);
-    await stripe.deliverPending();
+    t.stripe.renewSubscription(paid.subscription.id);
+    await t.stripe.deliverPending();
     const renewed = Date.parse((await visitor.me()).membership?.expiresAt ?? '');
     expect(renewed - expires).toBeGreaterThan(27 * DAY_MS);
     expect(renewed - expires).toBeLessThan(32 * DAY_MS);
@@ -119,7 +86,7 @@ describe('plans', () => {
   it('sells the yearly plan when no plan is named (as before plans), and refuses a plan that does not exist', async () => {
     const visitor = await newVisitor(t.app);
     const session = await checkout(visitor);
-    expect(stripe.get(String(session.price))).toMatchObject({
+    expect(t.stripe.get(String(session.price))).toMatchObject({
       unit_amount: 1200,
       recurring: { interval: 'year' },
     });
@@ -131,7 +98,7 @@ describe('plans', () => {
   });
 
   it('lets owners price and turn plans on and off in the desk; editors look, strangers find nothing', async () => {
-    const listed = await call(editor, 'GET', '/api/desk/plans');
+    const listed = await t.call(editor, 'GET', '/api/desk/plans');
     expect(listed.statusCode).toBe(200);
     expect(
       listed.json().plans.map((p: { id: string; enabled: boolean }) => [p.id, p.enabled]),
@@ -141,12 +108,12 @@ describe('plans', () => {
       ['yearly', true],
     ]);
     expect((await change('monthly', { amountCents: 200 }, editor)).statusCode).toBe(403);
-    const reader = await register('plans-reader@example.com');
+    const reader = await seedMember(t, { email: 'plans-reader@example.com' });
     expect((await change('monthly', { amountCents: 200 }, reader)).statusCode).toBe(404);
-    expect((await call(reader, 'GET', '/api/desk/plans')).statusCode).toBe(404);
+    expect((await t.call(reader, 'GET', '/api/desk/plans')).statusCode).toBe(404);
 
     // Wrong bodies: a 400 that says why, and nothing changes.
-    const before = await call(owner, 'GET', '/api/desk/plans');
+    const before = await t.call(owner, 'GET', '/api/desk/plans');
     for (const payload of [
       {},
       { amountCents: 10 },
@@ -160,7 +127,7 @@ describe('plans', () => {
       expect(refused.json().error.message).toBeTruthy();
     }
     expect((await change('weekly', { amountCents: 200 })).statusCode).toBe(404);
-    expect((await call(owner, 'GET', '/api/desk/plans')).json()).toEqual(before.json());
+    expect((await t.call(owner, 'GET', '/api/desk/plans')).json()).toEqual(before.json());
 
     const changed = await change('monthly', { amountCents: 200 });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -195,28 +162,30 @@ describe('plans', () => {
   it('charges a new price from a new Stripe Price, and leaves those who subscribed at the old one on it', async () => {
     await change('monthly', { amountCents: 100 });
     const early = await newVisitor(t.app);
-    const first = stripe.completeCheckout(String((await checkout(early, { plan: 'monthly' })).id));
-    await stripe.deliverPending();
+    const first = t.stripe.completeCheckout(
+      String((await checkout(early, { plan: 'monthly' })).id),
+    );
+    await t.stripe.deliverPending();
 
     expect((await change('monthly', { amountCents: 300 })).statusCode).toBe(200);
     const late = await newVisitor(t.app);
     const session = await checkout(late, { plan: 'monthly' });
-    expect(stripe.get(String(session.price))).toMatchObject({
+    expect(t.stripe.get(String(session.price))).toMatchObject({
       unit_amount: 300,
       lookup_key: 'cohort_membership_monthly_300_usd',
     });
 
     // The early subscriber renews at $1, and the renewal still counts.
     const expires = Date.parse((await early.me()).membership?.expiresAt ?? '');
-    const renewal = stripe.renewSubscription(first.subscription.id);
+    const renewal = t.stripe.renewSubscription(first.subscription.id);
     expect(renewal.invoice.amount_paid).toBe(100);
-    await stripe.deliverPending();
+    await t.stripe.deliverPending();
     expect(Date.parse((await early.me()).membership?.expiresAt ?? '')).toBeGreaterThan(expires);
     await change('monthly', { amountCents: 100 });
   });
 
   it('lets a member switch monthly → yearly → monthly: Stripe’s proration charges the difference, and access is the time paid', async () => {
-    const member = await register('plans-switcher@example.com');
+    const member = await seedMember(t, { email: 'plans-switcher@example.com' });
     const as = (url: string, payload?: unknown) =>
       t.app.inject({
         method: 'POST',
@@ -235,8 +204,8 @@ describe('plans', () => {
 
     const started = await as('/api/checkout', { plan: 'monthly' });
     const sessionId = new URL(started.json().url).pathname.split('/').pop() ?? '';
-    const paid = stripe.completeCheckout(sessionId);
-    await stripe.deliverPending();
+    const paid = t.stripe.completeCheckout(sessionId);
+    await t.stripe.deliverPending();
     const monthEnd = Date.parse((await me()).membership.expiresAt);
 
     expect((await as('/api/account/plan', { plan: 'monthly' })).json().error.code).toBe(
@@ -254,12 +223,12 @@ describe('plans', () => {
     const yearEnd = Date.parse(yearly.json().user.membership.expiresAt);
     expect(yearEnd - Date.now()).toBeGreaterThan(364 * DAY_MS);
     expect(yearEnd).toBeGreaterThan(monthEnd);
-    const subscription = stripe.get(paid.subscription.id);
-    const upgrade = stripe.get(String(subscription.latest_invoice));
+    const subscription = t.stripe.get(paid.subscription.id);
+    const upgrade = t.stripe.get(String(subscription.latest_invoice));
     expect(upgrade.billing_reason).toBe('subscription_update');
     expect(upgrade.amount_paid).toBeGreaterThanOrEqual(1100);
     expect(upgrade.amount_paid).toBeLessThan(1200);
-    const switches = stripe.requestsTo('POST', `/v1/subscriptions/${paid.subscription.id}`);
+    const switches = t.stripe.requestsTo('POST', `/v1/subscriptions/${paid.subscription.id}`);
     expect(switches.at(-1)?.body).toMatchObject({
       proration_behavior: 'always_invoice',
       payment_behavior: 'pending_if_incomplete',
@@ -273,14 +242,14 @@ describe('plans', () => {
     // and the access paid for (to the year's end) is kept, never more.
     const monthly = await as('/api/account/plan', { plan: 'monthly' });
     expect(monthly.statusCode, monthly.body).toBe(200);
-    const downgrade = stripe.get(String(stripe.get(paid.subscription.id).latest_invoice));
+    const downgrade = t.stripe.get(String(t.stripe.get(paid.subscription.id).latest_invoice));
     expect(downgrade.amount_paid).toBe(0);
-    expect(Number(stripe.get(String(subscription.customer)).balance)).toBeLessThan(-1000);
+    expect(Number(t.stripe.get(String(subscription.customer)).balance)).toBeLessThan(-1000);
     const after = Date.parse(monthly.json().user.membership.expiresAt);
     expect(Math.abs(after - yearEnd)).toBeLessThan(5_000);
 
     // The webhooks for all of it change nothing more.
-    await stripe.deliverPending({ order: 'shuffled', duplicate: true, seed: 7 });
+    await t.stripe.deliverPending({ order: 'shuffled', duplicate: true, seed: 7 });
     expect(Math.abs(Date.parse((await me()).membership.expiresAt) - yearEnd)).toBeLessThan(5_000);
     const payments = (
       await t.app.inject({
@@ -314,7 +283,7 @@ describe('plans', () => {
         payload: { plan: 'monthly' },
       });
       expect(started.statusCode, started.body).toBe(200);
-      return stripe.get(new URL(started.json().url).pathname.split('/').pop() ?? '');
+      return t.stripe.get(new URL(started.json().url).pathname.split('/').pop() ?? '');
     };
     const me = async (cookie: string) =>
       (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).json().user;
@@ -326,12 +295,12 @@ describe('plans', () => {
     expect(trialDaysOf(await sessionOf(visitor.cookie))).toBeUndefined();
 
     // A reader with an account: 14 days, with a card asked for up front.
-    const reader = await register('plans-trial@example.com');
+    const reader = await seedMember(t, { email: 'plans-trial@example.com' });
     const session = await sessionOf(reader.cookie);
     expect(trialDaysOf(session)).toBe('14');
     expect(session.payment_method_collection).toBe('always');
-    const { subscription } = stripe.completeTrialCheckout(String(session.id));
-    await stripe.deliverPending();
+    const { subscription } = t.stripe.completeTrialCheckout(String(session.id));
+    await t.stripe.deliverPending();
     const trialing = await me(reader.cookie);
     expect(trialing).toMatchObject({ isSubscribed: true, membership: { status: 'trialing' } });
     const trialEnd = Date.parse(trialing.membership.expiresAt);
@@ -353,27 +322,27 @@ describe('plans', () => {
     expect(during.json().error.code).toBe('in_trial');
 
     // The trial converts: the first month is charged, after the trial.
-    const { invoice } = stripe.endTrial(String(subscription.id));
+    const { invoice } = t.stripe.endTrial(String(subscription.id));
     expect(invoice?.amount_paid).toBe(100);
-    await stripe.deliverPending();
+    await t.stripe.deliverPending();
     const converted = await me(reader.cookie);
     expect(converted.membership.status).toBe('active');
     expect(Date.parse(converted.membership.expiresAt) - trialEnd).toBeGreaterThan(27 * DAY_MS);
 
     // Without a card up front: Checkout collects none, and the trial's end ends the subscription.
     expect((await change('monthly', { trialNeedsCard: false })).statusCode).toBe(200);
-    const other = await register('plans-trial-no-card@example.com');
+    const other = await seedMember(t, { email: 'plans-trial-no-card@example.com' });
     const noCard = await sessionOf(other.cookie);
     expect(noCard).toMatchObject({
       payment_method_collection: 'if_required',
       subscription_data: { trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } },
     });
-    const lapsing = stripe.completeTrialCheckout(String(noCard.id));
-    await stripe.deliverPending();
-    const charges = stripe.requestsTo('POST', '/v1/payment_intents').length;
-    const ended = stripe.endTrial(String(lapsing.subscription.id));
+    const lapsing = t.stripe.completeTrialCheckout(String(noCard.id));
+    await t.stripe.deliverPending();
+    const charges = t.stripe.requestsTo('POST', '/v1/payment_intents').length;
+    const ended = t.stripe.endTrial(String(lapsing.subscription.id));
     expect(ended.invoice).toBeNull();
-    await stripe.deliverPending();
+    await t.stripe.deliverPending();
     const lapsed = await me(other.cookie);
     const row = await t.database.pool.query(`SELECT status FROM subscriptions WHERE id = $1`, [
       lapsing.subscription.id,
@@ -383,7 +352,7 @@ describe('plans', () => {
     expect(
       Math.abs(Date.parse(lapsed.membership.expiresAt) - Date.parse(trialing.membership.expiresAt)),
     ).toBeLessThan(60_000);
-    expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(charges);
+    expect(t.stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(charges);
 
     // A second trial: not for the same account, nor for its address (under another account),
     // nor for an address nobody proved; a new reader still gets one.
@@ -415,7 +384,7 @@ describe('plans', () => {
   it('moves members who subscribed at an older price to the new one, each told by mail first, charged from their renewal', async () => {
     await change('yearly', { amountCents: 1200 });
     // Three yearly members at $12: one with an account, one anonymous, one renewing in 3 days.
-    const told = await register('plans-mover@example.com');
+    const told = await seedMember(t, { email: 'plans-mover@example.com' });
     const subscribe = async (cookie: string, periodEnd?: number) => {
       const started = await t.app.inject({
         method: 'POST',
@@ -424,21 +393,22 @@ describe('plans', () => {
         payload: { plan: 'yearly' },
       });
       const id = new URL(started.json().url).pathname.split('/').pop() ?? '';
-      return stripe.completeCheckout(id, periodEnd === undefined ? {} : { periodEnd }).subscription;
+      return t.stripe.completeCheckout(id, periodEnd === undefined ? {} : { periodEnd })
+        .subscription;
     };
     const toldSub = await subscribe(told.cookie);
     const anonymous = await newVisitor(t.app);
     const anonymousSub = await subscribe(anonymous.cookie);
-    const soon = await register('plans-renews-soon@example.com');
+    const soon = await seedMember(t, { email: 'plans-renews-soon@example.com' });
     const soonSub = await subscribe(soon.cookie, Math.floor(Date.now() / 1000) + 3 * 24 * 3600);
     // And one whose mail server refuses the notice: not told, so not moved.
-    const unreachable = await register('plans-unreachable@example.com');
+    const unreachable = await seedMember(t, { email: 'plans-unreachable@example.com' });
     const unreachableSub = await subscribe(unreachable.cookie);
-    await stripe.deliverPending();
-    mailbox.refuse('plans-unreachable@example.com', 550);
+    await t.stripe.deliverPending();
+    t.mailbox.refuse('plans-unreachable@example.com', 550);
 
     expect((await change('yearly', { amountCents: 1500 })).statusCode).toBe(200);
-    const listed = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    const listed = (await t.call(owner, 'GET', '/api/desk/plans')).json().plans;
     expect(listed.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(4);
     const editorTry = await t.app.inject({
       method: 'POST',
@@ -447,8 +417,8 @@ describe('plans', () => {
     });
     expect(editorTry.statusCode).toBe(403);
 
-    const mailsBefore = mailbox.mails.length;
-    const invoiceBefore = stripe.get(String(toldSub.id)).latest_invoice;
+    const mailsBefore = t.mailbox.mails.length;
+    const invoiceBefore = t.stripe.get(String(toldSub.id)).latest_invoice;
     const moved = await t.app.inject({
       method: 'POST',
       url: '/api/desk/plans/yearly/move-subscribers',
@@ -458,23 +428,23 @@ describe('plans', () => {
     expect(moved.json()).toEqual({ moved: 1, renewsSoon: 1, noAddress: 1, notTold: 1 });
 
     // The one with an address, renewing in a year: told, then moved, and charged $15 at renewal.
-    const notices = mailbox.mails.slice(mailsBefore);
+    const notices = t.mailbox.mails.slice(mailsBefore);
     expect(notices.map((mail) => mail.to)).toEqual(['plans-mover@example.com']);
     expect(notices[0]?.subject).toMatch(/^Your Cohort membership: \$15 a year from /);
     expect(notices[0]?.text).toContain('instead of $12');
     const price = (id: string) =>
-      (stripe.get(id).items as { data: { price: { unit_amount: number } }[] }).data[0]?.price
+      (t.stripe.get(id).items as { data: { price: { unit_amount: number } }[] }).data[0]?.price
         .unit_amount;
     expect(price(String(toldSub.id))).toBe(1500);
     expect(price(String(anonymousSub.id))).toBe(1200);
     expect(price(String(soonSub.id))).toBe(1200);
     expect(price(String(unreachableSub.id))).toBe(1200);
     // Nothing charged or credited now: the paid year stays as it was.
-    expect(stripe.get(String(toldSub.id)).latest_invoice).toBe(invoiceBefore);
-    const renewal = stripe.renewSubscription(String(toldSub.id));
+    expect(t.stripe.get(String(toldSub.id)).latest_invoice).toBe(invoiceBefore);
+    const renewal = t.stripe.renewSubscription(String(toldSub.id));
     expect(renewal.invoice.amount_paid).toBe(1500);
-    await stripe.deliverPending();
-    const after = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    await t.stripe.deliverPending();
+    const after = (await t.call(owner, 'GET', '/api/desk/plans')).json().plans;
     expect(after.find((p: { id: string }) => p.id === 'yearly').membersOnOtherPrices).toBe(3);
     const audit = await t.database.pool.query(
       `SELECT after FROM audit_log WHERE action = 'plan_move_subscribers'`,
@@ -515,9 +485,9 @@ describe('plans', () => {
     });
     expect(intent.statusCode).toBe(200);
     const id = String(intent.json().clientSecret).split('_secret_')[0] ?? '';
-    expect(stripe.get(id)).toMatchObject({ amount: 1500, metadata: { priceCents: '1500' } });
-    stripe.succeedPaymentIntent(id);
-    await stripe.deliverPending();
+    expect(t.stripe.get(id)).toMatchObject({ amount: 1500, metadata: { priceCents: '1500' } });
+    t.stripe.succeedPaymentIntent(id);
+    await t.stripe.deliverPending();
     expect((await buyer.me()).isSubscribed).toBe(true);
 
     expect((await change('yearly', { enabled: true })).statusCode).toBe(200);
@@ -533,7 +503,7 @@ describe('plans', () => {
     expect((await config()).priceCents).toBe(1200);
 
     // Members per plan, as the desk lists them.
-    const desk = (await call(owner, 'GET', '/api/desk/plans')).json().plans;
+    const desk = (await t.call(owner, 'GET', '/api/desk/plans')).json().plans;
     const members = Object.fromEntries(
       desk.map((p: { id: string; members: number }) => [p.id, p.members]),
     );

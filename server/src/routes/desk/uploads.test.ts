@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredAccount } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
+import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { formatsOf, imageSizes, srcsetOf, uploadUrl } from '../../../../contract/images.js';
 
 // Image uploads through the real app on a real port (multipart as a browser sends it), with real
 // image files made by sharp: what is taken, what is refused and when, and what is served.
 
-const PASSWORD = 'correct horse battery staple';
 const WRITER = 'writer@example.com';
 
 /** A photo as a phone takes it: 4000×3000 (12 megapixels), turned a quarter by EXIF, with GPS. */
@@ -39,16 +37,12 @@ async function phonePhoto(): Promise<Buffer> {
 }
 
 describe('image uploads', () => {
-  let mailbox: SmtpCapture;
   let t: TestApp;
   let uploadsDir: string;
   let base: string;
   let writerCookie: string;
   let readerCookie: string;
   let photo: Buffer;
-
-  const register = async (email: string) =>
-    (await registeredAccount(t.app, mailbox, { email, password: PASSWORD })).cookie;
 
   const upload = (
     bytes: Buffer,
@@ -68,11 +62,9 @@ describe('image uploads', () => {
 
   beforeAll(async () => {
     uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-uploads-test-'));
-    mailbox = await new SmtpCapture().start();
     t = await createTestApp({
       env: {
         WRITER_EMAILS: WRITER,
-        SMTP_URL: mailbox.url,
         UPLOADS_DIR: uploadsDir,
         UPLOAD_MAX_MB: '20',
       },
@@ -81,15 +73,14 @@ describe('image uploads', () => {
     const address = t.app.server.address();
     if (!address || typeof address === 'string') throw new Error('not listening');
     base = `http://127.0.0.1:${address.port}`;
-    [writerCookie, readerCookie, photo] = await Promise.all([
-      register(WRITER),
-      register('reader@example.com'),
+    [{ cookie: writerCookie }, { cookie: readerCookie }, photo] = await Promise.all([
+      seedMember(t, { role: 'writer' }),
+      seedMember(t),
       phonePhoto(),
     ]);
   });
   afterAll(async () => {
     await t?.close();
-    await mailbox?.stop();
     if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
   });
 

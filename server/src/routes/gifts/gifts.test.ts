@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
-import { newVisitor, type Visitor } from '#test/visitor';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { seedMember, seedStaff, type SeededMember } from '#test/members';
+import { tokenFromMail, waitForMail } from '#test/registration';
+import { newVisitor } from '#test/visitor';
+import { withSite, type Caller, type Site } from '#test/with-site';
 import { deliverGiftMails } from '../../gifts/gifts.js';
 import { readDashboard } from '../../desk/dashboard.js';
 
@@ -13,55 +11,19 @@ import { readDashboard } from '../../desk/dashboard.js';
 // (at the send date); claiming puts a year of its own on the recipient's account after the time
 // they hold; a refund before the claim stops it, one after ends that year only.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'gifts-owner@example.com';
 const EDITOR = 'gifts-editor@example.com';
 const SITE = 'https://cohort.example';
 const DAY_MS = 24 * 3600 * 1000;
 
-interface Browser {
-  userId: string;
-  cookie: string;
-}
-
 describe('gifts', () => {
-  let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
-  let t: TestApp;
-  let owner: Browser;
-  let editor: Browser;
-
-  const call = (
-    who: Browser | Visitor | null,
-    method: 'GET' | 'POST',
-    url: string,
-    payload?: object,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...(who && { cookie: who.cookie }) },
-      ...(payload && { payload }),
-    });
-
-  async function register(email: string): Promise<Browser> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    return { userId: response.json().user.id, cookie: `${SESSION_COOKIE}=${value}` };
-  }
+  let t: Site;
+  let owner: SeededMember;
+  let editor: SeededMember;
 
   /** Buys a gift as `buyer` and pays it at the fake Stripe; answers the PaymentIntent's id. */
-  async function buyAndPay(buyer: Browser | Visitor, payload: object): Promise<string> {
-    const bought = await call(buyer, 'POST', '/api/gifts', payload);
-    expect(bought.statusCode, bought.body).toBe(200);
-    const id = String(bought.json().clientSecret).split('_secret_')[0] ?? '';
-    stripe.succeedPaymentIntent(id);
-    await stripe.deliverPending();
+  async function buyAndPay(buyer: Caller, payload: object): Promise<string> {
+    const id = await t.payClientSecret(await t.call(buyer, 'POST', '/api/gifts', payload));
     await t.app.giving.deliverNow();
     return id;
   }
@@ -73,31 +35,26 @@ describe('gifts', () => {
       ])
     ).rows[0];
 
-  const me = async (who: Browser) => (await call(who, 'GET', '/api/me')).json().user;
-
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, {
+    t = await withSite({
+      payments: true,
+      mail: true,
       env: {
         STAFF_EMAILS: OWNER,
         EDITOR_EMAILS: EDITOR,
-        SMTP_URL: mailbox.url,
         SITE_URL: SITE,
         MEMBERSHIP_PRICE_CENTS: '1200',
       },
     });
-    [owner, editor] = await Promise.all([register(OWNER), register(EDITOR)]);
+    [owner, editor] = await seedStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await mailbox?.stop();
   });
 
   it('refuses a wrong gift with a 400 and a message, and makes no payment', async () => {
     const visitor = await newVisitor(t.app);
-    const before = stripe.requestsTo('POST', '/v1/payment_intents').length;
+    const before = t.stripe.requestsTo('POST', '/v1/payment_intents').length;
     const soon = new Date(Date.now() + DAY_MS).toISOString();
     for (const payload of [
       {},
@@ -111,17 +68,17 @@ describe('gifts', () => {
       { recipientEmail: 'friend@example.com', fromName: 'y'.repeat(81), sendAt: soon },
       { recipientEmail: 'friend@example.com', amountCents: 1 },
     ]) {
-      const refused = await call(visitor, 'POST', '/api/gifts', payload);
+      const refused = await t.call(visitor, 'POST', '/api/gifts', payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(refused.json().error.message, JSON.stringify(payload)).toBeTruthy();
     }
-    expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(before);
+    expect(t.stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(before);
     expect((await t.database.pool.query('SELECT count(*)::int AS n FROM gifts')).rows[0].n).toBe(0);
   });
 
   it('sells a visitor a year for a friend: receipt, claim link, a claimed year after the time the friend holds, and a notice to the buyer', async () => {
     const visitor = await newVisitor(t.app);
-    const bought = await call(visitor, 'POST', '/api/gifts', {
+    const bought = await t.call(visitor, 'POST', '/api/gifts', {
       recipientEmail: ' Friend.One@Example.com ',
       buyerEmail: 'giver@example.com',
       fromName: 'Ada',
@@ -130,7 +87,7 @@ describe('gifts', () => {
     expect(bought.statusCode, bought.body).toBe(200);
     expect(bought.json()).toMatchObject({ amountCents: 1200, currency: 'usd' });
     // A double submit gets the same payment, and the same gift, back.
-    const again = await call(visitor, 'POST', '/api/gifts', {
+    const again = await t.call(visitor, 'POST', '/api/gifts', {
       recipientEmail: ' Friend.One@Example.com ',
       buyerEmail: 'giver@example.com',
       fromName: 'Ada',
@@ -138,17 +95,17 @@ describe('gifts', () => {
     });
     expect(again.json()).toEqual(bought.json());
     const paymentIntentId = String(bought.json().clientSecret).split('_secret_')[0] ?? '';
-    expect(stripe.get(paymentIntentId)).toMatchObject({
+    expect(t.stripe.get(paymentIntentId)).toMatchObject({
       amount: 1200,
       metadata: { offer: 'gift', recipientEmail: 'friend.one@example.com', fromName: 'Ada' },
     });
 
     // Nothing exists before it is paid.
-    await stripe.deliverPending();
+    await t.stripe.deliverPending();
     expect(await gift(paymentIntentId)).toBeUndefined();
 
-    stripe.succeedPaymentIntent(paymentIntentId);
-    await stripe.deliverPending();
+    t.stripe.succeedPaymentIntent(paymentIntentId);
+    await t.stripe.deliverPending();
     await t.app.giving.deliverNow();
     expect(await gift(paymentIntentId)).toMatchObject({
       id: bought.json().giftId,
@@ -158,10 +115,10 @@ describe('gifts', () => {
       amountCents: 1200,
       claimedAt: null,
     });
-    const receipt = await waitForMail(mailbox, 'giver@example.com');
+    const receipt = await waitForMail(t.mailbox, 'giver@example.com');
     expect(receipt.subject).toBe('Your gift of Cohort to friend.one@example.com: receipt');
     expect(receipt.text).toContain('$12');
-    const link = await waitForMail(mailbox, 'friend.one@example.com');
+    const link = await waitForMail(t.mailbox, 'friend.one@example.com');
     expect(link.subject).toBe('Ada gave you a year of Cohort');
     expect(link.text).toContain('Happy birthday!\nRead the boycott list first.');
     const token = tokenFromMail(link.text, `${SITE}/gift/claim`);
@@ -169,20 +126,20 @@ describe('gifts', () => {
     expect(await t.app.giving.deliverNow()).toEqual({ sent: 0, failed: 0 });
 
     // The friend already holds a year paid once: the gift's year comes after it.
-    const friend = await register('friend.one@example.com');
-    const own = stripe.paidPaymentIntent({
+    const friend = await seedMember(t, { email: 'friend.one@example.com' });
+    const own = t.stripe.paidPaymentIntent({
       userId: friend.userId,
       offer: 'early-access',
       priceCents: '1200',
       currency: 'usd',
     });
-    await stripe.deliverPending();
-    const ownEnd = Date.parse((await me(friend)).membership.expiresAt);
+    await t.stripe.deliverPending();
+    const ownEnd = Date.parse((await t.me(friend)).membership?.expiresAt ?? '');
     expect(ownEnd).toBeGreaterThan(Date.now() + 364 * DAY_MS);
 
-    const preview = await call(null, 'POST', '/api/gifts/preview', { token });
+    const preview = await t.call(null, 'POST', '/api/gifts/preview', { token });
     expect(preview.statusCode, preview.body).toBe(401);
-    const visitorPreview = await call(visitor, 'POST', '/api/gifts/preview', { token });
+    const visitorPreview = await t.call(visitor, 'POST', '/api/gifts/preview', { token });
     expect(visitorPreview.json()).toEqual({
       fromName: 'Ada',
       message: 'Happy birthday!\nRead the boycott list first.',
@@ -191,37 +148,37 @@ describe('gifts', () => {
       days: 365,
     });
     // An anonymous visitor is asked to sign in: the year is kept on an account.
-    const anonymous = await call(visitor, 'POST', '/api/gifts/claim', { token });
+    const anonymous = await t.call(visitor, 'POST', '/api/gifts/claim', { token });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error.code).toBe('sign_in_required');
 
-    const claimed = await call(friend, 'POST', '/api/gifts/claim', { token });
+    const claimed = await t.call(friend, 'POST', '/api/gifts/claim', { token });
     expect(claimed.statusCode, claimed.body).toBe(200);
     expect(Date.parse(claimed.json().user.membership.expiresAt)).toBe(ownEnd + 365 * DAY_MS);
     expect(await gift(paymentIntentId)).toMatchObject({ claimedBy: friend.userId });
-    const payments = (await call(friend, 'GET', '/api/account/payments')).json().payments;
+    const payments = (await t.call(friend, 'GET', '/api/account/payments')).json().payments;
     expect(payments.map((p: { kind: string }) => p.kind).sort()).toEqual(['gift', 'one-time']);
 
     // The buyer is told; claiming again changes nothing; nobody else can claim it.
     await t.app.giving.deliverNow();
-    const notice = await waitForMail(mailbox, 'giver@example.com', 2);
+    const notice = await waitForMail(t.mailbox, 'giver@example.com', 2);
     expect(notice.subject).toBe('Your gift of Cohort was claimed');
-    const twice = await call(friend, 'POST', '/api/gifts/claim', { token });
+    const twice = await t.call(friend, 'POST', '/api/gifts/claim', { token });
     expect(twice.statusCode).toBe(200);
     expect(twice.json().user.membership.expiresAt).toBe(claimed.json().user.membership.expiresAt);
-    const stranger = await register('gifts-stranger@example.com');
-    const taken = await call(stranger, 'POST', '/api/gifts/claim', { token });
+    const stranger = await seedMember(t, { email: 'gifts-stranger@example.com' });
+    const taken = await t.call(stranger, 'POST', '/api/gifts/claim', { token });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.code).toBe('gift_claimed');
-    expect((await call(friend, 'POST', '/api/gifts/preview', { token })).json()).toMatchObject({
+    expect((await t.call(friend, 'POST', '/api/gifts/preview', { token })).json()).toMatchObject({
       state: 'claimed',
       claimedByYou: true,
     });
 
     // A refund of the friend's own year leaves the gift's year in place, now from today.
-    stripe.refundPaymentIntent(own.id as string);
-    await stripe.deliverPending();
-    const afterRefund = Date.parse((await me(friend)).membership.expiresAt);
+    t.stripe.refundPaymentIntent(own.id as string);
+    await t.stripe.deliverPending();
+    const afterRefund = Date.parse((await t.me(friend)).membership?.expiresAt ?? '');
     expect(Math.abs(afterRefund - (Date.now() + 365 * DAY_MS))).toBeLessThan(60_000);
 
     // The gift's money is counted in the month it was bought.
@@ -233,36 +190,36 @@ describe('gifts', () => {
   });
 
   it('refunded before the claim, the gift cannot be claimed; refunded after it, only its year ends', async () => {
-    const buyer = await register('gifts-buyer@example.com');
+    const buyer = await seedMember(t, { email: 'gifts-buyer@example.com' });
     const first = await buyAndPay(buyer, { recipientEmail: 'gifts-late@example.com' });
     const token = tokenFromMail(
-      (await waitForMail(mailbox, 'gifts-late@example.com')).text,
+      (await waitForMail(t.mailbox, 'gifts-late@example.com')).text,
       `${SITE}/gift/claim`,
     );
     // A member's receipt goes to their account's address.
-    expect((await waitForMail(mailbox, 'gifts-buyer@example.com', 2)).subject).toContain('receipt');
-    stripe.refundPaymentIntent(first);
-    await stripe.deliverPending();
+    expect((await waitForMail(t.mailbox, 'gifts-buyer@example.com')).subject).toContain('receipt');
+    t.stripe.refundPaymentIntent(first);
+    await t.stripe.deliverPending();
     expect(await gift(first)).toMatchObject({ state: 'refunded', stateReason: 'refund' });
-    const late = await register('gifts-late@example.com');
-    const refused = await call(late, 'POST', '/api/gifts/claim', { token });
+    const late = await seedMember(t, { email: 'gifts-late@example.com' });
+    const refused = await t.call(late, 'POST', '/api/gifts/claim', { token });
     expect(refused.statusCode).toBe(410);
     expect(refused.json().error.code).toBe('gift_refunded');
-    expect((await call(late, 'POST', '/api/gifts/preview', { token })).statusCode).toBe(410);
-    expect((await me(late)).membership).toBeNull();
+    expect((await t.call(late, 'POST', '/api/gifts/preview', { token })).statusCode).toBe(410);
+    expect((await t.me(late)).membership).toBeNull();
 
     const second = await buyAndPay(buyer, { recipientEmail: 'gifts-late@example.com' });
     const secondToken = tokenFromMail(
-      (await waitForMail(mailbox, 'gifts-late@example.com', 3)).text,
+      (await waitForMail(t.mailbox, 'gifts-late@example.com', 2)).text,
       `${SITE}/gift/claim`,
     );
-    const claimed = await call(late, 'POST', '/api/gifts/claim', { token: secondToken });
+    const claimed = await t.call(late, 'POST', '/api/gifts/claim', { token: secondToken });
     expect(claimed.statusCode, claimed.body).toBe(200);
     expect(claimed.json().user.membership.status).toBe('active');
-    stripe.refundPaymentIntent(second);
-    await stripe.deliverPending();
-    const after = await me(late);
-    expect(after.membership.status).toBe('refunded');
+    t.stripe.refundPaymentIntent(second);
+    await t.stripe.deliverPending();
+    const after = await t.me(late);
+    expect(after.membership?.status).toBe('refunded');
     expect(after.isSubscribed).toBe(false);
     const { rows } = await t.database.pool.query(
       `SELECT source::text, state::text FROM entitlements WHERE "userId" = $1`,
@@ -279,14 +236,14 @@ describe('gifts', () => {
       buyerEmail: 'gifts-planner@example.com',
       sendAt: sendAt.toISOString(),
     });
-    expect((await waitForMail(mailbox, 'gifts-planner@example.com')).text).toContain(
+    expect((await waitForMail(t.mailbox, 'gifts-planner@example.com')).text).toContain(
       'We will mail them the claim link on',
     );
-    expect(mailbox.mailsTo('gifts-later@example.com')).toEqual([]);
+    expect(t.mailbox.mailsTo('gifts-later@example.com')).toEqual([]);
     expect(await gift(id)).toMatchObject({ sentAt: null, tokenHash: null });
     const report = await deliverGiftMails(t.app.giving.deps, new Date(sendAt.getTime() + 1000));
     expect(report).toEqual({ sent: 1, failed: 0 });
-    expect((await waitForMail(mailbox, 'gifts-later@example.com')).subject).toBe(
+    expect((await waitForMail(t.mailbox, 'gifts-later@example.com')).subject).toBe(
       'Someone gave you a year of Cohort',
     );
   });
@@ -295,10 +252,10 @@ describe('gifts', () => {
     const visitor = await newVisitor(t.app);
     const id = await buyAndPay(visitor, { recipientEmail: 'gifts-typo@exmaple.com' });
     const oldToken = tokenFromMail(
-      (await waitForMail(mailbox, 'gifts-typo@exmaple.com')).text,
+      (await waitForMail(t.mailbox, 'gifts-typo@exmaple.com')).text,
       `${SITE}/gift/claim`,
     );
-    const listed = await call(owner, 'GET', '/api/desk/gifts');
+    const listed = await t.call(owner, 'GET', '/api/desk/gifts');
     expect(listed.statusCode).toBe(200);
     const row = listed
       .json()
@@ -312,18 +269,18 @@ describe('gifts', () => {
         ),
     ).toBe(false); // claimed
 
-    expect((await call(editor, 'GET', '/api/desk/gifts')).statusCode).toBe(200);
-    const editorMove = await call(editor, 'POST', `/api/desk/gifts/${row.id}/address`, {
+    expect((await t.call(editor, 'GET', '/api/desk/gifts')).statusCode).toBe(200);
+    const editorMove = await t.call(editor, 'POST', `/api/desk/gifts/${row.id}/address`, {
       recipientEmail: 'gifts-fixed@example.com',
     });
     expect(editorMove.statusCode).toBe(403);
-    expect((await call(visitor, 'GET', '/api/desk/gifts')).statusCode).toBe(404);
-    const bad = await call(owner, 'POST', `/api/desk/gifts/${row.id}/address`, {
+    expect((await t.call(visitor, 'GET', '/api/desk/gifts')).statusCode).toBe(404);
+    const bad = await t.call(owner, 'POST', `/api/desk/gifts/${row.id}/address`, {
       recipientEmail: 'nope',
     });
     expect(bad.statusCode).toBe(400);
 
-    const moved = await call(owner, 'POST', `/api/desk/gifts/${row.id}/address`, {
+    const moved = await t.call(owner, 'POST', `/api/desk/gifts/${row.id}/address`, {
       recipientEmail: 'Gifts-Fixed@example.com',
     });
     expect(moved.statusCode, moved.body).toBe(200);
@@ -332,22 +289,24 @@ describe('gifts', () => {
       gift: { recipientEmail: 'gifts-fixed@example.com', sentTo: 'gifts-fixed@example.com' },
     });
     const newToken = tokenFromMail(
-      (await waitForMail(mailbox, 'gifts-fixed@example.com')).text,
+      (await waitForMail(t.mailbox, 'gifts-fixed@example.com')).text,
       `${SITE}/gift/claim`,
     );
-    const fixed = await register('gifts-fixed@example.com');
-    expect((await call(fixed, 'POST', '/api/gifts/claim', { token: oldToken })).statusCode).toBe(
+    const fixed = await seedMember(t, { email: 'gifts-fixed@example.com' });
+    expect((await t.call(fixed, 'POST', '/api/gifts/claim', { token: oldToken })).statusCode).toBe(
       404,
     );
-    const resent = await call(owner, 'POST', `/api/desk/gifts/${row.id}/resend`);
+    const resent = await t.call(owner, 'POST', `/api/desk/gifts/${row.id}/resend`);
     expect(resent.statusCode, resent.body).toBe(200);
     const newest = tokenFromMail(
-      (await waitForMail(mailbox, 'gifts-fixed@example.com', 3)).text,
+      (await waitForMail(t.mailbox, 'gifts-fixed@example.com', 2)).text,
       `${SITE}/gift/claim`,
     );
     expect(newest).not.toBe(newToken);
-    expect((await call(fixed, 'POST', '/api/gifts/claim', { token: newest })).statusCode).toBe(200);
-    const gone = await call(owner, 'POST', `/api/desk/gifts/${row.id}/resend`);
+    expect((await t.call(fixed, 'POST', '/api/gifts/claim', { token: newest })).statusCode).toBe(
+      200,
+    );
+    const gone = await t.call(owner, 'POST', `/api/desk/gifts/${row.id}/resend`);
     expect(gone.statusCode).toBe(404);
     const audit = await t.database.pool.query(
       `SELECT action, "actorEmail", before->>'recipientEmail' AS before,
@@ -372,16 +331,16 @@ describe('gifts', () => {
 
   it('records a gift whose refund event arrives before its payment event as refunded, never claimable', async () => {
     const visitor = await newVisitor(t.app);
-    const bought = await call(visitor, 'POST', '/api/gifts', {
+    const bought = await t.call(visitor, 'POST', '/api/gifts', {
       recipientEmail: 'gifts-race@example.com',
     });
     const id = String(bought.json().clientSecret).split('_secret_')[0] ?? '';
-    stripe.succeedPaymentIntent(id);
-    stripe.refundPaymentIntent(id);
-    const events = [...stripe.pendingEvents()].reverse();
-    stripe.clearPending();
+    t.stripe.succeedPaymentIntent(id);
+    t.stripe.refundPaymentIntent(id);
+    const events = [...t.stripe.pendingEvents()].reverse();
+    t.stripe.clearPending();
     for (const event of events) {
-      const { payload, headers } = stripe.signedDelivery(event);
+      const { payload, headers } = t.stripe.signedDelivery(event);
       const response = await t.app.inject({
         method: 'POST',
         url: '/webhooks/stripe',
@@ -392,6 +351,6 @@ describe('gifts', () => {
     }
     await t.app.giving.deliverNow();
     expect(await gift(id)).toMatchObject({ state: 'refunded', sentAt: null });
-    expect(mailbox.mailsTo('gifts-race@example.com')).toEqual([]);
+    expect(t.mailbox.mailsTo('gifts-race@example.com')).toEqual([]);
   });
 });

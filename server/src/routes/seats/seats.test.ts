@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { registerThroughMail, waitForMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
-import { newVisitor, type Visitor } from '#test/visitor';
-import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
+import { seedMember, seedStaff, type SeededMember } from '#test/members';
+import { waitForMail } from '#test/registration';
+import { newVisitor } from '#test/visitor';
+import { withSite, type Caller, type Site } from '#test/with-site';
 import { readDashboard } from '../../desk/dashboard.js';
 
 // Solidarity seats through the real app and PostgreSQL, against the fake Stripe: a
@@ -12,89 +10,48 @@ import { readDashboard } from '../../desk/dashboard.js';
 // number does, first come first served); a granted seat is a year of its own on the reader's
 // ledger; a refund of the supporter's payment takes back only its seats not yet granted.
 
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'seats-owner@example.com';
 const EDITOR = 'seats-editor@example.com';
 const DAY_MS = 24 * 3600 * 1000;
 const NOTE = 'I lost my job this spring and cannot pay for now.';
 
-interface Browser {
-  userId: string;
-  cookie: string;
-}
-
 describe('solidarity seats', () => {
-  let stripe: FakeStripe;
-  let mailbox: SmtpCapture;
-  let t: TestApp;
-  let owner: Browser;
-  let editor: Browser;
-
-  const call = (
-    who: Browser | Visitor | null,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: object,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...(who && { cookie: who.cookie }) },
-      ...(payload && { payload }),
-    });
-
-  async function register(email: string): Promise<Browser> {
-    const visitor = await newVisitor(t.app);
-    const response = await registerThroughMail(visitor.request, mailbox, {
-      email,
-      password: PASSWORD,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
-    return { userId: response.json().user.id, cookie: `${SESSION_COOKIE}=${value}` };
-  }
+  let t: Site;
+  let owner: SeededMember;
+  let editor: SeededMember;
 
   /** Funds `seats` as `supporter` and pays at the fake Stripe; answers the PaymentIntent's id. */
-  async function fund(supporter: Browser | Visitor, payload: object): Promise<string> {
-    const made = await call(supporter, 'POST', '/api/seats', payload);
-    expect(made.statusCode, made.body).toBe(200);
-    const id = String(made.json().clientSecret).split('_secret_')[0] ?? '';
-    stripe.succeedPaymentIntent(id);
-    await stripe.deliverPending();
+  async function fund(supporter: Caller, payload: object): Promise<string> {
+    const id = await t.payClientSecret(await t.call(supporter, 'POST', '/api/seats', payload));
     await t.app.giving.deliverNow();
     return id;
   }
 
-  const ask = (who: Browser | Visitor, note = NOTE) =>
-    call(who, 'POST', '/api/seats/requests', { note });
-  const pool = async () => (await call(null, 'GET', '/api/seats/pool')).json();
-  const desk = async () => (await call(owner, 'GET', '/api/desk/seats')).json().seats;
-  const me = async (who: Browser) => (await call(who, 'GET', '/api/me')).json().user;
-  const requestOf = async (who: Browser) =>
+  const ask = (who: Caller, note = NOTE) => t.call(who, 'POST', '/api/seats/requests', { note });
+  const pool = async () => (await t.call(null, 'GET', '/api/seats/pool')).json();
+  const desk = async () => (await t.call(owner, 'GET', '/api/desk/seats')).json().seats;
+  const requestOf = async (who: SeededMember) =>
     (await desk()).requests.find((r: { userId: string }) => r.userId === who.userId);
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    mailbox = await new SmtpCapture().start();
-    t = await createTestAppWithStripe(stripe, {
+    t = await withSite({
+      payments: true,
+      mail: true,
       env: {
         STAFF_EMAILS: OWNER,
         EDITOR_EMAILS: EDITOR,
-        SMTP_URL: mailbox.url,
         MEMBERSHIP_PRICE_CENTS: '1200',
       },
     });
-    [owner, editor] = await Promise.all([register(OWNER), register(EDITOR)]);
+    [owner, editor] = await seedStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
-    await mailbox?.stop();
   });
 
   it('refuses a wrong funding or request with a 400 and a message, and changes nothing', async () => {
     const visitor = await newVisitor(t.app);
-    const before = stripe.requestsTo('POST', '/v1/payment_intents').length;
+    const before = t.stripe.requestsTo('POST', '/v1/payment_intents').length;
     for (const payload of [
       {},
       { seats: 0 },
@@ -103,14 +60,14 @@ describe('solidarity seats', () => {
       { seats: 2, supporterEmail: 'nope' },
       { seats: 2, priceCents: 1 },
     ]) {
-      const refused = await call(visitor, 'POST', '/api/seats', payload);
+      const refused = await t.call(visitor, 'POST', '/api/seats', payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(refused.json().error.message).toBeTruthy();
     }
-    expect(stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(before);
+    expect(t.stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(before);
 
     expect((await ask(visitor)).statusCode).toBe(401); // no account
-    const reader = await register('seats-short@example.com');
+    const reader = await seedMember(t, { email: 'seats-short@example.com' });
     for (const note of ['', 'help', 'x'.repeat(501), 'bell \u0007 ring ring ring']) {
       const refused = await ask(reader, note);
       expect(refused.statusCode, note).toBe(400);
@@ -125,16 +82,16 @@ describe('solidarity seats', () => {
   it('funds seats, grants a request from the desk, and gives the reader a year of their own', async () => {
     const supporter = await newVisitor(t.app);
     const paid = await fund(supporter, { seats: 2, supporterEmail: 'seats-giver@example.com' });
-    expect(stripe.get(paid)).toMatchObject({
+    expect(t.stripe.get(paid)).toMatchObject({
       amount: 2400,
       metadata: { offer: 'seats', seats: '2', supporterEmail: 'seats-giver@example.com' },
     });
-    expect((await waitForMail(mailbox, 'seats-giver@example.com')).subject).toBe(
+    expect((await waitForMail(t.mailbox, 'seats-giver@example.com')).subject).toBe(
       'Your 2 seats for Cohort: receipt',
     );
     expect(await pool()).toEqual({ given: 0, available: 2, waiting: 0 });
 
-    const reader = await register('seats-reader@example.com');
+    const reader = await seedMember(t, { email: 'seats-reader@example.com' });
     const asked = await ask(reader);
     expect(asked.statusCode, asked.body).toBe(201);
     expect(asked.json().request).toMatchObject({ note: NOTE, state: 'open' });
@@ -144,29 +101,29 @@ describe('solidarity seats', () => {
     const request = await requestOf(reader);
     expect(request).toMatchObject({ email: 'seats-reader@example.com', note: NOTE, state: 'open' });
     expect(
-      (await call(editor, 'POST', `/api/desk/seats/requests/${request.id}/grant`)).statusCode,
+      (await t.call(editor, 'POST', `/api/desk/seats/requests/${request.id}/grant`)).statusCode,
     ).toBe(403);
-    const granted = await call(owner, 'POST', `/api/desk/seats/requests/${request.id}/grant`);
+    const granted = await t.call(owner, 'POST', `/api/desk/seats/requests/${request.id}/grant`);
     expect(granted.statusCode, granted.body).toBe(200);
     expect(granted.json().seats.pool).toEqual({ given: 1, available: 1, waiting: 0 });
-    const user = await me(reader);
+    const user = await t.me(reader);
     expect(user.isSubscribed).toBe(true);
     expect(
-      Math.abs(Date.parse(user.membership.expiresAt) - (Date.now() + 365 * DAY_MS)),
+      Math.abs(Date.parse(user.membership?.expiresAt ?? '') - (Date.now() + 365 * DAY_MS)),
     ).toBeLessThan(60_000);
-    const payments = (await call(reader, 'GET', '/api/account/payments')).json().payments;
+    const payments = (await t.call(reader, 'GET', '/api/account/payments')).json().payments;
     expect(payments).toMatchObject([{ kind: 'sponsored', amountCents: 0, state: 'active' }]);
     // The desk's page of the reader: a seat given, with no Stripe payment to link to.
-    const record = (await call(owner, 'GET', `/api/desk/members/${reader.userId}`)).json();
+    const record = (await t.call(owner, 'GET', `/api/desk/members/${reader.userId}`)).json();
     expect(record.ledger).toMatchObject([{ source: 'sponsored', stripeUrl: null }]);
     await t.app.giving.deliverNow();
-    expect((await waitForMail(mailbox, 'seats-reader@example.com', 2)).subject).toBe(
+    expect((await waitForMail(t.mailbox, 'seats-reader@example.com')).subject).toBe(
       'A year of Cohort, from a reader who paid it forward',
     );
     // A member asks for nothing more; granting twice changes nothing.
     expect((await ask(reader, `${NOTE} Again.`)).json().error.code).toBe('already_member');
     expect(
-      (await call(owner, 'POST', `/api/desk/seats/requests/${request.id}/grant`)).statusCode,
+      (await t.call(owner, 'POST', `/api/desk/seats/requests/${request.id}/grant`)).statusCode,
     ).toBe(404);
     const audit = await t.database.pool.query(
       `SELECT action, "targetUserId" FROM audit_log WHERE action LIKE 'seat%'`,
@@ -175,16 +132,16 @@ describe('solidarity seats', () => {
   });
 
   it('grants the monthly number on its own, first come first served, and never more than the pool holds', async () => {
-    const first = await register('seats-first@example.com');
-    const second = await register('seats-second@example.com');
-    const declined = await register('seats-declined@example.com');
+    const first = await seedMember(t, { email: 'seats-first@example.com' });
+    const second = await seedMember(t, { email: 'seats-second@example.com' });
+    const declined = await seedMember(t, { email: 'seats-declined@example.com' });
     expect((await ask(first)).statusCode).toBe(201);
     expect((await ask(second)).statusCode).toBe(201);
     expect((await ask(declined)).statusCode).toBe(201);
 
-    const refused = await call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: -1 });
+    const refused = await t.call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: -1 });
     expect(refused.statusCode).toBe(400);
-    const set = await call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 5 });
+    const set = await t.call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 5 });
     expect(set.statusCode, set.body).toBe(200);
     // One seat was left: the oldest request takes it; the others wait for more money.
     expect(set.json().seats).toMatchObject({
@@ -192,16 +149,16 @@ describe('solidarity seats', () => {
       grantedThisMonth: 1,
       pool: { given: 2, available: 0, waiting: 2 },
     });
-    expect((await me(first)).isSubscribed).toBe(true);
-    expect((await me(second)).isSubscribed).toBe(false);
-    const emptyGrant = await call(
+    expect((await t.me(first)).isSubscribed).toBe(true);
+    expect((await t.me(second)).isSubscribed).toBe(false);
+    const emptyGrant = await t.call(
       owner,
       'POST',
       `/api/desk/seats/requests/${(await requestOf(second)).id}/grant`,
     );
     expect(emptyGrant.statusCode).toBe(409);
     expect(emptyGrant.json().error.code).toBe('pool_empty');
-    const decline = await call(
+    const decline = await t.call(
       owner,
       'POST',
       `/api/desk/seats/requests/${(await requestOf(declined)).id}/decline`,
@@ -210,13 +167,13 @@ describe('solidarity seats', () => {
     expect((await requestOf(declined)).state).toBe('declined');
 
     // New money: the waiting request is granted on the next sweep, on its own.
-    const supporter = await register('seats-supporter@example.com');
+    const supporter = await seedMember(t, { email: 'seats-supporter@example.com' });
     await fund(supporter, { seats: 3 });
-    expect((await me(second)).isSubscribed).toBe(true);
+    expect((await t.me(second)).isSubscribed).toBe(true);
     expect(await pool()).toEqual({ given: 3, available: 2, waiting: 0 });
 
     // The supporter's refund takes back its two seats not granted; the granted one stays given.
-    const mine = (await call(supporter, 'GET', '/api/seats/mine')).json();
+    const mine = (await t.call(supporter, 'GET', '/api/seats/mine')).json();
     expect(mine.fundings).toMatchObject([{ seats: 3, granted: 1, state: 'active' }]);
     const paymentIntentId = (
       await t.database.pool.query(
@@ -224,11 +181,11 @@ describe('solidarity seats', () => {
         [supporter.userId],
       )
     ).rows[0].paymentIntentId;
-    stripe.refundPaymentIntent(paymentIntentId);
-    await stripe.deliverPending();
+    t.stripe.refundPaymentIntent(paymentIntentId);
+    await t.stripe.deliverPending();
     expect(await pool()).toEqual({ given: 3, available: 0, waiting: 0 });
-    expect((await me(second)).isSubscribed).toBe(true);
-    expect((await call(supporter, 'GET', '/api/seats/mine')).json().fundings).toMatchObject([
+    expect((await t.me(second)).isSubscribed).toBe(true);
+    expect((await t.call(supporter, 'GET', '/api/seats/mine')).json().fundings).toMatchObject([
       { seats: 3, granted: 1, state: 'refunded' },
     ]);
     // The dashboard counts the seats' money when paid, and the refund when it came.
@@ -243,20 +200,20 @@ describe('solidarity seats', () => {
   });
 
   it('lets a reader withdraw their request', async () => {
-    const reader = await register('seats-withdraw@example.com');
+    const reader = await seedMember(t, { email: 'seats-withdraw@example.com' });
     expect((await ask(reader)).statusCode).toBe(201);
-    const withdrawn = await call(reader, 'DELETE', '/api/seats/requests/mine');
+    const withdrawn = await t.call(reader, 'DELETE', '/api/seats/requests/mine');
     expect(withdrawn.json()).toEqual({ withdrawn: true });
-    expect((await call(reader, 'GET', '/api/seats/mine')).json().requests).toMatchObject([
+    expect((await t.call(reader, 'GET', '/api/seats/mine')).json().requests).toMatchObject([
       { state: 'withdrawn' },
     ]);
     expect((await ask(reader)).statusCode).toBe(201); // and ask again later
   });
 
   it('gives the last seat once when two owners grant it at the same moment', async () => {
-    await call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 0 });
-    const a = await register('seats-race-a@example.com');
-    const b = await register('seats-race-b@example.com');
+    await t.call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 0 });
+    const a = await seedMember(t, { email: 'seats-race-a@example.com' });
+    const b = await seedMember(t, { email: 'seats-race-b@example.com' });
     expect((await ask(a)).statusCode).toBe(201);
     expect((await ask(b)).statusCode).toBe(201);
     await fund(await newVisitor(t.app), { seats: 1, supporterEmail: 'seats-race@example.com' });
@@ -264,7 +221,7 @@ describe('solidarity seats', () => {
     expect(before.available).toBe(1);
     const [first, second] = await Promise.all(
       [a, b].map(async (who) =>
-        call(owner, 'POST', `/api/desk/seats/requests/${(await requestOf(who)).id}/grant`),
+        t.call(owner, 'POST', `/api/desk/seats/requests/${(await requestOf(who)).id}/grant`),
       ),
     );
     expect([first?.statusCode, second?.statusCode].sort()).toEqual([200, 409]);
@@ -273,6 +230,9 @@ describe('solidarity seats', () => {
       available: 0,
       waiting: before.waiting - 1,
     });
-    expect([(await me(a)).isSubscribed, (await me(b)).isSubscribed].sort()).toEqual([false, true]);
+    expect([(await t.me(a)).isSubscribed, (await t.me(b)).isSubscribed].sort()).toEqual([
+      false,
+      true,
+    ]);
   });
 });
