@@ -37,13 +37,16 @@ export async function startSite(
   const database: TestDatabase = await createMigratedTestDatabase();
   let server: ServerProcess;
   try {
-    // Browser tests register and sign in many readers from one address: the per-IP account and
-    // sign-in limits are tested on their own (server/src/routes/auth/auth.test.ts).
+    // Browser tests start sessions, register, sign in and sign up for the newsletter many times a
+    // minute from one address, many specs on one site: the per-IP limits are tested on their own
+    // (server/src/routes/auth/auth.test.ts, session and newsletter tests, tests/ops/nginx.test.ts).
     server = await startServerProcess(
       {
         DATABASE_URL: database.url,
         ACCOUNT_RATE_LIMIT: '1000',
         LOGIN_RATE_LIMIT: '1000',
+        SESSION_RATE_LIMIT: '1000',
+        NEWSLETTER_RATE_LIMIT: '1000',
         ...env,
       },
       { hostname: options.hostname },
