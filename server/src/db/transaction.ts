@@ -5,6 +5,8 @@ import type pg from 'pg';
  * The transaction the running code is inside, while it is open: see `refuseSecondConnections`.
  */
 const openTransaction = new AsyncLocalStorage<{ pool: pg.Pool; open: boolean }>();
+/** The pools that refuse (tests'): only their transactions pay for the bookkeeping. */
+const refusingPools = new WeakSet<pg.Pool>();
 
 /**
  * Makes `pool` refuse a connection asked for by code that already holds one of its connections in
@@ -13,6 +15,7 @@ const openTransaction = new AsyncLocalStorage<{ pool: pg.Pool; open: boolean }>(
  * run with it, so the mistake fails a test instead of stalling a site.
  */
 export function refuseSecondConnections(pool: pg.Pool): void {
+  refusingPools.add(pool);
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   const refusing = (...args: unknown[]) => {
     const held = openTransaction.getStore();
@@ -89,12 +92,18 @@ export async function withTransaction<T>(
   client.on('error', onError);
   try {
     await client.query('BEGIN');
-    const held = { pool, open: true };
-    const result = await openTransaction
-      .run(held, () => work(options.prepared ? preparing(client) : client))
-      .finally(() => {
-        held.open = false;
-      });
+    const tx = options.prepared ? preparing(client) : client;
+    let result: T;
+    if (refusingPools.has(pool)) {
+      const held = { pool, open: true };
+      result = await openTransaction
+        .run(held, () => work(tx))
+        .finally(() => {
+          held.open = false;
+        });
+    } else {
+      result = await work(tx);
+    }
     await client.query('COMMIT');
     return result;
   } catch (error) {
