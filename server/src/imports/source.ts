@@ -1,0 +1,152 @@
+// What an export from another platform holds, once read: the one shape every reader
+// (ghost.ts, wordpress.ts, substack.ts, medium.ts, members-csv.ts) hands to the writers
+// (import-posts.ts, import-members.ts). Readers parse and never touch the database; writers
+// never know which platform a file came from.
+
+/** The platforms `npm run import -- <source>` reads. */
+export const IMPORT_SOURCES = ['ghost', 'wordpress', 'substack', 'medium', 'members'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** Something in the file that was not imported, and why (the report's `skipped` lists). */
+export interface Skipped {
+  /** What it is, as a publisher would recognise it: a post's title or slug, a member's email. */
+  item: string;
+  reason: string;
+}
+
+/** Which platform's habits the HTML converter should know (shortcodes, widgets, cards). */
+export type HtmlFlavour = 'ghost' | 'wordpress' | 'substack' | 'medium';
+
+export interface SourceAuthor {
+  name: string;
+  slug?: string;
+  email?: string;
+}
+
+/** An image the post names (its feature image): a URL as the export gives it. */
+export interface SourceImage {
+  url: string;
+  alt?: string;
+  caption?: string;
+}
+
+export interface SourcePost {
+  /** The platform's own id, stable across exports of the same site: what a second run matches. */
+  sourceId: string;
+  /** A page (about, contact…) or a post. */
+  type: 'post' | 'page';
+  /** As the platform had it; the writer cleans it (control and invisible characters removed). */
+  slug: string;
+  title: string;
+  /** The body as HTML, already rendered from mobiledoc or lexical where the platform stored those. */
+  html: string;
+  flavour: HtmlFlavour;
+  /** The platform's excerpt, if it kept one (plain text). */
+  excerpt?: string;
+  status: 'published' | 'draft' | 'scheduled';
+  /** When it was (or is to be) published; absent for a draft that never was. */
+  publishedAt?: Date;
+  updatedAt?: Date;
+  authors: SourceAuthor[];
+  /** Tag and category names, in the platform's order (internal tags such as Ghost's `#hash` left out). */
+  tags: string[];
+  featureImage?: SourceImage;
+  /** Paid or members-only on the platform: stays members-only here. */
+  membersOnly: boolean;
+  seoTitle?: string;
+  seoDescription?: string;
+  /**
+   * Every address the post answered at on the old site, as paths (`/write/`, `/?p=1178`,
+   * `/p/my-post`, `/2013/01/11/slug/`), or absolute URLs the writer reduces to their path.
+   */
+  oldPaths: string[];
+  /** Comments the platform exported for it (WordPress), counted until the site has comments. */
+  comments: number;
+}
+
+/** A comp (complimentary membership): until `until`, or with no end. */
+export interface SourceComp {
+  until: Date | null;
+}
+
+export interface SourceMember {
+  /** As the file has it; the writer trims and lower-cases it. */
+  email: string;
+  name?: string;
+  note?: string;
+  /** Newsletter consent as the file says it. */
+  subscribed: boolean;
+  comp?: SourceComp;
+  stripeCustomerId?: string;
+  createdAt?: Date;
+  labels: string[];
+}
+
+/** A file in the export (Ghost's zip `content/images/…`): read only when a post needs it. */
+export interface SourceFile {
+  /** Its path in the export, with `/` separators and no leading slash. */
+  path: string;
+  size: number;
+  read(): Promise<Buffer>;
+}
+
+export interface SourceBundle {
+  source: ImportSource;
+  posts: SourcePost[];
+  members: SourceMember[];
+  /**
+   * Files that came with the export, by the site path they were served at (`/content/images/2021/03/a.jpg`):
+   * an image URL whose path is one of these is taken from here, not fetched.
+   */
+  files: Map<string, SourceFile>;
+  /** What the reader left out, with why (an attachment item, an unknown post type…). */
+  skipped: Skipped[];
+  /** The export's own site address, when it says (`<link>` in WXR, Ghost's `url` setting). */
+  siteUrl?: string;
+}
+
+/** A file that cannot be imported at all: nothing is written, and this says what and where. */
+export class ImportFileError extends Error {
+  constructor(
+    message: string,
+    /** Where in the file, when known: `line 12, column 4`, `posts.csv row 7`. */
+    readonly where?: string,
+  ) {
+    super(where ? `${message} (${where})` : message);
+    this.name = 'ImportFileError';
+  }
+}
+
+/** The counts the report gives for posts, pages and members. */
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: Skipped[];
+}
+
+/** What an import did (or, with `--dry-run`, would do): `--json` prints it, the desk shows it. */
+export interface ImportReport {
+  source: ImportSource;
+  dryRun: boolean;
+  posts: ImportCounts;
+  pages: ImportCounts;
+  members: ImportCounts;
+  /** Posts imported as drafts, and as scheduled. */
+  drafts: number;
+  scheduled: number;
+  /** Topics created (tags new to the site). */
+  topics: number;
+  /** Old addresses now answering 301 to the imported posts. */
+  redirects: number;
+  images: {
+    stored: number;
+    notFetched: { url: string; reason: string }[];
+  };
+  /** Stripe prices members pay that are not the site's plans nor mapped with `--price`. */
+  unmappedPrices: string[];
+  /** Comments in the file, not imported until the site has comments. */
+  comments: { skipped: number };
+  /** Seconds from start to end. */
+  seconds: number;
+}
