@@ -103,6 +103,13 @@ export interface SourceBundle {
   skipped: Skipped[];
   /** The export's own site address, when it says (`<link>` in WXR, Ghost's `url` setting). */
   siteUrl?: string;
+  /**
+   * WordPress's attachments by their post id: what a `[gallery ids="…"]` shortcode and a
+   * featured image (`_thumbnail_id`) name. Empty for the other platforms.
+   */
+  attachments: Map<string, SourceImage>;
+  /** Comments in the export (WordPress): not imported until the site has comments. */
+  comments: number;
 }
 
 /** A file that cannot be imported at all: nothing is written, and this says what and where. */
@@ -147,6 +154,11 @@ export interface ImportReport {
   unmappedPrices: string[];
   /** Comments in the file, not imported until the site has comments. */
   comments: { skipped: number };
+  /**
+   * What was changed on the way in, one line each: where the posts were placed, a tag shortened
+   * or dropped, a title cut, what the converter removed from a post (a script, an iframe).
+   */
+  notes: string[];
   /** Seconds from start to end. */
   seconds: number;
 }

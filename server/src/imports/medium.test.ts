@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openExport } from './archive.js';
+import { readMedium, readMediumPost } from './medium.js';
+import type { SourceBundle, SourcePost } from './source.js';
+import { writeZip } from './test-zip.js';
+
+const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/medium/', import.meta.url));
+
+function byTitle(bundle: SourceBundle, title: string): SourcePost {
+  const found = bundle.posts.find((candidate) => candidate.title === title);
+  if (!found) throw new Error(`no post ${title}`);
+  return found;
+}
+
+describe('readMedium on the export folder', () => {
+  let bundle: SourceBundle;
+  beforeAll(async () => {
+    bundle = await readMedium(await openExport(fixtures));
+  });
+
+  it('reads every post page, skips the response with its reason, and ignores the profile', () => {
+    expect(bundle.posts.map((item) => item.title)).toEqual([
+      'Advanced Post Title',
+      'Basic Post Title',
+      'Code Post Title',
+      'Draft Post Title',
+      'No Date Post',
+      'No Slug Post',
+      'Quote Post Title',
+      'Short Post Title',
+    ]);
+    expect(bundle.skipped).toEqual([
+      { item: 'posts/comment.html', reason: 'a response to another post, not a post' },
+    ]);
+  });
+
+  it('takes title, subtitle, date, author, tags, and the old address and slug from the canonical link', () => {
+    const basic = byTitle(bundle, 'Basic Post Title');
+    expect(basic).toMatchObject({
+      sourceId: 'efefef12121212',
+      slug: 'testpost',
+      excerpt: 'This is a subtitle of some sort',
+      status: 'published',
+      oldPaths: ['/@JoeBloggs/testpost-efefef12121212'],
+      authors: [{ name: 'Joe Bloggs', slug: 'JoeBloggs' }],
+      tags: ['Things', 'Stuff'],
+      flavour: 'medium',
+      membersOnly: false,
+    });
+    expect(basic.publishedAt?.toISOString()).toBe('2018-08-11T11:23:34.123Z');
+  });
+
+  it('hands on the body section only, as HTML, without the title Medium repeats in it', () => {
+    const basic = byTitle(bundle, 'Basic Post Title');
+    expect(basic.html).toContain('This is a paragraph of text and stuff.');
+    expect(basic.html).not.toContain('Canonical link');
+    expect(basic.html).not.toContain('Exported from');
+    const advanced = byTitle(bundle, 'Advanced Post Title');
+    expect(advanced.html).not.toContain('graf--title');
+  });
+
+  it('makes a page with neither date nor address a draft, and a canonical with no words no slug', () => {
+    expect(byTitle(bundle, 'Draft Post Title')).toMatchObject({
+      status: 'draft',
+      oldPaths: [],
+      sourceId: 'ababab12121212',
+    });
+    expect(byTitle(bundle, 'Draft Post Title').publishedAt).toBeUndefined();
+    expect(byTitle(bundle, 'No Slug Post')).toMatchObject({
+      slug: '',
+      oldPaths: ['/@JoeBloggs/1234567890'],
+    });
+    expect(byTitle(bundle, 'No Date Post')).toMatchObject({
+      status: 'published',
+      slug: 'no-date-post',
+    });
+  });
+});
+
+describe('readMedium on a zip', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cohort-medium-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads posts/ inside the zip and treats draft_ files as drafts', async () => {
+    const basic = await readFile(join(fixtures, 'posts/basic-post.html'), 'utf8');
+    const zip = join(dir, 'medium-export.zip');
+    await writeZip(zip, [
+      { name: 'medium-export/posts/2018-08-11_Basic-efefef12121212.html', data: basic },
+      { name: 'medium-export/posts/draft_Basic-efefef12121212.html', data: basic },
+      { name: 'medium-export/profile/profile.html', data: '<html></html>' },
+    ]);
+    const bundle = await readMedium(await openExport(zip));
+    expect(bundle.posts.map((item) => item.status)).toEqual(['published', 'draft']);
+    expect(bundle.posts[1]?.oldPaths).toEqual([]);
+  });
+
+  it('refuses an export with no posts folder', async () => {
+    const zip = join(dir, 'profile-only.zip');
+    await writeZip(zip, [{ name: 'profile/profile.html', data: '<html></html>' }]);
+    await expect(readMedium(await openExport(zip))).rejects.toThrow(
+      'Not a Medium export: there is no posts/ folder of .html pages in it',
+    );
+  });
+
+  it('skips a page with no body section', () => {
+    expect(
+      readMediumPost('<html><body><h1 class="p-name">Empty</h1></body></html>', 'x.html'),
+    ).toEqual({
+      skipped: 'no body (section data-field="body") in the page',
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openExport } from './archive.js';
+import type { SourceBundle, SourcePost } from './source.js';
+import { readSubstack } from './substack.js';
+import { writeZip } from './test-zip.js';
+
+const fixtures = fileURLToPath(
+  new URL('../../../tests/fixtures/imports/substack/', import.meta.url),
+);
+
+function post(bundle: SourceBundle, slug: string): SourcePost {
+  const found = bundle.posts.find((candidate) => candidate.slug === slug);
+  if (!found) throw new Error(`no post ${slug}`);
+  return found;
+}
+
+describe('readSubstack on the export folder', () => {
+  let bundle: SourceBundle;
+  beforeAll(async () => {
+    bundle = await readSubstack(await openExport(fixtures));
+  });
+
+  it('reads every post in posts.csv with its body, slug and /p/ address', () => {
+    expect(
+      bundle.posts.map((item) => [item.sourceId, item.slug, item.type, item.status, item.oldPaths]),
+    ).toEqual([
+      ['123401.plain-text', 'plain-text', 'post', 'published', ['/p/plain-text']],
+      ['123402.podcast', 'podcast', 'post', 'published', ['/p/podcast']],
+      ['123403.thread', 'thread', 'post', 'published', ['/p/thread']],
+      ['123404.draft-text', 'draft-text', 'post', 'draft', ['/p/draft-text']],
+      ['123405.about-us', 'about-us', 'page', 'published', ['/p/about-us']],
+    ]);
+    expect(bundle.skipped).toEqual([]);
+  });
+
+  it('keeps the draft a draft, with no date, and dates the published ones', () => {
+    expect(post(bundle, 'draft-text').publishedAt).toBeUndefined();
+    expect(post(bundle, 'plain-text').publishedAt?.toISOString()).toBe('2019-07-26T20:48:19.814Z');
+  });
+
+  it('makes the subtitle the excerpt, decoding its character references', () => {
+    expect(post(bundle, 'plain-text')).toMatchObject({
+      title: 'Plain Text',
+      excerpt: '\u201CThis quote\u2019s rather short\u201D',
+      flavour: 'substack',
+      membersOnly: false,
+    });
+  });
+
+  it('puts the podcast episode as a link at the top of its body', async () => {
+    const body = await readFile(join(fixtures, 'posts/123402.podcast.html'), 'utf8');
+    expect(post(bundle, 'podcast').html).toBe(
+      `<p><a href="https://example.com/my-audio/file.mp3">Listen to the episode</a></p>\n${body}`,
+    );
+  });
+});
+
+describe('readSubstack on a zip', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cohort-substack-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads a zip with everything in a folder; paid audiences are members-only; a missing body is skipped', async () => {
+    const zip = join(dir, 'substack.zip');
+    await writeZip(zip, [
+      {
+        name: 'export-2024/posts.csv',
+        data:
+          'post_id,post_date,is_published,email_sent_at,type,audience,title,subtitle,podcast_url\n' +
+          '1.for-payers,2024-01-01T00:00:00.000Z,true,,newsletter,only_paid,For payers,,\n' +
+          '2.founders,2024-01-02T00:00:00.000Z,true,,newsletter,founding,Founders,,\n' +
+          '3.everyone,2024-01-03T00:00:00.000Z,true,,newsletter,everyone,Everyone,,\n' +
+          '4.lost,2024-01-04T00:00:00.000Z,true,,newsletter,everyone,Lost body,,\n',
+      },
+      { name: 'export-2024/posts/1.for-payers.html', data: '<p>Paid</p>' },
+      { name: 'export-2024/posts/2.founders.html', data: '<p>Founders</p>' },
+      { name: 'export-2024/posts/3.everyone.html', data: '<p>Free</p>' },
+    ]);
+    const bundle = await readSubstack(await openExport(zip));
+    expect(bundle.posts.map((item) => [item.slug, item.membersOnly, item.html])).toEqual([
+      ['for-payers', true, '<p>Paid</p>'],
+      ['founders', true, '<p>Founders</p>'],
+      ['everyone', false, '<p>Free</p>'],
+    ]);
+    expect(bundle.skipped).toEqual([
+      { item: 'Lost body', reason: 'its body (posts/4.lost.html) is not in the export' },
+    ]);
+  });
+
+  it('refuses an export with no posts.csv, or a posts.csv without the columns', async () => {
+    const empty = join(dir, 'empty.zip');
+    await writeZip(empty, [{ name: 'readme.txt', data: 'hello' }]);
+    await expect(readSubstack(await openExport(empty))).rejects.toThrow(
+      'Not a Substack export: there is no posts.csv in it',
+    );
+    const wrong = join(dir, 'wrong.zip');
+    await writeZip(wrong, [{ name: 'posts.csv', data: 'id,name\n1,x\n' }]);
+    await expect(readSubstack(await openExport(wrong))).rejects.toThrow(
+      /^Not a Substack posts.csv: it has no post_id, title column/,
+    );
+  });
+});
