@@ -96,4 +96,66 @@ describe('drawing a Markdown body', () => {
     ]);
     expect(html).toBe('<p><span>x</span>&lt;img src=x onerror=alert(1)&gt;</p>');
   });
+
+  it('draws a table in a sideways-scrolling region that takes focus, with its header row and each column aligned', () => {
+    const text = (value: string) => [{ type: 'text' as const, value }];
+    expect(
+      render([
+        {
+          type: 'table',
+          align: ['left', null, 'right'],
+          head: [text('Plan'), text('What'), text('Cost')],
+          rows: [[text('Basic'), [{ type: 'delete', children: text('ads') }], text('$5')]],
+        },
+      ]),
+    ).toBe(
+      '<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>' +
+        '<thead><tr><th style="text-align:left">Plan</th><th>What</th><th style="text-align:right">Cost</th></tr></thead>' +
+        '<tbody><tr><td style="text-align:left">Basic</td><td><del>ads</del></td><td style="text-align:right">$5</td></tr></tbody>' +
+        '</table></div>',
+    );
+  });
+
+  it('draws footnote references as superscript links to notes listed under a separator, each with a link back', () => {
+    const html = render([
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'text', value: 'Claim' },
+          { type: 'footnoteReference', number: 1, id: 'src', occurrence: 1 },
+          { type: 'text', value: ' again' },
+          { type: 'footnoteReference', number: 1, id: 'src', occurrence: 2 },
+        ],
+      },
+      {
+        type: 'footnotes',
+        children: [
+          {
+            type: 'footnote',
+            number: 1,
+            id: 'src',
+            references: 2,
+            children: [{ type: 'paragraph', children: [{ type: 'text', value: 'The source.' }] }],
+          },
+          {
+            type: 'footnote',
+            number: 2,
+            id: 'aside',
+            references: 0,
+            children: [{ type: 'code', value: 'x' }],
+          },
+        ],
+      },
+    ]);
+    expect(html).toBe(
+      '<p>Claim<sup><a href="#fn-src" id="fnref-src" aria-describedby="footnotes-label">1</a></sup>' +
+        ' again<sup><a href="#fn-src" id="fnref2-src" aria-describedby="footnotes-label">1</a></sup></p>' +
+        '<section class="footnotes" aria-labelledby="footnotes-label"><hr/>' +
+        '<h2 id="footnotes-label" class="visually-hidden">Notes</h2><ol>' +
+        '<li id="fn-src"><p>The source. <a href="#fnref-src" class="footnotes__back" aria-label="Back to reference 1">\u21a9\ufe0e</a></p></li>' +
+        // A note nothing references has no link back.
+        '<li id="fn-aside"><pre><code>x</code></pre></li>' +
+        '</ol></section>',
+    );
+  });
 });

@@ -3,7 +3,14 @@ import { Link } from '../lib/router';
 import { ExternalLink } from './external-link';
 import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
 import { parseUploadUrl, srcsetOf } from '../../../contract/images';
-import type { BlockNode, ImageNode, InlineNode } from '../../../contract/markdown-tree';
+import type {
+  BlockNode,
+  FootnoteNode,
+  FootnoteReferenceNode,
+  ImageNode,
+  InlineNode,
+  TableNode,
+} from '../../../contract/markdown-tree';
 
 /**
  * Renders a Markdown body (parsed at build time) as React elements. Only the node types the build
@@ -55,9 +62,105 @@ function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): Rea
       return <hr key={key} />;
     case 'image':
       return <BodyImage key={key} image={node} />;
+    case 'table':
+      return <BodyTable key={key} table={node} />;
+    case 'footnotes':
+      return (
+        <section key={key} className="footnotes" aria-labelledby="footnotes-label">
+          <hr />
+          <h2 id="footnotes-label" className="visually-hidden">
+            Notes
+          </h2>
+          <ol>{node.children.map(renderFootnote)}</ol>
+        </section>
+      );
     default:
       return null;
   }
+}
+
+/**
+ * A table in a wrapper that scrolls sideways on a narrow screen, and takes the keyboard's focus so
+ * it can be scrolled without a mouse.
+ */
+function BodyTable({ table }: { table: TableNode }) {
+  const cells = (row: readonly InlineNode[][], Cell: 'th' | 'td') =>
+    row.map((cell, column) => (
+      <Cell key={column} style={{ textAlign: table.align[column] ?? undefined }}>
+        {renderInlines(cell)}
+      </Cell>
+    ));
+  return (
+    <div className="table-scroll" role="region" aria-label="Table" tabIndex={0}>
+      <table>
+        <thead>
+          <tr>{cells(table.head, 'th')}</tr>
+        </thead>
+        {table.rows.length > 0 && (
+          <tbody>
+            {table.rows.map((row, index) => (
+              <tr key={index}>{cells(row, 'td')}</tr>
+            ))}
+          </tbody>
+        )}
+      </table>
+    </div>
+  );
+}
+
+const noteAnchor = (id: string) => `fn-${id}`;
+const referenceAnchor = (id: string, occurrence: number) =>
+  occurrence === 1 ? `fnref-${id}` : `fnref${occurrence}-${id}`;
+
+/** A note, with a link back to where it was first referenced (none when nothing references it). */
+function renderFootnote(note: FootnoteNode): ReactNode {
+  const back = note.references > 0 && (
+    <a
+      href={`#${referenceAnchor(note.id, 1)}`}
+      className="footnotes__back"
+      aria-label={`Back to reference ${note.number}`}
+    >
+      {/* Drawn as text, not as an emoji. */}
+      {'\u21a9\ufe0e'}
+    </a>
+  );
+  const last = note.children.at(-1);
+  // The link back ends the note's last paragraph, as a reader expects; else it follows the note.
+  const body =
+    last?.type === 'paragraph' ? (
+      <>
+        {note.children.slice(0, -1).map((child, index) => renderBlock(child, index, true))}
+        <p>
+          {renderInlines(last.children)}
+          {back && ' '}
+          {back}
+        </p>
+      </>
+    ) : (
+      <>
+        {note.children.map((child, index) => renderBlock(child, index, true))}
+        {back}
+      </>
+    );
+  return (
+    <li key={note.number} id={noteAnchor(note.id)}>
+      {body}
+    </li>
+  );
+}
+
+function renderFootnoteReference(node: FootnoteReferenceNode, key: number): ReactNode {
+  return (
+    <sup key={key}>
+      <a
+        href={`#${noteAnchor(node.id)}`}
+        id={referenceAnchor(node.id, node.occurrence)}
+        aria-describedby="footnotes-label"
+      >
+        {node.number}
+      </a>
+    </sup>
+  );
 }
 
 /** The reading column's width (styles.css `--reading`, 42rem) on a wide screen; the page's below. */
@@ -103,6 +206,10 @@ function renderInline(node: InlineNode, key: number): ReactNode {
       return <strong key={key}>{renderInlines(node.children)}</strong>;
     case 'emphasis':
       return <em key={key}>{renderInlines(node.children)}</em>;
+    case 'delete':
+      return <del key={key}>{renderInlines(node.children)}</del>;
+    case 'footnoteReference':
+      return renderFootnoteReference(node, key);
     case 'inlineCode':
       return <code key={key}>{node.value}</code>;
     case 'break':

@@ -155,3 +155,152 @@ describe('what the content format forbids in a body', () => {
     ]);
   });
 });
+
+describe('tables, footnotes and strikethrough in a body', () => {
+  const text = (value: string) => ({ type: 'text', value });
+
+  it('keeps a table with each column’s alignment, a header row and body rows of inline cells', () => {
+    const tree = convertMarkdownToTree(
+      '| Plan | Cost | Notes |\n|:-----|-----:|:-----:|\n| Basic | $5 | **none** |\n| Plus |\n',
+    );
+    expect(tree.children).toEqual([
+      {
+        type: 'table',
+        align: ['left', 'right', 'center'],
+        head: [[text('Plan')], [text('Cost')], [text('Notes')]],
+        rows: [
+          [[text('Basic')], [text('$5')], [{ type: 'strong', children: [text('none')] }]],
+          // A short row is filled with empty cells: every row has one per column.
+          [[text('Plus')], [], []],
+        ],
+      },
+    ]);
+    expect(findMarkdownProblems('| a | b |\n|---|---|\n| 1 | 2 |\n')).toEqual([]);
+  });
+
+  it('holds a link inside a cell to the same rules as any other link', () => {
+    const body = '| Where |\n|---|\n| [IRS](https://www.irs.gov) [bad](javascript:alert(1)) |\n';
+    const table = convertMarkdownToTree(body).children[0];
+    expect(table?.type === 'table' && table.rows[0]?.[0]).toEqual([
+      { type: 'link', url: 'https://www.irs.gov', children: [text('IRS')] },
+      text(' '),
+      text('bad'),
+    ]);
+    expect(findMarkdownProblems(body)).toEqual([
+      'link to "javascript:alert(1)": links must be http(s) addresses or paths on this site',
+    ]);
+  });
+
+  it('refuses an image inside a table cell', () => {
+    expect(
+      findMarkdownProblems('| a |\n|---|\n| ![x](/uploads/0123456789abcdefghij-100x100.webp) |\n'),
+    ).toEqual(['an image must be a paragraph of its own, with no text beside it']);
+  });
+
+  it('numbers notes by first reference, gives a note referenced twice two anchors, and gathers the notes at the end', () => {
+    const tree = convertMarkdownToTree(
+      [
+        'First[^later], then[^early], and the first again[^later].',
+        '[^early]: Written first.',
+        '## After the notes',
+        '[^later]: Written second,\n\n    in two paragraphs.',
+      ].join('\n\n'),
+    );
+    expect(tree.children).toEqual([
+      {
+        type: 'paragraph',
+        children: [
+          text('First'),
+          { type: 'footnoteReference', number: 1, id: 'later', occurrence: 1 },
+          text(', then'),
+          { type: 'footnoteReference', number: 2, id: 'early', occurrence: 1 },
+          text(', and the first again'),
+          { type: 'footnoteReference', number: 1, id: 'later', occurrence: 2 },
+          text('.'),
+        ],
+      },
+      { type: 'heading', depth: 2, children: [text('After the notes')] },
+      {
+        type: 'footnotes',
+        children: [
+          {
+            type: 'footnote',
+            number: 1,
+            id: 'later',
+            references: 2,
+            children: [
+              { type: 'paragraph', children: [text('Written second,')] },
+              { type: 'paragraph', children: [text('in two paragraphs.')] },
+            ],
+          },
+          {
+            type: 'footnote',
+            number: 2,
+            id: 'early',
+            references: 1,
+            children: [{ type: 'paragraph', children: [text('Written first.')] }],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps a definition nothing references at the end, after the referenced ones', () => {
+    const tree = convertMarkdownToTree(
+      '[^orphan]: Nobody points here.\n\nText[^1].\n\n[^1]: One.\n',
+    );
+    const notes = tree.children.at(-1);
+    expect(
+      notes?.type === 'footnotes' &&
+        notes.children.map(({ number, id, references }) => ({ number, id, references })),
+    ).toEqual([
+      { number: 1, id: '1', references: 1 },
+      { number: 2, id: 'orphan', references: 0 },
+    ]);
+  });
+
+  it('leaves a reference without a definition as its literal text', () => {
+    expect(convertMarkdownToTree('See [^missing] here.\n').children).toEqual([
+      { type: 'paragraph', children: [text('See [^missing] here.')] },
+    ]);
+  });
+
+  it('makes the notes’ ids safe for an address, and unique when two labels reduce to one', () => {
+    const tree = convertMarkdownToTree(
+      'A[^Source.1] B[^source-1] C[^"><script>].\n\n[^Source.1]: a\n[^source-1]: b\n[^"><script>]: c\n',
+    );
+    const notes = tree.children.at(-1);
+    expect(notes?.type === 'footnotes' && notes.children.map((note) => note.id)).toEqual([
+      'source-1',
+      'source-1-2',
+      'script',
+    ]);
+  });
+
+  it('strikes ~~text~~ through, but a single tilde stays a tilde', () => {
+    expect(convertMarkdownToTree('~~Old~~ new, in ~5 minutes or ~10~.\n').children).toEqual([
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'delete', children: [text('Old')] },
+          text(' new, in ~5 minutes or ~10~.'),
+        ],
+      },
+    ]);
+  });
+
+  it('does not turn bare addresses into links (only the three GitHub additions are read)', () => {
+    expect(convertMarkdownToTree('Visit www.irs.gov or https://irs.gov today.\n').children).toEqual(
+      [{ type: 'paragraph', children: [text('Visit www.irs.gov or https://irs.gov today.')] }],
+    );
+  });
+
+  it('counts the words of cells and notes, not the table’s markup', () => {
+    expect(
+      countWords(
+        convertMarkdownToTree('| One two |\n|---|\n| three |\n\nFour[^n] more.\n\n[^n]: Five.\n'),
+      ),
+      // One two, three, Four more, Five.
+    ).toBe(6);
+  });
+});

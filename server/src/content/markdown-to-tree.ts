@@ -1,19 +1,58 @@
-import type { Image, Nodes, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import type {
+  BlockContent,
+  DefinitionContent,
+  FootnoteDefinition,
+  Image,
+  Nodes,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+} from 'mdast';
 import { parseUploadUrl } from '../../../contract/images.js';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
+import { gfmTable } from 'micromark-extension-gfm-table';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import type {
   BlockNode,
+  FootnoteNode,
+  FootnoteReferenceNode,
+  FootnotesNode,
   InlineNode,
   ListItemNode,
   MarkdownTree,
+  TableCell,
+  TableNode,
 } from '../../../contract/markdown-tree.js';
+
+/**
+ * The site's Markdown as mdast: CommonMark with three parts of GitHub's Markdown, tables,
+ * footnotes and `~~strike~~`. Not the whole of it: its bare-address autolinks would turn text in
+ * existing bodies into links, and a single `~` (as in "~5 minutes") stays a tilde. Whatever reads
+ * a body (the Ghost export's HTML too) parses it with this, so all read it alike.
+ */
+export const parseSiteMarkdown = (markdown: string): Root =>
+  fromMarkdown(markdown, {
+    extensions: [gfmTable(), gfmFootnote(), gfmStrikethrough({ singleTilde: false })],
+    mdastExtensions: [
+      gfmTableFromMarkdown(),
+      gfmFootnoteFromMarkdown(),
+      gfmStrikethroughFromMarkdown(),
+    ],
+  });
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:
  * raw HTML and images other than uploads alone on their line are dropped, reference links are resolved, links to anything but http(s)
- * or a path on this site become plain text, and source positions are stripped.
+ * or a path on this site become plain text, footnotes are numbered and gathered at the end, and
+ * source positions are stripped.
  */
 export function convertMarkdownToTree(markdown: string): MarkdownTree {
   return checkAndConvertMarkdown(markdown).tree;
@@ -24,10 +63,13 @@ export function checkAndConvertMarkdown(markdown: string): {
   tree: MarkdownTree;
   problems: string[];
 } {
-  const root = fromMarkdown(markdown);
+  const root = parseSiteMarkdown(markdown);
   const definitions = collectDefinitions(root);
+  const context: Context = { definitions, notes: new Notes(root) };
+  const children = convertBlocks(root.children, context);
+  const footnotes = context.notes.convert(context);
   return {
-    tree: { type: 'root', children: convertBlocks(root.children, definitions) },
+    tree: { type: 'root', children: footnotes ? [...children, footnotes] : children },
     problems: problemsOf(root, definitions),
   };
 }
@@ -37,7 +79,7 @@ const isDivider = (html: string) => splitAtDivider(html.trim()).after !== null;
 
 /** What the content format forbids in a body, as messages for the build's error report. */
 export function findMarkdownProblems(markdown: string): string[] {
-  const root = fromMarkdown(markdown);
+  const root = parseSiteMarkdown(markdown);
   return problemsOf(root, collectDefinitions(root));
 }
 
@@ -60,7 +102,10 @@ function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinition
       }
     } else if (node.type === 'imageReference') {
       problems.push('images must be written ![alt](address), not by reference');
-    } else if (node.type === 'paragraph' && node.children.some(isImage) && !imageAlone(node)) {
+    } else if (
+      (node.type === 'paragraph' && node.children.some(isImage) && !imageAlone(node)) ||
+      (node.type === 'tableCell' && node.children.some(isImage))
+    ) {
       problems.push('an image must be a paragraph of its own, with no text beside it');
     } else if (node.type === 'link' && !isSafeHref(node.url)) {
       problems.push(`link to "${node.url}": links must be http(s) addresses or paths on this site`);
@@ -76,9 +121,12 @@ function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinition
 
 /** The words a reader sees, for the article length rule. */
 export function countWords(tree: MarkdownTree): number {
-  const words = (nodes: readonly (BlockNode | InlineNode | ListItemNode)[]): number =>
+  const words = (
+    nodes: readonly (BlockNode | InlineNode | ListItemNode | FootnoteNode)[],
+  ): number =>
     nodes.reduce((sum, node) => {
       if ('value' in node) return sum + (node.value.match(/\S+/g)?.length ?? 0);
+      if (node.type === 'table') return sum + words([node.head, ...node.rows].flat(2));
       if ('children' in node) return sum + words(node.children);
       return sum;
     }, 0);
@@ -106,21 +154,126 @@ function plainText(node: Nodes): string {
   return '';
 }
 
-function convertBlocks(nodes: readonly RootContent[], definitions: Definitions): BlockNode[] {
-  return nodes.flatMap((node) => convertBlock(node, definitions));
+/** What converting one body needs to know of the whole: its link definitions and its notes. */
+interface Context {
+  definitions: Definitions;
+  notes: Notes;
 }
 
-function convertBlock(node: RootContent, definitions: Definitions): BlockNode[] {
+/**
+ * The body's footnotes: their definitions, wherever written (the first of a label wins, as in
+ * GitHub's Markdown), numbered as they are first referenced.
+ */
+class Notes {
+  private readonly definitions = new Map<string, FootnoteDefinition>();
+  /** The notes numbered so far, in the order of their numbers. */
+  private readonly numbered: Note[] = [];
+  private readonly noteByDefinition = new Map<FootnoteDefinition, Note>();
+  private readonly ids = new Set<string>();
+
+  constructor(root: Root) {
+    visit(root, (node) => {
+      if (node.type === 'footnoteDefinition' && !this.definitions.has(node.identifier)) {
+        this.definitions.set(node.identifier, node);
+      }
+    });
+  }
+
+  /** A reference to a note, or null when no definition has its label. */
+  reference(identifier: string): FootnoteReferenceNode | null {
+    const definition = this.definitions.get(identifier);
+    if (!definition) return null;
+    const note = this.noteOf(definition);
+    note.references += 1;
+    return {
+      type: 'footnoteReference',
+      number: note.number,
+      id: note.id,
+      occurrence: note.references,
+    };
+  }
+
+  /**
+   * Every note as one block (null when the body has none): the referenced ones in the order of
+   * their numbers, then the ones nothing references in the order they were written. A note's
+   * text may reference notes not yet numbered: they join the end of the queue.
+   */
+  convert(context: Context): FootnotesNode | null {
+    const texts: BlockNode[][] = [];
+    for (let index = 0; ; index += 1) {
+      const note = this.numbered[index] ?? this.numberNextUnreferenced();
+      if (!note) break;
+      texts.push(convertBlocks(note.definition.children, context));
+    }
+    if (texts.length === 0) return null;
+    // Counted once every note is converted: a later note may reference an earlier one.
+    return {
+      type: 'footnotes',
+      children: this.numbered.map(({ number, id, references }, index) => ({
+        type: 'footnote',
+        number,
+        id,
+        references,
+        children: texts[index] ?? [],
+      })),
+    };
+  }
+
+  private numberNextUnreferenced(): Note | undefined {
+    for (const definition of this.definitions.values()) {
+      if (!this.noteByDefinition.has(definition)) return this.noteOf(definition);
+    }
+    return undefined;
+  }
+
+  private noteOf(definition: FootnoteDefinition): Note {
+    const known = this.noteByDefinition.get(definition);
+    if (known) return known;
+    const number = this.numbered.length + 1;
+    // The label as an id readers can link to (`#fn-sources`), made unique where two labels
+    // reduce to the same one.
+    let id =
+      (definition.label ?? definition.identifier)
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '') || String(number);
+    while (this.ids.has(id)) id = `${id}-${number}`;
+    this.ids.add(id);
+    const note: Note = { definition, number, id, references: 0 };
+    this.numbered.push(note);
+    this.noteByDefinition.set(definition, note);
+    return note;
+  }
+}
+
+interface Note {
+  definition: FootnoteDefinition;
+  number: number;
+  id: string;
+  references: number;
+}
+
+function convertBlocks(
+  nodes: readonly (RootContent | BlockContent | DefinitionContent)[],
+  context: Context,
+): BlockNode[] {
+  return nodes.flatMap((node) => convertBlock(node, context));
+}
+
+function convertBlock(
+  node: RootContent | BlockContent | DefinitionContent,
+  context: Context,
+): BlockNode[] {
   switch (node.type) {
     case 'paragraph': {
       const image = imageAlone(node);
       if (image) return imageBlock(image);
-      const children = convertInlines(node.children, definitions);
+      const children = convertInlines(node.children, context);
       return children.length > 0 ? [{ type: 'paragraph', children }] : [];
     }
     case 'heading': {
       const depth = Math.min(Math.max(node.depth, 2), 4) as 2 | 3 | 4;
-      return [{ type: 'heading', depth, children: convertInlines(node.children, definitions) }];
+      return [{ type: 'heading', depth, children: convertInlines(node.children, context) }];
     }
     case 'list':
       return [
@@ -131,20 +284,35 @@ function convertBlock(node: RootContent, definitions: Definitions): BlockNode[] 
           spread: node.spread === true,
           children: node.children.map((item) => ({
             type: 'listItem',
-            children: convertBlocks(item.children, definitions),
+            children: convertBlocks(item.children, context),
           })),
         },
       ];
     case 'blockquote':
-      return [{ type: 'blockquote', children: convertBlocks(node.children, definitions) }];
+      return [{ type: 'blockquote', children: convertBlocks(node.children, context) }];
     case 'code':
       return [{ type: 'code', value: node.value }];
     case 'thematicBreak':
       return [{ type: 'thematicBreak' }];
+    case 'table':
+      return [convertTable(node, context)];
     default:
-      // Raw HTML, definitions, images and anything this site does not render.
+      // Raw HTML, link and footnote definitions (the notes are gathered at the end), images and
+      // anything this site does not render.
       return [];
   }
+}
+
+/** Every row with one cell per column: a short row is filled with empty cells, a long one cut. */
+function convertTable(table: Table, context: Context): TableNode {
+  const align = table.align?.map((column) => column ?? null) ?? [];
+  const [head, ...rows] = table.children.map((row) =>
+    align.map((_, column): TableCell => {
+      const cell = row.children[column];
+      return cell ? convertInlines(cell.children, context) : [];
+    }),
+  );
+  return { type: 'table', align, head: head ?? [], rows };
 }
 
 const isImage = (node: PhrasingContent): node is Image => node.type === 'image';
@@ -174,32 +342,35 @@ function imageBlock(image: Image): BlockNode[] {
   ];
 }
 
-function convertInlines(nodes: readonly PhrasingContent[], definitions: Definitions): InlineNode[] {
-  return nodes.flatMap((node) => convertInline(node, definitions));
+function convertInlines(nodes: readonly PhrasingContent[], context: Context): InlineNode[] {
+  return nodes.flatMap((node) => convertInline(node, context));
 }
 
-function convertInline(node: PhrasingContent, definitions: Definitions): InlineNode[] {
+function convertInline(node: PhrasingContent, context: Context): InlineNode[] {
   switch (node.type) {
     case 'text':
       return [{ type: 'text', value: node.value }];
     case 'strong':
     case 'emphasis':
-      return [{ type: node.type, children: convertInlines(node.children, definitions) }];
     case 'delete':
-      return convertInlines(node.children, definitions);
+      return [{ type: node.type, children: convertInlines(node.children, context) }];
     case 'inlineCode':
       return [{ type: 'inlineCode', value: node.value }];
     case 'break':
       return [{ type: 'break' }];
     case 'link':
-      return convertLink(node.url, convertInlines(node.children, definitions));
+      return convertLink(node.url, convertInlines(node.children, context));
     case 'linkReference':
       return convertLink(
-        definitions.get(node.identifier) ?? '',
-        convertInlines(node.children, definitions),
+        context.definitions.get(node.identifier) ?? '',
+        convertInlines(node.children, context),
       );
+    case 'footnoteReference': {
+      const reference = context.notes.reference(node.identifier);
+      return [reference ?? { type: 'text', value: `[^${node.label ?? node.identifier}]` }];
+    }
     default:
-      // Raw HTML, images, footnotes.
+      // Raw HTML and images.
       return [];
   }
 }

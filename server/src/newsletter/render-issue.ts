@@ -1,4 +1,9 @@
-import type { BlockNode, InlineNode } from '../../../contract/markdown-tree.js';
+import type {
+  BlockNode,
+  InlineNode,
+  TableCell,
+  TableNode,
+} from '../../../contract/markdown-tree.js';
 import { imageSizes, parseUploadUrl, uploadUrl } from '../../../contract/images.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
@@ -41,6 +46,12 @@ const STYLE = {
   card: 'display:block;margin:0 0 12px;padding:14px 16px;background:#ffffff;border:1px solid #e2dccf;border-radius:6px;color:#141414;text-decoration:none;',
   cardTitle: 'font-weight:bold;font-size:18px;margin:0 0 4px;',
   cardSummary: 'margin:0;font-size:15px;color:#3d3d3d;',
+  tableWrap: 'overflow-x:auto;margin:0 0 16px;',
+  table:
+    'border-collapse:collapse;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.45;min-width:100%;',
+  th: 'border-bottom:2px solid #c9c2b3;padding:6px 10px;vertical-align:top;',
+  td: 'border-bottom:1px solid #d8d1c2;padding:6px 10px;vertical-align:top;',
+  notes: 'margin:32px 0 0;padding:16px 0 0 24px;border-top:1px solid #d8d1c2;font-size:15px;',
   footer:
     'font-family:Arial,Helvetica,sans-serif;font-size:13px;color:#5b5b5b;border-top:1px solid #d8d1c2;margin-top:32px;padding-top:16px;',
 };
@@ -58,6 +69,11 @@ function inlineHtml(nodes: readonly InlineNode[], siteUrl: string): string {
           return `<strong>${inlineHtml(node.children, siteUrl)}</strong>`;
         case 'emphasis':
           return `<em>${inlineHtml(node.children, siteUrl)}</em>`;
+        case 'delete':
+          return `<del>${inlineHtml(node.children, siteUrl)}</del>`;
+        case 'footnoteReference':
+          // A number, not a link: many mail readers drop links within the message.
+          return `<sup>${node.number}</sup>`;
         case 'inlineCode':
           return `<code style="${STYLE.code}">${escapeHtml(node.value)}</code>`;
         case 'break':
@@ -112,9 +128,30 @@ function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
             : '';
           return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(src)}" alt="${escapeHtml(node.alt)}" width="${Math.min(size.width, 560)}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
         }
+        case 'table':
+          return tableHtml(node, siteUrl);
+        case 'footnotes': {
+          const notes = node.children
+            .map((note) => `<li style="margin:0 0 6px;">${blockHtml(note.children, siteUrl)}</li>`)
+            .join('');
+          return `<ol style="${STYLE.notes}">${notes}</ol>`;
+        }
       }
     })
     .join('\n');
+}
+
+/** An HTML table, each column aligned as written (`align` too, for the mail readers that ignore styles). */
+function tableHtml(table: TableNode, siteUrl: string): string {
+  const row = (cells: readonly TableCell[], tag: 'th' | 'td') =>
+    `<tr>${cells
+      .map((cell, column) => {
+        const align = table.align[column] ?? 'left';
+        return `<${tag} align="${align}" style="${STYLE[tag]}text-align:${align};">${inlineHtml(cell, siteUrl)}</${tag}>`;
+      })
+      .join('')}</tr>`;
+  const body = table.rows.map((cells) => row(cells, 'td')).join('');
+  return `<div style="${STYLE.tableWrap}"><table cellpadding="0" cellspacing="0" style="${STYLE.table}"><thead>${row(table.head, 'th')}</thead>${body ? `<tbody>${body}</tbody>` : ''}</table></div>`;
 }
 
 function inlineText(nodes: readonly InlineNode[], siteUrl: string): string {
@@ -127,6 +164,10 @@ function inlineText(nodes: readonly InlineNode[], siteUrl: string): string {
         case 'strong':
         case 'emphasis':
           return inlineText(node.children, siteUrl);
+        case 'delete':
+          return `~~${inlineText(node.children, siteUrl)}~~`;
+        case 'footnoteReference':
+          return `[${node.number}]`;
         case 'break':
           return '\n';
         case 'link': {
@@ -162,6 +203,18 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
           return '---';
         case 'image':
           return `${indent}[Image: ${node.alt}${node.caption ? ` (${node.caption})` : ''}]`;
+        case 'table':
+          // A row a line, its cells apart: the columns cannot be lined up in every mail reader.
+          return [node.head, ...node.rows]
+            .map((cells) => indent + cells.map((cell) => inlineText(cell, siteUrl)).join(' | '))
+            .join('\n');
+        case 'footnotes':
+          return [
+            '---',
+            ...node.children.map(
+              (note) => `[${note.number}] ${blockText(note.children, siteUrl).trim()}`,
+            ),
+          ].join('\n');
       }
     })
     .join('\n\n');

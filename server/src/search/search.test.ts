@@ -75,6 +75,12 @@ const SEARCH_CONTENT = {
     { title: 'A Long Read', summary: 'Many paragraphs.', category: 'Health' },
     `${Array.from({ length: 60 }, (_, i) => `Paragraph ${i} holds ordinary filler words.`).join('\n\n')}\n\nThen the zeppelin landed in the park.`,
   ),
+  // A table, a footnote and a strike-through around a word found nowhere else.
+  'articles/kumquat-table.md': article(
+    'kumquat-table',
+    { title: 'Fruit Prices', summary: 'What a crate costs.', category: 'Health' },
+    'Compare[^src] the ~~old~~ kumquat crates.\n\n| Market | Kumquat crate |\n|:--|--:|\n| North | $40 |\n\n[^src]: Figures from the markets.',
+  ),
   // Made members-only below: its body holds a word found nowhere else.
   'articles/members-briefing.md': article(
     'members-briefing',
@@ -206,6 +212,16 @@ describe('search', () => {
     const text = result?.excerpt.map((part) => part.text).join('') ?? '';
     expect(text).toContain('Keep a regular schedule and read the guide at night');
     expect(text).not.toMatch(/\*\*|\]\(|https:/);
+  });
+
+  it('shows a table’s cells, a footnote’s text and struck words as plain text in an excerpt', async () => {
+    const [result] = await search('kumquat');
+    expect(result?.path).toBe('/health/kumquat-table');
+    const text = result?.excerpt.map((part) => part.text).join('') ?? '';
+    expect(text).toContain(
+      'Compare the old kumquat crates. Market Kumquat crate North $40 Figures from the markets',
+    );
+    expect(text).not.toMatch(/\||~~|\[\^|--/);
   });
 
   it('cuts the excerpt around a match deep in a long body', async () => {

@@ -173,8 +173,13 @@ function excerptSource(p: string, at: string): string {
   const window = `regexp_replace(
       substr(${p}."body", greatest(1, ${at} - ${EXCERPT_LEAD_CHARS}), ${EXCERPT_WINDOW_CHARS}),
       CASE WHEN ${at} > ${EXCERPT_LEAD_CHARS} THEN '^\\S*\\s+' ELSE '^' END, '')`;
+  // Footnote marks, a table's delimiter rows and its pipes, and ~~strike~~ marks go first.
   const plainBody = `regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+      regexp_replace(regexp_replace(regexp_replace(
       ${window},
+      '\\[\\^[^]\\s]+\\]:?|~~', '', 'g'),
+      '(^|\\n)[ \\t]*\\|?[ \\t]*:?-+:?[ \\t]*(\\|[ \\t]*:?-+:?[ \\t]*)+\\|?[ \\t]*(?=\\n|$)', '\\1', 'g'),
+      '[ \\t]*\\|[ \\t]*', ' ', 'g'),
       '!\\[[^\\]]*\\]\\([^)]*\\)', '', 'g'),
       '\\[([^\\]]*)\\]\\([^)]*\\)', '\\1', 'g'),
       '<!--.*?-->', '', 'g'),

@@ -155,7 +155,8 @@ describe('a newsletter issue mailed from the desk', () => {
       summary: 'What a landlord may and may not do.',
       readingMinutes: 3,
       visibility: 'members',
-      body: `Everyone reads this opening.\n\n<!-- members-only -->\n\n${SECRET}\n`,
+      // The opening's footnote is mailed below the Join line: notes end a mail.
+      body: `Everyone reads this opening.[^1]\n\n[^1]: A note for all.\n\n<!-- members-only -->\n\n${SECRET}\n`,
     });
     const post = created.json().post;
     const published = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
@@ -186,7 +187,7 @@ describe('a newsletter issue mailed from the desk', () => {
       expect(mail?.text).toContain('Everyone reads this opening.');
       expect(mail?.text).not.toContain(SECRET);
       expect(mail?.text).toContain(
-        'The rest is for members. Join to read it all (http://localhost:3000/early-access)',
+        'The rest is for members. Join to read it all (http://localhost:3000/early-access).\n\n---\n[1] A note for all.',
       );
       expect(mail?.text).toContain('/wealth/tenant-rights');
     }

@@ -86,7 +86,18 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
     ],
   };
   return {
-    issue: { ...base, body: { type: 'root', children: [...opening.children, join] } },
+    // The join line ends the text, above the opening's notes if it has any (they stay last).
+    issue: {
+      ...base,
+      body: {
+        type: 'root',
+        children: [
+          ...opening.children.filter((block) => block.type !== 'footnotes'),
+          join,
+          ...opening.children.filter((block) => block.type === 'footnotes'),
+        ],
+      },
+    },
     membersIssue: { ...base, body: whole },
   };
 }

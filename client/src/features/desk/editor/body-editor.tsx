@@ -162,6 +162,7 @@ export function BodyEditor({
         {tool('Subheading', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
         {tool('Bold', state.bold, () => chain().toggleBold().run(), 'B')}
         {tool('Italic', state.italic, () => chain().toggleItalic().run(), 'I')}
+        {tool('Strikethrough', state.strike, () => chain().toggleStrike().run(), 'S')}
         {tool('Link', state.link, editLink, 'Link')}
         {tool('Bulleted list', state.bullet, () => chain().toggleBulletList().run(), '•')}
         {tool('Numbered list', state.ordered, () => chain().toggleOrderedList().run(), '1.')}
@@ -221,6 +222,28 @@ export function BodyEditor({
           </label>
         </div>
       )}
+      {state.sourceKind && (
+        <div className="editor__image-fields">
+          <label className="desk-field">
+            <span>
+              {state.sourceKind === 'table' ? 'The table' : 'The footnote'}, in Markdown (it shows
+              as written on the site)
+            </span>
+            <textarea
+              className="editor__source-text"
+              spellCheck={false}
+              rows={Math.min(12, state.sourceText.split('\n').length + 1)}
+              value={state.sourceText}
+              onChange={(event) =>
+                editor
+                  .chain()
+                  .updateAttributes('markdownSource', { source: event.target.value })
+                  .run()
+              }
+            />
+          </label>
+        </div>
+      )}
       <EditorContent editor={editor} />
       <p className="editor__count" aria-live="polite">
         {words} {words === 1 ? 'word' : 'words'}
@@ -237,6 +260,7 @@ function toolbarState(e: Editor) {
     h3: e.isActive('heading', { level: 3 }),
     bold: e.isActive('bold'),
     italic: e.isActive('italic'),
+    strike: e.isActive('strike'),
     link: e.isActive('link'),
     bullet: e.isActive('bulletList'),
     ordered: e.isActive('orderedList'),
@@ -244,6 +268,11 @@ function toolbarState(e: Editor) {
     image: e.isActive('image'),
     alt: String(e.getAttributes('image').alt ?? ''),
     caption: String(e.getAttributes('image').title ?? ''),
+    // A table or a footnote's text kept as Markdown (extensions.ts), edited as such when selected.
+    sourceKind: e.isActive('markdownSource')
+      ? String(e.getAttributes('markdownSource').kind ?? 'table')
+      : null,
+    sourceText: String(e.getAttributes('markdownSource').source ?? ''),
   };
 }
 const EMPTY_STATE: ReturnType<typeof toolbarState> = {
@@ -251,6 +280,7 @@ const EMPTY_STATE: ReturnType<typeof toolbarState> = {
   h3: false,
   bold: false,
   italic: false,
+  strike: false,
   link: false,
   bullet: false,
   ordered: false,
@@ -258,6 +288,8 @@ const EMPTY_STATE: ReturnType<typeof toolbarState> = {
   image: false,
   alt: '',
   caption: '',
+  sourceKind: null,
+  sourceText: '',
 };
 
 function imagesIn(data: DataTransfer | null): File[] {

@@ -1,4 +1,4 @@
-import { Node, type AnyExtension } from '@tiptap/core';
+import { Extension, Node, type AnyExtension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import { Markdown } from '@tiptap/markdown';
 import StarterKit from '@tiptap/starter-kit';
@@ -34,18 +34,182 @@ export const MembersDivider = Node.create({
 });
 
 /**
+ * A table or a footnote's text, kept exactly as its Markdown was written: the editor has no table
+ * of its own, so it shows the source read-only, in a box that moves and deletes as one piece, and
+ * writes it back unchanged. Selected, its Markdown is edited beside the body (body-editor.tsx).
+ */
+export const MarkdownSource = Node.create({
+  name: 'markdownSource',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: true,
+  addAttributes() {
+    return {
+      kind: { default: 'table' },
+      source: { default: '' },
+    };
+  },
+  parseHTML() {
+    return [
+      {
+        tag: 'figure[data-markdown-source]',
+        getAttrs: (element) => ({
+          kind: element.getAttribute('data-markdown-source') === 'footnote' ? 'footnote' : 'table',
+          source: element.querySelector('pre')?.textContent ?? '',
+        }),
+      },
+    ];
+  },
+  renderHTML({ node }) {
+    const kind = node.attrs.kind === 'footnote' ? 'footnote' : 'table';
+    return [
+      'figure',
+      { 'data-markdown-source': kind, class: 'editor__source', contenteditable: 'false' },
+      [
+        'figcaption',
+        {},
+        kind === 'table'
+          ? 'Table: select it to edit its Markdown'
+          : 'Footnote: select it to edit its Markdown',
+      ],
+      ['pre', {}, String(node.attrs.source)],
+    ];
+  },
+  // Its words, for the word count: the cells' or the note's text without the Markdown around it.
+  renderText: ({ node }) =>
+    String(node.attrs.source)
+      .replace(/^ {0,3}\[\^[^\]\s]+\]:|(?<!\\)\|[\s:|-]*(?=(?<!\\)\||$)|(?<!\\)\|/gm, ' ')
+      .replace(/\\\|/g, '|')
+      .replace(/[ \t]+/g, ' ')
+      .trim(),
+  markdownTokenName: 'table',
+  parseMarkdown: (token, helpers) =>
+    helpers.createNode('markdownSource', {
+      kind: 'table',
+      source: String(token.raw ?? '').replace(/\s+$/, ''),
+    }),
+  renderMarkdown: (node) => String(node.attrs?.source ?? ''),
+});
+
+/** `[^label]: text` and the lines that carry on its note (indented, or a paragraph's next line). */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\s]+\]:/;
+/** A line that starts a block of its own, so it cannot carry on a note's paragraph. */
+const BLOCK_START =
+  /^ {0,3}(?:#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$)|```|~~~|(?:[-*_][ \t]*){3,}$|<|\[\^[^\]\s]+\]:)/;
+
+/** The footnote definition at the start of `src`: its lines, as GitHub's Markdown reads them. */
+export function footnoteDefinitionAt(src: string): string | null {
+  if (!FOOTNOTE_DEFINITION.test(src)) return null;
+  const lines = src.split('\n');
+  let end = 1;
+  for (let index = 1; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (/^( {4}|\t)/.test(line) && line.trim() !== '') end = index + 1;
+    else if (line.trim() === '') {
+      // Blank lines belong to the note only when an indented line follows them.
+      const next = lines.slice(index).find((later) => later.trim() !== '');
+      if (next === undefined || !/^( {4}|\t)/.test(next)) break;
+    } else if ((lines[index - 1] ?? '').trim() !== '' && !BLOCK_START.test(line)) end = index + 1;
+    else break;
+  }
+  return lines.slice(0, end).join('\n') + (end < lines.length ? '\n' : '');
+}
+
+export const FootnoteDefinition = MarkdownSource.extend({
+  name: 'footnoteDefinition',
+  parseHTML: () => [],
+  markdownTokenName: 'footnoteDefinition',
+  markdownTokenizer: {
+    name: 'footnoteDefinition',
+    level: 'block',
+    start: (src) => src.search(/^ {0,3}\[\^[^\]\s]+\]:/m),
+    tokenize: (src) => {
+      const raw = footnoteDefinitionAt(src);
+      return raw === null ? undefined : { type: 'footnoteDefinition', raw };
+    },
+  },
+  parseMarkdown: (token, helpers) =>
+    helpers.createNode('markdownSource', {
+      kind: 'footnote',
+      source: String(token.raw ?? '').replace(/\s+$/, ''),
+    }),
+});
+
+/** `[^label]`: a reference to a footnote, kept as one piece (its brackets are not text to escape). */
+export const FootnoteReference = Node.create({
+  name: 'footnoteReference',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  selectable: true,
+  addAttributes() {
+    return { label: { default: '' } };
+  },
+  parseHTML() {
+    return [
+      {
+        tag: 'sup[data-footnote-ref]',
+        getAttrs: (element) => ({ label: element.getAttribute('data-footnote-ref') ?? '' }),
+      },
+    ];
+  },
+  renderHTML({ node }) {
+    const label = String(node.attrs.label);
+    return [
+      'sup',
+      {
+        'data-footnote-ref': label,
+        class: 'editor__footnote-ref',
+        contenteditable: 'false',
+        title: `Footnote ${label}`,
+      },
+      `[^${label}]`,
+    ];
+  },
+  markdownTokenName: 'footnoteReference',
+  markdownTokenizer: {
+    name: 'footnoteReference',
+    level: 'inline',
+    start: (src) => src.indexOf('[^'),
+    tokenize: (src) => {
+      const match = /^\[\^([^\]\s]+)\]/.exec(src);
+      return match ? { type: 'footnoteReference', raw: match[0], label: match[1] } : undefined;
+    },
+  },
+  parseMarkdown: (token, helpers) =>
+    helpers.createNode('footnoteReference', { label: String(token.label ?? '') }),
+  renderMarkdown: (node) => `[^${String(node.attrs?.label ?? '')}]`,
+});
+
+/**
+ * How `~~struck~~` text is read: Markdown's own reader strikes `~one tilde~` through as well, which
+ * the site does not (server/src/content/markdown-to-tree.ts), so that stays text as written. Read
+ * before StarterKit's strike (a higher priority), which still writes the mark back as `~~`.
+ */
+const TwoTildeStrike = Extension.create({
+  name: 'twoTildeStrike',
+  priority: 101,
+  markdownTokenName: 'del',
+  parseMarkdown: (token, helpers) =>
+    String(token.raw ?? '').startsWith('~~')
+      ? helpers.applyMark('strike', helpers.parseInline(token.tokens ?? []))
+      : helpers.createTextNode(String(token.raw ?? '')),
+});
+
+/**
  * What a post's body can hold in the editor: exactly what the site draws (contract/markdown-tree):
- * headings ## to ####, bold, italic, links, lists, quotes, code, rules, uploaded images with alt
- * text and a caption (Markdown's image title), and the members-only divider. Markdown in, Markdown
- * out (@tiptap/markdown); shortcuts as you type come with each node (`## `, `- `, `1. `, `> `).
+ * headings ## to ####, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
+ * images with alt text and a caption (Markdown's image title), the members-only divider, footnote
+ * references, and tables and footnotes' text kept as written. Markdown in, Markdown out
+ * (@tiptap/markdown); shortcuts as you type come with each node (`## `, `- `, `1. `, `> `).
  */
 export function bodyExtensions(): AnyExtension[] {
   return [
     StarterKit.configure({
       heading: { levels: [2, 3, 4] },
-      // Not drawn by the site: no underline or strike-through to write.
+      // Not drawn by the site: no underline to write.
       underline: false,
-      strike: false,
       link: {
         openOnClick: false,
         autolink: true,
@@ -55,6 +219,10 @@ export function bodyExtensions(): AnyExtension[] {
     }),
     Image.configure({ inline: false, allowBase64: false }),
     MembersDivider,
+    TwoTildeStrike,
+    MarkdownSource,
+    FootnoteDefinition,
+    FootnoteReference,
     Markdown.configure({ markedOptions: { gfm: true } }),
   ];
 }

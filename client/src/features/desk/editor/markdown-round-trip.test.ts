@@ -1,3 +1,4 @@
+import { getSchema, getText, getTextSerializersFromSchema } from '@tiptap/core';
 import { MarkdownManager } from '@tiptap/markdown';
 import { describe, expect, it } from 'vitest';
 import { splitFrontMatter } from '../../../../../contract/split-front-matter';
@@ -58,5 +59,74 @@ describe('the editor’s Markdown', () => {
     expect(convertMarkdownToTree(back)).toEqual(convertMarkdownToTree(body));
     // And again: a second save changes nothing.
     expect(roundTrip(back)).toBe(back);
+  });
+
+  const table = [
+    '| Plan | Cost | Where |',
+    '|:-----|-----:|:-----:|',
+    '| **Basic** \\| cheap | $5 | [IRS](https://www.irs.gov) |',
+    '| ~~Plus~~ | $9 |',
+  ].join('\n');
+  const notes = [
+    '[^src]: The first note,\n    over two lines.\n\n    And a second paragraph.',
+    '[^2]: Nobody points here, and it stays.',
+  ].join('\n\n');
+
+  it('keeps a table exactly as written, alignment, marks, links and escaped pipes included', () => {
+    const body = `Before.\n\n${table}\n\nAfter.`;
+    const back = roundTrip(body);
+    expect(back).toBe(body);
+    expect(convertMarkdownToTree(back)).toEqual(convertMarkdownToTree(body));
+  });
+
+  it('keeps footnote references (one used twice, one with no note) and the notes’ text as written', () => {
+    const body = `A claim[^src], the same again[^src], and [^missing] one.\n\n${notes}\n\n## After`;
+    const back = roundTrip(body);
+    expect(back).toBe(body);
+    const tree = convertMarkdownToTree(back);
+    expect(tree).toEqual(convertMarkdownToTree(body));
+    expect(tree.children.at(-1)?.type).toBe('footnotes');
+  });
+
+  it('keeps ~~strike-through~~, and a single tilde as a tilde', () => {
+    const body = 'It was ~~free~~ $5, in ~5 minutes, or ~10~ at most.';
+    const back = roundTrip(body);
+    expect(back).toContain('~~free~~');
+    expect(convertMarkdownToTree(back)).toEqual(convertMarkdownToTree(body));
+    expect(roundTrip(back)).toBe(back);
+  });
+
+  it('holds a table and a note as one read-only box each, showing its Markdown', () => {
+    const doc = manager().parse(`${table}\n\nText[^src].\n\n${notes}`);
+    const schema = getSchema(bodyExtensions());
+    const boxes = (doc.content ?? []).filter((node) => node.type === 'markdownSource');
+    expect(boxes.map((node) => node.attrs?.kind)).toEqual(['table', 'footnote', 'footnote']);
+    expect(boxes[0]?.attrs?.source).toBe(table);
+    const box = schema.nodeFromJSON(boxes[0]);
+    // One piece: the cursor steps over it, and Delete takes it whole; nothing inside is editable.
+    expect(box.type.spec.atom).toBe(true);
+    expect(box.type.spec.toDOM?.(box)).toEqual([
+      'figure',
+      { 'data-markdown-source': 'table', class: 'editor__source', contenteditable: 'false' },
+      ['figcaption', {}, 'Table: select it to edit its Markdown'],
+      ['pre', {}, table],
+    ]);
+  });
+
+  it('counts the words of a table’s cells and a note’s text, not their Markdown', () => {
+    const schema = getSchema(bodyExtensions());
+    const doc = schema.nodeFromJSON(manager().parse(`Two words.\n\n${table}\n\n${notes}`));
+    const text = getText(doc, {
+      blockSeparator: '\n',
+      textSerializers: getTextSerializersFromSchema(schema),
+    });
+    expect(text).toBe(
+      [
+        'Two words.',
+        'Plan Cost Where **Basic** | cheap $5 [IRS](https://www.irs.gov) ~~Plus~~ $9',
+        'The first note,\n over two lines.\n\n And a second paragraph.',
+        'Nobody points here, and it stays.',
+      ].join('\n'),
+    );
   });
 });
