@@ -946,6 +946,68 @@ export class FakeStripe {
     return this.startSubscription(customer, price, metadata);
   }
 
+  // ── Another platform's members in the same account (what an import finds) ────────────────
+
+  /** A customer made outside Cohort: another platform's member, from its own checkout. */
+  createCustomer(email: string | null = null): StripeObject {
+    return this.newCustomer(email);
+  }
+
+  /**
+   * A Price made outside Cohort: another product's in the account (Ghost's or Substack's
+   * membership), with no lookup key, unless one is given (a Cohort plan's, made in the Dashboard).
+   */
+  createPrice(fields: {
+    unit_amount: number;
+    interval: 'month' | 'year';
+    currency?: string;
+    productName?: string;
+    lookup_key?: string;
+  }): StripeObject {
+    return this.newPrice({
+      unit_amount: fields.unit_amount,
+      currency: fields.currency ?? 'usd',
+      interval: fields.interval,
+      productName: fields.productName ?? 'Another platform’s membership',
+      lookup_key: fields.lookup_key ?? null,
+    });
+  }
+
+  /**
+   * The customer subscribed to `priceId` elsewhere (another platform's checkout): the subscription
+   * and its first invoice, paid. A `periodEnd` in the past back-dates it.
+   */
+  subscribeCustomer(
+    customer: string,
+    priceId: string,
+    options: { periodEnd?: number; metadata?: Record<string, string> } = {},
+  ) {
+    return this.startSubscription(
+      customer,
+      this.get(priceId),
+      options.metadata ?? {},
+      options.periodEnd,
+    );
+  }
+
+  /** Cancelled from the end of the period paid for (the portal's "cancel"): active until then. */
+  cancelAtPeriodEnd(subscriptionId: string): StripeObject {
+    const subscription = this.get(subscriptionId);
+    const [item] = this.itemsOf(subscription);
+    return this.update('customer.subscription.updated', subscription, {
+      cancel_at_period_end: true,
+      cancel_at: Number(item?.current_period_end),
+      canceled_at: nowSeconds(),
+    });
+  }
+
+  /** Deleted in the Dashboard: Stripe answers its id with `{id, object, deleted: true}` after. */
+  deleteCustomer(customerId: string): void {
+    const customer = this.get(customerId);
+    this.objects.set(customerId, { id: customerId, object: 'customer', deleted: true });
+    this.emit('customer.deleted', customer);
+  }
+
   /** A year later: Stripe moves the period first, then invoices and charges the renewal. */
   renewSubscription(subscriptionId: string) {
     const { invoice, period } = this.nextPeriodInvoice(subscriptionId);

@@ -302,7 +302,7 @@ export interface SignInMail {
  * user: what it holds anonymously follows it into the account.
  */
 export async function requestEmailSignIn(
-  { db }: Pick<Services, 'db'>,
+  { db }: { db: Pick<Services['db'], 'prisma'> },
   input: { email: string; askedBy: string | null; withCode: boolean },
 ): Promise<SignInMail> {
   const email = requireValidEmail(input.email);

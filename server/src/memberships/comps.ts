@@ -27,8 +27,8 @@ export interface CompGrant {
   /** When the comp ends: in the future, at most MAX_COMP_DAYS away. */
   until: Date;
   reason: string;
-  /** The staff member granting it. */
-  grantedBy: string;
+  /** The staff member granting it; null for a comp an import brought from another platform. */
+  grantedBy: string | null;
   /** The configured currency (a comp's amount is 0 of it). */
   currency: string;
 }
@@ -73,9 +73,13 @@ export async function grantComp(
     );
   }
   await lockExistingUser(tx, grant.userId);
-  // A comp is given to the person behind an address: not to whoever registered it unproven.
+  // A comp is given to the person behind an address: not to whoever registered it unproven. An
+  // account without a password (an imported member's) signs in only by a link or code mailed to
+  // the address, which proves it: only its owner can ever use the comp.
   const { rows } = await tx.query<{ unproven: boolean }>(
-    'SELECT email IS NOT NULL AND "emailVerifiedAt" IS NULL AS unproven FROM users WHERE id = $1',
+    `SELECT email IS NOT NULL AND "emailVerifiedAt" IS NULL AND "passwordHash" IS NOT NULL
+              AS unproven
+     FROM users WHERE id = $1`,
     [grant.userId],
   );
   if (rows[0]?.unproven) {

@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
 import type { PaymentFact } from '../memberships/payment-facts.js';
 import { retrieveOrNull } from './call-stripe.js';
-import type { Services } from '../services.js';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 import { GIFT_OFFER } from '../../../contract/gift-rules.js';
 import { SEATS_OFFER } from '../../../contract/seat-rules.js';
@@ -11,6 +10,7 @@ import {
   readInvoiceFact,
   readPaymentIntentFact,
   readSubscriptionFact,
+  type SubscriptionReader,
 } from './read-payment-facts.js';
 
 /** A verified event that is not shaped like a Stripe event: answered 400, never a 500. */
@@ -50,7 +50,7 @@ function objectOf(event: Stripe.Event): { id: string; metadata?: unknown } {
  * snapshot may be stale (events are not ordered) or shaped by an older API version.
  */
 export async function readEventFacts(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: SubscriptionReader,
   event: Stripe.Event,
 ): Promise<PaymentFact[]> {
   if (typeof event.type !== 'string' || typeof event.id !== 'string') {

@@ -10,6 +10,7 @@ import type {
   SubscriptionFact,
 } from '../memberships/payment-facts.js';
 import { idOf, retrieveOrNull } from './call-stripe.js';
+import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import {
   giftDetails,
@@ -109,9 +110,78 @@ export async function readPaymentIntentFact(
   };
 }
 
-/** A subscription to one of Cohort's Prices (monthly or yearly); null for any other product's. */
+/** The plans an imported Stripe Price may count as (`npm run import -- … --price <price>=<plan>`). */
+export const IMPORTED_PRICE_PLANS = ['monthly', 'yearly'] as const;
+export type ImportedPricePlan = (typeof IMPORTED_PRICE_PLANS)[number];
+export const isImportedPricePlan = (plan: string): plan is ImportedPricePlan =>
+  (IMPORTED_PRICE_PLANS as readonly string[]).includes(plan);
+/** The billing interval each plan stands for, as Stripe names it. */
+export const INTERVAL_OF_PLAN: Record<ImportedPricePlan, string> = {
+  monthly: 'month',
+  yearly: 'year',
+};
+
+/**
+ * What reads a subscription. Besides Cohort's own Prices (the offer), a Price another platform
+ * sold memberships at in the same Stripe account counts once an import mapped it to a plan: the
+ * `imported_prices` rows, read through `db` (the webhook and reconcile pass it, so renewals at
+ * such a Price count too), and `importedPrices`, the mapping of an import that has not written it
+ * (a dry run). Without either, only Cohort's Prices count.
+ */
+export type SubscriptionReader = Pick<Services, 'stripe' | 'offer'> & {
+  db?: Pick<Database, 'pool'>;
+  importedPrices?: ReadonlyMap<string, ImportedPricePlan>;
+};
+
+/** The plans the given Prices were mapped to by an import, by Price id. */
+async function importedPlansOf(
+  deps: SubscriptionReader,
+  priceIds: readonly string[],
+): Promise<Map<string, ImportedPricePlan>> {
+  const plans = new Map<string, ImportedPricePlan>();
+  if (deps.db) {
+    const { rows } = await deps.db.pool.query<{ priceId: string; plan: string }>(
+      'SELECT "priceId", plan FROM imported_prices WHERE "priceId" = ANY($1::text[])',
+      [priceIds],
+    );
+    for (const row of rows) if (isImportedPricePlan(row.plan)) plans.set(row.priceId, row.plan);
+  }
+  for (const priceId of priceIds) {
+    const plan = deps.importedPrices?.get(priceId);
+    if (plan) plans.set(priceId, plan);
+  }
+  return plans;
+}
+
+/**
+ * The subscription's item that makes it a membership, with its billing interval: a Cohort Price's
+ * own, or the plan an imported Price was mapped to. Null for any other product's subscription.
+ */
+async function membershipItem(
+  deps: SubscriptionReader,
+  subscription: Stripe.Subscription,
+): Promise<{ item: Stripe.SubscriptionItem; interval: string | null } | null> {
+  const items = subscription.items.data;
+  const own = items.find((each) => isCohortPrice(each.price, deps.offer));
+  if (own) return { item: own, interval: own.price.recurring?.interval ?? null };
+  // Only another product's subscription (or an imported one) costs the extra look-up.
+  const imported = await importedPlansOf(
+    deps,
+    items.map((each) => each.price.id),
+  );
+  for (const item of items) {
+    const plan = imported.get(item.price.id);
+    if (plan) return { item, interval: INTERVAL_OF_PLAN[plan] };
+  }
+  return null;
+}
+
+/**
+ * A subscription to one of Cohort's Prices (monthly or yearly), or to a Price an import mapped to
+ * one of its plans; null for any other product's.
+ */
 export async function readSubscriptionFact(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: SubscriptionReader,
   subscriptionId: string,
 ): Promise<SubscriptionFact | null> {
   const readAt = new Date();
@@ -119,8 +189,9 @@ export async function readSubscriptionFact(
     stripe.subscriptions.retrieve(subscriptionId),
   );
   if (!subscription) return null;
-  const item = subscription.items.data.find((each) => isCohortPrice(each.price, deps.offer));
-  if (!item) return null;
+  const membership = await membershipItem(deps, subscription);
+  if (!membership) return null;
+  const { item, interval } = membership;
   const customerId = idOf(subscription.customer);
   if (!customerId) return null;
   return {
@@ -129,7 +200,7 @@ export async function readSubscriptionFact(
     userId: asUserId(subscription.metadata?.userId),
     customerId,
     status: subscription.status,
-    interval: item.price.recurring?.interval ?? null,
+    interval,
     priceId: item.price.id,
     amountCents: item.price.unit_amount,
     createdAt: fromSeconds(subscription.created),
@@ -144,7 +215,7 @@ export async function readSubscriptionFact(
 
 /** A paid invoice of a Cohort subscription, with the period it paid for and its charge's fate. */
 export async function readInvoiceFact(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: SubscriptionReader,
   invoiceId: string,
 ): Promise<InvoiceFact | null> {
   const readAt = new Date();
@@ -201,7 +272,7 @@ export async function readInvoiceFact(
  * payment it was. Refund and dispute events come through here.
  */
 export async function readChargeFacts(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: SubscriptionReader,
   chargeId: string,
 ): Promise<PaymentFact[]> {
   const charge = await retrieveOrNull(deps.stripe, 'read a charge', (stripe) =>
@@ -228,7 +299,7 @@ export async function readChargeFacts(
  * the checkout return alike.
  */
 export async function readCheckoutFacts(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: SubscriptionReader,
   session: Stripe.Checkout.Session,
 ): Promise<PaymentFact[]> {
   if (session.mode !== 'subscription' || session.status !== 'complete') return [];

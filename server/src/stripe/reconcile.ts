@@ -16,6 +16,7 @@ import {
   readInvoiceFact,
   readPaymentIntentFact,
   readSubscriptionFact,
+  type SubscriptionReader,
 } from './read-payment-facts.js';
 
 /**
@@ -70,7 +71,7 @@ const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const LIVE_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused'];
 
 /** Every item of a Stripe list, one page per call (each call bounded by STRIPE_TIMEOUT_MS). */
-async function listAll<T extends { id: string }>(
+export async function listAll<T extends { id: string }>(
   stripe: Stripe,
   operation: string,
   fetchPage: (stripe: Stripe, startingAfter: string | undefined) => Promise<Stripe.ApiList<T>>,
@@ -216,9 +217,12 @@ export async function reconcileStripe(
   };
 }
 
-/** A Cohort subscription as Stripe has it now, with every paid invoice; null for another product's. */
-async function readSubscriptionWithInvoices(
-  deps: StripeEventDeps,
+/**
+ * A Cohort subscription (or one at a Price an import mapped) as Stripe has it now, with every paid
+ * invoice; null for another product's. Also how an import reads its paying members.
+ */
+export async function readSubscriptionWithInvoices(
+  deps: SubscriptionReader,
   subscriptionId: string,
 ): Promise<PaymentFact[] | null> {
   const subscription = await readSubscriptionFact(deps, subscriptionId);
