@@ -94,6 +94,27 @@ export type RelatedItem =
   | { kind: 'campaign'; campaign: Campaign }
   | { kind: 'resource-group'; group: ResourceGroupSummary };
 
+/**
+ * A page of its own, at `/<slug>` (a page post whose slug is not a screen's: contract/posts.ts):
+ * what its heading and head show. Its body is sent apart, like an article's.
+ */
+export interface StandalonePage {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  /** The day its text last changed. */
+  updatedAt: string;
+  /** The writer's image above the text, when they set one, and its alt text. */
+  featureImage?: string;
+  featureImageAlt?: string;
+  /** What search engines and link previews show, when the writer set one. */
+  seoTitle?: string;
+  seoDescription?: string;
+  /** For members: others read what comes before the divider. */
+  membersOnly?: true;
+}
+
 /** What a page's heading and meta description need, without its body. */
 export type PageHead = Pick<PageCopy, 'title' | 'description'>;
 

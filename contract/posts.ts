@@ -1,5 +1,8 @@
+import { articleCategories } from './content-types.js';
+import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';
-import { categoryPath, contentPages, paths } from './site-paths.js';
+import { MANIFEST_ICONS, SITE_FILES } from './site-index.js';
+import { categoryPath, contentPages, paths, redirects, serverOwnPaths } from './site-paths.js';
 
 // Posts: every kind of editorial content, in the database (decision 16). A post's JSON uses the
 // front-matter names of content/FORMAT.md (`slug`, `title`, `summary`, `category`, a boycott's
@@ -57,7 +60,10 @@ export interface PostJson {
   [field: string]: unknown;
 }
 
-/** The screens a page's text appears on, by the page's slug: a page post is one of these. */
+/**
+ * The screens a page's text appears on, by the page's slug: a page post with one of these slugs is
+ * that screen's text; a page post with any other slug is a page of its own, at `/<slug>`.
+ */
 export const PAGE_SCREENS: Record<string, string> = {
   home: paths.home,
   why: paths.earlyAccess,
@@ -66,9 +72,12 @@ export const PAGE_SCREENS: Record<string, string> = {
   ...Object.fromEntries(contentPages.map((page) => [page.slug, page.path])),
 };
 
+/** Whether a page post is the text of one of the site's screens (PAGE_SCREENS). */
+export const isScreenText = (slug: string) => Object.hasOwn(PAGE_SCREENS, slug);
+
 /**
- * Where a post is seen: its own page for an article or a newsletter issue, the screen that lists
- * it for the other kinds.
+ * Where a post is seen: its own page for an article, a newsletter issue or a page that is not a
+ * screen's text, the screen that lists it for the other kinds.
  */
 export function postPath(post: { kind: PostKind; slug: string; category?: unknown }): string {
   switch (post.kind) {
@@ -83,12 +92,71 @@ export function postPath(post: { kind: PostKind; slug: string; category?: unknow
     case 'resources':
       return paths.empowerment;
     case 'page':
-      return PAGE_SCREENS[post.slug] ?? paths.home;
+      return isScreenText(post.slug) ? (PAGE_SCREENS[post.slug] ?? paths.home) : `/${post.slug}`;
   }
 }
 
-/** The kinds whose posts have an address of their own (so an old one can answer 301 or 410). */
-export const KINDS_WITH_PAGES: readonly PostKind[] = ['article', 'newsletter'];
+/** The kinds whose posts may have an address of their own (a page only when hasOwnAddress). */
+export const KINDS_WITH_PAGES: readonly PostKind[] = ['article', 'newsletter', 'page'];
+
+/**
+ * Whether a post has an address of its own, so that an old one can answer 301 or 410: never a
+ * screen's text (the screen stays whatever its text does).
+ */
+export function hasOwnAddress(post: { kind: PostKind; slug: string }): boolean {
+  return post.kind === 'page' ? !isScreenText(post.slug) : KINDS_WITH_PAGES.includes(post.kind);
+}
+
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Every first segment of an address the site or its server answers, and what answers it: the
+ * screens (contract/site-paths.ts, the sections, the newsletter, topics, search, the desk), the
+ * old addresses that redirect, what the server answers itself and the files of the built client.
+ * A file's name counts without its extension as well: a slug has no dot.
+ */
+const TAKEN_SEGMENTS: ReadonlyMap<string, string> = (() => {
+  const taken = new Map<string, string>();
+  const take = (path: string, why: string) => {
+    const segment = path.split('/')[1] ?? '';
+    for (const name of [segment, segment.replace(/\.[^.]*$/, '')]) {
+      if (name !== '' && !taken.has(name)) taken.set(name, why);
+    }
+  };
+  const screen = (path: string) => `${path} is one of the site's own screens`;
+  for (const path of [
+    ...Object.values(paths),
+    ...articleCategories.map(categoryPath),
+    ...contentPages.map((page) => page.path),
+    NEWSLETTER_PATHS.archive,
+  ]) {
+    take(path, screen(path.split('/').slice(0, 2).join('/')));
+  }
+  for (const { from } of redirects) take(from, `${from} leads to another screen of the site`);
+  for (const path of [
+    ...SERVER_PATHS,
+    ...SITE_FILES,
+    ...MANIFEST_ICONS.map((icon) => icon.src),
+    ...Object.values(serverOwnPaths),
+  ]) {
+    take(path, `${path} is an address the site's server answers itself`);
+  }
+  return taken;
+})();
+
+/**
+ * Why a page post may not have this slug as a page of its own at `/<slug>`, in words a publisher
+ * understands; null when it may. A screen's slug (PAGE_SCREENS) names that screen's text, not a
+ * page of its own.
+ */
+export function pageSlugProblem(slug: string): string | null {
+  if (!SLUG_PATTERN.test(slug)) return 'must be lower-case words joined by hyphens';
+  if (isScreenText(slug)) {
+    return `a page with the slug "${slug}" is the text of the site's ${PAGE_SCREENS[slug]} screen, not a page of its own`;
+  }
+  const taken = TAKEN_SEGMENTS.get(slug);
+  return taken ? `${taken}: choose another slug` : null;
+}
 
 /**
  * The "members only from here" divider: a line of its own in a post's Markdown. In a members-only

@@ -9,6 +9,7 @@ import type {
   HomeHighlights,
   PageCopy,
   ResourceGroup,
+  StandalonePage,
 } from './content-types.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
@@ -26,7 +27,12 @@ export interface SiteData {
   /** Site copy by slug (`home`, `why`, `privacy`…). */
   pages?: Record<string, PageCopy>;
   newsletters?: NewsletterListing[];
-  /** Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only). */
+  /** A page of its own (`/<slug>`), the one its screen shows; its body in `bodies`. */
+  standalonePages?: StandalonePage[];
+  /**
+   * Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only), `page/<slug>` (a
+   * page of its own).
+   */
   bodies?: Record<string, MarkdownTree>;
   /**
    * Keys of `bodies` that hold only a members-only post's opening (the reader is not a member):
@@ -44,7 +50,7 @@ export interface SiteData {
 }
 
 /** The key of a body in SiteData.bodies. */
-export const bodyKey = (kind: 'article' | 'newsletter', slug: string) => `${kind}/${slug}`;
+export const bodyKey = (kind: 'article' | 'newsletter' | 'page', slug: string) => `${kind}/${slug}`;
 
 /** The id of the page's <script type="application/json"> holding its SiteData. */
 export const SITE_DATA_ELEMENT_ID = 'site-data';

@@ -100,6 +100,23 @@ export const policyPages = [
 export const contentPages = [...topicPages, ...policyPages] as const;
 export type ContentPageSlug = (typeof contentPages)[number]['slug'];
 
+/**
+ * What the server answers at the top of the site besides its pages, the paths of
+ * contract/constants.ts (SERVER_PATHS) and the site's files (contract/site-index.ts SITE_FILES):
+ * an offer's link, the metrics, the built client's folder and the icons index.html links. No page
+ * of its own may take one of these addresses (contract/posts.ts pageSlugProblem).
+ */
+export const serverOwnPaths = {
+  /** An offer's link: `/join?offer=CODE` leads to the plans (docs/payments.md#plans). */
+  join: '/join',
+  metrics: '/metrics',
+  /** Vite's folder of hashed files. */
+  assets: '/assets',
+  indexHtml: '/index.html',
+  favicon: '/favicon.ico',
+  appleTouchIcon: '/apple-touch-icon.png',
+} as const;
+
 /** The addresses of the UI-kit demo the site grew from, and where they lead now. */
 export const redirects = [
   { from: '/index', to: paths.home },

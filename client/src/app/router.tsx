@@ -14,6 +14,7 @@ const DirectActionRoute = lazy(() => import('./routes/direct-action'));
 const CollectiveRoute = lazy(() => import('./routes/collective'));
 const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
 const ContentPageRoute = lazy(() => import('./routes/content-page'));
+const StandalonePageRoute = lazy(() => import('./routes/standalone-page'));
 const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
 const GiftPage = lazy(() => import('../features/payments/gift-page'));
 const GiftClaimPage = lazy(() => import('../features/account/gift-claim-page'));
@@ -110,6 +111,8 @@ export function AppRoutes() {
         <Route path={paths.topics} element={<TopicsRoute />} />
         <Route path={`${paths.topics}/:slug`} element={<TopicRoute />} />
         <Route path={`${paths.newsletter}/:slug?`} element={<NewsletterRoute />} />
+        {/* A page of its own (`/about`); one no page has is the 404 page. Any named route wins. */}
+        <Route path="/:slug" element={<StandalonePageRoute />} />
         {/* What no route above names: the site's 404 page. */}
         <Route path="*" element={<NotFoundRoute />} />
       </Route>

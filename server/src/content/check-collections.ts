@@ -1,4 +1,5 @@
 import { RESERVED_NEWSLETTER_SLUGS } from '../../../contract/newsletters.js';
+import { isScreenText, pageSlugProblem } from '../../../contract/posts.js';
 import type { ResourceGroupFrontMatter } from '../../../contract/post-fields.js';
 import type { IssueLog } from './content-issues.js';
 import type { ContentFile, LoadedContent } from './load-content.js';
@@ -44,6 +45,9 @@ export function checkCollections(log: IssueLog, content: Omit<LoadedContent, 'fi
     }
   }
   for (const page of content.pages) {
+    // A page that is no screen's text is a page of its own at /<name>: never over another address.
+    const problem = isScreenText(page.name) ? null : pageSlugProblem(page.name);
+    if (problem) log.add(page.file, 'slug', problem);
     const seen = new Set<string>();
     page.data.related?.forEach((slug, index) => {
       if (seen.has(slug)) log.add(page.file, `related.${index}`, `"${slug}" is listed twice`);

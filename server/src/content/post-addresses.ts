@@ -1,5 +1,10 @@
 import type pg from 'pg';
-import { KINDS_WITH_PAGES, postPath, type PostKind } from '../../../contract/posts.js';
+import {
+  hasOwnAddress,
+  KINDS_WITH_PAGES,
+  postPath,
+  type PostKind,
+} from '../../../contract/posts.js';
 import type { Tx } from '../db/transaction.js';
 import type { Actor } from './post-actors.js';
 import type { PostRow } from './post-row.js';
@@ -44,14 +49,18 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
       [KINDS_WITH_PAGES],
     ),
   ]);
-  const livePaths = new Set(liveRows.rows.map(postPath));
+  // A screen's text (a page post such as `privacy`) is never gone nor moved: the screen stays.
+  const livePaths = new Set(liveRows.rows.filter(hasOwnAddress).map(postPath));
   const moved = new Map<string, string>();
   for (const row of oldPaths.rows) {
     const to = postPath(row);
     if (row.path !== to && !livePaths.has(row.path)) moved.set(row.path, to);
   }
   const gone = new Set(
-    removed.rows.map(postPath).filter((path) => !livePaths.has(path) && !moved.has(path)),
+    removed.rows
+      .filter(hasOwnAddress)
+      .map(postPath)
+      .filter((path) => !livePaths.has(path) && !moved.has(path)),
   );
   return { gone, moved };
 }
@@ -69,7 +78,7 @@ export async function claimAddress(
   row: PostRow | null,
   post: Candidate,
 ): Promise<boolean> {
-  if (!KINDS_WITH_PAGES.includes(post.kind)) return false;
+  if (!hasOwnAddress(post)) return false;
   const path = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
   if (row && postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }) === path) {
     return false;
@@ -98,7 +107,7 @@ export async function claimAddress(
 export async function rememberOldAddress(tx: Tx, row: PostRow, post: Candidate) {
   const before = postPath({ kind: row.kind, slug: row.slug, category: row.fields.category });
   const after = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
-  if (before !== after && row.status === 'published' && KINDS_WITH_PAGES.includes(row.kind)) {
+  if (before !== after && row.status === 'published' && hasOwnAddress(row)) {
     await tx.query(
       `INSERT INTO "post_paths" ("path", "postId") VALUES ($1, $2)
         ON CONFLICT ("path") DO UPDATE SET "postId" = EXCLUDED."postId", "createdAt" = now()`,

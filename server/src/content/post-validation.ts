@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { PAGE_SCREENS, type PostKind } from '../../../contract/posts.js';
+import { isScreenText, pageSlugProblem, type PostKind } from '../../../contract/posts.js';
 import { postCommonSchema, postFieldSchemas } from '../../../contract/post-fields.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
@@ -163,12 +163,10 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
   if (post.title.trim() === '') problems.push({ field: 'title', message: 'is required' });
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(post.slug)) {
     problems.push({ field: 'slug', message: 'must be lower-case words joined by hyphens' });
-  }
-  if (post.kind === 'page' && !(post.slug in PAGE_SCREENS)) {
-    problems.push({
-      field: 'slug',
-      message: `must name a screen of the site: one of ${Object.keys(PAGE_SCREENS).join(', ')}`,
-    });
+  } else if (post.kind === 'page' && !isScreenText(post.slug)) {
+    // A page of its own, at /<slug>: never over an address the site answers otherwise.
+    const problem = pageSlugProblem(post.slug);
+    if (problem) problems.push({ field: 'slug', message: problem });
   }
   if (post.kind === 'newsletter' && ['confirm', 'unsubscribe', 'rss'].includes(post.slug)) {
     problems.push({ field: 'slug', message: `"${post.slug}" is taken by a page of the site` });

@@ -118,7 +118,12 @@ function addRow(content: LoadedContent, row: PostRow, trees: TreeCache) {
       return;
     case 'page':
       content.pages.push(
-        entry({ ...(fields as PageFields), id: row.id, title: row.title } as PageFrontMatter),
+        entry({
+          ...(fields as PageFields),
+          id: row.id,
+          title: row.title,
+          ...presentation(row),
+        } as PageFrontMatter),
       );
       return;
     case 'newsletter':

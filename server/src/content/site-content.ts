@@ -8,11 +8,13 @@ import type {
   RelatedItem,
   ResourceGroup,
   ResourceGroupSummary,
+  StandalonePage,
 } from '../../../contract/content-types.js';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import type { NewsletterIssue, NewsletterListing } from '../../../contract/newsletters.js';
 import { compareNewestFirst } from '../../../contract/newest-first.js';
 import { PERK_CATEGORIES, type Perk } from '../../../contract/perks.js';
+import { isScreenText } from '../../../contract/posts.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { LoadedContent } from './load-content.js';
 import type { PostAddresses } from './post-addresses.js';
@@ -43,7 +45,16 @@ export interface SiteContent {
   boycotts: Boycott[];
   resourceGroups: ResourceGroup[];
   highlights: HomeHighlights;
+  /** The screens' text by slug (`home`, `privacy`…: contract/posts.ts PAGE_SCREENS). */
   pages: Map<string, PageCopy>;
+  /**
+   * Pages of their own (`/<slug>`) by slug: what anyone may read (a members-only page's opening
+   * only) and, for a members-only page, its whole body for members (server only).
+   */
+  standalonePages: Map<
+    string,
+    { page: StandalonePage; body: MarkdownTree; memberBody?: MarkdownTree }
+  >;
   /** Every issue with its body and article cards (members-only bodies included: server only). */
   newsletters: NewsletterIssue[];
   newsletterListings: NewsletterListing[];
@@ -58,6 +69,14 @@ export interface SiteContent {
   gone: ReadonlySet<string>;
   /** Earlier addresses of live posts, to their address now (301). */
   moved: ReadonlyMap<string, string>;
+}
+
+/** A page of its own as the site keeps it: its body as anyone reads it, and as members do. */
+export interface StandaloneEntry {
+  page: StandalonePage;
+  body: MarkdownTree;
+  /** A members-only page's whole body (`body` is then its opening). */
+  memberBody?: MarkdownTree;
 }
 
 /** `css`: the site's stylesheet, whose colours the web manifest names. */
@@ -145,18 +164,42 @@ export function createSiteContent(
     return [];
   };
   const pages = new Map<string, PageCopy>(
-    content.pages.map(({ name, data: { related, ...data }, body }) => {
-      const items = related?.flatMap(relatedItem) ?? [];
-      return [
-        name,
-        {
+    content.pages
+      .filter(({ name }) => isScreenText(name))
+      .map(({ name, data: { related, ...data }, body }) => {
+        const items = related?.flatMap(relatedItem) ?? [];
+        return [
+          name,
+          {
+            slug: name,
+            ...data,
+            ...(items.length > 0 && { related: items }),
+            body: body ?? emptyBody(),
+          },
+        ];
+      }),
+  );
+  const standalonePages = new Map(
+    content.pages
+      .filter(({ name }) => !isScreenText(name))
+      .map(({ name, data, body, teaser }): [string, StandaloneEntry] => {
+        const { title, description, updatedAt } = data;
+        const { featureImage, featureImageAlt, seoTitle, seoDescription } = data as typeof data &
+          PostPresentation;
+        const page: StandalonePage = {
+          id: idOf(data),
           slug: name,
-          ...data,
-          ...(items.length > 0 && { related: items }),
-          body: body ?? emptyBody(),
-        },
-      ];
-    }),
+          title,
+          description,
+          updatedAt,
+          ...(featureImage && { featureImage, featureImageAlt: featureImageAlt ?? '' }),
+          ...(seoTitle && { seoTitle }),
+          ...(seoDescription && { seoDescription }),
+          ...(teaser && { membersOnly: true as const }),
+        };
+        const whole = body ?? emptyBody();
+        return [name, teaser ? { page, body: teaser, memberBody: whole } : { page, body: whole }];
+      }),
   );
 
   const highlights: HomeHighlights = {
@@ -194,6 +237,7 @@ export function createSiteContent(
     resourceGroups,
     highlights,
     pages,
+    standalonePages,
     newsletters: issues,
     newsletterListings,
     perks: sortPerks(content.perks.map(({ data }) => data)),

@@ -70,8 +70,22 @@ export function siteDataFor(
   if (path.startsWith(`${NEWSLETTER_PATHS.archive}/`)) {
     return issueData(content, path.slice(NEWSLETTER_PATHS.archive.length + 1));
   }
+  const standalone = standaloneAt(content, path);
+  if (standalone) {
+    const whole = reader === 'member' ? standalone.memberBody : undefined;
+    const key = bodyKey('page', standalone.page.slug);
+    return {
+      standalonePages: [standalone.page],
+      bodies: { [key]: whole ?? standalone.body },
+      ...(standalone.page.membersOnly && !whole && { teasers: [key] }),
+    };
+  }
   return {};
 }
+
+/** The page of its own at `path` (`/<slug>`), if one is published there. */
+const standaloneAt = (content: SiteContent, path: string) =>
+  /^\/[a-z0-9-]+$/.test(path) ? content.standalonePages.get(path.slice(1)) : undefined;
 
 const inSection = (content: SiteContent, category: ArticleCategory) =>
   content.articles.filter((article) => article.category === category);
@@ -97,10 +111,11 @@ function articleData(
 }
 
 /**
- * Whether the screen at `path` shows members more than others (a members-only article): its
+ * Whether the screen at `path` shows members more than others (a members-only article or page): its
  * page and data then depend on who asks, and a member's copy is private.
  */
 export function differsForMembers(content: SiteContent, path: string): boolean {
+  if (standaloneAt(content, path)?.page.membersOnly) return true;
   for (const category of articleCategories) {
     const section = `${categoryPath(category)}/`;
     if (path.startsWith(section)) {

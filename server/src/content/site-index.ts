@@ -8,6 +8,7 @@ import { categoryPath, contentPages, paths } from '../../../contract/site-paths.
 import { articleCategories } from '../../../contract/content-types.js';
 import type { LoadedContent } from './load-content.js';
 import { topicFeedPath, topicPath } from '../../../contract/topics.js';
+import { isScreenText, postPath } from '../../../contract/posts.js';
 import type { TopicEntry } from './topics.js';
 
 /**
@@ -99,6 +100,13 @@ export function createSiteIndex(
     { path: paths.newsletter, lastmod: lastmod(issueDates) },
     ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
     ...contentPages.map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
+    // Pages of their own (`/about`): a members-only one's page is public too (its opening).
+    ...content.pages
+      .filter(({ name }) => !isScreenText(name))
+      .map(({ name, data }) => ({
+        path: postPath({ kind: 'page', slug: name }),
+        lastmod: lastmod([data.updatedAt]),
+      })),
     // Search finds everything: as new as the newest post.
     { path: paths.search, lastmod: lastmod([]) },
     { path: paths.topics, lastmod: lastmod(topics.map((topic) => topic.lastmod)) },

@@ -9,7 +9,12 @@ import { DESK_API } from '../../../../contract/desk-api.js';
 import { postPath } from '../../../../contract/posts.js';
 import { previewRow } from '../../content/post-publishing.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
-import { browserOnlyPages, paths, redirects } from '../../../../contract/site-paths.js';
+import {
+  browserOnlyPages,
+  paths,
+  redirects,
+  serverOwnPaths,
+} from '../../../../contract/site-paths.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { SitePages, type Page } from '../../site/site-pages.js';
 import { differsForMembers, readerOf } from '../../content/site-data.js';
@@ -65,11 +70,8 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
 }
 
 /** The old UI-kit demo's addresses and where they lead now, and the bare template's. */
-/** An offer's link: `/join?offer=CODE` (docs/payments.md#plans). */
-const JOIN_PATH = '/join';
-
 const REDIRECTS = new Map<string, string>([
-  ['/index.html', '/'],
+  [serverOwnPaths.indexHtml, '/'],
   ...redirects.map(({ from, to }): [string, string] => [from, to]),
 ]);
 const BROWSER_ONLY = new Set<string>(browserOnlyPages);
@@ -87,6 +89,15 @@ const NOT_A_PAGE = '/404';
 function previewProblemPage(message: string): string {
   const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Preview</title><body style="font:16px/1.5 system-ui,sans-serif;margin:2rem;color:#141414"><h1 style="font-size:1.25rem">Not ready to preview</h1><p>${text}</p><p>Fill in what is missing, then preview again.</p></body></html>`;
+}
+
+/** A path with its escapes undone (`/caf%C3%A9` → `/café`), as an import may record it. */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** A preview's form: a post's JSON (up to 200,000 characters of body), URL-encoded. */
@@ -265,13 +276,15 @@ export default fp(
       }
       const redirect = REDIRECTS.get(path);
       if (redirect) return reply.redirect(sitePath(redirect), 301);
-      if (path === JOIN_PATH) {
+      if (path === serverOwnPaths.join) {
         // An offer's link (/join?offer=CODE): the plans, with the code, on the early-access page.
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         return reply.redirect(sitePath(`${paths.earlyAccess}${query}`), 302);
       }
       if (path.length > 1 && path.endsWith('/')) {
-        return reply.redirect(sitePath(path.replace(/\/+$/, '')), 301);
+        // `/write/` where `/write` moved: straight to where it leads now, in one hop.
+        const bare = path.replace(/\/+$/, '');
+        return reply.redirect(sitePath(REDIRECTS.get(bare) ?? movedFrom(bare) ?? bare), 301);
       }
       if (desk) {
         // Staff get the desk's shell; staff whose address is not proven yet, the page asking them
@@ -290,14 +303,39 @@ export default fp(
           .send(staffShell);
       }
       if (BROWSER_ONLY.has(path)) return sendPage(request, reply, pages.shell);
-      // A post whose slug or section changed: its old address leads to it.
-      const content = app.siteContent.current();
-      const moved = content.moved.get(path);
+      const moved = movedFrom(path, request.url);
       if (moved) return reply.redirect(sitePath(moved), 301);
+      const content = app.siteContent.current();
       if (path === paths.search) return answerSearch(request, reply);
       // Who reads matters only where members see more: only there is the session looked up.
       const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
       return sendPage(request, reply, await pages.page(path, reader));
+    }
+
+    /**
+     * Where an old address leads now (301), if a post was there: a post whose slug or section
+     * changed, or an imported one (its old platform's paths). A page the site draws there wins.
+     * For the home page, WordPress's links by number (`/?p=1178`, `/?page_id=2`), the other
+     * parameters ignored; any other query leaves the home page as it is.
+     */
+    function movedFrom(path: string, url?: string): string | undefined {
+      const desk = options.staffOnlyPrefix;
+      const inDesk = desk !== undefined && (path === desk || path.startsWith(`${desk}/`));
+      if (!pages || inDesk || BROWSER_ONLY.has(path)) return undefined;
+      const { moved } = app.siteContent.current();
+      if (path === paths.home) {
+        const query = new URLSearchParams(url?.split('?')[1] ?? '');
+        for (const name of ['p', 'page_id']) {
+          const id = query.get(name);
+          if (id && /^[0-9]{1,12}$/.test(id)) {
+            const to = moved.get(`/?${name}=${Number(id)}`);
+            if (to) return to;
+          }
+        }
+        return undefined;
+      }
+      if (pages.has(path)) return undefined;
+      return moved.get(path) ?? moved.get(decodedPath(path));
     }
 
     /**

@@ -14,6 +14,7 @@ import { NewsletterPanel } from './newsletter-panel';
 import { describePending, type PendingChange } from './pending-change';
 import { publishPost, restoreRevision, submitPost, unpublishPost, type Revision } from './post-api';
 import {
+  addressPreview,
   changesOf,
   fieldValue,
   formatLocal,
@@ -56,6 +57,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   const kind: PostKind = post?.kind ?? newKind;
   const live = post !== null && post.status !== 'draft';
   const mayPublish = staff.role !== 'writer';
+  const address = form && addressPreview(kind, form, post);
   useDocumentHead(form?.title ? `${form.title} · Desk` : 'New post · Desk');
 
   /** A change the server made (published, restored...): the post as it answered, and what was done. */
@@ -213,7 +215,12 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               placeholder="made from the title"
             />
           </label>
-          {post && <p className="desk__id">{post.path}</p>}
+          {address?.path && <p className="desk__id">{address.path}</p>}
+          {address?.problem && (
+            <p className="desk__small" role="status">
+              Slug: {address.problem}
+            </p>
+          )}
           <label className="desk-field">
             <span>Who can read it</span>
             <select

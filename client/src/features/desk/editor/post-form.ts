@@ -1,5 +1,11 @@
 import { articleCategories, boycottStatuses } from '../../../../../contract/content-types';
-import type { PostJson, PostKind } from '../../../../../contract/posts';
+import {
+  isScreenText,
+  pageSlugProblem,
+  postPath,
+  type PostJson,
+  type PostKind,
+} from '../../../../../contract/posts';
 
 /** What the editor edits: a post's columns and its kind's fields (contract/post-fields.ts). */
 export interface PostForm {
@@ -204,6 +210,24 @@ export function changesOf(form: PostForm, kind: PostKind): Record<string, unknow
     seoTitle: orNull(form.seoTitle),
     seoDescription: orNull(form.seoDescription),
   };
+}
+
+/**
+ * Where the post is seen with the slug as typed (a page not a screen's text: `/<slug>`), and why a
+ * page may not have that slug (null: it may). Without a slug, the saved post's address; nothing
+ * for a new post, or an article without its section.
+ */
+export function addressPreview(
+  kind: PostKind,
+  form: PostForm,
+  saved: PostJson | null,
+): { path: string | null; problem: string | null } | null {
+  const slug = form.slug.trim();
+  if (slug === '') return saved && { path: saved.path, problem: null };
+  const problem = kind === 'page' && !isScreenText(slug) ? pageSlugProblem(slug) : null;
+  const { category } = form.fields;
+  const placed = kind !== 'article' || (typeof category === 'string' && category !== '');
+  return { path: placed && !problem ? postPath({ kind, slug, category }) : null, problem };
 }
 
 /** A list as its field shows it, and a field's text as the list it means. */

@@ -1,0 +1,62 @@
+import type { MarkdownTree } from '../../../../contract/markdown-tree';
+import { bodyKey } from '../../../../contract/site-data';
+import { MarkdownContent } from '../../components/markdown-content';
+import { PageMasthead } from '../../components/page-masthead';
+import { ContentImage } from '../../features/content/components/content-image';
+import { MembersOnlyRest } from '../../features/content/components/members-only-rest';
+import type { StandalonePage } from '../../features/content/types';
+import { useDocumentHead } from '../../lib/document-head';
+import { useParams } from '../../lib/router';
+import { useSiteData } from '../../lib/site-data';
+import NotFoundRoute from './not-found';
+
+/**
+ * A page of its own at `/<slug>` (About, Contact…: a page post whose slug is no screen's). Any
+ * other one-word address the server has no page for is the 404 page, like an unknown article.
+ */
+export default function StandalonePageRoute() {
+  const { slug = '' } = useParams();
+  const { standalonePages = [], bodies = {}, teasers = [] } = useSiteData();
+  const page = standalonePages.find((item) => item.slug === slug);
+  const key = bodyKey('page', slug);
+  const body = bodies[key];
+  if (!page || !body) return <NotFoundRoute />;
+  return <StandaloneScreen page={page} body={body} bodyKey={key} teaser={teasers.includes(key)} />;
+}
+
+function StandaloneScreen({
+  page,
+  body,
+  bodyKey: key,
+  teaser,
+}: {
+  page: StandalonePage;
+  /** The whole body, or a members-only page's opening (`teaser`) for a non-member. */
+  body: MarkdownTree;
+  bodyKey: string;
+  teaser: boolean;
+}) {
+  useDocumentHead(page.seoTitle ?? page.title, page.seoDescription ?? page.description);
+  return (
+    <article className="article">
+      <PageMasthead title={page.title} lede={page.description} />
+      {page.featureImage && (
+        <div className="article__hero">
+          <ContentImage
+            src={page.featureImage}
+            alt={page.featureImageAlt}
+            priority
+            sizes="(min-width: 60.5rem) 58rem, calc(100vw - 2.5rem)"
+          />
+        </div>
+      )}
+      <div className="prose article__body">
+        {teaser ? (
+          <MembersOnlyRest bodyKey={key} teaser={body} />
+        ) : (
+          <MarkdownContent blocks={body.children} />
+        )}
+      </div>
+    </article>
+  );
+}
