@@ -1,0 +1,709 @@
+import type { Element, ElementContent, Nodes, Root, RootContent, Text } from 'hast';
+import { isSafeHref } from '../../../contract/safe-href.js';
+import { embedPageOf, hostOf } from './embed-links.js';
+import type { HtmlFlavour } from './source.js';
+import { note } from './wordpress-html.js';
+
+/*
+ * The clean-ups a post's HTML gets before the sanitiser sees it, while the platforms' classes,
+ * ids and data attributes are still there to say what a piece of markup is: cards and widgets
+ * become the plain HTML they stand for (a figure, a link, a quote), what the site cannot show is
+ * removed and named in `dropped`, and every address is made absolute or a site path.
+ */
+
+/**
+ * Elements only these clean-ups make: the HTML parser lower-cases every tag name it reads, so a
+ * post cannot write one of these itself.
+ */
+export const DIVIDER_TAG = 'cohortDivider';
+export const FOOTNOTE_REF_TAG = 'cohortFootnoteRef';
+export const FOOTNOTE_TAG = 'cohortFootnote';
+export const FOOTNOTE_LABEL_TAG = 'cohortFootnoteLabel';
+
+export interface CleanupContext {
+  flavour: HtmlFlavour;
+  /** The old site's address without a trailing slash, when the export says it. */
+  siteUrl: string | undefined;
+  dropped: string[];
+}
+
+/** Removed with what they hold, and named in `dropped`: they run code or draw on their own. */
+const REPORTED = new Set([
+  'script',
+  'style',
+  'object',
+  'embed',
+  'applet',
+  'form',
+  'svg',
+  'math',
+  'canvas',
+]);
+/** Removed with what they hold, unmentioned: a document's head, form controls, fallbacks. */
+const SILENT = new Set([
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'noscript',
+  'template',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'option',
+  'source',
+  'track',
+]);
+
+/** Substack's calls to subscribe, share and comment: nothing a reader here can use. */
+const WIDGET_CLASSES = [
+  'subscription-widget-wrap',
+  'subscription-widget-wrap-editor',
+  'subscription-widget',
+  'subscribe-widget',
+  'captioned-button-wrap',
+  'share-dialog',
+  'install-substack-app-embed',
+  'kg-signup-card',
+];
+const SUBSCRIBE_OR_SHARE =
+  /\/subscribe\b|[?&]action=share\b|\/comments\/?(?:$|[?#])|\/share\/?(?:$|[?#])/i;
+
+/** Medium repeats the post's title and subtitle at the top of its body, and marks its sections. */
+const MEDIUM_REPEATS = ['graf--title', 'graf--subtitle', 'section-divider'];
+
+export function cleanUpHtml(tree: Root, context: CleanupContext): void {
+  if (context.flavour === 'medium') keepMediumBody(tree);
+  markFootnotes(tree);
+  rewriteChildren(tree, (node) => rewriteElement(node, context));
+}
+
+// ————— walking the tree —————
+
+/** Elements that may hold paragraphs (anything else holds text). */
+const FLOW_PARENTS = new Set([
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'dd',
+  'details',
+  'div',
+  'figure',
+  'footer',
+  'header',
+  'li',
+  'main',
+  'section',
+  'td',
+  'th',
+  FOOTNOTE_TAG,
+]);
+
+/** What a node becomes: undefined keeps it (its children are visited), an array replaces it. */
+type Rewrite = (node: Element) => ElementContent[] | undefined;
+
+/** Nodes these clean-ups made: not rewritten again (their children still are). */
+const finished = new WeakSet<Element>();
+
+function rewriteChildren(parent: Root | Element, rewrite: Rewrite): void {
+  const children: RootContent[] = [];
+  for (const child of parent.children) {
+    if (child.type === 'comment') {
+      // Ghost's members-only card; every other comment (editor blocks, `more`) goes.
+      if (/^\s*members-only\s*$/i.test(child.value)) children.push(element(DIVIDER_TAG));
+    } else if (child.type !== 'element' || finished.has(child)) {
+      if (child.type === 'element') rewriteChildren(child, rewrite);
+      children.push(child);
+    } else {
+      const replaced = rewrite(child);
+      if (replaced === undefined) {
+        rewriteChildren(child, rewrite);
+        children.push(child);
+      } else {
+        const holder = element('div', {}, replaced);
+        rewriteChildren(holder, rewrite);
+        // A paragraph made for an embed or an image, inside text: its content joins the text.
+        const inText = parent.type === 'element' && !FLOW_PARENTS.has(parent.tagName);
+        children.push(
+          ...holder.children.flatMap((made) =>
+            inText && made.type === 'element' && made.tagName === 'p' ? made.children : [made],
+          ),
+        );
+      }
+    }
+  }
+  parent.children = children as typeof parent.children;
+}
+
+function element(
+  tagName: string,
+  properties: Element['properties'] = {},
+  children: ElementContent[] = [],
+): Element {
+  return { type: 'element', tagName, properties, children };
+}
+
+const text = (value: string): Text => ({ type: 'text', value });
+
+function classesOf(node: Element): string[] {
+  const value: unknown = node.properties.className;
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'string' ? value.split(/\s+/) : [];
+}
+
+const hasClass = (node: Element, name: string) => classesOf(node).includes(name);
+
+function attribute(node: Element, name: string): string | undefined {
+  const value = node.properties[name];
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  return Array.isArray(value) ? value.join(' ') : undefined;
+}
+
+/** The text a node holds, as a reader would see it. */
+export function textOf(node: Nodes): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element' && node.tagName === 'br') return ' ';
+  if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('');
+  return '';
+}
+
+const words = (value: string) => value.replace(/\s+/g, ' ').trim();
+
+function findAll(node: Root | Element, test: (node: Element) => boolean): Element[] {
+  const found: Element[] = [];
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (test(child)) found.push(child);
+    found.push(...findAll(child, test));
+  }
+  return found;
+}
+
+const find = (node: Root | Element, test: (node: Element) => boolean): Element | undefined =>
+  findAll(node, test)[0];
+
+/** Substack's `data-attrs`: the JSON its editor keeps on each embed. */
+function dataAttrs(node: Element): Record<string, unknown> {
+  const raw = attribute(node, 'dataAttrs');
+  if (!raw) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const stringIn = (record: Record<string, unknown>, key: string): string | undefined => {
+  const value = record[key];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+
+/** A paragraph holding one link (an embed, a bookmark, a button). */
+function linkParagraph(href: string, label: string, context: CleanupContext): ElementContent[] {
+  const url = resolveLink(href, context.siteUrl);
+  if (url === null || !/^https?:|^\//.test(url)) return [];
+  const link = element('a', { href: url }, [text(words(label) || url)]);
+  finished.add(link);
+  return [element('p', {}, [link])];
+}
+
+// ————— one element —————
+
+function rewriteElement(node: Element, context: CleanupContext): ElementContent[] | undefined {
+  const { dropped } = context;
+  dropEventHandlers(node, dropped);
+  const tag = node.tagName;
+  if (SILENT.has(tag)) return [];
+  if (REPORTED.has(tag)) {
+    note(dropped, tag);
+    return [];
+  }
+  const classes = classesOf(node);
+  if (classes.some((name) => WIDGET_CLASSES.includes(name))) {
+    note(dropped, 'subscribe widget');
+    return [];
+  }
+  if (classes.some((name) => MEDIUM_REPEATS.includes(name))) return [];
+
+  const card = rewriteCard(node, classes, context);
+  if (card !== undefined) return card;
+
+  switch (tag) {
+    case 'iframe':
+      return embeddedFrame(node, context);
+    case 'video':
+    case 'audio':
+      return mediaLink(node, tag === 'video' ? 'Video' : 'Audio', context);
+    case 'figure':
+      return imageFigure(node, context);
+    case 'img':
+      return image(node, undefined, context);
+    case 'a':
+      return link(node, context);
+    case 'p':
+      return context.flavour === 'wordpress' ? bareUrl(node, context) : undefined;
+    case 'pre':
+      moveLanguageToCode(node);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function dropEventHandlers(node: Element, dropped: string[]): void {
+  const handlers = Object.keys(node.properties).filter((name) => /^on/i.test(name));
+  if (handlers.length === 0) return;
+  for (const name of handlers) note(dropped, `event handler (${name.toLowerCase()})`);
+  node.properties = Object.fromEntries(
+    Object.entries(node.properties).filter(([name]) => !handlers.includes(name)),
+  );
+}
+
+/** The platforms' cards and widgets that stand for something plainer. */
+function rewriteCard(
+  node: Element,
+  classes: string[],
+  context: CleanupContext,
+): ElementContent[] | undefined {
+  const has = (name: string) => classes.includes(name);
+
+  if (has('kg-bookmark-card')) {
+    const anchor = find(node, (child) => child.tagName === 'a');
+    const title = find(node, (child) => hasClass(child, 'kg-bookmark-title'));
+    const href = anchor && attribute(anchor, 'href');
+    return href ? linkParagraph(href, title ? textOf(title) : href, context) : [];
+  }
+  if (has('kg-callout-card')) {
+    const emoji = find(node, (child) => hasClass(child, 'kg-callout-emoji'));
+    const body = find(node, (child) => hasClass(child, 'kg-callout-text'));
+    const lead = emoji ? [text(`${words(textOf(emoji))} `)] : [];
+    return [element('blockquote', {}, [element('p', {}, [...lead, ...(body?.children ?? [])])])];
+  }
+  if (has('kg-audio-card') || has('kg-video-card')) {
+    const media = find(node, (child) => child.tagName === 'audio' || child.tagName === 'video');
+    const title = find(node, (child) => hasClass(child, 'kg-audio-title'));
+    const fallback = has('kg-audio-card') ? 'Audio' : 'Video';
+    return media ? mediaLink(media, title ? textOf(title) : fallback, context) : [];
+  }
+  if (has('kg-file-card')) {
+    const anchor = find(node, (child) => child.tagName === 'a');
+    const title = find(node, (child) => hasClass(child, 'kg-file-card-title'));
+    const href = anchor && attribute(anchor, 'href');
+    return href ? linkParagraph(href, title ? textOf(title) : 'Download', context) : [];
+  }
+  if (has('twitter-tweet') || has('tweet')) {
+    const attrs = dataAttrs(node);
+    const status = find(node, (child) =>
+      /(?:twitter|x)\.com\/[^/]+\/status\/\d+/i.test(attribute(child, 'href') ?? ''),
+    );
+    const href = stringIn(attrs, 'url') ?? (status && attribute(status, 'href'));
+    const said = find(node, (child) => child.tagName === 'p');
+    const username = stringIn(attrs, 'username');
+    const label =
+      stringIn(attrs, 'full_text') ??
+      (said ? textOf(said) : undefined) ??
+      (username ? `Tweet by @${username}` : 'Tweet');
+    return href ? linkParagraph(href, label, context) : undefined;
+  }
+  if (has('embedded-post-wrap') || has('embedded-publication-wrap')) {
+    const attrs = dataAttrs(node);
+    const href = stringIn(attrs, 'url');
+    const label = stringIn(attrs, 'title') ?? stringIn(attrs, 'name') ?? href ?? '';
+    return href ? linkParagraph(href, label, context) : undefined;
+  }
+  if (has('youtube-wrap')) {
+    const id = stringIn(dataAttrs(node), 'videoId');
+    if (id && /^[\w-]+$/.test(id)) {
+      const page = `https://www.youtube.com/watch?v=${id}`;
+      return linkParagraph(page, page, context);
+    }
+    return undefined;
+  }
+  if (classes.some((name) => /audio|podcast|spotify/.test(name))) {
+    // Substack's podcast players: a link to what they play, when their data says where it is.
+    const attrs = dataAttrs(node);
+    const href = stringIn(attrs, 'url') ?? stringIn(attrs, 'src') ?? stringIn(attrs, 'audioUrl');
+    if (!href) return undefined;
+    const label = stringIn(attrs, 'title') ?? stringIn(attrs, 'label') ?? 'Listen';
+    return linkParagraph(embedPageOf(href) ?? href, label, context);
+  }
+  if (has('button-wrapper') || (node.tagName === 'a' && has('button'))) {
+    const anchor = node.tagName === 'a' ? node : find(node, (child) => child.tagName === 'a');
+    const href = (anchor && attribute(anchor, 'href')) ?? stringIn(dataAttrs(node), 'url');
+    if (!href || SUBSCRIBE_OR_SHARE.test(href)) {
+      note(context.dropped, 'button (subscribe, share or comment)');
+      return [];
+    }
+    return linkParagraph(href, anchor ? textOf(anchor) : href, context);
+  }
+  if (has('wp-block-embed')) {
+    // WordPress keeps the address it embeds as the text of the block.
+    const wrapper = find(node, (child) => hasClass(child, 'wp-block-embed__wrapper')) ?? node;
+    const url = words(textOf(wrapper));
+    if (/^https?:\/\/\S+$/i.test(url)) return linkParagraph(embedPageOf(url) ?? url, url, context);
+    return undefined;
+  }
+  if (has('graf--mixtapeEmbed')) {
+    const anchor = find(node, (child) => child.tagName === 'a' && !hasClass(child, 'mixtapeImage'));
+    const href = anchor && attribute(anchor, 'href');
+    if (!anchor || !href) return [];
+    const title = find(anchor, (child) => child.tagName === 'strong');
+    return linkParagraph(href, textOf(title ?? anchor), context);
+  }
+  return undefined;
+}
+
+function embeddedFrame(node: Element, context: CleanupContext): ElementContent[] {
+  const src = attribute(node, 'src') ?? attribute(node, 'dataSrc') ?? '';
+  const page = embedPageOf(src);
+  if (!page) {
+    note(context.dropped, `iframe (${hostOf(src)})`);
+    return [];
+  }
+  return linkParagraph(page, attribute(node, 'title') ?? page, context);
+}
+
+function mediaLink(node: Element, label: string, context: CleanupContext): ElementContent[] {
+  const source = find(node, (child) => child.tagName === 'source' && !!attribute(child, 'src'));
+  const src = attribute(node, 'src') ?? (source && attribute(source, 'src'));
+  if (!src) {
+    note(context.dropped, node.tagName);
+    return [];
+  }
+  return linkParagraph(src, attribute(node, 'title') ?? label, context);
+}
+
+/** A figure's images, each on a line of its own, the caption going with the last. */
+function imageFigure(node: Element, context: CleanupContext): ElementContent[] | undefined {
+  const images = findAll(node, (child) => child.tagName === 'img');
+  if (images.length === 0) return undefined;
+  const figcaption = find(node, (child) => child.tagName === 'figcaption');
+  const caption = figcaption ? words(textOf(figcaption)) : '';
+  return images.flatMap((img, index) =>
+    image(img, index === images.length - 1 && caption ? caption : undefined, context),
+  );
+}
+
+/** An image as a paragraph of its own, its address absolute and its alt text never empty. */
+function image(
+  node: Element,
+  caption: string | undefined,
+  context: CleanupContext,
+): ElementContent[] {
+  // Substack keeps the original upload's address in its data; lazy loaders keep it in data-src.
+  const candidates = [
+    stringIn(dataAttrs(node), 'src'),
+    attribute(node, 'src'),
+    attribute(node, 'dataSrc'),
+    attribute(node, 'dataLazySrc'),
+    firstOfSrcset(node),
+  ].filter((value): value is string => !!value && value.trim() !== '');
+  const usable = candidates.find((value) => !/^\s*data:/i.test(value)) ?? candidates[0];
+  const resolved = resolveImage(usable ?? '', context.siteUrl);
+  if ('refused' in resolved) {
+    note(context.dropped, resolved.refused);
+    return [];
+  }
+  const title = caption ?? (words(attribute(node, 'title') ?? '') || undefined);
+  const alt = words(attribute(node, 'alt') ?? '') || title || fileWords(resolved.url);
+  const img = element('img', { src: resolved.url, alt, ...(title ? { title } : {}) });
+  finished.add(img);
+  return [element('p', {}, [img])];
+}
+
+/** The first address of an image's `srcset`, for an image that has no `src`. */
+function firstOfSrcset(node: Element): string | undefined {
+  const value: unknown = node.properties.srcSet;
+  const first = Array.isArray(value) ? value[0] : typeof value === 'string' ? value : undefined;
+  return typeof first === 'string' ? first.trim().split(/\s+/)[0] : undefined;
+}
+
+/** `andreas-selter-xSMqGH7gi6o-unsplash.jpg` → `andreas selter xSMqGH7gi6o unsplash`. */
+export function fileWords(url: string): string {
+  let name = url.split(/[?#]/)[0]?.split('/').pop() ?? '';
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: the name as it is.
+  }
+  const stem = name
+    .replace(/\.[a-z0-9]{2,5}$/i, '')
+    .replace(/-\d+x\d+$/, '')
+    .replace(/[-_+.\s]+/g, ' ')
+    .trim();
+  return stem || 'Image';
+}
+
+function link(node: Element, context: CleanupContext): ElementContent[] | undefined {
+  const content = node.children.filter(
+    (child) => !(child.type === 'text' && child.value.trim() === ''),
+  );
+  const [only] = content;
+  // A linked image: the image alone (an image on the site is never inside a link).
+  if (content.length === 1 && only?.type === 'element') {
+    const img = only.tagName === 'img' ? only : find(only, (child) => child.tagName === 'img');
+    if (img && words(textOf(only)) === '') return [img];
+  }
+  const raw = attribute(node, 'href');
+  const url = raw === undefined ? null : resolveLink(raw, context.siteUrl);
+  if (url === null) {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(cleanUrl(raw ?? ''))?.[1]?.toLowerCase();
+    if (scheme) note(context.dropped, `${scheme}: link`);
+    return node.children;
+  }
+  if (url.startsWith('mailto:') && !SITE_TAKES_MAILTO) {
+    // The site shows only web links: the address stays readable as text.
+    const address = decodeURIComponent(url.slice('mailto:'.length).split('?')[0] ?? '');
+    return words(textOf(node)) === address
+      ? node.children
+      : [...node.children, text(` (${address})`)];
+  }
+  const title = attribute(node, 'title');
+  node.properties = { href: url, ...(title ? { title } : {}) };
+  return undefined;
+}
+
+const SITE_TAKES_MAILTO = isSafeHref('mailto:someone@example.com');
+
+/** WordPress turns an address alone on its line into an embed: here, a link to it. */
+function bareUrl(node: Element, context: CleanupContext): ElementContent[] | undefined {
+  const [only, ...rest] = node.children;
+  if (rest.length > 0 || only?.type !== 'text') return undefined;
+  const url = only.value.trim();
+  if (!/^https?:\/\/\S+$/i.test(url)) return undefined;
+  return linkParagraph(embedPageOf(url) ?? url, url, context);
+}
+
+/** Prism and highlight.js mark the language on the <pre>; the converter reads it on <code>. */
+function moveLanguageToCode(node: Element): void {
+  const language = classesOf(node).find((name) => /^(?:language|lang)-./.test(name));
+  const code = node.children.find(
+    (child): child is Element => child.type === 'element' && child.tagName === 'code',
+  );
+  if (!language || !code || classesOf(code).some((name) => name.startsWith('language-'))) return;
+  code.properties.className = [language.replace(/^lang-/, 'language-')];
+}
+
+// ————— addresses —————
+
+/** What a browser ignores in an address: spaces and controls around it, tabs and newlines in it. */
+function cleanUrl(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  return raw.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+}
+
+const GHOST_URL = '__GHOST_URL__';
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/**
+ * A link's target on the site: an http(s) or mailto address, or a path on this site (a link to
+ * the old site's own posts keeps working through their redirects); null for anything else
+ * (`javascript:`, `data:`, a fragment whose anchor does not come along).
+ */
+export function resolveLink(raw: string, siteUrl: string | undefined): string | null {
+  let url = cleanUrl(raw);
+  if (url.startsWith(GHOST_URL)) url = url.slice(GHOST_URL.length) || '/';
+  if (url === '' || url.startsWith('#')) return null;
+  if (url.startsWith('//')) url = `https:${url}`;
+  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'mailto') return /^mailto:[^\s<>]+@[^\s<>]+$/i.test(url) ? url : null;
+  if (scheme === 'http' || scheme === 'https') return absolute(url);
+  if (scheme) return null;
+  if (url.startsWith('/')) return url.startsWith('/\\') ? null : url;
+  return siteUrl ? absolute(url, `${siteUrl}/`) : null;
+}
+
+/** An image's address, absolute (or a path on the old site, when its address is not known). */
+export function resolveImage(
+  raw: string,
+  siteUrl: string | undefined,
+): { url: string } | { refused: string } {
+  let url = cleanUrl(raw);
+  if (url.startsWith(GHOST_URL)) {
+    const path = url.slice(GHOST_URL.length);
+    return { url: siteUrl ? `${siteUrl}${path}` : path };
+  }
+  if (url === '') return { refused: 'image (no address)' };
+  if (url.startsWith('//')) url = `https:${url}`;
+  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
+  if (scheme && scheme !== 'http' && scheme !== 'https') {
+    return { refused: `image (${scheme}: address)` };
+  }
+  const resolved = scheme
+    ? absolute(url)
+    : url.startsWith('/') && !url.startsWith('/\\')
+      ? siteUrl
+        ? absolute(url, siteUrl)
+        : url
+      : siteUrl
+        ? absolute(url, `${siteUrl}/`)
+        : null;
+  return resolved ? { url: resolved } : { refused: `image (relative address ${url})` };
+}
+
+function absolute(url: string, base?: string): string | null {
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+// ————— platform-wide shapes —————
+
+/** Medium's export is a whole page: only its body section is the post. */
+function keepMediumBody(tree: Root): void {
+  const body = find(
+    tree,
+    (node) => attribute(node, 'dataField') === 'body' || hasClass(node, 'e-content'),
+  );
+  if (body) tree.children = [body];
+}
+
+interface Note {
+  label: string;
+  container: Element;
+  content: ElementContent[];
+}
+
+/**
+ * Footnotes as Ghost (markdown-it), WordPress's footnotes block and Substack write them: a
+ * superscript link (or Substack's footnote anchor) to a note with an id. Each becomes a
+ * reference element here, and the notes move to the end as footnote elements, numbered in the
+ * order they are first referred to.
+ */
+function markFootnotes(tree: Root): void {
+  const parents = new Map<Element, Root | Element>();
+  const byId = new Map<string, Element>();
+  const index = (parent: Root | Element) => {
+    for (const child of parent.children) {
+      if (child.type !== 'element') continue;
+      parents.set(child, parent);
+      const id = attribute(child, 'id');
+      if (id && !byId.has(id)) byId.set(id, child);
+      index(child);
+    }
+  };
+  index(tree);
+
+  const notes = new Map<Element, Note>();
+  const backrefIds = new Set<string>();
+  const references: { node: Element; note: Note }[] = [];
+  for (const [node, parent] of parents) {
+    const anchor = referenceAnchor(node, parent);
+    if (!anchor) continue;
+    const target = byId.get(decodeFragment(attribute(anchor, 'href') ?? ''));
+    const found = target && noteOf(target, parents);
+    if (!found) continue;
+    const existing = notes.get(found.container);
+    const entry = existing ?? { ...found, label: String(notes.size + 1) };
+    notes.set(found.container, entry);
+    references.push({ node, note: entry });
+    for (const id of [attribute(anchor, 'id'), attribute(node, 'id')]) if (id) backrefIds.add(id);
+  }
+  if (notes.size === 0) return;
+
+  for (const { node, note: entry } of references) {
+    replaceNode(node, parents, [element(FOOTNOTE_REF_TAG, {}, [text(entry.label)])]);
+  }
+  for (const entry of notes.values()) {
+    removeEmptied(entry.container, parents);
+    const content = withoutBackrefs(entry.content, backrefIds);
+    tree.children.push(
+      element(FOOTNOTE_TAG, {}, [element(FOOTNOTE_LABEL_TAG, {}, [text(entry.label)]), ...content]),
+    );
+  }
+  for (const separator of findAll(tree, (node) => hasClass(node, 'footnotes-sep'))) {
+    replaceNode(separator, parents, []);
+  }
+}
+
+/** The link a footnote reference is made of, if the node is one. */
+function referenceAnchor(node: Element, parent: Root | Element): Element | undefined {
+  const isFragmentLink = (child: ElementContent): child is Element =>
+    child.type === 'element' &&
+    child.tagName === 'a' &&
+    (attribute(child, 'href') ?? '').startsWith('#');
+  if (node.tagName === 'sup') {
+    const content = node.children.filter(
+      (child) => !(child.type === 'text' && child.value.trim() === ''),
+    );
+    const [only] = content;
+    return content.length === 1 && only && isFragmentLink(only) ? only : undefined;
+  }
+  const inSup = parent.type === 'element' && parent.tagName === 'sup';
+  return hasClass(node, 'footnote-anchor') && !inSup && isFragmentLink(node) ? node : undefined;
+}
+
+function noteOf(
+  target: Element,
+  parents: Map<Element, Root | Element>,
+): Omit<Note, 'label'> | undefined {
+  if (target.tagName === 'li') return { container: target, content: target.children };
+  const parent = parents.get(target);
+  if (target.tagName === 'a' && parent?.type === 'element' && hasClass(parent, 'footnote')) {
+    const body = find(parent, (child) => hasClass(child, 'footnote-content'));
+    return {
+      container: parent,
+      content: body ? body.children : parent.children.filter((child) => child !== target),
+    };
+  }
+  return undefined;
+}
+
+function decodeFragment(href: string): string {
+  try {
+    return decodeURIComponent(href.slice(1));
+  } catch {
+    return href.slice(1);
+  }
+}
+
+function replaceNode(
+  node: Element,
+  parents: Map<Element, Root | Element>,
+  replacement: ElementContent[],
+): void {
+  const parent = parents.get(node);
+  if (!parent) return;
+  const at = parent.children.indexOf(node);
+  if (at >= 0) parent.children.splice(at, 1, ...replacement);
+}
+
+/** Removes a note, then the list and the section that held only notes. */
+function removeEmptied(node: Element, parents: Map<Element, Root | Element>): void {
+  const parent = parents.get(node);
+  replaceNode(node, parents, []);
+  if (parent?.type !== 'element') return;
+  // GitHub-style footnotes head their list with a heading for screen readers only.
+  const empty = parent.children.every(
+    (child) =>
+      child.type === 'comment' ||
+      (child.type === 'text' && child.value.trim() === '') ||
+      (child.type === 'element' &&
+        child.tagName === 'h2' &&
+        (attribute(child, 'id') === 'footnote-label' || hasClass(child, 'sr-only'))),
+  );
+  if (empty) removeEmptied(parent, parents);
+}
+
+/** A note without its "back to the text" links (↩︎). */
+function withoutBackrefs(content: ElementContent[], backrefIds: Set<string>): ElementContent[] {
+  return content.flatMap((child): ElementContent[] => {
+    if (child.type !== 'element') return [child];
+    if (child.tagName === 'a') {
+      const href = attribute(child, 'href') ?? '';
+      const isBackref =
+        (href.startsWith('#') && backrefIds.has(decodeFragment(href))) ||
+        hasClass(child, 'footnote-backref') ||
+        /^\s*[↩↑^]/.test(textOf(child));
+      if (isBackref) return [];
+    }
+    return [{ ...child, children: withoutBackrefs(child.children, backrefIds) }];
+  });
+}
