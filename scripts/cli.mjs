@@ -13,9 +13,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 loadDotEnv(root);
 
 const [name, ...args] = process.argv.slice(2);
-if (!['stripe', 'perks', 'newsletter', 'content', 'migrate'].includes(name ?? '')) {
+if (
+  !['stripe', 'perks', 'newsletter', 'content', 'import', 'export', 'migrate'].includes(name ?? '')
+) {
   console.error(
-    'usage: node scripts/cli.mjs <stripe|perks|newsletter|content|migrate> [command] [arguments]',
+    'usage: node scripts/cli.mjs <stripe|perks|newsletter|content|import|export|migrate> [command] [arguments]',
   );
   process.exit(2);
 }

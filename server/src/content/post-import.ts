@@ -3,12 +3,16 @@ import {
   POST_FOLDERS,
   splitAtDivider,
   type PostKind,
+  type PostStatus,
   type PostVisibility,
 } from '../../../contract/posts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
+import { rememberOldAddress } from './post-addresses.js';
 import type { PostDraft } from './post-files.js';
+import { readPostRow } from './post-row.js';
+import { checkCandidate, stampFields, type Candidate } from './post-validation.js';
 import { keepRevision } from './post-versions.js';
 
 export interface ImportResult {
@@ -181,4 +185,65 @@ export class ImportConflict extends DomainError {
   constructor(message: string) {
     super(409, 'import_conflict', message);
   }
+}
+
+/** A post from another platform's export (server/src/imports/import-posts.ts), as it is saved. */
+export interface ImportedPost extends Candidate {
+  status: PostStatus;
+  publishedAt: Date | null;
+}
+
+/**
+ * Saves one imported post inside the caller's transaction (which also records where it came
+ * from): checked as the desk checks a post (whole when it is live or scheduled), a new post or a
+ * new version of `id` with the version it replaces kept as a revision and, when its address
+ * moves, the old one kept. `updatedBy` is left empty: every change made in the desk names its
+ * staff member there, which is how a later import tells a post edited here since.
+ */
+export async function saveImportedPost(
+  tx: Tx,
+  post: ImportedPost,
+  id: number | null,
+): Promise<{ id: number; version: number }> {
+  await checkCandidate(tx, post, id, post.status !== 'draft');
+  const values = [
+    post.slug,
+    post.title,
+    post.body,
+    post.visibility,
+    post.featureImage,
+    post.featureImageAlt,
+    post.seoTitle,
+    post.seoDescription,
+    stampFields(post),
+    post.status,
+    post.publishedAt,
+  ];
+  const row = id === null ? null : await readPostRow(tx, id, true);
+  if (row) {
+    await keepRevision(tx, row.id);
+    await rememberOldAddress(tx, row, post);
+    const { rows } = await tx.query<{ id: number; version: number }>(
+      `UPDATE "posts" SET "slug" = $2, "title" = $3, "body" = $4, "visibility" = $5,
+          "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
+          "fields" = $10, "status" = $11, "publishedAt" = $12,
+          "unpublishedAt" = CASE WHEN $11 <> 'draft' THEN NULL
+            WHEN "status" = 'published' THEN now() ELSE "unpublishedAt" END,
+          "updatedBy" = NULL, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = $1 RETURNING "id", "version"`,
+      [row.id, ...values],
+    );
+    await contentChanged(tx);
+    return rows[0] as { id: number; version: number };
+  }
+  const { rows } = await tx.query<{ id: number; version: number }>(
+    `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
+        "featureImageAlt", "seoTitle", "seoDescription", "fields", "status", "publishedAt",
+        "updatedAt")
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+      RETURNING "id", "version"`,
+    [post.kind, ...values],
+  );
+  await contentChanged(tx);
+  return rows[0] as { id: number; version: number };
 }

@@ -15,6 +15,10 @@ import { DomainError } from '../domain-error.js';
 // to memory (tens of MB per photo) between uploads.
 sharp.cache(false);
 
+/** An image's id: a digest of its bytes, so the same file uploaded twice is one image. */
+export const imageIdOf = (bytes: Buffer) =>
+  createHash('sha256').update(bytes).digest('hex').slice(0, 20);
+
 /** The formats an upload may be, by what its first bytes say (never by its name or type). */
 export type SourceFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
 
@@ -93,7 +97,7 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
     ? { width: metadata.height, height: metadata.width }
     : { width: metadata.width, height: metadata.height };
   const widest = widestSize(upright);
-  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 20);
+  const id = imageIdOf(bytes);
   const image: UploadedImage = { id, ...widest };
   // Decoded once, upright, at the widest size; every copy is made from those pixels.
   let pixels: { data: Buffer; info: OutputInfo };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { uploadUrl } from '../../../../contract/images.js';
 import { HttpError } from '../../http/errors.js';
 import type { ImageStore } from '../../uploads/image-store.js';
-import { processImage } from '../../uploads/process-image.js';
+import { ImageStoreError, storeImage } from '../../uploads/store-image.js';
 import { storeUnavailable } from '../uploads/index.js';
 
 export interface UploadRoutesOptions {
@@ -80,36 +80,14 @@ const deskUploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (
     if (part.file.truncated) throw tooLarge(maxBytes);
     if (bytes.length === 0) throw new HttpError(400, 'invalid_upload', 'The file is empty.');
 
-    const processed = await processImage(bytes);
-    const { image } = processed;
-    const { rows } = await app.db.pool.query<{ id: string }>(
-      `SELECT "id" FROM "images" WHERE "id" = $1`,
-      [image.id],
-    );
-    if (rows.length === 0) {
-      // The files first, then the row: a row always has its files.
-      try {
-        for (const file of processed.files) {
-          await store.put(file.name, file.bytes, `image/${file.format}`);
-        }
-      } catch (error) {
-        request.log.error({ err: error }, 'could not store an uploaded image');
-        throw storeUnavailable();
-      }
-      await app.db.pool.query(
-        `INSERT INTO "images" ("id", "width", "height", "sourceFormat", "sourceBytes", "fileName", "uploadedBy")
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ("id") DO NOTHING`,
-        [
-          image.id,
-          image.width,
-          image.height,
-          processed.source,
-          bytes.length,
-          part.filename.slice(0, 255) || null,
-          staff.userId,
-        ],
-      );
-    }
+    const { image } = await storeImage(app.db.pool, store, bytes, {
+      fileName: part.filename,
+      uploadedBy: staff.userId,
+    }).catch((error: unknown) => {
+      if (!(error instanceof ImageStoreError)) throw error;
+      request.log.error({ err: error.cause }, 'could not store an uploaded image');
+      throw storeUnavailable();
+    });
     return reply.code(201).send({ image: { ...image, url: uploadUrl(image.id, image) } });
   });
 };

@@ -1,0 +1,247 @@
+import { createPostSchedule } from '../content/post-schedule.js';
+import { DomainError } from '../domain-error.js';
+import { runImport, type ImportProgress, type ImportRequest } from '../imports/run-import.js';
+import {
+  IMPORT_SOURCES,
+  ImportFileError,
+  type ImportCounts,
+  type ImportReport,
+  type ImportSource,
+} from '../imports/source.js';
+import { createMailer } from '../mail/mailer.js';
+import { createStripeClient } from '../stripe/stripe-client.js';
+import { openImageStore } from '../uploads/image-store.js';
+import {
+  CommandFailure,
+  commandLog,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandIo,
+  type CommandMain,
+} from './command-line.js';
+import { withDatabase } from './open-database.js';
+
+/**
+ * `npm run import -- <source> <path> …`: a publication from Ghost, WordPress, Substack or Medium
+ * (or a members file) into the site, with the site's own configuration, beside a running site or
+ * not (server/src/imports/run-import.ts does the work). On a terminal it shows its progress on one
+ * line; it ends with a summary, or with `--json` prints only the report. Exit status 0 when the
+ * file was imported (items it skipped are in the summary), 1 when nothing could be imported (a
+ * file that is not an export), 2 for a wrong command.
+ */
+
+const USAGE = `usage:
+  import <source> <path> [--section <name>] [--map <tag>=<section>]… [--price <stripe price id>=<plan>]…
+         [--dry-run] [--json] [--welcome]
+      <source>: ${IMPORT_SOURCES.join(', ')}
+      --section   the section posts go to when no --map places them (else the first)
+      --map       posts with this tag go to that section (the first mapped tag wins)
+      --price     members paying this Stripe price on the old platform have that plan here
+      --dry-run   report what would be done, write nothing
+      --json      print only the report, as one JSON document
+      --welcome   mail each new member a welcome (nobody is mailed otherwise)`;
+
+/** The command's arguments as an import request, and how to print; a wrong one ends with usage. */
+export function parseImportArgs(args: readonly string[]): {
+  request: ImportRequest;
+  json: boolean;
+} {
+  const positional: string[] = [];
+  const map: Record<string, string> = {};
+  const prices: Record<string, string> = {};
+  let section: string | undefined;
+  const flags = { dryRun: false, json: false, welcome: false };
+  const pair = (option: string, value: string | undefined, into: Record<string, string>) => {
+    const at = value?.lastIndexOf('=') ?? -1;
+    if (!value || at <= 0 || at === value.length - 1) {
+      fail(`${option} takes <name>=<value>, as in ${option} news=Health\n${USAGE}`, 2);
+    }
+    into[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+  };
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    const [option, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const value = () => inline ?? args[++index];
+    if (option === '--dry-run') flags.dryRun = true;
+    else if (option === '--json') flags.json = true;
+    else if (option === '--welcome') flags.welcome = true;
+    else if (option === '--section') {
+      section = value();
+      if (!section) fail(`--section takes a section's name\n${USAGE}`, 2);
+    } else if (option === '--map') pair('--map', value(), map);
+    else if (option === '--price') pair('--price', value(), prices);
+    else if (arg.startsWith('--')) fail(`${arg} is not an option of import\n${USAGE}`, 2);
+    else positional.push(arg);
+  }
+  const [source, path, ...extra] = positional;
+  if (!source || !path || extra.length > 0) fail(USAGE, 2);
+  if (!(IMPORT_SOURCES as readonly string[]).includes(source)) {
+    fail(`"${source}" is not a source: one of ${IMPORT_SOURCES.join(', ')}\n${USAGE}`, 2);
+  }
+  return {
+    request: {
+      source: source as ImportSource,
+      path,
+      ...(section !== undefined && { section }),
+      map,
+      prices,
+      dryRun: flags.dryRun,
+      welcome: flags.welcome,
+    },
+    json: flags.json,
+  };
+}
+
+const plural = (count: number, word: string, words = `${word}s`) =>
+  `${count} ${count === 1 ? word : words}`;
+
+const countsLine = (name: string, counts: ImportCounts) =>
+  `${name}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ` +
+  `${counts.skipped.length} skipped`;
+
+/** The report as lines a publisher reads. */
+export function summaryOf(report: ImportReport, path: string): string[] {
+  const lines = [
+    report.dryRun
+      ? `${report.source} ${path}: a dry run, nothing was written. It would do this:`
+      : `${report.source} ${path}: imported in ${report.seconds} s.`,
+    countsLine('posts', report.posts),
+    countsLine('pages', report.pages),
+    countsLine('members', report.members),
+    `${plural(report.drafts, 'draft')}, ${report.scheduled} scheduled, ` +
+      `${plural(report.topics, 'new topic')}, ${plural(report.redirects, 'old address', 'old addresses')} redirecting`,
+    `images: ${report.images.stored} stored, ${report.images.notFetched.length} not fetched`,
+  ];
+  if (report.comments.skipped > 0) {
+    lines.push(`comments: ${report.comments.skipped} not imported (the site has no comments yet)`);
+  }
+  const skipped = [
+    ...report.posts.skipped.map((item) => ['post', item] as const),
+    ...report.pages.skipped.map((item) => ['page', item] as const),
+    ...report.members.skipped.map((item) => ['member', item] as const),
+  ];
+  if (skipped.length > 0) {
+    lines.push('skipped:');
+    for (const [kind, { item, reason }] of skipped) lines.push(`  ${kind} "${item}": ${reason}`);
+  }
+  if (report.images.notFetched.length > 0) {
+    lines.push('images not fetched (their posts link to the old address instead):');
+    for (const { url, reason } of report.images.notFetched) lines.push(`  ${url}: ${reason}`);
+  }
+  if (report.unmappedPrices.length > 0) {
+    lines.push(
+      `Stripe prices that are not the site's plans (they grant nothing; map one with --price <id>=<plan>): ${report.unmappedPrices.join(', ')}`,
+    );
+  }
+  if (report.notes.length > 0) {
+    lines.push('notes:');
+    for (const note of report.notes) lines.push(`  ${note}`);
+  }
+  return lines;
+}
+
+/** One line on a terminal, rewritten as the import moves. */
+function progressLine(io: CommandIo, show: boolean) {
+  let shown = false;
+  return {
+    update(progress: ImportProgress) {
+      if (!show) return;
+      const count = progress.total > 0 ? ` ${progress.done}/${progress.total}` : '';
+      io.stderr.write(`\r\u001b[K${progress.phase}${count}`);
+      shown = true;
+    },
+    end() {
+      if (shown) io.stderr.write('\r\u001b[K');
+    },
+  };
+}
+
+/**
+ * Adds the schedule's job for each scheduled post (as the desk does when it schedules one), so a
+ * server working the queue makes it live on time; one that does not yet makes it live when it
+ * starts (post-schedule.ts). A failure here loses nothing: the post stays scheduled.
+ */
+function scheduleFor(pool: Parameters<typeof createPostSchedule>[0]) {
+  const queued: { id: number; at: Date }[] = [];
+  return {
+    schedule: {
+      async publishAt(id: number, at: Date) {
+        queued.push({ id, at });
+      },
+    },
+    async flush(warn: (line: string) => void) {
+      if (queued.length === 0) return;
+      const schedule = createPostSchedule(pool, {
+        onPublished: () => {},
+        log: (error) => warn(`the schedule: ${messageOf(error)}`),
+      });
+      try {
+        for (const { id, at } of queued) await schedule.publishAt(id, at);
+      } catch (error) {
+        warn(
+          `Scheduled posts stay scheduled, but their time could not be queued (${messageOf(error)}): ` +
+            'they go live when the site next starts after it.',
+        );
+      } finally {
+        await schedule.stop();
+      }
+    },
+  };
+}
+
+async function importCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo) {
+  const { request, json } = parseImportArgs(args);
+  const config = readConfigOrFail(env);
+  const { out, err } = printerOf(io);
+  const progress = progressLine(io, !json && (io.stderr as { isTTY?: boolean }).isTTY === true);
+  const log = commandLog(config, io);
+  const report = await withDatabase(config, io, async ({ database, pglite }) => {
+    const queue = scheduleFor(database.pool);
+    try {
+      const done = await runImport(
+        request,
+        {
+          pool: database.pool,
+          imageStore: openImageStore(config.uploads),
+          config,
+          stripe: config.stripe ? createStripeClient(config.stripe) : null,
+          mail: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
+          // The embedded database serves one connection: the job queue waits for the next start.
+          ...(!pglite && { schedule: queue.schedule }),
+        },
+        (step) => progress.update(step),
+      );
+      progress.end();
+      await queue.flush(err);
+      return done;
+    } catch (error) {
+      progress.end();
+      if (error instanceof ImportFileError) {
+        fail(`Nothing was imported from ${request.path}: ${error.message}`);
+      }
+      if (error instanceof DomainError && error.code === 'unknown_section') fail(error.message, 2);
+      throw error;
+    }
+  });
+  if (json) {
+    out(JSON.stringify(report));
+    return;
+  }
+  for (const line of summaryOf(report, request.path)) out(line);
+}
+
+export const main: CommandMain = (argv, env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      await importCommand(argv, env, io);
+      return 0;
+    },
+    (error) => new CommandFailure(`import: ${messageOf(error)}`),
+  );

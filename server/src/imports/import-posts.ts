@@ -1,0 +1,630 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { articleCategories } from '../../../contract/content-types.js';
+import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
+import { pageSlugProblem, postPath, type PostKind } from '../../../contract/posts.js';
+import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
+import type { AppConfig } from '../config.js';
+import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
+import type { PostSchedule } from '../content/post-schedule.js';
+import { withTransaction } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import type { ImageStore } from '../uploads/image-store.js';
+import { imageIdOf } from '../uploads/process-image.js';
+import { previewImage, storeImage, type StoredImage } from '../uploads/store-image.js';
+import { cleanSlug, withoutInvisible } from './clean-slug.js';
+import { ImageFetchError, readImage } from './fetch-image.js';
+import { htmlToMarkdown, plainTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
+import type {
+  ImportCounts,
+  ImportReport,
+  ImportSource,
+  SourceBundle,
+  SourceImage,
+  SourcePost,
+} from './source.js';
+
+/**
+ * An export's posts and pages put into the site: each post an article in a section, each page a
+ * page of its own at `/<slug>`. Every post is saved on its own (one transaction each, through
+ * post-import.ts saveImportedPost, with the desk's checks), so one the site refuses is skipped
+ * with the reason and the others still come. `import_items` remembers which post each of the
+ * export's posts became and a digest of what the file said: a second run leaves a post the file
+ * says the same of alone, updates one the file changed (keeping a revision), and never overwrites
+ * one edited here since. A dry run does the same work and rolls each transaction back.
+ */
+
+/** What writing posts needs of the site (run-import.ts's ImportDeps has it all). */
+export interface PostsDeps {
+  pool: pg.Pool;
+  imageStore: ImageStore;
+  config: Pick<AppConfig, 'uploads'>;
+  /** Tests only: lets image fetches reach 127.0.0.1 (fetch-image.ts). */
+  allowPrivateAddresses?: boolean;
+  /** Tests only: false takes the export's own images and fetches none (fetch-image.ts). */
+  fetchRemoteImages?: boolean;
+  /** The site's schedule (the desk passes the app's): a scheduled post's job is added there. */
+  schedule?: Pick<PostSchedule, 'publishAt'>;
+}
+
+export interface PostsOptions {
+  dryRun: boolean;
+  /** Where posts no mapped tag places go (else the first section). */
+  section?: string;
+  /** Tag name → section: a post goes to the section of its first tag mapped here. */
+  map?: Record<string, string>;
+}
+
+export type PostsProgress = (progress: {
+  phase: 'images' | 'posts';
+  done: number;
+  total: number;
+}) => void;
+
+/** The report's parts that posts fill. */
+export type PostsOutcome = Pick<
+  ImportReport,
+  'posts' | 'pages' | 'drafts' | 'scheduled' | 'topics' | 'redirects' | 'images' | 'notes'
+>;
+
+/** Words a minute, for an article's reading time. */
+const WORDS_PER_MINUTE = 230;
+/** The longest summary, tag, title and SEO texts the site takes (contract/post-fields.ts). */
+const SUMMARY_CHARS = 200;
+const TAG_CHARS = 40;
+const TITLE_CHARS = 200;
+const SEO_TITLE_CHARS = 120;
+const SEO_DESCRIPTION_CHARS = 300;
+const ALT_CHARS = 500;
+/** Images fetched at once. */
+const FETCHES_AT_ONCE = 4;
+
+/** The sections an article may be in, read from the one place that lists them. */
+const SECTIONS: readonly string[] = articleCategories;
+
+/** A section named on the command line, as the site spells it; refused before anything is written. */
+function sectionNamed(name: string, where: string): string {
+  const found = SECTIONS.find((section) => section.toLowerCase() === name.trim().toLowerCase());
+  if (!found) {
+    throw new DomainError(
+      400,
+      'unknown_section',
+      `${where}: there is no section "${name}" (the sections are ${SECTIONS.join(', ')}).`,
+    );
+  }
+  return found;
+}
+
+/** Refuses a section or a `--map` naming one the site does not have, before anything is read. */
+export function checkPlacement(options: PostsOptions): void {
+  placement(options);
+}
+
+/** Where each post goes, decided once: by its first mapped tag, else the default section. */
+function placement(options: PostsOptions) {
+  const fallback = options.section ? sectionNamed(options.section, '--section') : SECTIONS[0];
+  if (!fallback) throw new DomainError(400, 'unknown_section', 'The site has no sections.');
+  const byTag = new Map<string, string>();
+  for (const [tag, section] of Object.entries(options.map ?? {})) {
+    byTag.set(topicSlug(tag), sectionNamed(section, `--map ${tag}=${section}`));
+  }
+  const how = options.section ? 'as --section says' : 'the first section: no --section was given';
+  return (post: SourcePost): { section: string; how: string } => {
+    for (const tag of post.tags) {
+      const section = byTag.get(topicSlug(tag));
+      if (section) return { section, how: 'by their tags (--map)' };
+    }
+    return { section: fallback, how };
+  };
+}
+
+/** Text cut at a word to `max` characters, with an ellipsis when cut. */
+export function cutAtWord(text: string, max: number, ellipsis = '…'): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const room = flat.slice(0, max - ellipsis.length + 1);
+  const space = room.lastIndexOf(' ');
+  const cut = (space > max / 2 ? room.slice(0, space) : room.slice(0, max - ellipsis.length))
+    .replace(/[\s,.;:–—-]+$/, '')
+    .trimEnd();
+  return `${cut}${ellipsis}`;
+}
+
+/**
+ * Each post's slug here, cleaned (clean-slug.ts) and told apart from the export's other posts of
+ * its kind: a later post with a slug an earlier one has takes its title's, else a number. Decided
+ * from the whole file in its order, so every run of the same file gives each post the same slug.
+ */
+function slugsOf(posts: readonly SourcePost[]): Map<SourcePost, { slug: string; note?: string }> {
+  const used = new Set<string>();
+  const slugs = new Map<SourcePost, { slug: string; note?: string }>();
+  for (const post of posts) {
+    const kind = post.type === 'page' ? 'page' : 'article';
+    const wanted = cleanSlug(post.slug, post.title, post.sourceId);
+    let slug = wanted;
+    if (used.has(`${kind}:${slug}`)) slug = cleanSlug('', post.title, post.sourceId);
+    for (let number = 2; used.has(`${kind}:${slug}`); number += 1) slug = `${wanted}-${number}`;
+    used.add(`${kind}:${slug}`);
+    slugs.set(
+      post,
+      slug === wanted
+        ? { slug }
+        : {
+            slug,
+            note: `"${nameOf(post)}": slug "${wanted}" is an earlier ${kind === 'page' ? 'page' : 'post'}'s in this export; "${slug}" instead`,
+          },
+    );
+  }
+  return slugs;
+}
+
+/** A post as the report names it: its title, else its slug or id, without invisible characters. */
+const nameOf = (post: SourcePost) =>
+  withoutInvisible(post.title.trim() || post.slug || post.sourceId).replace(/\s+/g, ' ');
+
+/** Text the database takes: PostgreSQL refuses the NUL character in text. */
+// eslint-disable-next-line no-control-regex -- the NUL character is what this removes
+const noNul = (text: string) => text.replace(/\u0000/g, '');
+
+/**
+ * An old address as a path the site can answer: its path (without a trailing slash) or, for
+ * WordPress's `/?p=N` and `/?page_id=N`, that; null for anything else (the home page, another
+ * scheme, a query that names no post).
+ */
+export function oldPathOf(address: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(address.trim(), 'http://old-site.invalid');
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (path !== '/') return path;
+  for (const name of ['p', 'page_id']) {
+    const id = url.searchParams.get(name);
+    if (id && /^\d+$/.test(id)) return `/?${name}=${id}`;
+  }
+  return null;
+}
+
+/** The tags an article may carry: named, at most TAG_CHARS each, MAX_TAGS in all, no twins. */
+function fitTags(tags: readonly string[], title: string, notes: string[]): string[] {
+  const kept: string[] = [];
+  const slugs = new Set<string>();
+  for (const raw of tags) {
+    let name = noNul(raw).replace(/\s+/g, ' ').trim();
+    if (topicSlug(name) === '') {
+      if (name !== '') notes.push(`"${title}": tag "${name}" dropped (no letter or digit)`);
+      continue;
+    }
+    if (name.length > TAG_CHARS) {
+      const short = cutAtWord(name, TAG_CHARS, '');
+      notes.push(
+        `"${title}": tag "${name}" shortened to "${short}" (at most ${TAG_CHARS} characters)`,
+      );
+      name = short;
+    }
+    const slug = topicSlug(name);
+    if (slugs.has(slug)) continue;
+    if (kept.length === MAX_TAGS) {
+      notes.push(`"${title}": tag "${name}" dropped (at most ${MAX_TAGS} tags on a post)`);
+      continue;
+    }
+    slugs.add(slug);
+    kept.push(name);
+  }
+  return kept;
+}
+
+/** What the file said of a post: a second run compares it to know whether anything changed. */
+const digestOf = (post: SourcePost) =>
+  createHash('sha256').update(JSON.stringify(post)).digest('hex');
+
+interface ImportItemRow {
+  sourceId: string;
+  targetId: string;
+  digest: string;
+  /** The post it became: gone (null) when it no longer exists. */
+  postId: number | null;
+  /** Changed in the desk since (saved, published, unpublished or deleted by a staff member). */
+  editedHere: boolean;
+}
+
+async function readImportItems(pool: pg.Pool, source: ImportSource) {
+  const { rows } = await pool.query<ImportItemRow>(
+    `SELECT i."sourceId", i."targetId", i."digest", p."id" AS "postId",
+        (p."updatedBy" IS NOT NULL OR p."deletedAt" IS NOT NULL) AS "editedHere"
+      FROM "import_items" i
+      LEFT JOIN "posts" p ON p."id"::text = i."targetId"
+      WHERE i."source" = $1 AND i."kind" = 'post'`,
+    [source],
+  );
+  return new Map(rows.map((row) => [row.sourceId, row]));
+}
+
+/** Every topic the site has now (tags on its posts), by slug. */
+async function readTopicSlugs(pool: pg.Pool): Promise<Set<string>> {
+  const { rows } = await pool.query<{ tag: string }>(
+    `SELECT DISTINCT jsonb_array_elements_text("fields"->'tags') AS tag FROM "posts"
+      WHERE jsonb_typeof("fields"->'tags') = 'array' AND "deletedAt" IS NULL`,
+  );
+  return new Set(rows.map((row) => topicSlug(row.tag)));
+}
+
+/** A post that is to be written: the file's post, converted, and where it goes. */
+interface Plan {
+  post: SourcePost;
+  kind: PostKind;
+  counts: ImportCounts;
+  digest: string;
+  /** The post it became in an earlier run, to update. */
+  postId: number | null;
+  slug: string;
+  /** An article's section, and why that one (for the report's notes). */
+  placing: { section: string; how: string } | null;
+  markdown: string;
+  images: SourceImage[];
+}
+
+const emptyCounts = (): ImportCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: [] });
+
+/** PostgreSQL's "data exception" errors (class 22): a value out of range, a bad encoding. */
+const isDataError = (error: unknown): error is Error =>
+  error instanceof Error && /^22/.test(String((error as { code?: unknown }).code ?? ''));
+
+/** A dry run's transaction, undone once it has said what it would have done. */
+class DryRunDone extends Error {
+  constructor(readonly outcome: Written) {
+    super('dry run: rolled back');
+  }
+}
+
+interface Written {
+  created: boolean;
+  id: number;
+  redirects: number;
+}
+
+export async function writePosts(
+  deps: PostsDeps,
+  bundle: SourceBundle,
+  options: PostsOptions,
+  onProgress: PostsProgress = () => {},
+): Promise<PostsOutcome> {
+  const place = placement(options);
+  const outcome: PostsOutcome = {
+    posts: emptyCounts(),
+    pages: emptyCounts(),
+    drafts: 0,
+    scheduled: 0,
+    topics: 0,
+    redirects: 0,
+    images: { stored: 0, notFetched: [] },
+    notes: [],
+  };
+  if (bundle.posts.length === 0) return outcome;
+  const items = await readImportItems(deps.pool, bundle.source);
+  const topicsBefore = await readTopicSlugs(deps.pool);
+  const placed = new Map<string, { count: number; section: string; how: string }>();
+
+  const slugs = slugsOf(bundle.posts);
+
+  // First every post is read and converted, so the images of all of them are known.
+  const plans: Plan[] = [];
+  for (const post of bundle.posts) {
+    const kind: PostKind = post.type === 'page' ? 'page' : 'article';
+    const counts = kind === 'page' ? outcome.pages : outcome.posts;
+    const name = nameOf(post);
+    const digest = digestOf(post);
+    const item = items.get(post.sourceId);
+    const postId = item?.postId ?? null;
+    if (item && postId !== null) {
+      if (item.digest === digest) {
+        counts.unchanged += 1;
+        continue;
+      }
+      if (item.editedHere) {
+        counts.skipped.push({
+          item: name,
+          reason: 'edited here since the last import; not overwritten',
+        });
+        continue;
+      }
+    }
+    const { slug, note } = slugs.get(post) as { slug: string; note?: string };
+    if (note) outcome.notes.push(note);
+    if (kind === 'page') {
+      const problem = pageSlugProblem(slug);
+      if (problem) {
+        counts.skipped.push({ item: name, reason: `slug "${slug}": ${problem}` });
+        continue;
+      }
+    }
+    const placing = kind === 'article' ? place(post) : null;
+    const converted = htmlToMarkdown(post.html, {
+      flavour: post.flavour,
+      siteUrl: bundle.siteUrl,
+      attachments: bundle.attachments,
+    });
+    if (converted.dropped.length > 0) {
+      outcome.notes.push(`"${name}": removed ${[...new Set(converted.dropped)].join(', ')}`);
+    }
+    plans.push({
+      post,
+      kind,
+      counts,
+      digest,
+      postId,
+      slug,
+      placing,
+      markdown: converted.markdown,
+      images: converted.images,
+    });
+  }
+
+  const images = await takeImages(deps, bundle, options, plans, outcome, onProgress);
+
+  const newTopics = new Set<string>();
+  const scheduled: { id: number; at: Date }[] = [];
+  let done = 0;
+  for (const plan of plans) {
+    onProgress({ phase: 'posts', done, total: plans.length });
+    done += 1;
+    const { post, counts } = plan;
+    const name = nameOf(post);
+    const candidate = buildPost(plan, images, outcome.notes);
+    if (candidate.body.length > MAX_BODY_CHARS) {
+      counts.skipped.push({
+        item: name,
+        reason: `its text is longer than the site takes (${MAX_BODY_CHARS.toLocaleString('en')} characters)`,
+      });
+      continue;
+    }
+    let written: Written;
+    try {
+      written = await writeOne(deps, bundle.source, plan, candidate, options.dryRun);
+    } catch (error) {
+      if (error instanceof DryRunDone) {
+        written = error.outcome;
+      } else if (error instanceof DomainError) {
+        counts.skipped.push({ item: name, reason: error.message });
+        continue;
+      } else if (isDataError(error)) {
+        // A value PostgreSQL cannot keep (a date before 4713 BC): this post, not the whole run.
+        counts.skipped.push({ item: name, reason: `the database refused it: ${error.message}` });
+        continue;
+      } else {
+        throw error;
+      }
+    }
+    if (written.created) counts.created += 1;
+    else counts.updated += 1;
+    outcome.redirects += written.redirects;
+    if (plan.placing) {
+      const key = `${plan.placing.section}\u0000${plan.placing.how}`;
+      placed.set(key, { count: (placed.get(key)?.count ?? 0) + 1, ...plan.placing });
+    }
+    if (candidate.status === 'draft') outcome.drafts += 1;
+    if (candidate.status === 'scheduled') {
+      outcome.scheduled += 1;
+      if (candidate.publishedAt) scheduled.push({ id: written.id, at: candidate.publishedAt });
+    }
+    const tags = candidate.fields.tags;
+    if (Array.isArray(tags)) {
+      for (const tag of tags as string[]) {
+        if (!topicsBefore.has(topicSlug(tag))) newTopics.add(topicSlug(tag));
+      }
+    }
+  }
+  onProgress({ phase: 'posts', done, total: plans.length });
+  outcome.topics = newTopics.size;
+  if (!options.dryRun && deps.schedule) {
+    for (const { id, at } of scheduled) await deps.schedule.publishAt(id, at);
+  }
+  for (const { count, section, how } of [...placed.values()].reverse()) {
+    outcome.notes.unshift(
+      `${count} ${count === 1 ? 'post' : 'posts'} placed in ${section}, ${how}`,
+    );
+  }
+  return outcome;
+}
+
+/**
+ * Every image the posts to write name, fetched once each (or taken from the export) and stored
+ * as an upload (a dry run only checks it): by original address, the upload's address. One that
+ * cannot be had goes to `notFetched` with why.
+ */
+async function takeImages(
+  deps: PostsDeps,
+  bundle: SourceBundle,
+  options: PostsOptions,
+  plans: readonly Plan[],
+  outcome: PostsOutcome,
+  onProgress: PostsProgress,
+): Promise<Map<string, string>> {
+  const urls = [
+    ...new Set(
+      plans.flatMap((plan) => [
+        ...plan.images.map((image) => image.url),
+        ...(plan.post.featureImage ? [plan.post.featureImage.url] : []),
+      ]),
+    ),
+  ];
+  const taken = new Map<string, string>();
+  const byId = new Map<string, Promise<StoredImage>>();
+  let next = 0;
+  let done = 0;
+  onProgress({ phase: 'images', done, total: urls.length });
+  const work = async () => {
+    for (let index = next++; index < urls.length; index = next++) {
+      const url = urls[index] as string;
+      try {
+        const bytes = await readImage(url, {
+          files: bundle.files,
+          siteUrl: bundle.siteUrl,
+          maxBytes: deps.config.uploads.maxBytes,
+          allowPrivateAddresses: deps.allowPrivateAddresses,
+          fetchRemote: deps.fetchRemoteImages,
+        });
+        // Two addresses of the same bytes (a redirect, a copy) are one image, stored once.
+        const id = imageIdOf(bytes);
+        let storing = byId.get(id);
+        const first = storing === undefined;
+        if (!storing) {
+          storing = options.dryRun
+            ? previewImage(deps.pool, bytes)
+            : storeImage(deps.pool, deps.imageStore, bytes, {
+                fileName: fileNameOf(url),
+                uploadedBy: null,
+              });
+          byId.set(id, storing);
+        }
+        const stored = await storing;
+        taken.set(url, stored.url);
+        if (first && stored.stored) outcome.images.stored += 1;
+      } catch (error) {
+        if (!(error instanceof ImageFetchError || error instanceof DomainError)) throw error;
+        outcome.images.notFetched.push({ url, reason: error.message });
+      }
+      done += 1;
+      onProgress({ phase: 'images', done, total: urls.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FETCHES_AT_ONCE, urls.length) }, work));
+  return taken;
+}
+
+const fileNameOf = (url: string) => url.split(/[?#]/)[0]?.split('/').pop() || null;
+
+/** The post as the site keeps it: its text cut to the site's limits, its images uploads. */
+function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): ImportedPost {
+  const { post } = plan;
+  let title = noNul(post.title).replace(/\s+/g, ' ').trim();
+  if (title === '') {
+    // A post without a title (WordPress allows one) is named by its slug's words, not lost.
+    const words = plan.slug.replace(/-/g, ' ');
+    title = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+    notes.push(`"${plan.slug}": had no title; titled "${title}" from its slug`);
+  }
+  if (title.length > TITLE_CHARS) {
+    const short = cutAtWord(title, TITLE_CHARS);
+    notes.push(`"${withoutInvisible(short)}": title shortened to ${TITLE_CHARS} characters`);
+    title = short;
+  }
+  const body = noNul(
+    rewriteImages(plan.markdown, (image) => {
+      const url = images.get(image.url);
+      if (!url) return null;
+      const alt = image.alt?.trim() || image.caption?.trim() || title || 'Image';
+      return { url, alt: cutAtWord(alt, ALT_CHARS) };
+    }),
+  ).trim();
+  const summary =
+    cutAtWord(noNul(post.excerpt ?? ''), SUMMARY_CHARS) ||
+    cutAtWord(plainTextOf(body), SUMMARY_CHARS) ||
+    cutAtWord(title, SUMMARY_CHARS);
+  const featureUrl = post.featureImage ? (images.get(post.featureImage.url) ?? null) : null;
+  const featureAlt = post.featureImage?.alt?.trim() || post.featureImage?.caption?.trim() || title;
+  const optional = (text: string | undefined, max: number) => {
+    const fitted = cutAtWord(noNul(text ?? ''), max);
+    return fitted === '' ? null : fitted;
+  };
+  const fields: Record<string, unknown> =
+    plan.kind === 'page'
+      ? { description: summary }
+      : {
+          category: plan.placing?.section,
+          summary,
+          readingMinutes: Math.min(
+            60,
+            Math.max(1, Math.round(wordCountOf(body) / WORDS_PER_MINUTE)),
+          ),
+        };
+  if (plan.kind === 'article') {
+    const tags = fitTags(post.tags, withoutInvisible(title), notes);
+    if (tags.length > 0) fields.tags = tags;
+  }
+  return {
+    kind: plan.kind,
+    slug: plan.slug,
+    title,
+    body,
+    visibility: post.membersOnly ? 'members' : 'public',
+    featureImage: featureUrl,
+    featureImageAlt: featureUrl ? cutAtWord(noNul(featureAlt), ALT_CHARS) : null,
+    seoTitle: optional(post.seoTitle, SEO_TITLE_CHARS),
+    seoDescription: optional(post.seoDescription, SEO_DESCRIPTION_CHARS),
+    fields,
+    ...lifecycleOf(post),
+  };
+}
+
+/**
+ * Published, draft or scheduled as the platform had it: a scheduled post keeps its time and goes
+ * live by the site's schedule; one whose time has passed is published; one without a time stays
+ * a draft (publishing at an unknown time would put it on the site now, unasked).
+ */
+function lifecycleOf(post: SourcePost): Pick<ImportedPost, 'status' | 'publishedAt'> {
+  const at = post.publishedAt ?? null;
+  if (post.status === 'draft') return { status: 'draft', publishedAt: at };
+  if (post.status === 'scheduled') {
+    if (!at) return { status: 'draft', publishedAt: null };
+    return { status: at.getTime() > Date.now() ? 'scheduled' : 'published', publishedAt: at };
+  }
+  return { status: 'published', publishedAt: at ?? new Date() };
+}
+
+/**
+ * One post in one transaction: refused when its slug is another post's (one this import did not
+ * make from this item), then saved, its old addresses recorded, and its import item kept.
+ */
+async function writeOne(
+  deps: PostsDeps,
+  source: ImportSource,
+  plan: Plan,
+  post: ImportedPost,
+  dryRun: boolean,
+): Promise<Written> {
+  return withTransaction(deps.pool, async (tx) => {
+    // Two imports of the same file at once: the second waits, then finds this one's work.
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+      `cohort:import:${source}:${plan.post.sourceId}`,
+    ]);
+    const { rows: taken } = await tx.query<{ id: number; deleted: boolean }>(
+      `SELECT "id", "deletedAt" IS NOT NULL AS deleted FROM "posts"
+        WHERE "kind" = $1 AND "slug" = $2 AND "id" IS DISTINCT FROM $3`,
+      [post.kind, post.slug, plan.postId],
+    );
+    const other = taken[0];
+    if (other) {
+      throw new DomainError(
+        409,
+        'slug_taken',
+        `slug "${post.slug}" is taken by ${other.deleted ? 'a deleted' : 'another'} ${post.kind === 'page' ? 'page' : 'post'} here (post ${other.id}); not overwritten`,
+      );
+    }
+    const saved = await saveImportedPost(tx, post, plan.postId);
+    const own = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
+    let redirects = 0;
+    for (const address of new Set(plan.post.oldPaths.map(oldPathOf))) {
+      if (address === null || address === own) continue;
+      const { rowCount } = await tx.query(
+        `INSERT INTO "post_paths" ("path", "postId") VALUES ($1, $2) ON CONFLICT ("path") DO NOTHING`,
+        [address, saved.id],
+      );
+      redirects += rowCount ?? 0;
+    }
+    await tx.query(
+      `INSERT INTO "import_items" ("source", "sourceId", "kind", "targetId", "digest", "importedAt")
+        VALUES ($1, $2, 'post', $3, $4, now())
+        ON CONFLICT ("source", "kind", "sourceId")
+          DO UPDATE SET "targetId" = EXCLUDED."targetId", "digest" = EXCLUDED."digest",
+            "importedAt" = now()`,
+      [source, plan.post.sourceId, String(saved.id), plan.digest],
+    );
+    const written = { created: plan.postId === null, id: saved.id, redirects };
+    if (dryRun) throw new DryRunDone(written);
+    return written;
+  });
+}

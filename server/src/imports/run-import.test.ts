@@ -1,0 +1,177 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testConfig } from '#test/test-app';
+import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { createMailer } from '../mail/mailer.js';
+import { projectRoot } from '../paths.js';
+import { folderStore } from '../uploads/image-store.js';
+import { runImport, type ImportDeps, type ImportProgress } from './run-import.js';
+import { ImportFileError, type ImportCounts } from './source.js';
+
+// A whole import (run-import.ts): the reader, the posts, the report, on a real PostgreSQL. The
+// real exports in ../shared/migration-samples are read when they are there (they sit beside the
+// repository, never in it: the WordPress ones are GPL); their images are not fetched from the web.
+
+/** Beside the repository (CI puts them there), never in it. */
+const SAMPLES = join(projectRoot, '..', 'shared', 'migration-samples');
+
+const accounted = (counts: ImportCounts) =>
+  counts.created + counts.updated + counts.unchanged + counts.skipped.length;
+
+describe('a whole import', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let scratch: string;
+  let deps: ImportDeps;
+
+  beforeAll(async () => {
+    database = await createMigratedTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: database.embedded ? 1 : 4 });
+    scratch = await mkdtemp(join(tmpdir(), 'cohort-run-import-'));
+    const config = testConfig({ UPLOADS_DIR: join(scratch, 'uploads') });
+    deps = {
+      pool,
+      imageStore: folderStore(config.uploads.dir),
+      config,
+      stripe: null,
+      mail: createMailer({ smtpUrl: undefined, from: config.mailFrom, log: { info: () => {} } }),
+      fetchRemoteImages: false,
+    };
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await pool.query(
+      `TRUNCATE "posts", "post_revisions", "post_paths", "import_items", "images" CASCADE`,
+    );
+  });
+
+  /** Everything a posts import writes, to compare before and after. */
+  async function snapshot() {
+    const result: Record<string, unknown[]> = {};
+    for (const table of ['posts', 'post_revisions', 'post_paths', 'import_items']) {
+      result[table] = (await pool.query(`SELECT * FROM "${table}" ORDER BY 1, 2`)).rows;
+    }
+    return result;
+  }
+
+  it('writes nothing from a file that cannot be imported', async () => {
+    const bad = join(scratch, 'bad.json');
+    await writeFile(bad, '{"db": [{"meta": {}, "data": {"posts": [');
+    await expect(runImport({ source: 'ghost', path: bad }, deps)).rejects.toBeInstanceOf(
+      ImportFileError,
+    );
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "posts"`)).rows[0]).toEqual({ n: 0 });
+  });
+
+  it('reports its progress by phase: reading, images, posts', async () => {
+    const file = join(scratch, 'one-post.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        db: [
+          {
+            meta: { exported_on: 1_700_000_000_000, version: '5.0.0' },
+            data: {
+              posts: [
+                {
+                  id: 'one',
+                  title: 'One post',
+                  slug: 'one-post',
+                  html: '<p>Just the one.</p>',
+                  status: 'published',
+                  type: 'post',
+                  visibility: 'public',
+                  published_at: '2022-05-06T07:08:09.000Z',
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const seen: ImportProgress[] = [];
+    const report = await runImport({ source: 'ghost', path: file }, deps, (step) =>
+      seen.push(step),
+    );
+    expect(report.posts.created).toBe(1);
+    expect([...new Set(seen.map((step) => step.phase))]).toEqual(['reading', 'images', 'posts']);
+    expect(seen.at(-1)).toEqual({ phase: 'posts', done: 1, total: 1 });
+  });
+
+  it('takes the Ghost v4 sample’s 7 posts and 4 pages, the paid post for members, /write redirecting, and changes nothing the second time', async (context) => {
+    const sample = join(SAMPLES, 'ghost/v4_export.json');
+    if (!existsSync(sample))
+      context.skip(`${sample} is not here (the samples sit beside the repository)`);
+    const report = await runImport({ source: 'ghost', path: sample }, deps);
+    expect(accounted(report.posts)).toBe(7);
+    expect(accounted(report.pages)).toBe(4);
+    expect(report.posts.created).toBe(7);
+    const { rows } = await pool.query<{ slug: string; visibility: string }>(
+      `SELECT "slug", "visibility" FROM "posts" WHERE "kind" = 'article' AND "visibility" = 'members'`,
+    );
+    expect(rows).toEqual([{ slug: 'sell', visibility: 'members' }]);
+    const { rows: redirect } = await pool.query(
+      `SELECT p."slug" FROM "post_paths" o JOIN "posts" p ON p."id" = o."postId" WHERE o."path" = '/write'`,
+    );
+    expect(redirect).toEqual([{ slug: 'write' }]);
+    expect(report.topics).toBeGreaterThan(0);
+
+    const before = await snapshot();
+    const again = await runImport({ source: 'ghost', path: sample }, deps);
+    expect(again.posts).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('takes the WordPress theme unit test: the draft a draft, the future post scheduled, old permalinks and ?p= redirecting', async (context) => {
+    const sample = join(SAMPLES, 'wordpress/theme-unit-test-data.xml');
+    if (!existsSync(sample))
+      context.skip(`${sample} is not here (the samples sit beside the repository)`);
+    const report = await runImport({ source: 'wordpress', path: sample }, deps);
+    expect(report.posts.created).toBeGreaterThan(50);
+    expect(report.pages.created).toBeGreaterThan(15);
+    expect(report).toMatchObject({ drafts: 1, scheduled: 1, comments: { skipped: 33 } });
+    const { rows: statuses } = await pool.query<{ slug: string; status: string }>(
+      `SELECT "slug", "status" FROM "posts" WHERE "status" <> 'published' ORDER BY "slug"`,
+    );
+    expect(statuses).toEqual([
+      { slug: 'draft', status: 'draft' },
+      { slug: 'scheduled', status: 'scheduled' },
+    ]);
+    const { rows: paths } = await pool.query<{ path: string; slug: string }>(
+      `SELECT o."path", p."slug" FROM "post_paths" o JOIN "posts" p ON p."id" = o."postId"
+        WHERE o."path" IN ('/2013/01/11/markup-html-tags-and-formatting', '/?p=1178')
+        ORDER BY o."path"`,
+    );
+    expect(paths).toEqual([
+      {
+        path: '/2013/01/11/markup-html-tags-and-formatting',
+        slug: 'markup-html-tags-and-formatting',
+      },
+      { path: '/?p=1178', slug: 'markup-html-tags-and-formatting' },
+    ]);
+
+    const before = await snapshot();
+    const again = await runImport({ source: 'wordpress', path: sample }, deps);
+    expect(again.posts.created + again.posts.updated).toBe(0);
+    expect(again.pages.created + again.pages.updated).toBe(0);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('cleans the right-to-left override out of the UTF-8 challenge’s slug', async (context) => {
+    const sample = join(SAMPLES, 'wordpress/wxr-utf-8-challenges.xml');
+    if (!existsSync(sample))
+      context.skip(`${sample} is not here (the samples sit beside the repository)`);
+    const report = await runImport({ source: 'wordpress', path: sample }, deps);
+    expect(report.posts.created).toBe(1);
+    const { rows } = await pool.query(`SELECT "slug" FROM "posts"`);
+    expect(rows).toEqual([{ slug: 'hello-world-utf8-test' }]);
+  });
+});

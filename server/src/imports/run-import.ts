@@ -1,0 +1,113 @@
+import type pg from 'pg';
+import type Stripe from 'stripe';
+import type { AppConfig } from '../config.js';
+import type { PostSchedule } from '../content/post-schedule.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { ImageStore } from '../uploads/image-store.js';
+import { checkPriceMap, writeMembers } from './import-members.js';
+import { checkPlacement, writePosts } from './import-posts.js';
+import { readExport } from './read-export.js';
+import type { ImportCounts, ImportReport, ImportSource } from './source.js';
+
+/**
+ * A whole import, as `npm run import` and the desk's Import page run it: the file read (a file
+ * that cannot be imported at all throws ImportFileError before anything is written), then its
+ * posts and pages (import-posts.ts), then its members (import-members.ts), and the report of
+ * what was done, or with `dryRun` of what would be.
+ */
+
+export interface ImportRequest {
+  source: ImportSource;
+  /** The export: a file, a folder or a zip, as the source takes. */
+  path: string;
+  /** Where posts go that no `map` entry places. */
+  section?: string;
+  /** Tag → section. */
+  map?: Record<string, string>;
+  /** Stripe price id → plan, for members paying on the old platform. */
+  prices?: Record<string, string>;
+  dryRun?: boolean;
+  /** Mail each new member a welcome (nobody is mailed by an import otherwise). */
+  welcome?: boolean;
+  /** The largest export read (the desk's upload limit); none for a file on the server. */
+  maxBytes?: number;
+}
+
+export interface ImportDeps {
+  pool: pg.Pool;
+  imageStore: ImageStore;
+  config: AppConfig;
+  /** The site's Stripe account, to find what members pay; null when payments are off. */
+  stripe: Stripe | null;
+  mail: Mailer;
+  /** The site's schedule of posts, for the scheduled ones (the desk passes the app's). */
+  schedule?: Pick<PostSchedule, 'publishAt'>;
+  /** Tests only: lets image fetches reach 127.0.0.1. Never from the environment or a command. */
+  allowPrivateAddresses?: boolean;
+  /** Tests only: false fetches no image from the web (the export's own are still taken). */
+  fetchRemoteImages?: boolean;
+}
+
+export interface ImportProgress {
+  /** `reading`, `images`, `posts`, `members`. */
+  phase: string;
+  done: number;
+  total: number;
+  message?: string;
+}
+
+const emptyCounts = (): ImportCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: [] });
+
+export async function runImport(
+  request: ImportRequest,
+  deps: ImportDeps,
+  onProgress: (progress: ImportProgress) => void = () => {},
+): Promise<ImportReport> {
+  const started = Date.now();
+  const dryRun = request.dryRun ?? false;
+  const placing = { dryRun, section: request.section, map: request.map };
+  // A section that does not exist is refused before the file is read, let alone written.
+  checkPlacement(placing);
+  // So is a wrong --price (it reads Stripe, never writes): before any post is written.
+  await checkPriceMap(deps, request.prices ?? {});
+  onProgress({ phase: 'reading', done: 0, total: 1, message: request.path });
+  const bundle = await readExport(request.source, request.path, {
+    ...(request.maxBytes !== undefined && { maxBytes: request.maxBytes }),
+  });
+  onProgress({ phase: 'reading', done: 1, total: 1 });
+  const written = await writePosts(deps, bundle, placing, onProgress);
+  // What the reader left out is the posts' (or, from a members file, the members') to report.
+  const readerSkipped = bundle.skipped;
+  let members = emptyCounts();
+  let unmappedPrices: string[] = [];
+  if (bundle.members.length > 0) {
+    const result = await writeMembers(
+      deps,
+      bundle.members,
+      {
+        dryRun,
+        prices: request.prices ?? {},
+        welcome: request.welcome ?? false,
+        source: request.source,
+      },
+      onProgress,
+    );
+    members = result.members;
+    unmappedPrices = result.unmappedPrices;
+  }
+  // The readers name a member row they left out `members row N: …`.
+  const isMemberRow = (skipped: { reason: string }) => skipped.reason.startsWith('members row');
+  for (const skipped of readerSkipped) {
+    if (request.source === 'members' || isMemberRow(skipped)) members.skipped.push(skipped);
+    else written.posts.skipped.push(skipped);
+  }
+  return {
+    source: request.source,
+    dryRun,
+    ...written,
+    members,
+    unmappedPrices,
+    comments: { skipped: bundle.comments },
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
