@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import { haveMigrationSamples, MIGRATION_SAMPLES } from '#test/migration-samples';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '../../../contract/posts.js';
 import { checkAndConvertMarkdown } from '../content/markdown-to-tree.js';
@@ -12,7 +13,7 @@ import type { HtmlFlavour, SourceImage } from './source.js';
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const fixtures = join(repository, 'tests', 'fixtures', 'imports', '/');
 // The platforms' own exports sit beside the repository (on CI too), not in it.
-const samples = join(repository, '..', 'shared', 'migration-samples', '/');
+const samples = `${MIGRATION_SAMPLES}/`;
 
 const UPLOAD = '/uploads/abcdefghij0123456789-1600x900.webp';
 
@@ -505,7 +506,7 @@ describe('the exports of other platforms convert with nothing the site refuses',
     }
   });
 
-  it.skipIf(!existsSync(samples))(
+  it.skipIf(!haveMigrationSamples)(
     "converts every post and page of WordPress's theme unit test in ../shared/migration-samples (skipped when it is absent)",
     () => {
       // GPL-licensed: read where it is, never copied into the repository.
@@ -532,7 +533,7 @@ describe('the exports of other platforms convert with nothing the site refuses',
     },
   );
 
-  it.skipIf(!existsSync(samples))(
+  it.skipIf(!haveMigrationSamples)(
     'converts the Ghost v2 and v3 exports in ../shared/migration-samples (skipped when it is absent)',
     () => {
       for (const version of ['v2', 'v3']) {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExport } from './read-export.js';
 import { ImportFileError, type SourceBundle } from './source.js';
 import { writeZip } from './test-zip.js';
+import { haveMigrationSamples, sample } from '#test/migration-samples';
 
 const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/', import.meta.url));
 /** The real exports beside the repository (CI has them there); see their SOURCES.md. */
-const samples = fileURLToPath(new URL('../../../../shared/migration-samples/', import.meta.url));
-const haveSamples = existsSync(samples);
+const haveSamples = haveMigrationSamples;
 
 async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
   const error = await promise.then(
@@ -67,8 +66,6 @@ describe('readExport', () => {
 describe.skipIf(!haveSamples)(
   'readExport on every shared migration sample (skipped when ../shared/migration-samples is absent)',
   () => {
-    const sample = (path: string) => join(samples, path);
-
     it('Ghost v2, v3, v4 and 1.x exports: every post accounted for', async () => {
       const counts: Record<string, [number, number]> = {};
       for (const file of ['v2_export.json', 'v3_export.json', 'v4_export.json', 'valid.json']) {

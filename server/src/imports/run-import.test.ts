@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testConfig } from '#test/test-app';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createMailer } from '../mail/mailer.js';
-import { projectRoot } from '../paths.js';
+import { MIGRATION_SAMPLES } from '#test/migration-samples';
 import { folderStore } from '../uploads/image-store.js';
 import { runImport, type ImportDeps, type ImportProgress } from './run-import.js';
 import { ImportFileError, type ImportCounts } from './source.js';
@@ -17,7 +17,7 @@ import { ImportFileError, type ImportCounts } from './source.js';
 // repository, never in it: the WordPress ones are GPL); their images are not fetched from the web.
 
 /** Beside the repository (CI puts them there), never in it. */
-const SAMPLES = join(projectRoot, '..', 'shared', 'migration-samples');
+const SAMPLES = MIGRATION_SAMPLES;
 
 const accounted = (counts: ImportCounts) =>
   counts.created + counts.updated + counts.unchanged + counts.skipped.length;
