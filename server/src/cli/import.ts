@@ -106,6 +106,10 @@ const countsLine = (name: string, counts: ImportCounts) =>
   `${counts.skipped.length} skipped`;
 
 /** The report as lines a publisher reads. */
+/** Skipped items sharing a reason from this many on are summed up on one line, naming a few. */
+const GROUP_FROM = 4;
+const NAMED_IN_GROUP = 3;
+
 export function summaryOf(report: ImportReport, path: string): string[] {
   const lines = [
     report.dryRun
@@ -128,7 +132,25 @@ export function summaryOf(report: ImportReport, path: string): string[] {
   ];
   if (skipped.length > 0) {
     lines.push('skipped:');
-    for (const [kind, { item, reason }] of skipped) lines.push(`  ${kind} "${item}": ${reason}`);
+    // Items skipped for the same reason on one line when there are many (a WordPress export's
+    // dozens of menu entries); `--json` lists each.
+    const byReason = new Map<string, string[]>();
+    for (const [kind, { item, reason }] of skipped) {
+      const key = `${kind}\u0000${reason}`;
+      byReason.set(key, [...(byReason.get(key) ?? []), item]);
+    }
+    for (const [key, items] of byReason) {
+      const [kind = '', reason = ''] = key.split('\u0000');
+      if (items.length < GROUP_FROM) {
+        for (const item of items) lines.push(`  ${kind} "${item}": ${reason}`);
+        continue;
+      }
+      const named = items.slice(0, NAMED_IN_GROUP).map((item) => `"${item}"`);
+      const more = items.length - named.length;
+      lines.push(
+        `  ${items.length} ${kind}s: ${reason} (${named.join(', ')}${more > 0 ? `, and ${more} more` : ''})`,
+      );
+    }
   }
   if (report.images.notFetched.length > 0) {
     lines.push('images not fetched (their posts link to the old address instead):');

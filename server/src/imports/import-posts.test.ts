@@ -285,6 +285,21 @@ describe('writing imported posts', () => {
     );
   });
 
+  it('brings a live post with no text in as a draft, with its title, rather than leaving it out', async () => {
+    const outcome = await write(
+      bundleOf([
+        sourcePost({ sourceId: 'empty', slug: 'no-content', title: 'No Content', html: '' }),
+      ]),
+    );
+    expect(outcome.posts.created).toBe(1);
+    expect(outcome.drafts).toBe(1);
+    expect((await postsBySlug()).get('no-content')).toMatchObject({
+      title: 'No Content',
+      status: 'draft',
+    });
+    expect(outcome.notes).toContain('"No Content": has no text; imported as a draft');
+  });
+
   it('skips a post whose slug another post has, and leaves that post as it was', async () => {
     const { rows } = await pool.query<{ id: number }>(
       `INSERT INTO "posts" ("kind", "slug", "title", "body", "status", "fields", "updatedAt")

@@ -192,6 +192,7 @@ export function oldPathOf(address: string): string | null {
 function fitTags(tags: readonly string[], title: string, notes: string[]): string[] {
   const kept: string[] = [];
   const slugs = new Set<string>();
+  const overLimit: string[] = [];
   for (const raw of tags) {
     let name = noNul(raw).replace(/\s+/g, ' ').trim();
     if (topicSlug(name) === '') {
@@ -207,12 +208,17 @@ function fitTags(tags: readonly string[], title: string, notes: string[]): strin
     }
     const slug = topicSlug(name);
     if (slugs.has(slug)) continue;
-    if (kept.length === MAX_TAGS) {
-      notes.push(`"${title}": tag "${name}" dropped (at most ${MAX_TAGS} tags on a post)`);
-      continue;
-    }
     slugs.add(slug);
-    kept.push(name);
+    if (kept.length === MAX_TAGS) overLimit.push(name);
+    else kept.push(name);
+  }
+  // One note for all a post's tags past the limit: a file with dozens (WordPress's "Many
+  // Categories") would otherwise fill the report with a line for each.
+  if (overLimit.length > 0) {
+    const names = overLimit.map((name) => `"${name}"`).join(', ');
+    notes.push(
+      `"${title}": ${overLimit.length === 1 ? 'tag' : `${overLimit.length} tags`} ${names} dropped (at most ${MAX_TAGS} tags on a post)`,
+    );
   }
   return kept;
 }
@@ -556,8 +562,25 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
     seoTitle: optional(post.seoTitle, SEO_TITLE_CHARS),
     seoDescription: optional(post.seoDescription, SEO_DESCRIPTION_CHARS),
     fields,
-    ...lifecycleOf(post),
+    ...lifecycleOfText(post, body, withoutInvisible(title), notes),
   };
+}
+
+/**
+ * A live post with no text at all (WordPress allows one; a parent page often is) cannot be live
+ * here, where a post on the site has a body: it comes in as a draft, with its title and
+ * addresses, for the publisher to fill or delete, rather than be left out.
+ */
+function lifecycleOfText(
+  post: SourcePost,
+  body: string,
+  title: string,
+  notes: string[],
+): Pick<ImportedPost, 'status' | 'publishedAt'> {
+  const lifecycle = lifecycleOf(post);
+  if (body !== '' || lifecycle.status === 'draft') return lifecycle;
+  notes.push(`"${title}": has no text; imported as a draft`);
+  return { status: 'draft', publishedAt: lifecycle.publishedAt };
 }
 
 /**
