@@ -300,6 +300,23 @@ describe('writing imported posts', () => {
     expect(outcome.notes).toContain('"No Content": has no text; imported as a draft');
   });
 
+  it('keeps two sites’ posts apart when their exports use the same id', async () => {
+    const first = await write(
+      bundleOf([sourcePost({ sourceId: '1', slug: 'hello-harbour', title: 'Hello harbour' })], {
+        siteUrl: 'https://harbour.example.org',
+      }),
+    );
+    const second = await write(
+      bundleOf([sourcePost({ sourceId: '1', slug: 'hello-hills', title: 'Hello hills' })], {
+        siteUrl: 'https://hills.example.net/',
+      }),
+    );
+    expect([first.posts.created, second.posts.created, second.posts.updated]).toEqual([1, 1, 0]);
+    const posts = await postsBySlug();
+    expect(posts.get('hello-harbour')?.title).toBe('Hello harbour');
+    expect(posts.get('hello-hills')?.title).toBe('Hello hills');
+  });
+
   it('skips a post whose slug another post has, and leaves that post as it was', async () => {
     const { rows } = await pool.query<{ id: number }>(
       `INSERT INTO "posts" ("kind", "slug", "title", "body", "status", "fields", "updatedAt")
@@ -562,11 +579,16 @@ describe('writing imported posts', () => {
     );
   });
 
-  it('skips a live post the site refuses, with the check’s message, and writes nothing of it', async () => {
+  it('skips a post the site cannot take, saying why, and writes nothing of it', async () => {
+    // Longer than a post may be (MAX_BODY_CHARS): the desk's own check refuses it.
     const outcome = await write(
-      bundleOf([sourcePost({ sourceId: 'empty', slug: 'empty', html: '' })]),
+      bundleOf([
+        sourcePost({ sourceId: 'long', slug: 'long', html: `<p>${'words '.repeat(40_001)}</p>` }),
+      ]),
     );
-    expect(outcome.posts.skipped).toEqual([{ item: 'Post empty', reason: 'body: is required' }]);
+    expect(outcome.posts.skipped).toEqual([
+      { item: 'Post long', reason: 'its text is longer than the site takes (200,000 characters)' },
+    ]);
     expect((await pool.query(`SELECT count(*)::int AS n FROM "import_items"`)).rows[0]).toEqual({
       n: 0,
     });

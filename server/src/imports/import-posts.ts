@@ -227,6 +227,16 @@ function fitTags(tags: readonly string[], title: string, notes: string[]): strin
 const digestOf = (post: SourcePost) =>
   createHash('sha256').update(JSON.stringify(post)).digest('hex');
 
+/**
+ * What a post is known by from one run to the next: the platform's id, within the site the export
+ * came from when it says (a WordPress post id is only unique within its site: two sites' exports
+ * both have a post 1, and one must never update the other's).
+ */
+function itemKeyOf(bundle: Pick<SourceBundle, 'siteUrl'>, post: SourcePost): string {
+  const site = bundle.siteUrl?.trim().replace(/\/+$/, '').toLowerCase();
+  return site ? `${site} ${post.sourceId}` : post.sourceId;
+}
+
 interface ImportItemRow {
   sourceId: string;
   targetId: string;
@@ -261,6 +271,8 @@ async function readTopicSlugs(pool: pg.Pool): Promise<Set<string>> {
 /** A post that is to be written: the file's post, converted, and where it goes. */
 interface Plan {
   post: SourcePost;
+  /** What import_items knows it by (itemKeyOf). */
+  key: string;
   kind: PostKind;
   counts: ImportCounts;
   digest: string;
@@ -323,7 +335,8 @@ export async function writePosts(
     const counts = kind === 'page' ? outcome.pages : outcome.posts;
     const name = nameOf(post);
     const digest = digestOf(post);
-    const item = items.get(post.sourceId);
+    const key = itemKeyOf(bundle, post);
+    const item = items.get(key);
     const postId = item?.postId ?? null;
     if (item && postId !== null) {
       if (item.digest === digest) {
@@ -358,6 +371,7 @@ export async function writePosts(
     }
     plans.push({
       post,
+      key,
       kind,
       counts,
       digest,
@@ -612,7 +626,7 @@ async function writeOne(
   return withTransaction(deps.pool, async (tx) => {
     // Two imports of the same file at once: the second waits, then finds this one's work.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
-      `cohort:import:${source}:${plan.post.sourceId}`,
+      `cohort:import:${source}:${plan.key}`,
     ]);
     const { rows: taken } = await tx.query<{ id: number; deleted: boolean }>(
       `SELECT "id", "deletedAt" IS NOT NULL AS deleted FROM "posts"
@@ -644,7 +658,7 @@ async function writeOne(
         ON CONFLICT ("source", "kind", "sourceId")
           DO UPDATE SET "targetId" = EXCLUDED."targetId", "digest" = EXCLUDED."digest",
             "importedAt" = now()`,
-      [source, plan.post.sourceId, String(saved.id), plan.digest],
+      [source, plan.key, String(saved.id), plan.digest],
     );
     const written = { created: plan.postId === null, id: saved.id, redirects };
     if (dryRun) throw new DryRunDone(written);
