@@ -115,8 +115,10 @@ export function summaryOf(report: ImportReport, path: string): string[] {
     report.dryRun
       ? `${report.source} ${path}: a dry run, nothing was written. It would do this:`
       : `${report.source} ${path}: imported in ${report.seconds} s.`,
-    countsLine('posts', report.posts),
-    countsLine('pages', report.pages),
+    // A members file has no posts to speak of; a post export may bring members (Ghost's).
+    ...(report.source === 'members'
+      ? []
+      : [countsLine('posts', report.posts), countsLine('pages', report.pages)]),
     countsLine('members', report.members),
     `${plural(report.drafts, 'draft')}, ${report.scheduled} scheduled, ` +
       `${plural(report.topics, 'new topic')}, ${plural(report.redirects, 'old address', 'old addresses')} redirecting`,
