@@ -535,15 +535,30 @@ export function rewriteImages(
  * The words a reader sees, block by block (a blank line between blocks): no images, no markup,
  * no footnotes. For excerpts and reading times.
  */
+/**
+ * The words a post opens with, for a summary: its paragraphs outside lists, quotes and tables, in
+ * order (headings and captions are not an opening); the whole text when it has no such paragraph.
+ */
+export function openingTextOf(markdown: string): string {
+  const root = parseSiteMarkdown(markdown);
+  const paragraphs = root.children
+    .filter((node) => node.type === 'paragraph')
+    .map((node) => inlineTextOf(node).replace(/\s+/g, ' ').trim())
+    .filter((text) => text !== '');
+  return paragraphs.length > 0 ? paragraphs.join(' ') : plainTextOf(markdown);
+}
+
+/** A paragraph's or a heading's words, without images, footnote marks or HTML. */
+function inlineTextOf(node: Nodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  if (node.type === 'break') return ' ';
+  if (node.type === 'image' || node.type === 'html' || node.type === 'footnoteReference') return '';
+  return 'children' in node ? node.children.map(inlineTextOf).join('') : '';
+}
+
 export function plainTextOf(markdown: string): string {
   const blocks: string[] = [];
-  const inline = (node: Nodes): string => {
-    if (node.type === 'text' || node.type === 'inlineCode') return node.value;
-    if (node.type === 'break') return ' ';
-    if (node.type === 'image' || node.type === 'html' || node.type === 'footnoteReference')
-      return '';
-    return 'children' in node ? node.children.map(inline).join('') : '';
-  };
+  const inline = inlineTextOf;
   const block = (node: Nodes): void => {
     if (node.type === 'footnoteDefinition' || node.type === 'html') return;
     if (node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell') {

@@ -300,6 +300,35 @@ describe('writing imported posts', () => {
     expect(outcome.notes).toContain('"No Content": has no text; imported as a draft');
   });
 
+  it('summarises a post without an excerpt by its opening paragraphs, never by members’ text', async () => {
+    await write(
+      bundleOf([
+        sourcePost({
+          sourceId: 'open',
+          slug: 'open',
+          html: '<h2>Headings first</h2><p>The opening words.</p><ul><li>a list</li></ul>',
+        }),
+        sourcePost({
+          sourceId: 'paid-whole',
+          slug: 'paid-whole',
+          title: 'For members',
+          membersOnly: true,
+          html: '<p>Only members may read this sentence.</p>',
+        }),
+        sourcePost({
+          sourceId: 'paid-divided',
+          slug: 'paid-divided',
+          membersOnly: true,
+          html: '<p>Everyone reads this.</p><!--members-only--><p>Members read this.</p>',
+        }),
+      ]),
+    );
+    const posts = await postsBySlug();
+    expect(posts.get('open')?.fields.summary).toBe('The opening words.');
+    expect(posts.get('paid-whole')?.fields.summary).toBe('For members');
+    expect(posts.get('paid-divided')?.fields.summary).toBe('Everyone reads this.');
+  });
+
   it('keeps two sites’ posts apart when their exports use the same id', async () => {
     const first = await write(
       bundleOf([sourcePost({ sourceId: '1', slug: 'hello-harbour', title: 'Hello harbour' })], {

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { articleCategories } from '../../../contract/content-types.js';
 import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
-import { pageSlugProblem, postPath, type PostKind } from '../../../contract/posts.js';
+import {
+  pageSlugProblem,
+  postPath,
+  splitAtDivider,
+  type PostKind,
+} from '../../../contract/posts.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import type { AppConfig } from '../config.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
@@ -14,7 +19,7 @@ import { imageIdOf } from '../uploads/process-image.js';
 import { previewImage, storeImage, type StoredImage } from '../uploads/store-image.js';
 import { cleanSlug, withoutInvisible } from './clean-slug.js';
 import { ImageFetchError, readImage } from './fetch-image.js';
-import { htmlToMarkdown, plainTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
+import { htmlToMarkdown, openingTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
 import type {
   ImportCounts,
   ImportReport,
@@ -540,9 +545,13 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
       return { url, alt: cutAtWord(alt, ALT_CHARS) };
     }),
   ).trim();
+  // Without an excerpt, the opening words; of a members-only post, only those everyone may read
+  // (what comes before the divider), else the title: a summary is shown to visitors.
+  const divided = splitAtDivider(body);
+  const readable = !post.membersOnly ? body : divided.after === null ? '' : divided.before;
   const summary =
     cutAtWord(noNul(post.excerpt ?? ''), SUMMARY_CHARS) ||
-    cutAtWord(plainTextOf(body), SUMMARY_CHARS) ||
+    cutAtWord(openingTextOf(readable), SUMMARY_CHARS) ||
     cutAtWord(title, SUMMARY_CHARS);
   const featureUrl = post.featureImage ? (images.get(post.featureImage.url) ?? null) : null;
   const featureAlt = post.featureImage?.alt?.trim() || post.featureImage?.caption?.trim() || title;
