@@ -28,7 +28,11 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
     ],
   },
   { name: 'plain', site: SITES.plain },
-  { name: 'desk', site: SITES.desk, specs: ['account-comp', 'editor', 'members-only'] },
+  {
+    name: 'desk',
+    site: SITES.desk,
+    specs: ['account-comp', 'desk-import', 'editor', 'members-only', 'standalone-pages'],
+  },
   // The full browser, not the headless shell the other specs run in: in the shell, the first
   // offline test saw its words reach the server while the context was offline (once in four runs
   // alone, once in a full run; never in the full browser, four runs alone and every CI run). Not

@@ -14,6 +14,7 @@ const ONE_AT_A_TIME = [
   'server/src/accounts/account-input.test.ts',
   'server/src/accounts/sign-in-throttle.test.ts',
   'server/src/http/edges.test.ts',
+  'server/src/imports/import-jobs.test.ts',
   'server/src/routes/auth/auth.test.ts',
   'server/src/routes/auth/proven-addresses.test.ts',
   'server/src/routes/health/health.test.ts',

@@ -329,3 +329,72 @@ export interface DeskTopic {
   /** Whether a publisher wrote the description (else it is the page's own sentence). */
   written: boolean;
 }
+
+/** What the desk's Import page takes: the platforms, and the members CSV (server/src/imports). */
+export const IMPORT_SOURCE_NAMES = ['ghost', 'wordpress', 'substack', 'medium', 'members'] as const;
+export type DeskImportSource = (typeof IMPORT_SOURCE_NAMES)[number];
+
+const SkippedSchema = Type.Object({ item: Type.String(), reason: Type.String() });
+const ImportCountsSchema = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  skipped: Type.Array(SkippedSchema),
+});
+
+/** An import's report (server/src/imports/source.ts ImportReport), as the desk shows it. */
+export const DeskImportReportSchema = Type.Object({
+  source: Type.String(),
+  dryRun: Type.Boolean(),
+  posts: ImportCountsSchema,
+  pages: ImportCountsSchema,
+  members: ImportCountsSchema,
+  drafts: Type.Integer(),
+  scheduled: Type.Integer(),
+  topics: Type.Integer(),
+  redirects: Type.Integer(),
+  images: Type.Object({
+    stored: Type.Integer(),
+    notFetched: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
+  }),
+  unmappedPrices: Type.Array(Type.String()),
+  comments: Type.Object({ skipped: Type.Integer() }),
+  seconds: Type.Number(),
+});
+export type DeskImportReport = Static<typeof DeskImportReportSchema>;
+
+/** GET /api/desk/imports/:id: an import started from the desk, while it runs and after. */
+export const DeskImportSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union([
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('done'),
+    Type.Literal('failed'),
+  ]),
+  /** Where it is: `reading`, `images`, `posts`, `members`, and how far; `at`: when it said so. */
+  progress: Type.Object({
+    phase: Type.Optional(Type.String()),
+    done: Type.Optional(Type.Number()),
+    total: Type.Optional(Type.Number()),
+    message: Type.Optional(Type.String()),
+    at: Type.Optional(Type.String()),
+  }),
+  report: Nullable(DeskImportReportSchema),
+  /** Why it failed, in words. */
+  error: Nullable(Type.String()),
+  source: Type.String(),
+  section: Nullable(Type.String()),
+  fileName: Nullable(Type.String()),
+  createdAt: DateTime,
+  finishedAt: Nullable(DateTime),
+});
+export type DeskImport = Static<typeof DeskImportSchema>;
+
+/** GET /api/desk/imports: the last 20, newest first, and the largest file an upload may be. */
+export const DeskImportsSchema = Type.Object({
+  imports: Type.Array(DeskImportSchema),
+  /** IMPORT_MAX_MB, in bytes. */
+  maxBytes: Type.Integer(),
+});
+export type DeskImports = Static<typeof DeskImportsSchema>;

@@ -24,6 +24,8 @@ describe('configuration from the environment', () => {
       membership: { priceCents: 1200, currency: 'usd', graceDays: 7 },
       paywallDelayMs: 30_000,
       social: null,
+      // The desk's Import page takes 200 MB: a 500 MB upload is refused before it is read.
+      importMaxBytes: 200 * 1024 * 1024,
     });
   });
 

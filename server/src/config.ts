@@ -53,6 +53,8 @@ export interface AppConfig {
   databasePoolSize: number;
   /** Uploaded images (decision note 0017): where they are kept, and the largest file taken. */
   uploads: { dir: string; maxBytes: number; s3: S3Options | null };
+  /** The largest export file the desk's Import page takes (IMPORT_MAX_MB), in bytes. */
+  importMaxBytes: number;
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
   migrateOnStart: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
@@ -204,6 +206,8 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** The largest image file the desk takes, in megabytes. */
   UPLOAD_MAX_MB: integer(1, 200).default(20),
+  /** The largest export file (a Ghost zip with its images…) the desk's Import page takes, in MB. */
+  IMPORT_MAX_MB: integer(1, 2048).default(200),
   MIGRATE_ON_START: optionalText.pipe(booleanText.optional()),
   ALLOW_INSECURE_SITE_URL: optionalText.pipe(booleanText.optional()),
 });
@@ -374,6 +378,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
             }
           : null,
     },
+    importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     migrateOnStart: e.MIGRATE_ON_START ?? true,
     warnings,
   };

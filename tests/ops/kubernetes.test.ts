@@ -151,6 +151,11 @@ describe.skipIf(!hasKubectl)('the Kubernetes manifests (overlays/production)', (
     expect(annotations('cohort-webhooks')['nginx.ingress.kubernetes.io/proxy-body-size']).toBe(
       '1m',
     );
+    // An import's file streams to the app, which refuses more than IMPORT_MAX_MB as it reads.
+    expect(annotations('cohort-desk-imports')).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-body-size': '2048m',
+      'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
+    });
     expect(annotations('cohort-limited')['nginx.ingress.kubernetes.io/limit-rpm']).toBeTruthy();
     expect(annotations('cohort-metrics-closed')).toMatchObject({
       'nginx.ingress.kubernetes.io/whitelist-source-range': '127.0.0.1/32',

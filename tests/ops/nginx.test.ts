@@ -367,7 +367,7 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect((await tampered.json()).error.code).toBe('invalid_signature');
   });
 
-  it('limits request bodies: 64 KB for the API, 650 KB for a post, 1 MB for webhooks', async () => {
+  it('limits request bodies: 64 KB for the API, 650 KB for a post, an import’s file to the app, 1 MB for webhooks', async () => {
     const tooBig = await fetch(`${site}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -388,6 +388,15 @@ describe.skipIf(!nginxBinary)(title, () => {
     expect(longPost.status).toBe(404);
     expect((await longPost.json()).error.code).toBe('not_found');
     expect((await post(230_000)).status).toBe(413);
+
+    // An import's file (here 2 MB, past a post's limit) streams on to the app, which answers a
+    // visitor 404 as for any desk address: the import's own limit is the app's (IMPORT_MAX_MB).
+    const form = new FormData();
+    form.append('source', 'ghost');
+    form.append('file', new Blob([new Uint8Array(2 * 1024 * 1024)]), 'export.zip');
+    const importFile = await fetch(`${site}/api/desk/imports`, { method: 'POST', body: form });
+    expect(importFile.status).toBe(404);
+    expect((await importFile.json()).error.code).toBe('not_found');
 
     // A large (200 KB) but legitimate event reaches the app and verifies.
     const customer = { id: 'cus_large', object: 'customer', description: 'x'.repeat(200 * 1024) };

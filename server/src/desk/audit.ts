@@ -32,7 +32,9 @@ export type AuditAction =
   | 'gift_address'
   | 'seats_auto_grant'
   | 'seat_grant'
-  | 'seat_decline';
+  | 'seat_decline'
+  | 'import'
+  | 'ghost_export';
 
 export interface AuditRecord {
   action: AuditAction;

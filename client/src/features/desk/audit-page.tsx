@@ -29,6 +29,8 @@ const ACTIONS: Record<string, string> = {
   seats_auto_grant: 'set the seats granted each month',
   seat_grant: 'granted a solidarity seat',
   seat_decline: 'declined a seat request',
+  import: 'imported a file',
+  ghost_export: 'downloaded everything as a Ghost export',
 };
 
 /** /desk/audit: every change made from the desk, newest first. */

@@ -5,6 +5,9 @@ import type { DeskSeats } from '../../../../contract/seats';
 import type {
   DeskAuditPage,
   DeskCompBody,
+  DeskImport,
+  DeskImports,
+  DeskImportSource,
   DeskDashboard,
   DeskMember,
   DeskMemberFilter,
@@ -14,7 +17,7 @@ import type {
 } from '../../../../contract/desk-api';
 import { DESK_API } from '../../../../contract/constants';
 import type { PostJson, PostKind, PostStatus } from '../../../../contract/posts';
-import { apiRequest } from '../../lib/api-client';
+import { ApiError, apiRequest } from '../../lib/api-client';
 
 /** The desk's API (contract/desk-api.ts). Every call answers 404 to anyone who is not staff. */
 
@@ -173,3 +176,56 @@ export const decideSeatRequest = (
   apiRequest(`${DESK_API}/seats/requests/${encodeURIComponent(id)}/${decision}`, {
     method: 'POST',
   });
+
+/** The imports started from the desk, newest first (the last 20). */
+export const fetchImports = (signal?: AbortSignal): Promise<DeskImports> =>
+  apiRequest(`${DESK_API}/imports`, { signal });
+
+export const fetchImport = (id: string, signal?: AbortSignal): Promise<{ import: DeskImport }> =>
+  apiRequest(`${DESK_API}/imports/${encodeURIComponent(id)}`, { signal });
+
+/** Everything as a Ghost export: a plain link, so the browser downloads it as it streams. */
+export const ghostExportUrl = `${DESK_API}/exports/ghost`;
+
+/**
+ * Uploads an export to import (multipart: `source`, `section`, then `file`), telling how much of it
+ * has gone; answers the import's id once the server has the whole file. XMLHttpRequest, as fetch
+ * cannot tell an upload's progress.
+ */
+export function uploadImport(
+  upload: { source: DeskImportSource; section: string; file: File },
+  onProgress: (sent: number, total: number) => void,
+): Promise<{ import: { id: string } }> {
+  const form = new FormData();
+  form.append('source', upload.source);
+  if (upload.section) form.append('section', upload.section);
+  form.append('file', upload.file);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `${DESK_API}/imports`);
+    request.responseType = 'json';
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    request.onload = () => {
+      const payload = request.response as {
+        import?: { id: string };
+        error?: { code?: string; message?: string };
+      } | null;
+      if (request.status === 202 && payload?.import) {
+        resolve({ import: payload.import });
+        return;
+      }
+      reject(
+        new ApiError(
+          request.status,
+          payload?.error?.code ?? 'http_error',
+          payload?.error?.message ?? `The upload failed (the server answered ${request.status}).`,
+        ),
+      );
+    };
+    // No answer at all (offline, the connection cut): describeError words it.
+    request.onerror = () => reject(new TypeError('The upload could not reach the server.'));
+    request.send(form);
+  });
+}

@@ -16,6 +16,7 @@ import { PlansPage } from './plans-page';
 import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
 import { SeatsPage } from './seats-page';
+import { ImportsPage } from './imports-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -70,6 +71,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="offers" element={<OffersPage staff={staff.data} />} />
           <Route path="gifts" element={<GiftsPage staff={staff.data} />} />
           <Route path="seats" element={<SeatsPage staff={staff.data} />} />
+          {staff.data.role === 'owner' && <Route path="imports" element={<ImportsPage />} />}
           <Route path="*" element={notFound} />
         </Routes>
       </Suspense>
@@ -111,6 +113,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               <NavLink to="/desk/seats">Seats</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
+              {staff?.role === 'owner' && <NavLink to="/desk/imports">Import</NavLink>}
             </>
           )}
         </nav>

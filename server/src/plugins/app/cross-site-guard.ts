@@ -12,7 +12,7 @@ const EXEMPT = /^\/webhooks\//;
  * came from another site (`Sec-Fetch-Site: cross-site`, or an `Origin` that is not ours) gets 403.
  * Bodies are JSON only (the text/plain parser is removed), so an HTML form on another site cannot
  * send one either: browsers cannot send JSON cross-site without a CORS preflight we never allow.
- * The one exception, the desk's image upload (multipart), is staff-only, and a browser's
+ * The exceptions, the desk's image upload and import (multipart), are staff-only, and a browser's
  * cross-site form post carries its `Origin` (and no SameSite session cookie).
  */
 export default fp(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
 import deskGiftRoutes from './gifts.js';
+import deskImportRoutes from './imports.js';
 import deskMemberRoutes, { type DeskMemberOptions } from './members.js';
 import deskOverviewRoutes, { type DeskOverviewOptions } from './overview.js';
 import deskPlanRoutes from './plans.js';
@@ -28,6 +29,7 @@ const membersAndMoney: FastifyPluginAsync<MembersAndMoneyOptions> = async (app, 
   await app.register(deskPlanRoutes, options);
   await app.register(deskGiftRoutes);
   await app.register(deskSeatRoutes);
+  await app.register(deskImportRoutes);
 };
 
 export default membersAndMoney;

@@ -1,0 +1,71 @@
+import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { withTransaction } from '../db/transaction.js';
+import { countGhostExport, ghostExportStream } from '../imports/ghost-export.js';
+import {
+  CommandFailure,
+  exitStatusOf,
+  fail,
+  messageOf,
+  printerOf,
+  readConfigOrFail,
+  type CommandMain,
+} from './command-line.js';
+import { withDatabase } from './open-database.js';
+
+/**
+ * `npm run export -- ghost <file>`: the site's posts, pages, topics, authors and members as a Ghost
+ * JSON export (server/src/imports/ghost-export.ts), the file the desk's Import page also offers.
+ * It is written beside its final name and renamed when whole, so a failed run never leaves half a
+ * file under it. Members-only posts are in it whole, and every member's address: keep it as safe
+ * as the database. Exit status 0 when written, 1 when something needs the operator, 2 for a wrong
+ * command.
+ */
+
+const USAGE = `usage:
+  export ghost <file>   (the site as a Ghost JSON export: posts, pages, tags, authors, members)`;
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export const main: CommandMain = (argv, env, io) =>
+  exitStatusOf(
+    io,
+    async () => {
+      const [format, file, ...extra] = argv;
+      if (format !== 'ghost' || !file || file.startsWith('--') || extra.length > 0) {
+        fail(USAGE, 2);
+      }
+      const target = resolve(file);
+      const folder = dirname(target);
+      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+        fail(`${dirname(file)} is not a folder: the export cannot be written there.`);
+      }
+      const config = readConfigOrFail(env);
+      const partial = `${target}.partial`;
+      const counts = await withDatabase(config, io, async ({ database }) => {
+        const counted = await withTransaction(database.pool, (tx) => countGhostExport(tx));
+        try {
+          await pipeline(
+            ghostExportStream(database.pool, {
+              siteUrl: config.siteUrl,
+              siteName: config.siteName,
+              staff: config.staff,
+            }),
+            createWriteStream(partial),
+          );
+          await rename(partial, target);
+        } catch (error) {
+          await rm(partial, { force: true });
+          throw error;
+        }
+        return counted;
+      });
+      printerOf(io).out(
+        `${file}: ${plural(counts.posts, 'post')}, ${plural(counts.pages, 'page')} and ${plural(counts.members, 'member')} written as a Ghost export (members-only posts in full: keep it safe).`,
+      );
+      return 0;
+    },
+    (error) => new CommandFailure(`export ${argv[0] ?? ''}: ${messageOf(error)}`),
+  );

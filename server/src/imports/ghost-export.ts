@@ -1,0 +1,551 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Element, Nodes as HastNodes } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import type { Nodes as MdastNodes, Parent as MdastParent } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { toHast } from 'mdast-util-to-hast';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import type pg from 'pg';
+import { splitAtDivider } from '../../../contract/posts.js';
+import { topicSlug } from '../../../contract/topics.js';
+import type { StaffConfig } from '../config.js';
+import type { Tx } from '../db/transaction.js';
+import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
+
+/**
+ * The site as a Ghost JSON export (Ghost's documented import format: `{db: [{meta, data}]}`), so a
+ * publisher can leave with everything: articles and newsletter issues as Ghost posts, page posts as
+ * pages (drafts and scheduled ones too, never deleted ones), their topics as tags, the staff who
+ * wrote them as users (the owner at least: Ghost's importer needs one), and every account as a
+ * member with its name, note, labels, newsletter consent, Stripe customers and comp. A post's HTML
+ * is drawn from its Markdown with the same parser the site uses (server/src/content/
+ * markdown-to-tree.ts), and carried twice: as `html`, and as a `lexical` document whose one card
+ * holds it (what Ghost 5 edits). Members-only posts keep their whole text: this is the owner's own
+ * export. Campaigns, boycotts and resource lists have no Ghost counterpart and are left out.
+ *
+ * The text is produced a batch of rows at a time (`ghostExportChunks`), so a large site is never
+ * held in memory whole; only the small lists (tags, users, the links between rows) are kept until
+ * their turn comes. Ids are derived from the site's address and the row's own id, so two exports of
+ * the same site name the same posts and members the same way (an importer matching by id finds
+ * them again).
+ */
+
+export interface GhostExportOptions {
+  siteUrl: string;
+  siteName: string;
+  staff: StaffConfig;
+  /** What "now" is for comps and memberships (tests); the clock otherwise. */
+  now?: Date;
+}
+
+/** What the export holds, for the audit log and the command's summary. */
+export interface GhostExportCounts {
+  posts: number;
+  pages: number;
+  members: number;
+}
+
+/** The post kinds exported, and what Ghost calls each. */
+const EXPORTED_KINDS: Record<string, 'post' | 'page'> = {
+  article: 'post',
+  newsletter: 'post',
+  page: 'page',
+};
+
+/** Newsletter issues carry this internal tag (Ghost's `#` tags are not shown to readers). */
+const NEWSLETTER_TAG = '#newsletter';
+
+const BATCH_SIZE = 200;
+const MEMBER_BATCH_SIZE = 1000;
+
+/** A Ghost object id (24 hex digits, as Ghost's own), stable for the same site and row. */
+function ghostId(siteUrl: string, kind: string, key: string | number): string {
+  return createHash('sha1')
+    .update(`${siteUrl}\u0000${kind}\u0000${key}`)
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/** A name-based UUID (version 5's layout), stable for the same site and row. */
+function ghostUuid(siteUrl: string, kind: string, key: string | number): string {
+  const hex = createHash('sha1')
+    .update(`uuid\u0000${siteUrl}\u0000${kind}\u0000${key}`)
+    .digest('hex');
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** A path on this site (an upload, a link to another post) as the absolute address Ghost needs. */
+function absolute(siteUrl: string, url: string): string {
+  if (!url.startsWith('/') || url.startsWith('//')) return url;
+  return new URL(url, siteUrl).href;
+}
+
+const parseMarkdown = (markdown: string) =>
+  fromMarkdown(markdown, {
+    extensions: [gfmTable(), gfmFootnote(), gfmStrikethrough({ singleTilde: false })],
+    mdastExtensions: [
+      gfmTableFromMarkdown(),
+      gfmFootnoteFromMarkdown(),
+      gfmStrikethroughFromMarkdown(),
+    ],
+  });
+
+/** Ghost's own members-only divider: readers who may not see the rest get what comes before it. */
+const GHOST_DIVIDER = '<!--members-only-->';
+
+/**
+ * Raw HTML in a body is not shown by the site (markdown-to-tree.ts drops it), so it is not exported
+ * either, except the members-only divider, which becomes Ghost's.
+ */
+function keepOnlyDivider(node: MdastNodes): void {
+  if (!('children' in node)) return;
+  const parent = node as MdastParent;
+  parent.children = parent.children.filter(
+    (child) => child.type !== 'html' || splitAtDivider(child.value.trim()).after !== null,
+  );
+  for (const child of parent.children) {
+    if (child.type === 'html') child.value = GHOST_DIVIDER;
+    else keepOnlyDivider(child);
+  }
+}
+
+/** The footnotes' heading, written for screen readers only: a theme without the class shows it. */
+const isFootnoteLabel = (node: HastNodes) =>
+  node.type === 'element' && node.tagName === 'h2' && node.properties.id === 'footnote-label';
+
+/**
+ * Links and images to this site's own paths made absolute, for a site at another address, and the
+ * footnotes' hidden heading taken out.
+ */
+function finishHtmlTree(node: HastNodes, siteUrl: string): void {
+  if (node.type === 'element') {
+    const element = node as Element;
+    for (const name of ['href', 'src'] as const) {
+      const value = element.properties[name];
+      if (typeof value === 'string') element.properties[name] = absolute(siteUrl, value);
+    }
+  }
+  if (!('children' in node)) return;
+  node.children = node.children.filter((child) => !isFootnoteLabel(child)) as typeof node.children;
+  for (const child of node.children) finishHtmlTree(child, siteUrl);
+}
+
+/** A post's Markdown as the HTML Ghost stores. */
+export function htmlOfMarkdown(markdown: string, siteUrl: string): string {
+  const tree = parseMarkdown(markdown);
+  keepOnlyDivider(tree);
+  const hast = toHast(tree, { allowDangerousHtml: true });
+  finishHtmlTree(hast, siteUrl);
+  return toHtml(hast, { allowDangerousHtml: true });
+}
+
+/** Ghost 5's editor document for an HTML body: one HTML card that holds it. */
+export function lexicalOfHtml(html: string): string {
+  return JSON.stringify({
+    root: {
+      children: [{ type: 'html', version: 1, html }],
+      direction: null,
+      format: '',
+      indent: 0,
+      type: 'root',
+      version: 1,
+    },
+  });
+}
+
+interface PostRow {
+  id: number;
+  kind: string;
+  slug: string;
+  status: string;
+  visibility: string;
+  title: string;
+  fields: Record<string, unknown>;
+  body: string;
+  publishedAt: Date | null;
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  authorId: string | null;
+  authorEmail: string | null;
+  authorName: string | null;
+}
+
+interface MemberRow {
+  id: string;
+  email: string;
+  name: string | null;
+  note: string | null;
+  labels: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  plan: MembershipState['plan'] | null;
+  status: string | null;
+  expiresAt: Date | null;
+  customerIds: string[];
+  compUntil: Date | null;
+  newsletter: string | null;
+}
+
+interface GhostUser {
+  id: string;
+  name: string;
+  slug: string;
+  email: string;
+  status: 'active';
+  created_at: string;
+  updated_at: string;
+}
+
+/** The Ghost role each kind of staff member gets (other authors: Contributor). */
+const ROLE_NAMES = ['Administrator', 'Editor', 'Author', 'Contributor'] as const;
+type RoleName = (typeof ROLE_NAMES)[number];
+
+function roleOf(staff: StaffConfig, email: string): RoleName {
+  if (staff.owners.includes(email)) return 'Administrator';
+  if (staff.editors.includes(email)) return 'Editor';
+  if (staff.writers.includes(email)) return 'Author';
+  return 'Contributor';
+}
+
+const textField = (fields: Record<string, unknown>, name: string): string | null => {
+  const value = fields[name];
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+};
+
+const tagsOf = (fields: Record<string, unknown>): string[] =>
+  Array.isArray(fields.tags) ? fields.tags.filter((tag) => typeof tag === 'string') : [];
+
+/** A JSON array written one element at a time, inside the export's text. */
+function* arrayText(name: string, rows: Iterable<unknown>): Generator<string> {
+  yield `,${JSON.stringify(name)}:[`;
+  let separator = '';
+  for (const row of rows) {
+    yield separator + JSON.stringify(row);
+    separator = ',';
+  }
+  yield ']';
+}
+
+/** Counts what an export of the site now would hold. */
+export async function countGhostExport(db: Tx): Promise<GhostExportCounts> {
+  const { rows } = await db.query<GhostExportCounts>(
+    `SELECT
+       (SELECT count(*)::int FROM posts WHERE "deletedAt" IS NULL AND kind IN ('article', 'newsletter')) AS posts,
+       (SELECT count(*)::int FROM posts WHERE "deletedAt" IS NULL AND kind = 'page') AS pages,
+       (SELECT count(*)::int FROM users WHERE email IS NOT NULL) AS members`,
+  );
+  const [counts] = rows;
+  if (!counts) throw new Error('The export could not count the posts and members');
+  return counts;
+}
+
+/** The export's JSON text, a piece at a time. */
+export async function* ghostExportChunks(
+  pool: pg.Pool,
+  options: GhostExportOptions,
+): AsyncGenerator<string> {
+  const { siteUrl } = options;
+  const now = options.now ?? new Date();
+  const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
+
+  const users = new Map<string, GhostUser & { role: RoleName }>();
+  const userOf = (email: string, name: string | null, createdAt: Date) => {
+    let user = users.get(email);
+    if (!user) {
+      const local = email.split('@')[0] ?? email;
+      user = {
+        id: id('user', email),
+        name: name?.trim() || local,
+        slug: topicSlug(name?.trim() || local) || id('user', email),
+        email,
+        status: 'active',
+        created_at: createdAt.toISOString(),
+        updated_at: createdAt.toISOString(),
+        role: roleOf(options.staff, email),
+      };
+      users.set(email, user);
+    }
+    return user;
+  };
+  const owner = await readOwner(pool, options);
+  const ownerUser = userOf(owner.email, owner.name, owner.createdAt);
+
+  const descriptions = new Map(
+    (
+      await pool.query<{ slug: string; description: string }>(
+        'SELECT slug, description FROM topics',
+      )
+    ).rows.map((row) => [row.slug, row.description]),
+  );
+  const tags = new Map<string, { id: string; name: string; slug: string; createdAt: Date }>();
+  const postsTags: { id: string; post_id: string; tag_id: string; sort_order: number }[] = [];
+  const postsAuthors: { id: string; post_id: string; author_id: string; sort_order: number }[] = [];
+  const postsMeta: {
+    id: string;
+    post_id: string;
+    meta_title: string | null;
+    meta_description: string | null;
+    feature_image_alt: string | null;
+  }[] = [];
+
+  yield `{"db":[{"meta":${JSON.stringify({ exported_on: now.getTime(), version: '5.x' })},"data":{`;
+  yield '"posts":[';
+  let separator = '';
+  let after = 0;
+  for (;;) {
+    const { rows } = await pool.query<PostRow>(
+      `SELECT p.id, p.kind, p.slug, p.status, p.visibility, p.title, p.fields, p.body,
+              p."publishedAt", p."featureImage", p."featureImageAlt", p."seoTitle",
+              p."seoDescription", p."createdAt", p."updatedAt",
+              u.id AS "authorId", u.email AS "authorEmail", u.name AS "authorName"
+       FROM posts p LEFT JOIN users u ON u.id = p."createdBy" AND u.email IS NOT NULL
+       WHERE p."deletedAt" IS NULL AND p.kind = ANY($1::text[]) AND p.id > $2
+       ORDER BY p.id LIMIT $3`,
+      [Object.keys(EXPORTED_KINDS), after, BATCH_SIZE],
+    );
+    for (const row of rows) {
+      const postId = id('post', row.id);
+      const html = htmlOfMarkdown(row.body, siteUrl);
+      const excerpt =
+        textField(row.fields, 'summary') ?? textField(row.fields, 'description') ?? null;
+      const author =
+        row.authorEmail !== null
+          ? userOf(row.authorEmail, row.authorName, row.createdAt)
+          : ownerUser;
+      const names = [...tagsOf(row.fields), ...(row.kind === 'newsletter' ? [NEWSLETTER_TAG] : [])];
+      names.forEach((name, order) => {
+        const slug = name.startsWith('#') ? `hash-${topicSlug(name)}` : topicSlug(name);
+        let tag = tags.get(slug);
+        if (!tag) {
+          tag = { id: id('tag', slug), name, slug, createdAt: row.createdAt };
+          tags.set(slug, tag);
+        }
+        postsTags.push({
+          id: id('post-tag', `${row.id}:${slug}`),
+          post_id: postId,
+          tag_id: tag.id,
+          sort_order: order,
+        });
+      });
+      postsAuthors.push({
+        id: id('post-author', row.id),
+        post_id: postId,
+        author_id: author.id,
+        sort_order: 0,
+      });
+      postsMeta.push({
+        id: id('post-meta', row.id),
+        post_id: postId,
+        meta_title: row.seoTitle,
+        meta_description: row.seoDescription,
+        feature_image_alt: row.featureImageAlt,
+      });
+      const post = {
+        id: postId,
+        uuid: ghostUuid(siteUrl, 'post', row.id),
+        title: row.title,
+        slug: row.slug,
+        mobiledoc: null,
+        lexical: lexicalOfHtml(html),
+        html,
+        feature_image: row.featureImage ? absolute(siteUrl, row.featureImage) : null,
+        featured: false,
+        type: EXPORTED_KINDS[row.kind] ?? 'post',
+        status: row.status,
+        // Cohort's members are paying members: in Ghost, `members` would open the text to every
+        // free sign-up, `paid` keeps it for those who pay.
+        visibility: row.visibility === 'members' ? 'paid' : 'public',
+        author_id: author.id,
+        created_by: author.id,
+        created_at: row.createdAt.toISOString(),
+        updated_at: row.updatedAt.toISOString(),
+        published_at: row.status === 'draft' ? null : iso(row.publishedAt),
+        custom_excerpt: excerpt,
+        meta_title: row.seoTitle,
+        meta_description: row.seoDescription,
+        codeinjection_head: null,
+        codeinjection_foot: null,
+        canonical_url: null,
+      };
+      yield separator + JSON.stringify(post);
+      separator = ',';
+    }
+    const last = rows.at(-1);
+    if (rows.length < BATCH_SIZE || !last) break;
+    after = last.id;
+  }
+  yield ']';
+  yield* arrayText('posts_meta', postsMeta);
+  yield* arrayText(
+    'tags',
+    [...tags.values()].map((tag) => ({
+      id: tag.id,
+      name: tag.name,
+      slug: tag.slug,
+      description: descriptions.get(tag.slug) ?? null,
+      visibility: tag.name.startsWith('#') ? 'internal' : 'public',
+      created_at: tag.createdAt.toISOString(),
+      updated_at: tag.createdAt.toISOString(),
+    })),
+  );
+  yield* arrayText('posts_tags', postsTags);
+  yield* arrayText(
+    'users',
+    [...users.values()].map(({ role: _role, ...user }) => user),
+  );
+  yield* arrayText('posts_authors', postsAuthors);
+  yield* arrayText(
+    'roles',
+    ROLE_NAMES.map((name) => ({ id: id('role', name), name, description: name })),
+  );
+  yield* arrayText(
+    'roles_users',
+    [...users.values()].map((user) => ({
+      id: id('role-user', user.email),
+      role_id: id('role', user.role),
+      user_id: user.id,
+    })),
+  );
+  yield* membersText(pool, siteUrl, now);
+  yield '}}]}';
+}
+
+/** The owner Ghost's importer needs: the first owner with an account, else one named for them. */
+async function readOwner(
+  pool: pg.Pool,
+  options: GhostExportOptions,
+): Promise<{ email: string; name: string | null; createdAt: Date }> {
+  const { rows } = await pool.query<{ email: string; name: string | null; createdAt: Date }>(
+    `SELECT email, name, "createdAt" FROM users WHERE email = ANY($1::text[])
+     ORDER BY array_position($1::text[], email) LIMIT 1`,
+    [options.staff.owners],
+  );
+  const [found] = rows;
+  if (found) return found;
+  const email = options.staff.owners[0] ?? `owner@${new URL(options.siteUrl).hostname}`;
+  return { email, name: options.siteName, createdAt: new Date() };
+}
+
+/**
+ * The members, with their labels and Stripe customers. Ghost's statuses: `comped` for a comp now
+ * (until its end), and for a membership nobody pays Stripe for (a gift, a solidarity seat: until
+ * it ends); `paid` for a membership a Stripe customer pays; `free` for everyone else.
+ */
+async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGenerator<string> {
+  const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
+  const labels = new Map<string, { id: string; name: string; slug: string }>();
+  const membersLabels: { id: string; member_id: string; label_id: string; sort_order: number }[] =
+    [];
+  const customers: {
+    id: string;
+    member_id: string;
+    customer_id: string;
+    email: string;
+    created_at: string;
+  }[] = [];
+  yield ',"members":[';
+  let separator = '';
+  let after: string | null = null;
+  for (;;) {
+    const { rows }: { rows: MemberRow[] } = await pool.query<MemberRow>(
+      `SELECT u.id, u.email, u.name, u.note, u.labels, u."createdAt", u."updatedAt",
+              m.plan::text AS plan, m.status, m."expiresAt",
+              ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
+                    ORDER BY c."createdAt") AS "customerIds",
+              (SELECT max(e."periodEnd") FROM entitlements e
+               WHERE e."userId" = u.id AND e.source = 'comp' AND e.state = 'active'
+                 AND e."periodStart" <= $3 AND e."periodEnd" > $3) AS "compUntil",
+              (SELECT n.state::text FROM newsletter_subscribers n WHERE n."userId" = u.id)
+                AS newsletter
+       FROM users u LEFT JOIN memberships m ON m."userId" = u.id
+       WHERE u.email IS NOT NULL AND ($1::uuid IS NULL OR u.id > $1::uuid)
+       ORDER BY u.id LIMIT $2`,
+      [after, MEMBER_BATCH_SIZE, now],
+    );
+    for (const row of rows) {
+      const memberId = id('member', row.id);
+      const membership =
+        row.plan && row.status && row.expiresAt
+          ? { plan: row.plan, status: row.status, expiresAt: row.expiresAt }
+          : null;
+      const active = isMembershipActive(membership, now);
+      let status: 'free' | 'comped' | 'paid' = 'free';
+      let compedUntil: Date | null = null;
+      if (row.compUntil) {
+        status = 'comped';
+        compedUntil = row.compUntil;
+      } else if (active && row.customerIds.length > 0) {
+        status = 'paid';
+      } else if (active) {
+        status = 'comped';
+        compedUntil = membership?.expiresAt ?? null;
+      }
+      row.labels.forEach((name, order) => {
+        const slug = topicSlug(name) || id('label', name);
+        let label = labels.get(slug);
+        if (!label) {
+          label = { id: id('label', slug), name, slug };
+          labels.set(slug, label);
+        }
+        membersLabels.push({
+          id: id('member-label', `${row.id}:${slug}`),
+          member_id: memberId,
+          label_id: label.id,
+          sort_order: order,
+        });
+      });
+      for (const customerId of row.customerIds) {
+        customers.push({
+          id: id('member-customer', customerId),
+          member_id: memberId,
+          customer_id: customerId,
+          email: row.email,
+          created_at: row.createdAt.toISOString(),
+        });
+      }
+      const member = {
+        id: memberId,
+        uuid: ghostUuid(siteUrl, 'member', row.id),
+        email: row.email,
+        name: row.name,
+        note: row.note,
+        subscribed: row.newsletter === 'confirmed',
+        status,
+        comped_until: iso(compedUntil),
+        created_at: row.createdAt.toISOString(),
+        updated_at: row.updatedAt.toISOString(),
+      };
+      yield separator + JSON.stringify(member);
+      separator = ',';
+    }
+    const last = rows.at(-1);
+    if (rows.length < MEMBER_BATCH_SIZE || !last) break;
+    after = last.id;
+  }
+  yield ']';
+  const stamp = now.toISOString();
+  yield* arrayText(
+    'labels',
+    [...labels.values()].map((label) => ({ ...label, created_at: stamp, updated_at: stamp })),
+  );
+  yield* arrayText('members_labels', membersLabels);
+  yield* arrayText('members_stripe_customers', customers);
+}
+
+/** The export as a stream of UTF-8 text, for a download or a file. */
+export function ghostExportStream(pool: pg.Pool, options: GhostExportOptions): Readable {
+  return Readable.from(ghostExportChunks(pool, options), { objectMode: false });
+}
