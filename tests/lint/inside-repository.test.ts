@@ -34,8 +34,11 @@ const SAMPLES_MODULE = 'tests/support/migration-samples.ts';
 
 /** How many times a file names the shared samples folder, however it builds the path. */
 const samplePathsIn = (path: string) =>
-  [...readFileSync(join(root, path), 'utf8').matchAll(/['"`]migration-samples['"`/]|['"`](?:\.\.\/)+shared\//g)]
-    .length;
+  [
+    ...readFileSync(join(root, path), 'utf8').matchAll(
+      /['"`]migration-samples['"`/]|['"`](?:\.\.\/)+shared\//g,
+    ),
+  ].length;
 
 describe('the repository is self-contained', () => {
   it('names the shared migration samples in one module only', () => {
