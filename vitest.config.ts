@@ -17,6 +17,7 @@ const ONE_AT_A_TIME = [
   'server/src/imports/import-jobs.test.ts',
   'server/src/routes/auth/auth.test.ts',
   'server/src/routes/auth/proven-addresses.test.ts',
+  'server/src/routes/auth/sign-in-by-link.test.ts',
   'server/src/routes/health/health.test.ts',
   'server/src/site/site-pages.test.ts',
   'server/src/stripe/stripe-operations.test.ts',

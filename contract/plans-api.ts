@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plans.js';
+import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plan-rules.js';
 
-// The plans' HTTP schemas (plans.ts has what the browser uses).
+// The plans' HTTP schemas (plan-rules.ts has what the browser uses).
 
 /** A plan on sale, as `/api/config` lists it (the issue's contract). */
 export const PlanSchema = Type.Object({

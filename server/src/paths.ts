@@ -18,7 +18,7 @@ export const migrationsDir = join(projectRoot, 'prisma', 'migrations');
 export const clientDistDir = join(projectRoot, 'dist', 'client');
 /** The app built for Node, with which the server draws every page (server/src/site/). */
 export const ssrDistDir = join(projectRoot, 'dist', 'ssr');
-/** The shipped content, imported once into a new site (server/src/plugins/app/site-content.ts). */
+/** The shipped content, imported once into a new site (server/src/plugins/app/site-content-plugin.ts). */
 export const contentDir = join(projectRoot, 'content');
 /** The site's stylesheet: the web manifest's colours. */
 export const siteStylesheet = join(projectRoot, 'client', 'src', 'styles.css');

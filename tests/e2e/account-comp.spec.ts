@@ -1,4 +1,4 @@
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { expect, STAFF, test } from './fixtures.js';
 
 // A comp (time the desk gives, nothing paid) on the member's own account page: named as what it
 // is, ending on the day the desk entered.
@@ -14,20 +14,16 @@ const WIDTHS = [
 for (const { name, width, height } of WIDTHS) {
   test(`a member given a comp through 2027-11-24 reads “Free membership (comp), ends on November 24, 2027” (${name})`, async ({
     page,
-    browser,
-    site,
-    mailbox,
+    signedInElsewhere,
     registered,
   }, testInfo) => {
     // The owner, in a browser of their own, grants the comp from the desk's API.
-    const desk = await browser.newContext({ baseURL: site.url });
-    const ownerPage = await desk.newPage();
-    await signInAs(ownerPage, mailbox, { email: OWNER, password: PASSWORD });
+    const ownerPage = await signedInElsewhere({ email: OWNER, password: PASSWORD });
     const granted = await ownerPage.request.post(`/api/desk/members/${registered.id}/comps`, {
       data: { until: '2027-11-24', reason: 'Guest speaker at the spring meetup' },
     });
     expect(granted.status(), await granted.text()).toBe(200);
-    await desk.close();
+    await ownerPage.context().close();
 
     await page.setViewportSize({ width, height });
     await page.goto('/account');

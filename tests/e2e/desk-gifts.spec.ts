@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { DeskGift } from '../../contract/gifts.js';
 import { expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 
@@ -42,12 +42,7 @@ test('an owner corrects an unclaimed gift’s address and mails it again; an edi
   expect(bought.status(), await bought.text()).toBe(200);
   const intentId = String((await bought.json()).clientSecret).split('_secret_')[0] ?? '';
   const intent = stripe.succeedPaymentIntent(intentId);
-  const paid = await deliverWebhook(
-    visitor.request,
-    site.url,
-    stripe,
-    stripe.event('payment_intent.succeeded', intent),
-  );
+  const paid = await deliverPaymentSucceeded(visitor.request, site.url, stripe, intent);
   expect(paid, 'the payment webhook').toBe(200);
   const firstLink = tokenFromMail((await waitForMail(mailbox, typo)).text, '/gift/claim');
   expect(await linkWorks(visitor.request, firstLink)).toBe(true);

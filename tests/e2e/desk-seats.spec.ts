@@ -3,7 +3,7 @@ import type { FakeStripe } from '#test/fake-stripe';
 import type { SmtpCapture } from '#test/smtp-capture';
 import type { DeskSeats } from '../../contract/seats.js';
 import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
 // The desk's solidarity seats in the real built site: a supporter pays for two seats;
@@ -31,12 +31,7 @@ async function fund(browser: Browser, siteUrl: string, stripe: FakeStripe, seats
   expect(made.status(), await made.text()).toBe(200);
   const intentId = String((await made.json()).clientSecret).split('_secret_')[0] ?? '';
   const intent = stripe.succeedPaymentIntent(intentId);
-  const paid = await deliverWebhook(
-    visitor.request,
-    siteUrl,
-    stripe,
-    stripe.event('payment_intent.succeeded', intent),
-  );
+  const paid = await deliverPaymentSucceeded(visitor.request, siteUrl, stripe, intent);
   expect(paid, 'the payment webhook').toBe(200);
   await visitor.close();
 }

@@ -1,7 +1,7 @@
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
 import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 
 // The publisher's desk in the real built site: invisible to everyone but staff (the site's own
 // 404 page), and for an owner the members list, one member's record with a comp granted from it,
@@ -68,12 +68,7 @@ for (const { name, width, height } of WIDTHS) {
           userId: session.user.id,
           offer: EARLY_ACCESS_OFFER,
         });
-        const status = await deliverWebhook(
-          context.request,
-          site.url,
-          stripe,
-          stripe.event('payment_intent.succeeded', intent),
-        );
+        const status = await deliverPaymentSucceeded(context.request, site.url, stripe, intent);
         expect(status).toBe(200);
         // …and gets the newsletter (/account's switch).
         const newsletter = await context.request.post('/api/newsletter/subscription', {

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { expect, signInWithArticle, STAFF, test } from './fixtures.js';
 
 // The writing desk without a connection: a draft typed offline is kept in the browser and saved
 // once the connection is back; a save whose answer is lost is not a conflict with itself.
@@ -7,6 +7,8 @@ import { expect, signInAs, STAFF, test } from './fixtures.js';
 
 const { owner: OWNER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
+/** The owner's account, signed in where a test needs a draft to start from. */
+const owner = { email: OWNER, password: PASSWORD };
 
 const body = (page: Page) => page.getByRole('textbox', { name: 'Body' });
 const saved = (page: Page) => expect(page.getByRole('status').first()).toContainText(/^Saved /);
@@ -36,11 +38,13 @@ test.describe('without a connection', () => {
     page,
     mailbox,
   }) => {
-    await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-    const created = await page.request.post('/api/desk/posts', {
-      data: { kind: 'article', title: 'Written on a Train', body: 'Before the tunnel.' },
-    });
-    const draft = (await created.json()).post;
+    const draft = await signInWithArticle(
+      page,
+      mailbox,
+      owner,
+      'Written on a Train',
+      'Before the tunnel.',
+    );
     let offline = false;
     const sent = await cutSaves(page, () => offline);
     const inFlight = new Set<Request>();
@@ -112,11 +116,7 @@ test.describe('without a connection', () => {
       page,
       mailbox,
     }) => {
-      await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-      const created = await page.request.post('/api/desk/posts', {
-        data: { kind: 'article', title: 'Signal Lost', body: 'The first line.' },
-      });
-      const draft = (await created.json()).post;
+      const draft = await signInWithArticle(page, mailbox, owner, 'Signal Lost', 'The first line.');
       // The first save reaches the server, then its answer is lost (the connection drops).
       let losing = true;
       await page.route('**/api/desk/posts/*', async (route) => {

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { waitForMail } from '#test/registration';
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import type { SmtpCapture } from '#test/smtp-capture';
+import { expect, signInAs, signInWithArticle, STAFF, test } from './fixtures.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
 // editor with a heading, a list, a link and an uploaded photo, saved by itself, previewed,
@@ -10,6 +11,8 @@ import { expect, signInAs, STAFF, test } from './fixtures.js';
 
 const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
+/** The owner's account, signed in where a test needs a draft to start from. */
+const owner = { email: OWNER, password: PASSWORD };
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
 async function photoWithGps(blue = 140): Promise<Buffer> {
@@ -33,6 +36,14 @@ async function photoWithGps(blue = 140): Promise<Buffer> {
 }
 
 const body = (page: Page) => page.getByRole('textbox', { name: 'Body' });
+
+/** Signs in as `email`, opens a new post in the editor and titles it; the cursor is in its body. */
+async function startNewPost(page: Page, mailbox: SmtpCapture, email: string, title: string) {
+  await signInAs(page, mailbox, { email, password: PASSWORD });
+  await page.goto('/desk/posts/new');
+  await page.getByRole('textbox', { name: 'Title' }).fill(title);
+  await body(page).click();
+}
 const saved = (page: Page) => expect(page.getByRole('status').first()).toContainText(/^Saved /);
 
 test('a staff member writes, illustrates, previews and publishes a post, then fixes a typo on it', async ({
@@ -199,10 +210,7 @@ test('a members-only post is scheduled in the writer’s own time zone and stays
   page,
   mailbox,
 }) => {
-  await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
-  await page.goto('/desk/posts/new');
-  await page.getByRole('textbox', { name: 'Title' }).fill('Next Month’s Budget Clinic');
-  await body(page).click();
+  await startNewPost(page, mailbox, EDITOR, 'Next Month’s Budget Clinic');
   await page.keyboard.type('Everyone reads this.\n');
   await page.getByRole('button', { name: 'Members only from here' }).click();
   await page.keyboard.type('Only members read this.');
@@ -247,12 +255,7 @@ test.describe('editing at once', () => {
     site,
     mailbox,
   }) => {
-    await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-    const created = await page.request.post('/api/desk/posts', {
-      data: { kind: 'article', title: 'Conflict Draft', body: 'First words.' },
-    });
-    expect(created.status()).toBe(201);
-    const draft = (await created.json()).post;
+    const draft = await signInWithArticle(page, mailbox, owner, 'Conflict Draft', 'First words.');
 
     const other = await browser.newContext({ baseURL: site.url });
     const otherPage = await other.newPage();
@@ -300,10 +303,7 @@ test.describe('editing at once', () => {
 });
 
 test('a writer drafts and submits in the editor but cannot publish', async ({ page, mailbox }) => {
-  await signInAs(page, mailbox, { email: WRITER, password: PASSWORD });
-  await page.goto('/desk/posts/new');
-  await page.getByRole('textbox', { name: 'Title' }).fill('A Writer’s Draft');
-  await body(page).click();
+  await startNewPost(page, mailbox, WRITER, 'A Writer’s Draft');
   await page.keyboard.type('Words for an editor to read.');
   await page.getByLabel('Section').selectOption('Health');
   await page.getByLabel('Summary').fill('A draft a writer hands to an editor.');
@@ -392,11 +392,7 @@ test('a writer who keeps typing while a slow save is on its way gets every word 
   page,
   mailbox,
 }) => {
-  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-  const created = await page.request.post('/api/desk/posts', {
-    data: { kind: 'article', title: 'A Slow Line', body: 'One.' },
-  });
-  const draft = (await created.json()).post;
+  const draft = await signInWithArticle(page, mailbox, owner, 'A Slow Line', 'One.');
   // The first save takes longer to answer than the pause before the next one.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -435,11 +431,7 @@ test('pasting from a word processor keeps the structure and drops the styling; a
   page,
   mailbox,
 }) => {
-  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-  const created = await page.request.post('/api/desk/posts', {
-    data: { kind: 'article', title: 'Pasted From Elsewhere' },
-  });
-  const draft = (await created.json()).post;
+  const draft = await signInWithArticle(page, mailbox, owner, 'Pasted From Elsewhere');
   await page.goto(`/desk/posts/${draft.id}`);
   await body(page).click();
 
@@ -499,10 +491,7 @@ test('an editor tags an article with topics as typed, describes a topic in the d
   page,
   mailbox,
 }) => {
-  await signInAs(page, mailbox, { email: EDITOR, password: PASSWORD });
-  await page.goto('/desk/posts/new');
-  await page.getByRole('textbox', { name: 'Title' }).fill('Keys to a First Home');
-  await body(page).click();
+  await startNewPost(page, mailbox, EDITOR, 'Keys to a First Home');
   await page.keyboard.type('Viewings, offers and the day you get the keys.');
   await page.getByLabel('Section').selectOption('Wealth');
   await page.getByLabel('Summary').fill('From the first viewing to the keys.');

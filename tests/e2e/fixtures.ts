@@ -1,7 +1,14 @@
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { FakeStripe, type StripeObject } from '#test/fake-stripe';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import type { PostJson } from '../../contract/posts.js';
+import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { startSite, type RunningSite } from '#test/site';
 import { tokenFromMail, waitForMail } from '#test/registration';
@@ -38,6 +45,12 @@ interface TestFixtures {
   registered: Account;
   /** A registered member: the early-access year paid, its webhook delivered. */
   member: Account;
+  /**
+   * A page in a browser of its own (none of this page's cookies), signed in as `account` with
+   * `signInAs`: staff acting beside the test's reader. Its browser is closed after the test, if
+   * the test has not closed it.
+   */
+  signedInElsewhere: (account: { email: string; password: string }) => Promise<Page>;
   /** Console errors a test provokes on purpose (`test.use({ expectedConsoleErrors: [...] })`). */
   expectedConsoleErrors: RegExp[];
   failOnConsoleErrors: undefined;
@@ -81,6 +94,25 @@ export async function signInAs(
   // Only "no such account or password" means registering: any other answer (a limit) is the test's.
   expect(signedIn.status(), await signedIn.text()).toBe(401);
   await registerThroughMail(page.request, mailbox, account);
+}
+
+/**
+ * Signs this page's browser in as `account` (`signInAs`) and makes a draft article from the desk's
+ * API, as the editor's tests start; answers the draft.
+ */
+export async function signInWithArticle(
+  page: Page,
+  mailbox: SmtpCapture,
+  account: { email: string; password: string },
+  title: string,
+  body?: string,
+): Promise<PostJson> {
+  await signInAs(page, mailbox, account);
+  const created = await page.request.post('/api/desk/posts', {
+    data: { kind: 'article', title, ...(body !== undefined && { body }) },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { post: PostJson }).post;
 }
 
 /** Each worker runs the real built site on a port and database of its own. */
@@ -128,12 +160,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(async (userId) => {
       if (!stripe) throw new Error('pay needs a site with payments on (tests/e2e/sites.ts)');
       const intent = stripe.paidPaymentIntent({ userId, offer: EARLY_ACCESS_OFFER });
-      const status = await deliverWebhook(
-        page.request,
-        site.url,
-        stripe,
-        stripe.event('payment_intent.succeeded', intent),
-      );
+      const status = await deliverPaymentSucceeded(page.request, site.url, stripe, intent);
       expect(status, 'the payment webhook').toBe(200);
       return intent;
     });
@@ -147,6 +174,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   member: async ({ registered, pay }, use) => {
     await pay(registered.id);
     await use(registered);
+  },
+  signedInElsewhere: async ({ browser, site, mailbox }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (account) => {
+      const context = await browser.newContext({ baseURL: site.url });
+      contexts.push(context);
+      const page = await context.newPage();
+      await signInAs(page, mailbox, account);
+      return page;
+    });
+    for (const context of contexts) await context.close();
   },
   expectedConsoleErrors: [[], { option: true }],
   // An error in the browser console fails the test: it is a bug even when the page looks right.

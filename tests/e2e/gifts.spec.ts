@@ -1,5 +1,5 @@
 import { expect, test, uniqueEmail } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded, paymentIntentWith } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 
@@ -45,21 +45,10 @@ test('a visitor gives a friend a year; the friend claims it with a new account a
   await expect(page.getByRole('status')).toContainText('Thank you: your gift is paid.');
 
   // Stripe's webhook is what makes the gift (and sends its mail).
-  const intent = [...stripe.objects.values()].find(
-    (o) =>
-      o.object === 'payment_intent' &&
-      (o.metadata as { recipientEmail?: string }).recipientEmail === friend,
-  );
+  const intent = paymentIntentWith(stripe, 'recipientEmail', friend);
   if (!intent) throw new Error('no PaymentIntent for this gift');
   expect(intent.amount).toBe(1200);
-  expect(
-    await deliverWebhook(
-      page.request,
-      site.url,
-      stripe,
-      stripe.event('payment_intent.succeeded', intent),
-    ),
-  ).toBe(200);
+  expect(await deliverPaymentSucceeded(page.request, site.url, stripe, intent)).toBe(200);
   expect((await waitForMail(mailbox, buyer, 1, 10_000)).subject).toBe(
     `Your gift of Cohort to ${friend}: receipt`,
   );

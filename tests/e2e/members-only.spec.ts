@@ -1,4 +1,4 @@
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { expect, STAFF, test } from './fixtures.js';
 
 // A members-only article in the real built site: a visitor reads its opening and a Join box; a
 // member opens the same address and reads it whole, the Join box never drawn, not even for a
@@ -18,13 +18,11 @@ for (const { name, width, height } of WIDTHS) {
     page,
     browser,
     site,
-    mailbox,
+    signedInElsewhere,
     registered,
   }, testInfo) => {
     // The owner publishes the article and gives the reader a comp, from the desk's API.
-    const desk = await browser.newContext({ baseURL: site.url });
-    const ownerPage = await desk.newPage();
-    await signInAs(ownerPage, mailbox, { email: OWNER, password: PASSWORD });
+    const ownerPage = await signedInElsewhere({ email: OWNER, password: PASSWORD });
     const created = await ownerPage.request.post('/api/desk/posts', {
       data: {
         kind: 'article',
@@ -94,6 +92,6 @@ for (const { name, width, height } of WIDTHS) {
       path: testInfo.outputPath(`members-only-member-${name}.png`),
       fullPage: true,
     });
-    await desk.close();
+    await ownerPage.context().close();
   });
 }

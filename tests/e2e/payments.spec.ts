@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { FakeStripe } from '#test/fake-stripe';
 import { expect, openPastPaywallDelay, test } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded, paymentIntentWith } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
 const paywall = (page: Page) => page.getByRole('dialog', { name: 'Get Full Access' });
@@ -115,18 +115,9 @@ test('the early-access form pays, shows "Payment succeeded!" on return, and the 
 
   // Stripe's webhook is what makes the membership.
   const user = await currentUser(page);
-  const intent = [...fake.objects.values()].find(
-    (o) => o.object === 'payment_intent' && (o.metadata as { userId?: string }).userId === user.id,
-  );
+  const intent = paymentIntentWith(fake, 'userId', user.id);
   if (!intent) throw new Error('no PaymentIntent for this visitor');
-  expect(
-    await deliverWebhook(
-      page.request,
-      site.url,
-      fake,
-      fake.event('payment_intent.succeeded', intent),
-    ),
-  ).toBe(200);
+  expect(await deliverPaymentSucceeded(page.request, site.url, fake, intent)).toBe(200);
   await expect(page.getByText('You are a member. Thank you for supporting Cohort!')).toBeVisible({
     timeout: 10_000,
   });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { visit } from './support/visit.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded, paymentIntentWith } from './support/deliver-webhook.js';
 import { waitForMail } from '#test/registration';
 
 // Plans in the browser: a visitor chooses a dollar a month and becomes a monthly
@@ -286,21 +286,10 @@ test('an offer’s link prices the year with its code, pays it, and counts it; a
   );
   await page.getByRole('button', { name: 'Pay now' }).click();
   await expect(page.getByText('Payment succeeded!')).toBeVisible();
-  const paid = [...stripe.objects.values()].find(
-    (o) =>
-      o.object === 'payment_intent' &&
-      (o.metadata as { discountOffer?: string }).discountOffer === offer.id,
-  );
+  const paid = paymentIntentWith(stripe, 'discountOffer', offer.id);
   expect(paid).toMatchObject({ amount: 900, status: 'succeeded' });
   if (!paid) throw new Error('no PaymentIntent with the offer');
-  expect(
-    await deliverWebhook(
-      page.request,
-      site.url,
-      stripe,
-      stripe.event('payment_intent.succeeded', paid),
-    ),
-  ).toBe(200);
+  expect(await deliverPaymentSucceeded(page.request, site.url, stripe, paid)).toBe(200);
 
   // The chooser takes a code too; an unknown one is refused with its reason, and no tab opens.
   const other = await browser.newPage();

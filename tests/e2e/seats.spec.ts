@@ -1,5 +1,5 @@
 import { expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
-import { deliverWebhook } from './support/deliver-webhook.js';
+import { deliverPaymentSucceeded, paymentIntentWith } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 import { waitForMail } from '#test/registration';
 
@@ -45,21 +45,10 @@ test('a visitor funds seats, a reader asks for one, an owner grants it, and the 
   await expect(
     supporter.getByRole('status').filter({ hasText: 'your seats are paid' }),
   ).toBeVisible();
-  const intent = [...stripe.objects.values()].find(
-    (o) =>
-      o.object === 'payment_intent' &&
-      (o.metadata as { supporterEmail?: string }).supporterEmail === supporterEmail,
-  );
+  const intent = paymentIntentWith(stripe, 'supporterEmail', supporterEmail);
   if (!intent) throw new Error('no PaymentIntent for these seats');
   expect(intent.amount).toBe(2400);
-  expect(
-    await deliverWebhook(
-      supporter.request,
-      site.url,
-      stripe,
-      stripe.event('payment_intent.succeeded', intent),
-    ),
-  ).toBe(200);
+  expect(await deliverPaymentSucceeded(supporter.request, site.url, stripe, intent)).toBe(200);
   expect((await waitForMail(mailbox, supporterEmail, 1, 10_000)).subject).toBe(
     'Your 2 seats for Cohort: receipt',
   );

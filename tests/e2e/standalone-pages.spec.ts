@@ -1,4 +1,4 @@
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { expect, STAFF, test } from './fixtures.js';
 import { waitForHydration } from './support/visit.js';
 
 // A page of its own (About, Contact…) in the real built site: an owner publishes two pages from
@@ -26,13 +26,9 @@ const CONTACT = {
 
 test('a page of its own is drawn at /<slug> and reached from another page after hydration', async ({
   page,
-  browser,
-  site,
-  mailbox,
+  signedInElsewhere,
 }) => {
-  const desk = await browser.newContext({ baseURL: site.url });
-  const ownerPage = await desk.newPage();
-  await signInAs(ownerPage, mailbox, { email: STAFF.owner, password: PASSWORD });
+  const ownerPage = await signedInElsewhere({ email: STAFF.owner, password: PASSWORD });
   for (const post of [TEAM, CONTACT]) {
     const created = await ownerPage.request.post('/api/desk/posts', { data: post });
     expect(created.status(), await created.text()).toBe(201);
@@ -50,7 +46,7 @@ test('a page of its own is drawn at /<slug> and reached from another page after 
       ownerPage.getByRole('link', { name: `/${post.slug}`, exact: true }),
     ).toHaveAttribute('href', `/${post.slug}`);
   }
-  await desk.close();
+  await ownerPage.context().close();
 
   // The first HTML holds the page whole.
   const answer = await page.goto(`/${CONTACT.slug}`);

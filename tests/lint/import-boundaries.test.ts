@@ -131,7 +131,7 @@ describe('import boundaries', () => {
       // Tests drive the whole app from outside, whatever folder they sit in.
       'a memberships test paying through Stripe',
       'server/src/memberships/right.test.ts',
-      "import '../stripe/offer.js';",
+      "import '../stripe/cohort-sales.js';",
     ],
   ])('passes lint for %s', async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, `${code}\nexport {};\n`)).toEqual([]);

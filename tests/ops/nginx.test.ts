@@ -15,6 +15,7 @@ import {
 import { SITE_FILES } from '../../contract/site-index.js';
 import { brotliModule, clientDir, findNginx, startNginxStack, type NginxStack } from '#test/nginx';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { parseCsp, rawGet } from '#test/raw-answers';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 
 /**
@@ -573,16 +574,6 @@ describe.skipIf(!nginxBinary)(title, () => {
   });
 });
 
-function parseCsp(header: string): Record<string, string[]> {
-  return Object.fromEntries(
-    header
-      .split(';')
-      .map((directive) => directive.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...sources]) => [name, sources]),
-  );
-}
-
 async function countStripeEvents(databaseUrl: string, id: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -595,31 +586,4 @@ async function countStripeEvents(databaseUrl: string, id: string): Promise<numbe
   } finally {
     await client.end();
   }
-}
-
-/** A GET whose body comes back as sent, still compressed (fetch would decompress it). */
-function rawGet(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks),
-        }),
-      );
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
 }

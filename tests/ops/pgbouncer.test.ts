@@ -9,7 +9,7 @@ import { createTestApp, createTestAppWithStripe, type TestApp } from '#test/test
 import { createTestDatabase, type TestDatabase } from '#test/test-database';
 import { applyMigrations, pendingMigrations } from '../../server/src/db/migrate.js';
 import { migrationsDir } from '../../server/src/paths.js';
-import { POLL_MS } from '../../server/src/plugins/app/site-content.js';
+import { POLL_MS } from '../../server/src/plugins/app/site-content-plugin.js';
 
 /**
  * A managed PostgreSQL behind PgBouncer in transaction mode (Debian's pgbouncer, started here on a

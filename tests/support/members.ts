@@ -10,6 +10,15 @@ import { createSessionTokens } from '../../server/src/sessions/session-token.js'
 import { TEST_SESSION_SECRET, type TestApp } from './test-app.js';
 
 /** An account made by `seedMember`, with the cookie of its signed-in browser. */
+let addresses = 0;
+
+/**
+ * An address no account has yet: its prefix says which test file made it, the time and a count
+ * keep it apart from every other.
+ */
+export const uniqueEmail = (prefix: string) =>
+  `${prefix}${Date.now()}${(addresses += 1)}@example.com`;
+
 export interface SeededMember {
   userId: string;
   email: string;

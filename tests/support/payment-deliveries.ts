@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { earlyAccessMetadata } from '../../server/src/stripe/offer.js';
+import { earlyAccessMetadata } from '../../server/src/stripe/cohort-sales.js';
 import type { FakeStripe } from './fake-stripe.js';
 
 /** The offer as the test apps configure it (MEMBERSHIP_PRICE_CENTS and _CURRENCY defaults). */
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 /** One early-access payment as Stripe reports it: a `payment_intent.succeeded` for a new visitor. */
 export interface PaymentEvent {
@@ -18,7 +18,7 @@ export interface PaymentEvent {
  * by default for a new visitor who has no user row yet (the webhook creates it).
  */
 export function newPaymentEvent(stripe: FakeStripe, userId: string = randomUUID()): PaymentEvent {
-  const intent = stripe.paidPaymentIntent(earlyAccessMetadata(userId, OFFER));
+  const intent = stripe.paidPaymentIntent(earlyAccessMetadata(userId, MEMBERSHIP_PRICE));
   return { userId, intentId: intent.id, event: stripe.event('payment_intent.succeeded', intent) };
 }
 

@@ -1,6 +1,7 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import type { User } from '../../contract/api.js';
 import { startFakeStripe, type FakeStripe } from './fake-stripe.js';
+import { seedStaff, type SeededMember } from './members.js';
 import { SmtpCapture } from './smtp-capture.js';
 import { createTestApp, createTestAppWithStripe, type TestApp } from './test-app.js';
 
@@ -100,4 +101,41 @@ export async function withSite(options: SiteOptions = {}): Promise<Site> {
     },
   };
   return site;
+}
+
+/**
+ * The site the tests of what members give each other share (gifts, seats): payments and mail on,
+ * `owner` and `editor` the addresses its staff lists name, both seeded and signed in.
+ */
+export async function withGivingSite(
+  staff: { owner: string; editor: string },
+  env: Record<string, string> = {},
+): Promise<{ site: Site; owner: SeededMember; editor: SeededMember }> {
+  const site = await withSite({
+    payments: true,
+    mail: true,
+    env: { STAFF_EMAILS: staff.owner, EDITOR_EMAILS: staff.editor, ...env },
+  });
+  try {
+    const [owner, editor] = await seedStaff(site, 'owner', 'editor');
+    return { site, owner, editor };
+  } catch (error) {
+    await site.close();
+    throw error;
+  }
+}
+
+/**
+ * Gives as `who` (a gift, seats: the POST to `url` with `payload`), pays at the fake Stripe and
+ * sends the mail the payment queued; answers the PaymentIntent's id.
+ */
+export async function giveAndPay(
+  site: Site,
+  who: Caller,
+  url: string,
+  payload: object,
+): Promise<string> {
+  const id = await site.payClientSecret(await site.call(who, 'POST', url, payload));
+  await site.app.giving.deliverNow();
+  return id;
 }

@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { describeFailure } from '../lib/api-client';
+import type { ReactNode } from 'react';
+import { useMessageRequest } from '../lib/use-request';
 
 /**
  * The page a mailed link opens to confirm something (a new address, a subscription). Opening it
@@ -24,21 +24,11 @@ export function ConfirmByButton({
   afterDone?: ReactNode;
   noToken: ReactNode;
 }) {
-  const [done, setDone] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { done, problem, busy: submitting, send } = useMessageRequest();
 
   async function press() {
     if (!token) return;
-    setSubmitting(true);
-    setProblem(null);
-    try {
-      setDone((await confirm(token)).message);
-    } catch (error) {
-      setProblem(describeFailure(error));
-    } finally {
-      setSubmitting(false);
-    }
+    await send(() => confirm(token));
   }
 
   if (done) {

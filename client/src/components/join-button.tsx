@@ -5,7 +5,7 @@ import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
 import { paths } from '../config/paths';
-import type { Plan, SubscriptionPlanId } from '../../../contract/plans';
+import type { Plan, SubscriptionPlanId } from '../../../contract/plan-rules';
 import './join-button.css';
 
 // The plans to choose from: loaded when a visitor first asks to join.

@@ -8,7 +8,7 @@ import {
   perYearLabel,
   type Plan,
   type SubscriptionPlanId,
-} from '../../../contract/plans';
+} from '../../../contract/plan-rules';
 import { JoinButton } from './join-button';
 import './dialog.css';
 import './plan-chooser.css';

@@ -1,4 +1,4 @@
-import type { SubscriptionPlanId } from '../../../contract/plans';
+import type { SubscriptionPlanId } from '../../../contract/plan-rules';
 import { apiRequest } from './api-client';
 
 /**

@@ -30,4 +30,4 @@ export function useSiteConfig(): SiteConfig | null {
 }
 
 /** "$12", "$1.50": a price as readers read it. */
-export { formatMoney as formatPrice } from '../../../contract/plans';
+export { formatMoney as formatPrice } from '../../../contract/plan-rules';

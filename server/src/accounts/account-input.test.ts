@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '#test/members';
 import { askToRegister, registerThroughMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
@@ -15,8 +16,6 @@ import { normalizeEmail } from '../../../contract/account-rules.js';
 
 const PASSWORD = 'correct horse battery';
 const ERROR_LEVEL = 50;
-let counter = 0;
-const uniqueEmail = () => `input${Date.now()}${(counter += 1)}@example.com`;
 
 describe('account input', () => {
   let t: TestApp;
@@ -47,7 +46,7 @@ describe('account input', () => {
       : t.app.inject({ method: 'POST', url, payload });
   async function registered() {
     const visitor = await newVisitor(t.app);
-    const email = uniqueEmail();
+    const email = uniqueEmail('input');
     const response = await registerThroughMail(visitor.request, mailbox, {
       email,
       password: PASSWORD,
@@ -122,7 +121,7 @@ describe('account input', () => {
     ['the email itself', 'EMAIL', 'too easy to guess'],
   ])('refuses %s as a password, with a hint', async (_name, password, hint) => {
     const visitor = await newVisitor(t.app);
-    const email = uniqueEmail();
+    const email = uniqueEmail('input');
     const response = await registerThroughMail(visitor.request, mailbox, {
       email,
       password: password === 'EMAIL' ? email : password,
@@ -138,14 +137,14 @@ describe('account input', () => {
     expect(
       (
         await registerThroughMail(visitor.request, mailbox, {
-          email: uniqueEmail(),
+          email: uniqueEmail('input'),
           password: long,
         })
       ).statusCode,
     ).toBe(200);
     const other = await newVisitor(t.app);
     const refused = await registerThroughMail(other.request, mailbox, {
-      email: uniqueEmail(),
+      email: uniqueEmail('input'),
       password: `${long}x`,
     });
     expect(refused.statusCode).toBe(400);
@@ -189,7 +188,7 @@ describe('account input', () => {
       Promise.all(
         Array.from({ length: count }, async () => {
           const reader = await newVisitor(t.app);
-          const email = uniqueEmail();
+          const email = uniqueEmail('input');
           return { reader, email, token: await askToRegister(reader.request, mailbox, email) };
         }),
       );

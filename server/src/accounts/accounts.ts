@@ -272,6 +272,34 @@ export async function requestEmailChange(
   return { currentEmail: user.email, newEmail, token };
 }
 
+/** A table of single-use mailed links (email changes, password resets), as a transaction sees it. */
+interface MailedLinks {
+  updateMany(args: {
+    where: { id: string; usedAt: null } | { userId: string; usedAt: null };
+    data: { usedAt: Date };
+  }): Promise<{ count: number }>;
+}
+
+/**
+ * Uses a mailed link: claims it (a second submission racing this one finds it used, and gets
+ * `invalid()`), and the account's older links stop working with it.
+ */
+async function useLinkOnce(
+  links: MailedLinks,
+  link: { id: string; userId: string },
+  invalid: () => DomainError,
+): Promise<void> {
+  const claimed = await links.updateMany({
+    where: { id: link.id, usedAt: null },
+    data: { usedAt: new Date() },
+  });
+  if (claimed.count !== 1) throw invalid();
+  await links.updateMany({
+    where: { userId: link.userId, usedAt: null },
+    data: { usedAt: new Date() },
+  });
+}
+
 const invalidEmailLink = () =>
   new DomainError(
     400,
@@ -296,16 +324,7 @@ export async function confirmEmailChange(
         select: { id: true, userId: true, newEmail: true, usedAt: true, expiresAt: true },
       });
       if (!change || change.usedAt || change.expiresAt <= new Date()) throw invalidEmailLink();
-      const claimed = await tx.emailChange.updateMany({
-        where: { id: change.id, usedAt: null },
-        data: { usedAt: new Date() },
-      });
-      if (claimed.count !== 1) throw invalidEmailLink();
-      // Older links of this account stop working too.
-      await tx.emailChange.updateMany({
-        where: { userId: change.userId, usedAt: null },
-        data: { usedAt: new Date() },
-      });
+      await useLinkOnce(tx.emailChange, change, invalidEmailLink);
       const before = await tx.user.findUniqueOrThrow({
         where: { id: change.userId },
         select: { email: true },
@@ -413,16 +432,7 @@ export async function completePasswordReset(
       select: { id: true, userId: true, usedAt: true, expiresAt: true },
     });
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw invalidResetLink();
-    // Claim the link; a second submission racing this one finds it used.
-    const claimed = await tx.passwordReset.updateMany({
-      where: { id: reset.id, usedAt: null },
-      data: { usedAt: new Date() },
-    });
-    if (claimed.count !== 1) throw invalidResetLink();
-    await tx.passwordReset.updateMany({
-      where: { userId: reset.userId, usedAt: null },
-      data: { usedAt: new Date() },
-    });
+    await useLinkOnce(tx.passwordReset, reset, invalidResetLink);
     const user = await tx.user.update({
       where: { id: reset.userId },
       data: { passwordHash, sessionVersion: { increment: 1 } },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { seedMember, uniqueEmail } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 import { SIGN_IN_LIMITS } from './sign-in-throttle.js';
@@ -9,8 +9,6 @@ import { SIGN_IN_LIMITS } from './sign-in-throttle.js';
 
 const PASSWORD = 'correct horse battery';
 const WRONG = 'not the right password';
-let counter = 0;
-const uniqueEmail = () => `throttle${Date.now()}${(counter += 1)}@example.com`;
 
 const stores = [
   { name: 'in PostgreSQL', redis: false },
@@ -59,7 +57,7 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
   }
 
   async function owner(ip: string) {
-    const { email } = await seedMember(t, { email: uniqueEmail(), password: PASSWORD });
+    const { email } = await seedMember(t, { email: uniqueEmail('throttle'), password: PASSWORD });
     // The owner has signed in from home before.
     expect((await signIn(t, email, PASSWORD, ip)).statusCode).toBe(200);
     return email;
@@ -121,7 +119,7 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
       ? 'counts across app servers sharing Redis'
       : 'keeps each app server’s counts in its own database',
     async () => {
-      const email = uniqueEmail();
+      const email = uniqueEmail('throttle');
       await guessAtOnce(SIGN_IN_LIMITS.perEmailAndAddress, () =>
         signIn(t, email, WRONG, '198.51.104.1'),
       );

@@ -71,22 +71,73 @@ export function commandLog(config: AppConfig, io: CommandIo): Logger {
 }
 
 /**
- * Runs a command's work and answers its exit status. A failure it states (`fail`) is printed as
- * it is; anything else as `describe` words it (the command's name first: never a stack trace).
+ * A command's work, or one subcommand's: the arguments after its name. It answers its exit status,
+ * or nothing when all went well (0).
  */
-export async function exitStatusOf(
+export type CommandWork = (
+  args: string[],
+  env: NodeJS.ProcessEnv,
   io: CommandIo,
-  work: () => Promise<number>,
-  describe: (error: unknown) => CommandFailure,
+) => Promise<number> | Promise<void>;
+
+/**
+ * Runs a command's work and answers its exit status. A failure it states (`fail`) is printed as
+ * it is; anything else with the command's name first (never a stack trace). Arguments
+ * `node:util`'s `parseArgs` refuses are a wrong command: its words, the usage, exit status 2.
+ */
+async function exitStatusOf(
+  name: string,
+  usage: string,
+  io: CommandIo,
+  work: () => Promise<unknown>,
 ): Promise<number> {
   try {
-    return await work();
+    const exitStatus = await work();
+    return typeof exitStatus === 'number' ? exitStatus : 0;
   } catch (error) {
-    const failure = error instanceof CommandFailure ? error : describe(error);
+    const code = (error as { code?: unknown }).code;
+    const wrongArguments = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    const failure =
+      error instanceof CommandFailure
+        ? error
+        : new CommandFailure(
+            `${name}: ${messageOf(error)}${wrongArguments ? `\n${usage}` : ''}`,
+            wrongArguments ? 2 : 1,
+          );
     printerOf(io).err(failure.message);
     return failure.exitStatus;
   }
 }
+
+/** An operator's command that does one thing (`import <source> <path> …`). */
+export function singleCommand(name: string, usage: string, work: CommandWork): CommandMain {
+  return (argv, env, io) => exitStatusOf(name, usage, io, () => work(argv, env, io));
+}
+
+/**
+ * An operator's command made of subcommands (`perks import …`, `perks report`): the one place
+ * that picks the subcommand and answers any other word with the usage (exit status 2). A failure
+ * names the command and the subcommand.
+ */
+export function commandWithSubcommands(
+  name: string,
+  usage: string,
+  subcommands: Readonly<Record<string, CommandWork>>,
+): CommandMain {
+  return ([subcommand, ...rest], env, io) =>
+    exitStatusOf(`${name} ${subcommand ?? ''}`, usage, io, async () => {
+      const work =
+        subcommand !== undefined && Object.hasOwn(subcommands, subcommand)
+          ? subcommands[subcommand]
+          : undefined;
+      if (!work) fail(usage, 2);
+      return work(rest, env, io);
+    });
+}
+
+/** `1 post`, `2 posts`; `words` where the plural is not the word and an s. */
+export const plural = (count: number, word: string, words = `${word}s`) =>
+  `${count} ${count === 1 ? word : words}`;
 
 /** An error's own words, whatever was thrown. */
 export const messageOf = (error: unknown) =>

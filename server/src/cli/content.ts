@@ -16,14 +16,12 @@ import { draftsOf, exportPosts } from '../content/post-files.js';
 import { findImportRefusals, ImportConflict, importPosts } from '../content/post-import.js';
 import { openImageStore } from '../uploads/image-store.js';
 import {
-  CommandFailure,
-  exitStatusOf,
+  commandWithSubcommands,
   fail,
-  messageOf,
+  plural,
   printerOf,
   readConfigOrFail,
   type CommandIo,
-  type CommandMain,
 } from './command-line.js';
 import { withDatabase } from './open-database.js';
 
@@ -47,8 +45,6 @@ const USAGE = `usage:
       (a folder in the content/FORMAT.md format: articles/, pages/, …, images/;
        --allow-public lets a file make a members-only post public)
   content export <dir>`;
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** A folder's posts and image files, or every problem with them, at once. */
 async function readFolder(folder: string) {
@@ -130,14 +126,7 @@ async function exportCommand(args: string[], env: NodeJS.ProcessEnv, io: Command
   }
 }
 
-export const main: CommandMain = ([command, ...rest], env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      if (command === 'import') await importCommand(rest, env, io);
-      else if (command === 'export') await exportCommand(rest, env, io);
-      else fail(USAGE, 2);
-      return 0;
-    },
-    (error) => new CommandFailure(`content ${command ?? ''}: ${messageOf(error)}`),
-  );
+export const main = commandWithSubcommands('content', USAGE, {
+  import: importCommand,
+  export: exportCommand,
+});

@@ -5,13 +5,11 @@ import { pipeline } from 'node:stream/promises';
 import { withTransaction } from '../db/transaction.js';
 import { countGhostExport, ghostExportStream } from '../imports/ghost-export.js';
 import {
-  CommandFailure,
-  exitStatusOf,
+  commandWithSubcommands,
   fail,
-  messageOf,
+  plural,
   printerOf,
   readConfigOrFail,
-  type CommandMain,
 } from './command-line.js';
 import { withDatabase } from './open-database.js';
 
@@ -27,45 +25,36 @@ import { withDatabase } from './open-database.js';
 const USAGE = `usage:
   export ghost <file>   (the site as a Ghost JSON export: posts, pages, tags, authors, members)`;
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-
-export const main: CommandMain = (argv, env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      const [format, file, ...extra] = argv;
-      if (format !== 'ghost' || !file || file.startsWith('--') || extra.length > 0) {
-        fail(USAGE, 2);
+export const main = commandWithSubcommands('export', USAGE, {
+  ghost: async ([file, ...extra], env, io) => {
+    if (!file || file.startsWith('--') || extra.length > 0) fail(USAGE, 2);
+    const target = resolve(file);
+    const folder = dirname(target);
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+      fail(`${dirname(file)} is not a folder: the export cannot be written there.`);
+    }
+    const config = readConfigOrFail(env);
+    const partial = `${target}.partial`;
+    const counts = await withDatabase(config, io, async ({ database }) => {
+      const counted = await withTransaction(database.pool, (tx) => countGhostExport(tx));
+      try {
+        await pipeline(
+          ghostExportStream(database.pool, {
+            siteUrl: config.siteUrl,
+            siteName: config.siteName,
+            staff: config.staff,
+          }),
+          createWriteStream(partial),
+        );
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
       }
-      const target = resolve(file);
-      const folder = dirname(target);
-      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-        fail(`${dirname(file)} is not a folder: the export cannot be written there.`);
-      }
-      const config = readConfigOrFail(env);
-      const partial = `${target}.partial`;
-      const counts = await withDatabase(config, io, async ({ database }) => {
-        const counted = await withTransaction(database.pool, (tx) => countGhostExport(tx));
-        try {
-          await pipeline(
-            ghostExportStream(database.pool, {
-              siteUrl: config.siteUrl,
-              siteName: config.siteName,
-              staff: config.staff,
-            }),
-            createWriteStream(partial),
-          );
-          await rename(partial, target);
-        } catch (error) {
-          await rm(partial, { force: true });
-          throw error;
-        }
-        return counted;
-      });
-      printerOf(io).out(
-        `${file}: ${plural(counts.posts, 'post')}, ${plural(counts.pages, 'page')} and ${plural(counts.members, 'member')} written as a Ghost export (members-only posts in full: keep it safe).`,
-      );
-      return 0;
-    },
-    (error) => new CommandFailure(`export ${argv[0] ?? ''}: ${messageOf(error)}`),
-  );
+      return counted;
+    });
+    printerOf(io).out(
+      `${file}: ${plural(counts.posts, 'post')}, ${plural(counts.pages, 'page')} and ${plural(counts.members, 'member')} written as a Ghost export (members-only posts in full: keep it safe).`,
+    );
+  },
+});

@@ -12,15 +12,14 @@ import { createMailer } from '../mail/mailer.js';
 import { createStripeClient } from '../stripe/stripe-client.js';
 import { openImageStore } from '../uploads/image-store.js';
 import {
-  CommandFailure,
   commandLog,
-  exitStatusOf,
   fail,
   messageOf,
+  plural,
   printerOf,
   readConfigOrFail,
+  singleCommand,
   type CommandIo,
-  type CommandMain,
 } from './command-line.js';
 import { withDatabase } from './open-database.js';
 
@@ -97,9 +96,6 @@ export function parseImportArgs(args: readonly string[]): {
     json: flags.json,
   };
 }
-
-const plural = (count: number, word: string, words = `${word}s`) =>
-  `${count} ${count === 1 ? word : words}`;
 
 const countsLine = (name: string, counts: ImportCounts) =>
   `${name}: ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ` +
@@ -260,12 +256,4 @@ async function importCommand(args: string[], env: NodeJS.ProcessEnv, io: Command
   for (const line of summaryOf(report, request.path)) out(line);
 }
 
-export const main: CommandMain = (argv, env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      await importCommand(argv, env, io);
-      return 0;
-    },
-    (error) => new CommandFailure(`import: ${messageOf(error)}`),
-  );
+export const main = singleCommand('import', USAGE, importCommand);

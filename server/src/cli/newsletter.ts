@@ -1,14 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { pino } from 'pino';
 import {
-  CommandFailure,
-  exitStatusOf,
+  commandWithSubcommands,
   fail,
-  messageOf,
   printerOf,
   readConfigOrFail,
   type CommandIo,
-  type CommandMain,
 } from './command-line.js';
 import type { AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
@@ -237,15 +234,8 @@ async function exportCommand(file: string | undefined, env: NodeJS.ProcessEnv, i
   });
 }
 
-export const main: CommandMain = ([command, ...rest], env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      if (command === 'send') await sendCommand(rest, env, io);
-      else if (command === 'status') await statusCommand(rest[0], env, io);
-      else if (command === 'export') await exportCommand(rest[0], env, io);
-      else fail(USAGE, 2);
-      return 0;
-    },
-    (error) => new CommandFailure(`newsletter ${command ?? ''}: ${messageOf(error)}`),
-  );
+export const main = commandWithSubcommands('newsletter', USAGE, {
+  send: sendCommand,
+  status: ([slug], env, io) => statusCommand(slug, env, io),
+  export: ([file], env, io) => exportCommand(file, env, io),
+});

@@ -1,13 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import {
-  CommandFailure,
-  exitStatusOf,
+  commandWithSubcommands,
   fail,
   messageOf,
   printerOf,
   readConfigOrFail,
-  type CommandIo,
-  type CommandMain,
+  type CommandWork,
 } from './command-line.js';
 import { perkRedemptionsFile, perksContentDir } from '../paths.js';
 import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../perks/catalog.js';
@@ -39,12 +37,7 @@ async function readCatalog(): Promise<PerkCatalog> {
   }
 }
 
-async function importCommand(
-  perkId: string | undefined,
-  file: string | undefined,
-  env: NodeJS.ProcessEnv,
-  io: CommandIo,
-) {
+const importCommand: CommandWork = async ([perkId, file], env, io) => {
   if (!perkId || !file) fail(USAGE, 2);
   const perk = (await readCatalog()).find(perkId);
   if (!perk) fail(`There is no perk "${perkId}" in content/perks/.`);
@@ -64,9 +57,9 @@ async function importCommand(
   printerOf(io).out(
     `${perkId}: ${result.added} codes added, ${result.alreadyThere} already there (${parsed.codes.length} in ${file}).`,
   );
-}
+};
 
-async function reportCommand(env: NodeJS.ProcessEnv, io: CommandIo) {
+const reportCommand: CommandWork = async (_args, env, io) => {
   const catalog = await readCatalog();
   const rows = await withDatabase(readConfigOrFail(env), io, ({ database }) =>
     perkReport({ db: database }, catalog.all()),
@@ -78,16 +71,9 @@ async function reportCommand(env: NodeJS.ProcessEnv, io: CommandIo) {
     const left = row.left === null ? 'shared' : String(row.left);
     out(`${row.perkId.padEnd(width)}  ${String(row.claimed).padStart(7)}  ${left}`);
   }
-}
+};
 
-export const main: CommandMain = ([command, ...rest], env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      if (command === 'import') await importCommand(rest[0], rest[1], env, io);
-      else if (command === 'report') await reportCommand(env, io);
-      else fail(USAGE, 2);
-      return 0;
-    },
-    (error) => new CommandFailure(`perks ${command ?? ''}: ${messageOf(error)}`),
-  );
+export const main = commandWithSubcommands('perks', USAGE, {
+  import: importCommand,
+  report: reportCommand,
+});

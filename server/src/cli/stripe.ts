@@ -1,21 +1,19 @@
 import { parseArgs } from 'node:util';
 import {
-  CommandFailure,
   commandLog,
-  exitStatusOf,
+  commandWithSubcommands,
   fail,
   messageOf,
   printerOf,
   readConfigOrFail,
   type CommandIo,
-  type CommandMain,
 } from './command-line.js';
 import type { AppConfig, StripeConfig } from '../config.js';
 import { keysOf } from '../stripe/key-check.js';
 import { openDatabase, reachableDatabaseUrl } from './open-database.js';
 import { createDatabase } from '../db/database.js';
-import { readPlans, type PlanRow } from '../memberships/plans.js';
-import type { Offer } from '../stripe/offer.js';
+import { readPlans, type PlanRow } from '../memberships/plan-catalog.js';
+import { membershipPriceOf } from '../stripe/cohort-sales.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
 import { checkStripeSetup, formatFindings } from '../stripe/stripe-check.js';
 import { createStripeClient } from '../stripe/stripe-client.js';
@@ -41,12 +39,6 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig & { stripe: StripeConfig 
   }
   return { ...config, stripe: config.stripe };
 }
-
-const offerOf = (config: AppConfig & { stripe: StripeConfig }): Offer => ({
-  priceCents: config.membership.priceCents,
-  currency: config.membership.currency,
-  priceId: config.stripe.priceId,
-});
 
 /** `2026-11-01`, `2026-11-01T12:00:00Z` or `7d` (days back from now). */
 function parseSince(value: string | undefined, now = new Date()): Date | null {
@@ -91,7 +83,7 @@ async function check(env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
   const plans = await readPlansOrSay(config, io);
   const findings = await checkStripeSetup({
     stripe,
-    offer: offerOf(config),
+    membershipPrice: membershipPriceOf(config),
     ...(plans && { plans }),
     keys: keysOf(config.stripe),
     siteUrl: config.siteUrl,
@@ -114,7 +106,7 @@ async function reconcile(args: string[], env: NodeJS.ProcessEnv, io: CommandIo):
       {
         db: database,
         stripe: createStripeClient(config.stripe),
-        offer: offerOf(config),
+        membershipPrice: membershipPriceOf(config),
         log,
         graceDays: config.membership.graceDays,
       },
@@ -128,20 +120,7 @@ async function reconcile(args: string[], env: NodeJS.ProcessEnv, io: CommandIo):
   }
 }
 
-export const main: CommandMain = ([command, ...rest], env, io) =>
-  exitStatusOf(
-    io,
-    async () => {
-      if (command === 'check') return check(env, io);
-      if (command === 'reconcile') return reconcile(rest, env, io);
-      fail(USAGE, 2);
-    },
-    (error) => {
-      const wrongArguments =
-        (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ?? false;
-      return new CommandFailure(
-        `stripe ${command ?? ''}: ${messageOf(error)}${wrongArguments ? `\n${USAGE}` : ''}`,
-        wrongArguments ? 2 : 1,
-      );
-    },
-  );
+export const main = commandWithSubcommands('stripe', USAGE, {
+  check: (_args, env, io) => check(env, io),
+  reconcile,
+});

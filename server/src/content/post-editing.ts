@@ -15,10 +15,10 @@ import {
 } from './post-row.js';
 import {
   checkCandidate,
+  contentValues,
   invalidPost,
   merge,
   readChanges,
-  stampFields,
   type Candidate,
 } from './post-validation.js';
 import { keepRevision, lockAtVersion } from './post-versions.js';
@@ -37,19 +37,6 @@ export interface PostChange {
   post: PostJson;
   generation: number | null;
 }
-
-/** A post's content as the INSERT and the UPDATE write it: slug … fields, in that order. */
-const contentValues = (post: Candidate) => [
-  post.slug,
-  post.title,
-  post.body,
-  post.visibility,
-  post.featureImage,
-  post.featureImageAlt,
-  post.seoTitle,
-  post.seoDescription,
-  stampFields(post),
-];
 
 export async function createPost(
   pool: pg.Pool,

@@ -12,7 +12,7 @@ import { contentChanged } from './content-changes.js';
 import { rememberOldAddress } from './post-addresses.js';
 import type { PostDraft } from './post-files.js';
 import { readPostRow } from './post-row.js';
-import { checkCandidate, stampFields, type Candidate } from './post-validation.js';
+import { checkCandidate, contentValues, type Candidate } from './post-validation.js';
 import { keepRevision } from './post-versions.js';
 
 export interface ImportResult {
@@ -206,19 +206,7 @@ export async function saveImportedPost(
   id: number | null,
 ): Promise<{ id: number; version: number }> {
   await checkCandidate(tx, post, id, post.status !== 'draft');
-  const values = [
-    post.slug,
-    post.title,
-    post.body,
-    post.visibility,
-    post.featureImage,
-    post.featureImageAlt,
-    post.seoTitle,
-    post.seoDescription,
-    stampFields(post),
-    post.status,
-    post.publishedAt,
-  ];
+  const values = [...contentValues(post), post.status, post.publishedAt];
   const row = id === null ? null : await readPostRow(tx, id, true);
   if (row) {
     await keepRevision(tx, row.id);

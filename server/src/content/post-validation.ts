@@ -220,3 +220,19 @@ export function stampFields(post: Candidate): Record<string, unknown> {
   }
   return post.fields;
 }
+
+/**
+ * A post's content as every INSERT and UPDATE of `posts` writes it (the desk's and an import's):
+ * slug, title, body, visibility, feature image and its text, SEO title and description, fields.
+ */
+export const contentValues = (post: Candidate) => [
+  post.slug,
+  post.title,
+  post.body,
+  post.visibility,
+  post.featureImage,
+  post.featureImageAlt,
+  post.seoTitle,
+  post.seoDescription,
+  stampFields(post),
+];

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { OfferBody } from '../../../contract/offers.js';
-import { MIN_PLAN_CENTS } from '../../../contract/plans.js';
+import { MIN_PLAN_CENTS } from '../../../contract/plan-rules.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { discountedCents, OFFER_COLUMNS, type OfferRow } from '../memberships/offers.js';
-import type { PlanRow } from '../memberships/plans.js';
+import type { PlanRow } from '../memberships/plan-catalog.js';
 import { callStripe } from '../stripe/call-stripe.js';
 import { writeAudit } from './audit.js';
 import type { Staff } from './staff.js';

@@ -1,13 +1,13 @@
-import type { PlanChange, PlanId } from '../../../contract/plans.js';
+import type { PlanChange, PlanId } from '../../../contract/plan-rules.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import { PLAN_COLUMNS, PLAN_ORDER, type PlanRow } from '../memberships/plans.js';
+import { PLAN_COLUMNS, PLAN_ORDER, type PlanRow } from '../memberships/plan-catalog.js';
 import { writeAudit } from './audit.js';
 import type { Staff } from './staff.js';
 
 /**
  * What an owner can do to the plans from the desk (docs/decisions/0022-plans.md): each change and
- * its audit entry commit together; what a plan is and who may buy it stay in memberships/plans.ts.
+ * its audit entry commit together; what a plan is and who may buy it stay in memberships/plan-catalog.ts.
  */
 
 /**

@@ -5,7 +5,7 @@ import {
   type DeskGift,
   type GiftPreview,
 } from '../../../contract/gifts.js';
-import { formatMoney } from '../../../contract/plans.js';
+import { formatMoney } from '../../../contract/plan-rules.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';

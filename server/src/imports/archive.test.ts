@@ -1,19 +1,12 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempFolder } from '#test/temp-folder';
 import { archiveLimits, openExport, readWholeFile } from './archive.js';
 import { ImportFileError } from './source.js';
 import { writeZip } from './test-zip.js';
 
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cohort-archive-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempFolder('cohort-archive-');
 
 async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
   const error = await promise.then(
@@ -26,11 +19,11 @@ async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
 
 describe('openExport', () => {
   it('lists a folder and a zip of the same export alike, and reads an entry when asked', async () => {
-    const folder = join(dir, 'export-folder');
+    const folder = join(temp.path, 'export-folder');
     await mkdir(join(folder, 'posts'), { recursive: true });
     await writeFile(join(folder, 'posts.csv'), 'post_id,title\n');
     await writeFile(join(folder, 'posts', '1.a.html'), '<p>A</p>');
-    const zip = join(dir, 'export.zip');
+    const zip = join(temp.path, 'export.zip');
     await writeZip(zip, [
       { name: 'posts/', data: '', deflate: false },
       { name: 'posts.csv', data: 'post_id,title\n' },
@@ -48,7 +41,7 @@ describe('openExport', () => {
   });
 
   it('reads a zip entry again after the zip was closed (the writer reads images long after)', async () => {
-    const zip = join(dir, 'reopen.zip');
+    const zip = join(temp.path, 'reopen.zip');
     await writeZip(zip, [{ name: 'content/images/a.jpg', data: 'image bytes' }]);
     const archive = await openExport(zip);
     await archive.close();
@@ -59,7 +52,7 @@ describe('openExport', () => {
   });
 
   it('does not follow symbolic links out of an export folder', async () => {
-    const folder = join(dir, 'linked');
+    const folder = join(temp.path, 'linked');
     await mkdir(folder);
     await writeFile(join(folder, 'posts.csv'), 'x');
     await symlink('/etc/passwd', join(folder, 'passwd'));
@@ -75,7 +68,7 @@ describe('openExport', () => {
     // yauzl reads backslashes as separators, so this is the same climb as the first.
     ['posts\\..\\evil.txt', 'a path that leaves the archive'],
   ])('refuses a zip whose entry %s would land outside the export', async (name, reason) => {
-    const zip = join(dir, 'escape.zip');
+    const zip = join(temp.path, 'escape.zip');
     await writeZip(zip, [
       { name: 'posts.csv', data: 'x' },
       { name, data: 'owned' },
@@ -86,7 +79,7 @@ describe('openExport', () => {
   });
 
   it('refuses a zip with more entries than the limit, from its directory alone', async () => {
-    const zip = join(dir, 'many.zip');
+    const zip = join(temp.path, 'many.zip');
     await writeZip(
       zip,
       Array.from({ length: 6 }, (_, index) => ({ name: `f${index}.txt`, data: 'x' })),
@@ -96,14 +89,14 @@ describe('openExport', () => {
   });
 
   it('refuses a zip bomb: an entry that unpacks to more than 100 times its size', async () => {
-    const zip = join(dir, 'bomb.zip');
+    const zip = join(temp.path, 'bomb.zip');
     await writeZip(zip, [{ name: 'posts.csv', data: Buffer.alloc(8 * 1024 * 1024) }]);
     const error = await refusal(openExport(zip));
     expect(error.message).toContain('more than 100 times its size (a zip bomb)');
   });
 
   it('refuses a zip whose entries unpack to more than the limit all together', async () => {
-    const zip = join(dir, 'large.zip');
+    const zip = join(temp.path, 'large.zip');
     await writeZip(zip, [
       { name: 'a.bin', data: Buffer.alloc(600), deflate: false },
       { name: 'b.bin', data: Buffer.alloc(600), deflate: false },
@@ -115,13 +108,13 @@ describe('openExport', () => {
   });
 
   it('refuses an export over maxBytes from its size, file or folder', async () => {
-    const file = join(dir, 'big.xml');
+    const file = join(temp.path, 'big.xml');
     await writeFile(file, Buffer.alloc(2048));
     const small = archiveLimits(1024);
     expect((await refusal(readWholeFile(file, 1024))).message).toBe(
       'The export is 2.0 KiB; the largest accepted is 1.0 KiB',
     );
-    const folder = join(dir, 'big-folder');
+    const folder = join(temp.path, 'big-folder');
     await mkdir(folder);
     await writeFile(join(folder, 'a.html'), Buffer.alloc(700));
     await writeFile(join(folder, 'b.html'), Buffer.alloc(700));
@@ -130,10 +123,10 @@ describe('openExport', () => {
   });
 
   it('says plainly when there is nothing at the path, or it is not a zip', async () => {
-    expect((await refusal(openExport(join(dir, 'missing.zip')))).message).toMatch(
+    expect((await refusal(openExport(join(temp.path, 'missing.zip')))).message).toMatch(
       /^There is no file or folder at /,
     );
-    const text = join(dir, 'plain.txt');
+    const text = join(temp.path, 'plain.txt');
     await writeFile(text, 'hello');
     expect((await refusal(openExport(text))).message).toContain(
       'is neither a folder nor a zip file',

@@ -15,6 +15,7 @@ import type pg from 'pg';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
 import type { StaffConfig } from '../config.js';
+import type { PostRow } from '../content/post-row.js';
 import type { Tx } from '../db/transaction.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
 
@@ -162,26 +163,13 @@ export function lexicalOfHtml(html: string): string {
   });
 }
 
-interface PostRow {
-  id: number;
-  kind: string;
-  slug: string;
-  status: string;
-  visibility: string;
-  title: string;
-  fields: Record<string, unknown>;
-  body: string;
-  publishedAt: Date | null;
-  featureImage: string | null;
-  featureImageAlt: string | null;
-  seoTitle: string | null;
-  seoDescription: string | null;
+/** A post as the export reads it: the site's own row of it, when it was made, and by whom. */
+type ExportedPostRow = Omit<PostRow, 'version' | 'submittedAt'> & {
   createdAt: Date;
-  updatedAt: Date;
   authorId: string | null;
   authorEmail: string | null;
   authorName: string | null;
-}
+};
 
 interface MemberRow {
   id: string;
@@ -306,7 +294,7 @@ export async function* ghostExportChunks(
   let separator = '';
   let after = 0;
   for (;;) {
-    const { rows } = await pool.query<PostRow>(
+    const { rows } = await pool.query<ExportedPostRow>(
       `SELECT p.id, p.kind, p.slug, p.status, p.visibility, p.title, p.fields, p.body,
               p."publishedAt", p."featureImage", p."featureImageAlt", p."seoTitle",
               p."seoDescription", p."createdAt", p."updatedAt",

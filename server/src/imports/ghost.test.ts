@@ -1,21 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postWhere } from '#test/source-bundle';
+import { useTempFolder } from '#test/temp-folder';
 import { readGhostJson, readGhostPath } from './ghost.js';
 import { renderLexical, renderMobiledoc } from './ghost-cards.js';
-import { ImportFileError, type SourceBundle, type SourcePost } from './source.js';
+import { ImportFileError, type SourceBundle } from './source.js';
 import { writeZip } from './test-zip.js';
 
 const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/ghost/', import.meta.url));
 const fixture = (name: string) => readFile(join(fixtures, name), 'utf8');
 
-function post(bundle: SourceBundle, slug: string): SourcePost {
-  const found = bundle.posts.find((candidate) => candidate.slug === slug);
-  if (!found) throw new Error(`no post ${slug}`);
-  return found;
-}
+const post = (bundle: SourceBundle, slug: string) => postWhere(bundle, 'slug', slug);
 
 describe('readGhostJson on a Ghost 4 export (Ghost’s own test fixture)', () => {
   let bundle: SourceBundle;
@@ -249,16 +246,10 @@ describe('readGhostJson on other shapes', () => {
 });
 
 describe('readGhostPath on the export zip', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-ghost-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = useTempFolder('cohort-ghost-');
 
   it('finds the JSON in a folder of the zip and hands its content/ files over by site path, read when asked', async () => {
-    const zip = join(dir, 'ghost-export.zip');
+    const zip = join(temp.path, 'ghost-export.zip');
     await writeZip(zip, [
       { name: 'my-site/content/images/2024/01/photo.jpg', data: 'jpeg bytes' },
       { name: 'my-site/content/images/2024/01/size/w600/photo.jpg', data: 'smaller' },
@@ -282,7 +273,7 @@ describe('readGhostPath on the export zip', () => {
 
   it('reads the JSON file itself, and refuses a zip with no JSON in it', async () => {
     expect((await readGhostPath(join(fixtures, 'v4_export.json'))).posts).toHaveLength(11);
-    const zip = join(dir, 'images-only.zip');
+    const zip = join(temp.path, 'images-only.zip');
     await writeZip(zip, [{ name: 'content/images/a.jpg', data: 'x' }]);
     await expect(readGhostPath(zip)).rejects.toThrow('The Ghost export holds no .json file');
   });

@@ -1,24 +1,32 @@
-import type { Element, ElementContent, Nodes, Root, RootContent, Text } from 'hast';
+import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import { embedPageOf, hostOf } from './embed-links.js';
 import type { HtmlFlavour } from './source.js';
+import { markFootnotes } from './html-footnotes.js';
+import {
+  attribute,
+  classesOf,
+  dataAttrs,
+  DIVIDER_TAG,
+  element,
+  find,
+  findAll,
+  FOOTNOTE_TAG,
+  hasClass,
+  stringIn,
+  text,
+  textOf,
+  words,
+} from './html-nodes.js';
 import { note } from './wordpress-html.js';
 
 /*
  * The clean-ups a post's HTML gets before the sanitiser sees it, while the platforms' classes,
  * ids and data attributes are still there to say what a piece of markup is: cards and widgets
  * become the plain HTML they stand for (a figure, a link, a quote), what the site cannot show is
- * removed and named in `dropped`, and every address is made absolute or a site path.
+ * removed and named in `dropped`, and every address is made absolute or a site path. The
+ * footnotes are html-footnotes.ts's; the node helpers html-nodes.ts's.
  */
-
-/**
- * Elements only these clean-ups make: the HTML parser lower-cases every tag name it reads, so a
- * post cannot write one of these itself.
- */
-export const DIVIDER_TAG = 'cohortDivider';
-export const FOOTNOTE_REF_TAG = 'cohortFootnoteRef';
-export const FOOTNOTE_TAG = 'cohortFootnote';
-export const FOOTNOTE_LABEL_TAG = 'cohortFootnoteLabel';
 
 export interface CleanupContext {
   flavour: HtmlFlavour;
@@ -137,70 +145,6 @@ function rewriteChildren(parent: Root | Element, rewrite: Rewrite): void {
   }
   parent.children = children as typeof parent.children;
 }
-
-function element(
-  tagName: string,
-  properties: Element['properties'] = {},
-  children: ElementContent[] = [],
-): Element {
-  return { type: 'element', tagName, properties, children };
-}
-
-const text = (value: string): Text => ({ type: 'text', value });
-
-function classesOf(node: Element): string[] {
-  const value: unknown = node.properties.className;
-  if (Array.isArray(value)) return value.map(String);
-  return typeof value === 'string' ? value.split(/\s+/) : [];
-}
-
-const hasClass = (node: Element, name: string) => classesOf(node).includes(name);
-
-function attribute(node: Element, name: string): string | undefined {
-  const value = node.properties[name];
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
-  return Array.isArray(value) ? value.join(' ') : undefined;
-}
-
-/** The text a node holds, as a reader would see it. */
-export function textOf(node: Nodes): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element' && node.tagName === 'br') return ' ';
-  if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('');
-  return '';
-}
-
-const words = (value: string) => value.replace(/\s+/g, ' ').trim();
-
-function findAll(node: Root | Element, test: (node: Element) => boolean): Element[] {
-  const found: Element[] = [];
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (test(child)) found.push(child);
-    found.push(...findAll(child, test));
-  }
-  return found;
-}
-
-const find = (node: Root | Element, test: (node: Element) => boolean): Element | undefined =>
-  findAll(node, test)[0];
-
-/** Substack's `data-attrs`: the JSON its editor keeps on each embed. */
-function dataAttrs(node: Element): Record<string, unknown> {
-  const raw = attribute(node, 'dataAttrs');
-  if (!raw) return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const stringIn = (record: Record<string, unknown>, key: string): string | undefined => {
-  const value = record[key];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-};
 
 /** A paragraph holding one link (an embed, a bookmark, a button). */
 function linkParagraph(href: string, label: string, context: CleanupContext): ElementContent[] {
@@ -563,147 +507,4 @@ function keepMediumBody(tree: Root): void {
     (node) => attribute(node, 'dataField') === 'body' || hasClass(node, 'e-content'),
   );
   if (body) tree.children = [body];
-}
-
-interface Note {
-  label: string;
-  container: Element;
-  content: ElementContent[];
-}
-
-/**
- * Footnotes as Ghost (markdown-it), WordPress's footnotes block and Substack write them: a
- * superscript link (or Substack's footnote anchor) to a note with an id. Each becomes a
- * reference element here, and the notes move to the end as footnote elements, numbered in the
- * order they are first referred to.
- */
-function markFootnotes(tree: Root): void {
-  const parents = new Map<Element, Root | Element>();
-  const byId = new Map<string, Element>();
-  const index = (parent: Root | Element) => {
-    for (const child of parent.children) {
-      if (child.type !== 'element') continue;
-      parents.set(child, parent);
-      const id = attribute(child, 'id');
-      if (id && !byId.has(id)) byId.set(id, child);
-      index(child);
-    }
-  };
-  index(tree);
-
-  const notes = new Map<Element, Note>();
-  const backrefIds = new Set<string>();
-  const references: { node: Element; note: Note }[] = [];
-  for (const [node, parent] of parents) {
-    const anchor = referenceAnchor(node, parent);
-    if (!anchor) continue;
-    const target = byId.get(decodeFragment(attribute(anchor, 'href') ?? ''));
-    const found = target && noteOf(target, parents);
-    if (!found) continue;
-    const existing = notes.get(found.container);
-    const entry = existing ?? { ...found, label: String(notes.size + 1) };
-    notes.set(found.container, entry);
-    references.push({ node, note: entry });
-    for (const id of [attribute(anchor, 'id'), attribute(node, 'id')]) if (id) backrefIds.add(id);
-  }
-  if (notes.size === 0) return;
-
-  for (const { node, note: entry } of references) {
-    replaceNode(node, parents, [element(FOOTNOTE_REF_TAG, {}, [text(entry.label)])]);
-  }
-  for (const entry of notes.values()) {
-    removeEmptied(entry.container, parents);
-    const content = withoutBackrefs(entry.content, backrefIds);
-    tree.children.push(
-      element(FOOTNOTE_TAG, {}, [element(FOOTNOTE_LABEL_TAG, {}, [text(entry.label)]), ...content]),
-    );
-  }
-  for (const separator of findAll(tree, (node) => hasClass(node, 'footnotes-sep'))) {
-    replaceNode(separator, parents, []);
-  }
-}
-
-/** The link a footnote reference is made of, if the node is one. */
-function referenceAnchor(node: Element, parent: Root | Element): Element | undefined {
-  const isFragmentLink = (child: ElementContent): child is Element =>
-    child.type === 'element' &&
-    child.tagName === 'a' &&
-    (attribute(child, 'href') ?? '').startsWith('#');
-  if (node.tagName === 'sup') {
-    const content = node.children.filter(
-      (child) => !(child.type === 'text' && child.value.trim() === ''),
-    );
-    const [only] = content;
-    return content.length === 1 && only && isFragmentLink(only) ? only : undefined;
-  }
-  const inSup = parent.type === 'element' && parent.tagName === 'sup';
-  return hasClass(node, 'footnote-anchor') && !inSup && isFragmentLink(node) ? node : undefined;
-}
-
-function noteOf(
-  target: Element,
-  parents: Map<Element, Root | Element>,
-): Omit<Note, 'label'> | undefined {
-  if (target.tagName === 'li') return { container: target, content: target.children };
-  const parent = parents.get(target);
-  if (target.tagName === 'a' && parent?.type === 'element' && hasClass(parent, 'footnote')) {
-    const body = find(parent, (child) => hasClass(child, 'footnote-content'));
-    return {
-      container: parent,
-      content: body ? body.children : parent.children.filter((child) => child !== target),
-    };
-  }
-  return undefined;
-}
-
-function decodeFragment(href: string): string {
-  try {
-    return decodeURIComponent(href.slice(1));
-  } catch {
-    return href.slice(1);
-  }
-}
-
-function replaceNode(
-  node: Element,
-  parents: Map<Element, Root | Element>,
-  replacement: ElementContent[],
-): void {
-  const parent = parents.get(node);
-  if (!parent) return;
-  const at = parent.children.indexOf(node);
-  if (at >= 0) parent.children.splice(at, 1, ...replacement);
-}
-
-/** Removes a note, then the list and the section that held only notes. */
-function removeEmptied(node: Element, parents: Map<Element, Root | Element>): void {
-  const parent = parents.get(node);
-  replaceNode(node, parents, []);
-  if (parent?.type !== 'element') return;
-  // GitHub-style footnotes head their list with a heading for screen readers only.
-  const empty = parent.children.every(
-    (child) =>
-      child.type === 'comment' ||
-      (child.type === 'text' && child.value.trim() === '') ||
-      (child.type === 'element' &&
-        child.tagName === 'h2' &&
-        (attribute(child, 'id') === 'footnote-label' || hasClass(child, 'sr-only'))),
-  );
-  if (empty) removeEmptied(parent, parents);
-}
-
-/** A note without its "back to the text" links (↩︎). */
-function withoutBackrefs(content: ElementContent[], backrefIds: Set<string>): ElementContent[] {
-  return content.flatMap((child): ElementContent[] => {
-    if (child.type !== 'element') return [child];
-    if (child.tagName === 'a') {
-      const href = attribute(child, 'href') ?? '';
-      const isBackref =
-        (href.startsWith('#') && backrefIds.has(decodeFragment(href))) ||
-        hasClass(child, 'footnote-backref') ||
-        /^\s*[↩↑^]/.test(textOf(child));
-      if (isBackref) return [];
-    }
-    return [{ ...child, children: withoutBackrefs(child.children, backrefIds) }];
-  });
 }

@@ -24,14 +24,14 @@ import { toMarkdown, type Options as ToMarkdownOptions } from 'mdast-util-to-mar
 import { MEMBERS_DIVIDER, splitAtDivider } from '../../../contract/posts.js';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
+import { cleanUpHtml } from './html-cleanup.js';
 import {
-  cleanUpHtml,
   DIVIDER_TAG,
   FOOTNOTE_LABEL_TAG,
   FOOTNOTE_REF_TAG,
   FOOTNOTE_TAG,
   textOf as htmlTextOf,
-} from './html-cleanup.js';
+} from './html-nodes.js';
 import type { HtmlFlavour, SourceImage } from './source.js';
 import { prepareWordPressHtml } from './wordpress-html.js';
 

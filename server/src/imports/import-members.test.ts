@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeObject } from '#test/fake-stripe';
 import { seedMember } from '#test/members';
 import { withSite, type Site } from '#test/with-site';
-import { planLookupKey } from '../stripe/offer.js';
+import { planLookupKey } from '../stripe/cohort-sales.js';
 import { writeMembers, type MemberImportDeps, type MemberImportOptions } from './import-members.js';
 import type { SourceMember } from './source.js';
 

@@ -1,32 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import type Stripe from 'stripe';
-import {
-  hasControlCharacters,
-  isValidEmail,
-  normalizeEmail,
-} from '../../../contract/account-rules.js';
 import { requestEmailSignIn, SIGN_IN_LINK_TTL_MS } from '../accounts/email-sign-in.js';
 import type { AppConfig } from '../config.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { DomainError } from '../domain-error.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Mail } from '../mail/mailer.js';
-import { grantComp, MAX_COMP_DAYS } from '../memberships/comps.js';
-import type { PaymentFact } from '../memberships/payment-facts.js';
-import { applyPaymentFacts } from '../stripe/apply-payment-facts.js';
-import { PaymentsUnavailableError, retrieveOrNull } from '../stripe/call-stripe.js';
-import type { Offer } from '../stripe/offer.js';
-import {
-  INTERVAL_OF_PLAN,
-  IMPORTED_PRICE_PLANS,
-  isImportedPricePlan,
-  type ImportedPricePlan,
-  type SubscriptionReader,
-} from '../stripe/read-payment-facts.js';
-import { listAll, readSubscriptionWithInvoices } from '../stripe/reconcile.js';
+import { membershipPriceOf } from '../stripe/cohort-sales.js';
+import type { SubscriptionReader } from '../stripe/read-payment-facts.js';
 import type { ImportCounts, ImportSource, Skipped, SourceMember } from './source.js';
+import {
+  prepareMember,
+  writeAccount,
+  writeConsent,
+  type Outcome,
+  type PreparedMember,
+} from './member-accounts.js';
+import { writeComp, type MemberContext } from './member-comps.js';
+import {
+  checkPriceMap,
+  describeStripeFailure,
+  readCustomerPayments,
+  writePayments,
+  type CustomerPayments,
+} from './member-stripe.js';
 
 /**
  * The members writer: another platform's members become accounts here, with their newsletter
@@ -35,7 +32,8 @@ import type { ImportCounts, ImportSource, Skipped, SourceMember } from './source
  * (account, consent, comp and payments together), so a member is imported whole or not at all, and
  * a dry run is the same work rolled back. Running it again changes nothing, except what was paid
  * at Stripe in between: every member's customer is read again each run, and the ledger is keyed by
- * Stripe's invoice ids, so nothing is granted twice.
+ * Stripe's invoice ids, so nothing is granted twice. Accounts and consent are member-accounts.ts's,
+ * comps member-comps.ts's, Stripe member-stripe.ts's.
  */
 
 /** The part of run-import.ts's ImportDeps the members need. */
@@ -77,158 +75,6 @@ export interface MemberImportResult {
 
 /** Progress is reported after every this many members. */
 const PROGRESS_EVERY = 50;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const offerOf = (config: MemberImportDeps['config']): Offer => ({
-  priceCents: config.membership.priceCents,
-  currency: config.membership.currency,
-  priceId: config.stripe?.priceId,
-});
-
-const invalidPriceMap = (message: string) => new DomainError(400, 'invalid_price_map', message);
-
-/**
- * Checks `--price <price id>=<plan>` before anything is written: each plan one of the site's
- * subscription plans, each Price one Stripe has in this account, billed at that plan's interval.
- * Answers the mapping; throws a DomainError saying which one is wrong. Reads Stripe, never writes.
- */
-export async function checkPriceMap(
-  deps: Pick<MemberImportDeps, 'stripe'>,
-  prices: Record<string, string>,
-): Promise<Map<string, ImportedPricePlan>> {
-  const mapping = new Map<string, ImportedPricePlan>();
-  for (const [priceId, plan] of Object.entries(prices)) {
-    if (!isImportedPricePlan(plan)) {
-      throw invalidPriceMap(
-        `--price ${priceId}=${plan}: the plan must be one of ${IMPORTED_PRICE_PLANS.join(', ')}.`,
-      );
-    }
-    if (!/^[\w.-]{1,255}$/.test(priceId)) {
-      throw invalidPriceMap(`--price ${priceId}=${plan}: that is not a Stripe price id.`);
-    }
-    mapping.set(priceId, plan);
-  }
-  if (mapping.size === 0) return mapping;
-  const { stripe } = deps;
-  if (!stripe) {
-    throw invalidPriceMap(
-      '--price maps Stripe prices, but payments are off on this site: set its Stripe keys first (docs/payments.md).',
-    );
-  }
-  for (const [priceId, plan] of mapping) {
-    const price = await retrieveOrNull(stripe, 'read a price', (s) => s.prices.retrieve(priceId));
-    if (!price) {
-      throw invalidPriceMap(
-        `--price ${priceId}=${plan}: Stripe has no such price in this account.`,
-      );
-    }
-    const interval = price.recurring?.interval;
-    if (interval !== INTERVAL_OF_PLAN[plan]) {
-      throw invalidPriceMap(
-        `--price ${priceId}=${plan}: that price is ${interval ? `billed every ${interval}` : 'not a subscription'}, and the ${plan} plan is billed every ${INTERVAL_OF_PLAN[plan]}.`,
-      );
-    }
-  }
-  return mapping;
-}
-
-/** What Stripe says a member's customer pays for, read before the member's transaction. */
-type CustomerPayments =
-  | { found: true; facts: PaymentFact[]; unmappedPrices: string[] }
-  | { found: false; reason: string };
-
-async function readCustomerPayments(
-  reader: SubscriptionReader,
-  customerId: string,
-): Promise<CustomerPayments> {
-  const customer = await retrieveOrNull(reader.stripe, 'read a customer', (s) =>
-    s.customers.retrieve(customerId),
-  );
-  if (!customer) {
-    return {
-      found: false,
-      reason: `Stripe has no customer ${customerId} in this account: no paid membership`,
-    };
-  }
-  if (customer.deleted) {
-    return {
-      found: false,
-      reason: `Stripe customer ${customerId} was deleted: no paid membership`,
-    };
-  }
-  const subscriptions = await listAll(reader.stripe, 'list subscriptions', (s, startingAfter) =>
-    s.subscriptions.list({
-      customer: customerId,
-      status: 'all',
-      limit: 100,
-      ...(startingAfter && { starting_after: startingAfter }),
-    }),
-  );
-  const facts: PaymentFact[] = [];
-  const unmappedPrices: string[] = [];
-  for (const subscription of subscriptions) {
-    const read = await readSubscriptionWithInvoices(reader, subscription.id);
-    if (read) facts.push(...read);
-    else unmappedPrices.push(...subscription.items.data.map((item) => item.price.id));
-  }
-  return { found: true, facts, unmappedPrices };
-}
-
-function describeStripeFailure(error: unknown): string {
-  if (!(error instanceof PaymentsUnavailableError)) throw error;
-  const { type, statusCode, message } = error.stripe;
-  return `${type}${statusCode ? ` ${statusCode}` : ''}: ${message}`;
-}
-
-/** Control characters (NUL and the like), which no name or label holds. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-/** The same, but a note keeps its line breaks and tabs. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
-/** A name, note or label as the file has it, without control characters; null when empty. */
-function cleanText(value: string | undefined, keepLines: boolean): string | null {
-  const cleaned = (value ?? '').replace(keepLines ? CONTROL_BUT_LINES : CONTROL, ' ').trim();
-  return cleaned === '' ? null : cleaned;
-}
-
-interface PreparedMember {
-  email: string;
-  name: string | null;
-  note: string | null;
-  labels: string[];
-  subscribed: boolean;
-  comp: SourceMember['comp'];
-  createdAt: Date | null;
-  stripeCustomerId: string | null;
-}
-
-function prepareMember(member: SourceMember, now: Date): PreparedMember | string {
-  // Around the address, a line's end or a tab is the file's layout, not part of it.
-  const email = normalizeEmail(member.email);
-  if (hasControlCharacters(email)) return 'the address holds control characters';
-  if (!isValidEmail(email)) return 'not a valid email address';
-  const createdAt =
-    member.createdAt && !Number.isNaN(member.createdAt.getTime()) && member.createdAt <= now
-      ? member.createdAt
-      : null;
-  const labels = [
-    ...new Set(member.labels.map((label) => cleanText(label, false)).filter((l) => l !== null)),
-  ];
-  return {
-    email,
-    name: cleanText(member.name, false),
-    note: cleanText(member.note, true),
-    labels,
-    subscribed: member.subscribed,
-    comp: member.comp,
-    createdAt,
-    stripeCustomerId: member.stripeCustomerId?.trim() || null,
-  };
-}
-
-type Outcome = 'created' | 'updated' | 'unchanged';
 
 interface MemberWritten {
   outcome: Outcome;
@@ -241,189 +87,6 @@ class DryRun extends Error {
   constructor(readonly written: MemberWritten) {
     super('dry run');
   }
-}
-
-interface MemberContext {
-  graceDays: number;
-  currency: string;
-  source: ImportSource;
-  now: Date;
-}
-
-interface AccountRow {
-  id: string;
-  name: string | null;
-  note: string | null;
-  labels: string[];
-  proven: boolean;
-  hasPassword: boolean;
-}
-
-/** What is here, unless it is empty: then the file's. */
-const fillEmpty = (here: string | null, file: string | null) =>
-  here !== null && here.trim() !== '' ? here : (file ?? here);
-
-/**
- * The member's account: made (no password, the address not proven: its owner proves it by the
- * first sign-in with a mailed link or code, the only way an account without a password signs in),
- * or the one the address has, with its name and note filled only where empty and the file's labels
- * added. Answers the account and whether this made or changed it.
- */
-async function writeAccount(
-  tx: Tx,
-  member: PreparedMember,
-): Promise<{ account: AccountRow; outcome: Outcome }> {
-  const select = `SELECT id, name, note, labels, "emailVerifiedAt" IS NOT NULL AS proven,
-                         "passwordHash" IS NOT NULL AS "hasPassword"
-                  FROM users WHERE email = $1`;
-  const found = await tx.query<AccountRow>(`${select} FOR UPDATE`, [member.email]);
-  const existing = found.rows[0];
-  if (!existing) {
-    const id = randomUUID();
-    // Session version 1, as a registration makes: 0 is an anonymous visitor's.
-    const inserted = await tx.query(
-      `INSERT INTO users (id, email, name, note, labels, "sessionVersion", "createdAt", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, 1, COALESCE($6, now()), now())
-       ON CONFLICT (email) DO NOTHING`,
-      [id, member.email, member.name, member.note, member.labels, member.createdAt],
-    );
-    if (inserted.rowCount === 1) {
-      return {
-        account: {
-          id,
-          name: member.name,
-          note: member.note,
-          labels: member.labels,
-          proven: false,
-          hasPassword: false,
-        },
-        outcome: 'created',
-      };
-    }
-    // Made by a sign-up at this very moment: that account is the member's.
-    return writeAccount(tx, member);
-  }
-  const name = fillEmpty(existing.name, member.name);
-  const note = fillEmpty(existing.note, member.note);
-  const labels = [...new Set([...existing.labels, ...member.labels])];
-  if (
-    name === existing.name &&
-    note === existing.note &&
-    labels.length === existing.labels.length
-  ) {
-    return { account: existing, outcome: 'unchanged' };
-  }
-  await tx.query(
-    'UPDATE users SET name = $2, note = $3, labels = $4, "updatedAt" = now() WHERE id = $1',
-    [existing.id, name, note, labels],
-  );
-  return { account: { ...existing, name, note, labels }, outcome: 'updated' };
-}
-
-/**
- * Consent given on the old platform: the address is on the newsletter, confirmed. An address
- * already here keeps its state (unsubscribed stays unsubscribed; an import never unsubscribes
- * anyone), except a sign-up still waiting for its confirmation, which the file confirms. The row
- * is the account's only when the account proved its address (docs/decisions/0014); otherwise the
- * first sign-in by link claims it (accounts/proven-address.ts). Answers whether anything changed.
- */
-async function writeConsent(tx: Tx, account: AccountRow, email: string): Promise<boolean> {
-  const { rows } = await tx.query<{ id: string; state: string }>(
-    'SELECT id, state FROM newsletter_subscribers WHERE email = $1 FOR UPDATE',
-    [email],
-  );
-  const existing = rows[0];
-  if (existing) {
-    if (existing.state !== 'pending') return false;
-    await tx.query(
-      `UPDATE newsletter_subscribers
-       SET state = 'confirmed', "confirmedAt" = now(), "unsubscribedAt" = NULL,
-           "confirmTokenHash" = NULL, "confirmExpiresAt" = NULL, "updatedAt" = now()
-       WHERE id = $1`,
-      [existing.id],
-    );
-    return true;
-  }
-  await tx.query(
-    `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmedAt", "updatedAt")
-     VALUES ($1, $2,
-             CASE WHEN $4::boolean AND NOT EXISTS (
-                    SELECT 1 FROM newsletter_subscribers WHERE "userId" = $3::uuid)
-                  THEN $3::uuid END,
-             'confirmed', now(), now())`,
-    [randomUUID(), email, account.id, account.proven],
-  );
-  return true;
-}
-
-const compReasonOf = (source: ImportSource) => `Imported from ${source}`;
-const day = (date: Date) => date.toISOString().slice(0, 10);
-
-/**
- * The file's comp, through the ledger's comp path, until its end (one without an end: as long as
- * a comp may run). A comp that has ended gives nothing; a comp this import already placed (a
- * second run) is not placed again. Answers what was not taken, or null.
- */
-async function writeComp(
-  tx: Tx,
-  account: AccountRow,
-  comp: NonNullable<SourceMember['comp']>,
-  context: MemberContext,
-): Promise<{ granted: boolean; note: string | null }> {
-  const reason = compReasonOf(context.source);
-  const already = await tx.query(
-    `SELECT 1 FROM entitlements WHERE "userId" = $1 AND source = 'comp' AND "compReason" = $2`,
-    [account.id, reason],
-  );
-  if (already.rowCount) return { granted: false, note: null };
-  const longest = new Date(context.now.getTime() + (MAX_COMP_DAYS - 1) * DAY_MS);
-  const until = comp.until && comp.until < longest ? comp.until : longest;
-  if (until <= context.now) {
-    return { granted: false, note: `comp ended on ${day(until)}: no comp` };
-  }
-  await grantComp(
-    tx,
-    { userId: account.id, until, reason, grantedBy: null, currency: context.currency },
-    { graceDays: context.graceDays, now: context.now },
-  );
-  return { granted: true, note: null };
-}
-
-/**
- * The customer's payments, placed by the webhook's own ledger code once the customer is the
- * account's. A customer already linked to another account here stays that account's. What the
- * ledger noticed (a duplicate subscription it revoked) is reported with the member; a cancellation
- * or refund it queues for Stripe is not run by the import, which only reads Stripe: the running
- * site's retry (plugins/app/payments.ts) runs it, as for any queued action.
- */
-async function writePayments(
-  tx: Tx,
-  account: AccountRow,
-  customerId: string,
-  facts: PaymentFact[],
-  graceDays: number,
-): Promise<{ linked: boolean; notes: string[] }> {
-  // Linked here unless it already is (to this account, or another: a payment made here before).
-  const linked = await tx.query(
-    `INSERT INTO stripe_customers (id, "userId") VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
-    [customerId, account.id],
-  );
-  const { rows } = await tx.query<{ userId: string; email: string | null }>(
-    `SELECT c."userId", u.email FROM stripe_customers c LEFT JOIN users u ON u.id = c."userId"
-     WHERE c.id = $1`,
-    [customerId],
-  );
-  const holder = rows[0];
-  if (holder?.userId !== account.id) {
-    return {
-      linked: false,
-      notes: [
-        `Stripe customer ${customerId} belongs to another account here (${holder?.email ?? 'an anonymous one'}): its payments stay there`,
-      ],
-    };
-  }
-  const change = facts.length > 0 ? await applyPaymentFacts(tx, facts, { graceDays }) : null;
-  return { linked: linked.rowCount === 1, notes: change?.notices ?? [] };
 }
 
 type MembershipRow = { plan: string; status: string; expiresAt: Date } | undefined;
@@ -557,7 +220,7 @@ export async function writeMembers(
   }
   const reader: SubscriptionReader | null = deps.stripe && {
     stripe: deps.stripe,
-    offer: offerOf(deps.config),
+    membershipPrice: membershipPriceOf(deps.config),
     db: deps,
     importedPrices,
   };

@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import type pg from 'pg';
-import { articleCategories } from '../../../contract/content-types.js';
 import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
 import {
   pageSlugProblem,
@@ -9,25 +6,28 @@ import {
   type PostKind,
 } from '../../../contract/posts.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
-import type { AppConfig } from '../config.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
-import type { PostSchedule } from '../content/post-schedule.js';
 import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import type { ImageStore } from '../uploads/image-store.js';
-import { imageIdOf } from '../uploads/process-image.js';
-import { previewImage, storeImage, type StoredImage } from '../uploads/store-image.js';
-import { cleanSlug, withoutInvisible } from './clean-slug.js';
-import { ImageFetchError, readImage } from './fetch-image.js';
+import { withoutInvisible } from './clean-slug.js';
 import { htmlToMarkdown, openingTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
-import type {
-  ImportCounts,
-  ImportReport,
-  ImportSource,
-  SourceBundle,
-  SourceImage,
-  SourcePost,
-} from './source.js';
+import { takeImages } from './post-images.js';
+import {
+  digestOf,
+  itemKeyOf,
+  nameOf,
+  oldPathOf,
+  placement,
+  readImportItems,
+  readTopicSlugs,
+  slugsOf,
+  type Plan,
+  type PostsDeps,
+  type PostsOptions,
+  type PostsOutcome,
+  type PostsProgress,
+} from './post-planning.js';
+import type { ImportCounts, ImportSource, SourceBundle, SourcePost } from './source.js';
 
 /**
  * An export's posts and pages put into the site: each post an article in a section, each page a
@@ -36,41 +36,9 @@ import type {
  * with the reason and the others still come. `import_items` remembers which post each of the
  * export's posts became and a digest of what the file said: a second run leaves a post the file
  * says the same of alone, updates one the file changed (keeping a revision), and never overwrites
- * one edited here since. A dry run does the same work and rolls each transaction back.
+ * one edited here since. A dry run does the same work and rolls each transaction back. What is
+ * decided before writing is post-planning.ts's; the images, post-images.ts's.
  */
-
-/** What writing posts needs of the site (run-import.ts's ImportDeps has it all). */
-export interface PostsDeps {
-  pool: pg.Pool;
-  imageStore: ImageStore;
-  config: Pick<AppConfig, 'uploads'>;
-  /** Tests only: lets image fetches reach 127.0.0.1 (fetch-image.ts). */
-  allowPrivateAddresses?: boolean;
-  /** Tests only: false takes the export's own images and fetches none (fetch-image.ts). */
-  fetchRemoteImages?: boolean;
-  /** The site's schedule (the desk passes the app's): a scheduled post's job is added there. */
-  schedule?: Pick<PostSchedule, 'publishAt'>;
-}
-
-export interface PostsOptions {
-  dryRun: boolean;
-  /** Where posts no mapped tag places go (else the first section). */
-  section?: string;
-  /** Tag name → section: a post goes to the section of its first tag mapped here. */
-  map?: Record<string, string>;
-}
-
-export type PostsProgress = (progress: {
-  phase: 'images' | 'posts';
-  done: number;
-  total: number;
-}) => void;
-
-/** The report's parts that posts fill. */
-export type PostsOutcome = Pick<
-  ImportReport,
-  'posts' | 'pages' | 'drafts' | 'scheduled' | 'topics' | 'redirects' | 'images' | 'notes'
->;
 
 /** Words a minute, for an article's reading time. */
 const WORDS_PER_MINUTE = 230;
@@ -81,47 +49,6 @@ const TITLE_CHARS = 200;
 const SEO_TITLE_CHARS = 120;
 const SEO_DESCRIPTION_CHARS = 300;
 const ALT_CHARS = 500;
-/** Images fetched at once. */
-const FETCHES_AT_ONCE = 4;
-
-/** The sections an article may be in, read from the one place that lists them. */
-const SECTIONS: readonly string[] = articleCategories;
-
-/** A section named on the command line, as the site spells it; refused before anything is written. */
-function sectionNamed(name: string, where: string): string {
-  const found = SECTIONS.find((section) => section.toLowerCase() === name.trim().toLowerCase());
-  if (!found) {
-    throw new DomainError(
-      400,
-      'unknown_section',
-      `${where}: there is no section "${name}" (the sections are ${SECTIONS.join(', ')}).`,
-    );
-  }
-  return found;
-}
-
-/** Refuses a section or a `--map` naming one the site does not have, before anything is read. */
-export function checkPlacement(options: PostsOptions): void {
-  placement(options);
-}
-
-/** Where each post goes, decided once: by its first mapped tag, else the default section. */
-function placement(options: PostsOptions) {
-  const fallback = options.section ? sectionNamed(options.section, '--section') : SECTIONS[0];
-  if (!fallback) throw new DomainError(400, 'unknown_section', 'The site has no sections.');
-  const byTag = new Map<string, string>();
-  for (const [tag, section] of Object.entries(options.map ?? {})) {
-    byTag.set(topicSlug(tag), sectionNamed(section, `--map ${tag}=${section}`));
-  }
-  const how = options.section ? 'as --section says' : 'the first section: no --section was given';
-  return (post: SourcePost): { section: string; how: string } => {
-    for (const tag of post.tags) {
-      const section = byTag.get(topicSlug(tag));
-      if (section) return { section, how: 'by their tags (--map)' };
-    }
-    return { section: fallback, how };
-  };
-}
 
 /** Text cut at a word to `max` characters, with an ellipsis when cut. */
 export function cutAtWord(text: string, max: number, ellipsis = '…'): string {
@@ -135,63 +62,9 @@ export function cutAtWord(text: string, max: number, ellipsis = '…'): string {
   return `${cut}${ellipsis}`;
 }
 
-/**
- * Each post's slug here, cleaned (clean-slug.ts) and told apart from the export's other posts of
- * its kind: a later post with a slug an earlier one has takes its title's, else a number. Decided
- * from the whole file in its order, so every run of the same file gives each post the same slug.
- */
-function slugsOf(posts: readonly SourcePost[]): Map<SourcePost, { slug: string; note?: string }> {
-  const used = new Set<string>();
-  const slugs = new Map<SourcePost, { slug: string; note?: string }>();
-  for (const post of posts) {
-    const kind = post.type === 'page' ? 'page' : 'article';
-    const wanted = cleanSlug(post.slug, post.title, post.sourceId);
-    let slug = wanted;
-    if (used.has(`${kind}:${slug}`)) slug = cleanSlug('', post.title, post.sourceId);
-    for (let number = 2; used.has(`${kind}:${slug}`); number += 1) slug = `${wanted}-${number}`;
-    used.add(`${kind}:${slug}`);
-    slugs.set(
-      post,
-      slug === wanted
-        ? { slug }
-        : {
-            slug,
-            note: `"${nameOf(post)}": slug "${wanted}" is an earlier ${kind === 'page' ? 'page' : 'post'}'s in this export; "${slug}" instead`,
-          },
-    );
-  }
-  return slugs;
-}
-
-/** A post as the report names it: its title, else its slug or id, without invisible characters. */
-const nameOf = (post: SourcePost) =>
-  withoutInvisible(post.title.trim() || post.slug || post.sourceId).replace(/\s+/g, ' ');
-
 /** Text the database takes: PostgreSQL refuses the NUL character in text. */
 // eslint-disable-next-line no-control-regex -- the NUL character is what this removes
 const noNul = (text: string) => text.replace(/\u0000/g, '');
-
-/**
- * An old address as a path the site can answer: its path (without a trailing slash) or, for
- * WordPress's `/?p=N` and `/?page_id=N`, that; null for anything else (the home page, another
- * scheme, a query that names no post).
- */
-export function oldPathOf(address: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(address.trim(), 'http://old-site.invalid');
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const path = url.pathname.replace(/\/+$/, '') || '/';
-  if (path !== '/') return path;
-  for (const name of ['p', 'page_id']) {
-    const id = url.searchParams.get(name);
-    if (id && /^\d+$/.test(id)) return `/?${name}=${id}`;
-  }
-  return null;
-}
 
 /** The tags an article may carry: named, at most TAG_CHARS each, MAX_TAGS in all, no twins. */
 function fitTags(tags: readonly string[], title: string, notes: string[]): string[] {
@@ -226,68 +99,6 @@ function fitTags(tags: readonly string[], title: string, notes: string[]): strin
     );
   }
   return kept;
-}
-
-/** What the file said of a post: a second run compares it to know whether anything changed. */
-const digestOf = (post: SourcePost) =>
-  createHash('sha256').update(JSON.stringify(post)).digest('hex');
-
-/**
- * What a post is known by from one run to the next: the platform's id, within the site the export
- * came from when it says (a WordPress post id is only unique within its site: two sites' exports
- * both have a post 1, and one must never update the other's).
- */
-function itemKeyOf(bundle: Pick<SourceBundle, 'siteUrl'>, post: SourcePost): string {
-  const site = bundle.siteUrl?.trim().replace(/\/+$/, '').toLowerCase();
-  return site ? `${site} ${post.sourceId}` : post.sourceId;
-}
-
-interface ImportItemRow {
-  sourceId: string;
-  targetId: string;
-  digest: string;
-  /** The post it became: gone (null) when it no longer exists. */
-  postId: number | null;
-  /** Changed in the desk since (saved, published, unpublished or deleted by a staff member). */
-  editedHere: boolean;
-}
-
-async function readImportItems(pool: pg.Pool, source: ImportSource) {
-  const { rows } = await pool.query<ImportItemRow>(
-    `SELECT i."sourceId", i."targetId", i."digest", p."id" AS "postId",
-        (p."updatedBy" IS NOT NULL OR p."deletedAt" IS NOT NULL) AS "editedHere"
-      FROM "import_items" i
-      LEFT JOIN "posts" p ON p."id"::text = i."targetId"
-      WHERE i."source" = $1 AND i."kind" = 'post'`,
-    [source],
-  );
-  return new Map(rows.map((row) => [row.sourceId, row]));
-}
-
-/** Every topic the site has now (tags on its posts), by slug. */
-async function readTopicSlugs(pool: pg.Pool): Promise<Set<string>> {
-  const { rows } = await pool.query<{ tag: string }>(
-    `SELECT DISTINCT jsonb_array_elements_text("fields"->'tags') AS tag FROM "posts"
-      WHERE jsonb_typeof("fields"->'tags') = 'array' AND "deletedAt" IS NULL`,
-  );
-  return new Set(rows.map((row) => topicSlug(row.tag)));
-}
-
-/** A post that is to be written: the file's post, converted, and where it goes. */
-interface Plan {
-  post: SourcePost;
-  /** What import_items knows it by (itemKeyOf). */
-  key: string;
-  kind: PostKind;
-  counts: ImportCounts;
-  digest: string;
-  /** The post it became in an earlier run, to update. */
-  postId: number | null;
-  slug: string;
-  /** An article's section, and why that one (for the report's notes). */
-  placing: { section: string; how: string } | null;
-  markdown: string;
-  images: SourceImage[];
 }
 
 const emptyCounts = (): ImportCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: [] });
@@ -454,73 +265,6 @@ export async function writePosts(
   }
   return outcome;
 }
-
-/**
- * Every image the posts to write name, fetched once each (or taken from the export) and stored
- * as an upload (a dry run only checks it): by original address, the upload's address. One that
- * cannot be had goes to `notFetched` with why.
- */
-async function takeImages(
-  deps: PostsDeps,
-  bundle: SourceBundle,
-  options: PostsOptions,
-  plans: readonly Plan[],
-  outcome: PostsOutcome,
-  onProgress: PostsProgress,
-): Promise<Map<string, string>> {
-  const urls = [
-    ...new Set(
-      plans.flatMap((plan) => [
-        ...plan.images.map((image) => image.url),
-        ...(plan.post.featureImage ? [plan.post.featureImage.url] : []),
-      ]),
-    ),
-  ];
-  const taken = new Map<string, string>();
-  const byId = new Map<string, Promise<StoredImage>>();
-  let next = 0;
-  let done = 0;
-  onProgress({ phase: 'images', done, total: urls.length });
-  const work = async () => {
-    for (let index = next++; index < urls.length; index = next++) {
-      const url = urls[index] as string;
-      try {
-        const bytes = await readImage(url, {
-          files: bundle.files,
-          siteUrl: bundle.siteUrl,
-          maxBytes: deps.config.uploads.maxBytes,
-          allowPrivateAddresses: deps.allowPrivateAddresses,
-          fetchRemote: deps.fetchRemoteImages,
-        });
-        // Two addresses of the same bytes (a redirect, a copy) are one image, stored once.
-        const id = imageIdOf(bytes);
-        let storing = byId.get(id);
-        const first = storing === undefined;
-        if (!storing) {
-          storing = options.dryRun
-            ? previewImage(deps.pool, bytes)
-            : storeImage(deps.pool, deps.imageStore, bytes, {
-                fileName: fileNameOf(url),
-                uploadedBy: null,
-              });
-          byId.set(id, storing);
-        }
-        const stored = await storing;
-        taken.set(url, stored.url);
-        if (first && stored.stored) outcome.images.stored += 1;
-      } catch (error) {
-        if (!(error instanceof ImageFetchError || error instanceof DomainError)) throw error;
-        outcome.images.notFetched.push({ url, reason: error.message });
-      }
-      done += 1;
-      onProgress({ phase: 'images', done, total: urls.length });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FETCHES_AT_ONCE, urls.length) }, work));
-  return taken;
-}
-
-const fileNameOf = (url: string) => url.split(/[?#]/)[0]?.split('/').pop() || null;
 
 /** The post as the site keeps it: its text cut to the site's limits, its images uploads. */
 function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): ImportedPost {

@@ -1,20 +1,17 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postWhere } from '#test/source-bundle';
+import { useTempFolder } from '#test/temp-folder';
 import { openExport } from './archive.js';
 import { readMedium, readMediumPost } from './medium.js';
-import type { SourceBundle, SourcePost } from './source.js';
+import type { SourceBundle } from './source.js';
 import { writeZip } from './test-zip.js';
 
 const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/medium/', import.meta.url));
 
-function byTitle(bundle: SourceBundle, title: string): SourcePost {
-  const found = bundle.posts.find((candidate) => candidate.title === title);
-  if (!found) throw new Error(`no post ${title}`);
-  return found;
-}
+const byTitle = (bundle: SourceBundle, title: string) => postWhere(bundle, 'title', title);
 
 describe('readMedium on the export folder', () => {
   let bundle: SourceBundle;
@@ -82,17 +79,11 @@ describe('readMedium on the export folder', () => {
 });
 
 describe('readMedium on a zip', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-medium-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = useTempFolder('cohort-medium-');
 
   it('reads posts/ inside the zip and treats draft_ files as drafts', async () => {
     const basic = await readFile(join(fixtures, 'posts/basic-post.html'), 'utf8');
-    const zip = join(dir, 'medium-export.zip');
+    const zip = join(temp.path, 'medium-export.zip');
     await writeZip(zip, [
       { name: 'medium-export/posts/2018-08-11_Basic-efefef12121212.html', data: basic },
       { name: 'medium-export/posts/draft_Basic-efefef12121212.html', data: basic },
@@ -104,7 +95,7 @@ describe('readMedium on a zip', () => {
   });
 
   it('refuses an export with no posts folder', async () => {
-    const zip = join(dir, 'profile-only.zip');
+    const zip = join(temp.path, 'profile-only.zip');
     await writeZip(zip, [{ name: 'profile/profile.html', data: '<html></html>' }]);
     await expect(readMedium(await openExport(zip))).rejects.toThrow(
       'Not a Medium export: there is no posts/ folder of .html pages in it',

@@ -62,12 +62,15 @@ function fromGhost(row: CsvRow): SourceMember | 'deleted' {
   return member;
 }
 
+/** What every Substack file says of a reader: the address, and whether mail goes to it. */
+const substackMember = (row: CsvRow): SourceMember => ({
+  email: (row.email ?? '').trim(),
+  subscribed: !isTrue(row.email_disabled),
+  labels: [],
+});
+
 function fromSubstackSubscriber(row: CsvRow): SourceMember {
-  const member: SourceMember = {
-    email: (row.email ?? '').trim(),
-    subscribed: !isTrue(row.email_disabled),
-    labels: [],
-  };
+  const member = substackMember(row);
   const customer = optional(row.stripe_connected_customer_id);
   if (customer) member.stripeCustomerId = customer;
   // A comp, and a gift someone else paid for, give access until the subscription's expiry;
@@ -78,11 +81,7 @@ function fromSubstackSubscriber(row: CsvRow): SourceMember {
 }
 
 function fromSubstackSignup(row: CsvRow): SourceMember {
-  const member: SourceMember = {
-    email: (row.email ?? '').trim(),
-    subscribed: !isTrue(row.email_disabled),
-    labels: [],
-  };
+  const member = substackMember(row);
   const createdAt = parseDate(row.created_at);
   if (createdAt) member.createdAt = createdAt;
   return member;

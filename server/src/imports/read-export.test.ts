@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempFolder } from '#test/temp-folder';
 import { readExport } from './read-export.js';
 import { ImportFileError, type SourceBundle } from './source.js';
 import { writeZip } from './test-zip.js';
@@ -22,13 +22,7 @@ async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
 }
 
 describe('readExport', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-read-export-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = useTempFolder('cohort-read-export-');
 
   it('sends each source to its reader', async () => {
     const read = async (source: Parameters<typeof readExport>[0], path: string) =>
@@ -41,7 +35,7 @@ describe('readExport', () => {
   });
 
   it('refuses a zip where the export is one file (WordPress, members), saying what to import instead', async () => {
-    const zip = join(dir, 'export.zip');
+    const zip = join(temp.path, 'export.zip');
     await writeZip(zip, [{ name: 'export.xml', data: '<rss/>' }]);
     expect((await refusal(readExport('wordpress', zip))).message).toBe(
       'This is a zip file: unzip it and import the .xml file inside',
@@ -52,7 +46,7 @@ describe('readExport', () => {
   });
 
   it('refuses a file over maxBytes from its size, whatever the source', async () => {
-    const big = join(dir, 'big');
+    const big = join(temp.path, 'big');
     await writeFile(big, Buffer.alloc(4096, 0x20));
     for (const source of ['ghost', 'wordpress', 'substack', 'medium', 'members'] as const) {
       const error = await refusal(readExport(source, big, { maxBytes: 1024 }));

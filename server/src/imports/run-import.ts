@@ -4,8 +4,10 @@ import type { AppConfig } from '../config.js';
 import type { PostSchedule } from '../content/post-schedule.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ImageStore } from '../uploads/image-store.js';
-import { checkPriceMap, writeMembers } from './import-members.js';
-import { checkPlacement, writePosts } from './import-posts.js';
+import { writeMembers } from './import-members.js';
+import { checkPriceMap } from './member-stripe.js';
+import { writePosts } from './import-posts.js';
+import { checkPlacement } from './post-planning.js';
 import { readExport } from './read-export.js';
 import type { ImportCounts, ImportReport, ImportSource } from './source.js';
 

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postWhere } from '#test/source-bundle';
+import { useTempFolder } from '#test/temp-folder';
 import { openExport } from './archive.js';
-import type { SourceBundle, SourcePost } from './source.js';
+import type { SourceBundle } from './source.js';
 import { readSubstack } from './substack.js';
 import { writeZip } from './test-zip.js';
 
@@ -12,11 +13,7 @@ const fixtures = fileURLToPath(
   new URL('../../../tests/fixtures/imports/substack/', import.meta.url),
 );
 
-function post(bundle: SourceBundle, slug: string): SourcePost {
-  const found = bundle.posts.find((candidate) => candidate.slug === slug);
-  if (!found) throw new Error(`no post ${slug}`);
-  return found;
-}
+const post = (bundle: SourceBundle, slug: string) => postWhere(bundle, 'slug', slug);
 
 describe('readSubstack on the export folder', () => {
   let bundle: SourceBundle;
@@ -60,16 +57,10 @@ describe('readSubstack on the export folder', () => {
 });
 
 describe('readSubstack on a zip', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-substack-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = useTempFolder('cohort-substack-');
 
   it('reads a zip with everything in a folder; paid audiences are members-only; a missing body is skipped', async () => {
-    const zip = join(dir, 'substack.zip');
+    const zip = join(temp.path, 'substack.zip');
     await writeZip(zip, [
       {
         name: 'export-2024/posts.csv',
@@ -96,12 +87,12 @@ describe('readSubstack on a zip', () => {
   });
 
   it('refuses an export with no posts.csv, or a posts.csv without the columns', async () => {
-    const empty = join(dir, 'empty.zip');
+    const empty = join(temp.path, 'empty.zip');
     await writeZip(empty, [{ name: 'readme.txt', data: 'hello' }]);
     await expect(readSubstack(await openExport(empty))).rejects.toThrow(
       'Not a Substack export: there is no posts.csv in it',
     );
-    const wrong = join(dir, 'wrong.zip');
+    const wrong = join(temp.path, 'wrong.zip');
     await writeZip(wrong, [{ name: 'posts.csv', data: 'id,name\n1,x\n' }]);
     await expect(readSubstack(await openExport(wrong))).rejects.toThrow(
       /^Not a Substack posts.csv: it has no post_id, title column/,

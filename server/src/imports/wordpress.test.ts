@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { postWhere } from '#test/source-bundle';
 import { checkXml } from './safe-xml.js';
 import { ImportFileError, type SourceBundle, type SourcePost } from './source.js';
 import { readWordPress } from './wordpress.js';
@@ -11,11 +12,7 @@ const fixtures = fileURLToPath(
 );
 const fixture = (name: string) => readFile(join(fixtures, name), 'utf8');
 
-function post(bundle: SourceBundle, sourceId: string): SourcePost {
-  const found = bundle.posts.find((candidate) => candidate.sourceId === sourceId);
-  if (!found) throw new Error(`no post ${sourceId}`);
-  return found;
-}
+const post = (bundle: SourceBundle, sourceId: string) => postWhere(bundle, 'sourceId', sourceId);
 
 function refusal(run: () => unknown): ImportFileError {
   try {

@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import {
   createMembershipCheckout,
   switchSubscriptionPlan,
   type SubscriptionPlan,
 } from '../stripe/membership-checkout.js';
 import { randomUUID } from 'node:crypto';
-import { earlyAccessMetadata, giftMetadata } from '../stripe/offer.js';
+import { earlyAccessMetadata, giftMetadata } from '../stripe/cohort-sales.js';
 import { withTransaction } from '../db/transaction.js';
 import { hashLinkToken } from '../http/link-tokens.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
@@ -23,7 +22,7 @@ import { claimGift } from '../gifts/gift-ledger.js';
 // payments Stripe holds say was paid and kept. The expectation is computed from the fake
 // Stripe's own objects, not from the app's database.
 
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 type Step =
   | { kind: 'pay-once'; discounted: boolean }
@@ -75,16 +74,13 @@ interface Charge {
 }
 
 describe('the ledger against shuffled, duplicated and late Stripe events', () => {
-  let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await createTestAppWithStripe(stripe);
+    t = await withSite({ payments: true });
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
   });
 
   /**
@@ -117,18 +113,18 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
     claimedGifts: { paymentIntentId: string; claimedAt: Date }[] = [],
   ): LedgerEntry[] {
     const fate = (paymentIntentId: string): EntitlementState => {
-      const intent = stripe.get(paymentIntentId);
-      const charge = stripe.get(String(intent.latest_charge)) as unknown as Charge;
+      const intent = t.stripe.get(paymentIntentId);
+      const charge = t.stripe.get(String(intent.latest_charge)) as unknown as Charge;
       if (charge.amount_refunded >= charge.amount) return 'refunded';
       if (!charge.disputed) return 'active';
-      const dispute = [...stripe.objects.values()].find(
+      const dispute = [...t.stripe.objects.values()].find(
         (o) => o.object === 'dispute' && o.charge === charge.id,
       );
       if (dispute?.status === 'lost') return 'revoked';
       return dispute?.status === 'won' ? 'active' : 'suspended';
     };
     const oneTime = paymentIntentIds.map((id) => {
-      const charge = stripe.get(String(stripe.get(id).latest_charge));
+      const charge = t.stripe.get(String(t.stripe.get(id).latest_charge));
       return {
         id,
         source: 'one-time' as const,
@@ -141,7 +137,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
       };
     });
     const invoices = invoiceIds.map((id) => {
-      const invoice = stripe.get(id) as unknown as {
+      const invoice = t.stripe.get(id) as unknown as {
         lines: {
           data: {
             period: { start: number; end: number };
@@ -151,7 +147,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
         parent: { subscription_details: { subscription: string } };
         status_transitions: { paid_at: number };
       };
-      const payment = [...stripe.objects.values()].find(
+      const payment = [...t.stripe.objects.values()].find(
         (o) => o.object === 'invoice_payment' && o.invoice === id,
       ) as { payment: { payment_intent: string } } | undefined;
       // The period paid: the charged line, not a switch's credit for the old plan's rest.
@@ -175,7 +171,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
       source: 'gift' as const,
       subscriptionId: null,
       paidAt: new Date(
-        Number(stripe.get(String(stripe.get(paymentIntentId).latest_charge)).created) * 1000,
+        Number(t.stripe.get(String(t.stripe.get(paymentIntentId).latest_charge)).created) * 1000,
       ),
       periodStart: claimedAt,
       periodEnd: null,
@@ -199,13 +195,13 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
         async (steps, seed, duplicate, claimWhen) => {
           /** The charge that paid an invoice, if one did (a trial's or a credit's did not). */
           const paymentOf = (invoiceId: string): string | null => {
-            const payment = [...stripe.objects.values()].find(
+            const payment = [...t.stripe.objects.values()].find(
               (o) => o.object === 'invoice_payment' && o.invoice === invoiceId,
             ) as { payment: { payment_intent: string } } | undefined;
             if (!payment) return null;
-            return String(stripe.get(payment.payment.payment_intent).latest_charge);
+            return String(t.stripe.get(payment.payment.payment_intent).latest_charge);
           };
-          stripe.clearPending();
+          t.stripe.clearPending();
           const visitor = await newVisitor(t.app);
           const paymentIntentIds: string[] = [];
           const invoiceIds: string[] = [];
@@ -216,8 +212,10 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           for (const step of steps) {
             if (step.kind === 'pay-once') {
               // At the full price, or at an offer's (priced by the server, recorded in metadata).
-              const price = step.discounted ? { ...OFFER, priceCents: 900 } : OFFER;
-              const intent = stripe.paidPaymentIntent(
+              const price = step.discounted
+                ? { ...MEMBERSHIP_PRICE, priceCents: 900 }
+                : MEMBERSHIP_PRICE;
+              const intent = t.stripe.paidPaymentIntent(
                 {
                   ...earlyAccessMetadata(visitor.userId, price),
                   ...(step.discounted && { fullPriceCents: '1200' }),
@@ -228,7 +226,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
               charges.push(String(intent.latest_charge));
             } else if (step.kind === 'gift') {
               // Someone else buys the visitor a year; its refunds and disputes are the buyer's.
-              const intent = stripe.paidPaymentIntent(
+              const intent = t.stripe.paidPaymentIntent(
                 giftMetadata(
                   {
                     giftId: randomUUID(),
@@ -239,9 +237,9 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                     message: null,
                     sendAt: null,
                   },
-                  OFFER,
+                  MEMBERSHIP_PRICE,
                 ),
-                OFFER.priceCents,
+                MEMBERSHIP_PRICE.priceCents,
               );
               gifts.push({ paymentIntentId: intent.id, claim: step.claim });
               charges.push(String(intent.latest_charge));
@@ -262,32 +260,32 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                 }),
               });
               if (step.trial === 'none') {
-                const paid = stripe.completeCheckout(sessionId);
+                const paid = t.stripe.completeCheckout(sessionId);
                 subscriptionId = paid.subscription.id;
                 invoiceIds.push(paid.invoice.id);
                 charges.push(paid.charge.id);
               } else {
-                const started = stripe.completeTrialCheckout(sessionId);
+                const started = t.stripe.completeTrialCheckout(sessionId);
                 subscriptionId = started.subscription.id;
                 invoiceIds.push(started.invoice.id);
               }
             } else if (step.kind === 'renew' && subscriptionId) {
-              const status = stripe.get(subscriptionId).status;
+              const status = t.stripe.get(subscriptionId).status;
               if (status === 'trialing') {
                 // The trial's end: paid with a card, ended without one.
-                const ended = stripe.endTrial(subscriptionId);
+                const ended = t.stripe.endTrial(subscriptionId);
                 if (ended.invoice) invoiceIds.push(ended.invoice.id);
                 const payment = ended.invoice ? paymentOf(ended.invoice.id) : null;
                 if (payment) charges.push(payment);
                 continue;
               }
               if (status !== 'active') continue;
-              const renewal = stripe.renewSubscription(subscriptionId);
+              const renewal = t.stripe.renewSubscription(subscriptionId);
               invoiceIds.push(renewal.invoice.id);
               if (renewal.charge) charges.push(renewal.charge.id);
             } else if (step.kind === 'switch' && subscriptionId) {
               // Monthly ↔ yearly, as /account does it: Stripe's proration, invoiced at once.
-              const subscription = stripe.get(subscriptionId);
+              const subscription = t.stripe.get(subscriptionId);
               if (subscription.status !== 'active') continue;
               const [item] = (
                 subscription.items as {
@@ -306,23 +304,23 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                 plan,
                 siteName: 'Cohort',
               });
-              const invoiceId = String(stripe.get(subscriptionId).latest_invoice);
+              const invoiceId = String(t.stripe.get(subscriptionId).latest_invoice);
               invoiceIds.push(invoiceId);
               const payment = paymentOf(invoiceId);
               if (payment) charges.push(payment);
             } else if (step.kind === 'refund' && charges.length > 0) {
-              const charge = stripe.get(
+              const charge = t.stripe.get(
                 charges[step.which % charges.length] ?? '',
               ) as unknown as Charge;
               if (charge.amount_refunded > 0 || charge.disputed) continue;
-              stripe.refund(charge.id, step.partial ? 100 : undefined);
+              t.stripe.refund(charge.id, step.partial ? 100 : undefined);
             } else if (step.kind === 'dispute' && charges.length > 0) {
-              const charge = stripe.get(
+              const charge = t.stripe.get(
                 charges[step.which % charges.length] ?? '',
               ) as unknown as Charge;
               if (charge.amount_refunded > 0 || charge.disputed) continue;
-              const dispute = stripe.openDispute(charge.id);
-              if (step.outcome !== 'open') stripe.closeDispute(dispute.id, step.outcome);
+              const dispute = t.stripe.openDispute(charge.id);
+              if (step.outcome !== 'open') t.stripe.closeDispute(dispute.id, step.outcome);
             }
           }
 
@@ -330,8 +328,8 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           // refund) makes more events: deliver those too, until none are left. The visitor claims
           // their gifts before the refunds' and disputes' events arrive, or after everything.
           const deliverAll = async (except?: string[]) => {
-            for (let round = 0; round < 5 && stripe.pendingEvents().length > 0; round += 1) {
-              const { delivered } = await stripe.deliverPending({
+            for (let round = 0; round < 5 && t.stripe.pendingEvents().length > 0; round += 1) {
+              const { delivered } = await t.stripe.deliverPending({
                 order: 'shuffled',
                 seed,
                 duplicate,
@@ -348,7 +346,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
           }
           await deliverAll();
 
-          const held = subscriptionId ? stripe.get(subscriptionId) : null;
+          const held = subscriptionId ? t.stripe.get(subscriptionId) : null;
           const subscriptions = held
             ? [
                 {

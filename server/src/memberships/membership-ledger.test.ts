@@ -4,7 +4,7 @@ import { seedMember } from '#test/members';
 import { sessionCookieOf } from '#test/registration';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, visitorWith, type Visitor } from '#test/visitor';
-import { earlyAccessMetadata } from '../stripe/offer.js';
+import { earlyAccessMetadata } from '../stripe/cohort-sales.js';
 
 // The whole life of a payment, against the real app and PostgreSQL, with Stripe's side played by
 // the fake built from Stripe's published fixtures: events arrive in Stripe's order, or shuffled,
@@ -12,7 +12,7 @@ import { earlyAccessMetadata } from '../stripe/offer.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PASSWORD = 'correct horse battery staple';
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 describe('a membership through the whole life of a payment', () => {
   let stripe: FakeStripe;
@@ -44,7 +44,7 @@ describe('a membership through the whole life of a payment', () => {
 
   /** The early-access form paid at Stripe (events pending, not delivered). */
   const payOnce = (visitor: Visitor) =>
-    stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, OFFER));
+    stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, MEMBERSHIP_PRICE));
 
   /** Join: a Checkout Session opened through the app (not paid yet). */
   async function openCheckout(visitor: Visitor): Promise<string> {
@@ -355,7 +355,7 @@ describe('a membership through the whole life of a payment', () => {
   describe('only Cohort’s own offer counts', () => {
     it('grants nothing for the offer’s metadata on another amount or currency', async () => {
       const visitor = await newVisitor(t.app);
-      stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, OFFER), 1, 'jpy');
+      stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, MEMBERSHIP_PRICE), 1, 'jpy');
       const { delivered } = await deliverAll();
       expect(delivered.every((d) => d.status === 200)).toBe(true);
       expect((await visitor.me()).isSubscribed).toBe(false);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { PlanId } from '../../../contract/plans.js';
+import type { PlanId } from '../../../contract/plan-rules.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { assertRedeemable, countTaken, OFFER_COLUMNS, type OfferRow } from './offers.js';

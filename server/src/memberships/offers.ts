@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { DeskOffer } from '../../../contract/offers.js';
-import type { PlanId } from '../../../contract/plans.js';
+import type { PlanId } from '../../../contract/plan-rules.js';
 import { DomainError } from '../domain-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { DeskSeats, MySeats, SeatPool, SeatRequest } from '../../../contract/seats.js';
-import { formatMoney } from '../../../contract/plans.js';
+import { formatMoney } from '../../../contract/plan-rules.js';
 import { SEAT_NOTE_MAX, SEAT_NOTE_MIN } from '../../../contract/seat-rules.js';
 import { hasControlCharacters } from '../../../contract/account-rules.js';
 import { withTransaction } from '../db/transaction.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import { callStripe } from './call-stripe.js';
 import type { Services } from '../services.js';
-import { PLAN_SHAPES } from '../../../contract/plans.js';
-import type { PlanRow } from '../memberships/plans.js';
+import { PLAN_SHAPES } from '../../../contract/plan-rules.js';
+import type { PlanRow } from '../memberships/plan-catalog.js';
 import type { HoldRedemption } from '../memberships/offer-redemptions.js';
 import {
   earlyAccessMetadata,
@@ -12,7 +12,7 @@ import {
   seatsMetadata,
   type GiftDetails,
   type SeatFundingDetails,
-} from './offer.js';
+} from './cohort-sales.js';
 
 /**
  * The calls that start a payment at Stripe: the early-access PaymentIntent, the Checkout Session
@@ -20,7 +20,7 @@ import {
  * come only from what Stripe later says was paid (read-payment-facts.ts).
  */
 
-type PaymentsSetup = Pick<Services, 'stripe' | 'offer'>;
+type PaymentsSetup = Pick<Services, 'stripe' | 'membershipPrice'>;
 
 /** Keys whose request failed: never sent again, so a retry after a Stripe 500 goes through. */
 const failedKeys = new Set<string>();
@@ -272,7 +272,7 @@ export async function createMembershipCheckout(
     siteUrl: string;
     siteName: string;
     plan: SubscriptionPlan;
-    /** A free trial this reader may have (memberships/plans.ts `mayStartTrial`). */
+    /** A free trial this reader may have (memberships/plan-catalog.ts `mayStartTrial`). */
     trial?: { days: number; needsCard: boolean };
     /** An offer redeemed, through its Stripe Promotion Code, and the redemption's hold. */
     offer?: { id: string; promotionCodeId: string; hold: HoldRedemption };

@@ -19,13 +19,13 @@ import {
   isPaidGift,
   isPaidSeats,
   seatFundingDetails,
-} from './offer.js';
+} from './cohort-sales.js';
 
 /**
  * Reads payments from Stripe itself, through the SDK's pinned API version, and turns them into
  * the facts the ledger records. Never trusts an event's snapshot: whatever order events arrive
  * in, and whatever API version the endpoint was made with, what is read now is what counts.
- * Null: the object is not Cohort's (another product, another offer) or does not exist.
+ * Null: the object is not Cohort's (another product, another sale) or does not exist.
  */
 
 /** Our user id, if the value is one. */
@@ -73,7 +73,7 @@ async function paymentIntentWithCharge(deps: Pick<Services, 'stripe'>, id: strin
  * other payment, or one not paid.
  */
 export async function readPaymentIntentFact(
-  deps: Pick<Services, 'stripe' | 'offer'>,
+  deps: Pick<Services, 'stripe' | 'membershipPrice'>,
   paymentIntentId: string,
 ): Promise<OneTimeFact | GiftFact | SeatFundingFact | null> {
   const readAt = new Date();
@@ -97,7 +97,7 @@ export async function readPaymentIntentFact(
     const funding = seatFundingDetails(intent);
     return funding ? { kind: 'seats', ...funding, ...(await payment()) } : null;
   }
-  if (!isPaidEarlyAccess(intent, deps.offer)) return null;
+  if (!isPaidEarlyAccess(intent, deps.membershipPrice)) return null;
   const userId = asUserId(intent.metadata?.userId);
   if (!userId) return null;
   return {
@@ -122,13 +122,13 @@ export const INTERVAL_OF_PLAN: Record<ImportedPricePlan, string> = {
 };
 
 /**
- * What reads a subscription. Besides Cohort's own Prices (the offer), a Price another platform
+ * What reads a subscription. Besides Cohort's own Prices (the membership price), a Price another platform
  * sold memberships at in the same Stripe account counts once an import mapped it to a plan: the
  * `imported_prices` rows, read through `db` (the webhook and reconcile pass it, so renewals at
  * such a Price count too), and `importedPrices`, the mapping of an import that has not written it
  * (a dry run). Without either, only Cohort's Prices count.
  */
-export type SubscriptionReader = Pick<Services, 'stripe' | 'offer'> & {
+export type SubscriptionReader = Pick<Services, 'stripe' | 'membershipPrice'> & {
   db?: Pick<Database, 'pool'>;
   importedPrices?: ReadonlyMap<string, ImportedPricePlan>;
 };
@@ -162,7 +162,7 @@ async function membershipItem(
   subscription: Stripe.Subscription,
 ): Promise<{ item: Stripe.SubscriptionItem; interval: string | null } | null> {
   const items = subscription.items.data;
-  const own = items.find((each) => isCohortPrice(each.price, deps.offer));
+  const own = items.find((each) => isCohortPrice(each.price, deps.membershipPrice));
   if (own) return { item: own, interval: own.price.recurring?.interval ?? null };
   // Only another product's subscription (or an imported one) costs the extra look-up.
   const imported = await importedPlansOf(

@@ -4,7 +4,7 @@ import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { runCommand } from '#test/run-command';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { main } from '../cli/stripe.js';
-import { earlyAccessMetadata } from './offer.js';
+import { earlyAccessMetadata } from './cohort-sales.js';
 import { formatReconcileReport, reconcileStripe } from './reconcile.js';
 
 // A database restored from a backup taken before a week of payments, or a webhook endpoint that
@@ -12,7 +12,7 @@ import { formatReconcileReport, reconcileStripe } from './reconcile.js';
 // Stripe's events and re-reads every live subscription and recent payment through the same code
 // as the webhook, and must restore exactly what the webhooks had made.
 
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 describe('npm run stripe:reconcile', () => {
   let stripe: FakeStripe;
@@ -32,8 +32,10 @@ describe('npm run stripe:reconcile', () => {
     if (!once || !refunded || !renewed || !cancelled || !disputed) throw new Error('visitors');
     members.push(once, refunded, renewed, cancelled, disputed);
 
-    stripe.paidPaymentIntent(earlyAccessMetadata(once.userId, OFFER));
-    const refundedIntent = stripe.paidPaymentIntent(earlyAccessMetadata(refunded.userId, OFFER));
+    stripe.paidPaymentIntent(earlyAccessMetadata(once.userId, MEMBERSHIP_PRICE));
+    const refundedIntent = stripe.paidPaymentIntent(
+      earlyAccessMetadata(refunded.userId, MEMBERSHIP_PRICE),
+    );
     stripe.refundPaymentIntent(refundedIntent.id);
     const subscription = async (visitor: Visitor) => {
       const started = await visitor.request({ method: 'POST', url: '/api/checkout' });

@@ -70,21 +70,33 @@ export interface ReconcileReport {
 const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const LIVE_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused'];
 
-/** Every item of a Stripe list, one page per call (each call bounded by STRIPE_TIMEOUT_MS). */
-export async function listAll<T extends { id: string }>(
+/**
+ * Every item of a paged Stripe answer, one page per call (each call bounded by STRIPE_TIMEOUT_MS):
+ * `cursorAfter` says where the page after one starts.
+ */
+async function readAllPages<T, Page extends { data: T[]; has_more: boolean }>(
+  stripe: Stripe,
+  operation: string,
+  fetchPage: (stripe: Stripe, cursor: string | undefined) => Promise<Page>,
+  cursorAfter: (page: Page) => string | null | undefined,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await callStripe(stripe, operation, (s) => fetchPage(s, cursor));
+    items.push(...page.data);
+    cursor = (page.has_more && cursorAfter(page)) || undefined;
+    if (!cursor) return items;
+  }
+}
+
+/** Every item of a Stripe list: the next page starts after the last item of this one. */
+export function listAll<T extends { id: string }>(
   stripe: Stripe,
   operation: string,
   fetchPage: (stripe: Stripe, startingAfter: string | undefined) => Promise<Stripe.ApiList<T>>,
 ): Promise<T[]> {
-  const items: T[] = [];
-  let startingAfter: string | undefined;
-  for (;;) {
-    const page = await callStripe(stripe, operation, (s) => fetchPage(s, startingAfter));
-    items.push(...page.data);
-    const last = page.data.at(-1);
-    if (!page.has_more || !last) return items;
-    startingAfter = last.id;
-  }
+  return readAllPages(stripe, operation, fetchPage, (page) => page.data.at(-1)?.id);
 }
 
 /** Every membership row (or one user's), as text that compares exactly. */
@@ -244,19 +256,12 @@ export async function readSubscriptionWithInvoices(
 }
 
 /** Every result of a Stripe search (Search API: results may lag a new object by about a minute). */
-async function searchAll<T extends { id: string }>(
+function searchAll<T extends { id: string }>(
   stripe: Stripe,
   operation: string,
   fetchPage: (stripe: Stripe, page: string | undefined) => Promise<Stripe.ApiSearchResult<T>>,
 ): Promise<T[]> {
-  const items: T[] = [];
-  let page: string | undefined;
-  for (;;) {
-    const result = await callStripe(stripe, operation, (s) => fetchPage(s, page));
-    items.push(...result.data);
-    if (!result.has_more || !result.next_page) return items;
-    page = result.next_page;
-  }
+  return readAllPages(stripe, operation, fetchPage, (result) => result.next_page);
 }
 
 export interface UserReconcileReport {

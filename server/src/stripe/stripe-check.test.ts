@@ -6,7 +6,7 @@ import { main } from '../cli/stripe.js';
 import { createStripeClient } from './stripe-client.js';
 import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
 import { checkStripeSetup, formatFindings, type CheckFinding } from './stripe-check.js';
-import type { PlanRow } from '../memberships/plans.js';
+import type { PlanRow } from '../memberships/plan-catalog.js';
 
 // `npm run stripe:check` against a Stripe account as operators leave it: the price, the portal,
 // the webhook endpoint and the key each right or wrong.
@@ -50,11 +50,11 @@ describe('stripe:check', () => {
       timeoutMs: 2_000,
     });
 
-  const check = (offer: { priceCents?: number; currency?: string; priceId?: string } = {}) =>
+  const check = (price: { priceCents?: number; currency?: string; priceId?: string } = {}) =>
     checkStripeSetup({
       stripe: sdk(),
-      offer: { priceCents: 1200, currency: 'usd', priceId, ...offer },
-      keys: { ...FAKE_STRIPE_KEYS, STRIPE_PRICE_ID: offer.priceId ?? priceId },
+      membershipPrice: { priceCents: 1200, currency: 'usd', priceId, ...price },
+      keys: { ...FAKE_STRIPE_KEYS, STRIPE_PRICE_ID: price.priceId ?? priceId },
       siteUrl: SITE_URL,
       production: false,
     });
@@ -93,7 +93,7 @@ describe('stripe:check', () => {
     const withPlans = (plans: PlanRow[]) =>
       checkStripeSetup({
         stripe: sdk(),
-        offer: { priceCents: 1200, currency: 'usd', priceId },
+        membershipPrice: { priceCents: 1200, currency: 'usd', priceId },
         plans,
         keys: { ...FAKE_STRIPE_KEYS, STRIPE_PRICE_ID: priceId },
         siteUrl: SITE_URL,

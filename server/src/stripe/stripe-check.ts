@@ -7,8 +7,8 @@ import {
 } from './call-stripe.js';
 import { MEMBERSHIP_EVENT_TYPES } from './event-facts.js';
 import { modeOfKey, stripeKeyProblems, type StripeKeys, type StripeMode } from './key-check.js';
-import type { PlanRow } from '../memberships/plans.js';
-import { membershipLookupKey, planLookupKey, type Offer } from './offer.js';
+import type { PlanRow } from '../memberships/plan-catalog.js';
+import { membershipLookupKey, planLookupKey, type MembershipPrice } from './cohort-sales.js';
 
 /**
  * `npm run stripe:check` (and the same check, logged, at every start): asks Stripe whether the
@@ -27,7 +27,7 @@ export interface CheckFinding {
 
 export interface StripeCheckInput {
   stripe: Stripe;
-  offer: Offer;
+  membershipPrice: MembershipPrice;
   /** The plans as the desk keeps them, when the database could be read. */
   plans?: readonly PlanRow[];
   keys: StripeKeys;
@@ -129,10 +129,10 @@ function failureFinding(subject: string, error: unknown): CheckFinding {
 }
 
 async function checkPrice(findings: CheckFinding[], input: StripeCheckInput): Promise<void> {
-  const { offer } = input;
-  const configured = `MEMBERSHIP_PRICE_CENTS and MEMBERSHIP_CURRENCY say ${money(offer.priceCents, offer.currency)} a year`;
-  if (!offer.priceId) {
-    const key = membershipLookupKey(offer);
+  const { membershipPrice } = input;
+  const configured = `MEMBERSHIP_PRICE_CENTS and MEMBERSHIP_CURRENCY say ${money(membershipPrice.priceCents, membershipPrice.currency)} a year`;
+  if (!membershipPrice.priceId) {
+    const key = membershipLookupKey(membershipPrice);
     const found = await step(
       findings,
       'price',
@@ -155,7 +155,7 @@ async function checkPrice(findings: CheckFinding[], input: StripeCheckInput): Pr
   let price: Stripe.Price;
   try {
     price = await callStripe(input.stripe, 'check the price', (stripe) =>
-      stripe.prices.retrieve(offer.priceId ?? ''),
+      stripe.prices.retrieve(membershipPrice.priceId ?? ''),
     );
   } catch (error) {
     findings.push(
@@ -163,7 +163,7 @@ async function checkPrice(findings: CheckFinding[], input: StripeCheckInput): Pr
         ? {
             level: 'error',
             subject: 'STRIPE_PRICE_ID',
-            message: `${offer.priceId} does not exist in this mode`,
+            message: `${membershipPrice.priceId} does not exist in this mode`,
             fix: 'Price ids differ between test and live mode: copy the id of the Price made in the same mode as the keys.',
           }
         : failureFinding('price', error),
@@ -179,7 +179,10 @@ async function checkPrice(findings: CheckFinding[], input: StripeCheckInput): Pr
         : 'it is a one-time price, not a yearly subscription',
     );
   }
-  if (price.unit_amount !== offer.priceCents || price.currency !== offer.currency) {
+  if (
+    price.unit_amount !== membershipPrice.priceCents ||
+    price.currency !== membershipPrice.currency
+  ) {
     wrong.push(
       `it charges ${money(price.unit_amount, price.currency)} but ${configured}: the early-access page and Checkout would charge different amounts`,
     );
@@ -215,7 +218,7 @@ async function checkPlans(findings: CheckFinding[], input: StripeCheckInput): Pr
       continue;
     }
     if (plan.stripePriceId) continue; // STRIPE_PRICE_ID, checked above
-    if (plan.id === 'yearly' && input.offer.priceId) {
+    if (plan.id === 'yearly' && input.membershipPrice.priceId) {
       findings.push({
         level: 'warning',
         subject: 'STRIPE_PRICE_ID',

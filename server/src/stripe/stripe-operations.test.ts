@@ -3,6 +3,7 @@ import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 import { FAKE_STRIPE_KEYS, startFakeStripe, type FakeStripe } from '#test/fake-stripe';
 import { createTestApp, createTestAppWithStripe, type LogLine, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { checkStripeAtStart } from '../plugins/app/payments.js';
 
 // Stripe run as an operator runs it: keys that Stripe refuses, a Price that does not exist, a
@@ -175,21 +176,18 @@ describe('a price changed the same day', () => {
 });
 
 describe('Stripe that hangs, with the default STRIPE_TIMEOUT_MS', () => {
-  let stripe: FakeStripe;
-  let t: TestApp;
+  let site: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await createTestApp({ env: stripe.env() });
+    site = await withSite({ payments: true });
   });
   afterAll(async () => {
-    await t?.close();
-    await stripe?.stop();
+    await site?.close();
   });
 
   it('answers the visitor within 8 s, the SDK’s retry included', async () => {
-    const visitor = await newVisitor(t.app);
-    stripe.failNext(5, 0, true);
+    const visitor = await newVisitor(site.app);
+    site.stripe.failNext(5, 0, true);
     const started = performance.now();
     const response = await pay(visitor);
     const elapsed = performance.now() - started;

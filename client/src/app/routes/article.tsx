@@ -6,9 +6,7 @@ import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
-import { ContentImage } from '../../features/content/components/content-image';
-import { MembersOnlyRest } from '../../features/content/components/members-only-rest';
-import { MarkdownContent } from '../../components/markdown-content';
+import { PostBody } from '../../features/content/components/post-body';
 import { sectionTones } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
@@ -88,21 +86,12 @@ function ArticleScreen({
             </ul>
           )}
         </PageMasthead>
-        <div className="article__hero">
-          <ContentImage
-            src={article.heroImage}
-            alt={article.heroAlt}
-            priority
-            sizes="(min-width: 60.5rem) 58rem, calc(100vw - 2.5rem)"
-          />
-        </div>
-        <div className="prose article__body">
-          {teaser ? (
-            <MembersOnlyRest bodyKey={key} teaser={body} />
-          ) : (
-            <MarkdownContent blocks={body.children} />
-          )}
-        </div>
+        <PostBody
+          hero={{ src: article.heroImage, alt: article.heroAlt }}
+          body={body}
+          bodyKey={key}
+          teaser={teaser}
+        />
       </article>
       <NewsletterSignup heading="Liked this? Get the newsletter" />
       {more.length > 0 && (

@@ -1,9 +1,7 @@
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { bodyKey } from '../../../../contract/site-data';
-import { MarkdownContent } from '../../components/markdown-content';
 import { PageMasthead } from '../../components/page-masthead';
-import { ContentImage } from '../../features/content/components/content-image';
-import { MembersOnlyRest } from '../../features/content/components/members-only-rest';
+import { PostBody } from '../../features/content/components/post-body';
 import type { StandalonePage } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useParams } from '../../lib/router';
@@ -40,23 +38,12 @@ function StandaloneScreen({
   return (
     <article className="article">
       <PageMasthead title={page.title} lede={page.description} />
-      {page.featureImage && (
-        <div className="article__hero">
-          <ContentImage
-            src={page.featureImage}
-            alt={page.featureImageAlt}
-            priority
-            sizes="(min-width: 60.5rem) 58rem, calc(100vw - 2.5rem)"
-          />
-        </div>
-      )}
-      <div className="prose article__body">
-        {teaser ? (
-          <MembersOnlyRest bodyKey={key} teaser={body} />
-        ) : (
-          <MarkdownContent blocks={body.children} />
-        )}
-      </div>
+      <PostBody
+        hero={page.featureImage ? { src: page.featureImage, alt: page.featureImageAlt } : undefined}
+        body={body}
+        bodyKey={key}
+        teaser={teaser}
+      />
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import type { SubscriptionPlanId } from '../../../../contract/plans';
+import type { SubscriptionPlanId } from '../../../../contract/plan-rules';
 import type { Static } from 'typebox';
 import type {
   AccountDeleteBodySchema,

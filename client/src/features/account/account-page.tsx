@@ -26,7 +26,7 @@ import {
 } from './account-api';
 import { rememberReturnPath } from './return-path';
 import { useSiteConfig } from '../../lib/site-config';
-import { formatMoney, planPriceLabel } from '../../../../contract/plans';
+import { formatMoney, planPriceLabel } from '../../../../contract/plan-rules';
 import { useFormSubmit } from './use-form-submit';
 import { emailProblem, newPasswordProblem } from './validation';
 

@@ -1,8 +1,9 @@
 import { FormError } from './fields';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { FormField } from '../../components/form-field';
 import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
+import { useLoadOnMount } from '../../lib/use-load-on-mount';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../../../../contract/passkeys';
 import {
   addPasskey,
@@ -22,17 +23,11 @@ export default function Passkeys() {
   const [busy, setBusy] = useState(false);
   const [name, setName] = useState('');
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listPasskeys(controller.signal).then(
-      (answer) => setPasskeys(answer.passkeys),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setProblem(describeFailure(error, 'Could not load your passkeys.'));
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  useLoadOnMount(
+    listPasskeys,
+    (answer) => setPasskeys(answer.passkeys),
+    (error) => setProblem(describeFailure(error, 'Could not load your passkeys.')),
+  );
 
   /** Runs a change; answers whether it went through. */
   async function run(

@@ -1,8 +1,10 @@
 import type { SignInMethod } from '../../../../contract/sign-in-methods';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AccountSession } from '../../../../contract/api';
 import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
+import { useLoadOnMount } from '../../lib/use-load-on-mount';
+import { useRequest } from '../../lib/use-request';
 import { endOtherSessions, endSession, listSessions } from './account-api';
 
 /** How a browser signed in, as /account says it ("Signed in 3 May with a password"). */
@@ -16,32 +18,16 @@ const SIGN_IN_METHOD_WORDS: Record<SignInMethod, string> = {
 /** The browsers signed in to the account, each with a way to sign it out. */
 export function SignedInBrowsers() {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { problem, setProblem, busy, run: request } = useRequest();
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listSessions(controller.signal).then(
-      (answer) => setSessions(answer.sessions),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setProblem(describeFailure(error, 'Could not load your sessions.'));
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  useLoadOnMount(
+    listSessions,
+    (answer) => setSessions(answer.sessions),
+    (error) => setProblem(describeFailure(error, 'Could not load your sessions.')),
+  );
 
-  async function run(action: () => Promise<{ sessions: AccountSession[] }>) {
-    setBusy(true);
-    setProblem(null);
-    try {
-      setSessions((await action()).sessions);
-    } catch (error) {
-      setProblem(describeFailure(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (action: () => Promise<{ sessions: AccountSession[] }>) =>
+    request(action, (answer) => setSessions(answer.sessions));
 
   if (!sessions && !problem) return null;
   const others = sessions?.filter((session) => !session.current) ?? [];

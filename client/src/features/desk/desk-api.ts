@@ -1,6 +1,6 @@
 import type { DeskGift } from '../../../../contract/gifts';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
-import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plans';
+import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plan-rules';
 import type { DeskSeats } from '../../../../contract/seats';
 import type {
   DeskAuditPage,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import { offerLabel } from '../../../../contract/offer-label';
-import { formatMoney } from '../../../../contract/plans';
+import { formatMoney } from '../../../../contract/plan-rules';
 import { createOffer, endOffer, fetchOffers } from './desk-api';
 import { formatShortDate } from './desk-format';
 import { DeskTable } from './desk-table';

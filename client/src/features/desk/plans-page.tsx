@@ -7,7 +7,7 @@ import {
   MIN_PLAN_CENTS,
   perYearLabel,
   type DeskPlan,
-} from '../../../../contract/plans';
+} from '../../../../contract/plan-rules';
 import { changePlan, fetchPlans, moveSubscribers } from './desk-api';
 import { OutcomeNote, type Outcome } from './outcome';
 import { describeError, useDeskData } from './use-desk-data';

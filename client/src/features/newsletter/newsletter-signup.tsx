@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
-import { describeFailure } from '../../lib/api-client';
+import { useMessageRequest } from '../../lib/use-request';
 import { subscribe } from './newsletter-api';
 import './newsletter.css';
 
@@ -19,21 +19,11 @@ export function NewsletterSignup({
 }) {
   const id = useId();
   const [email, setEmail] = useState('');
-  const [done, setDone] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const { done, problem, busy: sending, send } = useMessageRequest();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSending(true);
-    setProblem(null);
-    try {
-      setDone((await subscribe(email)).message);
-    } catch (error) {
-      setProblem(describeFailure(error));
-    } finally {
-      setSending(false);
-    }
+    await send(() => subscribe(email));
   }
 
   return (

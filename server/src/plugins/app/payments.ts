@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type Stripe from 'stripe';
 import type { AppConfig } from '../../config.js';
 import { HttpError } from '../../http/errors.js';
-import type { Offer } from '../../stripe/offer.js';
+import { membershipPriceOf, type MembershipPrice } from '../../stripe/cohort-sales.js';
 import { PaymentsStatus } from '../../stripe/payments-status.js';
 import { logStripeFailure, PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 import { checkStripeSetup } from '../../stripe/stripe-check.js';
@@ -16,8 +16,8 @@ import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
 export interface Payments {
   stripe: Stripe;
   webhookSecret: string;
-  /** What Cohort sells: the price the server sets, and the operator's Stripe Price if any. */
-  offer: Offer;
+  /** The membership's price as the server sets it, and the operator's Stripe Price if any. */
+  membershipPrice: MembershipPrice;
   /** Whether Stripe accepts the keys, from its answers so far (`/readyz`). */
   status: PaymentsStatus;
 }
@@ -51,11 +51,7 @@ export default fp(
             stripe,
             status,
             webhookSecret: stripeConfig.webhookSecret,
-            offer: {
-              priceCents: options.config.membership.priceCents,
-              currency: options.config.membership.currency,
-              priceId: stripeConfig.priceId,
-            },
+            membershipPrice: membershipPriceOf(options.config),
           }
         : null;
     app.decorate('payments', value);
@@ -102,7 +98,7 @@ export async function checkStripeAtStart(app: FastifyInstance, config: AppConfig
   try {
     const findings = await checkStripeSetup({
       stripe: payments.stripe,
-      offer: payments.offer,
+      membershipPrice: payments.membershipPrice,
       plans: await app.plans.list(),
       keys: keysOf(config.stripe),
       siteUrl: config.siteUrl,

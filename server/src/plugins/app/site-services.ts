@@ -6,9 +6,9 @@ import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
 import giving from './giving.js';
 import mailer from './mailer.js';
 import payments from './payments.js';
-import plans from './plans.js';
+import plans from './plans-plugin.js';
 import siteSearch from './search.js';
-import siteContent from './site-content.js';
+import siteContent from './site-content-plugin.js';
 import staff from './staff.js';
 
 declare module 'fastify' {

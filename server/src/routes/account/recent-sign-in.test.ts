@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { seedMember, uniqueEmail } from '#test/members';
 import { sessionCookieOf, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
@@ -11,8 +11,6 @@ import { newVisitor } from '#test/visitor';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
-let counter = 0;
-const uniqueEmail = () => `recent${Date.now()}${(counter += 1)}@example.com`;
 
 describe('account changes after a recent sign-in', () => {
   let t: TestApp;
@@ -33,7 +31,7 @@ describe('account changes after a recent sign-in', () => {
     t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
   /** An account made by a sign-in link (so without a password), signed in by that link. */
-  const linkAccount = () => seedMember(t, { email: uniqueEmail(), method: 'link' });
+  const linkAccount = () => seedMember(t, { email: uniqueEmail('recent'), method: 'link' });
   /** The session signed in `hours` ago. */
   const signedInHoursAgo = (userId: string, hours: number) =>
     t.database.pool.query(
@@ -43,7 +41,7 @@ describe('account changes after a recent sign-in', () => {
 
   it('lets an account made by a link set a password, change its address and delete itself without one, within 12 hours', async () => {
     const account = await linkAccount();
-    const newEmail = uniqueEmail();
+    const newEmail = uniqueEmail('recent');
     const email = await as(account.cookie, 'POST', '/api/account/email', { email: newEmail });
     expect(email.statusCode, email.body).toBe(202);
     await waitForMail(smtp, newEmail);
@@ -72,7 +70,7 @@ describe('account changes after a recent sign-in', () => {
     const account = await linkAccount();
     await signedInHoursAgo(account.userId, 13);
     for (const [url, payload] of [
-      ['/api/account/email', { email: uniqueEmail() }],
+      ['/api/account/email', { email: uniqueEmail('recent') }],
       ['/api/auth/password', { newPassword: NEW_PASSWORD }],
       ['/api/account/delete', {}],
     ] as const) {
@@ -127,12 +125,12 @@ describe('account changes after a recent sign-in', () => {
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.code).toBe('password_required');
     const wrong = await as(byPassword, 'POST', '/api/account/email', {
-      email: uniqueEmail(),
+      email: uniqueEmail('recent'),
       password: 'not the password at all',
     });
     expect(wrong.json().error.code).toBe('wrong_password');
     const right = await as(byPassword, 'POST', '/api/account/email', {
-      email: uniqueEmail(),
+      email: uniqueEmail('recent'),
       password: NEW_PASSWORD,
     });
     expect(right.statusCode, right.body).toBe(202);

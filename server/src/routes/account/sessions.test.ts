@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { seedMember, uniqueEmail } from '#test/members';
 import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { requestEmailChange } from '../../accounts/accounts.js';
@@ -16,8 +16,6 @@ const LAPTOP =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const PHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-let counter = 0;
-const uniqueEmail = () => `sessions${Date.now()}${(counter += 1)}@example.com`;
 
 describe('sessions a user can end', () => {
   let t: TestApp;
@@ -52,7 +50,7 @@ describe('sessions a user can end', () => {
   /** A registered account, and a second browser signed in to it. */
   async function account() {
     // Signed in on the laptop first.
-    const email = uniqueEmail();
+    const email = uniqueEmail('sessions');
     const laptop = await seedMember(t, { email, password: PASSWORD, userAgent: LAPTOP });
     const fresh = await newVisitor(t.app);
     const signedIn = await request(
@@ -135,7 +133,7 @@ describe('sessions a user can end', () => {
   it('a confirmed email change signs out every other browser', async () => {
     const { laptop, phone, userId } = await account();
     const asked = await request(laptop, 'POST', '/api/account/email', {
-      email: uniqueEmail(),
+      email: uniqueEmail('sessions'),
       password: PASSWORD,
     });
     expect(asked.statusCode).toBe(202);
@@ -148,7 +146,7 @@ describe('sessions a user can end', () => {
         userId,
         sessionId: null,
         password: PASSWORD,
-        email: uniqueEmail(),
+        email: uniqueEmail('sessions'),
       },
     );
     const confirmed = await request(laptop, 'POST', '/api/account/email/confirm', {

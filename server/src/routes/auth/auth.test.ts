@@ -1,38 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { uniqueEmail } from '#test/members';
 import { askToRegister, registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { REGISTRATION_MESSAGE, RESET_REQUESTED_MESSAGE } from './index.js';
 
 const PASSWORD = 'correct horse battery';
-let counter = 0;
-const uniqueEmail = () => `member${Date.now()}${(counter += 1)}@example.com`;
 
 describe('accounts', () => {
-  let stripe: FakeStripe;
-  let smtp: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    smtp = await new SmtpCapture().start();
-    t = await createTestApp({
-      env: {
-        ...stripe.env(),
-        SMTP_URL: smtp.url,
-        SITE_URL: 'https://cohort.example',
-        LOGIN_RATE_LIMIT: '1000',
-      },
+    t = await withSite({
+      payments: true,
+      mail: true,
+      env: { SITE_URL: 'https://cohort.example', LOGIN_RATE_LIMIT: '1000' },
     });
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.stop();
-    await stripe?.stop();
   });
 
   const post = (visitor: Visitor | null, url: string, payload: object, remoteAddress?: string) =>
@@ -46,17 +35,17 @@ describe('accounts', () => {
   const meWith = (cookie: string | undefined) =>
     t.app.inject({ method: 'GET', url: '/api/me', headers: cookie ? { cookie } : {} });
   const payEarlyAccess = async (visitor: Visitor) => {
-    const event = stripe.event(
+    const event = t.stripe.event(
       'payment_intent.succeeded',
-      stripe.paidPaymentIntent({ userId: visitor.userId, offer: EARLY_ACCESS_OFFER }),
+      t.stripe.paidPaymentIntent({ userId: visitor.userId, offer: EARLY_ACCESS_OFFER }),
     );
-    const { payload, headers } = stripe.signedDelivery(event);
+    const { payload, headers } = t.stripe.signedDelivery(event);
     await t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload, headers });
   };
   /** Registers through the mail: the link's token, taken from the captured mail, confirmed. */
   const register = (visitor: Visitor, email: string, password = PASSWORD) =>
-    registerThroughMail(visitor.request, smtp, { email, password });
-  async function registered(email = uniqueEmail()) {
+    registerThroughMail(visitor.request, t.mailbox, { email, password });
+  async function registered(email = uniqueEmail('member')) {
     const visitor = await newVisitor(t.app);
     const response = await register(visitor, email);
     expect(response.statusCode).toBe(200);
@@ -75,7 +64,7 @@ describe('accounts', () => {
     it('attaches a normalised email and a password to the visitor’s own user, keeping a paid membership', async () => {
       const visitor = await newVisitor(t.app);
       await payEarlyAccess(visitor);
-      const email = uniqueEmail();
+      const email = uniqueEmail('member');
 
       const asked = await post(visitor, '/api/auth/register', {
         email: `  ${email.toUpperCase()} `,
@@ -84,7 +73,7 @@ describe('accounts', () => {
       expect(asked.json()).toEqual({ message: REGISTRATION_MESSAGE });
       // Nothing is tied to the address until the mailed link is used.
       expect(await t.database.prisma.user.count({ where: { email } })).toBe(0);
-      const mail = await waitForMail(smtp, email);
+      const mail = await waitForMail(t.mailbox, email);
       expect(mail.text).toContain('https://cohort.example/register/confirm#token=');
       const response = await post(visitor, '/api/auth/register/confirm', {
         token: tokenFromMail(mail.text, '/register/confirm'),
@@ -128,8 +117,8 @@ describe('accounts', () => {
       'refuses to finish a registration with %s, says why, and keeps the link working',
       async (_name, fields, code, message) => {
         const visitor = await newVisitor(t.app);
-        const email = uniqueEmail();
-        const token = await askToRegister(visitor.request, smtp, email);
+        const email = uniqueEmail('member');
+        const token = await askToRegister(visitor.request, t.mailbox, email);
         const response = await post(visitor, '/api/auth/register/confirm', { token, ...fields });
         expect(response.statusCode).toBe(400);
         expect(response.json().error.code).toBe(code);
@@ -148,7 +137,7 @@ describe('accounts', () => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { email: uniqueEmail(), password: PASSWORD },
+        payload: { email: uniqueEmail('member'), password: PASSWORD },
         headers: { cookie: account.cookie },
       });
       expect(response.statusCode).toBe(409);
@@ -168,7 +157,7 @@ describe('accounts', () => {
     it('gives the same answer for an unknown email and a wrong password', async () => {
       const account = await registered();
       const wrong = await signIn(account.email, 'wrong password here');
-      const unknown = await signIn(uniqueEmail(), 'wrong password here');
+      const unknown = await signIn(uniqueEmail('member'), 'wrong password here');
       for (const response of [wrong, unknown]) {
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({
@@ -193,7 +182,7 @@ describe('accounts', () => {
       const unknown: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         wrong.push(await time(account.email));
-        unknown.push(await time(uniqueEmail()));
+        unknown.push(await time(uniqueEmail('member')));
       }
       const median = (values: number[]) => values.sort((a, b) => a - b)[2] ?? 0;
       // Without the decoy hash an unknown email would answer ~50x faster (no scrypt at all).
@@ -220,7 +209,7 @@ describe('accounts', () => {
     it('adds an anonymous visitor’s paid year to the account’s own: no paid time is lost', async () => {
       const visitor = await newVisitor(t.app);
       await payEarlyAccess(visitor);
-      const email = uniqueEmail();
+      const email = uniqueEmail('member');
       await register(visitor, email);
       const device = await newVisitor(t.app);
       await payEarlyAccess(device);
@@ -239,7 +228,7 @@ describe('accounts', () => {
     it('signing out starts a fresh anonymous session without the membership', async () => {
       const visitor = await newVisitor(t.app);
       await payEarlyAccess(visitor);
-      const email = uniqueEmail();
+      const email = uniqueEmail('member');
       const registration = await register(visitor, email);
       const cookie = cookieOf(registration) ?? '';
 
@@ -261,7 +250,7 @@ describe('accounts', () => {
     const requestReset = (email: string) => post(null, '/api/auth/password-reset', { email });
     async function resetLinkFor(email: string) {
       const resetMails = () =>
-        smtp.mailsTo(email).filter((m) => m.text.includes('/reset-password#'));
+        t.mailbox.mailsTo(email).filter((m) => m.text.includes('/reset-password#'));
       await expect.poll(() => resetMails().length, { timeout: 5000 }).toBeGreaterThan(0);
       const mail = resetMails().at(-1);
       const link = mail?.text.match(/https:\/\/cohort\.example\/reset-password#token=[\w-]+/)?.[0];
@@ -304,12 +293,12 @@ describe('accounts', () => {
     });
 
     it('answers the same for an unknown email and sends nothing', async () => {
-      const email = uniqueEmail();
+      const email = uniqueEmail('member');
       const response = await requestReset(email);
       expect(response.statusCode).toBe(202);
       expect(response.json()).toEqual({ message: RESET_REQUESTED_MESSAGE });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(smtp.mailsTo(email)).toEqual([]);
+      expect(t.mailbox.mailsTo(email)).toEqual([]);
     });
 
     it('refuses a link older than an hour', async () => {
@@ -351,9 +340,9 @@ describe('accounts', () => {
       const visitor = await newVisitor(t.app);
       const checkout = await visitor.request({ method: 'POST', url: '/api/checkout' });
       const id = new URL(checkout.json().url).pathname.split('/').pop() ?? '';
-      const { subscription } = stripe.completeCheckout(id);
+      const { subscription } = t.stripe.completeCheckout(id);
       await visitor.request({ method: 'GET', url: `/api/checkout/${id}` });
-      const email = uniqueEmail();
+      const email = uniqueEmail('member');
       const registration = await register(visitor, email);
       return { userId: visitor.userId, email, cookie: cookieOf(registration) ?? '', subscription };
     }
@@ -362,7 +351,7 @@ describe('accounts', () => {
 
     it('changes the email only once the link mailed to the new address is confirmed, tells the old one, and pushes it to the Stripe customer', async () => {
       const account = await subscribedAccount();
-      const newEmail = uniqueEmail();
+      const newEmail = uniqueEmail('member');
       const response = await asAccount(account.cookie, '/api/account/email', {
         email: newEmail,
         password: PASSWORD,
@@ -372,11 +361,13 @@ describe('accounts', () => {
       // Nothing changed yet.
       expect((await meWith(account.cookie)).json().user.email).toBe(account.email);
 
-      await expect.poll(() => smtp.mailsTo(newEmail).length, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => t.mailbox.mailsTo(newEmail).length, { timeout: 5000 }).toBe(1);
       // The first mail to the old address finished its registration; the second tells of this.
-      await expect.poll(() => smtp.mailsTo(account.email).length, { timeout: 5000 }).toBe(2);
-      expect(smtp.mailsTo(account.email)[1]?.text).toContain(`change its email to ${newEmail}`);
-      const link = smtp
+      await expect.poll(() => t.mailbox.mailsTo(account.email).length, { timeout: 5000 }).toBe(2);
+      expect(t.mailbox.mailsTo(account.email)[1]?.text).toContain(
+        `change its email to ${newEmail}`,
+      );
+      const link = t.mailbox
         .mailsTo(newEmail)[0]
         ?.text.match(/https:\/\/cohort\.example\/confirm-email#token=[\w-]+/)?.[0];
       if (!link) throw new Error('no confirmation link');
@@ -390,10 +381,10 @@ describe('accounts', () => {
       const confirmed = await post(null, '/api/account/email/confirm', { token });
       expect(confirmed.statusCode).toBe(200);
       expect(confirmed.json().message).toBe(`Your email is now ${newEmail}.`);
-      expect(stripe.get(String(account.subscription.customer)).email).toBe(newEmail);
+      expect(t.stripe.get(String(account.subscription.customer)).email).toBe(newEmail);
       expect((await signIn(newEmail)).statusCode).toBe(200);
       // The old address hears that the change was made.
-      const notice = await waitForMail(smtp, account.email, 3);
+      const notice = await waitForMail(t.mailbox, account.email, 3);
       expect(notice.subject).toBe('Your Cohort email was changed');
       expect(notice.text).toContain(newEmail);
       // The link works once.
@@ -409,8 +400,8 @@ describe('accounts', () => {
       });
       expect(response.statusCode).toBe(202);
       // Each address had its registration mail; only the account's own hears of the request.
-      await expect.poll(() => smtp.mailsTo(account.email).length, { timeout: 5000 }).toBe(2);
-      expect(smtp.mailsTo(other.email)).toHaveLength(1);
+      await expect.poll(() => t.mailbox.mailsTo(account.email).length, { timeout: 5000 }).toBe(2);
+      expect(t.mailbox.mailsTo(other.email)).toHaveLength(1);
     });
 
     it('deletes the account after cancelling its subscription at Stripe, and ends the session', async () => {
@@ -420,7 +411,7 @@ describe('accounts', () => {
       });
       expect(response.statusCode).toBe(200);
       expect(response.json().user).toMatchObject({ email: null, isSubscribed: false });
-      expect(stripe.get(account.subscription.id).status).toBe('canceled');
+      expect(t.stripe.get(account.subscription.id).status).toBe('canceled');
       expect(await t.database.prisma.user.findUnique({ where: { id: account.userId } })).toBeNull();
       expect(await t.database.prisma.membership.count({ where: { userId: account.userId } })).toBe(
         0,
@@ -436,11 +427,11 @@ describe('accounts', () => {
       });
       expect(wrong.statusCode).toBe(403);
 
-      stripe.failNext(2, 500);
+      t.stripe.failNext(2, 500);
       const failed = await asAccount(account.cookie, '/api/account/delete', { password: PASSWORD });
       expect(failed.statusCode).toBe(502);
       expect(await t.database.prisma.user.count({ where: { id: account.userId } })).toBe(1);
-      expect(stripe.get(account.subscription.id).status).toBe('active');
+      expect(t.stripe.get(account.subscription.id).status).toBe('active');
     });
   });
 });

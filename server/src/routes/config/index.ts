@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SiteConfigSchema, type SiteConfig } from '../../../../contract/api.js';
 import type { AppConfig } from '../../config.js';
-import { onSale } from '../../memberships/plans.js';
+import { onSale } from '../../memberships/plan-catalog.js';
 
 /** What the browser needs to know about this deployment, so one built client serves any of them. */
 export default async function configRoutes(app: FastifyInstance, options: { config: AppConfig }) {

@@ -5,6 +5,7 @@ import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { DeskGiftSchema, GiftAddressBodySchema } from '../../../../contract/gifts.js';
 import { listUnclaimedGifts, resendGift } from '../../gifts/gifts.js';
 import { HttpError } from '../../http/errors.js';
+import { deskStaff } from './desk-staff.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -33,7 +34,7 @@ const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/gifts/:id/resend',
     { schema: { params, response: { 200: GiftAnswer, ...errors } } },
     async (request) =>
-      resendGift(app.giving.deps, await request.requireStaff(), { giftId: request.params.id }),
+      resendGift(app.giving.deps, deskStaff(request), { giftId: request.params.id }),
   );
 
   app.post(
@@ -44,7 +45,7 @@ const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!isValidEmail(recipientEmail)) {
         throw new HttpError(400, 'invalid_email', 'That is not a valid email address.');
       }
-      return resendGift(app.giving.deps, await request.requireStaff(), {
+      return resendGift(app.giving.deps, deskStaff(request), {
         giftId: request.params.id,
         recipientEmail,
       });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeskStaffSchema } from '../../../../contract/desk-api.js';
 import { changesAllowedUntil } from '../../desk/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
+import { deskStaff } from './desk-staff.js';
 import membersAndMoney from './members-and-money.js';
 import newsletterSendRoutes from './newsletter-send.js';
 import deskPostRoutes from './posts.js';
@@ -12,13 +13,16 @@ import deskUploadRoutes from './uploads.js';
  * before anything else of a request is looked at (its body, its parameters): to anyone who is not
  * staff, every address here answers what an unknown address answers (404, same body, same
  * headers), whatever way the path is spelled, since the hook belongs to the routes the router
- * found, not to the text of the URL. Writers stop here; members and money have a gate of their
- * own inside this one. Staff answers are never cached or indexed.
+ * found, not to the text of the URL. The hook puts the staff member it let in on the request,
+ * which every handler here reads with `deskStaff(request)` (desk-staff.ts): none checks again.
+ * Writers stop here; members and money have a gate of their own inside this one. Staff answers
+ * are never cached or indexed.
  */
 const desk: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
+  app.decorateRequest('staff', null);
   app.addHook('onRequest', async (request) => {
-    await request.requireStaff();
+    request.staff = await request.requireStaff();
   });
   app.addHook('onSend', async (request, reply) => {
     if (await request.getStaff().catch(() => null)) {
@@ -28,7 +32,7 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Who the staff member is and what they may do: the desk's first request. */
   app.get('/me', { schema: { response: { 200: DeskStaffSchema } } }, async (request) => {
-    const staff = await request.requireStaff();
+    const staff = deskStaff(request);
     const until = changesAllowedUntil(staff);
     return {
       email: staff.email,

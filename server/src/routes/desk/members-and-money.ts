@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireChangeAllowed, requireMaySeeMembers } from '../../desk/staff.js';
+import { deskStaff } from './desk-staff.js';
 import deskGiftRoutes from './gifts.js';
 import deskImportRoutes from './imports.js';
 import deskMemberRoutes, { type DeskMemberOptions } from './members.js';
+import deskOfferRoutes from './offer-routes.js';
 import deskOverviewRoutes, { type DeskOverviewOptions } from './overview.js';
-import deskPlanRoutes from './plans.js';
+import deskPlanRoutes from './plan-routes.js';
 import deskSeatRoutes from './seats.js';
 
 export type MembersAndMoneyOptions = DeskMemberOptions & DeskOverviewOptions;
@@ -19,7 +21,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 const membersAndMoney: FastifyPluginAsync<MembersAndMoneyOptions> = async (app, options) => {
   app.addHook('onRequest', async (request) => {
-    const staff = await request.requireStaff();
+    const staff = deskStaff(request);
     requireMaySeeMembers(staff);
     if (!SAFE_METHODS.has(request.method)) requireChangeAllowed(staff);
   });
@@ -27,6 +29,7 @@ const membersAndMoney: FastifyPluginAsync<MembersAndMoneyOptions> = async (app, 
   await app.register(deskOverviewRoutes, options);
   await app.register(deskMemberRoutes, options);
   await app.register(deskPlanRoutes, options);
+  await app.register(deskOfferRoutes, options);
   await app.register(deskGiftRoutes);
   await app.register(deskSeatRoutes);
   await app.register(deskImportRoutes);

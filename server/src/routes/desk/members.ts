@@ -18,6 +18,7 @@ import {
 } from '../../desk/member-actions.js';
 import { listMembers, readMember } from '../../desk/members.js';
 import type { StripeMode } from '../../stripe/key-check.js';
+import { deskStaff } from './desk-staff.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -64,7 +65,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
   app.post('/members/:id/reread', { schema: action }, async (request) => ({
     message: await rereadFromStripe(
       { ...app.requirePayments(), db: app.db, log: request.log, graceDays: options.graceDays },
-      await request.requireStaff(),
+      deskStaff(request),
       request.params.id,
     ),
   }));
@@ -73,7 +74,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
     '/members/:id/comps',
     { schema: { ...action, body: DeskCompBodySchema } },
     async (request) => ({
-      message: await grantCompAsStaff(app, await request.requireStaff(), {
+      message: await grantCompAsStaff(app, deskStaff(request), {
         userId: request.params.id,
         ...request.body,
         currency: options.currency,
@@ -86,7 +87,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
     '/members/:id/comps/:compId/end',
     { schema: { ...action, params: DeskCompParamsSchema } },
     async (request) => ({
-      message: await endCompAsStaff(app, await request.requireStaff(), {
+      message: await endCompAsStaff(app, deskStaff(request), {
         userId: request.params.id,
         compId: request.params.compId,
         graceDays: options.graceDays,
@@ -95,7 +96,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
   );
 
   app.post('/members/:id/sessions/end', { schema: action }, async (request) => ({
-    message: await endSessionsAsStaff(app, await request.requireStaff(), request.params.id),
+    message: await endSessionsAsStaff(app, deskStaff(request), request.params.id),
   }));
 
   app.post('/members/:id/password-reset', { schema: action }, async (request) => ({
@@ -107,7 +108,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
         siteUrl: options.siteUrl,
         siteName: options.siteName,
       },
-      await request.requireStaff(),
+      deskStaff(request),
       request.params.id,
     ),
   }));

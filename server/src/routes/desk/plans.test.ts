@@ -3,7 +3,7 @@ import { seedMember, seedStaff, type SeededMember } from '#test/members';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { withSite, type Caller, type Site } from '#test/with-site';
 import { randomUUID } from 'node:crypto';
-import { mayStartTrial } from '../../memberships/plans.js';
+import { mayStartTrial } from '../../memberships/plan-catalog.js';
 
 // Plans through the real app and PostgreSQL, against the fake Stripe: the monthly and
 // yearly subscriptions and the one-time year on sale, each priced and turned on or off by owners

@@ -13,6 +13,7 @@ import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
 import { readQueryNumber } from '../../http/query-number.js';
 import { MAX_POST_REQUEST_BYTES } from '../../../../contract/post-fields.js';
+import { deskStaff } from './desk-staff.js';
 
 /** A post's id or a revision's version in a path: a positive whole number (PostgreSQL's int). */
 const Serial = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
@@ -59,8 +60,8 @@ export function submittedMail(
  */
 const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
   /** Who is acting, for the store's rights and the audit log. */
-  const actor = async (request: FastifyRequest): Promise<Actor> => {
-    const staff = await request.requireStaff();
+  const actor = (request: FastifyRequest): Actor => {
+    const staff = deskStaff(request);
     return { userId: staff.userId, email: staff.email, role: staff.role };
   };
 
@@ -100,11 +101,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     '/posts',
     { schema: { body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
     async (request, reply) => {
-      const { post, generation } = await createPost(
-        app.db.pool,
-        await actor(request),
-        request.body,
-      );
+      const { post, generation } = await createPost(app.db.pool, actor(request), request.body);
       await app.siteContent.waitFor(generation);
       return reply.code(201).send({ post });
     },
@@ -120,7 +117,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     async (request) => {
       const { post, generation } = await updatePost(
         app.db.pool,
-        await actor(request),
+        actor(request),
         Number(request.params.id),
         request.body,
       );
@@ -132,7 +129,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   app.post('/posts/:id/publish', { schema: { params: Id, body: AnyObject } }, async (request) => {
     const result = await publishPost(
       app.db.pool,
-      await actor(request),
+      actor(request),
       Number(request.params.id),
       request.body,
     );
@@ -144,7 +141,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   app.post('/posts/:id/unpublish', { schema: { params: Id, body: AnyObject } }, async (request) => {
     const { post, generation } = await unpublishPost(
       app.db.pool,
-      await actor(request),
+      actor(request),
       Number(request.params.id),
       request.body,
     );
@@ -153,7 +150,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   });
 
   app.post('/posts/:id/submit', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    const by = await actor(request);
+    const by = actor(request);
     const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
     // Each publisher but the one submitting is told; a mail that fails is logged and the
     // submission stands (the draft is marked on the posts list either way).
@@ -184,7 +181,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     '/topics/:slug',
     { schema: { params: Type.Object({ slug: Type.String({ maxLength: 80 }) }), body: AnyObject } },
     async (request) => {
-      const by = await actor(request);
+      const by = actor(request);
       requireMayPublish(by);
       const { slug } = request.params;
       if (!app.siteContent.current().topics.has(slug)) {
@@ -198,13 +195,13 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   );
 
   app.delete('/posts/:id', { schema: { params: Id } }, async (request, reply) => {
-    const staff = await request.requireStaff();
+    const staff = deskStaff(request);
     if (staff.role !== 'owner') {
       throw new HttpError(403, 'owners_only', 'Only an owner (STAFF_EMAILS) deletes a post.');
     }
     requireChangeAllowed(staff);
     await app.siteContent.waitFor(
-      await deletePost(app.db.pool, await actor(request), Number(request.params.id)),
+      await deletePost(app.db.pool, actor(request), Number(request.params.id)),
     );
     return reply.code(204).send();
   });
@@ -221,7 +218,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       const revision = Number(request.params.revision);
       const { post, generation } = await restoreRevision(
         app.db.pool,
-        await actor(request),
+        actor(request),
         id,
         revision,
         request.body ?? {},

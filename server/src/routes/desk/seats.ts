@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { DeskSeatsSchema, SeatSettingsBodySchema } from '../../../../contract/seats.js';
 import { decideSeatRequest, readDeskSeats, setAutoGrant } from '../../seats/seats.js';
+import { deskStaff } from './desk-staff.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -27,7 +28,7 @@ const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/seats',
     { schema: { body: SeatSettingsBodySchema, response: { 200: SeatsAnswer, ...errors } } },
     async (request) => {
-      await setAutoGrant(app.db.pool, await request.requireStaff(), request.body.autoGrantPerMonth);
+      await setAutoGrant(app.db.pool, deskStaff(request), request.body.autoGrantPerMonth);
       await app.giving.deliverNow(); // a higher number may grant waiting requests at once
       return answer();
     },
@@ -38,7 +39,7 @@ const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `/seats/requests/:id/${decision}`,
       { schema: { params, response: { 200: SeatsAnswer, ...errors } } },
       async (request) => {
-        await decideSeatRequest(app.giving.deps, await request.requireStaff(), {
+        await decideSeatRequest(app.giving.deps, deskStaff(request), {
           requestId: request.params.id,
           grant: decision === 'grant',
         });

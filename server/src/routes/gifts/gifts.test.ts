@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
+import { seedMember, type SeededMember } from '#test/members';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import { newVisitor } from '#test/visitor';
-import { withSite, type Caller, type Site } from '#test/with-site';
+import { giveAndPay, withGivingSite, type Caller, type Site } from '#test/with-site';
 import { deliverGiftMails } from '../../gifts/gifts.js';
 import { readDashboard } from '../../desk/dashboard.js';
 
@@ -22,11 +22,7 @@ describe('gifts', () => {
   let editor: SeededMember;
 
   /** Buys a gift as `buyer` and pays it at the fake Stripe; answers the PaymentIntent's id. */
-  async function buyAndPay(buyer: Caller, payload: object): Promise<string> {
-    const id = await t.payClientSecret(await t.call(buyer, 'POST', '/api/gifts', payload));
-    await t.app.giving.deliverNow();
-    return id;
-  }
+  const buyAndPay = (buyer: Caller, payload: object) => giveAndPay(t, buyer, '/api/gifts', payload);
 
   const gift = async (paymentIntentId: string) =>
     (
@@ -36,17 +32,14 @@ describe('gifts', () => {
     ).rows[0];
 
   beforeAll(async () => {
-    t = await withSite({
-      payments: true,
-      mail: true,
-      env: {
-        STAFF_EMAILS: OWNER,
-        EDITOR_EMAILS: EDITOR,
-        SITE_URL: SITE,
-        MEMBERSHIP_PRICE_CENTS: '1200',
-      },
-    });
-    [owner, editor] = await seedStaff(t, 'owner', 'editor');
+    ({
+      site: t,
+      owner,
+      editor,
+    } = await withGivingSite(
+      { owner: OWNER, editor: EDITOR },
+      { SITE_URL: SITE, MEMBERSHIP_PRICE_CENTS: '1200' },
+    ));
   });
   afterAll(async () => {
     await t?.close();

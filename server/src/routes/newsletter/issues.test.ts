@@ -3,9 +3,9 @@ import { contentFile, writeContentFolder } from '#test/content-folder';
 import { FakeStripe } from '#test/fake-stripe';
 import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
-import { earlyAccessMetadata } from '../../stripe/offer.js';
+import { earlyAccessMetadata } from '../../stripe/cohort-sales.js';
 
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 const SECRET_LINE = 'The members-only checklist, line by line.';
 const PUBLIC_LINE = 'Hello, readers and friends.';
 
@@ -40,7 +40,7 @@ describe('GET /api/newsletter/issues/:slug', () => {
     });
     t = await createTestAppWithStripe(stripe, { seedContentDir: folder.dir });
     member = await newVisitor(t.app);
-    stripe.paidPaymentIntent(earlyAccessMetadata(member.userId, OFFER));
+    stripe.paidPaymentIntent(earlyAccessMetadata(member.userId, MEMBERSHIP_PRICE));
     await stripe.deliverPending();
     expect((await member.me()).isSubscribed).toBe(true);
   });

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { seedMember, uniqueEmail } from '#test/members';
 import { registerThroughMail } from '#test/registration';
 import { SmtpCapture, type CapturedMail } from '#test/smtp-capture';
 import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
 import { CHECK_INBOX_MESSAGE } from './index.js';
-
-let counter = 0;
-const uniqueEmail = () => `reader${Date.now()}${(counter += 1)}@example.com`;
 
 describe('newsletter sign-up and unsubscribe', () => {
   let smtp: SmtpCapture;
@@ -53,7 +50,7 @@ describe('newsletter sign-up and unsubscribe', () => {
     /#token=([\w-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
 
   it('mails a confirmation link whose page confirms nothing until its button POSTs', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('reader');
     const response = await signUp(email);
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ message: CHECK_INBOX_MESSAGE, subscribed: false });
@@ -87,8 +84,8 @@ describe('newsletter sign-up and unsubscribe', () => {
   });
 
   it('answers a repeated sign-up exactly as a new one, and mails the owner a reminder instead', async () => {
-    const email = uniqueEmail();
-    const fresh = await signUp(uniqueEmail());
+    const email = uniqueEmail('reader');
+    const fresh = await signUp(uniqueEmail('reader'));
     const first = await signUp(email);
     const [mail] = await waitForMails(email, 1);
     await t.app.inject({
@@ -120,7 +117,7 @@ describe('newsletter sign-up and unsubscribe', () => {
   it('limits sign-ups per client IP', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1)
-      statuses.push((await signUp(uniqueEmail(), '10.9.9.9')).statusCode);
+      statuses.push((await signUp(uniqueEmail('reader'), '10.9.9.9')).statusCode);
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
   });
 
@@ -134,7 +131,7 @@ describe('newsletter sign-up and unsubscribe', () => {
   });
 
   it('forgets sign-ups left unconfirmed for 7 days: their link no longer works', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('reader');
     await signUp(email);
     const [mail] = await waitForMails(email, 1);
     await t.database.prisma.newsletterSubscriber.update({
@@ -147,12 +144,12 @@ describe('newsletter sign-up and unsubscribe', () => {
       payload: { token: tokenIn(mail) },
     });
     expect(confirm.statusCode).toBe(400);
-    await signUp(uniqueEmail()); // any sign-up sweeps the expired ones
+    await signUp(uniqueEmail('reader')); // any sign-up sweeps the expired ones
     expect(await stateOf(email)).toBeNull();
   });
 
   it('subscribes a registered user’s own address at once, linked to the user, and /account switches it', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('reader');
     const member = await seedMember(t, { email });
     const headers = { cookie: member.cookie };
     const before = await t.app.inject({
@@ -193,7 +190,7 @@ describe('newsletter sign-up and unsubscribe', () => {
   });
 
   it('makes an address’s earlier sign-up the account’s when that address registers', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('reader');
     expect((await signUp(email)).statusCode).toBe(202);
     const [mail] = await waitForMails(email, 1);
     const confirmed = await t.app.inject({
@@ -215,7 +212,7 @@ describe('newsletter sign-up and unsubscribe', () => {
   });
 
   it('unsubscribes by the RFC 8058 one-click POST, without a session, and resubscribes from the page', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('reader');
     await signUp(email);
     const [mail] = await waitForMails(email, 1);
     await t.app.inject({

@@ -26,10 +26,10 @@ import {
   type SubscriptionPlan,
 } from '../../stripe/membership-checkout.js';
 import { CheckoutBodySchema, SwitchPlanBodySchema } from '../../../../contract/plans-api.js';
-import { PLAN_SHAPES } from '../../../../contract/plans.js';
+import { PLAN_SHAPES } from '../../../../contract/plan-rules.js';
 import { idOf } from '../../stripe/call-stripe.js';
-import { isCohortPrice } from '../../stripe/offer.js';
-import { mayStartTrial, planUnavailable } from '../../memberships/plans.js';
+import { isCohortPrice } from '../../stripe/cohort-sales.js';
+import { mayStartTrial, planUnavailable } from '../../memberships/plan-catalog.js';
 import { discountedCents, findOffer } from '../../memberships/offers.js';
 import { redeemOffer } from '../../memberships/offer-redemptions.js';
 import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
@@ -264,7 +264,9 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       const current = await retrieveOrNull(payments.stripe, 'read a subscription', (stripe) =>
         stripe.subscriptions.retrieve(subscriptionId),
       );
-      const item = current?.items.data.find((each) => isCohortPrice(each.price, payments.offer));
+      const item = current?.items.data.find((each) =>
+        isCohortPrice(each.price, payments.membershipPrice),
+      );
       if (!current || !item) {
         throw new HttpError(
           409,

@@ -9,9 +9,9 @@ import { clientDistDir } from '../../paths.js';
 import { PerkCatalogError, readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
 import { importCodes, parseCodes } from '../../perks/import-codes.js';
 import { perkReport } from '../../perks/redeem.js';
-import { earlyAccessMetadata } from '../../stripe/offer.js';
+import { earlyAccessMetadata } from '../../stripe/cohort-sales.js';
 
-const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
 
 function perkFile(id: string, fields: Record<string, string> = {}) {
   const front = {
@@ -87,7 +87,7 @@ describe('partner perks', () => {
 
   async function newMember(): Promise<Visitor & { intentId: string }> {
     const visitor = await newVisitor(t.app);
-    const intent = stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, OFFER));
+    const intent = stripe.paidPaymentIntent(earlyAccessMetadata(visitor.userId, MEMBERSHIP_PRICE));
     await stripe.deliverPending();
     expect((await visitor.me()).isSubscribed).toBe(true);
     return Object.assign(visitor, { intentId: String(intent.id) });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
+import { seedMember, type SeededMember } from '#test/members';
 import { waitForMail } from '#test/registration';
 import { newVisitor } from '#test/visitor';
-import { withSite, type Caller, type Site } from '#test/with-site';
+import { giveAndPay, withGivingSite, type Caller, type Site } from '#test/with-site';
 import { readDashboard } from '../../desk/dashboard.js';
 
 // Solidarity seats through the real app and PostgreSQL, against the fake Stripe: a
@@ -21,11 +21,8 @@ describe('solidarity seats', () => {
   let editor: SeededMember;
 
   /** Funds `seats` as `supporter` and pays at the fake Stripe; answers the PaymentIntent's id. */
-  async function fund(supporter: Caller, payload: object): Promise<string> {
-    const id = await t.payClientSecret(await t.call(supporter, 'POST', '/api/seats', payload));
-    await t.app.giving.deliverNow();
-    return id;
-  }
+  const fund = (supporter: Caller, payload: object) =>
+    giveAndPay(t, supporter, '/api/seats', payload);
 
   const ask = (who: Caller, note = NOTE) => t.call(who, 'POST', '/api/seats/requests', { note });
   const pool = async () => (await t.call(null, 'GET', '/api/seats/pool')).json();
@@ -34,16 +31,11 @@ describe('solidarity seats', () => {
     (await desk()).requests.find((r: { userId: string }) => r.userId === who.userId);
 
   beforeAll(async () => {
-    t = await withSite({
-      payments: true,
-      mail: true,
-      env: {
-        STAFF_EMAILS: OWNER,
-        EDITOR_EMAILS: EDITOR,
-        MEMBERSHIP_PRICE_CENTS: '1200',
-      },
-    });
-    [owner, editor] = await seedStaff(t, 'owner', 'editor');
+    ({
+      site: t,
+      owner,
+      editor,
+    } = await withGivingSite({ owner: OWNER, editor: EDITOR }, { MEMBERSHIP_PRICE_CENTS: '1200' }));
   });
   afterAll(async () => {
     await t?.close();

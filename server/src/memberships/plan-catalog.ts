@@ -5,7 +5,7 @@ import {
   type DeskPlan,
   type Plan,
   type PlanId,
-} from '../../../contract/plans.js';
+} from '../../../contract/plan-rules.js';
 import { DomainError } from '../domain-error.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   readPlans,
   type PlanDefaults,
   type PlanRow,
-} from '../../memberships/plans.js';
+} from '../../memberships/plan-catalog.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +24,7 @@ declare module 'fastify' {
 
 const FRESH_MS = 1_000;
 
-/** The plans on sale (memberships/plans.ts): made at the first start, read for each sale. */
+/** The plans on sale (memberships/plan-catalog.ts): made at the first start, read for each sale. */
 export default fp(
   async function plans(app: FastifyInstance, options: { defaults: PlanDefaults }) {
     let last: { at: number; rows: PlanRow[] } | null = null;

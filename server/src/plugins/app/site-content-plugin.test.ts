@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMember, type SeededMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { POLL_MS } from './site-content.js';
+import { POLL_MS } from './site-content-plugin.js';
 
 // A server that cannot LISTEN (behind PgBouncer's transaction pooling) learns of a change made on
 // another server by asking for the content generation: every kind of change, not only posts.

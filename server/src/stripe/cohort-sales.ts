@@ -1,11 +1,16 @@
 import type Stripe from 'stripe';
+import type { AppConfig } from '../config.js';
 import { EARLY_ACCESS_OFFER, UUID_PATTERN } from '../../../contract/constants.js';
 import { GIFT_OFFER } from '../../../contract/gift-rules.js';
 import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules.js';
 
 /**
- * What makes a Stripe object Cohort's own offer (docs/decisions/0008-membership-ledger.md), so that
- * a payment for anything else on the same Stripe account never grants a membership.
+ * What makes a Stripe object one of Cohort's own sales (docs/decisions/0008-membership-ledger.md):
+ * the membership's Prices, and the metadata the server puts on each PaymentIntent it makes (a year
+ * paid once, a gift, seats), so that a payment for anything else on the same Stripe account never
+ * grants a membership. The metadata key `offer` names what a PaymentIntent sells ('early-access',
+ * 'gift', 'seats': `EARLY_ACCESS_OFFER`, `GIFT_OFFER`, `SEATS_OFFER`); PaymentIntents already paid
+ * carry it, so it keeps that name. Anywhere else an offer is a discount code (memberships/offers.ts).
  */
 
 /**
@@ -14,24 +19,34 @@ import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules
  */
 export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_';
 
-export interface Offer {
+/** The membership's price as the environment sets it (its first start's), and its Stripe Price. */
+export interface MembershipPrice {
   priceCents: number;
   currency: string;
   /** `STRIPE_PRICE_ID`, when the operator made the Price. */
   priceId: string | undefined;
 }
 
+/** The membership's price from the configuration (MEMBERSHIP_PRICE_CENTS, STRIPE_PRICE_ID...). */
+export const membershipPriceOf = (
+  config: Pick<AppConfig, 'membership' | 'stripe'>,
+): MembershipPrice => ({
+  priceCents: config.membership.priceCents,
+  currency: config.membership.currency,
+  priceId: config.stripe?.priceId,
+});
+
 export const planLookupKey = (plan: 'monthly' | 'yearly', cents: number, currency: string) =>
   `${MEMBERSHIP_LOOKUP_KEY_PREFIX}${plan}_${cents}_${currency}`;
 
 /** The yearly Price's lookup key at the environment's price (the first start's). */
-export const membershipLookupKey = (offer: Offer) =>
-  planLookupKey('yearly', offer.priceCents, offer.currency);
+export const membershipLookupKey = (price: MembershipPrice) =>
+  planLookupKey('yearly', price.priceCents, price.currency);
 
 /** Is this a Price of Cohort's membership (the operator's, or one Cohort created)? */
-export function isCohortPrice(price: Stripe.Price, offer: Offer): boolean {
+export function isCohortPrice(price: Stripe.Price, membershipPrice: MembershipPrice): boolean {
   return (
-    (offer.priceId !== undefined && price.id === offer.priceId) ||
+    (membershipPrice.priceId !== undefined && price.id === membershipPrice.priceId) ||
     (price.lookup_key?.startsWith(MEMBERSHIP_LOOKUP_KEY_PREFIX) ?? false)
   );
 }
@@ -42,25 +57,28 @@ export function isCohortPrice(price: Stripe.Price, offer: Offer): boolean {
  */
 export function earlyAccessMetadata(
   userId: string,
-  offer: Pick<Offer, 'priceCents' | 'currency'>,
+  price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
 ): Record<string, string> {
   return {
     userId,
     offer: EARLY_ACCESS_OFFER,
-    priceCents: String(offer.priceCents),
-    currency: offer.currency,
+    priceCents: String(price.priceCents),
+    currency: price.currency,
   };
 }
 
 /**
  * Is this a paid early-access PaymentIntent at the price the server set? PaymentIntents from
- * before the price was kept in metadata are checked against the configured offer.
+ * before the price was kept in metadata are checked against the configured membership price.
  */
-export function isPaidEarlyAccess(intent: Stripe.PaymentIntent, offer: Offer): boolean {
+export function isPaidEarlyAccess(
+  intent: Stripe.PaymentIntent,
+  membershipPrice: MembershipPrice,
+): boolean {
   const metadata = intent.metadata ?? {};
   if (metadata.offer !== EARLY_ACCESS_OFFER || intent.status !== 'succeeded') return false;
-  const priceCents = Number(metadata.priceCents ?? offer.priceCents);
-  const currency = metadata.currency ?? offer.currency;
+  const priceCents = Number(metadata.priceCents ?? membershipPrice.priceCents);
+  const currency = metadata.currency ?? membershipPrice.currency;
   return (
     Number.isInteger(priceCents) &&
     priceCents > 0 &&
@@ -87,7 +105,7 @@ export interface GiftDetails {
  */
 export function giftMetadata(
   gift: GiftDetails,
-  price: Pick<Offer, 'priceCents' | 'currency'>,
+  price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
 ): Record<string, string> {
   return {
     offer: GIFT_OFFER,
@@ -104,12 +122,12 @@ export function giftMetadata(
 }
 
 /**
- * Is this a PaymentIntent for `offer` (a gift, seats), paid in full at the price the server set in
+ * Is this a PaymentIntent for `sold` (a gift, seats), paid in full at the price the server set in
  * its metadata?
  */
-function isPaidAtServerPrice(intent: Stripe.PaymentIntent, offer: string): boolean {
+function isPaidAtServerPrice(intent: Stripe.PaymentIntent, sold: string): boolean {
   const metadata = intent.metadata ?? {};
-  if (metadata.offer !== offer || intent.status !== 'succeeded') return false;
+  if (metadata.offer !== sold || intent.status !== 'succeeded') return false;
   const priceCents = Number(metadata.priceCents);
   return (
     Number.isInteger(priceCents) &&
@@ -155,7 +173,7 @@ export interface SeatFundingDetails {
 /** The metadata of a supporter's PaymentIntent: the seats, and the total the server set. */
 export function seatsMetadata(
   funding: SeatFundingDetails,
-  price: Pick<Offer, 'priceCents' | 'currency'>,
+  price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
 ): Record<string, string> {
   return {
     offer: SEATS_OFFER,

@@ -1,22 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
-import { PLAN_IDS } from '../../../../contract/plans.js';
+import { formatMoney, PLAN_IDS, PLAN_SHAPES } from '../../../../contract/plan-rules.js';
 import { DeskPlanSchema, PlanChangeSchema } from '../../../../contract/plans-api.js';
 import { withTransaction } from '../../db/transaction.js';
 import { HttpError } from '../../http/errors.js';
-import { readDeskPlans, readPlans } from '../../memberships/plans.js';
+import { readDeskPlans, readPlans } from '../../memberships/plan-catalog.js';
 import { changePlan } from '../../desk/plan-actions.js';
-import { DeskOfferSchema, OfferBodySchema } from '../../../../contract/offers.js';
-import { deskOffer, listOffers } from '../../memberships/offers.js';
-import { createOffer, endOffer } from '../../desk/offer-actions.js';
-import { formatMoney, PLAN_SHAPES } from '../../../../contract/plans.js';
 import { writeAudit } from '../../desk/audit.js';
 import { applyPaymentFacts } from '../../stripe/apply-payment-facts.js';
 import { retrieveOrNull } from '../../stripe/call-stripe.js';
 import { moveSubscriptionPrice, type SubscriptionPlan } from '../../stripe/membership-checkout.js';
-import { isCohortPrice } from '../../stripe/offer.js';
+import { isCohortPrice } from '../../stripe/cohort-sales.js';
 import { readSubscriptionFact } from '../../stripe/read-payment-facts.js';
+import { deskStaff } from './desk-staff.js';
 
 /** Members are told of a new price at least this long before they first pay it. */
 const NOTICE_DAYS = 7;
@@ -26,7 +23,8 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorR
 
 /**
  * The desk's plans: owners and editors see them, with how many members hold each; an owner (signed
- * in within 12 hours) turns one on or off or changes its price. Staff only, as all of the desk.
+ * in within 12 hours) turns one on or off, changes its price, or moves the members who pay an older
+ * price to it. Discount codes are offer-routes.ts's.
  */
 const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   siteName: string;
@@ -51,7 +49,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const staff = await request.requireStaff();
+      const staff = deskStaff(request);
       const id = PLAN_IDS.find((each) => each === request.params.id);
       if (!id) {
         throw new HttpError(
@@ -68,62 +66,6 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  /** Offers: owners make and end them; owners and editors see each one's redemptions. */
-  app.get(
-    '/offers',
-    {
-      schema: {
-        response: { 200: Type.Object({ offers: Type.Array(DeskOfferSchema) }), ...errors },
-      },
-    },
-    async () => ({ offers: await listOffers(app.db.pool, siteUrl) }),
-  );
-  app.post(
-    '/offers',
-    {
-      schema: {
-        body: OfferBodySchema,
-        response: {
-          201: Type.Object({ offer: DeskOfferSchema }),
-          ...errors,
-          409: ErrorResponseSchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      const staff = await request.requireStaff();
-      const plans = await readPlans(app.db.pool);
-      const offer = await withTransaction(app.db.pool, (tx) =>
-        createOffer(tx, staff, request.body, {
-          currency: plans[0]?.currency ?? 'usd',
-          plans,
-          stripe: app.payments?.stripe ?? null,
-        }),
-      );
-      return reply.code(201).send({ offer: deskOffer(offer, undefined, siteUrl) });
-    },
-  );
-  app.post(
-    '/offers/:id/end',
-    {
-      schema: {
-        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
-        response: { 200: Type.Object({ offer: DeskOfferSchema }), ...errors },
-      },
-    },
-    async (request) => {
-      const staff = await request.requireStaff();
-      await withTransaction(app.db.pool, (tx) =>
-        endOffer(tx, staff, request.params.id, app.payments?.stripe ?? null),
-      );
-      const offer = (await listOffers(app.db.pool, siteUrl)).find(
-        (each) => each.id === request.params.id,
-      );
-      if (!offer) throw new HttpError(404, 'not_found', 'No such offer.');
-      return { offer };
-    },
-  );
-
   /**
    * Moves the members who subscribed at an older price of a plan to its price now (Stripe's price
    * change with proration off: charged from their next renewal), each told by mail first. Those
@@ -134,7 +76,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
     '/plans/:id/move-subscribers',
     { schema: { params: Type.Object({ id: Type.String({ maxLength: 40 }) }) } },
     async (request) => {
-      const staff = await request.requireStaff();
+      const staff = deskStaff(request);
       const payments = app.requirePayments();
       const id = request.params.id;
       if (id !== 'monthly' && id !== 'yearly') {
@@ -169,7 +111,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
           s.subscriptions.retrieve(row.id),
         );
         const item = subscription?.items.data.find((one) =>
-          isCohortPrice(one.price, payments.offer),
+          isCohortPrice(one.price, payments.membershipPrice),
         );
         if (!subscription || !item) continue;
         const renewsAt = item.current_period_end * 1000;

@@ -1,0 +1,43 @@
+import type { MarkdownTree } from '../../../../../contract/markdown-tree';
+import { MarkdownContent } from '../../../components/markdown-content';
+import { ContentImage } from './content-image';
+import { MembersOnlyRest } from './members-only-rest';
+
+/**
+ * What an article and a page of its own show under their masthead: the feature image (when there
+ * is one), then the body. A members-only post drawn for a non-member has only its opening
+ * (`teaser`), and under it how to read the rest.
+ */
+export function PostBody({
+  hero,
+  body,
+  bodyKey,
+  teaser,
+}: {
+  hero: { src: string; alt: string | undefined } | undefined;
+  body: MarkdownTree;
+  bodyKey: string;
+  teaser: boolean;
+}) {
+  return (
+    <>
+      {hero && (
+        <div className="article__hero">
+          <ContentImage
+            src={hero.src}
+            alt={hero.alt}
+            priority
+            sizes="(min-width: 60.5rem) 58rem, calc(100vw - 2.5rem)"
+          />
+        </div>
+      )}
+      <div className="prose article__body">
+        {teaser ? (
+          <MembersOnlyRest bodyKey={bodyKey} teaser={body} />
+        ) : (
+          <MarkdownContent blocks={body.children} />
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorResponseSchema } from '../../../../contract/api.js';
+import { DeskOfferSchema, OfferBodySchema } from '../../../../contract/offers.js';
+import { withTransaction } from '../../db/transaction.js';
+import { createOffer, endOffer } from '../../desk/offer-actions.js';
+import { HttpError } from '../../http/errors.js';
+import { deskOffer, listOffers } from '../../memberships/offers.js';
+import { readPlans } from '../../memberships/plan-catalog.js';
+import { deskStaff } from './desk-staff.js';
+
+const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
+
+/**
+ * The desk's offers, discount codes (docs/decisions/0023-offers-and-trials.md): owners make and end
+ * them; owners and editors see each one's redemptions.
+ */
+const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
+  app,
+  { siteUrl },
+) => {
+  app.get(
+    '/offers',
+    {
+      schema: {
+        response: { 200: Type.Object({ offers: Type.Array(DeskOfferSchema) }), ...errors },
+      },
+    },
+    async () => ({ offers: await listOffers(app.db.pool, siteUrl) }),
+  );
+  app.post(
+    '/offers',
+    {
+      schema: {
+        body: OfferBodySchema,
+        response: {
+          201: Type.Object({ offer: DeskOfferSchema }),
+          ...errors,
+          409: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const staff = deskStaff(request);
+      const plans = await readPlans(app.db.pool);
+      const offer = await withTransaction(app.db.pool, (tx) =>
+        createOffer(tx, staff, request.body, {
+          currency: plans[0]?.currency ?? 'usd',
+          plans,
+          stripe: app.payments?.stripe ?? null,
+        }),
+      );
+      return reply.code(201).send({ offer: deskOffer(offer, undefined, siteUrl) });
+    },
+  );
+  app.post(
+    '/offers/:id/end',
+    {
+      schema: {
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: Type.Object({ offer: DeskOfferSchema }), ...errors },
+      },
+    },
+    async (request) => {
+      const staff = deskStaff(request);
+      await withTransaction(app.db.pool, (tx) =>
+        endOffer(tx, staff, request.params.id, app.payments?.stripe ?? null),
+      );
+      const offer = (await listOffers(app.db.pool, siteUrl)).find(
+        (each) => each.id === request.params.id,
+      );
+      if (!offer) throw new HttpError(404, 'not_found', 'No such offer.');
+      return { offer };
+    },
+  );
+};
+
+export default deskOfferRoutes;

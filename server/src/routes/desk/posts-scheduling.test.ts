@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SeededMember } from '#test/members';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { createPostSchedule } from '../../content/post-schedule.js';
+import { ARTICLE, OWNER, SITE, useDeskPostsSite } from '#test/desk-posts-site';
+
+// A scheduled post: off the site before its time, live at it on the job queue with no visitor,
+// and live at it though the server that scheduled it stopped before then.
+
+describe('the desk’s posts: scheduled', () => {
+  const site = useDeskPostsSite();
+  const { call, page, feedLinks, sitemap } = site;
+  let owner: SeededMember;
+  beforeAll(() => ({ owner } = site));
+
+  it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {
+    const { post } = (
+      await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'in-two-seconds' })
+    ).json();
+    const bad = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+      at: 'tomorrow',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/^at: must be an ISO date and time/);
+
+    const at = new Date(Date.now() + 6_000);
+    const scheduled = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+      at: at.toISOString(),
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(scheduled.json().post).toMatchObject({
+      status: 'scheduled',
+      publishedAt: at.toISOString(),
+    });
+    expect((await page(post.path)).statusCode).toBe(404);
+    expect(await sitemap()).not.toContain(post.path);
+
+    // The queue's job marks it published within a few seconds of its time.
+    let status = 'scheduled';
+    for (let tries = 0; tries < 60 && status !== 'published'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = (await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post.status;
+    }
+    expect(status).toBe('published');
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+    // The site reads its posts again once the job has marked it (the next moment, not at once).
+    await expect
+      .poll(async () => (await page(post.path)).statusCode, { timeout: 5_000, interval: 100 })
+      .toBe(200);
+    expect(await feedLinks('/rss.xml')).toContain(`${SITE}${post.path}`);
+  });
+});
+
+describe('a scheduled post across a restart', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('goes live at its time though the server that scheduled it stopped before then', async () => {
+    const pool = t.database.pool;
+    const { rows } = await pool.query<{ id: number }>(
+      `INSERT INTO posts (kind, slug, title, fields, body, status, "publishedAt", "updatedAt")
+        VALUES ('article', 'after-restart', 'After a restart',
+          '{"category":"Health","summary":"s","readingMinutes":3}', 'Text.', 'scheduled',
+          now() + interval '3 seconds', now())
+        RETURNING id`,
+    );
+    const id = rows[0]?.id ?? 0;
+    // The server that scheduled it: its job is queued, then it stops before the time.
+    const before = createPostSchedule(pool, { onPublished: () => {}, log: () => {} });
+    const at = new Date(Date.now() + 3_000);
+    await before.publishAt(id, at);
+    await before.stop();
+
+    // Another server starts (or the same one again): it finds the queued job and works it.
+    let published = false;
+    const after = createPostSchedule(pool, {
+      onPublished: () => (published = true),
+      log: () => {},
+    });
+    await after.start();
+    try {
+      for (let tries = 0; tries < 60 && !published; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await after.stop();
+    }
+    expect(published).toBe(true);
+    const status = await pool.query(`SELECT status FROM posts WHERE id = $1`, [id]);
+    expect(status.rows[0].status).toBe('published');
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+  });
+});

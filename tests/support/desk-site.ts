@@ -1,0 +1,84 @@
+import { afterAll, beforeAll } from 'vitest';
+import { seedMember, type SeededMember } from '#test/members';
+import { withSite, type Site } from '#test/with-site';
+import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
+
+// The site the publisher's desk tests (server/src/routes/desk/desk-*.test.ts) run against: the real
+// app and PostgreSQL, with payments against the fake Stripe and a mailbox, an owner, an editor and
+// a reader, and the calls those tests make.
+
+export const PASSWORD = 'correct horse battery staple';
+export const OWNER = 'owner@example.com';
+export const EDITOR = 'editor@example.com';
+export const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
+let counter = 0;
+export const uniqueEmail = () => `desk-${Date.now()}-${(counter += 1)}@example.com`;
+
+export type Browser = Pick<SeededMember, 'userId' | 'cookie'>;
+
+/**
+ * Starts the site before the calling describe's tests and stops it after them: its app and
+ * members are there once the describe's `beforeAll` hooks run (this one first), its calls at once.
+ */
+export function useDeskSite() {
+  let t: Site;
+  let owner: Browser;
+  let editor: Browser;
+  let reader: Browser;
+
+  const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
+    const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    if (!value) throw new Error('no session cookie in the answer');
+    return `${SESSION_COOKIE}=${value}`;
+  };
+
+  /** A reader with an account (a password too, to sign in elsewhere), signed in just now. */
+  const register = (email = uniqueEmail()): Promise<Browser> =>
+    seedMember(t, { email, password: PASSWORD });
+
+  const auditCount = async () =>
+    Number((await t.database.pool.query('SELECT count(*) FROM audit_log')).rows[0].count);
+
+  beforeAll(async () => {
+    t = await withSite({
+      payments: true,
+      mail: true,
+      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
+    });
+    [owner, editor, reader] = await Promise.all([
+      register(OWNER),
+      register(EDITOR),
+      register(uniqueEmail()),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const grant = (userId: string, until: string, reason = 'Speaker at our spring event') =>
+    t.call(owner, 'POST', `/api/desk/members/${userId}/comps`, { until, reason });
+  const member = async (userId: string) =>
+    (await t.call(owner, 'GET', `/api/desk/members/${userId}`)).json();
+  const audit = async (userId: string) => (await member(userId)).audit;
+
+  return {
+    get t() {
+      return t;
+    },
+    get owner() {
+      return owner;
+    },
+    get editor() {
+      return editor;
+    },
+    get reader() {
+      return reader;
+    },
+    cookieOf,
+    register,
+    auditCount,
+    grant,
+    member,
+    audit,
+  };
+}
