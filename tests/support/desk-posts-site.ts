@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { seedMember, seedStaff, type SeededMember } from '#test/members';
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
+import { madeLater } from '#test/made-later';
 import { clientDistDir, ssrDistDir } from '../../server/src/paths.js';
 
 // The site the desk's posts tests (server/src/routes/desk/posts-*.test.ts) run against: the real
@@ -28,17 +29,19 @@ export const ARTICLE = {
 export const UPLOADED_IMAGE = '/uploads/k3ys0nawoodentab1e00-1200x800.webp';
 
 /**
- * Starts the site before the calling describe's tests and stops it after them: its app, mailbox
- * and members are there once the describe's `beforeAll` hooks run (this one first), its calls at
- * once.
+ * Starts the site before the calling describe's tests and stops it after them. Everything it
+ * answers can be named at once; its app, mailbox and members are made by this `beforeAll` (the describe's
+ * first), and stand in until then (`madeLater`), so the tests use them.
  */
 export function useDeskPostsSite() {
-  let mailbox: SmtpCapture;
-  let t: TestApp;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let reader: SeededMember;
+  const [mailbox, makeMailbox, madeMailbox] = madeLater<SmtpCapture>(
+    'The desk posts site’s mailbox',
+  );
+  const [t, makeT, madeT] = madeLater<TestApp>('The desk posts site');
+  const [owner, makeOwner] = madeLater<SeededMember>('The owner');
+  const [editor, makeEditor] = madeLater<SeededMember>('The editor');
+  const [writer, makeWriter] = madeLater<SeededMember>('The writer');
+  const [reader, makeReader] = madeLater<SeededMember>('The reader');
 
   const call = (
     who: SeededMember | null,
@@ -78,45 +81,38 @@ export function useDeskPostsSite() {
   }
 
   beforeAll(async () => {
-    mailbox = await new SmtpCapture().start();
-    t = await createTestApp({
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: {
-        SITE_URL: SITE,
-        STAFF_EMAILS: OWNER,
-        EDITOR_EMAILS: EDITOR,
-        WRITER_EMAILS: WRITER,
-        SMTP_URL: mailbox.url,
-      },
-    });
-    [owner, editor, writer] = await seedStaff(t, 'owner', 'editor', 'writer');
-    reader = await seedMember(t, { email: 'reader@example.com' });
+    makeMailbox(await new SmtpCapture().start());
+    makeT(
+      await createTestApp({
+        clientDir: clientDistDir,
+        ssrDir: ssrDistDir,
+        env: {
+          SITE_URL: SITE,
+          STAFF_EMAILS: OWNER,
+          EDITOR_EMAILS: EDITOR,
+          WRITER_EMAILS: WRITER,
+          SMTP_URL: mailbox.url,
+        },
+      }),
+    );
+    const staff = await seedStaff(t, 'owner', 'editor', 'writer');
+    makeOwner(staff[0]);
+    makeEditor(staff[1]);
+    makeWriter(staff[2]);
+    makeReader(await seedMember(t, { email: 'reader@example.com' }));
   });
   afterAll(async () => {
-    await t?.close();
-    await mailbox?.stop();
+    await madeT()?.close();
+    await madeMailbox()?.stop();
   });
 
   return {
-    get t() {
-      return t;
-    },
-    get mailbox() {
-      return mailbox;
-    },
-    get owner() {
-      return owner;
-    },
-    get editor() {
-      return editor;
-    },
-    get writer() {
-      return writer;
-    },
-    get reader() {
-      return reader;
-    },
+    t,
+    mailbox,
+    owner,
+    editor,
+    writer,
+    reader,
     call,
     page,
     feedLinks,

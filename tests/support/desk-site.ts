@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { seedMember, type SeededMember } from '#test/members';
+import { madeLater } from '#test/made-later';
 import { withSite, type Site } from '#test/with-site';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 
@@ -17,14 +18,15 @@ export const uniqueEmail = () => `desk-${Date.now()}-${(counter += 1)}@example.c
 export type Browser = Pick<SeededMember, 'userId' | 'cookie'>;
 
 /**
- * Starts the site before the calling describe's tests and stops it after them: its app and
- * members are there once the describe's `beforeAll` hooks run (this one first), its calls at once.
+ * Starts the site before the calling describe's tests and stops it after them. Everything it
+ * answers can be named at once; its app and members are made by this `beforeAll` (the describe's
+ * first), and stand in until then (`madeLater`), so the tests use them.
  */
 export function useDeskSite() {
-  let t: Site;
-  let owner: Browser;
-  let editor: Browser;
-  let reader: Browser;
+  const [t, makeT, madeT] = madeLater<Site>('The desk site');
+  const [owner, makeOwner] = madeLater<Browser>('The owner');
+  const [editor, makeEditor] = madeLater<Browser>('The editor');
+  const [reader, makeReader] = madeLater<Browser>('The reader');
 
   const cookieOf = (response: { cookies: { name: string; value: string }[] }) => {
     const value = response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
@@ -40,19 +42,24 @@ export function useDeskSite() {
     Number((await t.database.pool.query('SELECT count(*) FROM audit_log')).rows[0].count);
 
   beforeAll(async () => {
-    t = await withSite({
-      payments: true,
-      mail: true,
-      env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
-    });
-    [owner, editor, reader] = await Promise.all([
+    makeT(
+      await withSite({
+        payments: true,
+        mail: true,
+        env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
+      }),
+    );
+    const [madeOwner, madeEditor, madeReader] = await Promise.all([
       register(OWNER),
       register(EDITOR),
       register(uniqueEmail()),
     ]);
+    makeOwner(madeOwner);
+    makeEditor(madeEditor);
+    makeReader(madeReader);
   });
   afterAll(async () => {
-    await t?.close();
+    await madeT()?.close();
   });
 
   const grant = (userId: string, until: string, reason = 'Speaker at our spring event') =>
@@ -61,24 +68,5 @@ export function useDeskSite() {
     (await t.call(owner, 'GET', `/api/desk/members/${userId}`)).json();
   const audit = async (userId: string) => (await member(userId)).audit;
 
-  return {
-    get t() {
-      return t;
-    },
-    get owner() {
-      return owner;
-    },
-    get editor() {
-      return editor;
-    },
-    get reader() {
-      return reader;
-    },
-    cookieOf,
-    register,
-    auditCount,
-    grant,
-    member,
-    audit,
-  };
+  return { t, owner, editor, reader, cookieOf, register, auditCount, grant, member, audit };
 }

@@ -5,6 +5,7 @@ import { sessionCookieOf, tokenFromMail, waitForMail } from '#test/registration'
 import { SmtpCapture } from '#test/smtp-capture';
 import { createTestApp, type TestApp } from '#test/test-app';
 import type { Visitor } from '#test/visitor';
+import { madeLater } from '#test/made-later';
 import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 
@@ -20,32 +21,34 @@ export const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().sli
 export const uniqueEmail = () => `proven${Date.now()}${(counter += 1)}@example.com`;
 
 /**
- * Starts the site before the calling describe's tests and stops it after them: its app, Stripe
- * and mailbox are there once the describe's `beforeAll` hooks run (this one first), its calls at
- * once.
+ * Starts the site before the calling describe's tests and stops it after them. Everything it
+ * answers can be named at once; its app, Stripe and mailbox are made by this `beforeAll` (the
+ * describe's first), and stand in until then (`madeLater`), so the tests use them.
  */
 export function useProvenAddressesSite() {
-  let stripe: FakeStripe;
-  let smtp: SmtpCapture;
-  let t: TestApp;
+  const [stripe, makeStripe, madeStripe] = madeLater<FakeStripe>('The fake Stripe');
+  const [smtp, makeSmtp, madeSmtp] = madeLater<SmtpCapture>('The mailbox');
+  const [t, makeT, madeT] = madeLater<TestApp>('The proven addresses site');
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    smtp = await new SmtpCapture().start();
-    t = await createTestApp({
-      env: {
-        ...stripe.env(),
-        SMTP_URL: smtp.url,
-        SITE_URL: 'https://cohort.example',
-        LOGIN_RATE_LIMIT: '1000',
-        STAFF_EMAILS: `${OWNER},${LISTED}`,
-      },
-    });
+    makeStripe(await startFakeStripe());
+    makeSmtp(await new SmtpCapture().start());
+    makeT(
+      await createTestApp({
+        env: {
+          ...stripe.env(),
+          SMTP_URL: smtp.url,
+          SITE_URL: 'https://cohort.example',
+          LOGIN_RATE_LIMIT: '1000',
+          STAFF_EMAILS: `${OWNER},${LISTED}`,
+        },
+      }),
+    );
   });
   afterAll(async () => {
-    await t?.close();
-    await smtp?.stop();
-    await stripe?.stop();
+    await madeT()?.close();
+    await madeSmtp()?.stop();
+    await madeStripe()?.stop();
   });
 
   const post = (cookie: string | null, url: string, payload: object) =>
@@ -80,20 +83,5 @@ export function useProvenAddressesSite() {
     return { token: tokenFromMail(mail.text, '/sign-in/link'), code, mail };
   }
 
-  return {
-    get stripe() {
-      return stripe;
-    },
-    get smtp() {
-      return smtp;
-    },
-    get t() {
-      return t;
-    },
-    post,
-    get,
-    payEarlyAccess,
-    legacyAccount,
-    askForSignIn,
-  };
+  return { stripe, smtp, t, post, get, payEarlyAccess, legacyAccount, askForSignIn };
 }

@@ -12,8 +12,8 @@ import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
-import { readPublishedContent } from '../content/published-content.js';
-import { createNewslettersFile } from '../content/newsletters-file.js';
+import { readPublishedPosts } from '../content/published-content.js';
+import { createNewsletterIssues } from '../content/site-content.js';
 import { seedPosts } from '../content/seed.js';
 import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
 import { SendLockedError, sendIssue, type SendProgress } from '../newsletter/send-issue.js';
@@ -47,7 +47,7 @@ async function readIssue(
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
   const issues = await withDatabase(config, io, async ({ database }) => {
     await seedPosts(database.pool, contentDir);
-    return createNewslettersFile(await readPublishedContent(database.pool, [])).issues;
+    return createNewsletterIssues(await readPublishedPosts(database.pool));
   });
   const issue = issues.find((item) => item.slug === slug);
   if (!issue) {

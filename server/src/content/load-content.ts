@@ -24,6 +24,10 @@ import type { Perk } from '../../../contract/perks.js';
 import { checkAndConvertMarkdown } from './markdown-to-tree.js';
 import { splitFrontMatter } from '../../../contract/split-front-matter.js';
 
+/**
+ * A file of a content folder as read to import it (post-files.ts); the site itself is drawn from
+ * the posts' rows (published-content.ts, site-content.ts), never from this shape.
+ */
 export interface ContentFile<T> {
   /** Where it came from, as the error report names it: `content/articles/sleep-debt-reset.md`. */
   file: string;
@@ -34,14 +38,8 @@ export interface ContentFile<T> {
   /** The body as written. */
   markdown: string;
   /**
-   * A members-only post's: what visitors and non-members read (the body up to the divider, else
-   * nothing). Absent for a public post.
-   */
-  teaser?: MarkdownTree;
-  /**
    * What a post's file says of the columns every post has (who reads it, its feature image, its
-   * search fields…), each absent where it says nothing. Absent for perks, and for posts not read
-   * from a file.
+   * search fields…), each absent where it says nothing. Absent for perks.
    */
   columns?: PostFileColumns;
 }

@@ -1,52 +1,43 @@
 import type pg from 'pg';
-import type {
-  ArticleFrontMatter,
-  BoycottFrontMatter,
-  CampaignFrontMatter,
-  PageFrontMatter,
-  ResourceGroupFrontMatter,
-} from '../../../contract/post-fields.js';
-import type { NewsletterFrontMatter } from '../../../contract/newsletters.js';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
-import type { Perk } from '../../../contract/perks.js';
-import { POST_FOLDERS, splitAtDivider } from '../../../contract/posts.js';
-import type { ContentFile, LoadedContent } from './load-content.js';
+import { splitAtDivider } from '../../../contract/posts.js';
 import { convertMarkdownToTree } from './markdown-to-tree.js';
-import { isoDay, POST_COLUMNS, type PostRow } from './post-row.js';
+import { POST_COLUMNS, type PostRow } from './post-row.js';
+
+/** A published post's row with its body parsed: what site-content.ts makes the site of. */
+export interface PublishedPost {
+  row: PostRow;
+  /** The whole body, the divider left out; null when there is no text. */
+  body: MarkdownTree | null;
+  /**
+   * A members-only post's: what visitors and non-members read (the body up to the divider, else
+   * nothing). Absent for a public post.
+   */
+  teaser?: MarkdownTree;
+}
 
 /**
- * Every published post that is live now, as the content the site draws (site-content.ts), with
- * the partner perks (files: they are not posts). Scheduled posts whose time has come count as
- * published even before the job marks them (scheduling.ts), so no visitor waits on the queue.
+ * Every published post that is live now, in the order of their ids. Scheduled posts whose time
+ * has come count as published even before the job marks them (scheduling.ts), so no visitor
+ * waits on the queue.
  */
-export async function readPublishedContent(
+export async function readPublishedPosts(
   pool: Pick<pg.Pool, 'query'>,
-  perks: readonly Perk[],
   /** A post as it would be published (the desk's preview): in place of its saved row. */
   preview?: PostRow,
-): Promise<LoadedContent> {
+): Promise<PublishedPost[]> {
   const { rows } = await pool.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
       WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
         AND "publishedAt" <= now()
       ORDER BY "id"`,
   );
-  const content: LoadedContent = {
-    articles: [],
-    campaigns: [],
-    boycotts: [],
-    resourceGroups: [],
-    pages: [],
-    perks: perks.map((perk) => ({ file: '', name: perk.id, data: perk, body: null, markdown: '' })),
-    newsletters: [],
-    files: [],
-  };
   const trees = new TreeCache(lastTrees);
   const live = preview ? [...rows.filter((row) => row.id !== preview.id), preview] : rows;
-  for (const row of live) addRow(content, row, trees);
+  const posts = live.map((row) => parseBody(row, trees));
   // A preview's trees are not kept for the next read: it is drawn once.
   if (!preview) lastTrees = trees.used;
-  return content;
+  return posts;
 }
 
 /**
@@ -65,109 +56,11 @@ class TreeCache {
 }
 let lastTrees: ReadonlyMap<string, MarkdownTree> = new Map();
 
-function addRow(content: LoadedContent, row: PostRow, trees: TreeCache) {
-  const file = `${POST_FOLDERS[row.kind]}/${row.slug}.md`;
-  const date = isoDay(row.publishedAt ?? row.updatedAt);
-  const fields = row.fields;
+function parseBody(row: PostRow, trees: TreeCache): PublishedPost {
   // The divider marks where members-only reading starts: never shown itself.
   const { before, after } = splitAtDivider(row.body);
   const whole = after === null ? before : `${before}\n\n${after}`;
   const body = whole.trim() === '' ? null : trees.tree(whole);
-  const teaser =
-    row.visibility === 'members' ? trees.tree(after === null ? '' : before) : undefined;
-  const entry = <T>(data: T): ContentFile<T> => ({
-    file,
-    name: row.slug,
-    data,
-    body,
-    markdown: row.body,
-    ...(teaser && { teaser }),
-  });
-  const base = { id: row.id, slug: row.slug, title: row.title };
-  switch (row.kind) {
-    case 'article':
-      content.articles.push(
-        entry({
-          ...(fields as ArticleFields),
-          ...base,
-          publishedAt: date,
-          ...presentation(row),
-        } as ArticleFrontMatter),
-      );
-      return;
-    case 'campaign':
-      content.campaigns.push(
-        entry({ ...(fields as CampaignFields), ...base, publishedAt: date } as CampaignFrontMatter),
-      );
-      return;
-    case 'boycott': {
-      const { boycottStatus, ...rest } = fields as BoycottFields;
-      content.boycotts.push(
-        entry({ ...rest, ...base, status: boycottStatus } as BoycottFrontMatter),
-      );
-      return;
-    }
-    case 'resources':
-      content.resourceGroups.push(
-        entry({
-          ...(fields as ResourceFields),
-          id: row.id,
-          slug: row.slug,
-        } as ResourceGroupFrontMatter),
-      );
-      return;
-    case 'page':
-      content.pages.push(
-        entry({
-          ...(fields as PageFields),
-          id: row.id,
-          title: row.title,
-          ...presentation(row),
-        } as PageFrontMatter),
-      );
-      return;
-    case 'newsletter':
-      content.newsletters.push(
-        entry({
-          ...(fields as NewsletterFields),
-          // A post written in the desk may leave out what a file's front matter defaults.
-          articles: (fields as Partial<NewsletterFields>).articles ?? [],
-          sample: (fields as Partial<NewsletterFields>).sample ?? false,
-          ...base,
-          publishedAt: date,
-          membersOnly: row.visibility === 'members',
-        } as NewsletterFrontMatter),
-      );
-      return;
-  }
+  if (row.visibility !== 'members') return { row, body };
+  return { row, body, teaser: trees.tree(after === null ? '' : before) };
 }
-
-/** What a writer set of how a post looks and is found: kept only where set. */
-export interface PostPresentation {
-  featureImage?: string;
-  featureImageAlt?: string;
-  seoTitle?: string;
-  seoDescription?: string;
-}
-
-function presentation(row: PostRow): PostPresentation {
-  return {
-    ...(row.featureImage && { featureImage: row.featureImage }),
-    ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
-    ...(row.seoTitle && { seoTitle: row.seoTitle }),
-    ...(row.seoDescription && { seoDescription: row.seoDescription }),
-  };
-}
-
-// What each kind keeps in `fields`: its front matter without what is a column of its own.
-type ArticleFields = Omit<ArticleFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
-type CampaignFields = Omit<CampaignFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
-type BoycottFields = Omit<BoycottFrontMatter, 'id' | 'slug' | 'title' | 'status'> & {
-  boycottStatus: BoycottFrontMatter['status'];
-};
-type ResourceFields = Omit<ResourceGroupFrontMatter, 'id' | 'slug'>;
-type PageFields = Omit<PageFrontMatter, 'id' | 'title'>;
-type NewsletterFields = Omit<
-  NewsletterFrontMatter,
-  'id' | 'slug' | 'title' | 'publishedAt' | 'membersOnly'
->;

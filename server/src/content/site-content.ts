@@ -11,16 +11,28 @@ import type {
   StandalonePage,
 } from '../../../contract/content-types.js';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
-import type { NewsletterIssue, NewsletterListing } from '../../../contract/newsletters.js';
+import type {
+  NewsletterArticle,
+  NewsletterFrontMatter,
+  NewsletterIssue,
+  NewsletterListing,
+} from '../../../contract/newsletters.js';
 import { compareNewestFirst } from '../../../contract/newest-first.js';
 import { PERK_CATEGORIES, type Perk } from '../../../contract/perks.js';
-import { isScreenText } from '../../../contract/posts.js';
+import type {
+  ArticleFrontMatter,
+  BoycottFrontMatter,
+  CampaignFrontMatter,
+  PageFrontMatter,
+  ResourceGroupFrontMatter,
+} from '../../../contract/post-fields.js';
+import { isScreenText, type PostKind } from '../../../contract/posts.js';
+import { categoryPath } from '../../../contract/site-paths.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
-import type { LoadedContent } from './load-content.js';
 import type { PostAddresses } from './post-addresses.js';
-import type { PostPresentation } from './published-content.js';
-import { createNewslettersFile } from './newsletters-file.js';
-import { createSiteIndex } from './site-index.js';
+import { isoDay, type PostRow } from './post-row.js';
+import type { PublishedPost } from './published-content.js';
+import { indexSite } from './site-index.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
 import { collectTopics, type TopicEntry } from './topics.js';
 
@@ -32,8 +44,8 @@ export const ARTWORK_PREFIX = '/art/';
 
 /**
  * Everything published, in the shapes the screens draw (contract/content-types.ts): lists newest
- * first, bodies by slug, and the artwork the lists name. Made from the posts each time they
- * change (server/src/site/), never by a build.
+ * first, bodies by slug, and the artwork the lists name. Made from the published posts' rows
+ * (published-content.ts) each time they change (server/src/site/), never by a build.
  */
 export interface SiteContent {
   articles: ArticleSummary[];
@@ -79,9 +91,13 @@ export interface StandaloneEntry {
   memberBody?: MarkdownTree;
 }
 
-/** `css`: the site's stylesheet, whose colours the web manifest names. */
+/**
+ * The site's content from the published posts (published-content.ts) and the partner perks
+ * (files: they are not posts). `css`: the site's stylesheet, whose colours the web manifest names.
+ */
 export function createSiteContent(
-  content: LoadedContent,
+  posts: readonly PublishedPost[],
+  perks: readonly Perk[],
   css: string,
   addresses: PostAddresses = { gone: new Set(), moved: new Map() },
   /** Topics' descriptions as publishers wrote them, by slug. */
@@ -96,14 +112,17 @@ export function createSiteContent(
     return `${ARTWORK_PREFIX}${fileName}`;
   };
 
-  const articles: ArticleSummary[] = content.articles
-    .map(({ data, teaser }) => {
-      const { featureImage, featureImageAlt, ...rest } = data as typeof data & PostPresentation;
+  const articlePosts = postsOf(posts, 'article');
+  const articles: ArticleSummary[] = articlePosts
+    .map(({ row, teaser }) => {
+      const fields = row.fields as ArticleFields;
+      const { featureImage, featureImageAlt, ...seo } = presentation(row);
       return {
-        ...rest,
-        id: idOf(data),
+        ...fields,
+        ...dated(row),
+        ...seo,
         // The writer's own image where they set one, else artwork drawn from the slug.
-        heroImage: featureImage ?? heroImage(data.slug, themeOf(data.category)),
+        heroImage: featureImage ?? heroImage(row.slug, themeOf(fields.category)),
         ...(featureImage && featureImageAlt && { heroAlt: featureImageAlt }),
         ...(teaser && { membersOnly: true as const }),
       };
@@ -111,37 +130,48 @@ export function createSiteContent(
     .sort(compareNewestFirst);
   // What anyone may read: a members-only article's opening only. Members' bodies apart.
   const articleBodies = new Map(
-    content.articles.map(({ data, body, teaser }) => [data.slug, teaser ?? body ?? emptyBody()]),
+    articlePosts.map(({ row, body, teaser }) => [row.slug, teaser ?? body ?? emptyBody()]),
   );
   const memberBodies = new Map(
-    content.articles.flatMap(({ data, body, teaser }) =>
-      teaser ? [[data.slug, body ?? emptyBody()] as const] : [],
+    articlePosts.flatMap(({ row, body, teaser }) =>
+      teaser ? [[row.slug, body ?? emptyBody()] as const] : [],
     ),
   );
-  const campaigns: Campaign[] = content.campaigns
-    .map(({ data }) => ({
-      ...data,
-      id: idOf(data),
-      heroImage: heroImage(data.slug, 'direct-action'),
+  const campaigns: Campaign[] = postsOf(posts, 'campaign')
+    .map(({ row }) => ({
+      ...(row.fields as CampaignFields),
+      ...dated(row),
+      heroImage: heroImage(row.slug, 'direct-action'),
     }))
     .sort(compareNewestFirst);
-  const boycotts: Boycott[] = content.boycotts
-    .map(({ data }) => ({
-      ...data,
-      id: idOf(data),
-      updates: [...data.updates].sort((a, b) => b.date.localeCompare(a.date)),
-      heroImage: heroImage(data.slug, 'collective'),
-    }))
+  const boycotts: Boycott[] = postsOf(posts, 'boycott')
+    .map(({ row }) => {
+      const { boycottStatus, ...fields } = row.fields as BoycottFields;
+      return {
+        ...fields,
+        id: row.id,
+        slug: row.slug,
+        title: row.title,
+        status: boycottStatus,
+        updates: [...fields.updates].sort((a, b) => b.date.localeCompare(a.date)),
+        heroImage: heroImage(row.slug, 'collective'),
+      };
+    })
     .sort(compareNewestFirst);
-  const resourceGroups: ResourceGroup[] = content.resourceGroups
-    .map(({ data }) => ({
-      ...data,
-      id: idOf(data),
-      resources: data.resources.map((resource) => ({
-        ...resource,
-        heroImage: heroImage(`${data.slug}-${resource.id}`, 'empowerment'),
-      })),
-    }))
+  const resourcePosts = postsOf(posts, 'resources');
+  const resourceGroups: ResourceGroup[] = resourcePosts
+    .map(({ row }) => {
+      const fields = row.fields as ResourceFields;
+      return {
+        ...fields,
+        id: row.id,
+        slug: row.slug,
+        resources: fields.resources.map((resource) => ({
+          ...resource,
+          heroImage: heroImage(`${row.slug}-${resource.id}`, 'empowerment'),
+        })),
+      };
+    })
     .sort((a, b) => a.id - b.id);
   const groupSummaries: ResourceGroupSummary[] = resourceGroups.map(
     ({ id, slug, category, description, resources }) => ({
@@ -163,16 +193,21 @@ export function createSiteContent(
     if (group) return [{ kind: 'resource-group', group }];
     return [];
   };
+  const pagePosts = postsOf(posts, 'page');
   const pages = new Map<string, PageCopy>(
-    content.pages
-      .filter(({ name }) => isScreenText(name))
-      .map(({ name, data: { related, ...data }, body }) => {
+    pagePosts
+      .filter(({ row }) => isScreenText(row.slug))
+      .map(({ row, body }) => {
+        const { related, ...fields } = row.fields as PageFields;
         const items = related?.flatMap(relatedItem) ?? [];
         return [
-          name,
+          row.slug,
           {
-            slug: name,
-            ...data,
+            slug: row.slug,
+            ...fields,
+            id: row.id,
+            title: row.title,
+            ...presentation(row),
             ...(items.length > 0 && { related: items }),
             body: body ?? emptyBody(),
           },
@@ -180,16 +215,15 @@ export function createSiteContent(
       }),
   );
   const standalonePages = new Map(
-    content.pages
-      .filter(({ name }) => !isScreenText(name))
-      .map(({ name, data, body, teaser }): [string, StandaloneEntry] => {
-        const { title, description, updatedAt } = data;
-        const { featureImage, featureImageAlt, seoTitle, seoDescription } = data as typeof data &
-          PostPresentation;
+    pagePosts
+      .filter(({ row }) => !isScreenText(row.slug))
+      .map(({ row, body, teaser }): [string, StandaloneEntry] => {
+        const { description, updatedAt } = row.fields as PageFields;
+        const { featureImage, featureImageAlt, seoTitle, seoDescription } = presentation(row);
         const page: StandalonePage = {
-          id: idOf(data),
-          slug: name,
-          title,
+          id: row.id,
+          slug: row.slug,
+          title: row.title,
           description,
           updatedAt,
           ...(featureImage && { featureImage, featureImageAlt: featureImageAlt ?? '' }),
@@ -198,7 +232,10 @@ export function createSiteContent(
           ...(teaser && { membersOnly: true as const }),
         };
         const whole = body ?? emptyBody();
-        return [name, teaser ? { page, body: teaser, memberBody: whole } : { page, body: whole }];
+        return [
+          row.slug,
+          teaser ? { page, body: teaser, memberBody: whole } : { page, body: whole },
+        ];
       }),
   );
 
@@ -220,7 +257,7 @@ export function createSiteContent(
   };
 
   const topics = collectTopics(articles, campaigns, topicDescriptions);
-  const { issues } = createNewslettersFile(content);
+  const issues = createNewsletterIssues(posts);
   const newsletterListings: NewsletterListing[] = issues.map(
     ({ body: _body, articles: cards, ...issue }) => ({
       ...issue,
@@ -240,22 +277,109 @@ export function createSiteContent(
     standalonePages,
     newsletters: issues,
     newsletterListings,
-    perks: sortPerks(content.perks.map(({ data }) => data)),
+    perks: sortPerks(perks),
     artwork,
     topics,
-    index: createSiteIndex(content, css, [...topics.values()]),
+    index: indexSite(
+      {
+        articles,
+        campaigns,
+        boycotts,
+        // Every page post, screens' text and pages of their own: when each last changed.
+        pages: pagePosts.map(({ row }) => ({
+          slug: row.slug,
+          updatedAt: (row.fields as PageFields).updatedAt,
+        })),
+        resourceGroups: resourcePosts.map(({ row }) => row.fields as ResourceFields),
+        perks,
+        newsletters: issues,
+      },
+      css,
+      [...topics.values()],
+    ),
     gone: addresses.gone,
     moved: addresses.moved,
   };
 }
 
-/** Posts from the database always have their id; only a folder's files may leave it out. */
-const idOf = (data: { id?: number }) => data.id ?? 0;
+/**
+ * Every newsletter issue (contract/newsletters.ts): its body as the same safe tree as articles',
+ * and each article it names resolved to a card. Newest first.
+ */
+export function createNewsletterIssues(posts: readonly PublishedPost[]): NewsletterIssue[] {
+  const articles = postsOf(posts, 'article');
+  // An article that is not published (a draft, or one taken off the site) gets no card.
+  const card = (slug: string): NewsletterArticle[] => {
+    const article = articles.find(({ row }) => row.slug === slug);
+    if (!article) return [];
+    const { summary, category } = article.row.fields as ArticleFields;
+    return [{ slug, title: article.row.title, summary, path: `${categoryPath(category)}/${slug}` }];
+  };
+  return postsOf(posts, 'newsletter')
+    .map(({ row, body }) => {
+      // A post written in the desk may leave out what a file's front matter defaults.
+      const fields = row.fields as Partial<NewsletterFields> & Pick<NewsletterFields, 'summary'>;
+      return {
+        slug: row.slug,
+        title: row.title,
+        summary: fields.summary,
+        publishedAt: publishedDay(row),
+        membersOnly: row.visibility === 'members',
+        articles: (fields.articles ?? []).flatMap(card),
+        sample: fields.sample ?? false,
+        body: body ?? emptyBody(),
+      };
+    })
+    .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
+}
+
+const postsOf = (posts: readonly PublishedPost[], kind: PostKind) =>
+  posts.filter(({ row }) => row.kind === kind);
+
+const publishedDay = (row: PostRow) => isoDay(row.publishedAt ?? row.updatedAt);
+
+/** What a dated post (an article, a campaign) has in columns of its own. */
+const dated = (row: PostRow) => ({
+  id: row.id,
+  slug: row.slug,
+  title: row.title,
+  publishedAt: publishedDay(row),
+});
+
+/** What a writer set of how a post looks and is found: kept only where set. */
+interface PostPresentation {
+  featureImage?: string;
+  featureImageAlt?: string;
+  seoTitle?: string;
+  seoDescription?: string;
+}
+
+function presentation(row: PostRow): PostPresentation {
+  return {
+    ...(row.featureImage && { featureImage: row.featureImage }),
+    ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
+    ...(row.seoTitle && { seoTitle: row.seoTitle }),
+    ...(row.seoDescription && { seoDescription: row.seoDescription }),
+  };
+}
+
+// What each kind keeps in `fields`: its front matter without what is a column of its own.
+type ArticleFields = Omit<ArticleFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
+type CampaignFields = Omit<CampaignFrontMatter, 'id' | 'slug' | 'title' | 'publishedAt'>;
+type BoycottFields = Omit<BoycottFrontMatter, 'id' | 'slug' | 'title' | 'status'> & {
+  boycottStatus: BoycottFrontMatter['status'];
+};
+type ResourceFields = Omit<ResourceGroupFrontMatter, 'id' | 'slug'>;
+type PageFields = Omit<PageFrontMatter, 'id' | 'title'>;
+type NewsletterFields = Omit<
+  NewsletterFrontMatter,
+  'id' | 'slug' | 'title' | 'publishedAt' | 'membersOnly'
+>;
 
 const emptyBody = (): MarkdownTree => ({ type: 'root', children: [] });
 
 /** In the categories' order, then by partner: how /perks lists them. Nothing secret is here. */
-function sortPerks(perks: Perk[]): Perk[] {
+function sortPerks(perks: readonly Perk[]): Perk[] {
   const rank = (perk: Perk) => PERK_CATEGORIES.indexOf(perk.category);
   return [...perks].sort((a, b) => rank(a) - rank(b) || a.partner.localeCompare(b.partner));
 }

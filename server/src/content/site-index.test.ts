@@ -5,12 +5,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECTION_FEED_PATHS, type SiteIndex } from '../../../contract/site-index.js';
 import { contentPages } from '../../../contract/site-paths.js';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { loadContent, type LoadedContent } from './load-content.js';
-import { createSiteIndex, readCssColour } from './site-index.js';
+import { loadContent, type ContentFile, type LoadedContent } from './load-content.js';
+import { indexSite, readCssColour } from './site-index.js';
 
 const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
 const css = readFileSync(new URL('../../../client/src/styles.css', import.meta.url), 'utf8');
 const SITE_URL = 'https://cohort.example';
+
+/** The index of the shipped content folder, as the site indexes its posts. */
+function createSiteIndex(folder: LoadedContent, stylesheet: string) {
+  const data = <T>(files: readonly ContentFile<T>[]) => files.map((file) => file.data);
+  return indexSite(
+    {
+      articles: data(folder.articles),
+      campaigns: data(folder.campaigns),
+      boycotts: data(folder.boycotts),
+      pages: folder.pages.map(({ name, data: page }) => ({
+        slug: name,
+        updatedAt: page.updatedAt,
+      })),
+      resourceGroups: data(folder.resourceGroups),
+      perks: data(folder.perks),
+      newsletters: data(folder.newsletters),
+    },
+    stylesheet,
+  );
+}
 
 let content: LoadedContent;
 let index: SiteIndex;

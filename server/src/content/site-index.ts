@@ -5,30 +5,54 @@ import {
 } from '../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
-import { articleCategories } from '../../../contract/content-types.js';
-import type { LoadedContent } from './load-content.js';
+import {
+  articleCategories,
+  type ArticleSummary,
+  type Boycott,
+  type Campaign,
+} from '../../../contract/content-types.js';
+import type { NewsletterListing } from '../../../contract/newsletters.js';
+import type { Perk } from '../../../contract/perks.js';
 import { topicFeedPath, topicPath } from '../../../contract/topics.js';
 import { isScreenText, postPath } from '../../../contract/posts.js';
 import type { TopicEntry } from './topics.js';
+
+/** What the index reads of the site's content: the lists, and when each item last changed. */
+export interface IndexedContent {
+  articles: readonly Pick<
+    ArticleSummary,
+    'slug' | 'category' | 'title' | 'summary' | 'publishedAt'
+  >[];
+  campaigns: readonly Pick<Campaign, 'publishedAt'>[];
+  boycotts: readonly Pick<Boycott, 'updates'>[];
+  /** Every page: the screens' text (`home`, `why`…) and pages of their own, by slug. */
+  pages: readonly { slug: string; updatedAt: string }[];
+  resourceGroups: readonly { updatedAt: string }[];
+  perks: readonly Pick<Perk, 'updatedAt'>[];
+  newsletters: readonly Pick<
+    NewsletterListing,
+    'slug' | 'title' | 'summary' | 'publishedAt' | 'membersOnly'
+  >[];
+}
 
 /**
  * What the server needs to know about the content for the sitemap, the feeds and the manifest
  * (contract/site-index.ts). Sign-in, account and payment-return pages are not listed: they are
  * nobody's search result.
  */
-export function createSiteIndex(
-  content: LoadedContent,
+export function indexSite(
+  content: IndexedContent,
   css: string,
   topics: readonly TopicEntry[] = [],
 ): SiteIndex {
   const articles = content.articles
-    .map(({ data }) => ({
-      slug: data.slug,
-      section: data.category,
-      path: `${categoryPath(data.category)}/${data.slug}`,
-      title: data.title,
-      summary: data.summary,
-      publishedAt: data.publishedAt,
+    .map(({ slug, category, title, summary, publishedAt }) => ({
+      slug,
+      section: category,
+      path: `${categoryPath(category)}/${slug}`,
+      title,
+      summary,
+      publishedAt,
     }))
     .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
 
@@ -42,31 +66,31 @@ export function createSiteIndex(
   });
 
   const newsletters = content.newsletters
-    .map(({ data }) => ({
-      slug: data.slug,
-      path: NEWSLETTER_PATHS.issue(data.slug),
-      title: data.title,
-      summary: data.summary,
-      publishedAt: data.publishedAt,
-      membersOnly: data.membersOnly,
+    .map(({ slug, title, summary, publishedAt, membersOnly }) => ({
+      slug,
+      path: NEWSLETTER_PATHS.issue(slug),
+      title,
+      summary,
+      publishedAt,
+      membersOnly,
     }))
     .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
 
-  const campaignDates = content.campaigns.map(({ data }) => data.publishedAt);
-  const boycottDates = content.boycotts.flatMap(({ data }) => data.updates.map((u) => u.date));
+  const campaignDates = content.campaigns.map((campaign) => campaign.publishedAt);
+  const boycottDates = content.boycotts.flatMap((boycott) => boycott.updates.map((u) => u.date));
   const articleDates = articles.map((article) => article.publishedAt);
   const issueDates = newsletters.map((issue) => issue.publishedAt);
-  /** When a page file's text last changed (its `updatedAt`), or none for a missing file. */
-  const pageDates = (...names: string[]) =>
-    content.pages.filter(({ name }) => names.includes(name)).map(({ data }) => data.updatedAt);
+  /** When a page's text last changed (its `updatedAt`), or none for a page not published. */
+  const pageDates = (...slugs: string[]) =>
+    content.pages.filter(({ slug }) => slugs.includes(slug)).map(({ updatedAt }) => updatedAt);
   const everyDate = [
     ...articleDates,
     ...campaignDates,
     ...boycottDates,
     ...issueDates,
-    ...content.pages.map(({ data }) => data.updatedAt),
-    ...content.resourceGroups.map(({ data }) => data.updatedAt),
-    ...content.perks.map(({ data }) => data.updatedAt),
+    ...content.pages.map(({ updatedAt }) => updatedAt),
+    ...content.resourceGroups.map(({ updatedAt }) => updatedAt),
+    ...content.perks.map(({ updatedAt }) => updatedAt),
   ];
   /**
    * Every page's lastmod: the newest date of what it shows. A list with nothing in it yet (no
@@ -91,21 +115,21 @@ export function createSiteIndex(
       path: paths.empowerment,
       lastmod: lastmod([
         ...pageDates('empowerment'),
-        ...content.resourceGroups.map(({ data }) => data.updatedAt),
+        ...content.resourceGroups.map(({ updatedAt }) => updatedAt),
       ]),
     },
     { path: paths.earlyAccess, lastmod: lastmod(pageDates('why')) },
-    { path: paths.perks, lastmod: lastmod(content.perks.map(({ data }) => data.updatedAt)) },
+    { path: paths.perks, lastmod: lastmod(content.perks.map(({ updatedAt }) => updatedAt)) },
     // The archive and every issue: a members-only issue's page is public too (its summary).
     { path: paths.newsletter, lastmod: lastmod(issueDates) },
     ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
     ...contentPages.map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
     // Pages of their own (`/about`): a members-only one's page is public too (its opening).
     ...content.pages
-      .filter(({ name }) => !isScreenText(name))
-      .map(({ name, data }) => ({
-        path: postPath({ kind: 'page', slug: name }),
-        lastmod: lastmod([data.updatedAt]),
+      .filter(({ slug }) => !isScreenText(slug))
+      .map(({ slug, updatedAt }) => ({
+        path: postPath({ kind: 'page', slug }),
+        lastmod: lastmod([updatedAt]),
       })),
     // Search finds everything: as new as the newest post.
     { path: paths.search, lastmod: lastmod([]) },

@@ -108,17 +108,26 @@ export function giftMetadata(
   price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
 ): Record<string, string> {
   return {
-    offer: GIFT_OFFER,
+    ...serverPriceMetadata(GIFT_OFFER, gift.buyerUserId, price),
     giftId: gift.giftId,
-    userId: gift.buyerUserId,
     recipientEmail: gift.recipientEmail,
-    priceCents: String(price.priceCents),
-    currency: price.currency,
     ...(gift.buyerEmail && { buyerEmail: gift.buyerEmail }),
     ...(gift.fromName && { fromName: gift.fromName }),
     ...(gift.message && { message: gift.message }),
     ...(gift.sendAt && { sendAt: gift.sendAt.toISOString() }),
   };
+}
+
+/**
+ * What the metadata of every PaymentIntent for `sold` (a gift, seats) at a price the server set
+ * begins with: who pays, and the price, which `isPaidAtServerPrice` checks the payment against.
+ */
+function serverPriceMetadata(
+  sold: string,
+  userId: string,
+  price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
+): Record<string, string> {
+  return { offer: sold, userId, priceCents: String(price.priceCents), currency: price.currency };
 }
 
 /**
@@ -176,12 +185,9 @@ export function seatsMetadata(
   price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
 ): Record<string, string> {
   return {
-    offer: SEATS_OFFER,
+    ...serverPriceMetadata(SEATS_OFFER, funding.supporterUserId, price),
     fundingId: funding.fundingId,
-    userId: funding.supporterUserId,
     seats: String(funding.seats),
-    priceCents: String(price.priceCents),
-    currency: price.currency,
     ...(funding.supporterEmail && { supporterEmail: funding.supporterEmail }),
   };
 }

@@ -6,7 +6,7 @@ import type { Perk } from '../../../../contract/perks.js';
 import { CONTENT_CHANNEL, readContentGeneration } from '../../content/content-changes.js';
 import { readPostAddresses } from '../../content/post-addresses.js';
 import type { PostRow } from '../../content/post-row.js';
-import { readPublishedContent } from '../../content/published-content.js';
+import { readPublishedPosts } from '../../content/published-content.js';
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
 import { publishDuePosts } from '../../content/post-publishing.js';
 import { seedPosts } from '../../content/seed.js';
@@ -75,12 +75,12 @@ export default fp(
       // The generation before the rows: the rows are then at least that new, so a change that
       // commits in between makes the next check read again rather than go unseen.
       const generation = await readContentGeneration(app.db.pool);
-      const [published, addresses, descriptions] = await Promise.all([
-        readPublishedContent(app.db.pool, options.perks),
+      const [posts, addresses, descriptions] = await Promise.all([
+        readPublishedPosts(app.db.pool),
         readPostAddresses(app.db.pool),
         readTopicDescriptions(app.db.pool),
       ]);
-      const next = createSiteContent(published, css, addresses, descriptions);
+      const next = createSiteContent(posts, options.perks, css, addresses, descriptions);
       content = next;
       held = generation;
       for (const listener of listeners) listener(next);
@@ -156,12 +156,12 @@ export default fp(
         listeners.push(listener);
       },
       async preview(post: PostRow) {
-        const [published, addresses, descriptions] = await Promise.all([
-          readPublishedContent(app.db.pool, options.perks, post),
+        const [posts, addresses, descriptions] = await Promise.all([
+          readPublishedPosts(app.db.pool, post),
           readPostAddresses(app.db.pool),
           readTopicDescriptions(app.db.pool),
         ]);
-        return createSiteContent(published, css, addresses, descriptions);
+        return createSiteContent(posts, options.perks, css, addresses, descriptions);
       },
     } satisfies SiteContentSource);
 

@@ -1,12 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   registerThroughMail,
   sessionCookieOf,
   tokenFromMail,
   waitForMail,
 } from '#test/registration';
-import type { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { createTestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import {
   PASSWORD,
@@ -22,11 +21,8 @@ import {
 // in by link or code is sign-in-by-link.test.ts's.
 
 describe('proven addresses', () => {
-  const site = useProvenAddressesSite();
-  const { post, get, payEarlyAccess, legacyAccount, askForSignIn } = site;
-  let smtp: SmtpCapture;
-  let t: TestApp;
-  beforeAll(() => ({ smtp, t } = site));
+  const { post, get, payEarlyAccess, legacyAccount, askForSignIn, smtp, t } =
+    useProvenAddressesSite();
 
   describe('registering', () => {
     it('answers a taken address and a new one alike: same status and body, one mail each, about the same time', async () => {

@@ -1,7 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionCookieOf, waitForMail } from '#test/registration';
-import type { SmtpCapture } from '#test/smtp-capture';
-import type { TestApp } from '#test/test-app';
 import { newVisitor } from '#test/visitor';
 import { uniqueEmail, useProvenAddressesSite } from '#test/proven-addresses-site';
 
@@ -9,11 +7,8 @@ import { uniqueEmail, useProvenAddressesSite } from '#test/proven-addresses-site
 // asked, within 15 minutes, a few wrong codes at most, and what it does to a browser's membership.
 
 describe('proven addresses', () => {
-  const site = useProvenAddressesSite();
-  const { post, get, payEarlyAccess, legacyAccount, askForSignIn } = site;
-  let smtp: SmtpCapture;
-  let t: TestApp;
-  beforeAll(() => ({ smtp, t } = site));
+  const { post, get, payEarlyAccess, legacyAccount, askForSignIn, smtp, t } =
+    useProvenAddressesSite();
 
   describe('signing in by link or code', () => {
     it('answers an unknown address as a known one, and mails each a link and a code', async () => {

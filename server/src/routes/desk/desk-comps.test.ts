@@ -1,18 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Site } from '#test/with-site';
-import { OWNER, type Browser, useDeskSite } from '#test/desk-site';
+import { describe, expect, it } from 'vitest';
+import { OWNER, useDeskSite } from '#test/desk-site';
 
 // What an owner gives through the desk: a comp that makes an account a member until its end date,
 // on the ledger and in the audit log, refused without a real end or a reason; and the dashboard and
 // the audit log staff see.
 
 describe('the publisher’s desk', () => {
-  const site = useDeskSite();
-  const { register, grant, member, audit } = site;
-  let t: Site;
-  let owner: Browser;
-  let editor: Browser;
-  beforeAll(() => ({ t, owner, editor } = site));
+  const { register, grant, member, audit, t, owner, editor } = useDeskSite();
 
   describe('what an owner can do', () => {
     it('grants a comp that makes /api/me a member until its end date, on the ledger and in the audit log', async () => {

@@ -1,19 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newVisitor } from '#test/visitor';
-import type { Site } from '#test/with-site';
-import { PASSWORD, OWNER, EDITOR, type Browser, useDeskSite } from '#test/desk-site';
+import { PASSWORD, OWNER, EDITOR, useDeskSite } from '#test/desk-site';
 
 // Who may enter the publisher's desk: 404 to anyone but staff, exactly as an unknown address, and
 // nothing changes; an editor looks but never changes; an owner signed in within 12 hours changes.
 
 describe('the publisher’s desk', () => {
-  const site = useDeskSite();
-  const { cookieOf, auditCount } = site;
-  let t: Site;
-  let owner: Browser;
-  let editor: Browser;
-  let reader: Browser;
-  beforeAll(() => ({ t, owner, editor, reader } = site));
+  const { cookieOf, auditCount, t, owner, editor, reader } = useDeskSite();
 
   describe('who may enter', () => {
     /** What Fastify answers for an address no route has: the desk must look exactly like it. */
@@ -122,8 +115,8 @@ describe('the publisher’s desk', () => {
         payload: { email: OWNER, password: PASSWORD },
       });
       expect(signedIn.statusCode).toBe(200);
-      owner = { userId: owner.userId, cookie: cookieOf(signedIn) };
-      const fresh = (await t.call(owner, 'GET', '/api/desk/me')).json();
+      const ownerAgain = { userId: owner.userId, cookie: cookieOf(signedIn) };
+      const fresh = (await t.call(ownerAgain, 'GET', '/api/desk/me')).json();
       expect(fresh).toMatchObject({ role: 'owner', canChange: true });
       expect(Date.parse(fresh.changesAllowedUntil) - Date.parse(fresh.signedInAt)).toBe(
         12 * 3600 * 1000,

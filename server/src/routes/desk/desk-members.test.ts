@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newVisitor } from '#test/visitor';
-import type { Site } from '#test/with-site';
 import { earlyAccessMetadata } from '../../stripe/cohort-sales.js';
 import { PASSWORD, EDITOR, OFFER, uniqueEmail, type Browser, useDeskSite } from '#test/desk-site';
 
@@ -9,12 +8,7 @@ import { PASSWORD, EDITOR, OFFER, uniqueEmail, type Browser, useDeskSite } from 
 // and export.
 
 describe('the publisher’s desk', () => {
-  const site = useDeskSite();
-  const { register, auditCount, member, audit } = site;
-  let t: Site;
-  let owner: Browser;
-  let editor: Browser;
-  beforeAll(() => ({ t, owner, editor } = site));
+  const { register, auditCount, member, audit, t, owner, editor } = useDeskSite();
 
   describe('what an owner can do', () => {
     it('re-reads from Stripe a member whose webhooks never arrived, and a second re-read changes nothing', async () => {

@@ -1,22 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
+import { describe, expect, it } from 'vitest';
 import { waitForMail } from '#test/registration';
-import type { SmtpCapture } from '#test/smtp-capture';
-import type { TestApp } from '#test/test-app';
 import { OWNER, EDITOR, WRITER, ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // The desk's posts by role: an unknown address to all but staff, and what a writer may do (draft,
 // submit) and may not (publish, touch what is live, see members).
 
 describe('the desk’s posts: who may see and do what', () => {
-  const site = useDeskPostsSite();
-  const { call, published } = site;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let reader: SeededMember;
-  let t: TestApp;
-  let mailbox: SmtpCapture;
-  beforeAll(() => ({ editor, writer, reader, t, mailbox } = site));
+  const { call, published, editor, writer, reader, t, mailbox } = useDeskPostsSite();
 
   it('is an unknown address to anyone but staff, whatever they send', async () => {
     for (const who of [null, reader]) {

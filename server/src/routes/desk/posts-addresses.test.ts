@@ -1,19 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
-import type { TestApp } from '#test/test-app';
+import { describe, expect, it } from 'vitest';
 import { ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // A post's old addresses: a 301 to the new one when a live post's slug or section changes, kept
 // for it whoever drafts there, until an owner gives the address to another post.
 
 describe('the desk’s posts: old addresses', () => {
-  const site = useDeskPostsSite();
-  const { call, page, published } = site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let t: TestApp;
-  beforeAll(() => ({ owner, editor, writer, t } = site));
+  const { call, page, published, owner, editor, writer, t } = useDeskPostsSite();
 
   it('leads an old address to the new one with a 301 when a live post’s slug or section changes', async () => {
     const live = await published({ slug: 'old-name' });

@@ -1,19 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
-import type { TestApp } from '#test/test-app';
 import { ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // What a save of a post takes and refuses, naming the field: a wrong body, a feature image from
 // elsewhere, a NUL character, a date out of range, a body too long, a list's limit, a null field.
 
 describe('the desk’s posts: what a save takes', () => {
-  const site = useDeskPostsSite();
-  const { call, page, postCount } = site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let t: TestApp;
-  beforeAll(() => ({ owner, editor, writer, t } = site));
+  const { call, page, postCount, owner, editor, writer, t } = useDeskPostsSite();
   // A draft with ARTICLE's slug, for the save that takes it to be refused.
   beforeAll(async () => {
     expect((await call(writer, 'POST', '/api/desk/posts', ARTICLE)).statusCode).toBe(201);

@@ -1,6 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedMember, type SeededMember } from '#test/members';
-import type { TestApp } from '#test/test-app';
 import {
   OWNER,
   EDITOR,
@@ -14,14 +13,8 @@ import {
 // its head and feature image, members-only, previewed, unpublished or deleted (410).
 
 describe('the desk’s posts: what a visitor sees', () => {
-  const site = useDeskPostsSite();
-  const { call, page, feedLinks, sitemap, published } = site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let reader: SeededMember;
-  let t: TestApp;
-  beforeAll(() => ({ owner, editor, writer, reader, t } = site));
+  const { call, page, feedLinks, sitemap, published, owner, editor, writer, reader, t } =
+    useDeskPostsSite();
 
   it('keeps a draft off the site: no page, no list, no feed, no sitemap, no site data', async () => {
     const created = await call(writer, 'POST', '/api/desk/posts', ARTICLE);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { createPostSchedule } from '../../content/post-schedule.js';
 import { ARTICLE, OWNER, SITE, useDeskPostsSite } from '#test/desk-posts-site';
@@ -8,10 +7,7 @@ import { ARTICLE, OWNER, SITE, useDeskPostsSite } from '#test/desk-posts-site';
 // and live at it though the server that scheduled it stopped before then.
 
 describe('the desk’s posts: scheduled', () => {
-  const site = useDeskPostsSite();
-  const { call, page, feedLinks, sitemap } = site;
-  let owner: SeededMember;
-  beforeAll(() => ({ owner } = site));
+  const { call, page, feedLinks, sitemap, owner } = useDeskPostsSite();
 
   it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {
     const { post } = (

@@ -1,18 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
-import type { TestApp } from '#test/test-app';
+import { describe, expect, it } from 'vitest';
 import { EDITOR, ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // Topics: the tags on posts, which editors describe (writers cannot); a wrong body changes nothing.
 
 describe('the desk’s posts: topics', () => {
-  const site = useDeskPostsSite();
-  const { call, page, published } = site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let t: TestApp;
-  beforeAll(() => ({ owner, editor, writer, t } = site));
+  const { call, page, published, owner, editor, writer, t } = useDeskPostsSite();
 
   it('tags posts with topics, which editors describe and writers cannot; a wrong body changes nothing', async () => {
     const badTags = await call(owner, 'POST', '/api/desk/posts', {

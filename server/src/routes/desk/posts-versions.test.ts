@@ -1,17 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { SeededMember } from '#test/members';
+import { describe, expect, it } from 'vitest';
 import { WRITER, ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // No save overwrites another's or loses what it replaced: one slug for two posts made at once, a
 // 409 for the second of two saves from one version, and every earlier version kept to restore.
 
 describe('the desk’s posts: no save lost', () => {
-  const site = useDeskPostsSite();
-  const { call } = site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  beforeAll(() => ({ owner, editor, writer } = site));
+  const { call, owner, editor, writer } = useDeskPostsSite();
 
   it('gives a slug to one of two posts made with it at once, and names it to the other', async () => {
     const [first, second] = await Promise.all(

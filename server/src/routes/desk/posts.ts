@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
 import type { FastifyRequest } from 'fastify';
 import { type Actor, requireMayPublish } from '../../content/post-actors.js';
-import { createPost, deletePost, restoreRevision, updatePost } from '../../content/post-editing.js';
+import {
+  createPost,
+  deletePost,
+  restoreRevision,
+  updatePost,
+  type PostChange,
+} from '../../content/post-editing.js';
 import { getPost, listPosts } from '../../content/post-listing.js';
 import { publishPost, submitPost, unpublishPost } from '../../content/post-publishing.js';
 import { listRevisions } from '../../content/post-versions.js';
@@ -64,6 +70,11 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     const staff = deskStaff(request);
     return { userId: staff.userId, email: staff.email, role: staff.role };
   };
+  /** A changed post's answer, once this server draws what the change made (its generation). */
+  const shown = async ({ post, generation }: PostChange) => {
+    await app.siteContent.waitFor(generation);
+    return { post };
+  };
 
   app.get(
     '/posts',
@@ -101,9 +112,8 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     '/posts',
     { schema: { body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
     async (request, reply) => {
-      const { post, generation } = await createPost(app.db.pool, actor(request), request.body);
-      await app.siteContent.waitFor(generation);
-      return reply.code(201).send({ post });
+      const change = await createPost(app.db.pool, actor(request), request.body);
+      return reply.code(201).send(await shown(change));
     },
   );
 
@@ -114,16 +124,8 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   app.patch(
     '/posts/:id',
     { schema: { params: Id, body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
-    async (request) => {
-      const { post, generation } = await updatePost(
-        app.db.pool,
-        actor(request),
-        Number(request.params.id),
-        request.body,
-      );
-      await app.siteContent.waitFor(generation);
-      return { post };
-    },
+    async (request) =>
+      shown(await updatePost(app.db.pool, actor(request), Number(request.params.id), request.body)),
   );
 
   app.post('/posts/:id/publish', { schema: { params: Id, body: AnyObject } }, async (request) => {
@@ -134,19 +136,13 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       request.body,
     );
     if (result.scheduledFor) await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
-    await app.siteContent.waitFor(result.generation);
-    return { post: result.post };
+    return shown(result);
   });
 
   app.post('/posts/:id/unpublish', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    const { post, generation } = await unpublishPost(
-      app.db.pool,
-      actor(request),
-      Number(request.params.id),
-      request.body,
+    return shown(
+      await unpublishPost(app.db.pool, actor(request), Number(request.params.id), request.body),
     );
-    await app.siteContent.waitFor(generation);
-    return { post };
   });
 
   app.post('/posts/:id/submit', { schema: { params: Id, body: AnyObject } }, async (request) => {
@@ -216,15 +212,9 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     async (request) => {
       const id = Number(request.params.id);
       const revision = Number(request.params.revision);
-      const { post, generation } = await restoreRevision(
-        app.db.pool,
-        actor(request),
-        id,
-        revision,
-        request.body ?? {},
+      return shown(
+        await restoreRevision(app.db.pool, actor(request), id, revision, request.body ?? {}),
       );
-      await app.siteContent.waitFor(generation);
-      return { post };
     },
   );
 };
