@@ -203,3 +203,32 @@ describe('readWordPress refuses unsafe and broken files, saying where', () => {
     expect(bundle.posts[0]?.html).toBe('<!ENTITY x "y"> <b>not XML</b> &lol;');
   });
 });
+
+describe('readWordPress on a gallery that names no images', () => {
+  const item = (body: string) => `<item>${body}</item>`;
+  const attachment = (id: string, parent: string, order: number, file: string) =>
+    item(`<title>${file}</title><wp:post_id>${id}</wp:post_id><wp:post_type>attachment</wp:post_type>
+      <wp:post_parent>${parent}</wp:post_parent><wp:menu_order>${order}</wp:menu_order>
+      <wp:status>inherit</wp:status>
+      <wp:attachment_url>https://garden.example.org/uploads/${file}</wp:attachment_url>`);
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+  xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Garden</title><link>https://garden.example.org</link>
+  <wp:wxr_version>1.2</wp:wxr_version>
+  ${item(`<title>Our beds</title><wp:post_id>7</wp:post_id><wp:post_type>post</wp:post_type>
+    <wp:post_name>our-beds</wp:post_name><wp:status>publish</wp:status>
+    <content:encoded><![CDATA[Before [gallery columns="2"] and [gallery ids="42"] after.]]></content:encoded>`)}
+  ${attachment('31', '7', 2, 'leeks.jpg')}
+  ${attachment('30', '7', 1, 'beans.jpg')}
+  ${attachment('32', '9', 0, 'elsewhere.jpg')}
+</channel></rss>`;
+
+  it('names the images uploaded to that post, in their order, as WordPress shows them', () => {
+    const bundle = readWordPress(xml);
+    expect(post(bundle, '7').html).toBe(
+      'Before [gallery ids="30,31" columns="2"] and [gallery ids="42"] after.',
+    );
+    expect(bundle.attachments.get('30')?.url).toBe('https://garden.example.org/uploads/beans.jpg');
+  });
+});

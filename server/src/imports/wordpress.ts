@@ -242,14 +242,41 @@ export function readWordPress(xml: string): SourceBundle {
 
   const items = list(channel, 'item');
   // Attachments first: a post's featured image may name one that comes later in the file.
+  const attachedTo = new Map<string, { id: string; order: number }[]>();
   for (const item of items) {
     if (field(item, 'wp:post_type') !== 'attachment') continue;
     const image = readAttachment(item);
-    if (image) bundle.attachments.set(field(item, 'wp:post_id'), image);
+    if (!image) continue;
+    const id = field(item, 'wp:post_id');
+    bundle.attachments.set(id, image);
+    const parent = field(item, 'wp:post_parent');
+    if (parent && parent !== '0') {
+      const order = Number(field(item, 'wp:menu_order')) || 0;
+      attachedTo.set(parent, [...(attachedTo.get(parent) ?? []), { id, order }]);
+    }
   }
   for (const item of items) {
     const post = readItem(item, authors, bundle);
-    if (post) bundle.posts.push(post);
+    if (!post) continue;
+    post.html = withGalleryIds(post.html, attachedTo.get(field(item, 'wp:post_id')) ?? []);
+    bundle.posts.push(post);
   }
   return bundle;
+}
+
+/**
+ * A `[gallery]` that names no images shows, in WordPress, the images uploaded to that post (its
+ * attachments, in their menu order, then by id): it is given their ids here, so the converter
+ * finds them like any `[gallery ids="…"]`.
+ */
+function withGalleryIds(html: string, attached: readonly { id: string; order: number }[]): string {
+  if (attached.length === 0) return html;
+  const ids = [...attached]
+    .sort((a, b) => a.order - b.order || Number(a.id) - Number(b.id))
+    .map((each) => each.id)
+    .join(',');
+  return html.replace(
+    /\[gallery(?![^\]]*\bids=)([^\]]*)\]/g,
+    (_whole, rest: string) => `[gallery ids="${ids}"${rest}]`,
+  );
 }
