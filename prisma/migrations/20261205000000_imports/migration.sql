@@ -13,6 +13,7 @@ CREATE TABLE "import_items" (
     "kind" TEXT NOT NULL,
     "targetId" TEXT NOT NULL,
     "digest" TEXT NOT NULL,
+    "authors" JSONB NOT NULL DEFAULT '[]',
     "importedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "import_items_pkey" PRIMARY KEY ("source", "kind", "sourceId")

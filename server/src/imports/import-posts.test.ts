@@ -123,6 +123,32 @@ describe('writing imported posts', () => {
     expect((await postsBySlug()).get('coming-soon')?.title).toBe('Coming soon, revised');
   });
 
+  it('keeps each post’s authors as the platform named them, for when the site has authors', async () => {
+    await write(
+      bundleOf([
+        sourcePost({
+          sourceId: 'two-hands',
+          slug: 'two-hands',
+          authors: [
+            { name: 'Ann Writer', slug: 'ann' },
+            { name: 'Bo Editor', email: 'bo@example.org' },
+          ],
+        }),
+      ]),
+    );
+    const { rows } = await pool.query<{ authors: unknown }>(
+      `SELECT "authors" FROM "import_items" WHERE "kind" = 'post' AND "sourceId" = 'two-hands'`,
+    );
+    expect(rows).toEqual([
+      {
+        authors: [
+          { name: 'Ann Writer', slug: 'ann' },
+          { name: 'Bo Editor', email: 'bo@example.org' },
+        ],
+      },
+    ]);
+  });
+
   it('names a post without a title by its slug rather than losing it', async () => {
     const outcome = await write(
       bundleOf([sourcePost({ sourceId: 'nt', slug: 'edge-case-no-title', title: '' })]),

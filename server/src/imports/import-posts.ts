@@ -406,12 +406,13 @@ async function writeOne(
       redirects += rowCount ?? 0;
     }
     await tx.query(
-      `INSERT INTO "import_items" ("source", "sourceId", "kind", "targetId", "digest", "importedAt")
-        VALUES ($1, $2, 'post', $3, $4, now())
+      `INSERT INTO "import_items"
+          ("source", "sourceId", "kind", "targetId", "digest", "authors", "importedAt")
+        VALUES ($1, $2, 'post', $3, $4, $5, now())
         ON CONFLICT ("source", "kind", "sourceId")
           DO UPDATE SET "targetId" = EXCLUDED."targetId", "digest" = EXCLUDED."digest",
-            "importedAt" = now()`,
-      [source, plan.key, String(saved.id), plan.digest],
+            "authors" = EXCLUDED."authors", "importedAt" = now()`,
+      [source, plan.key, String(saved.id), plan.digest, JSON.stringify(plan.post.authors)],
     );
     const written = { created: plan.postId === null, id: saved.id, redirects };
     if (dryRun) throw new DryRunDone(written);
