@@ -1,3 +1,4 @@
+import transliterate from '@sindresorhus/transliterate';
 import { slugFrom } from '../content/post-validation.js';
 
 /**
@@ -12,14 +13,16 @@ const INVISIBLE =
 
 /**
  * A post's slug on this site from the one its platform gave it: invisible characters removed,
- * accents taken off, lower case, words of `[a-z0-9]` joined by hyphens (as the desk makes them,
- * post-validation.ts slugFrom). WordPress keeps slugs percent-encoded (`caf%c3%a9`): they are
+ * other scripts spelt in Latin letters (Greek `Επίπεδο` as `epipedo`, Cyrillic `мир` as `mir`:
+ * a slug here is made of `[a-z0-9]`, and a Greek or Russian publication's addresses would
+ * otherwise keep only their digits), lower case, words joined by hyphens (as the desk makes
+ * them, post-validation.ts slugFrom). WordPress keeps slugs percent-encoded (`caf%c3%a9`): they are
  * decoded first. When nothing is left, the title's; when not even that, `post-<sourceId>`.
  */
 export function cleanSlug(slug: string, title: string, sourceId: string): string {
   return (
-    slugFrom(decodePercents(slug).replace(INVISIBLE, '')) ||
-    slugFrom(title.replace(INVISIBLE, '')) ||
+    slugFrom(transliterate(decodePercents(slug).replace(INVISIBLE, ''))) ||
+    slugFrom(transliterate(title.replace(INVISIBLE, ''))) ||
     slugFrom(`post-${sourceId}`) ||
     'post'
   );

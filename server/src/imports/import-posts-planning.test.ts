@@ -75,6 +75,12 @@ describe('planning imported posts', () => {
     expect(cleanSlug('日本語', '日本語', '42')).toBe('post-42');
   });
 
+  it('spells a Greek or Cyrillic slug in Latin letters rather than losing its words', () => {
+    expect(cleanSlug('%ce%b5%cf%80%ce%af%cf%80%ce%b5%ce%b4%ce%bf-3', 'x', '1')).toBe('epipedo-3');
+    expect(cleanSlug('привет-мир', 'x', '1')).toBe('privet-mir');
+    expect(cleanSlug('', 'Grüße aus Köln', '1')).toBe('gruesse-aus-koeln');
+  });
+
   it('imports a post whose slug has a right-to-left override at the cleaned slug', async () => {
     const outcome = await write(
       bundleOf([sourcePost({ sourceId: 'rtl', slug: '\u202emulti-byte-slug\u202c' })]),
