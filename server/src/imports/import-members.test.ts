@@ -1,9 +1,14 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempFolder } from '#test/temp-folder';
 import type { StripeObject } from '#test/fake-stripe';
 import { seedMember } from '#test/members';
 import { withSite, type Site } from '#test/with-site';
 import { planLookupKey } from '../stripe/cohort-sales.js';
 import { writeMembers, type MemberImportDeps, type MemberImportOptions } from './import-members.js';
+import { folderStore } from '../uploads/image-store.js';
+import { runImport } from './run-import.js';
 import type { SourceMember } from './source.js';
 
 // A publisher moves from Ghost with its members list (the CSV the readers parse) and the Stripe
@@ -497,6 +502,45 @@ describe('importing members', () => {
          WHERE u.email = 'other@example.com'`,
       );
       expect(other.rows).toEqual([{ n: 0 }]);
+    });
+  });
+  describe('from a members CSV file, the whole way', () => {
+    const folder = useTempFolder('cohort-members-csv-');
+
+    it('reads Ghost’s CSV and gives its paying member the membership Stripe says, charging nothing', async () => {
+      const customer = site.stripe.createCustomer('csv-payer@example.com').id;
+      const { subscription } = site.stripe.subscribeCustomer(customer, ghostMonthly.id);
+      site.stripe.clearPending();
+      const file = join(folder.path, 'members.csv');
+      await writeFile(
+        file,
+        [
+          'email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels',
+          `csv-payer@example.com,Pat Payer,,true,false,${customer},2022-01-02T03:04:05.000Z,,"vip,early"`,
+          'csv-comp@example.com,Cam Comp,,false,true,,2022-01-02T03:04:05.000Z,,',
+        ].join('\n'),
+      );
+      const { result: report, writes } = await writesToStripeDuring(() =>
+        runImport(
+          { source: 'members', path: file, prices: { [ghostMonthly.id]: 'monthly' } },
+          { ...deps(), imageStore: folderStore(site.config.uploads.dir) },
+        ),
+      );
+      expect(writes).toEqual([]);
+      expect(report.members).toMatchObject({ created: 2, updated: 0 });
+      expect(await membershipOf('csv-payer@example.com')).toMatchObject({
+        plan: 'subscription',
+        status: 'active',
+        expiresAt: periodEndOf(subscription.id),
+      });
+      const rows = await site.database.pool.query<{ email: string; labels: string[] }>(
+        `SELECT email, labels FROM users WHERE email LIKE 'csv-%' ORDER BY email`,
+      );
+      expect(rows.rows).toEqual([
+        { email: 'csv-comp@example.com', labels: [] },
+        { email: 'csv-payer@example.com', labels: ['vip', 'early'] },
+      ]);
+      expect(await membershipOf('csv-comp@example.com')).toMatchObject({ status: 'active' });
     });
   });
 });
