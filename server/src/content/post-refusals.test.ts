@@ -70,12 +70,14 @@ describe('what the post store refuses', () => {
     expect(Object.keys((stale as DomainError).details)).toEqual(['post']);
     expect((await getPost(db.pool, post.id)).title).toBe('Reading a Payslip, Line by Line');
 
-    // Restoring and publishing check the version the same way.
+    // Restoring and publishing check the version the same way. One after the other: both
+    // started at once, the second's refusal could come while the first is awaited, with nothing
+    // yet listening for it (an unhandled rejection, which fails the run).
     for (const call of [
-      restoreRevision(db.pool, editor, post.id, 1, { version: post.version }),
-      publishPost(db.pool, editor, post.id, { version: post.version }),
+      () => restoreRevision(db.pool, editor, post.id, 1, { version: post.version }),
+      () => publishPost(db.pool, editor, post.id, { version: post.version }),
     ]) {
-      expect(await refusal(call)).toMatchObject({
+      expect(await refusal(call())).toMatchObject({
         status: 409,
         code: 'edit_conflict',
         details: { post: saved.post },

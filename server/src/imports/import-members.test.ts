@@ -523,7 +523,12 @@ describe('importing members', () => {
       const { result: report, writes } = await writesToStripeDuring(() =>
         runImport(
           { source: 'members', path: file, prices: { [ghostMonthly.id]: 'monthly' } },
-          { ...deps(), imageStore: folderStore(site.config.uploads.dir) },
+          {
+            ...deps(),
+            config: site.config,
+            mail: site.app.mailer,
+            imageStore: folderStore(site.config.uploads.dir),
+          },
         ),
       );
       expect(writes).toEqual([]);
