@@ -3,18 +3,12 @@ import { Readable } from 'node:stream';
 import type { Element, Nodes as HastNodes } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes as MdastNodes, Parent as MdastParent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
-import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
-import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { toHast } from 'mdast-util-to-hast';
-import { gfmFootnote } from 'micromark-extension-gfm-footnote';
-import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
-import { gfmTable } from 'micromark-extension-gfm-table';
 import type pg from 'pg';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
 import type { StaffConfig } from '../config.js';
+import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
 import type { Tx } from '../db/transaction.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
@@ -90,16 +84,6 @@ function absolute(siteUrl: string, url: string): string {
   return new URL(url, siteUrl).href;
 }
 
-const parseMarkdown = (markdown: string) =>
-  fromMarkdown(markdown, {
-    extensions: [gfmTable(), gfmFootnote(), gfmStrikethrough({ singleTilde: false })],
-    mdastExtensions: [
-      gfmTableFromMarkdown(),
-      gfmFootnoteFromMarkdown(),
-      gfmStrikethroughFromMarkdown(),
-    ],
-  });
-
 /** Ghost's own members-only divider: readers who may not see the rest get what comes before it. */
 const GHOST_DIVIDER = '<!--members-only-->';
 
@@ -142,7 +126,7 @@ function finishHtmlTree(node: HastNodes, siteUrl: string): void {
 
 /** A post's Markdown as the HTML Ghost stores. */
 export function htmlOfMarkdown(markdown: string, siteUrl: string): string {
-  const tree = parseMarkdown(markdown);
+  const tree = parseSiteMarkdown(markdown);
   keepOnlyDivider(tree);
   const hast = toHast(tree, { allowDangerousHtml: true });
   finishHtmlTree(hast, siteUrl);
