@@ -14,6 +14,8 @@ import tseslint from 'typescript-eslint';
 const features = readdirSync(new URL('./client/src/features', import.meta.url));
 const noServer = { group: ['**/server/**'], message: 'The client cannot import server code.' };
 const layer = (group, message) => ({ group, message });
+const zodMessage =
+  'TypeBox is the schema language of the contract and the server: describe it with typebox (its words through contract/schema-problems.ts), not zod.';
 
 /**
  * The server's layers (docs/decisions/0009-services-and-sql.md). The edges (routes/, plugins/,
@@ -191,5 +193,19 @@ export default tseslint.config(
         'The error handler maps errors to answers: payments log and count Stripe’s failures (plugins/app/payments.ts).',
       ),
     ),
+  },
+  {
+    // One schema language (docs/development.md, "Schemas are TypeBox"). A rule of its own, not
+    // core no-restricted-imports, whose options each block above replaces for its files.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: zodMessage }],
+          patterns: [{ group: ['zod/*'], message: zodMessage }],
+        },
+      ],
+    },
   },
 );

@@ -6,7 +6,7 @@ import { SITES, type SiteOptions } from './tests/e2e/sites.js';
  * One project per site (tests/e2e/sites.ts), each naming the specs that run on it; the plain site
  * takes every spec no other project names. A worker starts a site (about 20 s on a busy machine)
  * each time it turns to a project of other options, so each project runs on one worker at a time
- * (`workers: 1`) and starts its site once: 7 starts a run, where specs choosing their own
+ * (`workers: 1`) and starts its site once: 8 starts a run, where specs choosing their own
  * options made 14. The projects come largest first: the two workers take the two largest, then
  * each the next one left, and finish about together.
  */
@@ -31,7 +31,18 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
   {
     name: 'desk',
     site: SITES.desk,
-    specs: ['account-comp', 'desk-import', 'editor', 'members-only', 'standalone-pages'],
+    specs: [
+      'account-comp',
+      'desk-authors',
+      'desk-import',
+      'desk-kinds',
+      'desk-sections',
+      'editor',
+      'editor-publishing',
+      'editor-words',
+      'members-only',
+      'standalone-pages',
+    ],
   },
   // The full browser, not the headless shell the other specs run in: in the shell, the first
   // offline test saw its words reach the server while the context was offline (once in four runs
@@ -41,6 +52,7 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
   { name: 'paywalled', site: SITES.paywalled, specs: ['accounts', 'payments'] },
   { name: 'renamed', site: SITES.renamed, specs: ['payments-off', 'site-name', 'social-link'] },
   { name: 'localhost', site: SITES.localhost, specs: ['passkeys'] },
+  { name: 'mail-log', site: SITES.mailLog, specs: ['desk-mailbox'] },
 ];
 const namedSpecs = PROJECTS.flatMap((project) => project.specs ?? []).map(
   (spec) => `${spec}.spec.ts`,

@@ -80,8 +80,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      // Each topic's feed too (contract/topics.ts): a key starting with ^ is a pattern.
-      [...SERVER_PATHS, ...SITE_FILES, '^/topics/[a-z0-9-]+/rss\\.xml$'].map((path) => [
+      // Each topic's and author's feed too (contract/topics.ts, contract/authors.ts): a key
+      // starting with ^ is a pattern.
+      [...SERVER_PATHS, ...SITE_FILES, '^/(topics|authors)/[a-z0-9-]+/rss\\.xml$'].map((path) => [
         path,
         serverUrl,
       ]),

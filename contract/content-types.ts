@@ -1,9 +1,12 @@
+import type { AuthorCredit } from './authors.js';
 // The shapes the content pipeline hands to the client. Bodies are Markdown trees
 // (contract/markdown-tree.ts).
 import type { MarkdownTree } from './markdown-tree.js';
 
+/** The shipped sections of articles; the site's are the publisher's (contract/sections.ts). */
 export const articleCategories = ['Health', 'Wealth'] as const;
-export type ArticleCategory = (typeof articleCategories)[number];
+/** An article's section: the name of one of the site's sections of articles. */
+export type ArticleCategory = string;
 
 export const boycottStatuses = ['Ongoing', 'Success'] as const;
 export type BoycottStatus = (typeof boycottStatuses)[number];
@@ -26,6 +29,8 @@ export interface ArticleSummary {
   membersOnly?: true;
   /** Topic names (contract/topics.ts), as the writer set them. */
   tags?: string[];
+  /** Its byline: who wrote it (contract/authors.ts); left out when credited to nobody. */
+  authors?: AuthorCredit[];
 }
 
 export interface Campaign {
@@ -38,6 +43,8 @@ export interface Campaign {
   externalLink: string;
   heroImage: string;
   tags?: string[];
+  /** Its story is for members: others read what comes before the divider. */
+  membersOnly?: true;
 }
 
 export interface Boycott {
@@ -50,6 +57,8 @@ export interface Boycott {
   /** Newest first. */
   updates: { date: string; note: string }[];
   heroImage: string;
+  /** Its story is for members: others read what comes before the divider. */
+  membersOnly?: true;
 }
 
 export interface Resource {
@@ -113,6 +122,8 @@ export interface StandalonePage {
   seoDescription?: string;
   /** For members: others read what comes before the divider. */
   membersOnly?: true;
+  /** Its byline (contract/authors.ts); left out when credited to nobody. */
+  authors?: AuthorCredit[];
 }
 
 /** What a page's heading and meta description need, without its body. */

@@ -44,8 +44,21 @@ export const DeskStaffSchema = Type.Object({
   paymentsEnabled: Type.Boolean(),
   /** The configured currency: every figure of the dashboard is in it. */
   currency: Type.String(),
+  /** Mail goes to the log and is kept for the mailbox (GET /api/desk/mailbox, owners). */
+  mailbox: Type.Boolean(),
 });
 export type DeskStaff = Static<typeof DeskStaffSchema>;
+
+/** A mail the site would have sent, kept while mail goes to the log: GET /api/desk/mailbox. */
+export interface DeskMail {
+  to: string;
+  subject: string;
+  text: string;
+  /** Null for a plain-text mail. */
+  html: string | null;
+  /** When it would have been sent (ISO). */
+  at: string;
+}
 
 /**
  * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts. The

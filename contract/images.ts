@@ -81,3 +81,24 @@ export const uploadFileNames = (image: UploadedImage) =>
 
 /** An uploaded file's name as served (`<id>-<w>x<h>.<format>`). */
 export const UPLOAD_FILE_NAME = /^[a-z0-9]{20}-[1-9][0-9]{0,4}x[1-9][0-9]{0,4}\.(avif|webp)$/;
+
+/** The size link previews ask for (Open Graph, X's large card). */
+export const SHARE_SIZE = { width: 1200, height: 630 } as const;
+
+/**
+ * An upload's share copy, its `og:image`: cropped to SHARE_SIZE, as a JPEG, which every link
+ * preview reads (not all read WebP or AVIF). Named after the widest copy it is cropped from
+ * (`<id>-<w>x<h>-share.jpg`), so a site whose images were stored before share copies existed
+ * makes one from its address alone when it is first asked for.
+ */
+export const shareImageUrl = (image: UploadedImage) =>
+  `${UPLOADS_PATH}${image.id}-${image.width}x${image.height}-share.jpg`;
+
+const SHARE_FILE_NAME = /^([a-z0-9]{20})-([1-9][0-9]{0,4})x([1-9][0-9]{0,4})-share\.jpg$/;
+
+/** The image whose share copy a file name is, or null when it names none. */
+export function parseShareFileName(name: string): UploadedImage | null {
+  const [, id, width, height] = SHARE_FILE_NAME.exec(name) ?? [];
+  if (!id || !width || !height) return null;
+  return { id, width: Number(width), height: Number(height) };
+}

@@ -1,35 +1,35 @@
-import { Type, type Static } from 'typebox';
-import { z } from 'zod';
+import { Type, type Static, type StaticDecode } from 'typebox';
 import { MAX_EMAIL_LENGTH } from './account-rules.js';
+import { idField, slugField, textField, yesNoField } from './field-schemas.js';
+import type { AuthorCredit } from './authors.js';
 import type { MarkdownTree } from './markdown-tree.js';
-import { publishedAtSchema } from './post-fields.js';
+import { postFieldSchemas, publishedAtSchema } from './post-fields.js';
 
 // Newsletter issues: posts of kind `newsletter` (contract/posts.ts), imported from
 // content/newsletters/<slug>.md (content/FORMAT.md), whose front matter `newsletterSchema` checks.
 // The server draws every issue, body included, from the database to mail it and to show members
 // its body; a members-only body never reaches a non-member.
 
-const slug = z
-  .string('must be text')
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case words joined by hyphens');
-const text = z.string('must be text').trim().min(1, 'must not be empty');
-
-export const newsletterSchema = z.strictObject({
-  /** The post's id: optional (a new issue gets the next free one), kept by an export. */
-  id: z.int('must be a whole number').positive('must be a positive whole number').optional(),
-  slug,
-  title: text.max(120, 'must be at most 120 characters'),
-  /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
-  summary: text.max(300, 'must be at most 300 characters'),
-  publishedAt: publishedAtSchema,
-  /** The body only for members (and in the mail); others see the summary. */
-  membersOnly: z.boolean('must be true or false').default(false),
-  /** Articles shown as cards under the body, by slug. */
-  articles: z.array(slug, 'must be a list of article slugs').max(6).default([]),
-  /** A sample shipped with Cohort: `newsletter:send` refuses it unless told it is meant. */
-  sample: z.boolean('must be true or false').default(false),
-});
-export type NewsletterFrontMatter = z.infer<typeof newsletterSchema>;
+export const newsletterSchema = Type.Object(
+  {
+    /** The post's id: optional (a new issue gets the next free one), kept by an export. */
+    id: Type.Optional(idField()),
+    slug: slugField(),
+    title: textField(120),
+    /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
+    summary: textField(300),
+    publishedAt: publishedAtSchema,
+    /** The body only for members (and in the mail); others see the summary. */
+    membersOnly: yesNoField({ default: false }),
+    /** Articles shown as cards under the body, by slug. */
+    articles: postFieldSchemas.newsletter.properties.articles,
+    /** A sample shipped with Cohort: `newsletter:send` refuses it unless told it is meant. */
+    sample: yesNoField({ default: false }),
+  },
+  { additionalProperties: false },
+);
+/** A file's front matter as read: what it leaves out is the default (`articles: []`…). */
+export type NewsletterFrontMatter = StaticDecode<typeof newsletterSchema>;
 
 /** An article card under an issue, as the server resolved it from the slug. */
 export const NewsletterArticleSchema = Type.Object({
@@ -56,6 +56,8 @@ export const NewsletterIssueSchema = Type.Object({
 /** One issue as the server reads it: the schema's shape, with the body's full type. */
 export type NewsletterIssue = Omit<Static<typeof NewsletterIssueSchema>, 'body'> & {
   body: MarkdownTree;
+  /** Its byline (contract/authors.ts); left out when credited to nobody. */
+  authors?: AuthorCredit[];
 };
 
 /**

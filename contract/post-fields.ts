@@ -1,34 +1,49 @@
-import { z } from 'zod';
-import { articleCategories, boycottStatuses } from './content-types.js';
+import { Type, type StaticDecode } from 'typebox';
+import { boycottStatuses } from './content-types.js';
+import {
+  idField,
+  isoDateField,
+  isoDateTimeField,
+  nullable,
+  oneOfField,
+  slugField,
+  stringField,
+  textField,
+  webAddressField,
+  yesNoField,
+} from './field-schemas.js';
 import { parseUploadUrl } from './images.js';
+import { readBySchema } from './schema-problems.js';
 import { MAX_TAGS, topicSlug } from './topics.js';
+import { MAX_POST_AUTHORS } from './authors.js';
+import { MAX_SECTION_NAME } from './sections.js';
 
 // The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
 // post's fields (contract/posts.ts): the import checks files with these schemas, the desk's API
 // the posts it is sent. Unknown fields are errors, so a misspelt name cannot slip through.
 
-/** A post's id: optional in a file (a new post gets the next free one), kept by an export. */
-const id = z.int('must be a whole number').positive('must be a positive whole number');
-const slug = z
-  .string('must be text')
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case words joined by hyphens');
-const text = z.string('must be text').trim().min(1, 'must not be empty');
-const shortText = text.max(200, 'must be at most 200 characters');
-/** A tag (contract/topics.ts) as a writer types it: a short name with letters or digits. */
-const tagSchema = z
-  .string('must be text')
-  .trim()
-  .min(1, 'must not be empty')
-  .max(40, 'must be at most 40 characters')
-  .refine((name) => topicSlug(name) !== '', 'must have a letter or a digit');
+const strict = { additionalProperties: false } as const;
 
-const tagsSchema = z
-  .array(tagSchema, 'must be a list of tags')
-  .max(MAX_TAGS, `must be at most ${MAX_TAGS} tags`)
-  .refine(
-    (tags) => new Set(tags.map(topicSlug)).size === tags.length,
-    'must not name the same tag twice',
-  );
+/** A post's id: optional in a file (a new post gets the next free one), kept by an export. */
+const id = idField;
+const slug = slugField;
+const text = () => textField();
+const shortText = () => textField(200);
+/** A tag (contract/topics.ts) as a writer types it: a short name with letters or digits. */
+const tagSchema = Type.Refine(
+  textField(40),
+  (name) => topicSlug(name) !== '',
+  () => 'must have a letter or a digit',
+);
+
+const tagsSchema = Type.Refine(
+  Type.Array(tagSchema, {
+    maxItems: MAX_TAGS,
+    errorMessage: { type: 'must be a list of tags', maxItems: `must be at most ${MAX_TAGS} tags` },
+  }),
+  (tags) => new Set(tags.map(topicSlug)).size === tags.length,
+  () => 'must not name the same tag twice',
+);
 
 /**
  * The years a post's dates fall in: the shipped boycotts go back to 1955; more than a hundred
@@ -44,112 +59,179 @@ function isWithinDateRange(text: string): boolean {
   return time >= EARLIEST_DATE && new Date(time).getUTCFullYear() <= latestYear();
 }
 
-// zod's ISO formats refuse days that do not exist (February 30) and times such as 24:00.
-const isoDate = z.iso
-  .date('must be an ISO date such as 2024-03-01')
-  .refine(isWithinDateRange, { error: dateRangeMessage });
+// Days that do not exist (February 30) and times such as 24:00 are refused by their patterns.
+const isoDate = () =>
+  Type.Refine(
+    isoDateField('must be an ISO date such as 2024-03-01'),
+    isWithinDateRange,
+    dateRangeMessage,
+  );
 
 /**
  * When a post is published or scheduled (`at`): a real date and time with its zone, so that it
  * means the same moment whichever server reads it.
  */
-export const publishTimeSchema = z.iso
-  .datetime({
-    offset: true,
-    error: 'must be an ISO date and time with its zone, such as 2026-12-01T09:00:00Z',
-  })
-  .refine(isWithinDateRange, { error: dateRangeMessage });
+export const publishTimeSchema = Type.Refine(
+  isoDateTimeField('must be an ISO date and time with its zone, such as 2026-12-01T09:00:00Z'),
+  isWithinDateRange,
+  dateRangeMessage,
+);
+
+/** Why a content file's `publishedAt` is wrong, or null: by the rule of a day, or of a moment. */
+function publishedAtProblem(text: string): string | null {
+  const reading = readBySchema(text.includes('T') ? publishTimeSchema : isoDate(), text);
+  return reading.ok ? null : (reading.problems[0]?.message ?? null);
+}
 
 /**
  * When a post in a content file goes live: a day (at midnight UTC), or a date and time with its
  * zone, which an export writes for a post published or scheduled at another time of day.
  */
-export const publishedAtSchema = z.string('must be text').check((context) => {
-  const result = (context.value.includes('T') ? publishTimeSchema : isoDate).safeParse(
-    context.value,
-  );
-  for (const issue of result.error?.issues ?? []) {
-    context.issues.push({ code: 'custom', message: issue.message, input: context.value });
-  }
-});
-const webAddress = z.url({ protocol: /^https?$/, error: 'must be an http(s) address' });
+export const publishedAtSchema = Type.Refine(
+  Type.String({ errorMessage: 'must be text' }),
+  (text) => publishedAtProblem(text) === null,
+  (text) => publishedAtProblem(text) ?? '',
+);
+const webAddress = () => webAddressField(['http', 'https'], 'must be an http(s) address');
 
-export const articleSchema = z.strictObject({
-  id: id.optional(),
-  slug,
-  category: z.enum(articleCategories, `must be one of ${articleCategories.join(', ')}`),
-  title: text,
-  summary: shortText,
-  publishedAt: publishedAtSchema,
-  readingMinutes: z
-    .int('must be a whole number of minutes')
-    .min(1, 'must be between 1 and 60')
-    .max(60, 'must be between 1 and 60'),
+const articleFields = {
+  /** The name of one of the site's sections of articles: the server checks it names one. */
+  category: textField(MAX_SECTION_NAME),
+  summary: shortText(),
+  readingMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 60,
+    errorMessage: {
+      type: 'must be a whole number of minutes',
+      minimum: 'must be between 1 and 60',
+      maximum: 'must be between 1 and 60',
+    },
+  }),
   /** Topics (contract/topics.ts): each has a page, `/topics/<slug>`. */
-  tags: tagsSchema.optional(),
-});
+  tags: Type.Optional(tagsSchema),
+};
 
-export const campaignSchema = z.strictObject({
-  id: id.optional(),
-  slug,
-  category: z.literal('Direct Action', 'must be Direct Action'),
-  title: text,
-  summary: shortText,
-  publishedAt: publishedAtSchema,
-  externalLink: webAddress,
-  tags: tagsSchema.optional(),
-});
+export const articleSchema = Type.Object(
+  {
+    id: Type.Optional(id()),
+    slug: slug(),
+    title: text(),
+    publishedAt: publishedAtSchema,
+    ...articleFields,
+  },
+  strict,
+);
 
-export const boycottSchema = z.strictObject({
-  id: id.optional(),
-  slug,
-  title: text,
-  reason: text,
-  status: z.enum(boycottStatuses, `must be one of ${boycottStatuses.join(', ')}`),
-  alternative: z.strictObject(
-    { name: text, description: text },
-    'must have a name and a description',
+const campaignFields = {
+  category: Type.Literal('Direct Action', { errorMessage: 'must be Direct Action' }),
+  summary: shortText(),
+  externalLink: webAddress(),
+  tags: Type.Optional(tagsSchema),
+};
+
+export const campaignSchema = Type.Object(
+  {
+    id: Type.Optional(id()),
+    slug: slug(),
+    title: text(),
+    publishedAt: publishedAtSchema,
+    ...campaignFields,
+  },
+  strict,
+);
+
+/**
+ * The fewest updates a boycott that is or goes live has. A draft may have fewer (its story is
+ * still being written): publishing and scheduling check it (server/src/content/post-validation.ts).
+ */
+export const MIN_LIVE_BOYCOTT_UPDATES = 2;
+
+const boycottStatus = oneOfField(boycottStatuses);
+/** A boycott's dated notes; `minItems` the fewest it must have. */
+const boycottUpdates = (minItems?: number) =>
+  Type.Array(Type.Object({ date: isoDate(), note: text() }, strict), {
+    ...(minItems !== undefined && { minItems }),
+    errorMessage: {
+      type: 'must be a list of dated notes',
+      minItems: 'must have at least two updates',
+    },
+  });
+const boycottFields = {
+  reason: text(),
+  alternative: Type.Object(
+    { name: text(), description: text() },
+    { ...strict, errorMessage: { type: 'must have a name and a description' } },
   ),
-  updates: z
-    .array(z.strictObject({ date: isoDate, note: text }), 'must be a list of dated notes')
-    .min(2, 'must have at least two updates'),
-});
+};
 
-export const resourceGroupSchema = z.strictObject({
-  id: id.optional(),
-  slug,
-  category: text,
-  description: text,
-  /** The day its list last changed: the sitemap's lastmod of /empowerment. */
-  updatedAt: isoDate,
-  resources: z
-    .array(
-      z.strictObject({ id, title: text, summary: shortText, link: webAddress }),
-      'must be a list of resources',
-    )
-    .min(4, 'must list at least four resources'),
-});
+/** A boycott's file: a shipped or exported boycott tells its story in at least two updates. */
+export const boycottSchema = Type.Object(
+  {
+    id: Type.Optional(id()),
+    slug: slug(),
+    title: text(),
+    ...boycottFields,
+    status: boycottStatus,
+    updates: boycottUpdates(MIN_LIVE_BOYCOTT_UPDATES),
+  },
+  strict,
+);
 
-export const pageSchema = z.strictObject({
-  id: id.optional(),
-  title: text,
-  description: shortText,
-  /** The day its text last changed: the sitemap's lastmod of the page that shows it. */
-  updatedAt: isoDate,
+const resourceGroupFields = {
+  category: text(),
+  description: text(),
+  resources: Type.Array(
+    Type.Object({ id: id(), title: text(), summary: shortText(), link: webAddress() }, strict),
+    {
+      minItems: 4,
+      errorMessage: {
+        type: 'must be a list of resources',
+        minItems: 'must list at least four resources',
+      },
+    },
+  ),
+};
+
+export const resourceGroupSchema = Type.Object(
+  {
+    id: Type.Optional(id()),
+    slug: slug(),
+    ...resourceGroupFields,
+    /** The day its list last changed: the sitemap's lastmod of /empowerment. */
+    updatedAt: isoDate(),
+  },
+  strict,
+);
+
+const pageFields = {
+  description: shortText(),
   /** Shipped wording the operator should adapt (policies, topic intros); the page says so. */
-  template: z.literal(true, 'must be true, or left out').optional(),
+  template: Type.Optional(Type.Literal(true, { errorMessage: 'must be true, or left out' })),
   /** Slugs of articles, campaigns or resource groups listed under the page's text. */
-  related: z
-    .array(slug, 'must be a list of slugs')
-    .min(1, 'must list at least one slug')
-    .optional(),
-});
+  related: Type.Optional(
+    Type.Array(slug(), {
+      minItems: 1,
+      errorMessage: { type: 'must be a list of slugs', minItems: 'must list at least one slug' },
+    }),
+  ),
+};
 
-export type ArticleFrontMatter = z.infer<typeof articleSchema>;
-export type CampaignFrontMatter = z.infer<typeof campaignSchema>;
-export type BoycottFrontMatter = z.infer<typeof boycottSchema>;
-export type ResourceGroupFrontMatter = z.infer<typeof resourceGroupSchema>;
-export type PageFrontMatter = z.infer<typeof pageSchema>;
+export const pageSchema = Type.Object(
+  {
+    id: Type.Optional(id()),
+    title: text(),
+    ...pageFields,
+    /** The day its text last changed: the sitemap's lastmod of the page that shows it. */
+    updatedAt: isoDate(),
+  },
+  strict,
+);
+
+export type ArticleFrontMatter = StaticDecode<typeof articleSchema>;
+export type CampaignFrontMatter = StaticDecode<typeof campaignSchema>;
+export type BoycottFrontMatter = StaticDecode<typeof boycottSchema>;
+export type ResourceGroupFrontMatter = StaticDecode<typeof resourceGroupSchema>;
+export type PageFrontMatter = StaticDecode<typeof pageSchema>;
 
 /**
  * What each kind keeps besides the columns every post has (id, slug, title, publishedAt…): its
@@ -158,18 +240,29 @@ export type PageFrontMatter = z.infer<typeof pageSchema>;
  * the screen that shows it. The desk's API checks a post's fields with these.
  */
 export const postFieldSchemas = {
-  article: articleSchema.omit({ id: true, slug: true, title: true, publishedAt: true }),
-  campaign: campaignSchema.omit({ id: true, slug: true, title: true, publishedAt: true }),
-  boycott: boycottSchema
-    .omit({ id: true, slug: true, title: true, status: true })
-    .extend({ boycottStatus: boycottSchema.shape.status }),
-  resources: resourceGroupSchema.omit({ id: true, slug: true, updatedAt: true }),
-  page: pageSchema.omit({ id: true, title: true, updatedAt: true }),
-  newsletter: z.strictObject({
-    summary: text.max(300, 'must be at most 300 characters'),
-    articles: z.array(slug, 'must be a list of article slugs').max(6).default([]),
-    sample: z.boolean('must be true or false').default(false),
-  }),
+  article: Type.Object(articleFields, strict),
+  campaign: Type.Object(campaignFields, strict),
+  boycott: Type.Object(
+    { ...boycottFields, updates: boycottUpdates(), boycottStatus: boycottStatus },
+    strict,
+  ),
+  resources: Type.Object(resourceGroupFields, strict),
+  page: Type.Object(pageFields, strict),
+  newsletter: Type.Object(
+    {
+      summary: textField(300),
+      articles: Type.Array(slug(), {
+        maxItems: 6,
+        default: [],
+        errorMessage: {
+          type: 'must be a list of article slugs',
+          maxItems: 'must list at most 6 articles',
+        },
+      }),
+      sample: yesNoField({ default: false }),
+    },
+    strict,
+  ),
 } as const;
 
 /** The longest body a post may have, in characters (UTF-16 code units, as `length` counts). */
@@ -182,28 +275,51 @@ export const MAX_BODY_CHARS = 200_000;
  */
 export const MAX_POST_REQUEST_BYTES = MAX_BODY_CHARS * 3 + 64 * 1024;
 
+/**
+ * A post's authors (contract/authors.ts): their slugs in byline order, at most ten, none twice.
+ * Whether each is an author's, and that a post keeps at least one, the server checks against the
+ * database (server/src/content/post-authors.ts).
+ */
+const authorsSchema = Type.Refine(
+  Type.Array(slug(), {
+    maxItems: MAX_POST_AUTHORS,
+    errorMessage: {
+      type: "must be a list of authors' slugs",
+      maxItems: `must name at most ${MAX_POST_AUTHORS}`,
+    },
+  }),
+  (slugs) => new Set(slugs).size === slugs.length,
+  () => 'must not name an author twice',
+);
+
 /** The columns every post has that a writer sets (the rest the server keeps). */
-export const postCommonSchema = z.strictObject({
-  slug,
-  title: text.max(200, 'must be at most 200 characters'),
-  /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
-  body: z.string('must be text').max(MAX_BODY_CHARS, 'must be at most 200,000 characters'),
-  visibility: z.enum(['public', 'members'], 'must be public or members'),
-  /**
-   * An image uploaded here, by the rule for images in the body: any other path could be `/\host`
-   * (which browsers read as `//host`) or one of the site's own addresses.
-   */
-  featureImage: z
-    .string('must be text')
-    .refine(
-      (url) => parseUploadUrl(url) !== null,
-      "must be an image uploaded to this site (the desk's Upload image), such as /uploads/<id>-1200x800.webp",
-    )
-    .nullable(),
-  featureImageAlt: z.string('must be text').max(500, 'must be at most 500 characters').nullable(),
-  seoTitle: z.string('must be text').max(120, 'must be at most 120 characters').nullable(),
-  seoDescription: z.string('must be text').max(300, 'must be at most 300 characters').nullable(),
-});
+export const postCommonSchema = Type.Object(
+  {
+    slug: slug(),
+    title: textField(200),
+    /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
+    body: stringField(MAX_BODY_CHARS),
+    visibility: Type.Enum(['public', 'members'], { errorMessage: 'must be public or members' }),
+    /**
+     * An image uploaded here, by the rule for images in the body: any other path could be `/\host`
+     * (which browsers read as `//host`) or one of the site's own addresses.
+     */
+    featureImage: nullable(
+      Type.Refine(
+        Type.String({ errorMessage: 'must be text' }),
+        (url) => parseUploadUrl(url) !== null,
+        () =>
+          "must be an image uploaded to this site (the desk's Upload image), such as /uploads/<id>-1200x800.webp",
+      ),
+    ),
+    featureImageAlt: nullable(stringField(500)),
+    seoTitle: nullable(stringField(120)),
+    seoDescription: nullable(stringField(300)),
+    authors: authorsSchema,
+  },
+  strict,
+);
+export type PostCommon = StaticDecode<typeof postCommonSchema>;
 
 /**
  * What a content file may say of the columns every post has, besides its kind's own front matter
@@ -211,12 +327,15 @@ export const postCommonSchema = z.strictObject({
  * out says nothing, which an import tells from `false` (it never widens a post without being told).
  * `publishedAt` is here for the kinds whose front matter has no date of its own.
  */
-export const postFileColumnsSchema = z.strictObject({
-  membersOnly: z.boolean('must be true or false').optional(),
-  publishedAt: publishedAtSchema.optional(),
-  featureImage: postCommonSchema.shape.featureImage.optional(),
-  featureImageAlt: postCommonSchema.shape.featureImageAlt.optional(),
-  seoTitle: postCommonSchema.shape.seoTitle.optional(),
-  seoDescription: postCommonSchema.shape.seoDescription.optional(),
-});
-export type PostFileColumns = z.infer<typeof postFileColumnsSchema>;
+export const postFileColumnsSchema = Type.Object(
+  {
+    membersOnly: Type.Optional(yesNoField()),
+    publishedAt: Type.Optional(publishedAtSchema),
+    featureImage: Type.Optional(postCommonSchema.properties.featureImage),
+    featureImageAlt: Type.Optional(postCommonSchema.properties.featureImageAlt),
+    seoTitle: Type.Optional(postCommonSchema.properties.seoTitle),
+    seoDescription: Type.Optional(postCommonSchema.properties.seoDescription),
+  },
+  strict,
+);
+export type PostFileColumns = StaticDecode<typeof postFileColumnsSchema>;

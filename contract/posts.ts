@@ -1,3 +1,4 @@
+import { AUTHORS_PATH } from './authors.js';
 import { articleCategories } from './content-types.js';
 import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';
@@ -28,6 +29,21 @@ export const POST_FOLDERS: Record<PostKind, string> = {
   newsletter: 'newsletters',
 };
 
+/**
+ * The kinds that have a body: an article, a page and a newsletter issue need one; a campaign's
+ * or a boycott's (the story behind it) is the writer's choice. A resource list has none, so
+ * nothing of it can be for members only.
+ */
+export const KINDS_WITH_BODY: readonly PostKind[] = [
+  'article',
+  'page',
+  'newsletter',
+  'campaign',
+  'boycott',
+];
+/** The kinds that cannot go live without a body. */
+export const KINDS_NEEDING_BODY: readonly PostKind[] = ['article', 'page', 'newsletter'];
+
 export const POST_STATUSES = ['draft', 'scheduled', 'published'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
@@ -56,6 +72,11 @@ export interface PostJson {
   path: string;
   /** When a writer submitted it for publishing; null when not waiting. */
   submittedAt: string | null;
+  /**
+   * Its authors' slugs, in byline order (contract/authors.ts); empty: credited to nobody. The
+   * server always sends it; a post sent without it keeps its authors.
+   */
+  authors?: string[];
   /** The kind's other fields, by their front-matter names (contract/post-fields.ts). */
   [field: string]: unknown;
 }
@@ -79,10 +100,17 @@ export const isScreenText = (slug: string) => Object.hasOwn(PAGE_SCREENS, slug);
  * Where a post is seen: its own page for an article, a newsletter issue or a page that is not a
  * screen's text, the screen that lists it for the other kinds.
  */
-export function postPath(post: { kind: PostKind; slug: string; category?: unknown }): string {
+export function postPath(
+  post: { kind: PostKind; slug: string; category?: unknown },
+  /** Each article section's slug by its name (contract/sections.ts); else the seed's rule. */
+  sectionSlugs?: ReadonlyMap<string, string>,
+): string {
   switch (post.kind) {
-    case 'article':
-      return `${categoryPath(String(post.category ?? ''))}/${post.slug}`;
+    case 'article': {
+      const category = String(post.category ?? '');
+      const slug = sectionSlugs?.get(category);
+      return `${slug ? `/${slug}` : categoryPath(category)}/${post.slug}`;
+    }
     case 'newsletter':
       return `${NEWSLETTER_PATHS.archive}/${post.slug}`;
     case 'campaign':
@@ -129,6 +157,7 @@ const TAKEN_SEGMENTS: ReadonlyMap<string, string> = (() => {
     ...articleCategories.map(categoryPath),
     ...contentPages.map((page) => page.path),
     NEWSLETTER_PATHS.archive,
+    AUTHORS_PATH,
   ]) {
     take(path, screen(path.split('/').slice(0, 2).join('/')));
   }
@@ -143,6 +172,10 @@ const TAKEN_SEGMENTS: ReadonlyMap<string, string> = (() => {
   }
   return taken;
 })();
+
+/** What answers at `/<segment>` already (a screen, a server path, a file), or null. */
+export const segmentTakenBy = (segment: string): string | null =>
+  TAKEN_SEGMENTS.get(segment) ?? null;
 
 /**
  * Why a page post may not have this slug as a page of its own at `/<slug>`, in words a publisher

@@ -31,6 +31,11 @@ export interface OpenGraph {
   /** ISO date, for articles. */
   publishedTime?: string;
   section?: string;
+  /**
+   * The page's feature photo, an uploaded image's address (contract/images.ts), and its alt
+   * text: link previews show its 1200×630 share copy, not the drawn title card.
+   */
+  image?: { url: string; alt: string };
 }
 
 /** What a page says about itself (client/src/lib/document-head.ts), as the prerender collects it. */

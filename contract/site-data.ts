@@ -11,10 +11,12 @@ import type {
   ResourceGroup,
   StandalonePage,
 } from './content-types.js';
+import type { Author } from './authors.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
 import type { SearchResults } from './search.js';
+import type { SiteNavigation } from './sections.js';
 import type { Topic } from './topics.js';
 
 export interface SiteData {
@@ -31,7 +33,7 @@ export interface SiteData {
   standalonePages?: StandalonePage[];
   /**
    * Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only), `page/<slug>` (a
-   * page of its own).
+   * page of its own), `campaign/<slug>` and `boycott/<slug>` (the story under its card).
    */
   bodies?: Record<string, MarkdownTree>;
   /**
@@ -47,13 +49,31 @@ export interface SiteData {
   search?: SearchResults & { error?: string };
   /** Topics: every one (/topics), or the one a topic's page shows, its posts in `articles`. */
   topics?: Topic[];
+  /**
+   * The sections and the navbar's and footer's links: in every page the server draws (not in
+   * GET /api/site-data's answers: a page keeps the navigation it was loaded with).
+   */
+  navigation?: SiteNavigation;
+  /** The author an author's page shows (`/authors/<slug>`), their articles in `articles`. */
+  authors?: Author[];
+  /** A post was here and was taken down (answered 410 Gone): the screen says it was removed. */
+  removed?: true;
 }
 
 /** The key of a body in SiteData.bodies. */
-export const bodyKey = (kind: 'article' | 'newsletter' | 'page', slug: string) => `${kind}/${slug}`;
+export const bodyKey = (
+  kind: 'article' | 'newsletter' | 'page' | 'campaign' | 'boycott',
+  slug: string,
+) => `${kind}/${slug}`;
 
 /** The id of the page's <script type="application/json"> holding its SiteData. */
 export const SITE_DATA_ELEMENT_ID = 'site-data';
+
+/**
+ * The id of the <script type="application/json"> holding the navigation alone (SiteNavigation),
+ * in the pages drawn only in the browser (sign-in, the account), which carry no SiteData.
+ */
+export const SITE_NAVIGATION_ELEMENT_ID = 'site-navigation';
 
 /** GET ?path=/health/sleep-debt-reset → SiteData (200, an empty object for a path with none). */
 export const SITE_DATA_PATH = '/api/site-data';

@@ -28,7 +28,8 @@ export const SITE_FILES = [
 
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const SitePath = Type.String({ pattern: '^/' });
-const Section = Type.Union([Type.Literal('Health'), Type.Literal('Wealth')]);
+/** An article section's name (the sections table: the publisher's). */
+const Section = Type.String({ minLength: 1 });
 const Colour = Type.String({ pattern: '^#[0-9a-fA-F]{3,8}$' });
 
 /**
@@ -48,7 +49,20 @@ export const SiteIndexSchema = Type.Object({
       title: Type.String({ minLength: 1 }),
       summary: Type.String(),
       publishedAt: IsoDate,
+      /** Its authors (contract/authors.ts), each with their page: JSON-LD and the feeds name them. */
+      authors: Type.Optional(Type.Array(Type.Object({ name: Type.String(), path: SitePath }))),
     }),
+  ),
+  /** Every author with a published article, with their page and feed (contract/authors.ts). */
+  authors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        slug: Type.String({ minLength: 1 }),
+        name: Type.String(),
+        path: SitePath,
+        feedPath: SitePath,
+      }),
+    ),
   ),
   /** Every newsletter issue, newest first: what the archive and the issue pages say about it. */
   newsletters: Type.Array(
@@ -73,7 +87,14 @@ export const SiteIndexSchema = Type.Object({
     }),
   ),
   /** The article sections, each with its list's path. */
-  sections: Type.Array(Type.Object({ name: Section, path: SitePath, feedPath: SitePath })),
+  sections: Type.Array(
+    Type.Object({
+      name: Section,
+      path: SitePath,
+      /** Its RSS feed, where the server serves one (SECTION_FEED_PATHS); null for none. */
+      feedPath: Type.Union([SitePath, Type.Null()]),
+    }),
+  ),
   /** The web manifest's colours (the site's CSS) and icons (generated at build). */
   manifest: Type.Object({
     themeColor: Colour,

@@ -51,15 +51,6 @@ export function categoryPath(category: string): string {
   return `/${category.toLowerCase().replace(' ', '-')}`;
 }
 
-/** The section links of the navbar, in the seed's order. */
-export const sectionLinks = [
-  { to: paths.health, label: 'Health' },
-  { to: paths.wealth, label: 'Wealth' },
-  { to: paths.directAction, label: 'Direct Action' },
-  { to: paths.collective, label: 'Collective Action' },
-  { to: paths.empowerment, label: 'Empowerment' },
-] as const;
-
 /**
  * Pages drawn from content/pages/<slug>.md, which the operator edits: the seed's topic pages (an
  * intro and related items; the footer's "More") and the policies a paid site needs.

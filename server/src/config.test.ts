@@ -215,6 +215,37 @@ describe('configuration from the environment', () => {
     expect(problemsOf({ MIGRATE_ON_START: 'maybe' })[0]).toMatch(/^MIGRATE_ON_START: /);
   });
 
+  it('reads numbers, yes and no, currency codes and address lists as their text says them', () => {
+    expect(
+      parseConfig({
+        PORT: ' 8080 ',
+        MIGRATE_ON_START: 'no',
+        MEMBERSHIP_CURRENCY: ' EUR ',
+        TRUST_PROXY: 'yes',
+        STAFF_EMAILS: 'a@example.com,A@Example.com',
+      }),
+    ).toMatchObject({
+      port: 8080,
+      migrateOnStart: false,
+      membership: { currency: 'eur' },
+      trustProxy: true,
+      staff: { owners: ['a@example.com'] },
+    });
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    // process.env itself, as the server passes it: not a plain object.
+    const fromProcess = parseConfig(process.env);
+    expect(typeof fromProcess.port).toBe('number');
+    expect(Array.isArray(fromProcess.staff.editors)).toBe(true);
+    expect(problemsOf({ PORT: '80.5', MIGRATE_ON_START: 'TRUE' })).toEqual([
+      'PORT: must be a whole number',
+      'MIGRATE_ON_START: must be true or false',
+    ]);
+    expect(problemsOf({ PORT: '70000', SITE_NAME: '  ' })).toEqual([
+      'PORT: must be at most 65535',
+      'SITE_NAME: must not be empty',
+    ]);
+  });
+
   it('drops a trailing slash from SITE_URL so return addresses join cleanly', () => {
     expect(parseConfig({ SITE_URL: 'https://cohort.example/' }).siteUrl).toBe(
       'https://cohort.example',

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 import { isValidEmail, normalizeEmail } from '../../contract/account-rules.js';
+import { webAddressField } from '../../contract/field-schemas.js';
+import { readBySchema } from '../../contract/schema-problems.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
 import type { S3Options } from './uploads/image-store.js';
 
@@ -93,123 +96,199 @@ export class ConfigError extends Error {
   }
 }
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
+// The environment is text: each variable is read by a codec that checks the text and turns it
+// into its value (contract/schema-problems.ts names each bad one). An empty variable, as an .env
+// file leaves it, is unset where a variable is optional.
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+/** Trimmed text, or undefined when empty; `check` is what any other text must pass. */
+const optionalText = (check?: { test: (text: string) => boolean; message: string }) =>
+  Type.Optional(
+    Type.Codec(
+      Type.Refine(
+        Type.String(),
+        (value) => value.trim() === '' || check === undefined || check.test(value.trim()),
+        () => check?.message ?? '',
+      ),
+    )
+      .Decode((value) => value.trim() || undefined)
+      .Encode((value) => value ?? ''),
+  );
 
-const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https:// URL' });
+/** Trimmed text that says something, `fallback` unless set. */
+const requiredText = (fallback: string) =>
+  Type.Codec(
+    Type.Refine(
+      Type.String({ default: fallback }),
+      (value) => value.trim() !== '',
+      () => 'must not be empty',
+    ),
+  )
+    .Decode((value) => value.trim())
+    .Encode((value) => value);
 
-const integer = (min: number, max: number) =>
-  z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`);
+const matching = (pattern: RegExp, message: string) => ({
+  test: (text: string) => pattern.test(text),
+  message,
+});
+const atLeast = (length: number, message: string) => ({
+  test: (text: string) => text.length >= length,
+  message,
+});
+const webAddress = (protocols: readonly string[], message: string) => {
+  const schema = webAddressField(protocols, message);
+  return { test: (text: string) => Value.Check(schema, text), message };
+};
+const httpUrl = webAddress(['http', 'https'], 'must be an http:// or https:// URL');
+
+/** A whole number from `min` to `max`, as JavaScript's Number reads the text; `fallback` unless set. */
+const integer = (min: number, max: number, fallback: number) => {
+  const whole = (value: string) => Number.isInteger(Number(value));
+  return Type.Codec(
+    Type.Refine(
+      Type.Refine(
+        Type.Refine(
+          Type.String({ default: String(fallback) }),
+          whole,
+          () => 'must be a whole number',
+        ),
+        (value) => !whole(value) || Number(value) >= min,
+        () => `must be at least ${min}`,
+      ),
+      (value) => !whole(value) || Number(value) <= max,
+      () => `must be at most ${max}`,
+    ),
+  )
+    .Decode((value) => Number(value))
+    .Encode((value) => String(value));
+};
+
+const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: string) =>
+  Type.Enum(values, { default: fallback, errorMessage: `must be one of ${values.join(', ')}` });
 
 /** A comma-separated list of account emails, each normalised as registration does. */
-const emailList = z
-  .string()
-  .optional()
-  .transform((value, context) => {
-    const emails = (value ?? '')
+const emailList = () => {
+  const emailsOf = (value: string) =>
+    value
       .split(',')
       .map((email) => normalizeEmail(email))
       .filter((email) => email !== '');
-    for (const email of emails) {
-      if (!isValidEmail(email)) {
-        context.addIssue({ code: 'custom', message: `${email} is not an email address` });
-      }
-    }
-    return [...new Set(emails)];
-  });
+  const wrong = (value: string) => emailsOf(value).filter((email) => !isValidEmail(email));
+  return Type.Codec(
+    Type.Refine(
+      Type.String({ default: '' }),
+      (value) => wrong(value).length === 0,
+      (value) =>
+        `${wrong(value).join(', ')} ${wrong(value).length === 1 ? 'is not an email address' : 'are not email addresses'}`,
+    ),
+  )
+    .Decode((value) => [...new Set(emailsOf(value))])
+    .Encode((value) => value.join(','));
+};
 
-const booleanText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((value) => ['true', '1', 'yes'].includes(value));
+const BOOLEAN_TEXT = ['true', 'false', '1', '0', 'yes', 'no'];
+/** true/false, 1/0 or yes/no; undefined for any other text. */
+function readBooleanText(text: string): boolean | undefined {
+  if (!BOOLEAN_TEXT.includes(text)) return undefined;
+  return ['true', '1', 'yes'].includes(text);
+}
+const optionalBoolean = () =>
+  Type.Optional(
+    Type.Codec(
+      Type.Refine(
+        Type.String(),
+        (value) => value.trim() === '' || readBooleanText(value.trim()) !== undefined,
+        () => 'must be true or false',
+      ),
+    )
+      .Decode((value) => readBooleanText(value.trim()))
+      .Encode((value) => (value === undefined ? '' : String(value))),
+  );
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: optionalText,
-  PORT: integer(0, 65535).default(3000),
-  SITE_URL: httpUrl.default('http://localhost:3000'),
-  SITE_NAME: z.string().trim().min(1).default('Cohort'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
-      .optional(),
+export const envSchema = Type.Object({
+  NODE_ENV: oneOf(['development', 'production', 'test'], 'development'),
+  HOST: optionalText(),
+  PORT: integer(0, 65535, 3000),
+  SITE_URL: Type.Codec(
+    Type.Refine(
+      Type.String({ default: 'http://localhost:3000' }),
+      (value) => httpUrl.test(value),
+      () => httpUrl.message,
+    ),
+  )
+    .Decode((value) => value.trim())
+    .Encode((value) => value),
+  SITE_NAME: requiredText('Cohort'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  DATABASE_URL: optionalText(
+    matching(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string'),
   ),
-  DATA_DIR: z.string().trim().min(1).default('data'),
-  SESSION_SECRET: optionalText.pipe(
-    z.string().min(32, 'must be at least 32 characters (try: openssl rand -hex 32)').optional(),
+  DATA_DIR: requiredText('data'),
+  SESSION_SECRET: optionalText(
+    atLeast(32, 'must be at least 32 characters (try: openssl rand -hex 32)'),
   ),
-  SESSION_SECRET_PREVIOUS: optionalText.pipe(
-    z.string().min(32, 'must be at least 32 characters').optional(),
-  ),
-  TRUST_PROXY: optionalText,
-  SESSION_RATE_LIMIT: integer(1, 100_000).default(60),
-  LOGIN_RATE_LIMIT: integer(1, 100_000).default(10),
-  ACCOUNT_RATE_LIMIT: integer(1, 100_000).default(10),
-  NEWSLETTER_RATE_LIMIT: integer(1, 100_000).default(10),
-  NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50).default(5),
-  STRIPE_SECRET_KEY: optionalText,
-  STRIPE_PUBLISHABLE_KEY: optionalText,
-  STRIPE_WEBHOOK_SECRET: optionalText,
-  STRIPE_PRICE_ID: optionalText,
-  STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
-  STRIPE_TIMEOUT_MS: integer(100, 120_000).default(7_000),
-  MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999).default(1200),
-  MONTHLY_PRICE_CENTS: integer(50, 99_999_999).default(100),
-  MEMBERSHIP_CURRENCY: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z]{3}$/, 'must be a three-letter ISO currency code such as usd')
-    .default('usd'),
-  MEMBERSHIP_GRACE_DAYS: integer(0, 60).default(7),
-  PAYWALL_DELAY_MS: integer(0, 86_400_000).default(30_000),
-  SOCIAL_URL: optionalText.pipe(httpsUrl.optional()),
-  SMTP_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-  ),
+  SESSION_SECRET_PREVIOUS: optionalText(atLeast(32, 'must be at least 32 characters')),
+  TRUST_PROXY: optionalText(),
+  SESSION_RATE_LIMIT: integer(1, 100_000, 60),
+  LOGIN_RATE_LIMIT: integer(1, 100_000, 10),
+  ACCOUNT_RATE_LIMIT: integer(1, 100_000, 10),
+  NEWSLETTER_RATE_LIMIT: integer(1, 100_000, 10),
+  NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50, 5),
+  STRIPE_SECRET_KEY: optionalText(),
+  STRIPE_PUBLISHABLE_KEY: optionalText(),
+  STRIPE_WEBHOOK_SECRET: optionalText(),
+  STRIPE_PRICE_ID: optionalText(),
+  STRIPE_API_URL: optionalText(httpUrl),
+  STRIPE_TIMEOUT_MS: integer(100, 120_000, 7_000),
+  MEMBERSHIP_PRICE_CENTS: integer(50, 99_999_999, 1200),
+  MONTHLY_PRICE_CENTS: integer(50, 99_999_999, 100),
+  MEMBERSHIP_CURRENCY: Type.Codec(
+    Type.Refine(
+      Type.String({ default: 'usd' }),
+      (value) => /^[a-z]{3}$/.test(value.trim().toLowerCase()),
+      () => 'must be a three-letter ISO currency code such as usd',
+    ),
+  )
+    .Decode((value) => value.trim().toLowerCase())
+    .Encode((value) => value),
+  MEMBERSHIP_GRACE_DAYS: integer(0, 60, 7),
+  PAYWALL_DELAY_MS: integer(0, 86_400_000, 30_000),
+  SOCIAL_URL: optionalText(webAddress(['https'], 'must be an https:// URL')),
+  SMTP_URL: optionalText(matching(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
   // Unset: mail comes from the site's name (SITE_NAME) at no-reply@localhost.
-  MAIL_FROM: z.string().trim().min(3).optional(),
-  MAIL_TRANSPORT: optionalText.pipe(z.enum(['smtp', 'log']).optional()),
-  REDIS_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
-      .optional(),
+  MAIL_FROM: Type.Optional(
+    Type.Codec(
+      Type.Refine(
+        Type.String(),
+        (value) => value.trim().length >= 3,
+        () => 'must be at least 3 characters',
+      ),
+    )
+      .Decode((value) => value.trim())
+      .Encode((value) => value),
   ),
-  STAFF_EMAILS: emailList,
-  EDITOR_EMAILS: emailList,
-  WRITER_EMAILS: emailList,
-  METRICS_TOKEN: optionalText.pipe(
-    z.string().min(16, 'must be at least 16 characters (try: openssl rand -hex 24)').optional(),
+  MAIL_TRANSPORT: optionalText(matching(/^(smtp|log)$/, 'must be one of smtp, log')),
+  REDIS_URL: optionalText(matching(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')),
+  STAFF_EMAILS: emailList(),
+  EDITOR_EMAILS: emailList(),
+  WRITER_EMAILS: emailList(),
+  METRICS_TOKEN: optionalText(
+    atLeast(16, 'must be at least 16 characters (try: openssl rand -hex 24)'),
   ),
-  DATABASE_POOL_SIZE: integer(1, 1_000).default(10),
+  DATABASE_POOL_SIZE: integer(1, 1_000, 10),
   /** Uploaded images' folder; DATA_DIR/uploads unless set. */
-  UPLOADS_DIR: optionalText,
+  UPLOADS_DIR: optionalText(),
   /** An S3-compatible bucket for the uploaded images instead of the folder (several machines). */
-  S3_ENDPOINT: optionalText.pipe(httpUrl.optional()),
-  S3_BUCKET: optionalText,
-  S3_REGION: optionalText,
-  S3_ACCESS_KEY_ID: optionalText,
-  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_ENDPOINT: optionalText(httpUrl),
+  S3_BUCKET: optionalText(),
+  S3_REGION: optionalText(),
+  S3_ACCESS_KEY_ID: optionalText(),
+  S3_SECRET_ACCESS_KEY: optionalText(),
   /** The largest image file the desk takes, in megabytes. */
-  UPLOAD_MAX_MB: integer(1, 200).default(20),
+  UPLOAD_MAX_MB: integer(1, 200, 20),
   /** The largest export file (a Ghost zip with its images…) the desk's Import page takes, in MB. */
-  IMPORT_MAX_MB: integer(1, 2048).default(200),
-  MIGRATE_ON_START: optionalText.pipe(booleanText.optional()),
-  ALLOW_INSECURE_SITE_URL: optionalText.pipe(booleanText.optional()),
+  IMPORT_MAX_MB: integer(1, 2048, 200),
+  MIGRATE_ON_START: optionalBoolean(),
+  ALLOW_INSECURE_SITE_URL: optionalBoolean(),
 });
 
 /** Host names that only ever mean this machine (or no real site). */
@@ -238,13 +317,12 @@ function siteUrlProblems(siteUrl: string, allowInsecure: boolean): string[] {
 
 /** Reads and validates the environment. Throws a `ConfigError` naming every bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-    );
+  // A plain copy: process.env is an object of its own kind, which TypeBox's codecs pass over.
+  const parsed = readBySchema(envSchema, { ...env }, { whole: 'environment' });
+  if (!parsed.ok) {
+    throw new ConfigError(parsed.problems.map(({ field, message }) => `${field}: ${message}`));
   }
-  const e = parsed.data;
+  const e = parsed.value;
   const problems: string[] = [];
 
   if (e.NODE_ENV === 'production') {
@@ -410,6 +488,5 @@ export function socialLinkLabel(url: string): string {
  */
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (value === undefined) return 'loopback';
-  const result = booleanText.safeParse(value);
-  return result.success ? result.data : value;
+  return readBooleanText(value) ?? value;
 }

@@ -217,8 +217,11 @@ test('a writer gets the posts part of the desk, and no members, payments or audi
   await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
   await expect(page.getByText(`${WRITER} · writer`)).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Desk' });
-  await expect(nav.getByRole('link')).toHaveText(['Posts']);
-  // The shipped posts are listed, without a way for a writer to publish or unpublish them.
+  await expect(nav.getByRole('link')).toHaveText(['Posts', 'Profile']);
+  // The shipped posts are listed (50 a page: found by the search), without a way for a writer
+  // to publish or unpublish them.
+  await page.getByRole('searchbox', { name: 'Words in the title or text' }).fill('Sleep Debt');
+  await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('cell', { name: /The Sleep Debt Reset/ })).toBeVisible();
   await expect(page.getByRole('button', { name: /^(Publish|Unpublish) / })).toHaveCount(0);
   const members = await page.request.get('/api/desk/members');

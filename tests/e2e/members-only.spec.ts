@@ -59,7 +59,9 @@ for (const { name, width, height } of WIDTHS) {
     await expect(visitor.getByText('Everyone reads this opening')).toBeVisible();
     const box = visitor.getByRole('region', { name: 'The rest is for members' });
     await expect(box).toBeVisible();
-    await expect(box.getByRole('button', { name: /Join/ })).toBeVisible();
+    // This site takes no payments: no Join, only signing in (payments-off.spec.ts).
+    await expect(box.getByRole('link', { name: 'Already a member? Sign in' })).toBeVisible();
+    await expect(box.getByRole('button', { name: /Join/ })).toBeHidden();
     await expect(visitor.getByText(SECRET)).toHaveCount(0);
     await visitor.screenshot({
       path: testInfo.outputPath(`members-only-visitor-${name}.png`),

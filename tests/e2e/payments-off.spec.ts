@@ -1,10 +1,6 @@
-import type { Page } from '@playwright/test';
-import { expect, openPastPaywallDelay, test } from './fixtures.js';
+import { expect, openPastPaywallDelay, signInAs, STAFF, test } from './fixtures.js';
 
-const navbarHeight = async (page: Page) =>
-  (await page.getByTestId('navbar').boundingBox())?.height ?? Number.NaN;
-
-test('without Stripe keys the site runs and the payment buttons say payments are off', async ({
+test('without Stripe keys the site runs and offers nothing that cannot be bought', async ({
   page,
 }) => {
   await page.goto('/early-access');
@@ -12,42 +8,56 @@ test('without Stripe keys the site runs and the payment buttons say payments are
   await expect(
     page.getByText('Payments are not configured on this site yet.').first(),
   ).toBeVisible();
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: /^Join/ })
-    .click();
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'Payments are not configured' }),
-  ).toBeVisible();
+  // No price to pay, no gift or pay-it-forward offer, no Join anywhere.
+  await expect(page.getByText(/for your first year/)).toBeHidden();
+  await expect(page.getByRole('link', { name: 'give a year to someone else' })).toBeHidden();
+  await expect(page.getByRole('button', { name: /^Join/ })).toHaveCount(0);
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByRole('link', { name: 'Member perks' })).toBeVisible();
+  await expect(footer.getByRole('link', { name: 'Give a year' })).toBeHidden();
+  await expect(footer.getByRole('link', { name: 'Pay it forward' })).toBeHidden();
+  // The giving pages, reached by their address, say why there is nothing to fill in.
+  await page.goto('/gift');
+  await expect(page.getByText('Payments are not configured on this site yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Join/ })).toHaveCount(0);
 });
 
 for (const width of [1280, 390]) {
-  test(`pressing Join says payments are off without moving the navbar (${width} px)`, async ({
+  test(`the navbar has no Join from its first paint, before the configuration arrives (${width} px)`, async ({
     page,
   }) => {
     await page.setViewportSize({ width, height: 800 });
-    const config = page.waitForResponse((response) => response.url().endsWith('/api/config'));
+    // The configuration never arrives: the page's own HTML says payments are off.
+    await page.route('**/api/config', () => {});
     await page.goto('/health');
-    await config;
-    const menuToggle = page.getByRole('button', { name: 'Open menu' });
-    if (width < 1200) await menuToggle.click();
+    await expect(page.locator('html')).toHaveAttribute('data-payments', 'off');
+    if (width < 1200) await page.getByRole('button', { name: 'Open menu' }).click();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    const join = nav.getByRole('button', { name: /^Join/ });
-    await expect(join).toBeVisible();
-    const before = await navbarHeight(page);
-    const joinBefore = await join.boundingBox();
+    await expect(nav.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: /^Join/ })).toBeHidden();
+  });
 
-    await join.click();
-    const message = page.getByRole('alert').filter({ hasText: 'Payments are not configured' });
-    await expect(message).toBeVisible();
-    expect(await navbarHeight(page)).toBe(before);
-    expect(await join.boundingBox()).toEqual(joinBefore);
-    // The message sits below the button, inside the window, and goes when dismissed.
-    const box = await message.boundingBox();
-    expect(box && joinBefore && box.y >= joinBefore.y + joinBefore.height).toBe(true);
-    expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
-    await message.getByRole('button', { name: 'Dismiss' }).click();
-    await expect(message).toBeHidden();
+  test(`the desk's Plans say payments are off and what to set (${width} px)`, async ({
+    page,
+    mailbox,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInAs(page, mailbox, { email: STAFF.owner, password: 'plans owner passphrase' });
+    await page.goto('/desk/plans');
+    await expect(page.getByRole('heading', { level: 1, name: 'Plans' })).toBeVisible();
+    const notice = page.getByRole('status').filter({ hasText: 'Payments are off' });
+    await expect(notice).toBeVisible();
+    for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET']) {
+      await expect(notice).toContainText(key);
+    }
+    // No plan claims to be on sale; each keeps its switch for the day keys are set.
+    await expect(page.getByText('on sale ·', { exact: false })).toHaveCount(0);
+    await expect(page.getByText('not on sale: payments are off').first()).toBeVisible();
+    await expect(page.getByLabel('On sale once payments are on').first()).toBeVisible();
+    await page.screenshot({
+      path: testInfo.outputPath(`desk-plans-off-${width}.png`),
+      fullPage: true,
+    });
   });
 }
 

@@ -181,6 +181,16 @@ test('an owner prices the monthly plan, moves its members to the new price, and 
     // The year paid once taken off sale: its page offers the subscriptions instead of its form.
     expect((await put('yearly', { enabled: true })).ok()).toBe(true);
     expect((await put('early-access', { enabled: false })).ok()).toBe(true);
+    // The home page's offer says the price of the year on sale, the yearly plan's now, as priced.
+    expect((await put('yearly', { amountCents: 1800 })).ok()).toBe(true);
+    const home = await browser.newPage();
+    await visit(home, '/');
+    await expect(home.getByRole('region', { name: 'Join the cohort' })).toContainText(
+      '$18 for your first year.',
+    );
+    await expect(home.getByRole('link', { name: 'Get early access' })).toHaveCount(2);
+    await expect(home.getByRole('link', { name: 'Get early access' }).first()).toBeVisible();
+    await home.close();
     const reader = await browser.newPage();
     await visit(reader, '/early-access');
     await expect(reader.getByText('The year paid once is not on sale now.')).toBeVisible();
@@ -193,7 +203,7 @@ test('an owner prices the monthly plan, moves its members to the new price, and 
     await expect(page.getByText('changed a plan').first()).toBeVisible();
   } finally {
     expect((await put('monthly', { amountCents: 100 })).ok()).toBe(true);
-    expect((await put('yearly', { enabled: true })).ok()).toBe(true);
+    expect((await put('yearly', { enabled: true, amountCents: 1200 })).ok()).toBe(true);
     expect((await put('early-access', { enabled: true })).ok()).toBe(true);
   }
 });

@@ -58,3 +58,15 @@ test('the pages drawn only in the browser name the site too', async ({ page }) =
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tidewater Press' }),
   ).toBeVisible();
 });
+
+test('the pages a mailed link opens describe themselves with the site’s name', async ({ page }) => {
+  for (const path of ['/sign-in/link', '/register/confirm']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      'content',
+      /Tidewater Press/,
+    );
+    expect(await page.content()).not.toContain('Cohort');
+  }
+});

@@ -40,14 +40,24 @@ export const SITES = {
   paying: { payments: true, siteEnv: staffEnv },
   /** Payments on, and the paywall 1.5 s after an article opens. */
   paywalled: { payments: true, siteEnv: { PAYWALL_DELAY_MS: '1500' } },
-  /** Payments off (the paywall's delay short, to show it never comes), renamed, with a profile. */
+  /**
+   * Payments off (the paywall's delay short, to show it never comes), renamed, with a profile, and
+   * staff (the desk says payments are off).
+   */
   renamed: {
     siteEnv: {
+      ...staffEnv,
       PAYWALL_DELAY_MS: '1500',
       SITE_NAME: 'Tidewater Press',
       SOCIAL_URL: 'https://www.instagram.com/cohort.example/',
     },
   },
+  /**
+   * The desk as `npm start` runs it for a developer (NODE_ENV=development): mail written to the log
+   * and kept for the desk's mailbox (MAIL_TRANSPORT=log; never in production), the worker's SMTP
+   * server getting nothing.
+   */
+  mailLog: { siteEnv: { ...staffEnv, NODE_ENV: 'development', MAIL_TRANSPORT: 'log' } },
   /** Served as http://localhost:<port>: a passkey's relying party is a host name, never an IP. */
   localhost: { siteHostname: 'localhost' },
 } satisfies Record<string, SiteOptions>;

@@ -52,7 +52,7 @@ describe('the configuration an operator reads', () => {
 
   it('documents every variable the server reads, in docs/operating.md and in .env.example', () => {
     const table = section(read('docs/operating.md'), '## Configuration');
-    for (const name of Object.keys(envSchema.shape)) {
+    for (const name of Object.keys(envSchema.properties)) {
       expect(table, `docs/operating.md: ${name}`).toContain(`\`${name}\``);
       expect(envExample, `.env.example: ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
     }

@@ -1,8 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from '../lib/router';
 import { Layout } from './layout/layout';
-import { categoryPath, contentPages, paths, redirects } from '../config/paths';
+import { contentPages, paths, redirects } from '../config/paths';
+import { sectionPath } from '../../../contract/sections';
+import { useSiteNavigation } from '../lib/site-navigation';
 import { HomeRoute } from './routes/home';
+import { AUTHORS_PATH } from '../../../contract/authors';
 
 // The home page is in the first chunk; every other screen, and each article body, loads on demand.
 // Plain <Routes> rather than a data router (docs/decisions/0020-react-router.md): the data router
@@ -38,6 +41,7 @@ const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-ch
 const SearchRoute = lazy(() => import('./routes/search'));
 const TopicsRoute = lazy(() => import('./routes/topics'));
 const TopicRoute = lazy(() => import('./routes/topic'));
+const AuthorRoute = lazy(() => import('./routes/author'));
 const DeskApp = lazy(() => import('../features/desk/desk-app'));
 
 /**
@@ -51,6 +55,10 @@ const isDeskPage = () => deskMark() === '';
 const isDeskVerifyPage = () => deskMark() === 'verify-address';
 
 export function AppRoutes() {
+  // Each section of articles has its list and its articles' pages, wherever the publisher put it.
+  const articleSections = useSiteNavigation().sections.filter(
+    (section) => section.lists === 'articles',
+  );
   return (
     <Routes>
       {isDeskPage() && (
@@ -74,16 +82,16 @@ export function AppRoutes() {
         {redirects.map(({ from, to }) => (
           <Route key={from} path={from} element={<Navigate to={to} />} />
         ))}
-        {(['Health', 'Wealth'] as const).map((category) => [
+        {articleSections.map((section) => [
           <Route
-            key={category}
-            path={categoryPath(category)}
-            element={<ArticleListRoute category={category} />}
+            key={section.id}
+            path={sectionPath(section)}
+            element={<ArticleListRoute category={section.name} />}
           />,
           <Route
-            key={`${category}/:slug`}
-            path={`${categoryPath(category)}/:slug`}
-            element={<ArticleRoute category={category} />}
+            key={`${section.id}/:slug`}
+            path={`${sectionPath(section)}/:slug`}
+            element={<ArticleRoute category={section.name} />}
           />,
         ])}
         <Route path={paths.directAction} element={<DirectActionRoute />} />
@@ -110,6 +118,7 @@ export function AppRoutes() {
         <Route path={paths.search} element={<SearchRoute />} />
         <Route path={paths.topics} element={<TopicsRoute />} />
         <Route path={`${paths.topics}/:slug`} element={<TopicRoute />} />
+        <Route path={`${AUTHORS_PATH}/:slug`} element={<AuthorRoute />} />
         <Route path={`${paths.newsletter}/:slug?`} element={<NewsletterRoute />} />
         {/* A page of its own (`/about`); one no page has is the 404 page. Any named route wins. */}
         <Route path="/:slug" element={<StandalonePageRoute />} />

@@ -14,8 +14,8 @@ const PlanChooser = lazy(() => import('./plan-chooser'));
 /**
  * Join / Join Now: opens Stripe Checkout in a new tab (members go to the billing portal). With
  * `plan`, for that plan; without, the visitor chooses among the plans on sale first (a dialog),
- * unless only one is sold. Says so plainly when payments are off or the server cannot start a
- * checkout: under the button in the page's flow, or, with `problemAs="popover"`, in a bubble
+ * unless only one is sold. Not drawn at all on a site without payments. Says so plainly when the
+ * server cannot start a checkout: under the button in the page's flow, or, with `problemAs="popover"`, in a bubble
  * anchored below it that takes no room, for a button in a bar whose height must not change (the
  * navbar).
  */
@@ -90,6 +90,8 @@ export function JoinButton({
     }
   }
 
+  // Nothing can be bought without payments: no button (the page's CSS hid it from the first paint).
+  if (config && !config.paymentsEnabled) return null;
   return (
     <span className={`join-button join-button--${problemAs}`}>
       <button type="button" className={className} onClick={() => void join()} aria-busy={busy}>

@@ -120,7 +120,7 @@ describe('the content commands', () => {
       'articles/bad-one.md': contentFile(
         {
           slug: 'bad-one',
-          category: 'Fitness',
+          category: ' ',
           title: 'Bad',
           summary: 'Wrong.',
           publishedAt: 'soon',
@@ -136,7 +136,7 @@ describe('the content commands', () => {
       const lines = refused.stderr.trim().split('\n');
       expect(lines[0]).toBe(`Nothing was imported from ${folder.dir}:`);
       expect(lines).toContainEqual(
-        expect.stringMatching(/articles\/bad-one\.md: category: must be one of Health, Wealth$/),
+        expect.stringMatching(/articles\/bad-one\.md: category: must not be empty$/),
       );
       expect(lines).toContainEqual(
         expect.stringMatching(/articles\/bad-one\.md: publishedAt: must be an ISO date/),

@@ -169,14 +169,16 @@ describe('a broken content folder', () => {
     ]);
   });
 
-  it('rejects a category it does not know', async () => {
+  // Which sections exist is the site's data: the post store refuses a section it does not have
+  // (server/src/routes/desk/sections.test.ts); a file must name one.
+  it('rejects an article without a section', async () => {
     await edit('articles/sleep-debt-reset.md', (text) =>
-      text.replace('category: Health', 'category: Fitness'),
+      text.replace('category: Health', 'category: " "'),
     );
     expect(await issuesOf()).toContainEqual({
       file: 'content/articles/sleep-debt-reset.md',
       field: 'category',
-      message: 'must be one of Health, Wealth',
+      message: 'must not be empty',
     });
   });
 
@@ -217,6 +219,27 @@ describe('a broken content folder', () => {
     const content = await loadContent(contentDir);
     expect(content.articles.find((file) => file.name === 'a-new-one')?.data.id).toBe(300);
     expect(content.articles.find((file) => file.name === 'another-one')?.data.id).toBeUndefined();
+  });
+
+  it('takes a campaign’s and a boycott’s story from its body, and checks it as an article’s', async () => {
+    await edit('campaigns/community-garden.md', (text) => `${text}\nIt began in one empty lot.\n`);
+    await edit('boycotts/nestle-boycott.md', (text) => `${text}\nWhy it began.\n`);
+    const loaded = await loadContent(contentDir, { perks: false });
+    const garden = loaded.campaigns.find((file) => file.data.slug === 'community-garden');
+    expect(garden?.markdown.trim()).toBe('It began in one empty lot.');
+    expect(garden?.body).not.toBeNull();
+    const nestle = loaded.boycotts.find((file) => file.data.slug === 'nestle-boycott');
+    expect(nestle?.markdown.trim()).toBe('Why it began.');
+    // Without one, as the shipped ones are: no story.
+    const other = loaded.campaigns.find((file) => file.data.slug === 'renters-legal-aid');
+    expect(other?.body).toBeNull();
+
+    await edit('campaigns/community-garden.md', (text) => `${text}\n# A second title\n`);
+    expect(await issuesOf()).toContainEqual({
+      file: 'content/campaigns/community-garden.md',
+      field: 'body',
+      message: expect.stringMatching(/H1|heading/i),
+    });
   });
 
   it('rejects an id a campaign and an article both claim', async () => {

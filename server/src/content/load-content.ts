@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import type { StaticDecode, TObject } from 'typebox';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { checkCollections } from './check-collections.js';
 import { IssueLog } from './content-issues.js';
@@ -21,6 +21,7 @@ import {
 import { perkSchema } from '../../../contract/perk-schema.js';
 import { newsletterSchema, type NewsletterFrontMatter } from '../../../contract/newsletters.js';
 import type { Perk } from '../../../contract/perks.js';
+import { readBySchema } from '../../../contract/schema-problems.js';
 import { checkAndConvertMarkdown } from './markdown-to-tree.js';
 import { splitFrontMatter } from '../../../contract/split-front-matter.js';
 
@@ -62,7 +63,8 @@ export interface LoadedContent {
  */
 export const ARTICLE_WORDS = { min: 450, max: 900 } as const;
 
-type BodyRule = 'article' | 'page' | 'none';
+/** `optional`: a campaign's or a boycott's story, which it may have or not. */
+type BodyRule = 'article' | 'page' | 'optional' | 'none';
 
 /** Post files may also say what every post has (postFileColumnsSchema); perks are no posts. */
 type Columns = 'post' | 'none';
@@ -85,8 +87,8 @@ export async function loadContent(
   const [articles, campaigns, boycotts, resourceGroups, pages, perks, newsletters] =
     await Promise.all([
       readCollection(reader, 'articles', articleSchema, 'article', 'post'),
-      readCollection(reader, 'campaigns', campaignSchema, 'none', 'post'),
-      readCollection(reader, 'boycotts', boycottSchema, 'none', 'post'),
+      readCollection(reader, 'campaigns', campaignSchema, 'optional', 'post'),
+      readCollection(reader, 'boycotts', boycottSchema, 'optional', 'post'),
       readCollection(reader, 'resources', resourceGroupSchema, 'none', 'post'),
       readCollection(reader, 'pages', pageSchema, 'page', 'post'),
       // The same schema the server checks at start (contract/perk-schema.ts).
@@ -99,13 +101,13 @@ export async function loadContent(
   return { ...content, files: reader.files.sort() };
 }
 
-async function readCollection<T>(
+async function readCollection<T extends TObject>(
   reader: Reader,
   folder: string,
-  schema: z.ZodType<T>,
+  schema: T,
   bodyRule: BodyRule,
   columns: Columns,
-): Promise<ContentFile<T>[]> {
+): Promise<ContentFile<StaticDecode<T>>[]> {
   const dir = join(reader.contentDir, folder);
   let names: string[];
   try {
@@ -120,13 +122,13 @@ async function readCollection<T>(
   return files.filter((file) => file !== null);
 }
 
-async function readContentFile<T>(
+async function readContentFile<T extends TObject>(
   reader: Reader,
   path: string,
-  schema: z.ZodType<T>,
+  schema: T,
   bodyRule: BodyRule,
   columns: Columns,
-): Promise<ContentFile<T> | null> {
+): Promise<ContentFile<StaticDecode<T>> | null> {
   reader.files.push(path);
   const { log } = reader;
   const file = relative(dirname(reader.contentDir), path).split(sep).join('/');
@@ -138,21 +140,22 @@ async function readContentFile<T>(
   }
   const frontMatter: unknown = split.frontMatter ?? {};
   const own = splitColumns(frontMatter, schema, columns);
-  const parsed = schema.safeParse(own.frontMatter);
-  const parsedColumns = postFileColumnsSchema.safeParse(own.columns);
-  if (!parsedColumns.success) {
-    for (const issue of parsedColumns.error.issues) {
+  const whole = 'front matter';
+  const parsed = readBySchema(schema, own.frontMatter, { whole });
+  const parsedColumns = readBySchema(postFileColumnsSchema, own.columns, { whole });
+  if (!parsedColumns.ok) {
+    for (const { field, message } of parsedColumns.problems) {
       // A kind's own field of the same name (a newsletter's membersOnly) is checked as its own.
-      if (own.ownKeys.has(String(issue.path[0]))) continue;
-      reportSchemaIssue(log, file, issue, own.columns);
+      if (own.ownKeys.has(field.split('.')[0] ?? field)) continue;
+      log.add(file, field, message);
     }
   }
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportSchemaIssue(log, file, issue, frontMatter);
+  if (!parsed.ok) {
+    for (const { field, message } of parsed.problems) log.add(file, field, message);
     return null;
   }
-  const data = parsed.data;
-  const fileColumns = parsedColumns.data ?? {};
+  const data = parsed.value;
+  const fileColumns = parsedColumns.ok ? parsedColumns.value : {};
   if (fileColumns.featureImage && !fileColumns.featureImageAlt?.trim()) {
     log.add(file, 'featureImageAlt', 'is required with a feature image');
   }
@@ -174,15 +177,15 @@ async function readContentFile<T>(
  * kind has as a field of its own (an article's publishedAt) stays the kind's, and is read as a
  * column too.
  */
-function splitColumns(frontMatter: unknown, schema: z.ZodType, columns: Columns) {
-  const ownKeys = new Set(schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+function splitColumns(frontMatter: unknown, schema: TObject, columns: Columns) {
+  const ownKeys = new Set(Object.keys(schema.properties));
   if (columns === 'none' || typeof frontMatter !== 'object' || frontMatter === null) {
     return { frontMatter, columns: {}, ownKeys };
   }
   const fields: Record<string, unknown> = {};
   const found: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(frontMatter)) {
-    const isColumn = key in postFileColumnsSchema.shape;
+    const isColumn = key in postFileColumnsSchema.properties;
     if (isColumn) found[key] = value;
     if (!isColumn || ownKeys.has(key)) fields[key] = value;
   }
@@ -195,7 +198,7 @@ function readBody(log: IssueLog, file: string, markdown: string, rule: BodyRule)
     return null;
   }
   if (markdown.trim() === '') {
-    log.add(file, 'body', 'is missing');
+    if (rule !== 'optional') log.add(file, 'body', 'is missing');
     return null;
   }
   const { tree, problems } = checkAndConvertMarkdown(markdown);
@@ -203,26 +206,6 @@ function readBody(log: IssueLog, file: string, markdown: string, rule: BodyRule)
   return tree;
 }
 
-function reportSchemaIssue(log: IssueLog, file: string, issue: z.core.$ZodIssue, input: unknown) {
-  if (issue.code === 'unrecognized_keys') {
-    for (const key of issue.keys)
-      log.add(file, [...issue.path, key].join('.'), 'is not a known field');
-    return;
-  }
-  const field = issue.path.join('.') || 'front matter';
-  const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-  log.add(file, field, missing ? 'is required' : issue.message);
-}
-
 function hasSlug(data: unknown): data is { slug: string } {
   return typeof data === 'object' && data !== null && 'slug' in data;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }

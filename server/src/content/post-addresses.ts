@@ -30,7 +30,7 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
   const live = (table = '') =>
     `${table}"deletedAt" IS NULL AND ${table}"status" IN ('published', 'scheduled')
       AND ${table}"publishedAt" <= now()`;
-  const [removed, oldPaths, liveRows] = await Promise.all([
+  const [removed, oldPaths, liveRows, slugs] = await Promise.all([
     pool.query<{ kind: PostKind; slug: string; category: unknown }>(
       `SELECT "kind", "slug", "fields"->'category' AS category FROM "posts"
         WHERE "kind" = ANY($1) AND NOT (${live()})
@@ -48,18 +48,21 @@ export async function readPostAddresses(pool: Pick<pg.Pool, 'query'>): Promise<P
         WHERE "kind" = ANY($1) AND ${live()}`,
       [KINDS_WITH_PAGES],
     ),
+    readArticleSectionSlugs(pool),
   ]);
+  // Where an article is now: at its section's slug (contract/sections.ts).
+  const pathOf = (row: { kind: PostKind; slug: string; category: unknown }) => postPath(row, slugs);
   // A screen's text (a page post such as `privacy`) is never gone nor moved: the screen stays.
-  const livePaths = new Set(liveRows.rows.filter(hasOwnAddress).map(postPath));
+  const livePaths = new Set(liveRows.rows.filter(hasOwnAddress).map(pathOf));
   const moved = new Map<string, string>();
   for (const row of oldPaths.rows) {
-    const to = postPath(row);
+    const to = pathOf(row);
     if (row.path !== to && !livePaths.has(row.path)) moved.set(row.path, to);
   }
   const gone = new Set(
     removed.rows
       .filter(hasOwnAddress)
-      .map(postPath)
+      .map(pathOf)
       .filter((path) => !livePaths.has(path) && !moved.has(path)),
   );
   return { gone, moved };
@@ -79,8 +82,13 @@ export async function claimAddress(
   post: Candidate,
 ): Promise<boolean> {
   if (!hasOwnAddress(post)) return false;
-  const path = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
-  if (row && postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }) === path) {
+  const slugs = await readArticleSectionSlugs(tx);
+  const path = postPath(
+    { kind: post.kind, slug: post.slug, category: post.fields.category },
+    slugs,
+  );
+  const was = row && postPath({ ...row, category: row.fields.category }, slugs);
+  if (was === path) {
     return false;
   }
   const { rows } = await tx.query<{ postId: number }>(
@@ -105,8 +113,12 @@ export async function claimAddress(
 
 /** A published post whose address changes (its slug, an article's section) keeps the old one. */
 export async function rememberOldAddress(tx: Tx, row: PostRow, post: Candidate) {
-  const before = postPath({ kind: row.kind, slug: row.slug, category: row.fields.category });
-  const after = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
+  const slugs = await readArticleSectionSlugs(tx);
+  const before = postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }, slugs);
+  const after = postPath(
+    { kind: post.kind, slug: post.slug, category: post.fields.category },
+    slugs,
+  );
   if (before !== after && row.status === 'published' && hasOwnAddress(row)) {
     await tx.query(
       `INSERT INTO "post_paths" ("path", "postId") VALUES ($1, $2)
@@ -114,4 +126,12 @@ export async function rememberOldAddress(tx: Tx, row: PostRow, post: Candidate) 
       [before, row.id],
     );
   }
+}
+
+/** Each section of articles' slug by its name: where its articles are (contract/sections.ts). */
+async function readArticleSectionSlugs(db: Pick<pg.Pool, 'query'>): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ name: string; slug: string }>(
+    `SELECT "name", "slug" FROM "sections" WHERE "lists" = 'articles'`,
+  );
+  return new Map(rows.map((row) => [row.name, row.slug]));
 }

@@ -1,10 +1,12 @@
 import type pg from 'pg';
-import { POST_KINDS, type PostJson, type PostKind } from '../../../contract/posts.js';
+import type { NewPostBody, PostChangeBody, RestoreBody } from '../../../contract/post-bodies.js';
+import type { PostJson } from '../../../contract/posts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { auditPostChange, requireMayEdit, type Actor } from './post-actors.js';
 import { claimAddress, rememberOldAddress } from './post-addresses.js';
+import { saveAuthors, takeAuthors } from './post-authors.js';
 import {
   isLiveOrScheduled,
   POST_COLUMNS,
@@ -19,6 +21,7 @@ import {
   invalidPost,
   merge,
   readChanges,
+  splitChanges,
   type Candidate,
 } from './post-validation.js';
 import { keepRevision, lockAtVersion } from './post-versions.js';
@@ -38,17 +41,14 @@ export interface PostChange {
   generation: number | null;
 }
 
+/** A new post, from a body its route read whole (contract/post-bodies.ts). */
 export async function createPost(
   pool: pg.Pool,
   actor: Actor,
-  body: Record<string, unknown>,
+  body: NewPostBody,
 ): Promise<PostChange> {
-  const kind = body.kind;
-  if (typeof kind !== 'string' || !(POST_KINDS as readonly string[]).includes(kind)) {
-    throw invalidPost([{ field: 'kind', message: `must be one of ${POST_KINDS.join(', ')}` }]);
-  }
-  const changes = readChanges(kind as PostKind, body, null);
-  const post = merge(kind as PostKind, null, changes);
+  const { authors, rest } = takeAuthors(body);
+  const post = merge(body.kind, null, splitChanges(body.kind, rest, null));
   return withTransaction(pool, async (tx) => {
     await checkCandidate(tx, post, null, false);
     const tookAddress = await claimAddress(tx, actor, null, post);
@@ -60,8 +60,11 @@ export async function createPost(
         RETURNING ${POST_COLUMNS}`,
       [post.kind, ...contentValues(post), actor.userId],
     );
+    const row = rows[0] as PostRow;
+    // Its writer's unless it names others.
+    row.authors = await saveAuthors(tx, row.id, authors ?? null, actor.userId);
     return {
-      post: postJson(rows[0] as PostRow),
+      post: postJson(row),
       generation: tookAddress ? await contentChanged(tx) : null,
     };
   });
@@ -71,7 +74,7 @@ export async function updatePost(
   pool: pg.Pool,
   actor: Actor,
   id: number,
-  body: Record<string, unknown>,
+  body: PostChangeBody,
 ): Promise<PostChange> {
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);
@@ -81,23 +84,29 @@ export async function updatePost(
         { field: 'kind', message: 'cannot change: make a new post of that kind' },
       ]);
     }
-    const changes = readChanges(row.kind, body, row);
+    const { authors, rest } = takeAuthors(body, row.authors ?? []);
+    const changes = readChanges(row.kind, rest, row);
     const post = merge(row.kind, row, changes);
     await checkCandidate(tx, post, id, isLiveOrScheduled(row));
-    return saveAsNewVersion(tx, actor, row, post);
+    return saveAsNewVersion(tx, actor, row, post, authors);
   });
 }
 
-/** Keeps the post as it was, writes the new content, remembers an address it leaves. */
+/**
+ * Keeps the post as it was, writes the new content (and its authors, when named), remembers an
+ * address it leaves.
+ */
 async function saveAsNewVersion(
   tx: Tx,
   actor: Actor,
   row: PostRow,
   post: Candidate,
+  authors?: string[],
 ): Promise<PostChange> {
   const tookAddress = await claimAddress(tx, actor, row, post);
   await keepRevision(tx, row.id);
   await rememberOldAddress(tx, row, post);
+  if (authors) await saveAuthors(tx, row.id, authors, actor.userId);
   const { rows } = await tx.query<PostRow>(
     `UPDATE "posts" SET "slug" = $2, "title" = $3, "body" = $4, "visibility" = $5,
         "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
@@ -141,7 +150,7 @@ export async function restoreRevision(
   actor: Actor,
   id: number,
   revision: number,
-  body: { version?: unknown },
+  body: RestoreBody,
 ): Promise<PostChange> {
   return withTransaction(pool, async (tx) => {
     const current = await readPostRow(tx, id, true);

@@ -64,7 +64,7 @@ export function draftsOf(content: LoadedContent): PostDraft[] {
   for (const file of content.campaigns) {
     const { id, slug, title, publishedAt, ...fields } = file.data;
     drafts.push(
-      draftOf(file, { id, kind: 'campaign', slug, title, fields, body: '', publishedAt }),
+      draftOf(file, { id, kind: 'campaign', slug, title, fields, body: bodyOf(file), publishedAt }),
     );
   }
   for (const file of content.boycotts) {
@@ -76,7 +76,7 @@ export function draftsOf(content: LoadedContent): PostDraft[] {
         slug,
         title,
         fields: { ...rest, boycottStatus: status },
-        body: '',
+        body: bodyOf(file),
         publishedAt: derivedDay('boycott', rest),
       }),
     );

@@ -1,13 +1,24 @@
 import type pg from 'pg';
-import { publishTimeSchema } from '../../../contract/post-fields.js';
+import {
+  PostPreviewBodySchema,
+  type PublishBody,
+  type VersionBody,
+} from '../../../contract/post-bodies.js';
 import type { PostJson } from '../../../contract/posts.js';
 import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { auditPostChange, requireMayPublish, type Actor } from './post-actors.js';
 import type { PostChange } from './post-editing.js';
+import { takeAuthors } from './post-authors.js';
 import { POST_COLUMNS, postJson, readPostRow, type PostRow } from './post-row.js';
-import { checkCandidate, invalidPost, merge, readChanges, stampFields } from './post-validation.js';
+import {
+  checkCandidate,
+  merge,
+  readChanges,
+  readPostBody,
+  stampFields,
+} from './post-validation.js';
 import { lockAtVersion } from './post-versions.js';
 
 /**
@@ -25,11 +36,14 @@ export async function previewRow(
   id: number,
   body: Record<string, unknown>,
 ): Promise<PostRow> {
+  const read = readPostBody(PostPreviewBodySchema, body);
   const row = await readPostRow(pool, id);
   if (!row) throw new DomainError(404, 'not_found', `There is no post ${id}.`);
+  // The preview shows the authors saved; a change to them shows once saved.
+  const { rest } = takeAuthors(read);
   const changes = readChanges(
     row.kind,
-    { ...body, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
+    { ...rest, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
     row,
   );
   const post = merge(row.kind, row, changes);
@@ -63,17 +77,10 @@ export async function publishPost(
   pool: pg.Pool,
   actor: Actor,
   id: number,
-  body: { version?: unknown; at?: unknown },
+  body: PublishBody,
 ): Promise<PublishResult> {
   requireMayPublish(actor);
-  let at: Date | null = null;
-  if (body.at !== undefined && body.at !== null) {
-    const parsed = publishTimeSchema.safeParse(body.at);
-    if (!parsed.success) {
-      throw invalidPost([{ field: 'at', message: parsed.error.issues[0]?.message ?? 'is wrong' }]);
-    }
-    at = new Date(parsed.data);
-  }
+  const at = body.at ? new Date(body.at) : null;
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);
     await checkCandidate(tx, merge(row.kind, row, { common: {}, fields: {} }), id, true);
@@ -108,7 +115,7 @@ export async function unpublishPost(
   pool: pg.Pool,
   actor: Actor,
   id: number,
-  body: { version?: unknown },
+  body: VersionBody,
 ): Promise<PostChange> {
   requireMayPublish(actor);
   return withTransaction(pool, async (tx) => {
@@ -135,7 +142,7 @@ export async function submitPost(
   pool: pg.Pool,
   actor: Actor,
   id: number,
-  body: { version?: unknown },
+  body: VersionBody,
 ): Promise<PostJson> {
   return withTransaction(pool, async (tx) => {
     const row = await lockAtVersion(tx, id, body.version);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import type { NewPostBody } from '../../../contract/post-bodies.js';
+import { MAX_TOPIC_DESCRIPTION } from '../../../contract/topics.js';
 import { createDatabase, type Database } from '../db/database.js';
 import { DomainError } from '../domain-error.js';
 import type { Actor } from './post-actors.js';
@@ -20,7 +22,7 @@ const ARTICLE = {
   summary: 'Gross, net, and the lines between them.',
   readingMinutes: 3,
   body: 'Start at the bottom line.\n',
-};
+} satisfies NewPostBody;
 
 describe('what the post store refuses', () => {
   let testDatabase: TestDatabase;
@@ -102,8 +104,8 @@ describe('what the post store refuses', () => {
       { status: 403, code: 'writers_cannot_publish' },
     ],
     [
-      'a topic description that is not text',
-      () => describeTopic(db.pool, editor, 'budgeting', { description: 42 }),
+      'a topic description that is too long',
+      () => describeTopic(db.pool, editor, 'budgeting', 'x'.repeat(MAX_TOPIC_DESCRIPTION + 1)),
       { status: 400, code: 'invalid_topic' },
     ],
   ])('refuses %s with a DomainError', async (_name, call, expected) => {

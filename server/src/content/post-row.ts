@@ -26,11 +26,24 @@ export interface PostRow {
   version: number;
   updatedAt: Date;
   submittedAt: Date | null;
+  /** Its authors' slugs in byline order (post_authors); absent where a query left them out. */
+  authors?: string[];
+  /** An article's section's slug (its page is there); absent where a query left it out. */
+  sectionSlug?: string | null;
 }
 
+/**
+ * The columns of `posts` a post's JSON is made of, and its authors' slugs. The authors' subquery
+ * names the post's "id" unqualified (no table in it has one), so it reads the same from `posts`
+ * and from a revision read back as a row of `posts`.
+ */
 export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
   "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
-  "updatedAt", "submittedAt"`;
+  "updatedAt", "submittedAt",
+  ARRAY(SELECT ap."slug" FROM "post_authors" pa JOIN "author_profiles" ap ON ap."userId" = pa."userId"
+    WHERE pa."postId" = "id" ORDER BY pa."position") AS "authors",
+  (SELECT s."slug" FROM "sections" s WHERE s."lists" = 'articles'
+    AND s."name" = "fields"->>'category') AS "sectionSlug"`;
 
 /** The day of a timestamp, as the site's pages and files write dates (`2024-02-12`). */
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -53,8 +66,12 @@ export function postJson(row: PostRow): PostJson {
     seoDescription: row.seoDescription,
     version: row.version,
     updatedAt: row.updatedAt.toISOString(),
-    path: postPath({ kind: row.kind, slug: row.slug, category: row.fields.category }),
+    path: postPath(
+      { kind: row.kind, slug: row.slug, category: row.fields.category },
+      row.sectionSlug ? new Map([[String(row.fields.category), row.sectionSlug]]) : undefined,
+    ),
     submittedAt: row.submittedAt?.toISOString() ?? null,
+    authors: row.authors ?? [],
   };
 }
 

@@ -1,65 +1,82 @@
-import type { z } from 'zod';
-import { isScreenText, pageSlugProblem, type PostKind } from '../../../contract/posts.js';
-import { postCommonSchema, postFieldSchemas } from '../../../contract/post-fields.js';
+import { Type, type StaticDecode, type TSchema } from 'typebox';
+import {
+  isScreenText,
+  KINDS_NEEDING_BODY,
+  KINDS_WITH_BODY,
+  pageSlugProblem,
+  type PostKind,
+} from '../../../contract/posts.js';
+import {
+  MIN_LIVE_BOYCOTT_UPDATES,
+  postCommonSchema,
+  postFieldSchemas,
+  type PostCommon,
+} from '../../../contract/post-fields.js';
+import { readBySchema, type FieldProblem } from '../../../contract/schema-problems.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { findMarkdownProblems } from './markdown-to-tree.js';
+import { readArticleSectionNames } from './section-store.js';
 import { isoDay, type PostRow } from './post-row.js';
 
 /**
- * A post as a change would leave it: what a request body says (readChanges), put over the post as
- * it is (merge), and checked (checkCandidate). A draft may be unfinished; a post that is or goes
- * live must be whole.
+ * A post as a change would leave it: what a request body says (readPostBody at the route, then
+ * splitChanges and checkKindFields against the stored post's kind), put over the post as it is
+ * (merge), and checked (checkCandidate). A draft may be unfinished; a post that is or goes live
+ * must be whole.
  */
 
 /** The members of a post's JSON the server keeps: sent back unchanged, they are ignored. */
 const SERVER_KEPT = new Set(['id', 'updatedAt', 'path', 'submittedAt', 'version', 'kind']);
 /** Changed only by publishing and unpublishing, never by a save. */
 const LIFECYCLE = new Set(['status', 'publishedAt']);
-const COMMON = new Set(Object.keys(postCommonSchema.shape));
-
+const COMMON = new Set(Object.keys(postCommonSchema.properties));
 /** What a request body says about a post: its columns and its kind's fields, checked. */
 export interface PostChanges {
-  common: Partial<z.infer<typeof postCommonSchema>>;
+  common: Partial<PostCommon>;
   fields: Record<string, unknown>;
   /** Fields sent as null: taken off the post (an optional field such as a page's `template`). */
   removed?: string[];
 }
 
 /** A 400 naming each field that is wrong, in one line. */
-export function invalidPost(problems: { field: string; message: string }[]): DomainError {
+export function invalidPost(problems: FieldProblem[]): DomainError {
   const text = problems.map(({ field, message }) => `${field}: ${message}`).join('; ');
   return new DomainError(400, 'invalid_post', text);
 }
 
-function zodProblems(error: z.ZodError, input: Record<string, unknown>) {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: key, message: 'is not a known field' }));
-    }
-    const field = issue.path.join('.') || 'body';
-    const missing = issue.path.length === 1 && input[String(issue.path[0])] === undefined;
-    return [{ field, message: missing ? 'is required' : issue.message }];
-  });
+/**
+ * A request body read by its schema (contract/post-bodies.ts): the value as the schema makes it
+ * (text trimmed), or a 400 (`refuse`'s, else `invalid_post`) naming each wrong field. A NUL
+ * character, which PostgreSQL cannot keep, is named first.
+ */
+export function readPostBody<T extends TSchema>(
+  schema: T,
+  body: unknown,
+  refuse: (problems: FieldProblem[]) => Error = invalidPost,
+): StaticDecode<T> {
+  const nul = findNulCharacter(body);
+  if (nul !== null) throw refuse([{ field: nul, message: NUL_MESSAGE }]);
+  const reading = readBySchema(schema, body, { defaults: false });
+  if (!reading.ok) throw refuse(reading.problems);
+  return reading.value;
 }
 
 /**
- * Splits a request body into the columns and the kind's fields and checks their types. The
- * members the server keeps (id, version…) are ignored; status and publishedAt are refused unless
- * they say what the post already says (publish and unpublish change them).
+ * Splits a body the route read into the columns and the kind's fields. The members the server
+ * keeps (id, version…) are ignored; status and publishedAt are refused unless they say what the
+ * post already says (publish and unpublish change them).
  */
-export function readChanges(
+export function splitChanges(
   kind: PostKind,
   body: Record<string, unknown>,
   current: PostRow | null,
 ): PostChanges {
-  const nul = findNulCharacter(body);
-  if (nul !== null) throw invalidPost([{ field: nul, message: NUL_MESSAGE }]);
   const common: Record<string, unknown> = {};
   const fields: Record<string, unknown> = {};
   const removed: string[] = [];
-  const problems: { field: string; message: string }[] = [];
+  const problems: FieldProblem[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (SERVER_KEPT.has(key)) continue;
     if (LIFECYCLE.has(key)) {
@@ -73,23 +90,30 @@ export function readChanges(
       continue;
     }
     if (COMMON.has(key)) common[key] = value;
-    else if (value === null && key in postFieldSchemas[kind].shape) removed.push(key);
+    else if (value === null && key in postFieldSchemas[kind].properties) removed.push(key);
     else fields[key] = value;
   }
-  const commonResult = postCommonSchema.partial().safeParse(common);
-  if (!commonResult.success) problems.push(...zodProblems(commonResult.error, common));
-  const fieldsResult = postFieldSchemas[kind].partial().safeParse(fields);
-  if (!fieldsResult.success) problems.push(...zodProblems(fieldsResult.error, fields));
   if (problems.length > 0) throw invalidPost(problems);
-  return {
-    common: commonResult.data ?? {},
-    // Only what was sent: zod's defaults are for a whole post, applied when it goes live.
-    fields: Object.fromEntries(
-      Object.keys(fields).map((key) => [key, (fieldsResult.data as Record<string, unknown>)[key]]),
-    ),
-    removed,
-  };
+  return { common: common as Partial<PostCommon>, fields, removed };
 }
+
+/**
+ * A change's own fields checked against the stored post's kind (a new post's were checked with
+ * its body). Only what was sent: a whole post's defaults are applied when it goes live.
+ */
+export function checkKindFields(kind: PostKind, changes: PostChanges): PostChanges {
+  const schema = Type.Partial(postFieldSchemas[kind], { additionalProperties: false });
+  const reading = readBySchema(schema, changes.fields, { defaults: false });
+  if (!reading.ok) throw invalidPost(reading.problems);
+  return { ...changes, fields: reading.value as Record<string, unknown> };
+}
+
+/** A change to a stored post (a save, or the preview's unsaved one), its fields checked. */
+export const readChanges = (
+  kind: PostKind,
+  body: Record<string, unknown>,
+  current: PostRow,
+): PostChanges => checkKindFields(kind, splitChanges(kind, body, current));
 
 /** A post as it will be after a change: the current one with the changes over it. */
 export interface Candidate {
@@ -159,7 +183,7 @@ export function slugFrom(title: string): string {
  * or goes live, everything its kind needs: each field, and the body's rules.
  */
 export async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole: boolean) {
-  const problems: { field: string; message: string }[] = [];
+  const problems: FieldProblem[] = [];
   if (post.title.trim() === '') problems.push({ field: 'title', message: 'is required' });
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(post.slug)) {
     problems.push({ field: 'slug', message: 'must be lower-case words joined by hyphens' });
@@ -168,8 +192,40 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
     const problem = pageSlugProblem(post.slug);
     if (problem) problems.push({ field: 'slug', message: problem });
   }
+  if (problems.length === 0 && post.kind === 'page' && !isScreenText(post.slug)) {
+    // Nor over a section's page (the sections table), or an old one's, which redirects.
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT s."name" FROM "sections" s LEFT JOIN "section_slugs" o ON o."sectionId" = s."id"
+        WHERE s."slug" = $1 OR o."slug" = $1 LIMIT 1`,
+      [post.slug],
+    );
+    if (rows[0]) {
+      problems.push({
+        field: 'slug',
+        message: `/${post.slug} is the section ${rows[0].name}'s address: choose another slug`,
+      });
+    }
+  }
+  const category = post.fields.category;
+  if (post.kind === 'article' && typeof category === 'string' && category.trim() !== '') {
+    // An article is in one of the site's sections of articles (the sections table).
+    const sections = await readArticleSectionNames(db);
+    if (!sections.includes(category.trim())) {
+      problems.push({
+        field: 'category',
+        message: `must be one of the site's sections of articles: ${sections.join(', ')}`,
+      });
+    }
+  }
   if (post.kind === 'newsletter' && ['confirm', 'unsubscribe', 'rss'].includes(post.slug)) {
     problems.push({ field: 'slug', message: `"${post.slug}" is taken by a page of the site` });
+  }
+  if (post.visibility === 'members' && !KINDS_WITH_BODY.includes(post.kind)) {
+    // Members-only divides a body: a post without one would show members nothing more.
+    problems.push({
+      field: 'visibility',
+      message: `must be public: a ${post.kind === 'resources' ? 'resource list' : post.kind} has no body to keep for members`,
+    });
   }
   if (problems.length === 0) {
     // Two saves giving one slug at once: the second waits here for the first to commit, then
@@ -195,12 +251,24 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
     const written = Object.fromEntries(
       Object.entries(post.fields).filter(([key]) => key !== 'updatedAt'),
     );
-    const fields = postFieldSchemas[post.kind].safeParse(written);
-    if (!fields.success) problems.push(...zodProblems(fields.error, written));
-    const hasBody = post.kind === 'article' || post.kind === 'page' || post.kind === 'newsletter';
-    if (hasBody && post.body.trim() === '')
+    const fields = readBySchema(postFieldSchemas[post.kind], written);
+    if (!fields.ok) problems.push(...fields.problems);
+    const updates = written.updates;
+    if (
+      post.kind === 'boycott' &&
+      Array.isArray(updates) &&
+      updates.length < MIN_LIVE_BOYCOTT_UPDATES
+    ) {
+      problems.push({
+        field: 'updates',
+        message:
+          'must have at least two updates to be published or scheduled (a draft may have fewer)',
+      });
+    }
+    // A campaign's or a boycott's body (its story) is the writer's choice.
+    if (KINDS_NEEDING_BODY.includes(post.kind) && post.body.trim() === '')
       problems.push({ field: 'body', message: 'is required' });
-    if (!hasBody && post.body.trim() !== '') {
+    if (!KINDS_WITH_BODY.includes(post.kind) && post.body.trim() !== '') {
       problems.push({ field: 'body', message: `must be empty: a ${post.kind} has no body` });
     }
     for (const problem of findMarkdownProblems(post.body)) {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { PostJson } from '../../../contract/posts.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import { postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
+import { POST_COLUMNS, postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
 import { invalidPost } from './post-validation.js';
 
 /**
@@ -70,4 +70,44 @@ export async function listRevisions(pool: pg.Pool, id: number): Promise<Revision
     [id],
   );
   return rows.map((row) => ({ ...row, savedAt: row.savedAt.toISOString() }));
+}
+
+/** One earlier version whole, for the desk's comparison with the post as it is now. */
+export interface RevisionDetailJson {
+  version: number;
+  savedAt: string;
+  /** The address of the staff member who saved it, when known. */
+  savedBy: string | null;
+  status: string;
+  post: PostJson;
+}
+
+/**
+ * The post as it was at `version`: its snapshot read back as a row of `posts` (a column added
+ * since reads as null), then as the post's JSON.
+ */
+export async function readRevision(
+  pool: pg.Pool,
+  id: number,
+  version: number,
+): Promise<RevisionDetailJson> {
+  if (!(await readPostRow(pool, id))) throw postNotFound(id);
+  const { rows } = await pool.query<PostRow & { savedAt: Date; savedByEmail: string | null }>(
+    `SELECT ${POST_COLUMNS}, "savedAt", "savedByEmail"
+      FROM (SELECT p.*, r."savedAt", r."savedByEmail"
+        FROM "post_revisions" r CROSS JOIN LATERAL jsonb_populate_record(NULL::"posts", r."snapshot") p
+        WHERE r."postId" = $1 AND r."version" = $2) AS revision`,
+    [id, version],
+  );
+  const row = rows[0];
+  if (!row) {
+    throw new DomainError(404, 'revision_not_found', `Post ${id} has no revision ${version}.`);
+  }
+  return {
+    version,
+    savedAt: row.savedAt.toISOString(),
+    savedBy: row.savedByEmail,
+    status: row.status,
+    post: postJson(row),
+  };
 }

@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { splitAtDivider } from '../../../contract/posts.js';
+import type { Author } from '../../../contract/authors.js';
 import { convertMarkdownToTree } from './markdown-to-tree.js';
+import { readPostCredits } from './post-authors.js';
 import { POST_COLUMNS, type PostRow } from './post-row.js';
 
 /** A published post's row with its body parsed: what site-content.ts makes the site of. */
@@ -14,6 +16,8 @@ export interface PublishedPost {
    * nothing). Absent for a public post.
    */
   teaser?: MarkdownTree;
+  /** Who wrote it, in byline order (post_authors); empty: credited to nobody. */
+  authors: Author[];
 }
 
 /**
@@ -26,15 +30,21 @@ export async function readPublishedPosts(
   /** A post as it would be published (the desk's preview): in place of its saved row. */
   preview?: PostRow,
 ): Promise<PublishedPost[]> {
-  const { rows } = await pool.query<PostRow>(
-    `SELECT ${POST_COLUMNS} FROM "posts"
-      WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
-        AND "publishedAt" <= now()
-      ORDER BY "id"`,
-  );
+  const [{ rows }, credits] = await Promise.all([
+    pool.query<PostRow>(
+      `SELECT ${POST_COLUMNS} FROM "posts"
+        WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
+          AND "publishedAt" <= now()
+        ORDER BY "id"`,
+    ),
+    readPostCredits(pool),
+  ]);
   const trees = new TreeCache(lastTrees);
   const live = preview ? [...rows.filter((row) => row.id !== preview.id), preview] : rows;
-  const posts = live.map((row) => parseBody(row, trees));
+  const posts = live.map((row) => ({
+    ...parseBody(row, trees),
+    authors: credits.get(row.id) ?? [],
+  }));
   // A preview's trees are not kept for the next read: it is drawn once.
   if (!preview) lastTrees = trees.used;
   return posts;
@@ -56,7 +66,7 @@ class TreeCache {
 }
 let lastTrees: ReadonlyMap<string, MarkdownTree> = new Map();
 
-function parseBody(row: PostRow, trees: TreeCache): PublishedPost {
+function parseBody(row: PostRow, trees: TreeCache): Omit<PublishedPost, 'authors'> {
   // The divider marks where members-only reading starts: never shown itself.
   const { before, after } = splitAtDivider(row.body);
   const whole = after === null ? before : `${before}\n\n${after}`;

@@ -26,8 +26,8 @@ import type {
   PageFrontMatter,
   ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
-import { isScreenText, type PostKind } from '../../../contract/posts.js';
-import { categoryPath } from '../../../contract/site-paths.js';
+import { isScreenText, postPath, type PostKind } from '../../../contract/posts.js';
+import { articleSectionSlugs, type SiteNavigation } from '../../../contract/sections.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { PostAddresses } from './post-addresses.js';
 import { isoDay, type PostRow } from './post-row.js';
@@ -35,6 +35,8 @@ import type { PublishedPost } from './published-content.js';
 import { indexSite } from './site-index.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
 import { collectTopics, type TopicEntry } from './topics.js';
+import { collectStories, type PostStory } from './post-stories.js';
+import { collectAuthors, creditOf, indexAuthors, type AuthorEntry } from './site-authors.js';
 
 /** How many of each section's newest items the home page shows. */
 export const HOME_ITEMS_PER_SECTION = 3;
@@ -55,6 +57,8 @@ export interface SiteContent {
   memberBodies: Map<string, MarkdownTree>;
   campaigns: Campaign[];
   boycotts: Boycott[];
+  /** The campaigns' and boycotts' stories, by body key (post-stories.ts). */
+  stories: Map<string, PostStory>;
   resourceGroups: ResourceGroup[];
   highlights: HomeHighlights;
   /** The screens' text by slug (`home`, `privacy`…: contract/posts.ts PAGE_SCREENS). */
@@ -75,12 +79,25 @@ export interface SiteContent {
   artwork: Map<string, string>;
   /** The tags of the articles and campaigns, by slug, ordered by name (content/topics.ts). */
   topics: Map<string, TopicEntry>;
+  /** Every author of a published article, by slug (content/site-authors.ts). */
+  authors: Map<string, AuthorEntry>;
   /** What the sitemap, the feeds and the pages' heads say about the whole site. */
   index: SiteIndex;
   /** Addresses of posts taken down lately (410 Gone). */
   gone: ReadonlySet<string>;
-  /** Earlier addresses of live posts, to their address now (301). */
+  /** Earlier addresses of live posts and of sections, to their address now (301). */
   moved: ReadonlyMap<string, string>;
+  /** The sections and the navbar's and footer's links, which every page carries. */
+  navigation: SiteNavigation;
+  /** Each section of articles' slug, by its name (an article's `category`). */
+  sectionSlugs: ReadonlyMap<string, string>;
+}
+
+/** The sections as the site reads them: the navigation, and the slugs sections had before. */
+export interface SectionsData {
+  navigation: SiteNavigation;
+  /** A slug a section had before, to its slug now. */
+  oldSlugs: ReadonlyMap<string, string>;
 }
 
 /** A page of its own as the site keeps it: its body as anyone reads it, and as members do. */
@@ -102,7 +119,10 @@ export function createSiteContent(
   addresses: PostAddresses = { gone: new Set(), moved: new Map() },
   /** Topics' descriptions as publishers wrote them, by slug. */
   topicDescriptions: ReadonlyMap<string, string> = new Map(),
+  /** The sections table (section-store.ts): without it, no section and no menu. */
+  sections: SectionsData = { navigation: { sections: [], links: [] }, oldSlugs: new Map() },
 ): SiteContent {
+  const sectionSlugs = articleSectionSlugs(sections.navigation.sections);
   const artwork = new Map<string, string>();
   const heroImage = (seed: string, theme: ArtworkTheme) => {
     const svg = generateArtwork(seed, theme);
@@ -114,7 +134,7 @@ export function createSiteContent(
 
   const articlePosts = postsOf(posts, 'article');
   const articles: ArticleSummary[] = articlePosts
-    .map(({ row, teaser }) => {
+    .map(({ row, teaser, authors: writers }) => {
       const fields = row.fields as ArticleFields;
       const { featureImage, featureImageAlt, ...seo } = presentation(row);
       return {
@@ -125,9 +145,14 @@ export function createSiteContent(
         heroImage: featureImage ?? heroImage(row.slug, themeOf(fields.category)),
         ...(featureImage && featureImageAlt && { heroAlt: featureImageAlt }),
         ...(teaser && { membersOnly: true as const }),
+        ...(writers.length > 0 && { authors: writers.map(creditOf) }),
       };
     })
     .sort(compareNewestFirst);
+  const authors = collectAuthors(
+    articles,
+    new Map(articlePosts.map(({ row, authors: profiles }) => [row.id, profiles])),
+  );
   // What anyone may read: a members-only article's opening only. Members' bodies apart.
   const articleBodies = new Map(
     articlePosts.map(({ row, body, teaser }) => [row.slug, teaser ?? body ?? emptyBody()]),
@@ -138,14 +163,15 @@ export function createSiteContent(
     ),
   );
   const campaigns: Campaign[] = postsOf(posts, 'campaign')
-    .map(({ row }) => ({
+    .map(({ row, body, teaser }) => ({
       ...(row.fields as CampaignFields),
       ...dated(row),
       heroImage: heroImage(row.slug, 'direct-action'),
+      ...(teaser && body && { membersOnly: true as const }),
     }))
     .sort(compareNewestFirst);
   const boycotts: Boycott[] = postsOf(posts, 'boycott')
-    .map(({ row }) => {
+    .map(({ row, body, teaser }) => {
       const { boycottStatus, ...fields } = row.fields as BoycottFields;
       return {
         ...fields,
@@ -155,6 +181,7 @@ export function createSiteContent(
         status: boycottStatus,
         updates: [...fields.updates].sort((a, b) => b.date.localeCompare(a.date)),
         heroImage: heroImage(row.slug, 'collective'),
+        ...(teaser && body && { membersOnly: true as const }),
       };
     })
     .sort(compareNewestFirst);
@@ -217,7 +244,7 @@ export function createSiteContent(
   const standalonePages = new Map(
     pagePosts
       .filter(({ row }) => !isScreenText(row.slug))
-      .map(({ row, body, teaser }): [string, StandaloneEntry] => {
+      .map(({ row, body, teaser, authors: writers }): [string, StandaloneEntry] => {
         const { description, updatedAt } = row.fields as PageFields;
         const { featureImage, featureImageAlt, seoTitle, seoDescription } = presentation(row);
         const page: StandalonePage = {
@@ -230,6 +257,7 @@ export function createSiteContent(
           ...(seoTitle && { seoTitle }),
           ...(seoDescription && { seoDescription }),
           ...(teaser && { membersOnly: true as const }),
+          ...(writers.length > 0 && { authors: writers.map(creditOf) }),
         };
         const whole = body ?? emptyBody();
         return [
@@ -257,7 +285,7 @@ export function createSiteContent(
   };
 
   const topics = collectTopics(articles, campaigns, topicDescriptions);
-  const issues = createNewsletterIssues(posts);
+  const issues = createNewsletterIssues(posts, sectionSlugs);
   const newsletterListings: NewsletterListing[] = issues.map(
     ({ body: _body, articles: cards, ...issue }) => ({
       ...issue,
@@ -271,6 +299,7 @@ export function createSiteContent(
     memberBodies,
     campaigns,
     boycotts,
+    stories: collectStories(posts),
     resourceGroups,
     highlights,
     pages,
@@ -280,25 +309,32 @@ export function createSiteContent(
     perks: sortPerks(perks),
     artwork,
     topics,
-    index: indexSite(
-      {
-        articles,
-        campaigns,
-        boycotts,
-        // Every page post, screens' text and pages of their own: when each last changed.
-        pages: pagePosts.map(({ row }) => ({
-          slug: row.slug,
-          updatedAt: (row.fields as PageFields).updatedAt,
-        })),
-        resourceGroups: resourcePosts.map(({ row }) => row.fields as ResourceFields),
-        perks,
-        newsletters: issues,
-      },
-      css,
-      [...topics.values()],
+    authors,
+    index: indexAuthors(
+      indexSite(
+        {
+          articles,
+          campaigns,
+          boycotts,
+          // Every page post, screens' text and pages of their own: when each last changed.
+          pages: pagePosts.map(({ row }) => ({
+            slug: row.slug,
+            updatedAt: (row.fields as PageFields).updatedAt,
+          })),
+          resourceGroups: resourcePosts.map(({ row }) => row.fields as ResourceFields),
+          perks,
+          newsletters: issues,
+        },
+        css,
+        [...topics.values()],
+        [...sectionSlugs].map(([name, slug]) => ({ name, slug })),
+      ),
+      authors,
     ),
     gone: addresses.gone,
-    moved: addresses.moved,
+    moved: withOldSectionAddresses(addresses.moved, sections.oldSlugs, articles, sectionSlugs),
+    navigation: sections.navigation,
+    sectionSlugs,
   };
 }
 
@@ -306,17 +342,21 @@ export function createSiteContent(
  * Every newsletter issue (contract/newsletters.ts): its body as the same safe tree as articles',
  * and each article it names resolved to a card. Newest first.
  */
-export function createNewsletterIssues(posts: readonly PublishedPost[]): NewsletterIssue[] {
+export function createNewsletterIssues(
+  posts: readonly PublishedPost[],
+  sectionSlugs?: ReadonlyMap<string, string>,
+): NewsletterIssue[] {
   const articles = postsOf(posts, 'article');
   // An article that is not published (a draft, or one taken off the site) gets no card.
   const card = (slug: string): NewsletterArticle[] => {
     const article = articles.find(({ row }) => row.slug === slug);
     if (!article) return [];
     const { summary, category } = article.row.fields as ArticleFields;
-    return [{ slug, title: article.row.title, summary, path: `${categoryPath(category)}/${slug}` }];
+    const path = postPath({ kind: 'article', slug, category }, sectionSlugs);
+    return [{ slug, title: article.row.title, summary, path }];
   };
   return postsOf(posts, 'newsletter')
-    .map(({ row, body }) => {
+    .map(({ row, body, authors: writers }) => {
       // A post written in the desk may leave out what a file's front matter defaults.
       const fields = row.fields as Partial<NewsletterFields> & Pick<NewsletterFields, 'summary'>;
       return {
@@ -327,10 +367,34 @@ export function createNewsletterIssues(posts: readonly PublishedPost[]): Newslet
         membersOnly: row.visibility === 'members',
         articles: (fields.articles ?? []).flatMap(card),
         sample: fields.sample ?? false,
+        ...(writers.length > 0 && { authors: writers.map(creditOf) }),
         body: body ?? emptyBody(),
       };
     })
     .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
+}
+
+/**
+ * The redirects of posts' old addresses, and those of the sections' old slugs: a section's old
+ * list and each of its articles at the old slug lead, in one hop, to where they are now.
+ */
+function withOldSectionAddresses(
+  moved: ReadonlyMap<string, string>,
+  oldSlugs: ReadonlyMap<string, string>,
+  articles: readonly ArticleSummary[],
+  sectionSlugs: ReadonlyMap<string, string>,
+): ReadonlyMap<string, string> {
+  if (oldSlugs.size === 0) return moved;
+  const all = new Map(moved);
+  for (const [old, now] of oldSlugs) {
+    if (!all.has(`/${old}`)) all.set(`/${old}`, `/${now}`);
+    for (const article of articles) {
+      if (sectionSlugs.get(article.category) !== now) continue;
+      const from = `/${old}/${article.slug}`;
+      if (!all.has(from)) all.set(from, `/${now}/${article.slug}`);
+    }
+  }
+  return all;
 }
 
 const postsOf = (posts: readonly PublishedPost[], kind: PostKind) =>

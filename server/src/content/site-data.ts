@@ -1,8 +1,9 @@
 import type { ArticleCategory, PageCopy } from '../../../contract/content-types.js';
+import { AUTHORS_PATH } from '../../../contract/authors.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { bodyKey, type SiteData } from '../../../contract/site-data.js';
-import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
-import { articleCategories } from '../../../contract/content-types.js';
+import { contentPages, paths } from '../../../contract/site-paths.js';
+import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import type { SiteContent } from './site-content.js';
 import type { FastifyRequest } from 'fastify';
 import { isMembershipActive } from '../memberships/memberships.js';
@@ -20,7 +21,8 @@ export async function readerOf(request: FastifyRequest): Promise<Reader> {
 /**
  * What the screen at `path` draws (contract/site-data.ts): only that, so a page carries its own
  * content and no more. A path no content screen has gets an empty object; an unknown slug gets
- * lists without it, which the screen draws as the not-found page.
+ * lists without it, which the screen draws as the not-found page. The navigation (the sections
+ * and links of the navbar and footer) goes into the pages the server draws (site-pages.ts).
  */
 export function siteDataFor(
   content: SiteContent,
@@ -35,13 +37,18 @@ export function siteDataFor(
       }),
     );
 
+  if (content.gone.has(path)) return { removed: true };
   switch (path) {
     case paths.home:
       return { pages: pages('home'), highlights: content.highlights };
     case paths.directAction:
-      return { campaigns: content.campaigns };
+      return { campaigns: content.campaigns, ...storiesOf(content, 'campaign', reader) };
     case paths.collective:
-      return { pages: pages('collective'), boycotts: content.boycotts };
+      return {
+        pages: pages('collective'),
+        boycotts: content.boycotts,
+        ...storiesOf(content, 'boycott', reader),
+      };
     case paths.empowerment:
       return { pages: pages('empowerment'), resourceGroups: content.resourceGroups };
     case paths.earlyAccess:
@@ -60,9 +67,13 @@ export function siteDataFor(
   }
   const page = contentPages.find((item) => item.path === path);
   if (page) return { pages: pages(page.slug) };
+  if (path.startsWith(`${AUTHORS_PATH}/`)) {
+    const entry = content.authors.get(path.slice(AUTHORS_PATH.length + 1));
+    return entry ? { authors: [entry.author], articles: entry.articles } : { authors: [] };
+  }
 
-  for (const category of articleCategories) {
-    const section = categoryPath(category);
+  for (const [category, slug] of content.sectionSlugs) {
+    const section = `/${slug}`;
     if (path === section) return { articles: inSection(content, category) };
     if (path.startsWith(`${section}/`))
       return articleData(content, category, path.slice(section.length + 1), reader);
@@ -111,13 +122,38 @@ function articleData(
 }
 
 /**
- * Whether the screen at `path` shows members more than others (a members-only article or page): its
- * page and data then depend on who asks, and a member's copy is private.
+ * The stories of a list's campaigns or boycotts as this reader may read them: a members-only
+ * one's opening for others (its key in `teasers`), the whole for members.
+ */
+function storiesOf(
+  content: SiteContent,
+  kind: 'campaign' | 'boycott',
+  reader: Reader,
+): Pick<SiteData, 'bodies' | 'teasers'> {
+  const bodies: Record<string, MarkdownTree> = {};
+  const teasers: string[] = [];
+  for (const [key, story] of content.stories) {
+    if (!key.startsWith(`${kind}/`)) continue;
+    const whole = reader === 'member' ? story.memberBody : undefined;
+    bodies[key] = whole ?? story.body;
+    if (story.memberBody && !whole) teasers.push(key);
+  }
+  return {
+    ...(Object.keys(bodies).length > 0 && { bodies }),
+    ...(teasers.length > 0 && { teasers }),
+  };
+}
+
+/**
+ * Whether the screen at `path` shows members more than others (a members-only article, page,
+ * campaign or boycott): its page and data then depend on who asks, and a member's copy is private.
  */
 export function differsForMembers(content: SiteContent, path: string): boolean {
   if (standaloneAt(content, path)?.page.membersOnly) return true;
-  for (const category of articleCategories) {
-    const section = `${categoryPath(category)}/`;
+  if (path === paths.directAction) return content.campaigns.some((item) => item.membersOnly);
+  if (path === paths.collective) return content.boycotts.some((item) => item.membersOnly);
+  for (const [category, slug] of content.sectionSlugs) {
+    const section = `/${slug}/`;
     if (path.startsWith(section)) {
       const slug = path.slice(section.length);
       return content.articles.some(

@@ -17,32 +17,31 @@ export async function readTopicDescriptions(
   return new Map(rows.map((row) => [row.slug, row.description]));
 }
 
+/** A 400 naming what is wrong with a topic's description, in one line. */
+export function refuseTopic(problems: { field: string; message: string }[]): DomainError {
+  const text = problems.map(({ field, message }) => `${field}: ${message}`).join('; ');
+  return new DomainError(400, 'invalid_topic', `${text}.`);
+}
+
 /**
  * Writes a topic's description (an empty one removes it: the page says what it lists again), with
- * its audit entry, and says the content changed: answers the generation that made. A wrong body
- * changes nothing: 400 with what is wrong.
+ * its audit entry, and says the content changed: answers the generation that made. A description
+ * too long or holding NUL changes nothing: 400 with what is wrong.
  */
 export async function describeTopic(
   pool: pg.Pool,
   actor: Pick<Staff, 'userId' | 'email'>,
   slug: string,
-  body: unknown,
+  description: string,
 ): Promise<number> {
-  const description =
-    body && typeof body === 'object' ? (body as Record<string, unknown>).description : undefined;
-  if (typeof description !== 'string') {
-    throw new DomainError(400, 'invalid_topic', 'description: must be text (empty for none).');
-  }
   if (findNulCharacter(description) !== null) {
-    throw new DomainError(400, 'invalid_topic', `description: ${NUL_MESSAGE}.`);
+    throw refuseTopic([{ field: 'description', message: NUL_MESSAGE }]);
   }
   const text = description.replace(/\s+/g, ' ').trim();
   if (text.length > MAX_TOPIC_DESCRIPTION) {
-    throw new DomainError(
-      400,
-      'invalid_topic',
-      `description: must be at most ${MAX_TOPIC_DESCRIPTION} characters.`,
-    );
+    throw refuseTopic([
+      { field: 'description', message: `must be at most ${MAX_TOPIC_DESCRIPTION} characters` },
+    ]);
   }
   return withTransaction(pool, async (tx) => {
     const before = await tx.query<{ description: string }>(

@@ -30,6 +30,8 @@ export interface MailerOptions {
    * its own connection, which is right for the odd password-reset mail.
    */
   poolConnections?: number;
+  /** Without SMTP: also keeps each mail (the desk's mailbox, mailbox.ts). */
+  keep?: (mail: Mail) => Promise<void>;
 }
 
 /**
@@ -40,8 +42,9 @@ export interface MailerOptions {
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
 /**
- * Outgoing mail through `SMTP_URL` (nodemailer). Without it, mail is written to the log, so a
- * developer can still follow a password-reset link.
+ * Outgoing mail through `SMTP_URL` (nodemailer). Without it, mail is written to the log (and kept
+ * for the desk's mailbox when `keep` is given), so a developer can still follow a password-reset
+ * link.
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (!options.smtpUrl) {
@@ -51,6 +54,7 @@ export function createMailer(options: MailerOptions): Mailer {
           { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
           `mail to ${mail.to} (SMTP_URL is not set, so it is logged instead)`,
         );
+        await options.keep?.(mail);
       },
       close() {},
     };

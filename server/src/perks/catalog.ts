@@ -6,6 +6,7 @@ import {
   type RedemptionRule,
 } from '../../../contract/perk-schema.js';
 import type { Perk } from '../../../contract/perks.js';
+import { readBySchema } from '../../../contract/schema-problems.js';
 import { splitFrontMatter } from '../../../contract/split-front-matter.js';
 
 export interface CatalogPerk extends Perk {
@@ -45,29 +46,30 @@ export async function readPerkCatalog(paths: {
       problems.push(`${file}: ${split.message}`);
       continue;
     }
-    const parsed = perkSchema.safeParse(split.frontMatter ?? {});
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        problems.push(`${file}: ${issue.path.join('.') || 'front matter'}: ${issue.message}`);
-      }
+    const perk = readBySchema(perkSchema, split.frontMatter ?? {}, { whole: 'front matter' });
+    if (!perk.ok) {
+      for (const { field, message } of perk.problems)
+        problems.push(`${file}: ${field}: ${message}`);
       continue;
     }
-    if (parsed.data.id !== basename(name, '.md')) {
-      problems.push(`${file}: id: "${parsed.data.id}" must equal the file name`);
+    if (perk.value.id !== basename(name, '.md')) {
+      problems.push(`${file}: id: "${perk.value.id}" must equal the file name`);
     }
     if (split.body.trim() !== '') problems.push(`${file}: body: must be empty (front matter only)`);
-    perks.push(parsed.data);
+    perks.push(perk.value);
   }
 
   let rules: Record<string, RedemptionRule> = {};
   try {
-    const parsed = redemptionsSchema.safeParse(
+    const read = readBySchema(
+      redemptionsSchema,
       JSON.parse(await readFile(paths.redemptionsFile, 'utf8')),
+      { whole: '' },
     );
-    if (parsed.success) rules = parsed.data;
+    if (read.ok) rules = read.value;
     else {
-      for (const issue of parsed.error.issues) {
-        problems.push(`perks/redemptions.json: ${issue.path.join('.')}: ${issue.message}`);
+      for (const { field, message } of read.problems) {
+        problems.push(`perks/redemptions.json: ${field}: ${message}`);
       }
     }
   } catch (error) {

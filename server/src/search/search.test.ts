@@ -91,6 +91,16 @@ const SEARCH_CONTENT = {
     },
     'The free prelude.\n\n<!-- members-only -->\n\nThe zanzibar clause is the secret part.',
   ),
+  // Members-only with no divider: nothing of its body is public, so none of it is found.
+  'articles/members-ledger.md': article(
+    'members-ledger',
+    {
+      title: 'The Members Ledger',
+      summary: 'Numbers for members.',
+      membersOnly: true,
+    },
+    'The marzipan figures stay behind the wall.',
+  ),
   'campaigns/tenant-help.md': contentFile({
     slug: 'tenant-help',
     category: 'Direct Action',
@@ -232,17 +242,22 @@ describe('search', () => {
     expect(result?.excerpt.find((part) => part.match)?.text).toBe('zeppelin');
   });
 
-  it('finds a members-only post by its title and summary, never by its body, whose words no excerpt shows', async () => {
+  it('finds a members-only post by its title, summary and public opening, never by what follows the divider, whose words no excerpt shows', async () => {
     expect(await search('zanzibar')).toEqual([]);
-    // Not even the opening everyone may read: the title and summary are what it is found by.
-    expect(await search('prelude')).toEqual([]);
-    const [found] = await search('pension briefing');
-    expect(found).toMatchObject({
-      path: '/wealth/members-briefing',
-      membersOnly: true,
-    });
-    const text = found?.excerpt.map((part) => part.text).join('') ?? '';
-    expect(text).toBe('What changed for pensions this quarter.');
+    expect(await search('zanzibar clause')).toEqual([]);
+    // Nor by a misspelling of it: hidden words are never offered as what was meant.
+    expect(await search('zanzibarr')).toEqual([]);
+    // Without a divider nothing of the body is public: none of it finds the post.
+    expect(await search('marzipan')).toEqual([]);
+    expect(slugsOf(await search('members ledger'))).toEqual(['/wealth/members-ledger']);
+    // A slip of typing in its opening's words is forgiven, as anywhere else.
+    for (const words of ['pension briefing', 'prelude', 'free prelude', 'prelute']) {
+      const [found, ...others] = await search(words);
+      expect(others, words).toEqual([]);
+      expect(found, words).toMatchObject({ path: '/wealth/members-briefing', membersOnly: true });
+      const text = found?.excerpt.map((part) => part.text).join('') ?? '';
+      expect(text, words).toBe('What changed for pensions this quarter.');
+    }
   });
 
   it('finds campaigns, boycotts and resources, each at its place in its list', async () => {

@@ -36,6 +36,16 @@ const MIN_PREFIX_LENGTH = 2;
 const SPELLINGS_PER_WORD = 2;
 /** Posts read at a time when gathering their words. */
 const WORDS_BATCH = 250;
+/**
+ * The part of a post's body anyone may read, as SQL: a public post's whole body, a members-only
+ * post's opening before the divider (contract/posts.ts splitAtDivider), else nothing. The same
+ * rule as the `searchVector` column's (migration 20261214000000_members_opening_search).
+ */
+const PUBLIC_BODY = `CASE
+    WHEN p."visibility" = 'public' THEN p."body"
+    WHEN p."body" ~ '(?w)^[ \\t]*<!--\\s*members-only\\s*-->[ \\t]*$'
+      THEN regexp_replace(p."body", '(?w)^[ \\t]*<!--\\s*members-only\\s*-->[ \\t]*$.*', '')
+  END`;
 /** The last word is completed from the published words from this length. */
 const MIN_COMPLETED_LENGTH = 3;
 /** At most this many words complete the last word (the shortest first). */
@@ -74,7 +84,12 @@ export async function searchPosts(
     const statement = await searchStatement(tx, query, limit);
     if (!statement) return [];
     const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
-    return rows.map(resultOf);
+    // An article is at its section's slug (contract/sections.ts).
+    const sections = await tx.query<{ name: string; slug: string }>(
+      `SELECT "name", "slug" FROM "sections" WHERE "lists" = 'articles'`,
+    );
+    const slugs = new Map(sections.rows.map((row) => [row.name, row.slug]));
+    return rows.map((row) => resultOf(row, slugs));
   });
 }
 
@@ -288,8 +303,8 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
-function resultOf(row: ResultRow): SearchResult {
-  const where = postPath({ kind: row.kind, slug: row.slug, category: row.category });
+function resultOf(row: ResultRow, sectionSlugs: ReadonlyMap<string, string>): SearchResult {
+  const where = postPath({ kind: row.kind, slug: row.slug, category: row.category }, sectionSlugs);
   const dated = row.kind === 'article' || row.kind === 'campaign' || row.kind === 'newsletter';
   return {
     id: row.id,
@@ -357,7 +372,7 @@ export async function addSearchWords(
     if (last === null || last === undefined) return began;
     const documents = `SELECT to_tsvector('simple', concat_ws(' ', p."title",
         COALESCE(p."fields"->>'summary', p."fields"->>'reason', p."fields"->>'description'),
-        CASE WHEN p."visibility" = 'public' THEN p."body" END,
+        ${PUBLIC_BODY},
         (SELECT string_agg(v #>> '{}', ' ') FROM jsonb_path_query(p."fields", 'strict $.**') AS v
           WHERE jsonb_typeof(v) = 'string')))
       FROM "posts" p WHERE ${LIVE} ${changed} AND p."id" > ${after} AND p."id" <= ${last}`;

@@ -10,9 +10,13 @@ export interface RssChannel {
   self: string;
 }
 
-/** One entry: an article (its section is its category) or a newsletter issue. */
+/**
+ * One entry: an article (its section is its category, its authors each a `dc:creator`) or a
+ * newsletter issue.
+ */
 export type RssItem = Pick<SiteIndexArticle, 'title' | 'path' | 'summary' | 'publishedAt'> & {
   section?: string;
+  authors?: readonly { name: string }[];
 };
 
 /**
@@ -34,6 +38,7 @@ export function renderRssFeed(
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      ${textElement('description', article.summary)}`,
       ...(article.section ? [`      ${textElement('category', article.section)}`] : []),
+      ...(article.authors ?? []).map(({ name }) => `      ${textElement('dc:creator', name)}`),
       `      ${textElement('pubDate', toRfc822(article.publishedAt))}`,
       '    </item>',
     ].join('\n');
@@ -41,7 +46,7 @@ export function renderRssFeed(
   const newest = newestFirst[0]?.publishedAt;
   return [
     XML_DECLARATION,
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     '  <channel>',
     `    ${textElement('title', channel.title)}`,
     `    ${textElement('link', channel.link)}`,

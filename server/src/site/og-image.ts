@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { SHARE_SIZE } from '../../../contract/images.js';
 
-/** The size link previews ask for (Open Graph, X's large card). */
-export const OG_WIDTH = 1200;
-export const OG_HEIGHT = 630;
+/** The size link previews ask for (Open Graph, X's large card), as an uploaded photo's share copy. */
+export const OG_WIDTH = SHARE_SIZE.width;
+export const OG_HEIGHT = SHARE_SIZE.height;
 
 const require = createRequire(import.meta.url);
 /** A font shipped with the build (dejavu-fonts-ttf), so every machine draws the same image. */

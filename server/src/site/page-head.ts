@@ -2,6 +2,7 @@ import { PRERENDER_SITE_URL, type PageHead } from '../../../contract/prerendered
 import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../../contract/site-name.js';
 import { SITE_FILE_PATHS, type SiteIndex } from '../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import { parseUploadUrl, shareImageUrl } from '../../../contract/images.js';
 import type { ArtworkTheme } from '../content/generate-artwork.js';
 import { OG_HEIGHT, OG_WIDTH } from './og-image.js';
 
@@ -34,6 +35,12 @@ export const jsonForScript = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replaceAll(PRERENDER_SITE_NAME, () => PRERENDER_SITE_NAME_IN_JSON);
+
+/** A post's feature photo as its 1200×630 share copy, when the page has one. */
+function sharedPhoto(head: PageHead): string | undefined {
+  const photo = head.openGraph?.image && parseUploadUrl(head.openGraph.image.url);
+  return photo ? `${PRERENDER_SITE_URL}${shareImageUrl(photo)}` : undefined;
+}
 
 export function describePage(path: string, head: PageHead, index: SiteIndex) {
   const site = PRERENDER_SITE_URL;
@@ -71,9 +78,17 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
           description: article.summary,
           datePublished: article.publishedAt,
           articleSection: article.section,
-          image: `${site}/${preview.file}`,
+          // What its link previews show: the feature photo, else the drawn title card.
+          image: sharedPhoto(head) ?? `${site}/${preview.file}`,
           mainEntityOfPage: `${site}${path}`,
-          author: organization,
+          // Its authors as people, each with their page; an article credited to nobody, the site.
+          author: article.authors?.length
+            ? article.authors.map((person) => ({
+                '@type': 'Person',
+                name: person.name,
+                url: `${site}${person.path}`,
+              }))
+            : organization,
           publisher: organization,
         },
         crumbs([
@@ -201,23 +216,28 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
 export function headTags(path: string, head: PageHead, index: SiteIndex) {
   const { preview, jsonLd } = describePage(path, head, index);
   const url = `${PRERENDER_SITE_URL}${path}`;
-  const image = `${PRERENDER_SITE_URL}/${preview.file}`;
   const title = head.name;
   const meta = (attribute: 'property' | 'name', key: string, value: string | undefined) =>
     value ? `<meta ${attribute}="${key}" content="${escapeHtml(value)}" data-page-head />` : '';
   const og = head.openGraph;
+  // A post's feature photo, as its 1200×630 share copy; else the drawn title card.
+  const photo = sharedPhoto(head);
+  const image = photo ?? `${PRERENDER_SITE_URL}/${preview.file}`;
+  const imageAlt = (photo && og?.image?.alt) || title;
   const section = index.sections.find((item) => item.path === path);
   const feed = (title: string, feedPath: string) =>
     `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${PRERENDER_SITE_URL}${feedPath}" data-page-head />`;
   const topic = index.topics.find((item) => item.path === path);
+  const author = index.authors?.find((item) => item.path === path);
   const inNewsletter =
     path === NEWSLETTER_PATHS.archive || index.newsletters.some((item) => item.path === path);
   const tags = [
     // A section's list links its own feed, beside the site-wide one index.html names; the
     // newsletter's pages link the archive's.
-    section ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
+    section?.feedPath ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
     inNewsletter ? feed(`${SITE_NAME} newsletter`, SITE_FILE_PATHS.newsletterFeed) : '',
     topic ? feed(`${SITE_NAME}: ${topic.name}`, topic.feedPath) : '',
+    author ? feed(`${SITE_NAME}: ${author.name}`, author.feedPath) : '',
     head.status === 200 ? `<link rel="canonical" href="${escapeHtml(url)}" data-page-head />` : '',
     meta('property', 'og:type', og?.type ?? 'website'),
     meta('property', 'og:site_name', SITE_NAME),
@@ -227,7 +247,7 @@ export function headTags(path: string, head: PageHead, index: SiteIndex) {
     meta('property', 'og:image', image),
     meta('property', 'og:image:width', String(OG_WIDTH)),
     meta('property', 'og:image:height', String(OG_HEIGHT)),
-    meta('property', 'og:image:alt', title),
+    meta('property', 'og:image:alt', imageAlt),
     meta('property', 'article:published_time', og?.publishedTime),
     meta('property', 'article:section', og?.section),
     meta('name', 'twitter:card', 'summary_large_image'),

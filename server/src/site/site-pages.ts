@@ -6,7 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { fillPrerenderedPage, type PageHead } from '../../../contract/prerendered.js';
-import { SITE_DATA_ELEMENT_ID, type SiteData } from '../../../contract/site-data.js';
+import {
+  SITE_DATA_ELEMENT_ID,
+  SITE_NAVIGATION_ELEMENT_ID,
+  type SiteData,
+} from '../../../contract/site-data.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
 import type { SiteContent } from '../content/site-content.js';
 import { differsForMembers, siteDataFor, type Reader } from '../content/site-data.js';
@@ -62,6 +66,8 @@ interface Generation {
   index: SiteIndex;
   /** The public pages by path (the sitemap's). */
   known: Set<string>;
+  /** The bare shell with this content's navigation. */
+  shell: Page;
   /** Each page drawn once, when first asked for, until the content changes. */
   drawn: Map<string, Promise<Page>>;
   previews: Map<string, PreviewImage>;
@@ -84,7 +90,6 @@ export class SitePages {
     private readonly css: Css,
     private readonly renderPage: RenderPage,
     content: SiteContent,
-    readonly shell: Page,
     readonly deskShell: Buffer,
     readonly deskVerifyShell: Buffer,
   ) {
@@ -110,7 +115,6 @@ export class SitePages {
       css,
       renderPage,
       content,
-      shell,
       marked('data-desk'),
       marked('data-desk="verify-address"'),
     );
@@ -127,6 +131,14 @@ export class SitePages {
 
   get index(): SiteIndex {
     return this.generation.index;
+  }
+
+  /**
+   * The bare shell of the screens drawn only in the browser (sign-in, the account), carrying the
+   * navigation for their navbar and footer.
+   */
+  get shell(): Page {
+    return this.generation.shell;
   }
 
   /** Whether `path` is one of the site's public pages (the sitemap's). */
@@ -151,18 +163,18 @@ export class SitePages {
   page(path: string, reader: Reader = 'public'): Promise<Page> {
     const generation = this.generation;
     const { content } = generation;
-    const draw: { key: string; path: string; reader: Reader; status?: number } =
+    const draw: { key: string; path: string; reader: Reader; status?: number; data?: SiteData } =
       generation.known.has(path)
         ? reader === 'member' && differsForMembers(content, path)
           ? { key: `member ${path}`, path, reader }
           : { key: path, path, reader: 'public' }
         : content.gone.has(path)
-          ? // A post taken down: the not-found page, answered 410 Gone.
-            { key: GONE, path: NOT_FOUND, reader: 'public', status: 410 }
+          ? // A post taken down: the not-found page saying so, answered 410 Gone.
+            { key: GONE, path: NOT_FOUND, reader: 'public', status: 410, data: { removed: true } }
           : { key: NOT_FOUND, path: NOT_FOUND, reader: 'public' };
     let page = generation.drawn.get(draw.key);
     if (!page) {
-      page = this.draw(generation, draw.path, draw.reader, draw.status);
+      page = this.draw(generation, draw.path, draw.reader, draw.status, draw.data);
       generation.drawn.set(draw.key, page);
       // A failure is not kept: the next request tries again.
       page.catch(() => generation.drawn.delete(draw.key));
@@ -176,7 +188,7 @@ export class SitePages {
    * published version, and what it shows is what was drawn.
    */
   async drawPreview(content: SiteContent, path: string, reader: Reader): Promise<string> {
-    const data = siteDataFor(content, path, reader);
+    const data = { navigation: content.navigation, ...siteDataFor(content, path, reader) };
     const { html, head } = await this.renderPage(path, data);
     const { tags } = headTags(path, head, content.index);
     const page = composePage(this.template, html, head, tags, this.css)
@@ -210,10 +222,12 @@ export class SitePages {
     path: string,
     reader: Reader,
     status?: number,
-    data: SiteData = siteDataFor(generation.content, path, reader),
+    screen: SiteData = siteDataFor(generation.content, path, reader),
     /** The address the app draws (with its query): the path's own by default. */
     address = path,
   ): Promise<Page> {
+    // Every page draws the navbar and footer from the navigation, whatever its screen's data.
+    const data: SiteData = { navigation: generation.content.navigation, ...screen };
     const { html, head } = await this.renderPage(address, data);
     const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
     const page = composePage(this.template, html, head, tags, this.css).replace(
@@ -234,9 +248,15 @@ export class SitePages {
       const { preview } = describePage(path, { title: '', name: '', status: 200 }, index);
       previews.set(preview.file, preview);
     }
+    const navigation = `<script type="application/json" id="${SITE_NAVIGATION_ELEMENT_ID}">${jsonForScript(content.navigation)}</script>`;
     return {
       content,
       index,
+      shell: finishPage(
+        this.options,
+        200,
+        this.template.replace('<div id="root">', () => `${navigation}\n    <div id="root">`),
+      ),
       known: new Set(index.pages.map((page) => page.path)),
       drawn: new Map(),
       previews,

@@ -266,7 +266,8 @@ describe.runIf(built)('a page of its own on the site', () => {
     expect(down.statusCode, down.body).toBe(200);
     const gone = await page('/get-in-touch');
     expect(gone.statusCode).toBe(410);
-    expect(gone.body).toContain('Page not found');
+    expect(gone.body).toContain('This page was removed');
+    expect(gone.body).not.toContain('Page not found');
     expect((await page('/sitemap.xml')).body).not.toContain('/get-in-touch');
   });
 

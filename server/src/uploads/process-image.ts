@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import {
   formatsOf,
   imageSizes,
   type ImageFormat,
+  SHARE_SIZE,
+  shareImageUrl,
   type UploadedImage,
   uploadUrl,
   UPLOADS_PATH,
@@ -58,8 +60,8 @@ const SHARP_FORMATS: Record<SourceFormat, string> = {
 
 export interface ProcessedImage {
   image: UploadedImage;
-  /** The copies to store, by file name (contract uploadFileNames). */
-  files: { name: string; bytes: Buffer; format: ImageFormat }[];
+  /** The copies to store, by file name (contract uploadFileNames), and its share copy. */
+  files: { name: string; bytes: Buffer; format: ImageFormat | 'jpeg' }[];
   source: SourceFormat;
 }
 
@@ -73,8 +75,8 @@ const unsupported = () =>
 /**
  * An upload made ready to serve: its real type checked from its bytes, turned upright by its EXIF
  * orientation, every piece of metadata (EXIF, GPS, XMP, comments) dropped, and made in each width
- * of contract/images.ts as AVIF and WebP. Its id is a digest of the bytes, so the same file
- * uploaded twice is one image.
+ * of contract/images.ts as AVIF and WebP, and as its 1200×630 share copy. Its id is a digest of
+ * the bytes, so the same file uploaded twice is one image.
  */
 export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   const source = sniffFormat(bytes);
@@ -141,5 +143,23 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
     );
     files.push(...copies);
   }
+  files.push({
+    name: shareImageUrl(image).slice(UPLOADS_PATH.length),
+    bytes: await makeShareCopy(sharp(pixels.data, { raw })),
+    format: 'jpeg',
+  });
   return { image, files, source };
+}
+
+/**
+ * An image's share copy (contract shareImageUrl): cropped to fill 1200×630 around what draws the
+ * eye (libvips' attention strategy: skin, saturation, edges), anything transparent on white, as a
+ * JPEG.
+ */
+export function makeShareCopy(image: Sharp): Promise<Buffer> {
+  return image
+    .resize({ ...SHARE_SIZE, fit: 'cover', position: sharp.strategy.attention })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 82 })
+    .toBuffer();
 }

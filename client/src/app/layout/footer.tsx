@@ -1,9 +1,16 @@
 import { Link } from '../../lib/router';
-import { paths, policyPages, sectionLinks, topicPages } from '../../config/paths';
+import { paths, policyPages } from '../../config/paths';
+import { sectionPath } from '../../../../contract/sections';
 import { useSiteName } from '../../lib/site-name';
+import { useSiteNavigation } from '../../lib/site-navigation';
+import { NavigationLink } from './navigation-link';
+
+/** Offers to pay: gone on a site without payments (styles.css, `.for-sale`). */
+const FOR_SALE = new Set<string>([paths.gift, paths.payItForward]);
 
 export default function Footer() {
   const siteName = useSiteName();
+  const { sections, links } = useSiteNavigation();
   return (
     <footer className="footer">
       <div className="footer__inner">
@@ -17,33 +24,26 @@ export default function Footer() {
         <nav aria-label="Sections" className="footer__column">
           <h2 className="footer__heading">Sections</h2>
           <ul className="footer__links">
-            {[
-              ...sectionLinks,
-              { to: paths.perks, label: 'Member perks' },
-              { to: paths.newsletter, label: 'Newsletter' },
-              { to: paths.gift, label: 'Give a year' },
-              { to: paths.payItForward, label: 'Pay it forward' },
-            ].map((link) => (
-              <li key={link.to}>
-                <Link to={link.to}>{link.label}</Link>
-              </li>
-            ))}
+            {sections
+              .filter((section) => section.inMenu)
+              .map((section) => (
+                <li key={section.id}>
+                  <Link to={sectionPath(section)}>{section.name}</Link>
+                </li>
+              ))}
           </ul>
         </nav>
         <nav aria-label={`More from ${siteName}`} className="footer__column">
           <h2 className="footer__heading">More</h2>
           <ul className="footer__links">
-            {topicPages.map((page) => (
-              <li key={page.path}>
-                <Link to={page.path}>{page.label}</Link>
-              </li>
-            ))}
-            <li>
-              <Link to={paths.topics}>All topics</Link>
-            </li>
-            <li>
-              <Link to={paths.search}>Search</Link>
-            </li>
+            {/* The publisher's footer links (the desk's Sections page), in their order. */}
+            {links
+              .filter((link) => link.placement === 'footer')
+              .map((link) => (
+                <li key={link.id} className={FOR_SALE.has(link.address) ? 'for-sale' : undefined}>
+                  <NavigationLink link={link} />
+                </li>
+              ))}
           </ul>
         </nav>
         <nav aria-label="Site policies" className="footer__column">

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from '../../lib/router';
-import { paths, sectionLinks } from '../../config/paths';
+import { paths } from '../../config/paths';
+import { sectionPath } from '../../../../contract/sections';
+import { useSiteNavigation } from '../../lib/site-navigation';
+import { NavigationLink } from './navigation-link';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
 import { useSiteConfig } from '../../lib/site-config';
@@ -17,6 +20,7 @@ export function Navbar() {
   const { user, status } = useSession();
   const social = useSiteConfig()?.social;
   const siteName = useSiteName();
+  const { sections, links } = useSiteNavigation();
   const toggleRef = useRef<HTMLButtonElement>(null);
   // The menu remembers the navigation it was opened on (every navigation, even to the page being
   // shown, has a new key), so following any link closes it.
@@ -70,11 +74,14 @@ export function Navbar() {
               className={menuOpen ? 'navbar__menu navbar__menu--open' : 'navbar__menu'}
             >
               <ul className="navbar__links">
-                {sectionLinks.map((link) => (
-                  <li key={link.to}>
-                    <NavLink to={link.to}>{link.label}</NavLink>
-                  </li>
-                ))}
+                {/* The publisher's sections, in their order; those out of the menu still have pages. */}
+                {sections
+                  .filter((section) => section.inMenu)
+                  .map((section) => (
+                    <li key={section.id}>
+                      <NavLink to={sectionPath(section)}>{section.name}</NavLink>
+                    </li>
+                  ))}
               </ul>
               {/* Until the server has said who this is, a page it sent a signed-in reader
                   (`<html data-signed-in>`) shows "Account" instead of "Sign in · Join" from its
@@ -83,9 +90,11 @@ export function Navbar() {
                 className="navbar__actions"
                 data-session={status === 'connecting' ? 'unknown' : undefined}
               >
-                <NavLink to={paths.perks} className="navbar__perks">
-                  Perks
-                </NavLink>
+                {links
+                  .filter((link) => link.placement === 'navbar')
+                  .map((link) => (
+                    <NavigationLink key={link.id} link={link} className="navbar__link" />
+                  ))}
                 {/* The operator's profile (SOCIAL_URL), named by its host; no link without one. */}
                 {social && (
                   <ExternalLink href={social.url} className="navbar__social">

@@ -1,18 +1,20 @@
 import { PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { NewestFirstList } from '../../features/content/components/newest-first-list';
-import { EMPTY_ARTICLES_TEXT, sectionIntros } from '../../features/content/sections';
+import { EMPTY_ARTICLES_TEXT } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteData } from '../../lib/site-data';
+import { useArticleSection } from '../../lib/site-navigation';
 
-/** /health and /wealth: the category's articles, newest first. */
+/** A section of articles' page (/health, /wealth…): its articles, newest first. */
 export default function ArticleListRoute({ category }: { category: ArticleCategory }) {
   const { articles = [] } = useSiteData();
-  useDocumentHead(category, sectionIntros[category]);
+  const intro = useArticleSection(category)?.description ?? '';
+  useDocumentHead(category, intro);
   return (
     <>
-      <PageMasthead eyebrow="Articles" title={category} lede={sectionIntros[category]} />
+      <PageMasthead eyebrow="Articles" title={category} lede={intro} />
       <div className="page-body">
         <NewestFirstList
           items={articles.filter((article) => article.category === category)}

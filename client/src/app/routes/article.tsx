@@ -1,5 +1,6 @@
 import type { ArticleSummary } from '../../../../contract/content-types';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
+import { parseUploadUrl } from '../../../../contract/images';
 import { bodyKey } from '../../../../contract/site-data';
 import { topicPath, topicSlug } from '../../../../contract/topics';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
@@ -7,15 +8,16 @@ import { Link, useParams } from '../../lib/router';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { PostBody } from '../../features/content/components/post-body';
-import { sectionTones } from '../../features/content/sections';
+import { Byline } from '../../features/content/components/byline';
+import { articleTone } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
-import { categoryPath } from '../../config/paths';
 import { useSiteData } from '../../lib/site-data';
+import { useArticleSectionPaths } from '../../lib/site-navigation';
 import NotFoundRoute from './not-found';
 
-/** /health/:slug and /wealth/:slug; an unknown slug is the 404 page. */
+/** /<section>/:slug (/health/:slug…); an unknown slug is the 404 page. */
 export default function ArticleRoute({ category }: { category: ArticleCategory }) {
   const { slug = '' } = useParams();
   const { articles = [], bodies = {}, teasers = [] } = useSiteData();
@@ -50,21 +52,27 @@ function ArticleScreen({
 }) {
   // The server sends the article first, then those to read next (by shared topics and section).
   const more = articles.filter((item) => item.id !== article.id);
+  const sectionPathOf = useArticleSectionPaths();
   useDocumentHead(article.seoTitle ?? article.title, article.seoDescription ?? article.summary, {
     type: 'article',
     publishedTime: article.publishedAt,
     section: article.category,
+    // Its feature photo, when it has one (an upload), is what a shared link shows.
+    ...(parseUploadUrl(article.heroImage) && {
+      image: { url: article.heroImage, alt: article.heroAlt ?? article.title },
+    }),
   });
   return (
     <>
-      <article className={`article tone-${sectionTones[article.category]}`}>
+      <article className={`article tone-${articleTone(article.category)}`}>
         <PageMasthead
           title={article.title}
           lede={article.summary}
           before={
-            <BackLink to={categoryPath(article.category)}>Back to {article.category}</BackLink>
+            <BackLink to={sectionPathOf(article.category)}>Back to {article.category}</BackLink>
           }
         >
+          <Byline authors={article.authors} />
           <p className="article__meta">
             {article.membersOnly && (
               <>

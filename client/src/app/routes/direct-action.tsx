@@ -1,28 +1,43 @@
 import { PageMasthead } from '../../components/page-masthead';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { NewestFirstList } from '../../features/content/components/newest-first-list';
-import { EMPTY_CAMPAIGNS_TEXT, sectionIntros } from '../../features/content/sections';
+import { PostStory } from '../../features/content/components/post-story';
+import { bodyKey } from '../../../../contract/site-data';
+import { EMPTY_CAMPAIGNS_TEXT } from '../../features/content/sections';
+import { useSiteNavigation } from '../../lib/site-navigation';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteData } from '../../lib/site-data';
 
-/** /direct-action: fundraising campaigns, each opening its own site in a new tab. */
+/**
+ * /direct-action: fundraising campaigns, each opening its own site in a new tab, and the story
+ * behind it under its card when it has one.
+ */
 export default function DirectActionRoute() {
-  const { campaigns = [] } = useSiteData();
-  useDocumentHead('Direct Action', sectionIntros['Direct Action']);
+  const { campaigns = [], bodies = {}, teasers = [] } = useSiteData();
+  // The intro is the publisher's: the description of the section that lists the campaigns.
+  const intro =
+    useSiteNavigation().sections.find((section) => section.lists === 'campaigns')?.description ??
+    '';
+  useDocumentHead('Direct Action', intro);
   return (
     <>
-      <PageMasthead
-        eyebrow="Campaigns"
-        title="Direct Action"
-        lede={sectionIntros['Direct Action']}
-      />
+      <PageMasthead eyebrow="Campaigns" title="Direct Action" lede={intro} />
       <div className="page-body">
         <NewestFirstList
           items={campaigns}
           emptyText={EMPTY_CAMPAIGNS_TEXT}
-          renderItem={(campaign, featured) => (
-            <CampaignCard campaign={campaign} featured={featured} />
-          )}
+          renderItem={(campaign, featured) => {
+            const key = bodyKey('campaign', campaign.slug);
+            const story = bodies[key];
+            const card = <CampaignCard campaign={campaign} featured={featured} />;
+            if (!story) return card;
+            return (
+              <div className="with-story">
+                {card}
+                <PostStory body={story} teaser={teasers.includes(key)} />
+              </div>
+            );
+          }}
         />
       </div>
     </>

@@ -4,12 +4,16 @@ import { SectionHighlights } from '../../features/content/components/section-hig
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { paths } from '../../config/paths';
 import { useScreenCopy, useSiteData } from '../../lib/site-data';
+import { formatPrice, useSiteConfig } from '../../lib/site-config';
 
 /** The home page below the hero: the pitch from content/pages/home.md and the join offer, then
  * each section's newest items. */
 export default function HomeSections() {
   const { highlights } = useSiteData();
   const pitch = useScreenCopy('home', 'Your Generation, Better Informed');
+  // The year's price as the plans say it today (the desk's Plans page), never a number in the copy;
+  // its line keeps its height until the configuration arrives, and stays empty without payments.
+  const config = useSiteConfig();
   return (
     <>
       <section className="offer" aria-labelledby="offer-title">
@@ -17,7 +21,11 @@ export default function HomeSections() {
           <h2 id="offer-title">Join the cohort</h2>
           <div className="offer__text">
             <MarkdownContent blocks={pitch.body.children} />
-            <p>
+            <p className="offer__price">
+              {config?.paymentsEnabled &&
+                `${formatPrice(config.priceCents, config.currency)} for your first year.`}
+            </p>
+            <p className="for-sale">
               <Link className="button" to={paths.earlyAccess}>
                 Get early access
               </Link>

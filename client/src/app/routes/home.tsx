@@ -23,7 +23,8 @@ export function HomeRoute() {
           <h1 id="home-title">{pitch.title}</h1>
           <p className="hero__lede">{pitch.description}</p>
           <p className="hero__actions">
-            <Link className="button button--accent" to={paths.earlyAccess}>
+            {/* Gone on a site without payments (styles.css, `.for-sale`): nothing to buy there. */}
+            <Link className="button button--accent for-sale" to={paths.earlyAccess}>
               Get early access
             </Link>
             <a className="button button--ghost" href="#latest">

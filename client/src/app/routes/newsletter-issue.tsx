@@ -7,6 +7,7 @@ import { MarkdownContent } from '../../components/markdown-content';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
 import { ArticleCard } from '../../features/content/components/article-card';
+import { Byline } from '../../features/content/components/byline';
 import { MembersOnlyIssue } from '../../features/newsletter/members-only-issue';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { useDocumentHead } from '../../lib/document-head';
@@ -56,6 +57,7 @@ function IssueScreen({
           lede={issue.summary}
           before={<BackLink to={paths.newsletter}>All issues</BackLink>}
         >
+          <Byline authors={issue.authors} />
           <p className="article__meta">
             <time dateTime={issue.publishedAt}>{formatDate(issue.publishedAt)}</time>
           </p>

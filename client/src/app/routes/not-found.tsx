@@ -1,25 +1,49 @@
 import { Link } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
-import { paths, sectionLinks } from '../../config/paths';
+import { paths } from '../../config/paths';
+import { sectionPath } from '../../../../contract/sections';
+import { useSiteNavigation } from '../../lib/site-navigation';
+import { useSiteData } from '../../lib/site-data';
 
+/**
+ * An address with no page: never one (404), or a post the publisher took down (410, the site
+ * data's `removed`), which says so rather than blaming the link.
+ */
 export default function NotFoundRoute() {
-  useDocumentHead('Page not found', 'There is no page at this address.', undefined, 404);
+  const { removed } = useSiteData();
+  const { sections } = useSiteNavigation();
+  useDocumentHead(
+    removed ? 'Page removed' : 'Page not found',
+    removed ? 'What was at this address has been taken down.' : 'There is no page at this address.',
+    undefined,
+    removed ? 410 : 404,
+  );
   return (
     <>
-      <PageMasthead
-        eyebrow="404"
-        title="Page not found"
-        lede="There is no page at this address. It may have moved, or the link may be mistyped."
-      />
+      {removed ? (
+        <PageMasthead
+          eyebrow="410"
+          title="This page was removed"
+          lede="What was here has been taken down by the publisher, and this address will not bring it back."
+        />
+      ) : (
+        <PageMasthead
+          eyebrow="404"
+          title="Page not found"
+          lede="There is no page at this address. It may have moved, or the link may be mistyped."
+        />
+      )}
       <div className="page-body not-found">
         <h2>Try one of these instead</h2>
         <ul className="link-list">
-          {sectionLinks.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to}>{link.label}</Link>
-            </li>
-          ))}
+          {sections
+            .filter((section) => section.inMenu)
+            .map((section) => (
+              <li key={section.id}>
+                <Link to={sectionPath(section)}>{section.name}</Link>
+              </li>
+            ))}
         </ul>
         <form className="search-form not-found__search" role="search" action={paths.search}>
           <label htmlFor="not-found-q">Or search the site</label>

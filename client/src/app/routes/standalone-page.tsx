@@ -2,6 +2,7 @@ import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { bodyKey } from '../../../../contract/site-data';
 import { PageMasthead } from '../../components/page-masthead';
 import { PostBody } from '../../features/content/components/post-body';
+import { Byline } from '../../features/content/components/byline';
 import type { StandalonePage } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useParams } from '../../lib/router';
@@ -34,10 +35,22 @@ function StandaloneScreen({
   bodyKey: string;
   teaser: boolean;
 }) {
-  useDocumentHead(page.seoTitle ?? page.title, page.seoDescription ?? page.description);
+  useDocumentHead(
+    page.seoTitle ?? page.title,
+    page.seoDescription ?? page.description,
+    // Its feature photo, when it has one, is what a shared link shows.
+    page.featureImage
+      ? {
+          type: 'website',
+          image: { url: page.featureImage, alt: page.featureImageAlt ?? page.title },
+        }
+      : undefined,
+  );
   return (
     <article className="article">
-      <PageMasthead title={page.title} lede={page.description} />
+      <PageMasthead title={page.title} lede={page.description}>
+        <Byline authors={page.authors} />
+      </PageMasthead>
       <PostBody
         hero={page.featureImage ? { src: page.featureImage, alt: page.featureImageAlt } : undefined}
         body={body}

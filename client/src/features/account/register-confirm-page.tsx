@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { MIN_PASSWORD_LENGTH } from '../../../../contract/account-rules';
 import { confirmRegistration, previewRegistration } from './account-api';
 import { PasswordField } from './fields';
@@ -13,7 +14,8 @@ import { newPasswordProblem } from './validation';
  * password here, so whoever asked for the mail never knows it; the button makes the account.
  */
 export default function RegisterConfirmPage() {
-  useDocumentHead('Finish creating your account', 'Finish creating your Cohort account.');
+  const siteName = useSiteName();
+  useDocumentHead('Finish creating your account', `Finish creating your ${siteName} account.`);
   const [password, setPassword] = useState('');
   return (
     <MailedLinkPage

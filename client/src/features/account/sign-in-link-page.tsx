@@ -1,12 +1,14 @@
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
+import { useSiteName } from '../../lib/site-name';
 import { confirmSignInLink, previewSignInLink } from './account-api';
 import { MailedLinkPage } from './mailed-link-page';
 
 /** /sign-in/link#token=… (from "Email me a sign-in link"): the button signs in. */
 export default function SignInLinkPage() {
-  useDocumentHead('Sign in', 'Sign in to Cohort with the link we mailed you.');
+  const siteName = useSiteName();
+  useDocumentHead('Sign in', `Sign in to ${siteName} with the link we mailed you.`);
   return (
     <MailedLinkPage
       title="Sign in"

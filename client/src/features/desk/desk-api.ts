@@ -9,6 +9,7 @@ import type {
   DeskImports,
   DeskImportSource,
   DeskDashboard,
+  DeskMail,
   DeskMember,
   DeskMemberFilter,
   DeskMembersPage,
@@ -64,6 +65,10 @@ export const fetchAudit = (after: string | null, signal?: AbortSignal): Promise<
     signal,
   });
 
+/** The mail kept while it goes to the log, newest first (owners; 404 when mail goes to SMTP). */
+export const fetchMailbox = (signal?: AbortSignal): Promise<{ mails: DeskMail[] }> =>
+  apiRequest(`${DESK_API}/mailbox`, { signal });
+
 type ActionResult = Promise<{ message: string }>;
 
 export const rereadFromStripe = (id: string): ActionResult =>
@@ -88,14 +93,22 @@ export interface PostSearch {
   status: PostStatus | '';
 }
 
+/** One page of the posts list; `nextCursor` asks for the next one (null: this is the last). */
+export interface PostsPage {
+  posts: PostJson[];
+  nextCursor: string | null;
+}
+
 export const fetchPosts = (
   search: PostSearch,
+  cursor: string | null,
   signal?: AbortSignal,
-): Promise<{ posts: PostJson[] }> => {
+): Promise<PostsPage> => {
   const params = new URLSearchParams();
   if (search.q.trim()) params.set('q', search.q.trim());
   if (search.kind) params.set('kind', search.kind);
   if (search.status) params.set('status', search.status);
+  if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return apiRequest(`${DESK_API}/posts${query ? `?${query}` : ''}`, { signal });
 };
@@ -120,7 +133,9 @@ export const describeTopic = (slug: string, description: string): Promise<{ topi
     body: { description },
   });
 
-export const fetchPlans = (signal?: AbortSignal): Promise<{ plans: DeskPlan[] }> =>
+export const fetchPlans = (
+  signal?: AbortSignal,
+): Promise<{ plans: DeskPlan[]; paymentsOff: string | null }> =>
   apiRequest(`${DESK_API}/plans`, { signal });
 
 /** Mails, then moves, the members on another price of a plan to its price now. */

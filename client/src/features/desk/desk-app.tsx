@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { NavLink, Route, Routes } from '../../lib/router';
+import { Navigate, NavLink, Route, Routes } from '../../lib/router';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
@@ -7,16 +7,20 @@ import { useSiteName } from '../../lib/site-name';
 import { fetchStaff } from './desk-api';
 import deskCss from './desk.css?inline';
 import deskScreensCss from './desk-screens.css?inline';
+import deskMailCss from './desk-mail.css?inline';
 import { MemberPage } from './member/member-page';
 import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
 import { PostsPage } from './posts-page';
 import { TopicsPage } from './topics-page';
+import { SectionsPage } from './sections-page';
 import { PlansPage } from './plans-page';
 import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
 import { SeatsPage } from './seats-page';
 import { ImportsPage } from './imports-page';
+import { MailboxPage } from './mailbox-page';
+import { ProfilePage } from './profile-page';
 import { describeError, useDeskData } from './use-desk-data';
 import { formatDateTime } from './desk-format';
 
@@ -49,7 +53,10 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Routes>
             {/* `posts/new` too: the editor of a post not saved yet. */}
             <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
-            <Route path="*" element={<PostsPage staff={staff.data} />} />
+            <Route path="posts" element={<PostsPage staff={staff.data} />} />
+            <Route path="profile" element={<ProfilePage />} />
+            {/* A writer lands on the posts list, at its own address (its filters live there). */}
+            <Route path="*" element={<Navigate to="/desk/posts" />} />
           </Routes>
         </Suspense>
       </DeskFrame>
@@ -67,11 +74,18 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           {/* `posts/new` too: the editor of a post not saved yet. */}
           <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
           <Route path="topics" element={<TopicsPage staff={staff.data} />} />
+          <Route path="profile" element={<ProfilePage />} />
           <Route path="plans" element={<PlansPage staff={staff.data} />} />
           <Route path="offers" element={<OffersPage staff={staff.data} />} />
           <Route path="gifts" element={<GiftsPage staff={staff.data} />} />
           <Route path="seats" element={<SeatsPage staff={staff.data} />} />
           {staff.data.role === 'owner' && <Route path="imports" element={<ImportsPage />} />}
+          {staff.data.role === 'owner' && (
+            <Route path="sections" element={<SectionsPage staff={staff.data} />} />
+          )}
+          {staff.data.role === 'owner' && staff.data.mailbox && (
+            <Route path="mailbox" element={<MailboxPage />} />
+          )}
           <Route path="*" element={notFound} />
         </Routes>
       </Suspense>
@@ -90,7 +104,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
   const siteName = useSiteName();
   return (
     <div className="desk">
-      <style>{deskCss + deskScreensCss}</style>
+      <style>{deskCss + deskScreensCss + deskMailCss}</style>
       {/* Not for search engines, whoever reaches it (the server also says so in a header). */}
       <meta name="robots" content="noindex, nofollow" />
       <header className="desk__bar">
@@ -99,7 +113,10 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
         </a>
         <nav aria-label="Desk">
           {staff?.role === 'writer' ? (
-            <NavLink to="/desk">Posts</NavLink>
+            <>
+              <NavLink to="/desk/posts">Posts</NavLink>
+              <NavLink to="/desk/profile">Profile</NavLink>
+            </>
           ) : (
             <>
               <NavLink to="/desk" end>
@@ -107,13 +124,18 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               </NavLink>
               <NavLink to="/desk/posts">Posts</NavLink>
               <NavLink to="/desk/topics">Topics</NavLink>
+              {staff?.role === 'owner' && <NavLink to="/desk/sections">Sections</NavLink>}
               <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/offers">Offers</NavLink>
               <NavLink to="/desk/gifts">Gifts</NavLink>
               <NavLink to="/desk/seats">Seats</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
+              <NavLink to="/desk/profile">Profile</NavLink>
               {staff?.role === 'owner' && <NavLink to="/desk/imports">Import</NavLink>}
+              {staff?.role === 'owner' && staff.mailbox && (
+                <NavLink to="/desk/mailbox">Mailbox</NavLink>
+              )}
             </>
           )}
         </nav>

@@ -40,11 +40,21 @@ export function PlansPage({ staff }: { staff: DeskStaff }) {
       </p>
       {plans.state === 'loading' && <p className="desk__loading">Loading…</p>}
       {plans.state === 'error' && <p role="alert">{describeError(plans.error)}</p>}
+      {plans.state === 'ready' && plans.data.paymentsOff && (
+        <p className="desk-plans__off" role="status">
+          {plans.data.paymentsOff}
+        </p>
+      )}
       {plans.state === 'ready' && (
         <ul className="desk-topics" role="list">
           {plans.data.plans.map((plan) => (
             <li key={`${plan.id}-${plan.updatedAt}`}>
-              <PlanRow plan={plan} mayChange={mayChange} onSaved={reload} />
+              <PlanRow
+                plan={plan}
+                paymentsOn={plans.data.paymentsOff === null}
+                mayChange={mayChange}
+                onSaved={reload}
+              />
             </li>
           ))}
         </ul>
@@ -55,10 +65,13 @@ export function PlansPage({ staff }: { staff: DeskStaff }) {
 
 function PlanRow({
   plan,
+  paymentsOn,
   mayChange,
   onSaved,
 }: {
   plan: DeskPlan;
+  /** Without Stripe's keys nothing is sold: a plan turned on goes on sale once they are set. */
+  paymentsOn: boolean;
   mayChange: boolean;
   onSaved: () => void;
 }) {
@@ -119,8 +132,8 @@ function PlanRow({
       <h2 id={`${fieldId}-name`} className="desk-topic__name">
         {name.title}{' '}
         <span className="desk__small">
-          {plan.enabled ? 'on sale' : 'not on sale'} ·{' '}
-          {plan.members === 1 ? '1 member' : `${plan.members} members`}
+          {!plan.enabled ? 'not on sale' : paymentsOn ? 'on sale' : 'not on sale: payments are off'}{' '}
+          · {plan.members === 1 ? '1 member' : `${plan.members} members`}
         </span>
       </h2>
       <p className="desk-plan__about">
@@ -171,7 +184,7 @@ function PlanRow({
             disabled={!mayChange}
             onChange={(event) => setEnabled(event.target.checked)}
           />{' '}
-          On sale
+          {paymentsOn ? 'On sale' : 'On sale once payments are on'}
         </label>
         {mayChange && (
           <button className="button" type="submit" disabled={saving}>

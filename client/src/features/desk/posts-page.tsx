@@ -1,4 +1,4 @@
-import { Link } from '../../lib/router';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import {
@@ -14,6 +14,7 @@ import { formatDate, formatDateTime } from './desk-format';
 import { ConfirmBox } from './confirm-box';
 import { DeskTable } from './desk-table';
 import { KIND_LABELS } from './editor/post-form';
+import { NewPostChooser } from './new-post-chooser';
 import { describeError, useDeskData } from './use-desk-data';
 
 const STATUS_LABELS: Record<PostStatus, string> = {
@@ -28,16 +29,49 @@ interface Pending {
   change: 'publish' | 'unpublish';
 }
 
+/** The list's search as the address says it (`?status=draft&kind=campaign&q=rent`). */
+function readPostSearch(query: string): PostSearch {
+  const params = new URLSearchParams(query);
+  const kind = params.get('kind');
+  const status = params.get('status');
+  return {
+    q: params.get('q') ?? '',
+    kind: POST_KINDS.find((known) => known === kind) ?? '',
+    status: POST_STATUSES.find((known) => known === status) ?? '',
+  };
+}
+
+/** The address's query for a search: only what is set, so the plain list is `/desk/posts`. */
+function postSearchQuery(search: PostSearch): string {
+  const params = new URLSearchParams();
+  if (search.status) params.set('status', search.status);
+  if (search.kind) params.set('kind', search.kind);
+  if (search.q.trim()) params.set('q', search.q.trim());
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
 /**
- * /desk/posts: every post by kind and status, newest change first, with a search; editors and
- * owners publish a draft or take a post off the site from here, after a confirmation that names
- * the address. Writers see the list (their drafts among them) without those buttons.
+ * /desk/posts: every post by kind and status, newest change first, 50 at a time, with a search;
+ * editors and owners publish a draft or take a post off the site from here, after a confirmation
+ * that names the address. Writers see the list (their drafts among them) without those buttons.
+ * The search lives in the address: a filtered list can be bookmarked, and Back returns to it.
  */
 export function PostsPage({ staff }: { staff: DeskStaff }) {
-  const [search, setSearch] = useState<PostSearch>({ q: '', kind: '', status: '' });
+  const { search } = useLocation();
+  // A new search (or Back to an older one) starts again from its first page.
+  return <PostsList key={search} staff={staff} search={readPostSearch(search)} />;
+}
+
+function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) {
+  const navigate = useNavigate();
   const [draft, setDraft] = useState(search);
-  const [posts, reload] = useDeskData(`${search.q}|${search.kind}|${search.status}`, (signal) =>
-    fetchPosts(search, signal),
+  // The cursors of the pages seen: the last is the page shown (null: the first).
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors.at(-1) ?? null;
+  const [posts, reload] = useDeskData(
+    `${search.q}|${search.kind}|${search.status}|${cursor ?? ''}`,
+    (signal) => fetchPosts(search, cursor, signal),
   );
   const [pending, setPending] = useState<Pending | null>(null);
   const [working, setWorking] = useState(false);
@@ -46,7 +80,7 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setSearch(draft);
+    void navigate({ search: postSearchQuery(draft) });
   }
 
   async function confirm() {
@@ -81,9 +115,7 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
     <section aria-labelledby="posts-title">
       <div className="desk__heading">
         <h1 id="posts-title">Posts</h1>
-        <Link className="button button--accent" to="/desk/posts/new">
-          New post
-        </Link>
+        <NewPostChooser kind={search.kind} />
       </div>
       <form className="desk-search" onSubmit={submit} role="search">
         <label className="desk-field desk-search__q">
@@ -152,7 +184,7 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
         ) : (
           <DeskTable
             cards
-            caption="Posts"
+            caption={cursors.length > 1 ? `Posts, page ${cursors.length}` : 'Posts'}
             captionHidden
             columns={['Title', 'Kind', 'Status', 'Changed', mayPublish && 'Publishing']}
           >
@@ -207,6 +239,29 @@ export function PostsPage({ staff }: { staff: DeskStaff }) {
             ))}
           </DeskTable>
         ))}
+      {posts.state === 'ready' && (cursors.length > 1 || posts.data.nextCursor) && (
+        <p className="button-row desk-pager">
+          <button
+            type="button"
+            className="button button--outline"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
+            Previous page
+          </button>
+          <button
+            type="button"
+            className="button button--outline"
+            disabled={!posts.data.nextCursor}
+            onClick={() => {
+              const next = posts.data.nextCursor;
+              if (next) setCursors([...cursors, next]);
+            }}
+          >
+            Next page
+          </button>
+        </p>
+      )}
     </section>
   );
 }

@@ -54,7 +54,7 @@ export default function EarlyAccessPage() {
             {siteName} is the membership for Millennials and Gen Z: trusted guides to health and
             money, campaigns and boycotts that work, and free courses that grow your skills.
           </p>
-          <p>
+          <p className="for-sale" hidden={config !== null && !paymentsOn}>
             Support early access today for only{' '}
             <JoinButton className="link-button" offer={offer ?? undefined}>
               {price} for your first year
@@ -77,7 +77,7 @@ export default function EarlyAccessPage() {
               config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
             )}
           </div>
-          <p className="early-access__gift">
+          <p className="early-access__gift for-sale" hidden={config !== null && !paymentsOn}>
             Or <Link to={paths.gift}>give a year to someone else</Link>, or{' '}
             <Link to={paths.payItForward}>pay it forward</Link> for a reader who cannot pay.
           </p>

@@ -160,11 +160,10 @@ export default fp(
           try {
             const post = await previewRow(app.db.pool, id, changes as Record<string, unknown>);
             const content = await app.siteContent.preview(post);
-            const path = postPath({
-              kind: post.kind,
-              slug: post.slug,
-              category: post.fields.category,
-            });
+            const path = postPath(
+              { kind: post.kind, slug: post.slug, category: post.fields.category },
+              content.sectionSlugs,
+            );
             let html = await pages.drawPreview(content, path, as);
             // Artwork the site does not serve yet (a new slug's) goes into the page itself.
             const served = app.siteContent.current().artwork;

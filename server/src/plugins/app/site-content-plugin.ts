@@ -12,6 +12,7 @@ import { publishDuePosts } from '../../content/post-publishing.js';
 import { seedPosts } from '../../content/seed.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
 import { readTopicDescriptions } from '../../content/topic-store.js';
+import { readSectionsData } from '../../content/section-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,12 +76,13 @@ export default fp(
       // The generation before the rows: the rows are then at least that new, so a change that
       // commits in between makes the next check read again rather than go unseen.
       const generation = await readContentGeneration(app.db.pool);
-      const [posts, addresses, descriptions] = await Promise.all([
+      const [posts, addresses, descriptions, sections] = await Promise.all([
         readPublishedPosts(app.db.pool),
         readPostAddresses(app.db.pool),
         readTopicDescriptions(app.db.pool),
+        readSectionsData(app.db.pool),
       ]);
-      const next = createSiteContent(posts, options.perks, css, addresses, descriptions);
+      const next = createSiteContent(posts, options.perks, css, addresses, descriptions, sections);
       content = next;
       held = generation;
       for (const listener of listeners) listener(next);
@@ -156,12 +158,13 @@ export default fp(
         listeners.push(listener);
       },
       async preview(post: PostRow) {
-        const [posts, addresses, descriptions] = await Promise.all([
+        const [posts, addresses, descriptions, sections] = await Promise.all([
           readPublishedPosts(app.db.pool, post),
           readPostAddresses(app.db.pool),
           readTopicDescriptions(app.db.pool),
+          readSectionsData(app.db.pool),
         ]);
-        return createSiteContent(posts, options.perks, css, addresses, descriptions);
+        return createSiteContent(posts, options.perks, css, addresses, descriptions, sections);
       },
     } satisfies SiteContentSource);
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { contentDir, perkRedemptionsFile, perksContentDir, siteStylesheet } from '../../paths.js';
+import { isMailboxOn } from '../../mail/mailbox.js';
 import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
 import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
 import giving from './giving.js';
@@ -46,7 +47,11 @@ export default fp(
         yearlyPriceId: config.stripe?.priceId ?? null,
       },
     });
-    await app.register(mailer, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    await app.register(mailer, {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      mailbox: isMailboxOn(config),
+    });
     await app.register(giving, {
       siteUrl: config.siteUrl,
       siteName: config.siteName,

@@ -3,9 +3,12 @@ import { DeskStaffSchema } from '../../../../contract/desk-api.js';
 import { changesAllowedUntil } from '../../desk/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
 import { deskStaff } from './desk-staff.js';
+import deskMailboxRoutes from './mailbox.js';
 import membersAndMoney from './members-and-money.js';
 import newsletterSendRoutes from './newsletter-send.js';
 import deskPostRoutes from './posts.js';
+import deskAuthorRoutes from './authors.js';
+import deskSectionRoutes from './sections.js';
 import deskUploadRoutes from './uploads.js';
 
 /**
@@ -42,6 +45,7 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
       changesAllowedUntil: until?.toISOString() ?? null,
       paymentsEnabled: app.payments !== null,
       currency: config.membership.currency,
+      mailbox: app.mailbox !== null,
     };
   });
 
@@ -50,6 +54,8 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     ...site,
     publishers: [...config.staff.owners, ...config.staff.editors],
   });
+  await app.register(deskSectionRoutes);
+  await app.register(deskAuthorRoutes, { staff: config.staff });
   await app.register(deskUploadRoutes, {
     store: app.imageStore,
     maxBytes: config.uploads.maxBytes,
@@ -61,6 +67,7 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     sessionSecret: config.sessionSecret,
     connections: config.newsletterConnections,
   });
+  await app.register(deskMailboxRoutes);
   await app.register(membersAndMoney, {
     ...site,
     currency: config.membership.currency,

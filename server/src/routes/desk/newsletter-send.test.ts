@@ -193,6 +193,66 @@ describe('a newsletter issue mailed from the desk', () => {
     }
   });
 
+  it('sends a test copy as a member or as a subscriber who is not one, as the staff member chooses', async () => {
+    const SECRET = 'The second half, for members.';
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      slug: 'split-for-the-test',
+      title: 'Split For The Test',
+      category: 'Health',
+      summary: 'An opening for all, the rest for members.',
+      readingMinutes: 2,
+      visibility: 'members',
+      body: `The opening everyone reads.\n\n<!-- members-only -->\n\n${SECRET}\n`,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/desk/posts/${created.json().post.id}/newsletter/test`;
+    const testCopies = () =>
+      mailbox.mailsTo(OWNER).filter((m) => m.subject === '[Test] Split For The Test');
+
+    const asMember = await call(owner, 'POST', url, {});
+    expect(asMember.statusCode, asMember.body).toBe(200);
+    expect(asMember.json().message).toContain('as a member');
+    await waitFor(() => testCopies().length === 1, 'the member’s test copy');
+    expect(testCopies()[0]?.text).toContain(SECRET);
+
+    const asSubscriber = await call(owner, 'POST', `${url}?as=subscriber`, {});
+    expect(asSubscriber.statusCode, asSubscriber.body).toBe(200);
+    expect(asSubscriber.json().message).toContain('as a subscriber who is not a member');
+    await waitFor(() => testCopies().length === 2, 'the subscriber’s test copy');
+    const subscriberCopy = testCopies()[1];
+    expect(subscriberCopy?.text).toContain('The opening everyone reads.');
+    expect(subscriberCopy?.text).not.toContain(SECRET);
+    expect(subscriberCopy?.text).toContain('The rest is for members. Join to read it all');
+    expect(subscriberCopy?.html).toContain('Join to read it all');
+
+    // Anyone else is not a reader it knows; nothing more is mailed.
+    const bad = await call(owner, 'POST', `${url}?as=everyone`, {});
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/as/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(testCopies()).toHaveLength(2);
+  });
+
+  it('refuses a non-member’s test copy of a members-only issue, which only members get', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'newsletter',
+      slug: 'members-letter',
+      title: 'The Members Letter',
+      summary: 'For members.',
+      visibility: 'members',
+      body: 'Only for members.\n',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/desk/posts/${created.json().post.id}/newsletter/test`;
+    const refused = await call(owner, 'POST', `${url}?as=subscriber`, {});
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'members_only_issue' } });
+    expect(mailbox.mailsTo(OWNER).some((m) => m.subject.includes('The Members Letter'))).toBe(
+      false,
+    );
+  });
+
   it('counts who an unfinished article draft would reach, before it can be mailed', async () => {
     const draft = await call(owner, 'POST', '/api/desk/posts', {
       kind: 'article',

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { type NewsletterSendStatus } from '../../../../contract/desk-api.js';
 import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
 import type { NewsletterIssue } from '../../../../contract/newsletters.js';
-import { categoryPath, paths } from '../../../../contract/site-paths.js';
+import { paths } from '../../../../contract/site-paths.js';
+import { postPath } from '../../../../contract/posts.js';
 import type { SiteContent } from '../../content/site-content.js';
 import { requireMayPublish } from '../../content/post-actors.js';
 import { previewRow } from '../../content/post-publishing.js';
@@ -35,6 +36,7 @@ export interface NewsletterSendOptions {
 }
 
 const Id = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
+const TestReader = Type.Union([Type.Literal('member'), Type.Literal('subscriber')]);
 
 /** The kinds mailed to the subscribers: issues, and articles mailed as one. */
 const MAILED_KINDS = new Set(['newsletter', 'article']);
@@ -70,7 +72,7 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
     membersOnly: false,
     articles: [],
     sample: false,
-    path: `${categoryPath(article.category)}/${slug}`,
+    path: postPath({ kind: 'article', slug, category: article.category }, content.sectionSlugs),
   };
   const whole = content.memberBodies.get(slug);
   if (!whole) return { issue: { ...base, body: opening } };
@@ -201,23 +203,44 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
 
   app.post(
     '/posts/:id/newsletter/test',
-    { schema: { params: Id, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
+    {
+      schema: {
+        params: Id,
+        // Read as a member (the default) or as a subscriber who is not one.
+        querystring: Type.Object({ as: Type.Optional(TestReader) }),
+        body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      },
+    },
     async (request) => {
       const staff = deskStaff(request);
       const { issue, membersIssue } = await issueOf(Number(request.params.id), request.body ?? {});
-      // Staff read what members get.
+      const asMember = request.query.as !== 'subscriber';
+      if (!asMember && issue.membersOnly) {
+        throw new HttpError(
+          400,
+          'members_only_issue',
+          'This issue is for members only: subscribers who are not members do not get it.',
+        );
+      }
       const mail = issueMailFor(
-        renderIssue(membersIssue ?? issue, site),
+        renderIssue(asMember ? (membersIssue ?? issue) : issue, site),
         site,
         staff.email,
         // A test copy's unsubscribe link names nobody: it unsubscribes nobody.
         tokens.sign('00000000-0000-4000-8000-000000000000'),
       );
       await app.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
+      const copy = `A test copy of “${issue.title}”`;
+      // Said only where the two differ: a members-only article, whole or up to its line.
+      const as = membersIssue
+        ? ` (as ${asMember ? 'a member' : 'a subscriber who is not a member'} gets it)`
+        : '';
       return {
         message: options.smtpUrl
-          ? `A test copy of “${issue.title}” is on its way to ${staff.email}.`
-          : `A test copy of “${issue.title}” for ${staff.email} was printed to the server's log: SMTP_URL is not set, so nothing was mailed.`,
+          ? `${copy} is on its way to ${staff.email}${as}.`
+          : app.mailbox
+            ? `${copy} for ${staff.email}${as} is in the desk's Mailbox: SMTP_URL is not set, so nothing was mailed.`
+            : `${copy} for ${staff.email}${as} was printed to the server's log: SMTP_URL is not set, so nothing was mailed.`,
       };
     },
   );
@@ -282,6 +305,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       from: options.mailFrom,
       log: app.log,
       poolConnections: options.connections,
+      ...(app.mailbox && { keep: app.mailbox.keep }),
     });
     const done = sendIssue({
       database: app.db,

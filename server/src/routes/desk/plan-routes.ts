@@ -15,6 +15,10 @@ import { isCohortPrice } from '../../stripe/cohort-sales.js';
 import { readSubscriptionFact } from '../../stripe/read-payment-facts.js';
 import { deskStaff } from './desk-staff.js';
 
+/** What the desk says on a site without Stripe keys (docs/payments.md, "Keys"). */
+export const PAYMENTS_OFF_FOR_STAFF =
+  'Payments are off: this site has no Stripe keys, so nothing is on sale, whatever a plan says, and the site shows no Join buttons, gifts or plans. To sell, set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (docs/payments.md) and restart the server.';
+
 /** Members are told of a new price at least this long before they first pay it. */
 const NOTICE_DAYS = 7;
 const DAY_MS = 24 * 3600 * 1000;
@@ -34,9 +38,21 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/plans',
     {
-      schema: { response: { 200: Type.Object({ plans: Type.Array(DeskPlanSchema) }), ...errors } },
+      schema: {
+        response: {
+          200: Type.Object({
+            plans: Type.Array(DeskPlanSchema),
+            /** Null when Stripe's keys are set; else what is off and what to set. */
+            paymentsOff: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errors,
+        },
+      },
     },
-    async () => ({ plans: await readDeskPlans(app.db.pool) }),
+    async () => ({
+      plans: await readDeskPlans(app.db.pool),
+      paymentsOff: app.payments ? null : PAYMENTS_OFF_FOR_STAFF,
+    }),
   );
 
   app.put(

@@ -17,7 +17,10 @@ describe('the desk’s posts: what a save takes', () => {
     );
     const cases: [object, RegExp][] = [
       [{ ...ARTICLE, kind: 'essay' }, /^kind: must be one of article, campaign/],
-      [{ ...ARTICLE, category: 'Fitness' }, /category: must be one of Health, Wealth/],
+      [
+        { ...ARTICLE, category: 'Fitness' },
+        /category: must be one of the site's sections of articles: Health, Wealth/,
+      ],
       [
         { ...ARTICLE, readingMinutes: 'four', colour: 'red' },
         /readingMinutes: .*colour: is not a known field/,
@@ -160,6 +163,107 @@ describe('the desk’s posts: what a save takes', () => {
       ],
     });
     expect(dated.statusCode, dated.body).toBe(201);
+  });
+
+  it('saves a boycott draft with fewer than two updates, and publishes or schedules it only with two', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'boycott',
+      title: 'The Slow Boycott',
+      reason: 'Why people are walking.',
+      boycottStatus: 'Ongoing',
+      alternative: { name: 'Walking', description: 'Together.' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const draft = created.json().post;
+    const oneUpdate = await call(owner, 'PATCH', `/api/desk/posts/${draft.id}`, {
+      version: draft.version,
+      updates: [{ date: '2026-01-05', note: 'It began.' }],
+    });
+    expect(oneUpdate.statusCode, oneUpdate.body).toBe(200);
+    const { post } = oneUpdate.json();
+    expect(post.updates).toEqual([{ date: '2026-01-05', note: 'It began.' }]);
+
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    for (const body of [{ version: post.version }, { version: post.version, at: tomorrow }]) {
+      const refused = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().error).toMatchObject({
+        code: 'invalid_post',
+        message: expect.stringMatching(/^updates: must have at least two updates to be published/),
+      });
+    }
+    expect((await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post).toMatchObject({
+      status: 'draft',
+      version: post.version,
+    });
+
+    const twoUpdates = await call(owner, 'PATCH', `/api/desk/posts/${post.id}`, {
+      version: post.version,
+      updates: [...post.updates, { date: '2026-02-05', note: 'It went on.' }],
+    });
+    const live = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: twoUpdates.json().post.version,
+    });
+    expect(live.statusCode, live.body).toBe(200);
+    expect(live.json().post.status).toBe('published');
+  });
+
+  it('names what is wrong with a publish, unpublish or topic body, and changes nothing', async () => {
+    const { post } = (
+      await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug: 'bodies-named' })
+    ).json();
+    const cases: [string, object, RegExp][] = [
+      [`/posts/${post.id}/publish`, {}, /^version: is required/],
+      [`/posts/${post.id}/publish`, { version: '1' }, /^version: is required/],
+      [`/posts/${post.id}/unpublish`, { version: post.version, when: 'now' }, /^when: is not a/],
+    ];
+    for (const [path, body, message] of cases) {
+      const refused = await call(owner, 'POST', `/api/desk${path}`, body);
+      expect(refused.statusCode, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(refused.json().error).toMatchObject({
+        code: 'invalid_post',
+        message: expect.stringMatching(message),
+      });
+    }
+    const topic = await t.app.inject({
+      method: 'PUT',
+      url: '/api/desk/topics/anything',
+      headers: { cookie: owner.cookie },
+      payload: { description: 42 },
+    });
+    expect(topic.statusCode).toBe(400);
+    expect(topic.json().error).toMatchObject({
+      code: 'invalid_topic',
+      message: 'description: must be text (empty for none).',
+    });
+    expect((await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post).toMatchObject({
+      status: 'draft',
+      version: post.version,
+    });
+  });
+
+  it('keeps what a save sends as the schema reads it: text trimmed, and only what was sent', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'trimmed-text',
+      title: '  Renting, Trimmed  ',
+      summary: '  Deposits and inventories.  ',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().post).toMatchObject({
+      title: 'Renting, Trimmed',
+      summary: 'Deposits and inventories.',
+    });
+    const newsletter = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'newsletter',
+      title: 'Issue one',
+      summary: 'The first one.',
+      body: 'Hello.',
+    });
+    expect(newsletter.statusCode, newsletter.body).toBe(201);
+    // The defaults (`articles: []`, `sample: false`) are a whole issue's, not a draft's.
+    expect(newsletter.json().post).not.toHaveProperty('articles');
+    expect(newsletter.json().post).not.toHaveProperty('sample');
   });
 
   it('saves a body of 140,000 characters, and of 200,000 in any script, and names the body past that', async () => {

@@ -123,7 +123,9 @@ describe('the desk’s posts: what a visitor sees', () => {
     expect(down.json().post.status).toBe('draft');
     const gone = await page(first.path);
     expect(gone.statusCode).toBe(410);
-    expect(gone.body).toContain('Page not found');
+    // The page says the post was taken down, not that the address is wrong.
+    expect(gone.body).toContain('This page was removed');
+    expect(gone.body).not.toContain('Page not found');
     expect(await feedLinks('/rss.xml')).not.toContain(`${SITE}${first.path}`);
 
     const second = await published({ slug: 'deleted-one' });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { createPostSchedule } from '../../content/post-schedule.js';
+import { createPostSchedule, PUBLISH_QUEUE } from '../../content/post-schedule.js';
 import { ARTICLE, OWNER, SITE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // A scheduled post: off the site before its time, live at it on the job queue with no visitor,
 // and live at it though the server that scheduled it stopped before then.
 
 describe('the desk’s posts: scheduled', () => {
-  const { call, page, feedLinks, sitemap, owner } = useDeskPostsSite();
+  const { call, page, feedLinks, sitemap, owner, t } = useDeskPostsSite();
 
   it('schedules a post: not on the site before its time, live at it on the job queue, with no visitor', async () => {
     const { post } = (
@@ -46,6 +46,71 @@ describe('the desk’s posts: scheduled', () => {
       .poll(async () => (await page(post.path)).statusCode, { timeout: 5_000, interval: 100 })
       .toBe(200);
     expect(await feedLinks('/rss.xml')).toContain(`${SITE}${post.path}`);
+  });
+  /** A new article scheduled six seconds ahead (the least the store schedules rather than publishes). */
+  async function scheduledSoon(slug: string) {
+    const { post } = (await call(owner, 'POST', '/api/desk/posts', { ...ARTICLE, slug })).json();
+    const at = new Date(Date.now() + 6_000);
+    const scheduled = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+      at: at.toISOString(),
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(scheduled.json().post.status).toBe('scheduled');
+    return { post: scheduled.json().post, at };
+  }
+
+  /** Waits until the queue has worked the post's job (its time came and it ran). */
+  async function jobWorked(postId: number) {
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.database.pool.query<{ state: string }>(
+              `SELECT "state" FROM "pgboss"."job" WHERE "name" = $1 AND "data"->>'postId' = $2`,
+              [PUBLISH_QUEUE, String(postId)],
+            )
+          ).rows.map((row) => row.state),
+        { timeout: 20_000, interval: 250 },
+      )
+      .toEqual(['completed']);
+  }
+
+  it('publishes a scheduled post now when asked with no time, and its job then changes nothing', async () => {
+    const { post, at } = await scheduledSoon('published-before-its-time');
+    const now = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
+      version: post.version,
+    });
+    expect(now.statusCode, now.body).toBe(200);
+    const live = now.json().post;
+    expect(live.status).toBe('published');
+    expect(new Date(live.publishedAt).getTime()).toBeLessThan(at.getTime());
+    expect((await page(post.path)).statusCode).toBe(200);
+
+    await jobWorked(post.id);
+    const after = (await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post;
+    expect(after).toMatchObject({
+      status: 'published',
+      version: live.version,
+      publishedAt: live.publishedAt,
+    });
+  });
+
+  it('cancels a schedule: the post is a draft again, never on the site, and its time passes by', async () => {
+    const { post } = await scheduledSoon('schedule-cancelled');
+    const cancelled = await call(owner, 'POST', `/api/desk/posts/${post.id}/unpublish`, {
+      version: post.version,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().post.status).toBe('draft');
+    // Never live, so not "gone": an address nobody saw is simply unknown.
+    expect((await page(post.path)).statusCode).toBe(404);
+
+    await jobWorked(post.id);
+    const after = (await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post;
+    expect(after).toMatchObject({ status: 'draft', version: cancelled.json().post.version });
+    expect((await page(post.path)).statusCode).toBe(404);
+    expect(await sitemap()).not.toContain(post.path);
   });
 });
 

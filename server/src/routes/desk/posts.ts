@@ -1,7 +1,20 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import {
+  TypeBoxValidatorCompiler,
+  type FastifyPluginAsyncTypebox,
+} from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
 import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import {
+  NewPostBodySchema,
+  PostChangeBodySchema,
+  PublishBodySchema,
+  RestoreBodySchema,
+  TopicBodySchema,
+  VersionBodySchema,
+} from '../../../../contract/post-bodies.js';
+import type { FieldProblem } from '../../../../contract/schema-problems.js';
+import { readPostBody } from '../../content/post-validation.js';
 import { type Actor, requireMayPublish } from '../../content/post-actors.js';
 import {
   createPost,
@@ -12,9 +25,9 @@ import {
 } from '../../content/post-editing.js';
 import { getPost, listPosts } from '../../content/post-listing.js';
 import { publishPost, submitPost, unpublishPost } from '../../content/post-publishing.js';
-import { listRevisions } from '../../content/post-versions.js';
+import { listRevisions, readRevision } from '../../content/post-versions.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
-import { describeTopic } from '../../content/topic-store.js';
+import { describeTopic, refuseTopic } from '../../content/topic-store.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
 import { readQueryNumber } from '../../http/query-number.js';
@@ -25,8 +38,27 @@ import { deskStaff } from './desk-staff.js';
 const Serial = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
 const Id = Type.Object({ id: Serial });
 const IdAndRevision = Type.Object({ id: Serial, revision: Serial });
-/** Any JSON object: the store checks each member and names the wrong ones. */
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
+/**
+ * The bodies are read by their schemas (contract/post-bodies.ts) through
+ * contract/schema-problems.ts: a wrong one is a 400 naming each wrong field, `invalid_post` (or
+ * `invalid_topic`), and the handler gets it typed, its text trimmed. Params and query strings are
+ * TypeBox's as everywhere.
+ */
+const readBodyBy =
+  (refuse?: (problems: FieldProblem[]) => Error): FastifySchemaCompiler<TSchema> =>
+  (route) => {
+    if (route.httpPart !== 'body') return TypeBoxValidatorCompiler(route);
+    // No body reads as an empty one: each field it lacks is named.
+    return (body) => {
+      try {
+        return { value: readPostBody(route.schema, body ?? {}, refuse) };
+      } catch (error) {
+        return { error: error as Error };
+      }
+    };
+  };
+const postBody = readBodyBy();
+const topicBody = readBodyBy(refuseTopic);
 const Enum = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
 export interface DeskPostOptions {
@@ -87,30 +119,35 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
           /** The same as `q`, by the name the filter has. */
           text: Type.Optional(Type.String({ maxLength: 200 })),
           limit: Type.Optional(Type.String({ maxLength: 10 })),
+          /** The `nextCursor` of the page before. */
+          cursor: Type.Optional(Type.String({ maxLength: 200 })),
         }),
       },
     },
     async (request) => {
-      const { kind, status, q, text } = request.query;
+      const { kind, status, q, text, cursor } = request.query;
       const limit = readQueryNumber(request.query.limit, 'limit', {
         min: 1,
         max: 500,
-        fallback: 200,
+        fallback: 50,
       });
-      return {
-        posts: await listPosts(app.db.pool, {
-          kind: kind as (typeof POST_KINDS)[number] | undefined,
-          status: status as (typeof POST_STATUSES)[number] | undefined,
-          text: q ?? text,
-          limit,
-        }),
-      };
+      return listPosts(app.db.pool, {
+        kind: kind as (typeof POST_KINDS)[number] | undefined,
+        status: status as (typeof POST_STATUSES)[number] | undefined,
+        text: q ?? text,
+        limit,
+        ...(cursor !== undefined && { cursor }),
+      });
     },
   );
 
   app.post(
     '/posts',
-    { schema: { body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
+    {
+      schema: { body: NewPostBodySchema },
+      validatorCompiler: postBody,
+      bodyLimit: MAX_POST_REQUEST_BYTES,
+    },
     async (request, reply) => {
       const change = await createPost(app.db.pool, actor(request), request.body);
       return reply.code(201).send(await shown(change));
@@ -123,43 +160,60 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
 
   app.patch(
     '/posts/:id',
-    { schema: { params: Id, body: AnyObject }, bodyLimit: MAX_POST_REQUEST_BYTES },
+    {
+      schema: { params: Id, body: PostChangeBodySchema },
+      validatorCompiler: postBody,
+      bodyLimit: MAX_POST_REQUEST_BYTES,
+    },
     async (request) =>
       shown(await updatePost(app.db.pool, actor(request), Number(request.params.id), request.body)),
   );
 
-  app.post('/posts/:id/publish', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    const result = await publishPost(
-      app.db.pool,
-      actor(request),
-      Number(request.params.id),
-      request.body,
-    );
-    if (result.scheduledFor) await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
-    return shown(result);
-  });
+  app.post(
+    '/posts/:id/publish',
+    { schema: { params: Id, body: PublishBodySchema }, validatorCompiler: postBody },
+    async (request) => {
+      const result = await publishPost(
+        app.db.pool,
+        actor(request),
+        Number(request.params.id),
+        request.body,
+      );
+      if (result.scheduledFor) {
+        await app.postSchedule.publishAt(result.post.id, result.scheduledFor);
+      }
+      return shown(result);
+    },
+  );
 
-  app.post('/posts/:id/unpublish', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    return shown(
-      await unpublishPost(app.db.pool, actor(request), Number(request.params.id), request.body),
-    );
-  });
+  app.post(
+    '/posts/:id/unpublish',
+    { schema: { params: Id, body: VersionBodySchema }, validatorCompiler: postBody },
+    async (request) =>
+      shown(
+        await unpublishPost(app.db.pool, actor(request), Number(request.params.id), request.body),
+      ),
+  );
 
-  app.post('/posts/:id/submit', { schema: { params: Id, body: AnyObject } }, async (request) => {
-    const by = actor(request);
-    const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
-    // Each publisher but the one submitting is told; a mail that fails is logged and the
-    // submission stands (the draft is marked on the posts list either way).
-    const to = options.publishers.filter((email) => email !== by.email);
-    for (const email of to) {
-      void app.mailer
-        .send(submittedMail(post, by.email, email, options))
-        .catch((error: unknown) =>
-          request.log.error({ err: error }, 'could not tell a publisher of a submitted draft'),
-        );
-    }
-    return { post };
-  });
+  app.post(
+    '/posts/:id/submit',
+    { schema: { params: Id, body: VersionBodySchema }, validatorCompiler: postBody },
+    async (request) => {
+      const by = actor(request);
+      const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
+      // Each publisher but the one submitting is told; a mail that fails is logged and the
+      // submission stands (the draft is marked on the posts list either way).
+      const to = options.publishers.filter((email) => email !== by.email);
+      for (const email of to) {
+        void app.mailer
+          .send(submittedMail(post, by.email, email, options))
+          .catch((error: unknown) =>
+            request.log.error({ err: error }, 'could not tell a publisher of a submitted draft'),
+          );
+      }
+      return { post };
+    },
+  );
 
   const deskTopic = ({ slug, name, count, description, written }: DeskTopic): DeskTopic => ({
     slug,
@@ -175,7 +229,13 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
 
   app.put(
     '/topics/:slug',
-    { schema: { params: Type.Object({ slug: Type.String({ maxLength: 80 }) }), body: AnyObject } },
+    {
+      schema: {
+        params: Type.Object({ slug: Type.String({ maxLength: 80 }) }),
+        body: TopicBodySchema,
+      },
+      validatorCompiler: topicBody,
+    },
     async (request) => {
       const by = actor(request);
       requireMayPublish(by);
@@ -183,7 +243,9 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       if (!app.siteContent.current().topics.has(slug)) {
         throw new HttpError(404, 'not_found', 'No published post has this topic.');
       }
-      await app.siteContent.waitFor(await describeTopic(app.db.pool, by, slug, request.body));
+      await app.siteContent.waitFor(
+        await describeTopic(app.db.pool, by, slug, request.body.description),
+      );
       const topic = app.siteContent.current().topics.get(slug);
       if (!topic) throw new HttpError(404, 'not_found', 'No published post has this topic.');
       return { topic: deskTopic(topic) };
@@ -206,15 +268,28 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     revisions: await listRevisions(app.db.pool, Number(request.params.id)),
   }));
 
+  app.get(
+    '/posts/:id/revisions/:revision',
+    { schema: { params: IdAndRevision } },
+    async (request) => ({
+      revision: await readRevision(
+        app.db.pool,
+        Number(request.params.id),
+        Number(request.params.revision),
+      ),
+    }),
+  );
+
   app.post(
     '/posts/:id/revisions/:revision/restore',
-    { schema: { params: IdAndRevision, body: Type.Optional(AnyObject) } },
+    {
+      schema: { params: IdAndRevision, body: RestoreBodySchema },
+      validatorCompiler: postBody,
+    },
     async (request) => {
       const id = Number(request.params.id);
       const revision = Number(request.params.revision);
-      return shown(
-        await restoreRevision(app.db.pool, actor(request), id, revision, request.body ?? {}),
-      );
+      return shown(await restoreRevision(app.db.pool, actor(request), id, revision, request.body));
     },
   );
 };

@@ -5,7 +5,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
-import { formatsOf, imageSizes, srcsetOf, uploadUrl } from '../../../../contract/images.js';
+import {
+  formatsOf,
+  imageSizes,
+  srcsetOf,
+  uploadUrl,
+  UPLOADS_PATH,
+} from '../../../../contract/images.js';
 
 // Image uploads through the real app on a real port (multipart as a browser sends it), with real
 // image files made by sharp: what is taken, what is refused and when, and what is served.
@@ -121,7 +127,17 @@ describe('image uploads', () => {
       '1600.webp',
       '2400.webp',
     ]);
-    expect(await files()).toHaveLength(7);
+    // And its share copy for link previews (og:image), cropped to 1200×630.
+    expect((await files()).sort()).toEqual(
+      [
+        ...sizes.flatMap((size) =>
+          formatsOf(size).map((format) =>
+            uploadUrl(image.id, size, format).slice(UPLOADS_PATH.length),
+          ),
+        ),
+        `${image.id}-2400x3200-share.jpg`,
+      ].sort(),
+    );
 
     const row = await t.database.pool.query(
       'SELECT "width", "height", "sourceFormat", "fileName" FROM "images" WHERE "id" = $1',

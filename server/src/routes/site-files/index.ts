@@ -11,9 +11,11 @@ import {
   renderWebManifest,
 } from '../../site-files/crawler-files.js';
 import { renderRssFeed } from '../../site-files/rss-feed.js';
+import { AUTHORS_PATH, authorFeedPath, authorPath } from '../../../../contract/authors.js';
 import { errorBody } from '../../http/errors.js';
 import { topicFeedPath, topicPath } from '../../../../contract/topics.js';
-import { categoryPath, paths } from '../../../../contract/site-paths.js';
+import { paths } from '../../../../contract/site-paths.js';
+import { postPath } from '../../../../contract/posts.js';
 
 // A minute: a post published now reaches readers' feed readers and the search engines soon.
 const CACHE_CONTROL = 'public, max-age=60';
@@ -33,12 +35,14 @@ export default async function siteFileRoutes(
     drawn = new Map();
   });
 
-  /** A file drawn from the site index. */
-  function serve(path: string, type: string, render: (index: SiteIndex) => string) {
+  /** A file drawn from the site index; null: the site has no such file now (404). */
+  function serve(path: string, type: string, render: (index: SiteIndex) => string | null) {
     app.get(path, async (_request, reply) => {
       let body = drawn.get(path);
       if (body === undefined) {
-        body = render(app.siteContent.current().index);
+        const drawnNow = render(app.siteContent.current().index);
+        if (drawnNow === null) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
+        body = drawnNow;
         drawn.set(path, body);
       }
       return reply.header('cache-control', CACHE_CONTROL).type(type).send(body);
@@ -83,10 +87,12 @@ export default async function siteFileRoutes(
       siteUrl,
     ),
   );
-  for (const [name, feedPath] of Object.entries(SECTION_FEED_PATHS)) {
+  for (const feedPath of Object.values(SECTION_FEED_PATHS)) {
     serve(feedPath, rss, (index) => {
-      const section = index.sections.find((item) => item.name === name);
-      if (!section) throw new Error(`The site index has no section ${name}: rebuild`);
+      // The section at this feed's address now, whatever the publisher named it.
+      const section = index.sections.find((item) => item.feedPath === feedPath);
+      if (!section) return null;
+      const { name } = section;
       return renderRssFeed(
         {
           title: `${siteName}: ${name}`,
@@ -99,6 +105,34 @@ export default async function siteFileRoutes(
       );
     });
   }
+
+  // Each author's feed: their articles, newest first (contract/authors.ts).
+  app.get<{ Params: { slug: string } }>(`${AUTHORS_PATH}/:slug/rss.xml`, async (request, reply) => {
+    const { slug } = request.params;
+    const entry = app.siteContent.current().authors.get(slug);
+    if (!entry) return reply.code(404).send(errorBody('not_found', 'No such author.'));
+    const feedPath = authorFeedPath(slug);
+    let body = drawn.get(feedPath);
+    if (body === undefined) {
+      const { author } = entry;
+      body = renderRssFeed(
+        {
+          title: `${siteName}: ${author.name}`,
+          description: `Articles by ${author.name} on ${siteName}, newest first.`,
+          link: `${siteUrl}${authorPath(slug)}`,
+          self: `${siteUrl}${feedPath}`,
+        },
+        app.siteContent
+          .current()
+          .index.articles.filter((article) =>
+            article.authors?.some((credit) => credit.path === authorPath(slug)),
+          ),
+        siteUrl,
+      );
+      drawn.set(feedPath, body);
+    }
+    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+  });
 
   // Each topic's feed: its articles and campaigns, newest first (contract/topics.ts).
   app.get<{ Params: { slug: string } }>(`${paths.topics}/:slug/rss.xml`, async (request, reply) => {
@@ -118,7 +152,10 @@ export default async function siteFileRoutes(
         [
           ...topic.articles.map((article) => ({
             title: article.title,
-            path: `${categoryPath(article.category)}/${article.slug}`,
+            path: postPath(
+              { kind: 'article', slug: article.slug, category: article.category },
+              app.siteContent.current().sectionSlugs,
+            ),
             summary: article.summary,
             publishedAt: article.publishedAt,
             section: article.category,

@@ -1,6 +1,6 @@
-import { categoryPath } from '../../../config/paths';
 import { formatDate } from '../../../lib/format-date';
-import { sectionTones } from '../sections';
+import { useArticleSectionPaths } from '../../../lib/site-navigation';
+import { articleTone } from '../sections';
 import type { ArticleSummary } from '../types';
 import { ContentCard } from './content-card';
 
@@ -15,18 +15,20 @@ export function ArticleCard({
   featured?: boolean;
   priority?: boolean;
 }) {
+  const sectionPathOf = useArticleSectionPaths();
   return (
     <ContentCard
       title={article.title}
-      href={`${categoryPath(article.category)}/${article.slug}`}
+      href={`${sectionPathOf(article.category)}/${article.slug}`}
       image={article.heroImage}
-      tone={sectionTones[article.category]}
+      tone={articleTone(article.category)}
       eyebrow={`${article.category} · ${article.readingMinutes} min read`}
       summary={article.summary}
       footer={<time dateTime={article.publishedAt}>{formatDate(article.publishedAt)}</time>}
       headingLevel={headingLevel}
       featured={featured}
       priority={priority ?? featured}
+      membersOnly={article.membersOnly}
     />
   );
 }

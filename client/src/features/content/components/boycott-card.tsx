@@ -1,10 +1,22 @@
 import { formatDate } from '../../../lib/format-date';
 import type { Boycott } from '../types';
+import type { MarkdownTree } from '../../../../../contract/markdown-tree';
 import { ContentImage } from './content-image';
+import { PostStory } from './post-story';
 import { StatusBadge } from './status-badge';
 
 /** A Collective Action boycott: status, why it began, what to support instead, what happened. */
-export function BoycottCard({ boycott }: { boycott: Boycott }) {
+export function BoycottCard({
+  boycott,
+  story,
+  teaser = false,
+}: {
+  boycott: Boycott;
+  /** The story behind it (its body), as this reader may read it. */
+  story?: MarkdownTree | undefined;
+  /** `story` is a members-only story's opening only. */
+  teaser?: boolean;
+}) {
   const titleId = `${boycott.slug}-title`;
   return (
     <article className="boycott tone-collective" id={boycott.slug} aria-labelledby={titleId}>
@@ -12,6 +24,7 @@ export function BoycottCard({ boycott }: { boycott: Boycott }) {
         <ContentImage className="boycott__image" src={boycott.heroImage} />
         <div className="boycott__intro">
           <StatusBadge status={boycott.status} />
+          {boycott.membersOnly && <span className="members-badge">Members only</span>}
           <h2 className="boycott__title" id={titleId}>
             {boycott.title}
           </h2>
@@ -39,6 +52,7 @@ export function BoycottCard({ boycott }: { boycott: Boycott }) {
           </ol>
         </dd>
       </dl>
+      {story && <PostStory body={story} teaser={teaser} />}
     </article>
   );
 }

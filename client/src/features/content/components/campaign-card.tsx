@@ -26,6 +26,7 @@ export function CampaignCard({
       headingLevel={headingLevel}
       featured={featured}
       anchor={campaign.slug}
+      membersOnly={campaign.membersOnly}
     />
   );
 }

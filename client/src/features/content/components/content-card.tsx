@@ -21,6 +21,8 @@ export interface ContentCardProps {
   anchor?: string;
   /** Its image loads at once (the first card of a page, likely its largest paint). */
   priority?: boolean;
+  /** A members-only post: the card says so, as search results do. */
+  membersOnly?: boolean | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export function ContentCard({
   featured = false,
   anchor,
   priority = featured,
+  membersOnly = false,
 }: ContentCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
@@ -64,7 +67,12 @@ export function ContentCard({
           )}
         </Heading>
         <p className="card__summary">{summary}</p>
-        {footer && <div className="card__footer">{footer}</div>}
+        {(footer || membersOnly) && (
+          <div className="card__footer">
+            {footer}
+            {membersOnly && <span className="members-badge card__members">Members only</span>}
+          </div>
+        )}
       </div>
     </article>
   );

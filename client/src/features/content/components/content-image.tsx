@@ -13,7 +13,9 @@ export const PLACEHOLDER_IMAGE = `data:image/svg+xml,${encodeURIComponent(placeh
 
 /**
  * A hero image in a fixed 16:9 box (its width and height are known before it loads, so nothing
- * shifts), lazy unless it is the page's main image, with a placeholder if it fails to load.
+ * shifts), lazy unless it is the page's main image, with a placeholder if it fails to load. An
+ * uploaded image is a `<picture>`: AVIF where the browser takes it, WebP otherwise, each in every
+ * width it was made in (the picture draws no box of its own: `.content-picture`).
  */
 export function ContentImage({
   src,
@@ -35,7 +37,7 @@ export function ContentImage({
   const failed = failedSrc === src;
   // An uploaded image comes in several widths: the browser takes the one its screen needs.
   const uploaded = failed ? null : parseUploadUrl(src);
-  return (
+  const image = (
     <img
       className={className ? `content-image ${className}` : 'content-image'}
       src={failed ? PLACEHOLDER_IMAGE : src}
@@ -50,9 +52,16 @@ export function ContentImage({
       onError={failed ? undefined : () => setFailedSrc(src)}
       // A prerendered image can fail before the page is hydrated, when no onError listens yet:
       // one that finished without a picture has failed.
-      ref={(image) => {
-        if (!failed && image?.complete && image.naturalWidth === 0) setFailedSrc(src);
+      ref={(element) => {
+        if (!failed && element?.complete && element.naturalWidth === 0) setFailedSrc(src);
       }}
     />
+  );
+  if (!uploaded) return image;
+  return (
+    <picture className="content-picture">
+      <source type="image/avif" srcSet={srcsetOf(uploaded, 'avif')} sizes={sizes} />
+      {image}
+    </picture>
   );
 }

@@ -1,6 +1,7 @@
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { bodyExtensions } from './extensions';
+import { LinkDialog } from './link-dialog';
 import { countWords } from './post-form';
 import { uploadImage } from './post-api';
 
@@ -23,7 +24,9 @@ export function BodyEditor({
   onError: (message: string) => void;
 }) {
   const [uploading, setUploading] = useState(0);
-  const fileInputId = useId();
+  /** The link dialog, open: the link being edited ('' for a new one). */
+  const [linking, setLinking] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const altId = useId();
   const uploadRef = useRef<(files: readonly File[], at?: number) => void>(() => {});
   // The editor is made once: its handlers call the latest props through this.
@@ -38,6 +41,10 @@ export function BodyEditor({
     contentType: 'markdown',
     immediatelyRender: false,
     editorProps: {
+      // The caret's line is kept clear of what stays on screen over the text: the toolbar stuck
+      // at the top, and on a phone the Save / Preview / Publish bar at the bottom (editor.css).
+      scrollMargin: { top: 72, right: 0, bottom: 88, left: 0 },
+      scrollThreshold: { top: 72, right: 0, bottom: 88, left: 0 },
       attributes: {
         'aria-label': 'Body',
         'aria-multiline': 'true',
@@ -63,6 +70,14 @@ export function BodyEditor({
     },
     onUpdate: ({ editor: changed }) => onChangeRef.current(changed.getMarkdown()),
   });
+
+  // An image on its way to the server is not in the body yet: closing the page now would lose it.
+  useEffect(() => {
+    if (uploading === 0) return;
+    const wait = (event: Event) => event.preventDefault();
+    window.addEventListener('beforeunload', wait);
+    return () => window.removeEventListener('beforeunload', wait);
+  }, [uploading]);
 
   // The word count, from the document as loaded and after every change.
   const [words, setWords] = useState(0);
@@ -144,16 +159,12 @@ export function BodyEditor({
   );
   const chain = () => editor.chain().focus();
 
-  function editLink() {
-    const current = String(editor?.getAttributes('link').href ?? '');
-    const href = window.prompt(
-      'Link to (https://… or a path on this site such as /wealth)',
-      current,
-    );
-    if (href === null) return;
-    if (href.trim() === '') chain().extendMarkRange('link').unsetLink().run();
-    else chain().extendMarkRange('link').setLink({ href: href.trim() }).run();
-  }
+  const editLink = () => setLinking(String(editor.getAttributes('link').href ?? ''));
+  const closeLink = (change?: (run: ReturnType<typeof chain>) => ReturnType<typeof chain>) => {
+    setLinking(null);
+    const run = chain().extendMarkRange('link');
+    (change ? change(run) : run).run();
+  };
 
   return (
     <div className="editor">
@@ -178,21 +189,29 @@ export function BodyEditor({
               .run(),
           'Members',
         )}
-        <label className="editor__tool editor__upload" htmlFor={fileInputId}>
+        <button
+          type="button"
+          className="editor__tool"
+          aria-label="Insert image"
+          title="Insert image"
+          onClick={() => fileInput.current?.click()}
+        >
           Image
-          <input
-            id={fileInputId}
-            type="file"
-            accept={IMAGE_TYPES}
-            aria-label="Upload image"
-            className="visually-hidden"
-            onChange={(event) => {
-              const files = [...(event.target.files ?? [])];
-              event.target.value = '';
-              upload(files);
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept={IMAGE_TYPES}
+          aria-label="Upload image"
+          className="visually-hidden"
+          // The Image button opens it: one stop for the keyboard, not two.
+          tabIndex={-1}
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])];
+            event.target.value = '';
+            upload(files);
+          }}
+        />
         {tool('Undo', null, () => chain().undo().run(), '↶')}
         {tool('Redo', null, () => chain().redo().run(), '↷')}
       </div>
@@ -243,6 +262,14 @@ export function BodyEditor({
             />
           </label>
         </div>
+      )}
+      {linking !== null && (
+        <LinkDialog
+          current={state.link ? linking : null}
+          onSave={(href) => closeLink((run) => run.setLink({ href }))}
+          onRemove={() => closeLink((run) => run.unsetLink())}
+          onCancel={() => closeLink()}
+        />
       )}
       <EditorContent editor={editor} />
       <p className="editor__count" aria-live="polite">

@@ -5,6 +5,7 @@ import {
   AUTOSAVE_MS,
   createDraftSync,
   keptKey,
+  keptNewKey,
   type DraftServer,
   type DraftSync,
   type KeptStorage,
@@ -452,6 +453,29 @@ describe('opening a post again', () => {
     expect(storage.items.size).toBe(0);
   });
 
+  it('takes work kept in this browser that a save sent as the page closed gave the server as saved, not as a conflict', () => {
+    const post = postOf({ version: 2, body: 'One. Two.' });
+    const storage = memoryStorage();
+    // The same words, its fields listed in another order (the editor added the reading time).
+    const { fields, ...rest } = formOf(post);
+    const form = { ...rest, fields: { readingMinutes: 1, ...fields } };
+    const stored = { ...post, readingMinutes: 1 } as PostJson;
+    storage.setItem(
+      keptKey(post.id),
+      JSON.stringify({ version: 1, form, at: START.toISOString() }),
+    );
+    const sync = createDraftSync({
+      kind: 'article',
+      form: null,
+      server: fakeServer(stored).server,
+      storage,
+    });
+
+    expect(sync.resume(stored)).toBeNull();
+    expect(sync.getState()).toMatchObject({ conflict: null, save: { state: 'saved' } });
+    expect(storage.items.size).toBe(0);
+  });
+
   it('shows work kept over a version someone else has saved since beside theirs', () => {
     const post = postOf({ version: 2, body: 'One. Theirs.' });
     const storage = memoryStorage();
@@ -473,6 +497,50 @@ describe('opening a post again', () => {
 });
 
 describe('a new post', () => {
+  it('keeps its words in this browser before its first save, asks before the page closes, and gives them back to the next new post', () => {
+    const { sync, storage, page } = openPost(null);
+    sync.edit({ title: 'Left at Once' });
+    type(sync, 'A sentence typed before leaving.');
+    expect(JSON.parse(storage.items.get(keptNewKey('article')) ?? 'null')).toMatchObject({
+      form: { title: 'Left at Once', body: 'A sentence typed before leaving.' },
+    });
+    expect(page.close()).toBe(true);
+
+    const again = createDraftSync({
+      kind: 'article',
+      form: emptyForm('article'),
+      server: fakeServer(null).server,
+      storage,
+    });
+    expect(again.resumeNew()).toEqual({ keptAt: START.toISOString() });
+    expect(again.getState()).toMatchObject({
+      form: { title: 'Left at Once', body: 'A sentence typed before leaving.' },
+      save: { state: 'dirty' },
+      replaced: 1,
+    });
+    // Another kind's new post starts empty.
+    const letter = createDraftSync({
+      kind: 'newsletter',
+      form: emptyForm('newsletter'),
+      server: fakeServer(null).server,
+      storage,
+    });
+    expect(letter.resumeNew()).toBeNull();
+    // Discarded, they are gone.
+    again.discardNew(emptyForm('article'));
+    expect(again.getState().form).toEqual(emptyForm('article'));
+    expect(storage.items.has(keptNewKey('article'))).toBe(false);
+  });
+
+  it('drops the words it kept once its first save created it', async () => {
+    const { sync, server, storage } = openPost(null);
+    sync.edit({ title: 'Saved Soon' });
+    expect(storage.items.has(keptNewKey('article'))).toBe(true);
+    await vi.advanceTimersByTimeAsync(AUTOSAVE_MS);
+    expect(server.created).toHaveLength(1);
+    expect(storage.items.size).toBe(0);
+  });
+
   it('is not saved while it has no title', async () => {
     const { sync, server } = openPost(null);
     type(sync, 'Words first.');

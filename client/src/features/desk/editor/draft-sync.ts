@@ -93,6 +93,13 @@ export interface DraftSync {
    * the kept copy was made if unsaved work came back.
    */
   resume(loaded: PostJson): { keptAt: string } | null;
+  /**
+   * A new post's words this browser kept (the page was left before its first save) back in the
+   * form: answers when they were kept, or null when there were none.
+   */
+  resumeNew(): { keptAt: string } | null;
+  /** Drops a new post's kept words and starts it empty. */
+  discardNew(empty: PostForm): void;
   /** Saves the writer's version over the other one (which stays in the history). */
   keepMine(): Promise<PostJson | null>;
   /** Takes the other version; answers false when there was no conflict to resolve. */
@@ -112,8 +119,20 @@ interface KeptCopy {
 }
 
 export const keptKey = (id: number) => `cohort.desk.post.${id}`;
+/** Where a new post of a kind keeps its words until its first save creates it. */
+export const keptNewKey = (kind: PostKind) => `cohort.desk.post.new.${kind}`;
 
-const same = (a: PostForm, b: PostForm) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A value as text with its objects' keys in order: a field the editor added (the reading time)
+ * and the same field where the server lists it make the same form.
+ */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : inner,
+  );
+const same = (a: PostForm, b: PostForm) => canonical(a) === canonical(b);
 const isLive = (post: PostJson | null) => post !== null && post.status !== 'draft';
 const isDraft = (post: PostJson | null) => post !== null && post.status === 'draft';
 const savedAt = (post: PostJson): SaveState => ({ state: 'saved', at: post.updatedAt });
@@ -151,19 +170,20 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
   /** What the autosave timer was last set for: it starts again when any of it changes. */
   let timedFor: unknown[] | null = null;
 
-  function read(id: number): KeptCopy | null {
+  function read(key: string): KeptCopy | null {
     try {
-      const text = storage.getItem(keptKey(id));
+      const text = storage.getItem(key);
       return text ? (JSON.parse(text) as KeptCopy) : null;
     } catch {
       return null;
     }
   }
 
-  function keep(id: number, copy: KeptCopy | null) {
+  function keep(id: number | null, copy: KeptCopy | null) {
+    const key = id === null ? keptNewKey(options.kind) : keptKey(id);
     try {
-      if (copy) storage.setItem(keptKey(id), JSON.stringify(copy));
-      else storage.removeItem(keptKey(id));
+      if (copy) storage.setItem(key, JSON.stringify(copy));
+      else storage.removeItem(key);
     } catch {
       // A full or blocked storage: the server's copy is what there is.
     }
@@ -194,7 +214,12 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
     // The editor may report a change that changes nothing (a selection, a blur): nothing to save.
     if (same(before, next)) return;
     const { post } = state;
-    if (post) keep(post.id, { version: post.version, form: next, at: new Date().toISOString() });
+    // A new post's words too, until its first save gives it an id.
+    keep(post?.id ?? null, {
+      version: post?.version ?? 0,
+      form: next,
+      at: new Date().toISOString(),
+    });
     update({ form: next, save: isLive(post) ? { state: 'kept-here' } : DIRTY });
   }
 
@@ -222,6 +247,7 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
     try {
       if (!current) {
         const { post: created } = await server.create(kind, changesOf(sent, kind));
+        keep(null, null);
         settle(created, sent);
         events.onCreated?.(created);
         return created;
@@ -282,9 +308,11 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
   }
 
   function resume(loaded: PostJson): { keptAt: string } | null {
-    const kept = read(loaded.id);
+    const kept = read(keptKey(loaded.id));
     const replaced = state.replaced + 1;
     if (!kept || same(kept.form, formOf(loaded))) {
+      // What was kept is what the server has (a save sent as the page closed reached it).
+      if (kept) keep(loaded.id, null);
       update({ post: loaded, form: formOf(loaded), save: savedAt(loaded), replaced });
       return null;
     }
@@ -297,6 +325,19 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
     const waiting: SaveState = isDraft(loaded) ? DIRTY : { state: 'kept-here' };
     update({ post: loaded, form: kept.form, save: waiting, replaced });
     return { keptAt: kept.at };
+  }
+
+  function resumeNew(): { keptAt: string } | null {
+    const kept = state.post ? null : read(keptNewKey(options.kind));
+    if (!kept || !state.form || same(kept.form, state.form)) return null;
+    update({ form: kept.form, save: DIRTY, replaced: state.replaced + 1 });
+    return { keptAt: kept.at };
+  }
+
+  function discardNew(empty: PostForm) {
+    if (state.post) return;
+    keep(null, null);
+    update({ form: empty, save: { state: 'saved', at: '' }, replaced: state.replaced + 1 });
   }
 
   function keepMine(): Promise<PostJson | null> {
@@ -373,6 +414,8 @@ export function createDraftSync(options: DraftSyncOptions): DraftSync {
     save,
     load,
     resume,
+    resumeNew,
+    discardNew,
     keepMine,
     takeTheirs,
     start,

@@ -183,6 +183,27 @@ export const FootnoteReference = Node.create({
 });
 
 /**
+ * The document, written as its blocks one blank line apart, without its empty paragraphs: the
+ * lines a writer leaves (or the editor keeps at the end) draw nothing on the site, and TipTap's
+ * own document would write them as `&nbsp;` paragraphs. A stored `&nbsp;` line still reads as an
+ * empty paragraph, and goes at the next save.
+ */
+const BodyDocument = Node.create({
+  name: 'doc',
+  topNode: true,
+  content: 'block+',
+  renderMarkdown: (node, helpers) =>
+    (node.content ?? [])
+      .filter((child) => !isEmptyParagraph(child))
+      .map((child) => helpers.renderChildren([child]))
+      .filter((block) => block !== '')
+      .join('\n\n'),
+});
+
+const isEmptyParagraph = (node: { type?: string; content?: unknown[] }) =>
+  node.type === 'paragraph' && (node.content ?? []).length === 0;
+
+/**
  * How `~~struck~~` text is read: Markdown's own reader strikes `~one tilde~` through as well, which
  * the site does not (server/src/content/markdown-to-tree.ts), so that stays text as written. Read
  * before StarterKit's strike (a higher priority), which still writes the mark back as `~~`.
@@ -206,7 +227,9 @@ const TwoTildeStrike = Extension.create({
  */
 export function bodyExtensions(): AnyExtension[] {
   return [
+    BodyDocument,
     StarterKit.configure({
+      document: false,
       heading: { levels: [2, 3, 4] },
       // Not drawn by the site: no underline to write.
       underline: false,

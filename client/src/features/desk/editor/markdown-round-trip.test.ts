@@ -130,3 +130,35 @@ describe('the editor’s Markdown', () => {
     );
   });
 });
+
+describe('empty paragraphs', () => {
+  const paragraph = (text?: string) => ({
+    type: 'paragraph',
+    content: text ? [{ type: 'text', text }] : [],
+  });
+
+  it('writes the blank lines a writer leaves as nothing, never as `&nbsp;`', () => {
+    const doc = {
+      type: 'doc',
+      content: [
+        paragraph(),
+        paragraph('One.'),
+        paragraph(),
+        paragraph(),
+        paragraph(),
+        paragraph('Two.'),
+        paragraph(),
+        paragraph(),
+      ],
+    };
+    const written = manager().serialize(doc);
+    expect(written).toBe('One.\n\nTwo.');
+    expect(written).not.toContain('&nbsp;');
+  });
+
+  it('reads a body saved with `&nbsp;` paragraphs and writes it back without them', () => {
+    const stored = 'One.\n\n&nbsp;\n\n&nbsp;\n\nTwo.';
+    expect(roundTrip(stored)).toBe('One.\n\nTwo.');
+    expect(convertMarkdownToTree(roundTrip(stored))).toEqual(convertMarkdownToTree('One.\n\nTwo.'));
+  });
+});

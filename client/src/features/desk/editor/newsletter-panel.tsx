@@ -1,15 +1,30 @@
 import { useEffect, useState } from 'react';
+import { DESK_API } from '../../../../../contract/constants';
 import type { PostJson } from '../../../../../contract/posts';
+import { apiRequest } from '../../../lib/api-client';
 import { ConfirmBox } from '../confirm-box';
-import {
-  fetchNewsletterStatus,
-  sendNewsletter,
-  sendNewsletterTest,
-  type NewsletterStatus,
-} from './post-api';
+import { fetchNewsletterStatus, sendNewsletter, type NewsletterStatus } from './post-api';
 
 const count = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** Who a test copy is drawn for: a member gets it whole, a subscriber who is not one the opening. */
+type TestReader = 'member' | 'subscriber';
+
+/** A test copy to the staff member, with what is in the editor, drawn for `reader`. */
+const sendTestCopy = (id: number, changes: Record<string, unknown>, reader: TestReader) =>
+  apiRequest<{ message: string }>(`${DESK_API}/posts/${id}/newsletter/test?as=${reader}`, {
+    method: 'POST',
+    body: changes,
+  });
+
+/** Where a send stands: never sent, going out, or done, with its counts. */
+function describeProgress({ deliveries, sending }: NewsletterStatus): string {
+  const { sent, failed, queued } = deliveries;
+  if (sent + failed + queued === 0) return sending ? 'Sending…' : 'Never sent.';
+  const counts = `Sent ${sent.toLocaleString('en-US')} · failed ${failed.toLocaleString('en-US')} · waiting ${queued.toLocaleString('en-US')}.`;
+  return sending || queued > 0 ? `Sending… ${counts}` : counts;
+}
 
 /**
  * Mailing a newsletter issue (or an article, as one) from the desk: a test copy to yourself (with what is in the editor),
@@ -28,6 +43,7 @@ export function NewsletterPanel({
   const [status, setStatus] = useState<NewsletterStatus | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [reader, setReader] = useState<TestReader>('member');
 
   // Read once, and every two seconds while a send is under way.
   const going = status !== null && (status.sending || status.deliveries.queued > 0);
@@ -54,6 +70,8 @@ export function NewsletterPanel({
   // A members-only issue goes to members alone; a members-only article to everyone, split.
   const onlyMembers = post.kind === 'newsletter' && post.visibility === 'members';
   const audience = onlyMembers ? ['member', 'members'] : ['subscriber', 'subscribers'];
+  // A members-only article is mailed whole to members and up to its line to the others.
+  const split = post.kind === 'article' && post.visibility === 'members';
   return (
     <section className="post-editor__mail" aria-labelledby="mail-title">
       <h2 id="mail-title">Mail it</h2>
@@ -67,10 +85,11 @@ export function NewsletterPanel({
       {status && (
         <p className="desk__small" role="status">
           {status.recipients > 0
-            ? `Goes to ${count(status.recipients, `confirmed ${audience[0]}`, `confirmed ${audience[1]}`)} who have not had it.`
-            : 'Every confirmed subscriber has had it.'}
-          {status.deliveries.sent + status.deliveries.failed + status.deliveries.queued > 0 &&
-            ` Sent ${status.deliveries.sent.toLocaleString('en-US')} · failed ${status.deliveries.failed} · waiting ${status.deliveries.queued.toLocaleString('en-US')}.`}
+            ? `Goes to ${count(status.recipients, `confirmed ${audience[0]} who has`, `confirmed ${audience[1]} who have`)} not had it.`
+            : status.deliveries.sent + status.deliveries.failed + status.deliveries.queued > 0
+              ? 'Every confirmed subscriber has had it.'
+              : `No confirmed ${audience[0]} to send it to yet.`}{' '}
+          {describeProgress(status)}
           {!status.mailing && ' SMTP_URL is not set: mail goes to the server’s log.'}
         </p>
       )}
@@ -88,8 +107,8 @@ export function NewsletterPanel({
           onConfirm={() => {
             setConfirming(false);
             sendNewsletter(post.id, status.recipients).then(({ status: next }) => {
+              // Its progress, and then that it is done, is the status line above.
               setStatus(next);
-              setMessage({ ok: true, text: 'Sending: the progress shows here.' });
             }, fail);
           }}
           onCancel={() => setConfirming(false)}
@@ -98,13 +117,36 @@ export function NewsletterPanel({
           now? Each gets it once.
         </ConfirmBox>
       )}
+      {split && (
+        <fieldset className="post-editor__test-reader">
+          <legend>Send the test as</legend>
+          <label>
+            <input
+              type="radio"
+              name="test-reader"
+              checked={reader === 'member'}
+              onChange={() => setReader('member')}
+            />{' '}
+            a member (all of it)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="test-reader"
+              checked={reader === 'subscriber'}
+              onChange={() => setReader('subscriber')}
+            />{' '}
+            a subscriber who is not a member (up to the line)
+          </label>
+        </fieldset>
+      )}
       <p className="button-row">
         <button
           type="button"
           className="button button--outline"
           onClick={() => {
             setMessage(null);
-            sendNewsletterTest(post.id, changes).then(
+            sendTestCopy(post.id, changes, split ? reader : 'member').then(
               ({ message: text }) => setMessage({ ok: true, text }),
               fail,
             );

@@ -74,6 +74,18 @@ export interface Revision {
 export const fetchRevisions = (id: number) =>
   apiRequest<{ revisions: Revision[] }>(`${posts}/${id}/revisions`);
 
+/** An earlier version whole (GET …/revisions/:version), to compare with the post now. */
+export interface RevisionDetail {
+  version: number;
+  savedAt: string;
+  savedBy: string | null;
+  status: string;
+  post: PostJson;
+}
+
+export const fetchRevision = (id: number, version: number) =>
+  apiRequest<{ revision: RevisionDetail }>(`${posts}/${id}/revisions/${version}`);
+
 export const restoreRevision = (post: Pick<PostJson, 'id' | 'version'>, revision: number) =>
   apiRequest<{ post: PostJson }>(`${posts}/${post.id}/revisions/${revision}/restore`, {
     method: 'POST',
@@ -110,12 +122,6 @@ export type { NewsletterSendStatus as NewsletterStatus };
 
 export const fetchNewsletterStatus = (id: number) =>
   apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter`);
-
-export const sendNewsletterTest = (id: number, changes: Record<string, unknown>) =>
-  apiRequest<{ message: string }>(`${posts}/${id}/newsletter/test`, {
-    method: 'POST',
-    body: changes,
-  });
 
 export const sendNewsletter = (id: number, recipients: number) =>
   apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter/send`, {

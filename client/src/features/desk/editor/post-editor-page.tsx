@@ -10,19 +10,24 @@ import type { SaveState } from './draft-sync';
 import { FeatureImage } from './feature-image';
 import { HistoryPanel } from './history-panel';
 import { KindField } from './kind-fields';
+import { AuthorsField } from './authors-field';
+import { LeaveDialog, useLeaveGuard } from './leave-guard';
 import { NewsletterPanel } from './newsletter-panel';
-import { describePending, type PendingChange } from './pending-change';
+import { confirmLabel, describePending, type PendingChange } from './pending-change';
 import { publishPost, restoreRevision, submitPost, unpublishPost, type Revision } from './post-api';
 import {
   addressPreview,
   changesOf,
+  emptyForm,
   fieldValue,
   formatLocal,
   KIND_FIELDS,
   KIND_LABELS,
   KINDS_WITH_BODY,
+  withBody,
 } from './post-form';
-import { FIRST_PREVIEW, PreviewPanel, type PreviewView } from './preview-panel';
+import { previewWarnings } from './preview-notes';
+import { firstPreview, PreviewPanel, type PreviewView } from './preview-panel';
 import { PublishActions } from './publish-actions';
 import { SchedulePanel } from './schedule-panel';
 import { SearchAndSharing } from './search-and-sharing';
@@ -47,12 +52,15 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   const [pending, setPending] = useState<PendingChange | null>(null);
   const [preview, setPreview] = useState<PreviewView | null>(null);
   const [revisions, setRevisions] = useState<Revision[] | null>(null);
+  const [resumedNew, setResumedNew] = useState(false);
   const { state, sync, loadError } = useDraftSync(id, newKind, {
     onCreated: (created) => navigate(`/desk/posts/${created.id}`, { replace: true }),
     onProblem: setProblem,
     onNotice: setNotice,
+    onResumedNew: () => setResumedNew(true),
   });
   const { post, form, save, conflict } = state;
+  const leave = useLeaveGuard(save.state !== 'saved');
 
   const kind: PostKind = post?.kind ?? newKind;
   const live = post !== null && post.status !== 'draft';
@@ -81,7 +89,13 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
     if (!saved) return;
     switch (change.change) {
       case 'publish':
+      case 'publish-now':
         return act(() => publishPost(saved), `Published at ${saved.path}.`);
+      case 'move':
+        return act(
+          async () => ({ post: saved }),
+          `Published at ${saved.path}; ${change.from} redirects to it.`,
+        );
       case 'schedule':
         return act(
           () => publishPost(saved, change.at),
@@ -89,6 +103,8 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
         );
       case 'unpublish':
         return act(() => unpublishPost(saved), `Taken off the site: ${saved.path} answers 410.`);
+      case 'cancel-schedule':
+        return act(() => unpublishPost(saved), 'Schedule cancelled: the post is a draft again.');
       case 'restore':
         setRevisions(null);
         return act(
@@ -96,6 +112,15 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
           `Restored version ${change.revision.version} (as a new save).`,
         );
     }
+  }
+
+  /** Leaving with unsaved work, asked first (useLeaveGuard): saved, or kept in this browser. */
+  function leaveTo(to: string, saveFirst: boolean) {
+    leave.stay();
+    if (!saveFirst) return navigate(to);
+    void sync.save().then((saved) => {
+      if (saved) navigate(to);
+    });
   }
 
   /** Saves, then goes on with the saved post (a save that did not happen stops there). */
@@ -121,11 +146,37 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
             : `New ${KIND_LABELS[kind].toLowerCase()}`}
         </h1>
         <p className="post-editor__state" role="status">
-          {describeSave(save, live)}
+          {describeSave(save, live && post.status === 'scheduled' ? 'scheduled' : live)}
         </p>
       </div>
 
-      {notice && <p className="desk__done">{notice}</p>}
+      {notice && (
+        <p className="desk__done">
+          {notice}{' '}
+          {resumedNew && !post && (
+            <button
+              type="button"
+              className="button button--outline"
+              onClick={() => {
+                sync.discardNew(emptyForm(kind));
+                setResumedNew(false);
+                setNotice(null);
+              }}
+            >
+              Start a blank post instead
+            </button>
+          )}
+        </p>
+      )}
+      {leave.leavingTo && (
+        <LeaveDialog
+          title={form.title}
+          canSave={!live && form.title.trim() !== ''}
+          onSaveAndLeave={() => leaveTo(leave.leavingTo ?? '/desk/posts', true)}
+          onLeave={() => leaveTo(leave.leavingTo ?? '/desk/posts', false)}
+          onStay={leave.stay}
+        />
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem}
@@ -150,13 +201,16 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
       )}
 
       {pending && post && (
-        <ConfirmBox
-          confirmLabel={`Yes, ${pending.change}`}
-          onConfirm={() => void confirmPending()}
-          onCancel={() => setPending(null)}
-        >
-          {describePending(pending, form.title, post.path)}
-        </ConfirmBox>
+        // Asked from the actions at the foot of a phone's screen, far below: brought into view.
+        <div ref={bringIntoView}>
+          <ConfirmBox
+            confirmLabel={confirmLabel(pending)}
+            onConfirm={() => void confirmPending()}
+            onCancel={() => setPending(null)}
+          >
+            {describePending(pending, form.title, post)}
+          </ConfirmBox>
+        </div>
       )}
 
       <div className="post-editor__grid">
@@ -170,11 +224,16 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               required
             />
           </label>
+          {(kind === 'campaign' || kind === 'boycott') && (
+            <p className="desk__small">
+              The story behind the {kind} (optional): the site shows it under its card.
+            </p>
+          )}
           {KINDS_WITH_BODY.includes(kind) ? (
             <BodyEditor
               key={state.replaced}
               markdown={form.body}
-              onChange={(body) => sync.edit({ body })}
+              onChange={(body) => sync.edit(withBody(sync.getState().form ?? form, body, kind))}
               onError={setProblem}
             />
           ) : null}
@@ -186,6 +245,11 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               onChange={(value) => sync.editField(spec.name, value)}
             />
           ))}
+          <AuthorsField
+            value={form.fields.authors}
+            writerEmail={staff.email}
+            onChange={(slugs) => sync.editField('authors', slugs)}
+          />
         </div>
 
         <aside className="post-editor__side" aria-label="Publishing">
@@ -193,8 +257,9 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
             post={post}
             untitled={form.title.trim() === ''}
             mayPublish={mayPublish}
+            address={address?.path ?? null}
             onSave={() => void sync.save()}
-            onPreview={afterSave(() => setPreview((open) => open ?? FIRST_PREVIEW))}
+            onPreview={afterSave(() => setPreview((open) => open ?? firstPreview()))}
             onAsk={setPending}
             onSubmit={afterSave((saved) => {
               void act(() => submitPost(saved), 'Submitted: the editors have been told by mail.');
@@ -218,23 +283,26 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
           {address?.path && <p className="desk__id">{address.path}</p>}
           {address?.problem && (
             <p className="desk__small" role="status">
-              Slug: {address.problem}
+              Address: {address.problem}
             </p>
           )}
-          <label className="desk-field">
-            <span>Who can read it</span>
-            <select
-              value={form.visibility}
-              onChange={(event) =>
-                sync.edit({ visibility: event.target.value === 'members' ? 'members' : 'public' })
-              }
-            >
-              <option value="public">Everyone</option>
-              <option value="members">
-                Members (others read up to the “Members only from here” line)
-              </option>
-            </select>
-          </label>
+          {/* Only a body can be divided into an opening for everyone and the rest for members. */}
+          {KINDS_WITH_BODY.includes(kind) && (
+            <label className="desk-field">
+              <span>Who can read it</span>
+              <select
+                value={form.visibility}
+                onChange={(event) =>
+                  sync.edit({ visibility: event.target.value === 'members' ? 'members' : 'public' })
+                }
+              >
+                <option value="public">Everyone</option>
+                <option value="members">
+                  Members (others read up to the “Members only from here” line)
+                </option>
+              </select>
+            </label>
+          )}
           {kind === 'article' && (
             <FeatureImage
               src={form.featureImage}
@@ -249,7 +317,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
           )}
           {post && (
             <HistoryPanel
-              postId={post.id}
+              current={post}
               revisions={revisions}
               onRead={setRevisions}
               onRestore={(revision) => setPending({ change: 'restore', revision })}
@@ -262,6 +330,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
         <PreviewPanel
           postId={post.id}
           changes={changesOf(form, kind)}
+          warnings={previewWarnings(form)}
           view={preview}
           onChange={setPreview}
           onClose={() => setPreview(null)}
@@ -271,13 +340,18 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   );
 }
 
+/** A confirmation, scrolled to when it opens (one function, so not again at each render). */
+const bringIntoView = (box: HTMLDivElement | null) => {
+  box?.scrollIntoView({ block: 'nearest' });
+};
+
 function statusLabel(post: PostJson): string {
   if (post.status === 'published') return 'published';
   if (post.status === 'scheduled') return 'scheduled';
   return post.submittedAt ? 'draft, submitted' : 'draft';
 }
 
-function describeSave(save: SaveState, live: boolean): string {
+function describeSave(save: SaveState, live: boolean | 'scheduled'): string {
   switch (save.state) {
     case 'saved':
       return save.at ? `Saved ${formatLocal(save.at)}` : '';
@@ -286,6 +360,9 @@ function describeSave(save: SaveState, live: boolean): string {
     case 'saving':
       return 'Saving…';
     case 'kept-here':
+      if (live === 'scheduled') {
+        return 'Changes kept in this browser: “Save changes” keeps them for when it goes live';
+      }
       return live
         ? 'Changes kept in this browser: “Publish changes” puts them on the site'
         : 'Changes kept in this browser';

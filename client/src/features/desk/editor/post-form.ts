@@ -1,6 +1,7 @@
 import { articleCategories, boycottStatuses } from '../../../../../contract/content-types';
 import {
   isScreenText,
+  KINDS_WITH_BODY,
   pageSlugProblem,
   postPath,
   type PostJson,
@@ -24,11 +25,18 @@ export interface PostForm {
 export type FieldSpec =
   | { name: string; label: string; type: 'text' | 'url' | 'date'; hint?: string }
   | { name: string; label: string; type: 'textarea'; max?: number; hint?: string }
-  | { name: string; label: string; type: 'number'; min: number; max: number }
-  | { name: string; label: string; type: 'select'; options: readonly string[] }
+  | { name: string; label: string; type: 'number'; min: number; max: number; hint?: string }
+  | {
+      name: string;
+      label: string;
+      type: 'select';
+      options: readonly string[];
+      /** The site's sections of articles instead of `options`, once they load. */
+      optionsFrom?: 'sections';
+    }
   | { name: string; label: string; type: 'checkbox'; hint?: string }
-  /** A list typed as words separated by commas (article slugs, topics). */
-  | { name: string; label: string; type: 'list'; hint?: string }
+  /** A list typed as words separated by commas (article slugs, topics), maybe with suggestions. */
+  | { name: string; label: string; type: 'list'; hint?: string; suggests?: 'topics' }
   | {
       name: string;
       label: string;
@@ -40,14 +48,28 @@ export type FieldSpec =
 /** The fields each kind has beside its title and body, in the order the editor shows them. */
 export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
   article: [
-    { name: 'category', label: 'Section', type: 'select', options: articleCategories },
+    {
+      name: 'category',
+      label: 'Section',
+      type: 'select',
+      options: articleCategories,
+      optionsFrom: 'sections',
+    },
     { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
-    { name: 'readingMinutes', label: 'Reading time (minutes)', type: 'number', min: 1, max: 60 },
+    {
+      name: 'readingMinutes',
+      label: 'Reading time (minutes)',
+      type: 'number',
+      min: 1,
+      max: 60,
+      hint: 'Counted from the body as you write (230 words a minute) until you set it yourself.',
+    },
     {
       name: 'tags',
       label: 'Topics',
       type: 'list',
       hint: 'Up to eight, separated by commas: Housing, Student debt',
+      suggests: 'topics',
     },
   ],
   campaign: [
@@ -58,6 +80,7 @@ export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
       label: 'Topics',
       type: 'list',
       hint: 'Up to eight, separated by commas: Housing, Student debt',
+      suggests: 'topics',
     },
   ],
   boycott: [
@@ -113,8 +136,8 @@ export const KIND_LABELS: Record<PostKind, string> = {
   newsletter: 'Newsletter issue',
 };
 
-/** The kinds whose body is written in the editor. */
-export const KINDS_WITH_BODY: readonly PostKind[] = ['article', 'page', 'newsletter'];
+/** The kinds whose body is written in the editor (a campaign's and a boycott's: its story). */
+export { KINDS_WITH_BODY };
 
 /** A field's value by its dotted name (`alternative.name`). */
 export function fieldValue(fields: Record<string, unknown>, name: string): unknown {
@@ -213,21 +236,24 @@ export function changesOf(form: PostForm, kind: PostKind): Record<string, unknow
 }
 
 /**
- * Where the post is seen with the slug as typed (a page not a screen's text: `/<slug>`), and why a
- * page may not have that slug (null: it may). Without a slug, the saved post's address; nothing
- * for a new post, or an article without its section.
+ * Where the post is seen with the slug as typed (the saved one while the field is empty; a page
+ * not a screen's text: `/<slug>`), and why it has no address yet: a page may not have that slug,
+ * or an article has no section. Nothing for a new post without a slug.
  */
 export function addressPreview(
   kind: PostKind,
   form: PostForm,
   saved: PostJson | null,
 ): { path: string | null; problem: string | null } | null {
-  const slug = form.slug.trim();
-  if (slug === '') return saved && { path: saved.path, problem: null };
+  const slug = form.slug.trim() || saved?.slug || '';
+  if (slug === '') return null;
   const problem = kind === 'page' && !isScreenText(slug) ? pageSlugProblem(slug) : null;
+  if (problem) return { path: null, problem };
   const { category } = form.fields;
-  const placed = kind !== 'article' || (typeof category === 'string' && category !== '');
-  return { path: placed && !problem ? postPath({ kind, slug, category }) : null, problem };
+  if (kind === 'article' && (typeof category !== 'string' || category === '')) {
+    return { path: null, problem: 'choose a Section to give it an address' };
+  }
+  return { path: postPath({ kind, slug, category }), problem: null };
 }
 
 /** A list as its field shows it, and a field's text as the list it means. */
@@ -240,6 +266,36 @@ export const parseList = (text: string) =>
 
 /** The words a reader will read. */
 export const countWords = (text: string) => text.match(/\S+/g)?.length ?? 0;
+
+/** Words a reader reads in a minute, for the reading time the editor suggests. */
+export const WORDS_PER_MINUTE = 230;
+
+/** The words of a Markdown body: its text, without the addresses, markers and comments. */
+export const countMarkdownWords = (markdown: string) =>
+  countWords(
+    markdown
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, ' ')
+      .replace(/\]\([^)]*\)/g, ' ')
+      .replace(/[#>*_~`|[\]]+|^\s*(?:[-+]|\d+[.)])\s/gm, ' '),
+  );
+
+/** About how long a body takes to read: at least a minute, at most an hour. */
+export const readingMinutesOf = (markdown: string) =>
+  Math.min(60, Math.max(1, Math.round(countMarkdownWords(markdown) / WORDS_PER_MINUTE)));
+
+/**
+ * The form's new body, and its reading time with it while the reading time follows the body
+ * (empty, or what the body before gave): once the writer typed another, it stays theirs.
+ */
+export function withBody(form: PostForm, body: string, kind: PostKind): Partial<PostForm> {
+  if (!KIND_FIELDS[kind].some((spec) => spec.name === 'readingMinutes')) return { body };
+  const set = form.fields.readingMinutes;
+  const following =
+    set === undefined || set === null || set === '' || set === readingMinutesOf(form.body);
+  if (!following) return { body };
+  return { body, fields: { ...form.fields, readingMinutes: readingMinutesOf(body) } };
+}
 
 /** A `datetime-local` value in the browser's zone for an ISO instant, and back. */
 export function localInputValue(iso: string): string {

@@ -20,6 +20,8 @@ const browserStorage: KeptStorage = {
 type PageEvents = Required<DraftEvents> & {
   /** Unsaved work kept in this browser came back. */
   onNotice: (message: string) => void;
+  /** A new post's words kept in this browser came back (the page may offer to start empty). */
+  onResumedNew: () => void;
 };
 
 /**
@@ -59,6 +61,18 @@ export function useDraftSync(
       ),
     [sync],
   );
+
+  useEffect(() => {
+    if (id !== null) return;
+    // A new post left before its first save: its words, offered back.
+    const kept = sync.resumeNew();
+    if (kept) {
+      latest.current.onNotice(
+        `Your unsaved post from ${formatLocal(kept.keptAt)} was kept in this browser: it is back.`,
+      );
+      latest.current.onResumedNew();
+    }
+  }, [id, sync]);
 
   useEffect(() => {
     if (id === null) return;

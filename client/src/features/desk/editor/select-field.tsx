@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { fetchSections } from '../sections-api';
+import type { FieldSpec } from './post-form';
+
+/**
+ * A field chosen from a list: its spec's options, or the site's sections of articles (GET
+ * /api/desk/sections, in the menu's order) for an article's Section. A value not among them (a
+ * section deleted since) stays shown, so opening a post never changes it.
+ */
+export function SelectField({
+  spec,
+  text,
+  onChange,
+}: {
+  spec: Extract<FieldSpec, { type: 'select' }>;
+  text: string;
+  onChange: (value: unknown) => void;
+}) {
+  const sections = useArticleSectionNames(spec.optionsFrom === 'sections');
+  const options = sections ?? spec.options;
+  return (
+    <label className="desk-field">
+      <span>{spec.label}</span>
+      <select value={text} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Choose…</option>
+        {text !== '' && !options.includes(text) && <option key={text}>{text}</option>}
+        {options.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The names of the sections of articles; null until they load (or when not wanted). */
+function useArticleSectionNames(wanted: boolean): string[] | null {
+  const [names, setNames] = useState<string[] | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    fetchSections(controller.signal).then(
+      ({ sections }) =>
+        setNames(
+          sections.filter((section) => section.lists === 'articles').map((each) => each.name),
+        ),
+      // The shipped sections stay offered (the spec's options) when the list cannot be read.
+      () => setNames(null),
+    );
+    return () => controller.abort();
+  }, [wanted]);
+  return names;
+}

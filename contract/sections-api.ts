@@ -1,0 +1,97 @@
+import { Type, type Static } from 'typebox';
+import {
+  LINK_PLACEMENTS,
+  MAX_LINK_ADDRESS,
+  MAX_LINK_LABEL,
+  MAX_SECTION_DESCRIPTION,
+  MAX_SECTION_NAME,
+  SECTION_LISTS,
+  SECTION_SLUG_PATTERN,
+} from './sections.js';
+
+// The HTTP schemas of the desk's sections and links (`/api/desk/sections`, `/api/desk/links`);
+// contract/sections.ts has what the site's pages use, without TypeBox in their bundle.
+
+export const SectionSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  /** 1 for the first in the menu. */
+  position: Type.Integer(),
+  inMenu: Type.Boolean(),
+  lists: Type.Union([
+    Type.Literal(SECTION_LISTS[0]),
+    Type.Literal(SECTION_LISTS[1]),
+    Type.Literal(SECTION_LISTS[2]),
+    Type.Literal(SECTION_LISTS[3]),
+  ]),
+});
+
+const Name = Type.String({ minLength: 1, maxLength: MAX_SECTION_NAME });
+const Slug = Type.String({ minLength: 1, maxLength: 60, pattern: SECTION_SLUG_PATTERN });
+const Description = Type.String({ maxLength: MAX_SECTION_DESCRIPTION });
+
+/** POST /api/desk/sections: a new section of articles. */
+export const SectionCreateSchema = Type.Object(
+  {
+    name: Name,
+    slug: Slug,
+    description: Type.Optional(Description),
+    inMenu: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type SectionCreate = Static<typeof SectionCreateSchema>;
+
+/** PATCH /api/desk/sections/:id: what changes (at least one); `position` moves it (1: first). */
+export const SectionChangeSchema = Type.Object(
+  {
+    name: Type.Optional(Name),
+    slug: Type.Optional(Slug),
+    description: Type.Optional(Description),
+    inMenu: Type.Optional(Type.Boolean()),
+    position: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type SectionChange = Static<typeof SectionChangeSchema>;
+
+export const SiteLinkSchema = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  /** A path of the site (`/perks`) or an https address (opened in a new tab). */
+  address: Type.String(),
+  placement: Type.Union([Type.Literal(LINK_PLACEMENTS[0]), Type.Literal(LINK_PLACEMENTS[1])]),
+  /** 1 for the first of its placement. */
+  position: Type.Integer(),
+});
+
+/** A site path (`/perks`, `/topics/x`) or an http(s) address. */
+export const LINK_ADDRESS_PATTERN = '^(/[A-Za-z0-9._~/?=&%#-]*|https?://[^\\s]+)$';
+const Label = Type.String({ minLength: 1, maxLength: MAX_LINK_LABEL });
+const Address = Type.String({
+  minLength: 1,
+  maxLength: MAX_LINK_ADDRESS,
+  pattern: LINK_ADDRESS_PATTERN,
+});
+const Placement = Type.Union([Type.Literal(LINK_PLACEMENTS[0]), Type.Literal(LINK_PLACEMENTS[1])]);
+
+/** POST /api/desk/links: a link at the end of its placement. */
+export const LinkCreateSchema = Type.Object(
+  { label: Label, address: Address, placement: Placement },
+  { additionalProperties: false },
+);
+export type LinkCreate = Static<typeof LinkCreateSchema>;
+
+/** PATCH /api/desk/links/:id. */
+export const LinkChangeSchema = Type.Object(
+  {
+    label: Type.Optional(Label),
+    address: Type.Optional(Address),
+    placement: Type.Optional(Placement),
+    position: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LinkChange = Static<typeof LinkChangeSchema>;

@@ -1,0 +1,314 @@
+import type pg from 'pg';
+import { segmentTakenBy } from '../../../contract/posts.js';
+import type { SectionChange, SectionCreate } from '../../../contract/sections-api.js';
+import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
+import { writeAudit } from '../desk/audit.js';
+import type { Staff } from '../desk/staff.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
+import { contentChanged } from './content-changes.js';
+import type { SectionsData } from './site-content.js';
+import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
+
+/**
+ * The site's sections (docs/publishing.md, "Sections and the menu"): read for the site, changed by owners from the desk. Each change
+ * writes its audit entry and says the content changed, in one transaction; answers the section
+ * and the content generation that made it. A section of articles renamed takes its articles'
+ * `category` with it; one whose slug changes keeps its old slug, so its old addresses redirect.
+ */
+
+type Db = Pick<pg.Pool, 'query'>;
+type Actor = Pick<Staff, 'userId' | 'email'>;
+
+const SECTION_COLUMNS = `"id", "name", "slug", "description", "position", "inMenu", "lists"`;
+
+/** Every section, in the menu's order. */
+export async function readSections(db: Db): Promise<SiteSection[]> {
+  const { rows } = await db.query<SiteSection>(
+    `SELECT ${SECTION_COLUMNS} FROM "sections" ORDER BY "position", "id"`,
+  );
+  return rows;
+}
+
+/** The sections and the navbar's and footer's links, as every page carries them. */
+export async function readNavigation(db: Db): Promise<SiteNavigation> {
+  const [sections, links] = await Promise.all([
+    readSections(db),
+    db.query<SiteNavigation['links'][number]>(
+      `SELECT "id", "label", "address", "placement", "position" FROM "site_links"
+        ORDER BY "placement", "position", "id"`,
+    ),
+  ]);
+  return { sections, links: links.rows };
+}
+
+/** The navigation, and the slugs sections had before to their slug now (those redirect). */
+export async function readSectionsData(db: Db): Promise<SectionsData> {
+  const [navigation, old] = await Promise.all([
+    readNavigation(db),
+    db.query<{ old: string; now: string }>(
+      `SELECT o."slug" AS old, s."slug" AS now
+         FROM "section_slugs" o JOIN "sections" s ON s."id" = o."sectionId"`,
+    ),
+  ]);
+  return { navigation, oldSlugs: new Map(old.rows.map((row) => [row.old, row.now])) };
+}
+
+export interface SectionResult {
+  section: SiteSection;
+  generation: number;
+}
+
+/** A new section of articles, last in the menu. */
+export async function createSection(
+  pool: pg.Pool,
+  actor: Actor,
+  input: SectionCreate,
+): Promise<SectionResult> {
+  const name = cleanName(input.name);
+  const description = cleanDescription(input.description ?? '');
+  return withTransaction(pool, async (tx) => {
+    await lockSections(tx);
+    await requireFree(tx, { name, slug: input.slug });
+    const { rows } = await tx.query<SiteSection>(
+      `INSERT INTO "sections" ("name", "slug", "description", "position", "inMenu", "lists")
+        VALUES ($1, $2, $3, (SELECT coalesce(max("position"), 0) + 1 FROM "sections"), $4,
+          'articles')
+        RETURNING ${SECTION_COLUMNS}`,
+      [name, input.slug, description, input.inMenu],
+    );
+    const section = one(rows);
+    // A slug a section had before leads here now, not there.
+    await tx.query(`DELETE FROM "section_slugs" WHERE "slug" = $1`, [input.slug]);
+    await writeAudit(tx, actor, {
+      action: 'section_create',
+      targetUserId: null,
+      before: null,
+      after: section,
+    });
+    return { section, generation: await contentChanged(tx) };
+  });
+}
+
+/** Renames, describes, moves or shows/hides a section. */
+export async function changeSection(
+  pool: pg.Pool,
+  actor: Actor,
+  id: number,
+  change: SectionChange,
+): Promise<SectionResult> {
+  const name = change.name === undefined ? undefined : cleanName(change.name);
+  const description =
+    change.description === undefined ? undefined : cleanDescription(change.description);
+  return withTransaction(pool, async (tx) => {
+    await lockSections(tx);
+    const before = await sectionById(tx, id);
+    const renamed = name !== undefined && name !== before.name;
+    const moved = change.slug !== undefined && change.slug !== before.slug;
+    if (before.lists !== 'articles' && (renamed || moved)) {
+      throw new DomainError(
+        400,
+        'special_section',
+        `${before.name} lists the site's ${before.lists}: its name and address stay; you may ` +
+          'describe it, move it in the menu and show or hide it.',
+      );
+    }
+    await requireFree(tx, {
+      name: renamed ? name : undefined,
+      slug: moved ? change.slug : undefined,
+    });
+    await tx.query(
+      `UPDATE "sections" SET "name" = $2, "slug" = $3, "description" = $4, "inMenu" = $5,
+          "updatedAt" = now()
+        WHERE "id" = $1`,
+      [
+        id,
+        name ?? before.name,
+        change.slug ?? before.slug,
+        description ?? before.description,
+        change.inMenu ?? before.inMenu,
+      ],
+    );
+    if (renamed) {
+      // The articles go with their section: an article's `category` is its section's name.
+      await tx.query(
+        `UPDATE "posts" SET "fields" = jsonb_set("fields", '{category}', to_jsonb($2::text))
+          WHERE "kind" = 'article' AND "fields"->>'category' = $1`,
+        [before.name, name],
+      );
+    }
+    if (moved && change.slug) {
+      await tx.query(`DELETE FROM "section_slugs" WHERE "slug" = $1`, [change.slug]);
+      await tx.query(
+        `INSERT INTO "section_slugs" ("slug", "sectionId") VALUES ($1, $2)
+          ON CONFLICT ("slug") DO UPDATE SET "sectionId" = $2, "createdAt" = now()`,
+        [before.slug, id],
+      );
+    }
+    if (change.position !== undefined) await moveSection(tx, id, change.position);
+    const section = await sectionById(tx, id);
+    await writeAudit(tx, actor, {
+      action: 'section_change',
+      targetUserId: null,
+      before,
+      after: section,
+    });
+    return { section, generation: await contentChanged(tx) };
+  });
+}
+
+/**
+ * Deletes a section of articles that lists nothing: one with posts (drafts included) is refused
+ * (409: move or delete them first), and so is a special kind's (400: the site has no other page
+ * for it). Answers the content generation.
+ */
+export async function deleteSection(pool: pg.Pool, actor: Actor, id: number): Promise<number> {
+  return withTransaction(pool, async (tx) => {
+    await lockSections(tx);
+    const section = await sectionById(tx, id);
+    if (section.lists !== 'articles') {
+      throw new DomainError(
+        400,
+        'special_section',
+        `${section.name} lists the site's ${section.lists} and cannot be deleted: hide it from the menu instead.`,
+      );
+    }
+    const { rows } = await tx.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM "posts"
+        WHERE "kind" = 'article' AND "deletedAt" IS NULL AND "fields"->>'category' = $1`,
+      [section.name],
+    );
+    const count = Number(rows[0]?.count ?? 0);
+    if (count > 0) {
+      throw new DomainError(
+        409,
+        'section_has_posts',
+        `${section.name} has ${count} ${count === 1 ? 'post' : 'posts'}: move ${count === 1 ? 'it' : 'them'} to another section or delete ${count === 1 ? 'it' : 'them'} first.`,
+      );
+    }
+    await tx.query(`DELETE FROM "sections" WHERE "id" = $1`, [id]);
+    await renumber(
+      tx,
+      (await readSections(tx)).map((each) => each.id),
+    );
+    await writeAudit(tx, actor, {
+      action: 'section_delete',
+      targetUserId: null,
+      before: section,
+      after: null,
+    });
+    return contentChanged(tx);
+  });
+}
+
+/** Whether `name` is a section of articles (an article's `category` must be one). */
+export async function isArticleSection(db: Db, name: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM "sections" WHERE "name" = $1 AND "lists" = 'articles'`,
+    [name],
+  );
+  return rows.length > 0;
+}
+
+/** The names of the sections of articles, in the menu's order. */
+export async function readArticleSectionNames(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT "name" FROM "sections" WHERE "lists" = 'articles' ORDER BY "position", "id"`,
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Changes to sections one at a time: positions and uniqueness are checked against the rest. */
+async function lockSections(tx: Tx) {
+  await tx.query(`LOCK TABLE "sections" IN SHARE ROW EXCLUSIVE MODE`);
+}
+
+async function sectionById(tx: Tx, id: number): Promise<SiteSection> {
+  const { rows } = await tx.query<SiteSection>(
+    `SELECT ${SECTION_COLUMNS} FROM "sections" WHERE "id" = $1`,
+    [id],
+  );
+  const section = rows[0];
+  if (!section) throw new DomainError(404, 'not_found', `No section ${id}.`);
+  return section;
+}
+
+/** Refuses a name or a slug another section has, or an address something else answers. */
+async function requireFree(tx: Tx, { name, slug }: { name?: string; slug?: string }) {
+  if (name !== undefined) {
+    const { rows } = await tx.query(`SELECT 1 FROM "sections" WHERE lower("name") = lower($1)`, [
+      name,
+    ]);
+    if (rows.length > 0) {
+      throw new DomainError(409, 'section_taken', `name: there is already a section "${name}".`);
+    }
+  }
+  if (slug === undefined) return;
+  const { rows: sections } = await tx.query<{ name: string }>(
+    `SELECT "name" FROM "sections" WHERE "slug" = $1`,
+    [slug],
+  );
+  if (sections[0]) {
+    throw new DomainError(
+      409,
+      'section_taken',
+      `slug: /${slug} is the address of the section "${sections[0].name}".`,
+    );
+  }
+  // A section's own old slug may be taken again; any other address the site answers may not.
+  const { rows: old } = await tx.query(`SELECT 1 FROM "section_slugs" WHERE "slug" = $1`, [slug]);
+  const taken = old.length > 0 ? null : segmentTakenBy(slug);
+  if (taken) throw new DomainError(409, 'section_taken', `slug: ${taken}: choose another slug.`);
+  const { rows: pages } = await tx.query<{ title: string }>(
+    `SELECT "title" FROM "posts" WHERE "kind" = 'page' AND "slug" = $1 AND "deletedAt" IS NULL`,
+    [slug],
+  );
+  if (pages[0]) {
+    throw new DomainError(
+      409,
+      'section_taken',
+      `slug: /${slug} is the address of the page "${pages[0].title}": choose another slug.`,
+    );
+  }
+}
+
+/** Puts the section at `position` (1: first; past the end: last), the others after it in order. */
+async function moveSection(tx: Tx, id: number, position: number) {
+  const order = (await readSections(tx)).map((each) => each.id).filter((each) => each !== id);
+  order.splice(Math.min(position, order.length + 1) - 1, 0, id);
+  await renumber(tx, order);
+}
+
+async function renumber(tx: Tx, ids: readonly number[]) {
+  await tx.query(
+    `UPDATE "sections" s SET "position" = o.position
+       FROM unnest($1::int[]) WITH ORDINALITY AS o(id, position)
+      WHERE s."id" = o.id AND s."position" <> o.position`,
+    [ids],
+  );
+}
+
+function cleanName(name: string): string {
+  const text = name.replace(/\s+/g, ' ').trim();
+  if (text === '' || findNulCharacter(text) !== null) {
+    throw new DomainError(
+      400,
+      'invalid_section',
+      `name: ${text === '' ? 'must not be empty' : NUL_MESSAGE}.`,
+    );
+  }
+  return text;
+}
+
+function cleanDescription(description: string): string {
+  if (findNulCharacter(description) !== null) {
+    throw new DomainError(400, 'invalid_section', `description: ${NUL_MESSAGE}.`);
+  }
+  return description.replace(/\s+/g, ' ').trim();
+}
+
+function one<T>(rows: T[]): T {
+  const row = rows[0];
+  if (!row) throw new Error('INSERT … RETURNING answered no row');
+  return row;
+}

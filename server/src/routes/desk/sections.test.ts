@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
+
+// Sections and navigation links are the publisher's (docs/publishing.md, "Sections and the menu"): owners add, rename, describe,
+// move, hide and delete them; editors and writers are refused; a wrong body changes nothing; a
+// renamed section's old addresses lead to the new ones in one hop.
+
+describe('the desk’s sections', () => {
+  const { call, page, published, owner, editor, writer, t } = useDeskPostsSite();
+  const sectionRows = async () =>
+    (
+      await t.database.pool.query<{ name: string; slug: string; position: number }>(
+        `SELECT "name", "slug", "position" FROM "sections" ORDER BY "position"`,
+      )
+    ).rows;
+  const auditActions = async () =>
+    (
+      await t.database.pool.query<{ action: string }>(
+        `SELECT action FROM audit_log WHERE action LIKE 'section_%' OR action LIKE 'link_%' ORDER BY id`,
+      )
+    ).rows.map((row) => row.action);
+
+  it('ships the five sections and today’s links as rows, which every staff member reads', async () => {
+    const listed = await call(writer, 'GET', '/api/desk/sections');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const { sections, links } = listed.json();
+    expect(
+      sections.map((s: { name: string; slug: string; lists: string }) => [s.name, s.slug, s.lists]),
+    ).toEqual([
+      ['Health', 'health', 'articles'],
+      ['Wealth', 'wealth', 'articles'],
+      ['Direct Action', 'direct-action', 'campaigns'],
+      ['Collective Action', 'collective', 'boycotts'],
+      ['Empowerment', 'empowerment', 'resources'],
+    ]);
+    expect(links).toContainEqual(
+      expect.objectContaining({ label: 'Perks', address: '/perks', placement: 'navbar' }),
+    );
+    // The pages carry them: the menu is in the HTML the server sends.
+    const home = await page('/');
+    expect(home.body).toMatch(/<nav[^>]*aria-label="Main"[\s\S]*href="\/collective"/);
+  });
+
+  it('lets an owner add "Culture": 201, a row last in the menu, an audit entry, and a page in the menu', async () => {
+    const created = await call(owner, 'POST', '/api/desk/sections', {
+      name: 'Culture',
+      slug: 'culture',
+      description: 'Books, films and the arts, on a budget.',
+      inMenu: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().section).toMatchObject({
+      name: 'Culture',
+      slug: 'culture',
+      position: 6,
+      inMenu: true,
+      lists: 'articles',
+    });
+    expect((await sectionRows()).at(-1)).toEqual({ name: 'Culture', slug: 'culture', position: 6 });
+    expect(await auditActions()).toEqual(['section_create']);
+
+    const list = await page('/culture');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('Books, films and the arts, on a budget.');
+    expect((await page('/')).body).toMatch(/<nav[^>]*aria-label="Main"[\s\S]*href="\/culture"/);
+  });
+
+  it('refuses editors and writers, a taken name or slug, and wrong bodies, changing nothing', async () => {
+    const before = await sectionRows();
+    const culture = { name: 'Arts', slug: 'arts', inMenu: true };
+    for (const [who, body, status, says] of [
+      [editor, culture, 403, 'ask an owner'],
+      [writer, culture, 403, 'Writers work on posts only'],
+      [owner, { ...culture, slug: 'culture' }, 409, 'the address of the section "Culture"'],
+      [owner, { ...culture, name: 'culture' }, 409, 'already a section "culture"'],
+      [owner, { ...culture, slug: 'search' }, 409, 'one of the site'],
+      [owner, { ...culture, slug: 'Not A Slug' }, 400, 'slug'],
+      [owner, { name: 'Arts', slug: 'arts' }, 400, 'inMenu'],
+      [owner, { ...culture, name: '   ' }, 400, 'name'],
+      [owner, { ...culture, extra: 1 }, 400, 'additional properties'],
+    ] as const) {
+      const refused = await call(who, 'POST', '/api/desk/sections', body);
+      expect(refused.statusCode, refused.body).toBe(status);
+      expect(refused.json().error.message).toContain(says);
+    }
+    expect(
+      (await call(editor, 'PATCH', `/api/desk/sections/1`, { inMenu: false })).statusCode,
+    ).toBe(403);
+    expect((await call(owner, 'PATCH', `/api/desk/sections/1`, {})).statusCode).toBe(400);
+    expect(
+      (await call(owner, 'PATCH', `/api/desk/sections/999`, { inMenu: false })).statusCode,
+    ).toBe(404);
+    const special = await call(owner, 'PATCH', '/api/desk/sections/3', { slug: 'campaigns' });
+    expect(special.statusCode).toBe(400);
+    expect(special.json().error.message).toContain('its name and address stay');
+    expect(await sectionRows()).toEqual(before);
+  });
+
+  it('moves, hides and deletes: a section with posts or a special one is refused with a reason', async () => {
+    const [culture] = (
+      await t.database.pool.query<{ id: number }>(`SELECT id FROM sections WHERE slug = 'culture'`)
+    ).rows;
+    if (!culture) throw new Error('Culture was not added');
+    const moved = await call(owner, 'PATCH', `/api/desk/sections/${culture.id}`, {
+      position: 1,
+      inMenu: false,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await sectionRows()).map((row) => [row.name, row.position])).toEqual([
+      ['Culture', 1],
+      ['Health', 2],
+      ['Wealth', 3],
+      ['Direct Action', 4],
+      ['Collective Action', 5],
+      ['Empowerment', 6],
+    ]);
+    // Out of the menu, but its page still answers.
+    const home = await page('/');
+    expect(home.body).not.toMatch(
+      /<nav[^>]*aria-label="Main"[\s\S]*href="\/culture"[\s\S]*<\/nav>/,
+    );
+    expect((await page('/culture')).statusCode).toBe(200);
+
+    await published({ slug: 'wealth-keeps-its-posts' });
+    const withPosts = await call(owner, 'DELETE', '/api/desk/sections/2');
+    expect(withPosts.statusCode).toBe(409);
+    expect(withPosts.json().error.message).toMatch(/^Wealth has \d+ posts?: move/);
+    const specialOne = await call(owner, 'DELETE', '/api/desk/sections/5');
+    expect(specialOne.statusCode).toBe(400);
+    expect(specialOne.json().error.message).toContain('hide it from the menu instead');
+
+    const deleted = await call(owner, 'DELETE', `/api/desk/sections/${culture.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().sections).toHaveLength(5);
+    expect((await sectionRows()).map((row) => row.position)).toEqual([1, 2, 3, 4, 5]);
+    expect((await page('/culture')).statusCode).toBe(404);
+    expect(await auditActions()).toEqual(['section_create', 'section_change', 'section_delete']);
+  });
+
+  it('renaming a section’s slug makes its old list and article addresses 301 to the new ones in one hop', async () => {
+    const article = await published({ slug: 'first-budget-moves' });
+    expect(article.path).toBe('/wealth/first-budget-moves');
+    const renamed = await call(owner, 'PATCH', '/api/desk/sections/2', {
+      name: 'Money',
+      slug: 'money',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().section).toMatchObject({ name: 'Money', slug: 'money' });
+
+    const list = await page('/wealth');
+    expect(list.statusCode).toBe(301);
+    expect(list.headers.location).toBe('/money');
+    const old = await page('/wealth/first-budget-moves');
+    expect(old.statusCode).toBe(301);
+    expect(old.headers.location).toBe('/money/first-budget-moves');
+    const now = await page('/money/first-budget-moves');
+    expect(now.statusCode).toBe(200);
+    expect(now.body).toContain('Renting Your First Flat');
+    // The articles went with their section: their category is its new name.
+    const { rows } = await t.database.pool.query<{ category: string }>(
+      `SELECT fields->>'category' AS category FROM posts WHERE slug = 'first-budget-moves'`,
+    );
+    expect(rows[0]?.category).toBe('Money');
+    expect((await page('/sitemap.xml')).body).toContain('/money/first-budget-moves');
+  });
+
+  it('files an article under any section of articles, and refuses one the site does not have', async () => {
+    const unknown = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'no-such-section',
+      category: 'Fitness',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.message).toContain(
+      "category: must be one of the site's sections of articles: Health, Money",
+    );
+    const special = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'not-a-campaign',
+      category: 'Direct Action',
+    });
+    expect(special.statusCode).toBe(400);
+
+    expect(
+      (
+        await call(owner, 'POST', '/api/desk/sections', {
+          name: 'Culture',
+          slug: 'arts',
+          inMenu: true,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const article = await published({ slug: 'museum-nights', category: 'Culture' });
+    expect(article.path).toBe('/arts/museum-nights');
+    const list = await page('/arts');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('href="/arts/museum-nights"');
+    expect((await page('/arts/museum-nights')).statusCode).toBe(200);
+
+    // A page of its own cannot take a section's address.
+    const ownPage = await call(owner, 'POST', '/api/desk/posts', {
+      kind: 'page',
+      title: 'Arts',
+      slug: 'arts',
+      description: 'About the arts.',
+      body: 'Words.',
+    });
+    expect(ownPage.statusCode).toBe(400);
+    expect(ownPage.json().error.message).toContain("/arts is the section Culture's address");
+  });
+
+  it('lets an owner manage the navbar’s and footer’s links; others are refused', async () => {
+    const bad = await call(owner, 'POST', '/api/desk/links', {
+      label: 'Shop',
+      address: 'javascript:alert(1)',
+      placement: 'navbar',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      (
+        await call(editor, 'POST', '/api/desk/links', {
+          label: 'Shop',
+          address: '/shop',
+          placement: 'footer',
+        })
+      ).statusCode,
+    ).toBe(403);
+    const added = await call(owner, 'POST', '/api/desk/links', {
+      label: 'About us',
+      address: '/about',
+      placement: 'footer',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const { link } = added.json();
+    expect(link).toMatchObject({ label: 'About us', placement: 'footer', position: 12 });
+    const first = await call(owner, 'PATCH', `/api/desk/links/${link.id}`, { position: 1 });
+    expect(first.json().link.position).toBe(1);
+    expect((await page('/')).body).toMatch(/<footer[\s\S]*href="\/about"[^>]*>About us</);
+    expect((await call(owner, 'DELETE', `/api/desk/links/${link.id}`)).statusCode).toBe(200);
+    expect((await page('/')).body).not.toContain('>About us<');
+  });
+});
