@@ -14,7 +14,7 @@ const PlanChooser = lazy(() => import('./plan-chooser'));
 /**
  * Join / Join Now: opens Stripe Checkout in a new tab (members go to the billing portal). With
  * `plan`, for that plan; without, the visitor chooses among the plans on sale first (a dialog),
- * unless only one is sold. Not drawn at all on a site without payments. Says so plainly when the
+ * unless only one is sold. Hidden on a site without payments. Says so plainly when the
  * server cannot start a checkout: under the button in the page's flow, or, with `problemAs="popover"`, in a bubble
  * anchored below it that takes no room, for a button in a bar whose height must not change (the
  * navbar).
@@ -90,10 +90,13 @@ export function JoinButton({
     }
   }
 
-  // Nothing can be bought without payments: no button (the page's CSS hid it from the first paint).
-  if (config && !config.paymentsEnabled) return null;
+  // Nothing can be bought without payments: the button is hidden (the page's CSS hid it from the
+  // first paint), never taken out, so the page the server sent keeps every element it hydrates.
   return (
-    <span className={`join-button join-button--${problemAs}`}>
+    <span
+      className={`join-button join-button--${problemAs}`}
+      hidden={config !== null && !config.paymentsEnabled}
+    >
       <button type="button" className={className} onClick={() => void join()} aria-busy={busy}>
         {children}
         <span className="visually-hidden"> (opens checkout in a new tab)</span>

@@ -1,4 +1,5 @@
 import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
+import { readArticleSectionNames } from '../content/section-store.js';
 import {
   pageSlugProblem,
   postPath,
@@ -126,7 +127,7 @@ export async function writePosts(
   options: PostsOptions,
   onProgress: PostsProgress = () => {},
 ): Promise<PostsOutcome> {
-  const place = placement(options);
+  const place = placement(options, await readArticleSectionNames(deps.pool));
   const outcome: PostsOutcome = {
     posts: emptyCounts(),
     pages: emptyCounts(),

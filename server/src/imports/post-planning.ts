@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { articleCategories } from '../../../contract/content-types.js';
 import type { PostKind } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
 import type { AppConfig } from '../config.js';
@@ -56,34 +55,37 @@ export type PostsOutcome = Pick<
   'posts' | 'pages' | 'drafts' | 'scheduled' | 'topics' | 'redirects' | 'images' | 'notes'
 >;
 
-/** The sections an article may be in, read from the one place that lists them. */
-const SECTIONS: readonly string[] = articleCategories;
-
-/** A section named on the command line, as the site spells it; refused before anything is written. */
-function sectionNamed(name: string, where: string): string {
-  const found = SECTIONS.find((section) => section.toLowerCase() === name.trim().toLowerCase());
+/**
+ * A section named on the command line or the Import page, as the site spells it, among the site's
+ * sections of articles (`sections`, the sections table's, in the menu's order); refused before
+ * anything is written.
+ */
+function sectionNamed(name: string, where: string, sections: readonly string[]): string {
+  const found = sections.find((section) => section.toLowerCase() === name.trim().toLowerCase());
   if (!found) {
     throw new DomainError(
       400,
       'unknown_section',
-      `${where}: there is no section "${name}" (the sections are ${SECTIONS.join(', ')}).`,
+      `${where}: there is no section "${name}" (the sections are ${sections.join(', ')}).`,
     );
   }
   return found;
 }
 
 /** Refuses a section or a `--map` naming one the site does not have, before anything is read. */
-export function checkPlacement(options: PostsOptions): void {
-  placement(options);
+export function checkPlacement(options: PostsOptions, sections: readonly string[]): void {
+  placement(options, sections);
 }
 
 /** Where each post goes, decided once: by its first mapped tag, else the default section. */
-export function placement(options: PostsOptions) {
-  const fallback = options.section ? sectionNamed(options.section, '--section') : SECTIONS[0];
+export function placement(options: PostsOptions, sections: readonly string[]) {
+  const fallback = options.section
+    ? sectionNamed(options.section, '--section', sections)
+    : sections[0];
   if (!fallback) throw new DomainError(400, 'unknown_section', 'The site has no sections.');
   const byTag = new Map<string, string>();
   for (const [tag, section] of Object.entries(options.map ?? {})) {
-    byTag.set(topicSlug(tag), sectionNamed(section, `--map ${tag}=${section}`));
+    byTag.set(topicSlug(tag), sectionNamed(section, `--map ${tag}=${section}`, sections));
   }
   const how = options.section ? 'as --section says' : 'the first section: no --section was given';
   return (post: SourcePost): { section: string; how: string } => {

@@ -8,6 +8,7 @@ import { writeMembers } from './import-members.js';
 import { checkPriceMap } from './member-stripe.js';
 import { writePosts } from './import-posts.js';
 import { checkPlacement } from './post-planning.js';
+import { readArticleSectionNames } from '../content/section-store.js';
 import { readExport } from './read-export.js';
 import type { ImportCounts, ImportReport, ImportSource } from './source.js';
 
@@ -69,7 +70,7 @@ export async function runImport(
   const dryRun = request.dryRun ?? false;
   const placing = { dryRun, section: request.section, map: request.map };
   // A section that does not exist is refused before the file is read, let alone written.
-  checkPlacement(placing);
+  checkPlacement(placing, await readArticleSectionNames(deps.pool));
   // So is a wrong --price (it reads Stripe, never writes): before any post is written.
   await checkPriceMap(deps, request.prices ?? {});
   onProgress({ phase: 'reading', done: 0, total: 1, message: request.path });

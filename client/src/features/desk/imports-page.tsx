@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { articleCategories } from '../../../../contract/content-types';
 import type { DeskImport, DeskImportReport, DeskImportSource } from '../../../../contract/desk-api';
 import { fetchImport, fetchImports, ghostExportUrl, uploadImport } from './desk-api';
 import { formatDateTime } from './desk-format';
 import { DeskTable } from './desk-table';
 import { describeError, useDeskData } from './use-desk-data';
+import { fetchSections } from './sections-api';
 
 /** Each platform, and the file it exports, as the owner will find it there. */
 const PLATFORMS: { source: DeskImportSource; name: string; file: string; accept: string }[] = [
@@ -65,7 +65,14 @@ type Stage =
 export function ImportsPage() {
   const [list, reload] = useDeskData('imports', (signal) => fetchImports(signal));
   const [source, setSource] = useState<DeskImportSource>('ghost');
-  const [section, setSection] = useState<string>(articleCategories[0]);
+  // The site's sections of articles (the desk's Sections page), the first chosen until one is.
+  const [navigation] = useDeskData('sections', (signal) => fetchSections(signal));
+  const sections =
+    navigation.state === 'ready'
+      ? navigation.data.sections.filter((each) => each.lists === 'articles').map((s) => s.name)
+      : [];
+  const [chosenSection, setSection] = useState<string | null>(null);
+  const section = chosenSection ?? sections[0] ?? '';
   const [file, setFile] = useState<File | null>(null);
   const [stage, setStage] = useState<Stage>({ state: 'idle' });
   const platform = PLATFORMS.find((each) => each.source === source) ?? PLATFORMS[0];
@@ -168,7 +175,7 @@ export function ImportsPage() {
                 disabled={busy}
                 onChange={(event) => setSection(event.target.value)}
               >
-                {articleCategories.map((name) => (
+                {sections.map((name) => (
                   <option key={name} value={name}>
                     {name}
                   </option>

@@ -181,6 +181,21 @@ describe('the desk’s imports', () => {
     expect(await uploadFolders()).toEqual([]);
   });
 
+  it('offers the sections the owner keeps in the desk: a section added there takes an import', async () => {
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/desk/sections',
+      headers: { cookie: owner.cookie },
+      payload: { name: 'Culture', slug: 'culture', inMenu: true },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const response = await upload(owner, { source: 'ghost', section: 'culture' });
+    expect(response.status, await response.clone().text()).toBe(202);
+    const { import: started } = (await response.json()) as { import: { id: string } };
+    const job = await finished(started.id);
+    expect(job, job.error ?? '').toMatchObject({ status: 'done', section: 'Culture' });
+  });
+
   it('answers 400 with a message for a missing or unknown source, an unknown section, a missing or empty file', async () => {
     const cases = [
       [{}, undefined, /Choose what the file comes from/],

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { UUID_PATTERN } from '../../../../contract/constants.js';
-import { articleCategories } from '../../../../contract/content-types.js';
+import { readArticleSectionNames } from '../../content/section-store.js';
 import {
   DeskImportSchema,
   DeskImportsSchema,
@@ -83,14 +83,13 @@ function sourceNamed(value: string): DeskImportSource {
   return source;
 }
 
-function sectionNamed(value: string): string | null {
+/** A section of articles the site has (`sections`, the sections table's), or none for a blank. */
+function sectionNamed(value: string, sections: readonly string[]): string | null {
   if (value.trim() === '') return null;
-  const section = articleCategories.find(
-    (name) => name.toLowerCase() === value.trim().toLowerCase(),
-  );
+  const section = sections.find((name) => name.toLowerCase() === value.trim().toLowerCase());
   if (!section) {
     throw badRequest(
-      `There is no section "${value.slice(0, 40)}": the sections are ${articleCategories.join(', ')}.`,
+      `There is no section "${value.slice(0, 40)}": the sections are ${sections.join(', ')}.`,
     );
   }
   return section;
@@ -239,7 +238,10 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             } else if (part.fieldname === 'source') {
               source = sourceNamed(String(part.value));
             } else if (part.fieldname === 'section') {
-              section = sectionNamed(String(part.value));
+              section = sectionNamed(
+                String(part.value),
+                await readArticleSectionNames(app.db.pool),
+              );
             } else {
               throw badRequest(
                 `Unknown field "${part.fieldname.slice(0, 40)}": send source, section and file.`,
