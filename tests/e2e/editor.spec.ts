@@ -122,7 +122,7 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
     ['desktop', 1280, 900],
   ] as const) {
     await page.setViewportSize({ width, height });
-    // Nothing off-screen at a phone's width: the toolbar wraps, the page does not scroll sideways.
+    // Nothing off-screen at a phone's width: the toolbar scrolls in its row, the page never sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       width,
     );
@@ -168,6 +168,17 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   expect(await hero.getAttribute('srcset')).toMatch(
     /-480x360\.webp 480w, .*-1600x1200\.webp 1600w$/,
   );
+  // Shared, the post shows its photo: og:image is the feature photo's 1200×630 copy, served.
+  const ogImage = (await reader.locator('meta[property="og:image"]').getAttribute('content')) ?? '';
+  expect(ogImage).toMatch(/\/uploads\/[a-z0-9]{20}-\d+x\d+-share\.jpg$/);
+  await expect(reader.locator('meta[name="twitter:image"]')).toHaveAttribute('content', ogImage);
+  await expect(reader.locator('meta[property="og:image:alt"]')).toHaveAttribute(
+    'content',
+    'A street of brick flats at dusk',
+  );
+  const shared = await reader.request.get(new URL(ogImage).pathname);
+  expect(shared.headers()['content-type']).toBe('image/jpeg');
+  expect(await sharp(await shared.body()).metadata()).toMatchObject({ width: 1200, height: 630 });
   for (const entry of srcset.split(', ')) {
     const served = await reader.request.get(entry.split(' ')[0] ?? '');
     expect(served.headers()['cache-control']).toContain('immutable');
