@@ -4,7 +4,7 @@ import { fetchImport, fetchImports, ghostExportUrl, uploadImport } from './desk-
 import { formatDateTime } from './desk-format';
 import { DeskTable } from './desk-table';
 import { describeError, useDeskData } from './use-desk-data';
-import { fetchSections } from './sections-api';
+import { useArticleSectionNames } from './use-article-sections';
 
 /** Each platform, and the file it exports, as the owner will find it there. */
 const PLATFORMS: { source: DeskImportSource; name: string; file: string; accept: string }[] = [
@@ -66,11 +66,7 @@ export function ImportsPage() {
   const [list, reload] = useDeskData('imports', (signal) => fetchImports(signal));
   const [source, setSource] = useState<DeskImportSource>('ghost');
   // The site's sections of articles (the desk's Sections page), the first chosen until one is.
-  const [navigation] = useDeskData('sections', (signal) => fetchSections(signal));
-  const sections =
-    navigation.state === 'ready'
-      ? navigation.data.sections.filter((each) => each.lists === 'articles').map((s) => s.name)
-      : [];
+  const sections = useArticleSectionNames(true) ?? [];
   const [chosenSection, setSection] = useState<string | null>(null);
   const section = chosenSection ?? sections[0] ?? '';
   const [file, setFile] = useState<File | null>(null);

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { fetchSections } from '../sections-api';
+import { useArticleSectionNames } from '../use-article-sections';
 import type { FieldSpec } from './post-form';
 
 /**
@@ -30,23 +29,4 @@ export function SelectField({
       </select>
     </label>
   );
-}
-
-/** The names of the sections of articles; null until they load (or when not wanted). */
-function useArticleSectionNames(wanted: boolean): string[] | null {
-  const [names, setNames] = useState<string[] | null>(null);
-  useEffect(() => {
-    if (!wanted) return;
-    const controller = new AbortController();
-    fetchSections(controller.signal).then(
-      ({ sections }) =>
-        setNames(
-          sections.filter((section) => section.lists === 'articles').map((each) => each.name),
-        ),
-      // The shipped sections stay offered (the spec's options) when the list cannot be read.
-      () => setNames(null),
-    );
-    return () => controller.abort();
-  }, [wanted]);
-  return names;
 }
