@@ -33,8 +33,12 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
     site: SITES.desk,
     specs: [
       'account-comp',
+      'analytics',
+      'comments',
       'desk-authors',
+      'desk-ghost-keys',
       'desk-import',
+      'desk-integrations',
       'desk-kinds',
       'desk-sections',
       'editor',

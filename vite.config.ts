@@ -80,12 +80,11 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      // Each topic's and author's feed too (contract/topics.ts, contract/authors.ts): a key
-      // starting with ^ is a pattern.
-      [...SERVER_PATHS, ...SITE_FILES, '^/(topics|authors)/[a-z0-9-]+/rss\\.xml$'].map((path) => [
-        path,
-        serverUrl,
-      ]),
+      // Each topic's, author's and section's feed too (contract/topics.ts, contract/authors.ts,
+      // contract/site-index.ts): a key starting with ^ is a pattern.
+      [...SERVER_PATHS, ...SITE_FILES, '^/((topics|authors)/)?[a-z0-9-]+/rss\\.xml$'].map(
+        (path) => [path, serverUrl],
+      ),
     ),
   },
 }));

@@ -131,8 +131,8 @@ export type PageHead = Pick<PageCopy, 'title' | 'description'>;
 
 /** The newest items of each section, for the home page: only what its cards show. */
 export interface HomeHighlights {
-  health: ArticleSummary[];
-  wealth: ArticleSummary[];
+  /** Each section of articles' newest, by the section's name (an article's `category`). */
+  articles: Record<string, ArticleSummary[]>;
   campaigns: Campaign[];
   boycotts: Pick<Boycott, 'id' | 'slug' | 'title' | 'status' | 'reason' | 'heroImage'>[];
   resourceGroups: ResourceGroupSummary[];

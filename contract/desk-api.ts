@@ -326,6 +326,23 @@ export interface NewsletterSendStatus {
   /** Whether SMTP_URL is set: without it mail goes to the log only. */
   mailing: boolean;
   sample: boolean;
+  /** Whether issues carry an open pixel and links through the site (NEWSLETTER_TRACKING). */
+  tracking: boolean;
+  figures: NewsletterFigures;
+}
+
+/**
+ * An issue's opens and clicks (docs/newsletter.md#opens-and-clicks). `opens` is an estimate:
+ * subscribers whose mail loaded its pixel (many mail readers block images, some load them all).
+ */
+export interface NewsletterFigures {
+  /** Deliveries the SMTP server accepted. */
+  delivered: number;
+  opens: number;
+  /** Subscribers who followed at least one link. */
+  clickers: number;
+  /** Each link followed: by how many subscribers (`unique`) and how often (`total`). */
+  links: { url: string; unique: number; total: number }[];
 }
 
 /**
@@ -371,7 +388,7 @@ export const DeskImportReportSchema = Type.Object({
     notFetched: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
   }),
   unmappedPrices: Type.Array(Type.String()),
-  comments: Type.Object({ skipped: Type.Integer() }),
+  comments: Type.Object({ imported: Type.Integer(), skipped: Type.Integer() }),
   seconds: Type.Number(),
 });
 export type DeskImportReport = Static<typeof DeskImportReportSchema>;

@@ -4,7 +4,13 @@
 export type InlineNode =
   | { type: 'text'; value: string }
   | { type: 'strong' | 'emphasis' | 'delete'; children: InlineNode[] }
-  | { type: 'link'; url: string; children: InlineNode[] }
+  | {
+      type: 'link';
+      url: string;
+      children: InlineNode[];
+      /** The link's own choice of tab (contract/link-target.ts); absent: the site's rule. */
+      newTab?: boolean;
+    }
   | { type: 'inlineCode'; value: string }
   | { type: 'break' }
   | FootnoteReferenceNode;

@@ -335,6 +335,7 @@ export const postFileColumnsSchema = Type.Object(
     featureImageAlt: Type.Optional(postCommonSchema.properties.featureImageAlt),
     seoTitle: Type.Optional(postCommonSchema.properties.seoTitle),
     seoDescription: Type.Optional(postCommonSchema.properties.seoDescription),
+    authors: Type.Optional(authorsSchema),
   },
   strict,
 );

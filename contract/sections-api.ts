@@ -26,11 +26,15 @@ export const SectionSchema = Type.Object({
     Type.Literal(SECTION_LISTS[2]),
     Type.Literal(SECTION_LISTS[3]),
   ]),
+  /** `#rrggbb`, one of SECTION_COLORS. */
+  color: Type.String(),
 });
 
 const Name = Type.String({ minLength: 1, maxLength: MAX_SECTION_NAME });
 const Slug = Type.String({ minLength: 1, maxLength: 60, pattern: SECTION_SLUG_PATTERN });
 const Description = Type.String({ maxLength: MAX_SECTION_DESCRIPTION });
+/** `#rrggbb`; the section store takes only the palette's (SECTION_COLORS). */
+const Color = Type.String({ pattern: '^#[0-9a-f]{6}$' });
 
 /** POST /api/desk/sections: a new section of articles. */
 export const SectionCreateSchema = Type.Object(
@@ -39,6 +43,8 @@ export const SectionCreateSchema = Type.Object(
     slug: Slug,
     description: Type.Optional(Description),
     inMenu: Type.Boolean(),
+    /** The palette's first free colour when left out. */
+    color: Type.Optional(Color),
   },
   { additionalProperties: false },
 );
@@ -51,6 +57,7 @@ export const SectionChangeSchema = Type.Object(
     slug: Type.Optional(Slug),
     description: Type.Optional(Description),
     inMenu: Type.Optional(Type.Boolean()),
+    color: Type.Optional(Color),
     position: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false, minProperties: 1 },

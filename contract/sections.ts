@@ -22,6 +22,30 @@ export const MAX_LINK_ADDRESS = 300;
 /** Lower-case words joined by hyphens: a section's address is `/<slug>`. */
 export const SECTION_SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
+/**
+ * The colours a section may have, each readable (at least 4.5:1) as text on the site's white and
+ * paper backgrounds and under white text; the first five are the shipped sections'.
+ */
+export const SECTION_COLORS = [
+  { value: '#0f6b52', name: 'Green' },
+  { value: '#1f4fd1', name: 'Blue' },
+  { value: '#b23a22', name: 'Red' },
+  { value: '#6b3fa0', name: 'Purple' },
+  { value: '#0d6a8a', name: 'Teal' },
+  { value: '#a3245f', name: 'Berry' },
+  { value: '#8a5a00', name: 'Ochre' },
+  { value: '#4d6b16', name: 'Olive' },
+  { value: '#7a4e2d', name: 'Brown' },
+  { value: '#555b6e', name: 'Slate' },
+] as const;
+export type SectionColor = (typeof SECTION_COLORS)[number]['value'];
+
+/** The palette's first colour no section has yet (the first one again once all are taken). */
+export function freeSectionColor(taken: readonly string[]): SectionColor {
+  const free = SECTION_COLORS.find((color) => !taken.includes(color.value));
+  return (free ?? SECTION_COLORS[0]).value;
+}
+
 export const LINK_PLACEMENTS = ['navbar', 'footer'] as const;
 export type LinkPlacement = (typeof LINK_PLACEMENTS)[number];
 

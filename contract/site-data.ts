@@ -12,6 +12,7 @@ import type {
   StandalonePage,
 } from './content-types.js';
 import type { Author } from './authors.js';
+import type { Comment } from './comments.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
@@ -50,15 +51,28 @@ export interface SiteData {
   /** Topics: every one (/topics), or the one a topic's page shows, its posts in `articles`. */
   topics?: Topic[];
   /**
-   * The sections and the navbar's and footer's links: in every page the server draws (not in
-   * GET /api/site-data's answers: a page keeps the navigation it was loaded with).
+   * The sections and the navbar's and footer's links: in every page the server draws and every
+   * GET /api/site-data answer, so a menu changed meanwhile shows at the reader's next move.
    */
   navigation?: SiteNavigation;
   /** The author an author's page shows (`/authors/<slug>`), their articles in `articles`. */
   authors?: Author[];
   /** A post was here and was taken down (answered 410 Gone): the screen says it was removed. */
   removed?: true;
+  /**
+   * The comments under the screen's posts (an article, each campaign, each boycott), by post id
+   * (docs/comments.md). Left out when comments are off.
+   */
+  comments?: Record<string, PostComments>;
 }
+
+/**
+ * A post's comments as anyone may read them: the count and the first page (newest first), drawn
+ * into the page so that they read without scripts; for a members-only post only that it is one,
+ * since its comments reach only those who may read its body (the browser asks for them).
+ */
+export type PostComments =
+  { count: number; comments: Comment[]; nextCursor: string | null } | { membersOnly: true };
 
 /** The key of a body in SiteData.bodies. */
 export const bodyKey = (

@@ -8,13 +8,16 @@ export const SITE_FILE_PATHS = {
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   manifest: '/manifest.webmanifest',
-  /** Health and Wealth articles together. */
+  /** Every section's articles together. */
   feed: '/rss.xml',
   /** The newsletter's issues, beside its archive (/newsletter). */
   newsletterFeed: '/newsletter/rss.xml',
 } as const;
 
-/** One RSS feed per article section, beside the section's list (`/health` → `/health/rss.xml`). */
+/**
+ * The shipped sections' RSS feeds, beside their lists (`/health` → `/health/rss.xml`); a section
+ * added in the desk has one at its own address too (nginx.conf passes on any `/<slug>/rss.xml`).
+ */
 export const SECTION_FEED_PATHS = {
   Health: '/health/rss.xml',
   Wealth: '/wealth/rss.xml',
@@ -91,8 +94,8 @@ export const SiteIndexSchema = Type.Object({
     Type.Object({
       name: Section,
       path: SitePath,
-      /** Its RSS feed, where the server serves one (SECTION_FEED_PATHS); null for none. */
-      feedPath: Type.Union([SitePath, Type.Null()]),
+      /** Its RSS feed, beside its list (`/culture/rss.xml`). */
+      feedPath: SitePath,
     }),
   ),
   /** The web manifest's colours (the site's CSS) and icons (generated at build). */

@@ -12,11 +12,15 @@ import { requestIdOf, serializeRequest } from './http/request-log.js';
 import { clientDistDir, ssrDistDir } from './paths.js';
 import type { PerkCatalog } from './perks/catalog.js';
 import clientAssets from './plugins/app/client-assets.js';
+import commentsPlugin from './plugins/app/comments-plugin.js';
 import configPlugin from './plugins/app/config.js';
 import foundation from './plugins/app/foundation.js';
 import siteServices from './plugins/app/site-services.js';
 import accounts from './routes/accounts.js';
 import desk from './routes/desk/index.js';
+import ghostApi, { GHOST_API_PREFIX } from './routes/ghost-api/index.js';
+import ghostAdminRoutes from './routes/ghost-admin/index.js';
+import webhooksOut from './plugins/app/webhooks-out.js';
 import money from './routes/money.js';
 import publicSite from './routes/public-site.js';
 import stripeWebhookRoutes from './routes/webhooks/stripe.js';
@@ -98,6 +102,8 @@ export async function buildApp(
     seedContentDir: dependencies.seedContentDir,
     imageStore: dependencies.imageStore,
   });
+  // Comments under posts: their rules, the reader behind a request, their mail queue.
+  await app.register(commentsPlugin);
 
   // The areas, each registering its own routes.
   await app.register(publicSite);
@@ -105,6 +111,21 @@ export async function buildApp(
   await app.register(money);
   await app.register(stripeWebhookRoutes, { graceDays: config.membership.graceDays });
   await app.register(desk, { prefix: DESK_API });
+  // Ghost's Content API, read with an integration's key (docs/ghost-api.md).
+  await app.register(ghostApi, { prefix: GHOST_API_PREFIX });
+  // Ghost's Admin API (docs/ghost-api.md), and the webhooks out its integrations ask for.
+  await app.register(webhooksOut, {
+    allowPrivate: config.webhooksAllowPrivate,
+    siteUrl: config.siteUrl,
+  });
+  await app.register(ghostAdminRoutes, {
+    prefix: '/ghost/api/admin',
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    staff: config.staff,
+    secrets: config,
+    maxUploadBytes: config.uploads.maxBytes,
+  });
 
   // The pages, and every address no route has.
   await app.register(clientAssets, {

@@ -32,6 +32,8 @@ export interface AppConfig {
   newsletterRateLimit: number;
   /** SMTP connections a newsletter send keeps open (and mails in flight). */
   newsletterConnections: number;
+  /** An open pixel and links through the site in each issue (NEWSLETTER_TRACKING, on unless off). */
+  newsletterTracking: boolean;
   stripe: StripeConfig | null;
   membership: {
     /** The first start's price of a year (paid once, or yearly); the desk's plans after. */
@@ -60,6 +62,11 @@ export interface AppConfig {
   importMaxBytes: number;
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
   migrateOnStart: boolean;
+  /** Comments under posts (docs/comments.md): who may write them, and whether a new account's
+   * first comment with a link waits for approval (COMMENTS, COMMENTS_HOLD_FIRST_LINK). */
+  comments: { who: 'members' | 'everyone' | 'off'; holdFirstLink: boolean };
+  /** Webhooks out may go to private and loopback addresses (WEBHOOKS_ALLOW_PRIVATE=on). */
+  webhooksAllowPrivate: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
   warnings: string[];
 }
@@ -233,6 +240,7 @@ export const envSchema = Type.Object({
   ACCOUNT_RATE_LIMIT: integer(1, 100_000, 10),
   NEWSLETTER_RATE_LIMIT: integer(1, 100_000, 10),
   NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50, 5),
+  NEWSLETTER_TRACKING: oneOf(['on', 'off'], 'on'),
   STRIPE_SECRET_KEY: optionalText(),
   STRIPE_PUBLISHABLE_KEY: optionalText(),
   STRIPE_WEBHOOK_SECRET: optionalText(),
@@ -288,6 +296,10 @@ export const envSchema = Type.Object({
   /** The largest export file (a Ghost zip with its images…) the desk's Import page takes, in MB. */
   IMPORT_MAX_MB: integer(1, 2048, 200),
   MIGRATE_ON_START: optionalBoolean(),
+  COMMENTS: oneOf(['members', 'everyone', 'off'], 'members'),
+  COMMENTS_HOLD_FIRST_LINK: oneOf(['on', 'off'], 'off'),
+  /** Integrations' webhooks may be sent to private, loopback and link-local addresses. */
+  WEBHOOKS_ALLOW_PRIVATE: oneOf(['on', 'off'], 'off'),
   ALLOW_INSECURE_SITE_URL: optionalBoolean(),
 });
 
@@ -417,6 +429,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     newsletterRateLimit: e.NEWSLETTER_RATE_LIMIT,
     newsletterConnections: e.NEWSLETTER_SMTP_CONNECTIONS,
+    newsletterTracking: e.NEWSLETTER_TRACKING === 'on',
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {
@@ -458,6 +471,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     },
     importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     migrateOnStart: e.MIGRATE_ON_START ?? true,
+    comments: { who: e.COMMENTS, holdFirstLink: e.COMMENTS_HOLD_FIRST_LINK === 'on' },
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
     warnings,
   };
 }

@@ -10,6 +10,7 @@ import { createMailer } from '../../server/src/mail/mailer.js';
 import { DEFAULT_TIMINGS } from '../../server/src/newsletter/delivery-queue.js';
 import { sendIssue } from '../../server/src/newsletter/send-issue.js';
 import { createUnsubscribeTokens } from '../../server/src/newsletter/tokens.js';
+import { createMailTracking } from '../../server/src/newsletter/tracking.js';
 
 const SUBSCRIBERS = 5000;
 const CONNECTIONS = 5; // NEWSLETTER_SMTP_CONNECTIONS's default
@@ -37,7 +38,11 @@ try {
     database,
     lockable: true,
     mailer,
-    site: TEST_SITE,
+    // As NEWSLETTER_TRACKING's default sends it: an open pixel and links through the site.
+    site: {
+      ...TEST_SITE,
+      tracking: createMailTracking('bench-secret-0123456789abcdef0123456789', TEST_SITE.siteUrl),
+    },
     tokens: createUnsubscribeTokens('bench-secret-0123456789abcdef0123456789'),
     issue: TEST_ISSUE,
     timings: DEFAULT_TIMINGS,
@@ -57,7 +62,7 @@ try {
   saveBenchResult({
     title: 'Newsletter throughput',
     summary: `${sending.toFixed(0)} mails/s to a local SMTP sink (target ${TARGET}: ${verdict})`,
-    setup: `One issue to ${SUBSCRIBERS} confirmed subscribers: delivery rows and pg-boss jobs queued in PostgreSQL, sent over ${CONNECTIONS} pooled SMTP connections (${CONNECTIONS * 2} mails in flight) to a loopback smtp-server sink, each mail recorded as sent when the server accepts it.`,
+    setup: `One issue to ${SUBSCRIBERS} confirmed subscribers: delivery rows and pg-boss jobs queued in PostgreSQL, sent over ${CONNECTIONS} pooled SMTP connections (${CONNECTIONS * 2} mails in flight) to a loopback smtp-server sink, each mail recorded as sent when the server accepts it; each with its own open pixel and links through the site (NEWSLETTER_TRACKING's default).`,
     database: postgres.description,
     tables: [
       {

@@ -137,7 +137,7 @@ test('an image inserted 1.5 s before the tab closes is in the draft when it is o
 });
 
 for (const [name, width, height] of VIEWPORTS) {
-  test(`the preview opens where the writer is, says whose view it shows, and draws a draft without its alt text (${name})`, async ({
+  test(`the preview opens where the writer is, says whose view it shows, and draws a draft publishing would refuse, naming what it lacks (${name})`, async ({
     page,
     mailbox,
   }, testInfo) => {
@@ -149,9 +149,8 @@ for (const [name, width, height] of VIEWPORTS) {
       `Seen Before It Is Out ${name}`,
       'A paragraph to preview.',
     );
+    // No section and no summary yet: a draft as it is after a minute's writing.
     await page.goto(`/desk/posts/${draft.id}`);
-    await page.getByLabel('Section').selectOption('Health');
-    await page.getByLabel('Summary').fill('What a reader sees first.');
     await page.getByLabel('Reading time (minutes)').fill('1');
     await page.getByLabel('Upload feature image').setInputFiles({
       name: 'cover.jpg',
@@ -176,10 +175,15 @@ for (const [name, width, height] of VIEWPORTS) {
       `Seen Before It Is Out ${name}`,
     );
     await expect(page.locator('iframe[name="post-preview"]')).toBeInViewport();
-    await expect(preview.getByRole('list', { name: 'Before publishing' })).toHaveText(
-      'Feature image alt text is missing: add it before you publish.',
-    );
+    await expect(
+      preview.getByRole('list', { name: 'Before publishing' }).getByRole('listitem'),
+    ).toHaveText([
+      'Section is required.',
+      'Summary is required.',
+      'Feature image alt text is required with a feature image.',
+    ]);
     await expect(preview).not.toContainText('featureImageAlt');
+    await expect(preview).not.toContainText('category');
     await page.screenshot({ path: testInfo.outputPath(`preview-${name}.png`) });
 
     await preview.getByRole('button', { name: 'As a member' }).click();
@@ -377,3 +381,113 @@ test('topics suggest the site’s existing ones as they are typed', async ({ pag
   await saved(page);
   expect((await storedPost(page, idFromUrl(page))).tags).toEqual(['Tenant unions', 'Rent strikes']);
 });
+
+test('a link set to open in a new tab keeps the choice through a save, a reload and publishing', async ({
+  page,
+  mailbox,
+}, testInfo) => {
+  await signInAs(page, mailbox, owner);
+  const created = await page.request.post('/api/desk/posts', {
+    data: {
+      kind: 'article',
+      title: 'Opened Beside',
+      category: 'Wealth',
+      summary: 'A link that opens beside the page.',
+      readingMinutes: 1,
+      body: 'Read this first.',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { post } = (await created.json()) as { post: PostJson };
+  await page.goto(`/desk/posts/${post.id}`);
+  await body(page).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('our wealth section');
+  await page.keyboard.press('Shift+Home');
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a link' });
+  await dialog.getByRole('textbox', { name: 'Address' }).fill('/wealth');
+  const newTab = dialog.getByRole('checkbox', { name: 'Open in a new tab' });
+  // A page of this site opens in the same tab unless the writer chooses.
+  await expect(newTab).toBeEnabled();
+  await expect(newTab).not.toBeChecked();
+  await newTab.check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await saved(page);
+  expect((await storedPost(page, post.id)).body).toBe(
+    'Read this first.\n\n[our wealth section](/wealth){target="_blank"}',
+  );
+
+  await page.reload();
+  await body(page).getByRole('link', { name: 'our wealth section' }).click();
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit link' });
+  await expect(edit.getByRole('checkbox', { name: 'Open in a new tab' })).toBeChecked();
+  await page.screenshot({ path: testInfo.outputPath('link-new-tab.png') });
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  const stored = await storedPost(page, post.id);
+  const published = await page.request.post(`/api/desk/posts/${post.id}/publish`, {
+    data: { version: stored.version },
+  });
+  expect(published.status(), await published.text()).toBe(200);
+  await page.goto(stored.path);
+  const link = page.getByRole('main').getByRole('link', { name: /our wealth section/ });
+  await expect(link).toHaveAttribute('href', '/wealth');
+  await expect(link).toHaveAttribute('target', '_blank');
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+});
+
+for (const [name, width, height] of VIEWPORTS) {
+  test(`the browser’s Back asks first when there is unsaved work: stay keeps the words and the address, leave goes back (${name})`, async ({
+    page,
+    mailbox,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    const draft = await signInWithArticle(
+      page,
+      mailbox,
+      owner,
+      `Backed Out ${name}`,
+      'Saved words.',
+    );
+    // Into the editor from the list, as a writer goes: Back leads to the list.
+    await page.goto('/desk/posts');
+    await page.getByRole('link', { name: `Backed Out ${name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/desk/posts/${draft.id}$`));
+    await saved(page);
+    const editorUrl = page.url();
+
+    // Nothing unsaved: Back goes at once.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/desk\/posts$/);
+    await page.goForward();
+    await expect(page).toHaveURL(editorUrl);
+
+    await body(page).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Unsaved words.');
+    // Back, before the draft saves itself: asked, and still in the editor.
+    await page.goBack({ timeout: 2_000 }).catch(() => null);
+    const ask = page.getByRole('dialog', { name: 'Leave with unsaved changes?' });
+    await expect(ask).toBeInViewport();
+    await expect(page).toHaveURL(editorUrl);
+    await page.screenshot({ path: testInfo.outputPath(`back-${name}.png`) });
+    await ask.getByRole('button', { name: 'Stay' }).click();
+    await expect(ask).toHaveCount(0);
+    await expect(page).toHaveURL(editorUrl);
+    await expect(body(page)).toHaveText('Saved words. Unsaved words.');
+
+    // Asked again, and this time left: back on the list, the words saved.
+    await body(page).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' More.');
+    await page.goBack({ timeout: 2_000 }).catch(() => null);
+    await ask.getByRole('button', { name: 'Save and leave' }).click();
+    await expect(page).toHaveURL(/\/desk\/posts$/);
+    await expect(page.getByRole('link', { name: `Backed Out ${name}` })).toBeVisible();
+    expect((await storedPost(page, draft.id)).body).toBe('Saved words. Unsaved words. More.');
+  });
+}

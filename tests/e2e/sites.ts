@@ -22,11 +22,19 @@ export const STAFF = {
   writer: 'writer@example.com',
   compOwner: 'comp-owner@example.com',
   membersOnlyOwner: 'members-only-owner@example.com',
+  /** The owner who moderates in the comments spec. */
+  commentsOwner: 'comments-owner@example.com',
   /** An owner whose address the proven-addresses spec leaves unproven, as older accounts are. */
   oldStaff: 'old-staff@proven.example',
 };
 const staffEnv = {
-  STAFF_EMAILS: [STAFF.owner, STAFF.compOwner, STAFF.membersOnlyOwner, STAFF.oldStaff].join(','),
+  STAFF_EMAILS: [
+    STAFF.owner,
+    STAFF.compOwner,
+    STAFF.membersOnlyOwner,
+    STAFF.commentsOwner,
+    STAFF.oldStaff,
+  ].join(','),
   EDITOR_EMAILS: STAFF.editor,
   WRITER_EMAILS: STAFF.writer,
 };

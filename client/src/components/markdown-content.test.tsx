@@ -82,6 +82,27 @@ describe('drawing a Markdown body', () => {
     expect(html.match(/target="_blank"/g)).toHaveLength(1);
   });
 
+  it('follows a link’s own choice of tab over the site’s rule', () => {
+    const html = render([
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'link', url: '/wealth', newTab: true, children: [{ type: 'text', value: 'W' }] },
+          {
+            type: 'link',
+            url: 'https://www.cdc.gov/',
+            newTab: false,
+            children: [{ type: 'text', value: 'CDC' }],
+          },
+        ],
+      },
+    ]);
+    expect(html).toContain(
+      '<a href="/wealth" target="_blank" rel="noopener noreferrer">W<span class="visually-hidden"> (opens in a new tab)</span></a>',
+    );
+    expect(html).toContain('<a href="https://www.cdc.gov/">CDC</a>');
+  });
+
   it('never draws an unsafe link or markup from text, even if one reaches it', () => {
     const html = render([
       {

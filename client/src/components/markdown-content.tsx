@@ -215,20 +215,28 @@ function renderInline(node: InlineNode, key: number): ReactNode {
     case 'break':
       return <br key={key} />;
     case 'link':
-      return renderLink(node.url, renderInlines(node.children), key);
+      return renderLink(node.url, renderInlines(node.children), key, node.newTab);
     default:
       return null;
   }
 }
 
-function renderLink(url: string, children: ReactNode[], key: number): ReactNode {
+/** A link opens in a new tab by its own choice, else by the site's rule (contract/link-target.ts). */
+function renderLink(url: string, children: ReactNode[], key: number, newTab?: boolean): ReactNode {
   // The build already dropped unsafe links; checking again costs nothing and guards the renderer.
   if (!isSafeHref(url)) return <span key={key}>{children}</span>;
-  if (isExternalHref(url)) {
+  if (newTab ?? isExternalHref(url)) {
     return (
       <ExternalLink key={key} href={url}>
         {children}
       </ExternalLink>
+    );
+  }
+  if (isExternalHref(url)) {
+    return (
+      <a key={key} href={url}>
+        {children}
+      </a>
     );
   }
   return (

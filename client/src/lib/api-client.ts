@@ -43,6 +43,7 @@ export async function apiRequest<T>(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
+  if (response.status === 204) return undefined as T;
   if (response.ok) {
     // A body that cannot be read (its request aborted as the page was left) is an error for the
     // caller to handle, never a null answer.

@@ -3,6 +3,7 @@ import { useLocation } from './router';
 import { SITE_DATA_ELEMENT_ID, SITE_DATA_PATH, type SiteData } from '../../../contract/site-data';
 import type { PageCopy } from '../../../contract/content-types';
 import { apiRequest } from './api-client';
+import { keepNavigation } from './navigation-store';
 
 /**
  * The content each screen shows (contract/site-data.ts), by path. The page the server sent carries
@@ -25,6 +26,7 @@ function load(path: string): Promise<SiteData> {
   const pending = apiRequest<SiteData>(`${SITE_DATA_PATH}?path=${encodeURIComponent(path)}`).then(
     (data) => {
       byPath.set(path, data);
+      if (data.navigation) keepNavigation(data.navigation);
       return data;
     },
     (error: unknown) => {

@@ -11,6 +11,7 @@ import { followIntoAccount, requireValidEmail, type SessionGrant } from './accou
 import type { CodeLimit } from './code-limit.js';
 import { checkNewPassword, getPasswordHash } from './passwords.js';
 import { claimNewsletterSignUp, proveAddress } from './proven-address.js';
+import { prismaEventWriter, recordMemberEvent } from '../webhooks/webhook-events.js';
 
 /**
  * Addresses proven by mail (docs/decisions/0014-proven-addresses.md). A registration waits in
@@ -136,6 +137,7 @@ async function attachProvenAddress(
     select: { id: true, sessionVersion: true },
   });
   await claimNewsletterSignUp(tx, user.id, input.email);
+  await recordMemberEvent(prismaEventWriter(tx), 'member.added', user.id);
   return { userId: user.id, sessionVersion: user.sessionVersion };
 }
 

@@ -10,6 +10,7 @@ import type { StaffConfig } from '../config.js';
 import { contentChanged } from '../content/content-changes.js';
 import { slugFrom } from '../content/post-validation.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
+import { writeAudit } from '../desk/audit.js';
 import { staffRoleOf, type Staff } from '../desk/staff.js';
 import { DomainError } from '../domain-error.js';
 
@@ -21,6 +22,15 @@ import { DomainError } from '../domain-error.js';
 
 /** The name a byline shows: the one the staff member gave, else their address's local part. */
 export const AUTHOR_NAME_SQL = `coalesce(nullif(u."name", ''), split_part(u."email", '@', 1))`;
+
+/**
+ * The name of the author a profile `p` is, over `author_profiles p LEFT JOIN users u`: a staff
+ * member's as AUTHOR_NAME_SQL says, an imported author's (no user) as the export gave it.
+ */
+export const profileNameSql = (profile = 'p', user = 'u') =>
+  `coalesce(nullif(${user}."name", ''), split_part(${user}."email", '@', 1), ` +
+  `nullif(${profile}."name", ''), ${profile}."slug")`;
+export const PROFILE_NAME_SQL = profileNameSql();
 
 interface ProfileRow {
   email: string;
@@ -62,6 +72,44 @@ export async function ensureAuthorProfile(tx: Tx, userId: string): Promise<strin
       [userId],
     );
     if (mine.rows[0]) return mine.rows[0].slug;
+  }
+}
+
+/** An author as another platform's export names them: a name, and the slug it gave, if any. */
+export interface ImportedAuthor {
+  name: string;
+  slug?: string | undefined;
+  email?: string | undefined;
+}
+
+/**
+ * The slug of the profile an imported post's author is: the profile with the slug the export
+ * gave, else the staff member's with that address, else the one whose author has that name (a
+ * staff member's or one imported before), else a new profile of their own with no account behind
+ * it, so their byline and /authors/<slug> page exist whether or not they work here.
+ */
+export async function ensureImportedAuthor(tx: Tx, author: ImportedAuthor): Promise<string> {
+  const name = author.name.trim();
+  const given = author.slug ? slugFrom(author.slug) : '';
+  const email = author.email?.trim().toLowerCase() ?? '';
+  const { rows } = await tx.query<{ slug: string }>(
+    `SELECT p."slug" FROM "author_profiles" p LEFT JOIN "users" u ON u."id" = p."userId"
+      WHERE p."slug" = $1 OR u."email" = $3 OR lower(${PROFILE_NAME_SQL}) = lower($2)
+      ORDER BY p."slug" = $1 DESC, u."email" IS NOT DISTINCT FROM $3 DESC, p."userId" IS NULL,
+        p."slug"
+      LIMIT 1`,
+    [given, name, email],
+  );
+  if (rows[0]) return rows[0].slug;
+  const base = given || slugFrom(name) || 'author';
+  for (let n = 1; ; n += 1) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    const made = await tx.query<{ slug: string }>(
+      `INSERT INTO "author_profiles" ("name", "slug", "updatedAt") VALUES ($1, $2, now())
+        ON CONFLICT DO NOTHING RETURNING "slug"`,
+      [name || base, slug],
+    );
+    if (made.rows[0]) return made.rows[0].slug;
   }
 }
 
@@ -111,6 +159,7 @@ export async function updateOwnProfile(
   const changes = readProfileChanges(body);
   return withTransaction(pool, async (tx) => {
     await ensureAuthorProfile(tx, staff.userId);
+    const before = await readProfileRow(tx, staff.userId);
     if (changes.slug !== undefined) {
       // Two saves giving one slug at once: the second waits here for the first to commit, then
       // finds it taken, rather than failing on the unique index (a 500).
@@ -118,7 +167,7 @@ export async function updateOwnProfile(
         `cohort:author-slug:${changes.slug}`,
       ]);
       const { rows } = await tx.query(
-        `SELECT 1 FROM "author_profiles" WHERE "slug" = $1 AND "userId" <> $2`,
+        `SELECT 1 FROM "author_profiles" WHERE "slug" = $1 AND "userId" IS DISTINCT FROM $2`,
         [changes.slug, staff.userId],
       );
       if (rows.length > 0) {
@@ -149,11 +198,31 @@ export async function updateOwnProfile(
         changes.name,
       ]);
     }
-    return {
-      profile: await readProfileRow(tx, staff.userId),
-      generation: await contentChanged(tx),
-    };
+    const profile = await readProfileRow(tx, staff.userId);
+    const changed = profileDifference(before, profile);
+    if (changed) {
+      await writeAudit(tx, staff, {
+        action: 'profile_change',
+        targetUserId: staff.userId,
+        ...changed,
+      });
+    }
+    return { profile, generation: await contentChanged(tx) };
   });
+}
+
+/** The members of a profile a change made different, as they were and as they are; null: none. */
+function profileDifference(
+  before: DeskProfile,
+  after: DeskProfile,
+): { before: Partial<DeskProfile>; after: Partial<DeskProfile> } | null {
+  const keys = (Object.keys(after) as (keyof DeskProfile)[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  if (keys.length === 0) return null;
+  const pick = (profile: DeskProfile) =>
+    Object.fromEntries(keys.map((key) => [key, profile[key]])) as Partial<DeskProfile>;
+  return { before: pick(before), after: pick(after) };
 }
 
 /**

@@ -209,7 +209,7 @@ describe('the content commands', () => {
         featureImageAlt: 'A rust-red card',
         seoTitle: 'The ledger, for members',
         seoDescription: 'How the books are kept, line by line.',
-        body: `Everyone reads this opening.\n\n<!-- members-only -->\n\n${SECRET}.\n\n![A blue chart](${chart} "The year in one chart")\n`,
+        body: `Everyone reads this opening, and [the plan](/health){target="_blank"}.\n\n<!-- members-only -->\n\n${SECRET}.\n\n![A blue chart](${chart} "The year in one chart")\n`,
       });
       await desk(`/api/desk/posts/${post.id}/publish`, { version: post.version });
       // A post scheduled for a time of day, not midnight: it must not go live earlier.
@@ -251,7 +251,11 @@ describe('the content commands', () => {
       // A visitor reads the opening and is asked to join: the rest is nowhere public.
       const page = await get('/wealth/members-ledger');
       expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('Everyone reads this opening.');
+      expect(page.body).toContain('Everyone reads this opening, and ');
+      // A link's choice of tab went through the file too (content/FORMAT.md).
+      expect(page.body).toContain(
+        '<a href="/health" target="_blank" rel="noopener noreferrer">the plan',
+      );
       expect(page.body).toContain('The rest is for members');
       expect(page.body).not.toContain(SECRET);
       const locs = [...(await get('/sitemap.xml')).body.matchAll(/<loc>([^<]+)<\/loc>/g)].map(

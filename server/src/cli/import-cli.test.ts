@@ -142,7 +142,7 @@ describe('the import command', () => {
       topics: 1,
       images: { stored: 0, notFetched: [] },
       unmappedPrices: [],
-      comments: { skipped: 0 },
+      comments: { imported: 0, skipped: 0 },
     });
     expect(await query(`SELECT 1 FROM "posts"`)).toEqual([]);
   });

@@ -120,8 +120,11 @@ export function summaryOf(report: ImportReport, path: string): string[] {
       `${plural(report.topics, 'new topic')}, ${plural(report.redirects, 'old address', 'old addresses')} redirecting`,
     `images: ${report.images.stored} stored, ${report.images.notFetched.length} not fetched`,
   ];
-  if (report.comments.skipped > 0) {
-    lines.push(`comments: ${report.comments.skipped} not imported (the site has no comments yet)`);
+  if (report.comments.imported + report.comments.skipped > 0) {
+    lines.push(
+      `comments: ${report.comments.imported} imported, ${report.comments.skipped} not ` +
+        '(held for approval, pingbacks, or on a post not imported)',
+    );
   }
   const skipped = [
     ...report.posts.skipped.map((item) => ['post', item] as const),

@@ -19,6 +19,7 @@ import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue
 import { SendLockedError, sendIssue, type SendProgress } from '../newsletter/send-issue.js';
 import { countSubscribersByState } from '../newsletter/subscribers.js';
 import { createUnsubscribeTokens } from '../newsletter/tokens.js';
+import { createMailTracking } from '../newsletter/tracking.js';
 import { contentDir } from '../paths.js';
 import { readOrCreateDevSecret } from '../sessions/dev-secret.js';
 import { withDatabase } from './open-database.js';
@@ -162,7 +163,9 @@ async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo
         database,
         lockable: !pglite,
         mailer,
-        site,
+        site: config.newsletterTracking
+          ? { ...site, tracking: createMailTracking(secret, config.siteUrl) }
+          : site,
         tokens: createUnsubscribeTokens(secret),
         issue,
         timings: DEFAULT_TIMINGS,

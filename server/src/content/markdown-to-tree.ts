@@ -19,6 +19,7 @@ import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
+import { readLinkTarget, type LinkTarget } from '../../../contract/link-target.js';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import type {
   BlockNode,
@@ -39,14 +40,49 @@ import type {
  * a body (the Ghost export's HTML too) parses it with this, so all read it alike.
  */
 export const parseSiteMarkdown = (markdown: string): Root =>
-  fromMarkdown(markdown, {
-    extensions: [gfmTable(), gfmFootnote(), gfmStrikethrough({ singleTilde: false })],
-    mdastExtensions: [
-      gfmTableFromMarkdown(),
-      gfmFootnoteFromMarkdown(),
-      gfmStrikethroughFromMarkdown(),
-    ],
+  takeLinkTargets(
+    fromMarkdown(markdown, {
+      extensions: [gfmTable(), gfmFootnote(), gfmStrikethrough({ singleTilde: false })],
+      mdastExtensions: [
+        gfmTableFromMarkdown(),
+        gfmFootnoteFromMarkdown(),
+        gfmStrikethroughFromMarkdown(),
+      ],
+    }),
+  );
+
+declare module 'mdast' {
+  interface LinkData {
+    /** The link's own choice of tab (contract/link-target.ts), read from after it. */
+    target?: LinkTarget;
+  }
+  interface LinkReferenceData {
+    target?: LinkTarget;
+  }
+}
+
+/**
+ * Each link's choice of tab (`{target="_blank"}` right after it: contract/link-target.ts) moved
+ * from the text into the link's data, so nothing that reads the tree sees it as words.
+ */
+function takeLinkTargets(root: Root): Root {
+  visit(root, (node) => {
+    if (!('children' in node)) return;
+    const children = node.children as Nodes[];
+    for (let index = 0; index < children.length - 1; index += 1) {
+      const link = children[index];
+      const next = children[index + 1];
+      if (!link || (link.type !== 'link' && link.type !== 'linkReference')) continue;
+      if (next?.type !== 'text') continue;
+      const choice = readLinkTarget(next.value);
+      if (!choice) continue;
+      link.data = { ...link.data, target: choice.target };
+      next.value = next.value.slice(choice.length);
+      if (next.value === '') children.splice(index + 1, 1);
+    }
   });
+  return root;
+}
 
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:
@@ -359,11 +395,12 @@ function convertInline(node: PhrasingContent, context: Context): InlineNode[] {
     case 'break':
       return [{ type: 'break' }];
     case 'link':
-      return convertLink(node.url, convertInlines(node.children, context));
+      return convertLink(node.url, convertInlines(node.children, context), node.data?.target);
     case 'linkReference':
       return convertLink(
         context.definitions.get(node.identifier) ?? '',
         convertInlines(node.children, context),
+        node.data?.target,
       );
     case 'footnoteReference': {
       const reference = context.notes.reference(node.identifier);
@@ -375,7 +412,8 @@ function convertInline(node: PhrasingContent, context: Context): InlineNode[] {
   }
 }
 
-function convertLink(url: string, children: InlineNode[]): InlineNode[] {
+function convertLink(url: string, children: InlineNode[], target?: LinkTarget): InlineNode[] {
   const href = url.trim();
-  return isSafeHref(href) ? [{ type: 'link', url: href, children }] : children;
+  if (!isSafeHref(href)) return children;
+  return [{ type: 'link', url: href, children, ...(target && { newTab: target === '_blank' }) }];
 }

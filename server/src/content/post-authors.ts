@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Author } from '../../../contract/authors.js';
-import { AUTHOR_NAME_SQL, ensureAuthorProfile } from '../authors/author-profiles.js';
+import { ensureAuthorProfile, PROFILE_NAME_SQL } from '../authors/author-profiles.js';
 import type { Tx } from '../db/transaction.js';
 import { invalidPost } from './post-validation.js';
 
@@ -42,38 +42,53 @@ export async function saveAuthors(
   slugs: readonly string[] | null,
   writerId: string,
 ): Promise<string[]> {
-  let userIds: string[];
-  let saved: string[];
-  if (slugs === null) {
+  let wanted = slugs;
+  if (wanted === null) {
     const own = await ensureAuthorProfile(tx, writerId);
-    saved = own === null ? [] : [own];
-    userIds = own === null ? [] : [writerId];
-  } else {
-    const { rows } = await tx.query<{ userId: string; slug: string }>(
-      `SELECT "userId", "slug" FROM "author_profiles" WHERE "slug" = ANY($1)`,
-      [slugs],
-    );
-    const bySlug = new Map(rows.map((row) => [row.slug, row.userId]));
-    const unknown = slugs.filter((slug) => !bySlug.has(slug));
-    if (unknown.length > 0) {
-      throw invalidPost([
-        {
-          field: 'authors',
-          message: `no author has the slug ${unknown.map((s) => `"${s}"`).join(', ')}`,
-        },
-      ]);
-    }
-    userIds = slugs.map((slug) => bySlug.get(slug) as string);
-    saved = [...slugs];
+    wanted = own === null ? [] : [own];
+  }
+  return setPostAuthors(tx, postId, wanted);
+}
+
+/** Makes `slugs` the post's authors, in that order; each must be a profile's (400 otherwise). */
+export async function setPostAuthors(
+  tx: Tx,
+  postId: number,
+  wanted: readonly string[],
+): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string; slug: string }>(
+    `SELECT "id", "slug" FROM "author_profiles" WHERE "slug" = ANY($1)`,
+    [wanted],
+  );
+  const bySlug = new Map(rows.map((row) => [row.slug, row.id]));
+  const unknown = wanted.filter((slug) => !bySlug.has(slug));
+  if (unknown.length > 0) {
+    throw invalidPost([
+      {
+        field: 'authors',
+        message: `no author has the slug ${unknown.map((s) => `"${s}"`).join(', ')}`,
+      },
+    ]);
   }
   await tx.query(`DELETE FROM "post_authors" WHERE "postId" = $1`, [postId]);
   await tx.query(
-    `INSERT INTO "post_authors" ("postId", "userId", "position")
-      SELECT $1, "userId", "position" - 1
-        FROM unnest($2::uuid[]) WITH ORDINALITY AS a("userId", "position")`,
-    [postId, userIds],
+    `INSERT INTO "post_authors" ("postId", "authorId", "userId", "position")
+      SELECT $1, p."id", p."userId", a."position" - 1
+        FROM unnest($2::uuid[]) WITH ORDINALITY AS a("authorId", "position")
+        JOIN "author_profiles" p ON p."id" = a."authorId"`,
+    [postId, wanted.map((slug) => bySlug.get(slug) as string)],
   );
-  return saved;
+  return [...wanted];
+}
+
+/** Those of `slugs` that are an author's profile's, in their order. */
+export async function existingAuthors(tx: Tx, slugs: readonly string[]): Promise<string[]> {
+  const { rows } = await tx.query<{ slug: string }>(
+    `SELECT "slug" FROM "author_profiles" WHERE "slug" = ANY($1)`,
+    [slugs],
+  );
+  const known = new Set(rows.map((row) => row.slug));
+  return slugs.filter((slug) => known.has(slug));
 }
 
 /**
@@ -82,10 +97,10 @@ export async function saveAuthors(
  */
 export async function readPostCredits(db: Pick<pg.Pool, 'query'>): Promise<Map<number, Author[]>> {
   const { rows } = await db.query<Author & { postId: number }>(
-    `SELECT a."postId", p."slug", ${AUTHOR_NAME_SQL} AS "name", p."bio", p."picture", p."links"
+    `SELECT a."postId", p."slug", ${PROFILE_NAME_SQL} AS "name", p."bio", p."picture", p."links"
       FROM "post_authors" a
-        JOIN "author_profiles" p ON p."userId" = a."userId"
-        JOIN "users" u ON u."id" = a."userId"
+        JOIN "author_profiles" p ON p."id" = a."authorId"
+        LEFT JOIN "users" u ON u."id" = p."userId"
       ORDER BY a."postId", a."position"`,
   );
   const credits = new Map<number, Author[]>();

@@ -6,7 +6,7 @@ import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { auditPostChange, requireMayEdit, type Actor } from './post-actors.js';
 import { claimAddress, rememberOldAddress } from './post-addresses.js';
-import { saveAuthors, takeAuthors } from './post-authors.js';
+import { existingAuthors, saveAuthors, takeAuthors } from './post-authors.js';
 import {
   isLiveOrScheduled,
   POST_COLUMNS,
@@ -24,7 +24,8 @@ import {
   splitChanges,
   type Candidate,
 } from './post-validation.js';
-import { keepRevision, lockAtVersion } from './post-versions.js';
+import { keepRevision, lockAtVersion, revisionAuthors } from './post-versions.js';
+import { recordPostEvent } from '../webhooks/webhook-events.js';
 
 /**
  * The desk's posts (decision 16), made, saved, restored and deleted here, published in
@@ -137,6 +138,7 @@ export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promi
       [id, actor.userId, wasLive],
     );
     await auditPostChange(tx, actor, 'post_delete', postJson(row), null);
+    if (wasLive) await recordPostEvent(tx, 'post.unpublished', row);
     return contentChanged(tx);
   });
 }
@@ -180,7 +182,11 @@ export async function restoreRevision(
       fields: (snapshot.fields as Record<string, unknown> | undefined) ?? {},
     };
     await checkCandidate(tx, post, id, isLiveOrScheduled(row));
-    const saved = await saveAsNewVersion(tx, actor, row, post);
+    // Its authors then, those who still have a profile (a revision from before authors were
+    // kept in revisions leaves them as they are).
+    const kept = revisionAuthors(snapshot);
+    const authors = kept && (await existingAuthors(tx, kept));
+    const saved = await saveAsNewVersion(tx, actor, row, post, authors ?? undefined);
     await auditPostChange(tx, actor, 'post_restore', postJson(row), saved.post);
     return saved;
   });

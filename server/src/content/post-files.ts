@@ -30,6 +30,8 @@ export interface PostDraft {
   featureImageAlt: string | null;
   seoTitle: string | null;
   seoDescription: string | null;
+  /** Its authors' slugs in byline order (`authors:`), when the file names them. */
+  authors: string[] | undefined;
 }
 
 /** A file's kind and fields as a draft, with what it says of the columns every post has. */
@@ -48,6 +50,7 @@ function draftOf(
     featureImageAlt: columns.featureImageAlt ?? null,
     seoTitle: columns.seoTitle ?? null,
     seoDescription: columns.seoDescription ?? null,
+    authors: columns.authors,
   };
 }
 
@@ -229,6 +232,7 @@ export function fileOf(row: PostRow): string {
     ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
     ...(row.seoTitle && { seoTitle: row.seoTitle }),
     ...(row.seoDescription && { seoDescription: row.seoDescription }),
+    ...(row.authors && row.authors.length > 0 && { authors: row.authors }),
   };
   const body = row.body.trim() === '' ? '' : `\n${row.body.trim()}\n`;
   return `---\n${stringify(front, { lineWidth: 0 })}---\n${body}`;

@@ -6,10 +6,12 @@ import {
   type PostStatus,
   type PostVisibility,
 } from '../../../contract/posts.js';
+import { ensureImportedAuthor } from '../authors/author-profiles.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { rememberOldAddress } from './post-addresses.js';
+import { setPostAuthors } from './post-authors.js';
 import type { PostDraft } from './post-files.js';
 import { readPostRow } from './post-row.js';
 import { checkCandidate, contentValues, type Candidate } from './post-validation.js';
@@ -86,6 +88,7 @@ export async function importPosts(
         result.skipped += 1;
       } else if (existing) {
         await keepRevision(tx, existing.id);
+        await creditFileAuthors(tx, existing.id, draft.authors);
         await tx.query(
           `UPDATE "posts" SET "slug" = $2, "title" = $3, "visibility" = $4, "fields" = $5,
               "body" = $6, "publishedAt" = $7, "status" = ${IMPORTED_STATUS('$7')},
@@ -97,20 +100,41 @@ export async function importPosts(
         );
         result.updated += 1;
       } else {
-        await tx.query(
+        const { rows } = await tx.query<{ id: number }>(
           `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
               "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription",
               "status", "updatedAt")
             VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
-              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now())`,
+              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now())
+            RETURNING "id"`,
           [draft.id ?? null, draft.kind, ...values],
         );
+        await creditFileAuthors(tx, (rows[0] as { id: number }).id, draft.authors);
         result.created += 1;
       }
     }
     if (result.created + result.updated > 0) await contentChanged(tx);
     return result;
   });
+}
+
+/**
+ * Gives a post the authors its file names (`authors:`, slugs in byline order): each the profile
+ * with that slug, else a new one named after it (`ana-ruiz`: Ana Ruiz), so that a folder exported
+ * from another Cohort keeps its bylines. A file that names none leaves the post's authors alone.
+ */
+async function creditFileAuthors(tx: Tx, postId: number, slugs: readonly string[] | undefined) {
+  if (!slugs || slugs.length === 0) return;
+  const profiles: string[] = [];
+  for (const slug of slugs) {
+    const name = slug
+      .split('-')
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(' ');
+    const found = await ensureImportedAuthor(tx, { name, slug });
+    if (!profiles.includes(found)) profiles.push(found);
+  }
+  await setPostAuthors(tx, postId, profiles);
 }
 
 /**

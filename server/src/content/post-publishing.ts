@@ -4,7 +4,8 @@ import {
   type PublishBody,
   type VersionBody,
 } from '../../../contract/post-bodies.js';
-import type { PostJson } from '../../../contract/posts.js';
+import { fieldLabel, type PublishWarning } from '../../../contract/post-editor-fields.js';
+import type { PostJson, PostKind } from '../../../contract/posts.js';
 import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
@@ -14,28 +15,41 @@ import { takeAuthors } from './post-authors.js';
 import { POST_COLUMNS, postJson, readPostRow, type PostRow } from './post-row.js';
 import {
   checkCandidate,
+  findPublishProblems,
+  invalidPost,
   merge,
   readChanges,
   readPostBody,
   stampFields,
+  type Candidate,
 } from './post-validation.js';
+import { readArticleSectionNames } from './section-store.js';
 import { lockAtVersion } from './post-versions.js';
+import { recordPostEvent } from '../webhooks/webhook-events.js';
 
 /**
  * A post going live and coming off: published now or scheduled, unpublished, submitted by a
  * writer for an editor to publish, and previewed as it would be published.
  */
 
+/** A draft's preview: the post drawn as it would be published, and what publishing still needs. */
+export interface PostPreview {
+  row: PostRow;
+  /** What publishing would refuse, each named by its label in the editor; empty: it can go live. */
+  warnings: PublishWarning[];
+}
+
 /**
- * A post as it would be published with these changes, saving nothing (the desk's preview): checked
- * as publishing checks it, so a preview shows only what can go live. Live now, unless it already
- * went live earlier.
+ * A post as it would be published with these changes, saving nothing (the desk's preview). Only
+ * what a save would refuse is refused (a title, a free slug…): what publishing alone asks for (a
+ * section, a summary, alt texts…) comes back as warnings, and the page is drawn with stand-ins
+ * for the fields still missing. Live now, unless it already went live earlier.
  */
-export async function previewRow(
+export async function previewPost(
   pool: pg.Pool,
   id: number,
   body: Record<string, unknown>,
-): Promise<PostRow> {
+): Promise<PostPreview> {
   const read = readPostBody(PostPreviewBodySchema, body);
   const row = await readPostRow(pool, id);
   if (!row) throw new DomainError(404, 'not_found', `There is no post ${id}.`);
@@ -47,16 +61,67 @@ export async function previewRow(
     row,
   );
   const post = merge(row.kind, row, changes);
-  await checkCandidate(pool, post, id, true);
+  await checkCandidate(pool, post, id, false);
+  const warnings = findPublishProblems(post).map(({ field, message }) => ({
+    field,
+    label: fieldLabel(row.kind, field),
+    message,
+  }));
+  const drawn = warnings.length === 0 ? post : await withStandIns(pool, post);
   const now = new Date();
   return {
-    ...row,
-    ...post,
-    fields: stampFields(post),
-    status: 'published',
-    publishedAt: row.publishedAt && row.publishedAt <= now ? row.publishedAt : now,
-    updatedAt: now,
+    row: {
+      ...row,
+      ...drawn,
+      fields: stampFields(drawn),
+      status: 'published',
+      publishedAt: row.publishedAt && row.publishedAt <= now ? row.publishedAt : now,
+      updatedAt: now,
+    },
+    warnings,
   };
+}
+
+/**
+ * A post as publishing would take it, for what must be whole (the newsletter's test mail and
+ * send): the preview's post, refused with what it still lacks.
+ */
+export async function previewRow(
+  pool: pg.Pool,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<PostRow> {
+  const { row, warnings } = await previewPost(pool, id, body);
+  if (warnings.length > 0) throw invalidPost(warnings);
+  return row;
+}
+
+/** What the preview draws for each field a draft may still lack: enough for the page to draw. */
+const STAND_INS: Record<PostKind, Record<string, unknown>> = {
+  article: { summary: '', readingMinutes: 1 },
+  // A reserved domain (RFC 2606) where the campaign's own link will be: the card shows its host.
+  campaign: { category: 'Direct Action', summary: '', externalLink: 'https://example.com/' },
+  boycott: {
+    reason: '',
+    alternative: { name: '', description: '' },
+    updates: [],
+    boycottStatus: 'Ongoing',
+  },
+  resources: { description: '', resources: [] },
+  page: { description: '' },
+  newsletter: { summary: '', articles: [], sample: false },
+};
+
+/** The post with a stand-in for each missing field; an article without a section in the first. */
+async function withStandIns(pool: pg.Pool, post: Candidate): Promise<Candidate> {
+  const fields = { ...STAND_INS[post.kind], ...post.fields };
+  if (post.kind === 'article') {
+    const sections = await readArticleSectionNames(pool);
+    if (typeof fields.category !== 'string' || !sections.includes(fields.category)) {
+      fields.category = sections[0] ?? '';
+    }
+  }
+  return { ...post, fields };
 }
 
 /** How far ahead `at` must be for a post to be scheduled rather than published now. */
@@ -102,6 +167,9 @@ export async function publishPost(
       postJson(row),
       post,
     );
+    if (!schedule && row.status !== 'published') {
+      await recordPostEvent(tx, 'post.published', row);
+    }
     return {
       post,
       scheduledFor: schedule ? publishedAt : null,
@@ -133,6 +201,7 @@ export async function unpublishPost(
     );
     const post = postJson(rows[0] as PostRow);
     await auditPostChange(tx, actor, 'post_unpublish', postJson(row), post);
+    if (wasLive) await recordPostEvent(tx, 'post.unpublished', row);
     return { post, generation: await contentChanged(tx) };
   });
 }
@@ -166,11 +235,23 @@ export async function submitPost(
  */
 export async function publishDuePosts(pool: pg.Pool): Promise<number> {
   return withTransaction(pool, async (tx) => {
-    const { rowCount } = await tx.query(
-      `UPDATE "posts" SET "status" = 'published', "version" = "version" + 1, "updatedAt" = now()
-        WHERE "status" = 'scheduled' AND "deletedAt" IS NULL AND "publishedAt" <= now()`,
+    const { rows, rowCount } = await tx.query<{
+      id: number;
+      kind: string;
+      publishedAt: Date;
+      updatedAt: Date;
+    }>(
+      `UPDATE "posts" p SET "status" = 'published', "version" = p."version" + 1, "updatedAt" = now()
+        FROM (SELECT "id", "updatedAt" FROM "posts"
+               WHERE "status" = 'scheduled' AND "deletedAt" IS NULL AND "publishedAt" <= now()
+               FOR UPDATE) before
+        WHERE p."id" = before."id"
+        RETURNING p."id", p."kind", p."publishedAt", before."updatedAt"`,
     );
     if (!rowCount) return 0;
+    for (const row of rows) {
+      await recordPostEvent(tx, 'post.published', { ...row, status: 'scheduled' });
+    }
     await contentChanged(tx);
     return rowCount;
   });

@@ -34,14 +34,15 @@ export interface PostRow {
 
 /**
  * The columns of `posts` a post's JSON is made of, and its authors' slugs. The authors' subquery
- * names the post's "id" unqualified (no table in it has one), so it reads the same from `posts`
- * and from a revision read back as a row of `posts`.
+ * names the post's "id" unqualified (`post_authors`, the one table beside it, has none; the
+ * profile's slug is a subquery of its own), so it reads the same from `posts` and from a revision
+ * read back as a row of `posts`.
  */
 export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
   "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
   "updatedAt", "submittedAt",
-  ARRAY(SELECT ap."slug" FROM "post_authors" pa JOIN "author_profiles" ap ON ap."userId" = pa."userId"
-    WHERE pa."postId" = "id" ORDER BY pa."position") AS "authors",
+  ARRAY(SELECT (SELECT ap."slug" FROM "author_profiles" ap WHERE ap."id" = pa."authorId")
+    FROM "post_authors" pa WHERE pa."postId" = "id" ORDER BY pa."position") AS "authors",
   (SELECT s."slug" FROM "sections" s WHERE s."lists" = 'articles'
     AND s."name" = "fields"->>'category') AS "sectionSlug"`;
 

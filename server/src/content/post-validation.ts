@@ -246,39 +246,47 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
       });
     }
   }
-  if (whole) {
-    // The day a page or resource list last changed is the server's to keep (stampFields).
-    const written = Object.fromEntries(
-      Object.entries(post.fields).filter(([key]) => key !== 'updatedAt'),
-    );
-    const fields = readBySchema(postFieldSchemas[post.kind], written);
-    if (!fields.ok) problems.push(...fields.problems);
-    const updates = written.updates;
-    if (
-      post.kind === 'boycott' &&
-      Array.isArray(updates) &&
-      updates.length < MIN_LIVE_BOYCOTT_UPDATES
-    ) {
-      problems.push({
-        field: 'updates',
-        message:
-          'must have at least two updates to be published or scheduled (a draft may have fewer)',
-      });
-    }
-    // A campaign's or a boycott's body (its story) is the writer's choice.
-    if (KINDS_NEEDING_BODY.includes(post.kind) && post.body.trim() === '')
-      problems.push({ field: 'body', message: 'is required' });
-    if (!KINDS_WITH_BODY.includes(post.kind) && post.body.trim() !== '') {
-      problems.push({ field: 'body', message: `must be empty: a ${post.kind} has no body` });
-    }
-    for (const problem of findMarkdownProblems(post.body)) {
-      problems.push({ field: 'body', message: problem });
-    }
-    if (post.featureImage && !post.featureImageAlt?.trim()) {
-      problems.push({ field: 'featureImageAlt', message: 'is required with a feature image' });
-    }
-  }
+  if (whole) problems.push(...findPublishProblems(post));
   if (problems.length > 0) throw invalidPost(problems);
+}
+
+/**
+ * What a post needs to go live besides what every post needs: each field of its kind, and the
+ * body's rules. Publishing refuses a post that lacks any; the preview draws it and names them.
+ */
+export function findPublishProblems(post: Candidate): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  // The day a page or resource list last changed is the server's to keep (stampFields).
+  const written = Object.fromEntries(
+    Object.entries(post.fields).filter(([key]) => key !== 'updatedAt'),
+  );
+  const fields = readBySchema(postFieldSchemas[post.kind], written);
+  if (!fields.ok) problems.push(...fields.problems);
+  const updates = written.updates;
+  if (
+    post.kind === 'boycott' &&
+    Array.isArray(updates) &&
+    updates.length < MIN_LIVE_BOYCOTT_UPDATES
+  ) {
+    problems.push({
+      field: 'updates',
+      message:
+        'must have at least two updates to be published or scheduled (a draft may have fewer)',
+    });
+  }
+  // A campaign's or a boycott's body (its story) is the writer's choice.
+  if (KINDS_NEEDING_BODY.includes(post.kind) && post.body.trim() === '')
+    problems.push({ field: 'body', message: 'is required' });
+  if (!KINDS_WITH_BODY.includes(post.kind) && post.body.trim() !== '') {
+    problems.push({ field: 'body', message: `must be empty: a ${post.kind} has no body` });
+  }
+  for (const problem of findMarkdownProblems(post.body)) {
+    problems.push({ field: 'body', message: problem });
+  }
+  if (post.featureImage && !post.featureImageAlt?.trim()) {
+    problems.push({ field: 'featureImageAlt', message: 'is required with a feature image' });
+  }
+  return problems;
 }
 
 /** Pages and resource groups say when their text last changed (the sitemap's lastmod). */

@@ -42,11 +42,18 @@ const editConflict = (post: PostJson) =>
     { post },
   );
 
-/** Keeps the post as it is now as a revision, before a save changes it. */
+/**
+ * Keeps the post as it is now as a revision, before a save changes it: its row, and its authors'
+ * slugs in byline order (`authors`), which a restore brings back.
+ */
 export async function keepRevision(tx: Tx, postId: number) {
   await tx.query(
     `INSERT INTO "post_revisions" ("postId", "version", "snapshot", "savedBy", "savedByEmail", "savedAt")
-      SELECT "id", "version", to_jsonb(p) - 'createdBy' - 'updatedBy', "updatedBy",
+      SELECT "id", "version",
+        to_jsonb(p) - 'createdBy' - 'updatedBy' || jsonb_build_object('authors', to_jsonb(ARRAY(
+          SELECT ap."slug" FROM "post_authors" pa JOIN "author_profiles" ap ON ap."id" = pa."authorId"
+            WHERE pa."postId" = p."id" ORDER BY pa."position"))),
+        "updatedBy",
         (SELECT "email" FROM "users" WHERE "id" = p."updatedBy"), "updatedAt"
         FROM "posts" p WHERE "id" = $1
       ON CONFLICT ("postId", "version") DO NOTHING`,
@@ -92,9 +99,11 @@ export async function readRevision(
   version: number,
 ): Promise<RevisionDetailJson> {
   if (!(await readPostRow(pool, id))) throw postNotFound(id);
-  const { rows } = await pool.query<PostRow & { savedAt: Date; savedByEmail: string | null }>(
-    `SELECT ${POST_COLUMNS}, "savedAt", "savedByEmail"
-      FROM (SELECT p.*, r."savedAt", r."savedByEmail"
+  const { rows } = await pool.query<
+    PostRow & { savedAt: Date; savedByEmail: string | null; savedAuthors: unknown }
+  >(
+    `SELECT ${POST_COLUMNS}, "savedAt", "savedByEmail", "savedAuthors"
+      FROM (SELECT p.*, r."savedAt", r."savedByEmail", r."snapshot"->'authors' AS "savedAuthors"
         FROM "post_revisions" r CROSS JOIN LATERAL jsonb_populate_record(NULL::"posts", r."snapshot") p
         WHERE r."postId" = $1 AND r."version" = $2) AS revision`,
     [id, version],
@@ -103,6 +112,9 @@ export async function readRevision(
   if (!row) {
     throw new DomainError(404, 'revision_not_found', `Post ${id} has no revision ${version}.`);
   }
+  // Its authors then (a revision kept before authors were kept in it: as they are now).
+  const savedAuthors = revisionAuthors({ authors: row.savedAuthors });
+  if (savedAuthors) row.authors = savedAuthors;
   return {
     version,
     savedAt: row.savedAt.toISOString(),
@@ -110,4 +122,12 @@ export async function readRevision(
     status: row.status,
     post: postJson(row),
   };
+}
+
+/** The authors' slugs a revision's snapshot kept, or null for one kept before they were. */
+export function revisionAuthors(snapshot: Record<string, unknown>): string[] | null {
+  const { authors } = snapshot;
+  return Array.isArray(authors) && authors.every((slug) => typeof slug === 'string')
+    ? (authors as string[])
+    : null;
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { segmentTakenBy } from '../../../contract/posts.js';
+import { freeSectionColor, SECTION_COLORS } from '../../../contract/sections.js';
 import type { SectionChange, SectionCreate } from '../../../contract/sections-api.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
 import { writeAudit } from '../desk/audit.js';
@@ -20,7 +21,7 @@ import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 type Db = Pick<pg.Pool, 'query'>;
 type Actor = Pick<Staff, 'userId' | 'email'>;
 
-const SECTION_COLUMNS = `"id", "name", "slug", "description", "position", "inMenu", "lists"`;
+const SECTION_COLUMNS = `"id", "name", "slug", "description", "position", "inMenu", "lists", "color"`;
 
 /** Every section, in the menu's order. */
 export async function readSections(db: Db): Promise<SiteSection[]> {
@@ -67,15 +68,19 @@ export async function createSection(
 ): Promise<SectionResult> {
   const name = cleanName(input.name);
   const description = cleanDescription(input.description ?? '');
+  if (input.color !== undefined) requirePaletteColor(input.color);
   return withTransaction(pool, async (tx) => {
     await lockSections(tx);
     await requireFree(tx, { name, slug: input.slug });
+    // A colour of its own unless the owner chose one: the palette's first no section has.
+    const taken = await tx.query<{ color: string }>(`SELECT "color" FROM "sections"`);
+    const color = input.color ?? freeSectionColor(taken.rows.map((row) => row.color));
     const { rows } = await tx.query<SiteSection>(
-      `INSERT INTO "sections" ("name", "slug", "description", "position", "inMenu", "lists")
+      `INSERT INTO "sections" ("name", "slug", "description", "position", "inMenu", "lists", "color")
         VALUES ($1, $2, $3, (SELECT coalesce(max("position"), 0) + 1 FROM "sections"), $4,
-          'articles')
+          'articles', $5)
         RETURNING ${SECTION_COLUMNS}`,
-      [name, input.slug, description, input.inMenu],
+      [name, input.slug, description, input.inMenu, color],
     );
     const section = one(rows);
     // A slug a section had before leads here now, not there.
@@ -100,6 +105,7 @@ export async function changeSection(
   const name = change.name === undefined ? undefined : cleanName(change.name);
   const description =
     change.description === undefined ? undefined : cleanDescription(change.description);
+  if (change.color !== undefined) requirePaletteColor(change.color);
   return withTransaction(pool, async (tx) => {
     await lockSections(tx);
     const before = await sectionById(tx, id);
@@ -119,7 +125,7 @@ export async function changeSection(
     });
     await tx.query(
       `UPDATE "sections" SET "name" = $2, "slug" = $3, "description" = $4, "inMenu" = $5,
-          "updatedAt" = now()
+          "color" = $6, "updatedAt" = now()
         WHERE "id" = $1`,
       [
         id,
@@ -127,6 +133,7 @@ export async function changeSection(
         change.slug ?? before.slug,
         description ?? before.description,
         change.inMenu ?? before.inMenu,
+        change.color ?? before.color,
       ],
     );
     if (renamed) {
@@ -311,4 +318,14 @@ function one<T>(rows: T[]): T {
   const row = rows[0];
   if (!row) throw new Error('INSERT … RETURNING answered no row');
   return row;
+}
+
+/** A 400 for a colour outside the palette, whose colours are all readable on the site's pages. */
+function requirePaletteColor(color: string) {
+  if (SECTION_COLORS.some((choice) => choice.value === color)) return;
+  throw new DomainError(
+    400,
+    'invalid_section',
+    `color: must be one of the palette's colours (${SECTION_COLORS.map((c) => c.value).join(', ')}), each readable on the site's pages.`,
+  );
 }

@@ -91,6 +91,8 @@ export interface SiteContent {
   navigation: SiteNavigation;
   /** Each section of articles' slug, by its name (an article's `category`). */
   sectionSlugs: ReadonlyMap<string, string>;
+  /** The published posts it was made from (server only: Ghost's Content API reads them). */
+  published: readonly PublishedPost[];
 }
 
 /** The sections as the site reads them: the navigation, and the slugs sections had before. */
@@ -267,9 +269,13 @@ export function createSiteContent(
       }),
   );
 
+  const newestBySection: Record<string, ArticleSummary[]> = {};
+  for (const article of articles) {
+    const newest = (newestBySection[article.category] ??= []);
+    if (newest.length < HOME_ITEMS_PER_SECTION) newest.push(article);
+  }
   const highlights: HomeHighlights = {
-    health: articles.filter((item) => item.category === 'Health').slice(0, HOME_ITEMS_PER_SECTION),
-    wealth: articles.filter((item) => item.category === 'Wealth').slice(0, HOME_ITEMS_PER_SECTION),
+    articles: newestBySection,
     campaigns: campaigns.slice(0, HOME_ITEMS_PER_SECTION),
     boycotts: boycotts
       .slice(0, HOME_ITEMS_PER_SECTION)
@@ -294,6 +300,7 @@ export function createSiteContent(
   );
 
   return {
+    published: posts,
     articles,
     articleBodies,
     memberBodies,

@@ -1,8 +1,4 @@
-import {
-  MANIFEST_ICONS,
-  SECTION_FEED_PATHS,
-  type SiteIndex,
-} from '../../../contract/site-index.js';
+import { MANIFEST_ICONS, type SiteIndex } from '../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { categoryPath, contentPages, paths } from '../../../contract/site-paths.js';
 import {
@@ -62,13 +58,10 @@ export function indexSite(
     }))
     .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.slug.localeCompare(b.slug));
 
-  // A section's feed is served beside its list where the server has one for that address
-  // (SECTION_FEED_PATHS): a section added or moved in the desk has none yet.
-  const feeds = new Set<string>(Object.values(SECTION_FEED_PATHS));
+  // Every section of articles has its feed beside its list, the ones added in the desk too.
   const sections = articleSections.map(({ name, slug }) => {
     const path = `/${slug}`;
-    const feedPath = `${path}/rss.xml`;
-    return { name, path, feedPath: feeds.has(feedPath) ? feedPath : null };
+    return { name, path, feedPath: `${path}/rss.xml` };
   });
 
   const newsletters = content.newsletters

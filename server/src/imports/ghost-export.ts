@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Element, Nodes as HastNodes } from 'hast';
+import type { Element, Nodes as HastNodes, Properties } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes as MdastNodes, Parent as MdastParent } from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import type pg from 'pg';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
+import { profileNameSql } from '../authors/author-profiles.js';
 import type { StaffConfig } from '../config.js';
 import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
@@ -60,7 +61,7 @@ const BATCH_SIZE = 200;
 const MEMBER_BATCH_SIZE = 1000;
 
 /** A Ghost object id (24 hex digits, as Ghost's own), stable for the same site and row. */
-function ghostId(siteUrl: string, kind: string, key: string | number): string {
+export function ghostId(siteUrl: string, kind: string, key: string | number): string {
   return createHash('sha1')
     .update(`${siteUrl}\u0000${kind}\u0000${key}`)
     .digest('hex')
@@ -68,7 +69,7 @@ function ghostId(siteUrl: string, kind: string, key: string | number): string {
 }
 
 /** A name-based UUID (version 5's layout), stable for the same site and row. */
-function ghostUuid(siteUrl: string, kind: string, key: string | number): string {
+export function ghostUuid(siteUrl: string, kind: string, key: string | number): string {
   const hex = createHash('sha1')
     .update(`uuid\u0000${siteUrl}\u0000${kind}\u0000${key}`)
     .digest('hex');
@@ -79,7 +80,7 @@ function ghostUuid(siteUrl: string, kind: string, key: string | number): string 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** A path on this site (an upload, a link to another post) as the absolute address Ghost needs. */
-function absolute(siteUrl: string, url: string): string {
+export function absolute(siteUrl: string, url: string): string {
   if (!url.startsWith('/') || url.startsWith('//')) return url;
   return new URL(url, siteUrl).href;
 }
@@ -101,6 +102,21 @@ function keepOnlyDivider(node: MdastNodes): void {
     if (child.type === 'html') child.value = GHOST_DIVIDER;
     else keepOnlyDivider(child);
   }
+}
+
+/**
+ * A link's own choice of tab (contract/link-target.ts) as Ghost keeps it, in the link's HTML: a new
+ * tab without an opener or referrer, as the site draws it, or the same tab said outright.
+ */
+function keepLinkTargets(node: MdastNodes): void {
+  if ((node.type === 'link' || node.type === 'linkReference') && node.data?.target) {
+    const properties: Properties =
+      node.data.target === '_blank'
+        ? { target: '_blank', rel: ['noopener', 'noreferrer'] }
+        : { target: '_self' };
+    node.data.hProperties = properties;
+  }
+  if ('children' in node) for (const child of node.children) keepLinkTargets(child);
 }
 
 /** The footnotes' heading, written for screen readers only: a theme without the class shows it. */
@@ -128,6 +144,7 @@ function finishHtmlTree(node: HastNodes, siteUrl: string): void {
 export function htmlOfMarkdown(markdown: string, siteUrl: string): string {
   const tree = parseSiteMarkdown(markdown);
   keepOnlyDivider(tree);
+  keepLinkTargets(tree);
   const hast = toHast(tree, { allowDangerousHtml: true });
   finishHtmlTree(hast, siteUrl);
   return toHtml(hast, { allowDangerousHtml: true });
@@ -153,6 +170,8 @@ type ExportedPostRow = Omit<PostRow, 'version' | 'submittedAt'> & {
   authorId: string | null;
   authorEmail: string | null;
   authorName: string | null;
+  /** Its authors (post_authors), in byline order; `email` null for one with no account. */
+  credits: { slug: string; name: string; email: string | null }[];
 };
 
 interface MemberRow {
@@ -234,14 +253,14 @@ export async function* ghostExportChunks(
   const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
 
   const users = new Map<string, GhostUser & { role: RoleName }>();
-  const userOf = (email: string, name: string | null, createdAt: Date) => {
+  const userOf = (email: string, name: string | null, createdAt: Date, slug?: string) => {
     let user = users.get(email);
     if (!user) {
       const local = email.split('@')[0] ?? email;
       user = {
         id: id('user', email),
         name: name?.trim() || local,
-        slug: topicSlug(name?.trim() || local) || id('user', email),
+        slug: slug ?? (topicSlug(name?.trim() || local) || id('user', email)),
         email,
         status: 'active',
         created_at: createdAt.toISOString(),
@@ -250,6 +269,8 @@ export async function* ghostExportChunks(
       };
       users.set(email, user);
     }
+    // An author's profile names them (`/authors/<slug>`): that slug, once a post credits them.
+    if (slug) user.slug = slug;
     return user;
   };
   const owner = await readOwner(pool, options);
@@ -282,7 +303,12 @@ export async function* ghostExportChunks(
       `SELECT p.id, p.kind, p.slug, p.status, p.visibility, p.title, p.fields, p.body,
               p."publishedAt", p."featureImage", p."featureImageAlt", p."seoTitle",
               p."seoDescription", p."createdAt", p."updatedAt",
-              u.id AS "authorId", u.email AS "authorEmail", u.name AS "authorName"
+              u.id AS "authorId", u.email AS "authorEmail", u.name AS "authorName",
+              ARRAY(SELECT json_build_object('slug', ap.slug, 'email', au.email,
+                        'name', ${profileNameSql('ap', 'au')})
+                      FROM post_authors pa JOIN author_profiles ap ON ap.id = pa."authorId"
+                        LEFT JOIN users au ON au.id = ap."userId"
+                      WHERE pa."postId" = p.id ORDER BY pa.position) AS credits
        FROM posts p LEFT JOIN users u ON u.id = p."createdBy" AND u.email IS NOT NULL
        WHERE p."deletedAt" IS NULL AND p.kind = ANY($1::text[]) AND p.id > $2
        ORDER BY p.id LIMIT $3`,
@@ -293,10 +319,26 @@ export async function* ghostExportChunks(
       const html = htmlOfMarkdown(row.body, siteUrl);
       const excerpt =
         textField(row.fields, 'summary') ?? textField(row.fields, 'description') ?? null;
-      const author =
-        row.authorEmail !== null
-          ? userOf(row.authorEmail, row.authorName, row.createdAt)
-          : ownerUser;
+      // Its authors as Ghost users; one with no account here (imported from elsewhere) gets an
+      // address that can receive nothing (`.invalid`), which Ghost's importer needs. A post
+      // credited to nobody is its writer's, else the owner's.
+      const credited = row.credits.map((credit) =>
+        userOf(
+          credit.email ?? `${credit.slug}@authors.invalid`,
+          credit.name,
+          row.createdAt,
+          credit.slug,
+        ),
+      );
+      const authors =
+        credited.length > 0
+          ? credited
+          : [
+              row.authorEmail !== null
+                ? userOf(row.authorEmail, row.authorName, row.createdAt)
+                : ownerUser,
+            ];
+      const [author = ownerUser] = authors;
       const names = [...tagsOf(row.fields), ...(row.kind === 'newsletter' ? [NEWSLETTER_TAG] : [])];
       names.forEach((name, order) => {
         const slug = name.startsWith('#') ? `hash-${topicSlug(name)}` : topicSlug(name);
@@ -312,12 +354,14 @@ export async function* ghostExportChunks(
           sort_order: order,
         });
       });
-      postsAuthors.push({
-        id: id('post-author', row.id),
-        post_id: postId,
-        author_id: author.id,
-        sort_order: 0,
-      });
+      authors.forEach((credit, order) =>
+        postsAuthors.push({
+          id: id('post-author', order === 0 ? row.id : `${row.id}:${credit.slug}`),
+          post_id: postId,
+          author_id: credit.id,
+          sort_order: order,
+        }),
+      );
       postsMeta.push({
         id: id('post-meta', row.id),
         post_id: postId,

@@ -407,7 +407,13 @@ function link(node: Element, context: CleanupContext): ElementContent[] | undefi
       : [...node.children, text(` (${address})`)];
   }
   const title = attribute(node, 'title');
-  node.properties = { href: url, ...(title ? { title } : {}) };
+  // Its choice of tab, which the site keeps (contract/link-target.ts); keywords in any case.
+  const target = attribute(node, 'target')?.toLowerCase();
+  node.properties = {
+    href: url,
+    ...(title ? { title } : {}),
+    ...(target === '_blank' || target === '_self' ? { target } : {}),
+  };
   return undefined;
 }
 

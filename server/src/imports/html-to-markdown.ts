@@ -25,6 +25,7 @@ import { MEMBERS_DIVIDER, splitAtDivider } from '../../../contract/posts.js';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import { cleanUpHtml } from './html-cleanup.js';
+import { readLinkWithTarget, writeLinkWithTarget } from './link-targets.js';
 import {
   DIVIDER_TAG,
   FOOTNOTE_LABEL_TAG,
@@ -160,7 +161,8 @@ const SCHEMA: Schema = {
     FOOTNOTE_LABEL_TAG,
   ],
   attributes: {
-    a: ['href', 'title'],
+    // A link's choice of tab, and no other value (contract/link-target.ts).
+    a: ['href', 'title', ['target', '_blank', '_self']],
     img: ['src', 'alt', 'title'],
     ol: ['start'],
     code: [['className', /^language-./]],
@@ -201,6 +203,7 @@ const SCHEMA: Schema = {
 };
 
 const HANDLERS: Record<string, Handle> = {
+  a: readLinkWithTarget,
   [DIVIDER_TAG]: () => ({ type: 'html', value: MEMBERS_DIVIDER }),
   [FOOTNOTE_REF_TAG]: (_state, node) => {
     const label = htmlTextOf(node).trim();
@@ -227,6 +230,7 @@ const WRITE_OPTIONS: ToMarkdownOptions = {
   fences: true,
   listItemIndent: 'one',
   resourceLink: false,
+  handlers: { link: writeLinkWithTarget },
   extensions: [gfmTableToMarkdown(), gfmFootnoteToMarkdown(), gfmStrikethroughToMarkdown()],
 };
 

@@ -8,7 +8,9 @@ import {
 } from '../../../contract/posts.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
-import { withTransaction } from '../db/transaction.js';
+import { ensureImportedAuthor } from '../authors/author-profiles.js';
+import { setPostAuthors } from '../content/post-authors.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { withoutInvisible } from './clean-slug.js';
 import { htmlToMarkdown, openingTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
@@ -28,7 +30,13 @@ import {
   type PostsOutcome,
   type PostsProgress,
 } from './post-planning.js';
-import type { ImportCounts, ImportSource, SourceBundle, SourcePost } from './source.js';
+import type {
+  ImportCounts,
+  ImportSource,
+  SourceAuthor,
+  SourceBundle,
+  SourcePost,
+} from './source.js';
 
 /**
  * An export's posts and pages put into the site: each post an article in a section, each page a
@@ -367,6 +375,21 @@ function lifecycleOf(post: SourcePost): Pick<ImportedPost, 'status' | 'published
 }
 
 /**
+ * Gives an imported post the authors its export named, in their order, each a profile here
+ * (found by slug, address or name, else made: authors/author-profiles.ts). A post whose export
+ * names nobody (Substack's) keeps the authors it had, if it was imported before.
+ */
+async function creditImportedAuthors(tx: Tx, postId: number, authors: readonly SourceAuthor[]) {
+  const slugs: string[] = [];
+  for (const author of authors) {
+    if (!author.name.trim() && !author.slug) continue;
+    const slug = await ensureImportedAuthor(tx, author);
+    if (!slugs.includes(slug)) slugs.push(slug);
+  }
+  if (slugs.length > 0) await setPostAuthors(tx, postId, slugs);
+}
+
+/**
  * One post in one transaction: refused when its slug is another post's (one this import did not
  * make from this item), then saved, its old addresses recorded, and its import item kept.
  */
@@ -396,6 +419,7 @@ async function writeOne(
       );
     }
     const saved = await saveImportedPost(tx, post, plan.postId);
+    await creditImportedAuthors(tx, saved.id, plan.post.authors);
     const own = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
     let redirects = 0;
     for (const address of new Set(plan.post.oldPaths.map(oldPathOf))) {

@@ -5,6 +5,7 @@ import {
   normalizeEmail,
 } from '../../../contract/account-rules.js';
 import type { Tx } from '../db/transaction.js';
+import { recordMemberEvent } from '../webhooks/webhook-events.js';
 import type { SourceMember } from './source.js';
 
 // Accounts and consent for an import's members (import-members.ts): each member's row of the
@@ -99,6 +100,7 @@ export async function writeAccount(
       [id, member.email, member.name, member.note, member.labels, member.createdAt],
     );
     if (inserted.rowCount === 1) {
+      await recordMemberEvent(tx, 'member.added', id);
       return {
         account: {
           id,

@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { ImageStore } from '../uploads/image-store.js';
 import { writeMembers } from './import-members.js';
 import { checkPriceMap } from './member-stripe.js';
+import { writeComments } from './import-comments.js';
 import { writePosts } from './import-posts.js';
 import { checkPlacement } from './post-planning.js';
 import { readArticleSectionNames } from '../content/section-store.js';
@@ -79,6 +80,7 @@ export async function runImport(
   });
   onProgress({ phase: 'reading', done: 1, total: 1 });
   const written = await writePosts(deps, bundle, placing, onProgress);
+  const commentsImported = await writeComments(deps.pool, bundle, dryRun);
   // What the reader left out is the posts' (or, from a members file, the members') to report.
   const readerSkipped = bundle.skipped;
   let members = emptyCounts();
@@ -110,7 +112,10 @@ export async function runImport(
     ...written,
     members,
     unmappedPrices,
-    comments: { skipped: bundle.comments },
+    comments: {
+      imported: commentsImported,
+      skipped: Math.max(bundle.comments - commentsImported, 0),
+    },
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }

@@ -60,8 +60,25 @@ export interface SourcePost {
    * `/p/my-post`, `/2013/01/11/slug/`), or absolute URLs the writer reduces to their path.
    */
   oldPaths: string[];
-  /** Comments the platform exported for it (WordPress), counted until the site has comments. */
+  /** Comments the platform exported for it (WordPress), spam and binned ones left out. */
   comments: number;
+  /**
+   * Those of its comments that were on its page (WordPress's approved ones, pingbacks and
+   * trackbacks left out), which the import brings as guests' comments.
+   */
+  approvedComments?: SourceComment[];
+}
+
+/** A reader's comment on a post, as the platform exported it. */
+export interface SourceComment {
+  /** The platform's id of it, unique in the export. */
+  sourceId: string;
+  /** The id of the comment it answers; null for a comment on the post itself. */
+  parentSourceId: string | null;
+  authorName: string;
+  createdAt: Date;
+  /** Its text as the platform stored it (WordPress: HTML with its own line breaks). */
+  html: string;
 }
 
 /** A comp (complimentary membership): until `until`, or with no end. */
@@ -108,7 +125,7 @@ export interface SourceBundle {
    * featured image (`_thumbnail_id`) name. Empty for the other platforms.
    */
   attachments: Map<string, SourceImage>;
-  /** Comments in the export (WordPress): not imported until the site has comments. */
+  /** Comments in the export (WordPress), spam and binned ones left out. */
   comments: number;
 }
 
@@ -152,8 +169,11 @@ export interface ImportReport {
   };
   /** Stripe prices members pay that are not the site's plans nor mapped with `--price`. */
   unmappedPrices: string[];
-  /** Comments in the file, not imported until the site has comments. */
-  comments: { skipped: number };
+  /**
+   * The file's comments: `imported`, those now on the site as guests' comments (this run's and an
+   * earlier one's); `skipped`, the rest (held for approval, pingbacks, on a post not imported).
+   */
+  comments: { imported: number; skipped: number };
   /**
    * What was changed on the way in, one line each: where the posts were placed, a tag shortened
    * or dropped, a title cut, what the converter removed from a post (a script, an iframe).

@@ -8,6 +8,7 @@ import {
   ImportFileError,
   type SourceAuthor,
   type SourceBundle,
+  type SourceComment,
   type SourceImage,
   type SourcePost,
 } from './source.js';
@@ -120,6 +121,34 @@ function readAttachment(item: Node): SourceImage | null {
   return image;
 }
 
+/**
+ * The comments that were on the post's page: approved (`1`), and written by a reader (not a
+ * pingback or trackback), each with its thread (`wp:comment_parent`, 0 for none).
+ */
+function approvedCommentsOf(item: Node): SourceComment[] {
+  return list(item, 'wp:comment').flatMap((comment) => {
+    const type = field(comment, 'wp:comment_type');
+    if (field(comment, 'wp:comment_approved') !== '1') return [];
+    if (type !== '' && type !== 'comment') return [];
+    const sourceId = field(comment, 'wp:comment_id');
+    const createdAt =
+      parseDate(field(comment, 'wp:comment_date_gmt')) ??
+      parseDate(field(comment, 'wp:comment_date'));
+    const html = field(comment, 'wp:comment_content');
+    if (!sourceId || !createdAt || html.trim() === '') return [];
+    const parent = field(comment, 'wp:comment_parent');
+    return [
+      {
+        sourceId,
+        parentSourceId: parent && parent !== '0' ? parent : null,
+        authorName: textOfHtml(field(comment, 'wp:comment_author')),
+        createdAt,
+        html,
+      },
+    ];
+  });
+}
+
 /** Comments worth counting: spam and binned ones were never on the page. */
 function commentsOf(item: Node): number {
   return list(item, 'wp:comment').filter((comment) => {
@@ -187,6 +216,7 @@ function readItem(
     membersOnly: field(item, 'wp:post_password') !== '',
     oldPaths: [],
     comments,
+    approvedComments: approvedCommentsOf(item),
   };
   const excerpt = textOfHtml(field(item, 'excerpt:encoded'));
   if (excerpt) post.excerpt = excerpt;

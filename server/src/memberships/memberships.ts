@@ -11,6 +11,7 @@ import {
   type LedgerSubscription,
 } from './derive-membership.js';
 import { lockUserId, recomputeMembership } from './ledger.js';
+import { recordMemberEvent } from '../webhooks/webhook-events.js';
 
 /**
  * Cohort's membership rules, in one place (docs/decisions/0008-membership-ledger.md).
@@ -131,6 +132,7 @@ export async function deleteUserAndLedger(
        ON CONFLICT (id) DO NOTHING`,
       [userId],
     );
+    await recordMemberEvent(tx, 'member.deleted', userId);
     await tx.query('DELETE FROM users WHERE id = $1', [userId]);
   });
 }

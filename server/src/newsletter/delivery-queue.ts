@@ -227,6 +227,7 @@ async function deliver(
     worker.site,
     row.email,
     worker.tokens.sign(row.subscriberId),
+    deliveryId,
   );
   try {
     await worker.mailer.send(mail);

@@ -8,24 +8,50 @@ import { imageSizes, parseUploadUrl, uploadUrl } from '../../../contract/images.
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import { TEST_COPY_DELIVERY, isTrackableUrl, type MailTracking } from './tracking.js';
 
 export interface IssueMailSite {
   siteUrl: string;
   siteName: string;
   /** The address of the List-Unsubscribe mailto (MAIL_FROM's). */
   unsubscribeMailbox: string;
+  /** An open pixel and links through the site in the HTML part; none when NEWSLETTER_TRACKING=off. */
+  tracking?: MailTracking;
 }
 
 /** What differs per recipient: filled into the rendered issue by `issueMailFor`. */
 const TOKEN = '\u0000unsubscribe-token\u0000';
+/** The open pixel's address, and the Nth tracked link's (`links[N]`), filled in the same way. */
+const OPEN_PIXEL = '\u0000open-pixel\u0000';
+const CLICK = new RegExp(`${'\u0000'}click:(\\d+)${'\u0000'}`, 'g');
 
 export interface RenderedIssue {
   subject: string;
   html: string;
   text: string;
+  /** The HTML part's links that go through the site, when it is tracked. */
+  links?: string[];
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const unescapeHtml = (text: string) =>
+  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+
+/**
+ * The HTML with each http(s) link (the unsubscribe link aside) a placeholder for its address
+ * through the site, and an open pixel before `</body>`: filled per recipient by `issueMailFor`.
+ */
+function withTracking(html: string): { html: string; links: string[] } {
+  const links: string[] = [];
+  const tracked = html.replace(/<a href="([^"]*)"/g, (anchor, href: string) => {
+    const url = unescapeHtml(href);
+    if (href.includes(TOKEN) || !isTrackableUrl(url)) return anchor;
+    let index = links.indexOf(url);
+    if (index < 0) index = links.push(url) - 1;
+    return `<a href="\u0000click:${index}\u0000"`;
+  });
+  return { html: tracked.replace('</body>', () => `${OPEN_PIXEL}</body>`), links };
+}
 
 // Inline styles only: most mail clients drop <style> blocks and every external stylesheet.
 const STYLE = {
@@ -222,7 +248,9 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
 
 /**
  * The issue as a mail, once for every recipient: an HTML part with inline styles, a plain-text
- * part, and a footer with the unsubscribe link. No tracking pixel, no rewritten links.
+ * part, and a footer with the unsubscribe link. With `site.tracking`, the HTML part's links go
+ * through the site and it carries an open pixel (docs/newsletter.md#opens-and-clicks); the
+ * plain-text part's links stay as written.
  */
 export function renderIssue(
   /** `path`: where the issue is on the site, when it is not the archive's (an article mailed). */
@@ -268,7 +296,8 @@ ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: issue.title, html, text: `${text}\n` };
+  const rendered = { subject: issue.title, html, text: `${text}\n` };
+  return site.tracking ? { ...rendered, ...withTracking(html) } : rendered;
 }
 
 /** The rendered issue for one subscriber: their unsubscribe token in the footer and the headers. */
@@ -277,12 +306,25 @@ export function issueMailFor(
   site: IssueMailSite,
   to: string,
   unsubscribeToken: string,
+  /** The delivery it is: its pixel and links count for it (a test copy's count for none). */
+  deliveryId = TEST_COPY_DELIVERY,
 ): Mail {
+  const { tracking } = site;
+  const links = rendered.links ?? [];
+  const pixel = tracking
+    ? `<img src="${escapeHtml(tracking.openUrl(deliveryId))}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;">`
+    : '';
+  const html = rendered.html
+    .replace(OPEN_PIXEL, () => pixel)
+    .replace(CLICK, (_, index: string) => {
+      const url = links[Number(index)] ?? '';
+      return escapeHtml(tracking ? tracking.clickUrl(deliveryId, url) : url);
+    });
   const oneClickUrl = `${site.siteUrl}/api/newsletter/unsubscribe?token=${encodeURIComponent(unsubscribeToken)}`;
   return {
     to,
     subject: rendered.subject,
-    html: rendered.html.replaceAll(TOKEN, () => unsubscribeToken),
+    html: html.replaceAll(TOKEN, () => unsubscribeToken),
     text: rendered.text.replaceAll(TOKEN, () => unsubscribeToken),
     headers: {
       // RFC 2369 and RFC 8058: mail clients show an Unsubscribe button that POSTs to the https

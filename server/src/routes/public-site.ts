@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import commentRoutes from './comments/index.js';
 import configRoutes from './config/index.js';
+import eventRoutes from './events/index.js';
 import healthRoutes from './health/index.js';
 import newsletterRoutes from './newsletter/index.js';
 import newsletterIssueRoutes from './newsletter/issues.js';
+import newsletterTrackingRoutes from './newsletter/tracking.js';
 import perkRoutes from './perks/index.js';
 import searchRoutes from './search/index.js';
 import sessionRoutes from './session/index.js';
@@ -31,8 +34,15 @@ const publicSite: FastifyPluginAsync = async (app) => {
     signUpRateLimit: config.newsletterRateLimit,
   });
   await app.register(newsletterIssueRoutes);
+  await app.register(newsletterTrackingRoutes, {
+    siteUrl: config.siteUrl,
+    sessionSecret: config.sessionSecret,
+    tracking: config.newsletterTracking,
+  });
   await app.register(perkRoutes, { catalog: app.perkCatalog });
   await app.register(uploadedImageRoutes, { store: app.imageStore });
+  await app.register(commentRoutes);
+  await app.register(eventRoutes);
 };
 
 export default publicSite;

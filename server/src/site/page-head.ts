@@ -234,7 +234,7 @@ export function headTags(path: string, head: PageHead, index: SiteIndex) {
   const tags = [
     // A section's list links its own feed, beside the site-wide one index.html names; the
     // newsletter's pages link the archive's.
-    section?.feedPath ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
+    section ? feed(`${SITE_NAME}: ${section.name}`, section.feedPath) : '',
     inNewsletter ? feed(`${SITE_NAME} newsletter`, SITE_FILE_PATHS.newsletterFeed) : '',
     topic ? feed(`${SITE_NAME}: ${topic.name}`, topic.feedPath) : '',
     author ? feed(`${SITE_NAME}: ${author.name}`, author.feedPath) : '',

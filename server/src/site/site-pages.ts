@@ -13,6 +13,7 @@ import {
 } from '../../../contract/site-data.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
 import type { SiteContent } from '../content/site-content.js';
+import type { PageCommentsData } from './page-comments.js';
 import { differsForMembers, siteDataFor, type Reader } from '../content/site-data.js';
 import {
   composePage,
@@ -68,8 +69,11 @@ interface Generation {
   known: Set<string>;
   /** The bare shell with this content's navigation. */
   shell: Page;
-  /** Each page drawn once, when first asked for, until the content changes. */
-  drawn: Map<string, Promise<Page>>;
+  /**
+   * Each page drawn once, when first asked for, until the content changes, or the comments it
+   * shows do (`comments`: the key of those it was drawn with, site/page-comments.ts).
+   */
+  drawn: Map<string, { comments: string; page: Promise<Page> }>;
   previews: Map<string, PreviewImage>;
 }
 
@@ -157,10 +161,14 @@ export class SitePages {
   }
 
   /**
-   * The page at `path` as this reader gets it, drawn now or earlier from the same content: a
-   * member's own copy only where members see more (a members-only article).
+   * The page at `path` as this reader gets it, drawn now or earlier from the same content and the
+   * same comments: a member's own copy only where members see more (a members-only article).
    */
-  page(path: string, reader: Reader = 'public'): Promise<Page> {
+  page(
+    path: string,
+    reader: Reader = 'public',
+    comments: PageCommentsData | null = null,
+  ): Promise<Page> {
     const generation = this.generation;
     const { content } = generation;
     const draw: { key: string; path: string; reader: Reader; status?: number; data?: SiteData } =
@@ -172,13 +180,22 @@ export class SitePages {
           ? // A post taken down: the not-found page saying so, answered 410 Gone.
             { key: GONE, path: NOT_FOUND, reader: 'public', status: 410, data: { removed: true } }
           : { key: NOT_FOUND, path: NOT_FOUND, reader: 'public' };
-    let page = generation.drawn.get(draw.key);
-    if (!page) {
-      page = this.draw(generation, draw.path, draw.reader, draw.status, draw.data);
-      generation.drawn.set(draw.key, page);
-      // A failure is not kept: the next request tries again.
-      page.catch(() => generation.drawn.delete(draw.key));
-    }
+    // Only the page at the path itself shows its posts' comments (not the not-found pages).
+    const shown = draw.path === path && comments ? comments : null;
+    const drawn = generation.drawn.get(draw.key);
+    if (drawn && drawn.comments === (shown?.key ?? '')) return drawn.page;
+    const data =
+      draw.data ??
+      (shown
+        ? { ...siteDataFor(content, draw.path, draw.reader), comments: shown.comments }
+        : undefined);
+    const page = this.draw(generation, draw.path, draw.reader, draw.status, data);
+    const entry = { comments: shown?.key ?? '', page };
+    generation.drawn.set(draw.key, entry);
+    // A failure is not kept: the next request tries again.
+    page.catch(() => {
+      if (generation.drawn.get(draw.key) === entry) generation.drawn.delete(draw.key);
+    });
     return page;
   }
 

@@ -1,3 +1,4 @@
+import { creditPayments } from '../analytics/conversions.js';
 import type { Tx } from '../db/transaction.js';
 import { recordGiftPayment } from '../gifts/gift-ledger.js';
 import {
@@ -40,6 +41,7 @@ export async function applyPaymentFacts(
       await applyMembershipFact(tx, fact, change);
     }
   }
+  await creditPayments(tx, facts);
   await rewriteMemberships(tx, change, {
     graceDays: options.graceDays,
     subscriptionsChanged: facts.some(

@@ -5,6 +5,7 @@ import { useQueryParamOnce } from '../../lib/use-query-param';
 import { PaywallGate } from '../../features/paywall/paywall-gate';
 import { Navbar } from './navbar';
 import { useFocusOnNavigation } from './use-focus-on-navigation';
+import { usePageviewBeacon } from './use-pageview-beacon';
 import { useScrollToTopOnNavigation } from './use-scroll-to-top';
 
 // Only a visitor back from Stripe Checkout needs it: loaded then, not on every first visit.
@@ -19,6 +20,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const mainRef = useFocusOnNavigation<HTMLElement>();
   const { pathname } = useLocation();
   useScrollToTopOnNavigation();
+  usePageviewBeacon();
   return (
     <>
       <a className="skip-link" href="#main">

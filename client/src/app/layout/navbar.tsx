@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from '../../lib/router';
 import { paths } from '../../config/paths';
-import { sectionPath } from '../../../../contract/sections';
+import { sectionPath, type SiteSection } from '../../../../contract/sections';
 import { useSiteNavigation } from '../../lib/site-navigation';
 import { NavigationLink } from './navigation-link';
 import { JoinButton } from '../../components/join-button';
@@ -13,6 +13,13 @@ import { useScrolledPast } from './use-scrolled-past';
 
 /** The seed's threshold: the navbar turns solid once scrolled more than 99 px. */
 export const SOLID_NAVBAR_AFTER_PX = 99;
+
+/**
+ * The sections the wide navbar has room for in its row (the shipped five, with Perks, Sign in,
+ * Join and search, from 1200 px): a menu of more shows the first four and a "More" that opens
+ * the rest, so the row is as wide as the shipped one. The phone menu lists them all.
+ */
+export const NAVBAR_SECTIONS = 5;
 
 export function Navbar() {
   const { sentinelRef, scrolled: solid } = useScrolledPast<HTMLDivElement>();
@@ -26,6 +33,12 @@ export function Navbar() {
   // shown, has a new key), so following any link closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
   const menuOpen = menuOpenOn === location.key;
+  const menuSections = sections.filter((section) => section.inMenu);
+  const inRow =
+    menuSections.length > NAVBAR_SECTIONS
+      ? menuSections.slice(0, NAVBAR_SECTIONS - 1)
+      : menuSections;
+  const underMore = menuSections.slice(inRow.length);
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -75,13 +88,12 @@ export function Navbar() {
             >
               <ul className="navbar__links">
                 {/* The publisher's sections, in their order; those out of the menu still have pages. */}
-                {sections
-                  .filter((section) => section.inMenu)
-                  .map((section) => (
-                    <li key={section.id}>
-                      <NavLink to={sectionPath(section)}>{section.name}</NavLink>
-                    </li>
-                  ))}
+                {inRow.map((section) => (
+                  <li key={section.id}>
+                    <NavLink to={sectionPath(section)}>{section.name}</NavLink>
+                  </li>
+                ))}
+                {underMore.length > 0 && <MoreSections sections={underMore} />}
               </ul>
               {/* Until the server has said who this is, a page it sent a signed-in reader
                   (`<html data-signed-in>`) shows "Account" instead of "Sign in · Join" from its
@@ -120,6 +132,64 @@ export function Navbar() {
         </div>
       </header>
     </>
+  );
+}
+
+/**
+ * The sections past the wide row's room, under "More" (a disclosure: it opens on a click and
+ * closes on Escape, a click elsewhere or any navigation); in the phone menu, listed like the rest.
+ */
+function MoreSections({ sections }: { sections: SiteSection[] }) {
+  const location = useLocation();
+  const itemRef = useRef<HTMLLIElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.key;
+  const current = sections.some((section) => location.pathname.startsWith(sectionPath(section)));
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      toggleRef.current?.focus();
+    };
+    const closeOutside = (event: MouseEvent) => {
+      if (!itemRef.current?.contains(event.target as Node)) setOpenOn(null);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    document.addEventListener('click', closeOutside);
+    return () => {
+      window.removeEventListener('keydown', closeOnEscape);
+      document.removeEventListener('click', closeOutside);
+    };
+  }, [open]);
+
+  return (
+    <li className="navbar__more" ref={itemRef}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className={
+          current ? 'navbar__more-toggle navbar__more-toggle--current' : 'navbar__more-toggle'
+        }
+        aria-expanded={open}
+        aria-controls="navbar-more"
+        onClick={() => setOpenOn(open ? null : location.key)}
+      >
+        More
+      </button>
+      <ul
+        id="navbar-more"
+        className={open ? 'navbar__more-list navbar__more-list--open' : 'navbar__more-list'}
+      >
+        {sections.map((section) => (
+          <li key={section.id}>
+            <NavLink to={sectionPath(section)}>{section.name}</NavLink>
+          </li>
+        ))}
+      </ul>
+    </li>
   );
 }
 

@@ -1,26 +1,26 @@
 import type { ArticleSummary } from '../../../../contract/content-types';
 import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { parseUploadUrl } from '../../../../contract/images';
-import { bodyKey } from '../../../../contract/site-data';
+import { bodyKey, type PostComments } from '../../../../contract/site-data';
 import { topicPath, topicSlug } from '../../../../contract/topics';
+import { CommentsSection } from '../../features/comments/comments-section';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { PostBody } from '../../features/content/components/post-body';
 import { Byline } from '../../features/content/components/byline';
-import { articleTone } from '../../features/content/sections';
 import type { ArticleCategory } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { formatDate } from '../../lib/format-date';
 import { useSiteData } from '../../lib/site-data';
-import { useArticleSectionPaths } from '../../lib/site-navigation';
+import { toneStyle, useArticleSectionPaths, useSectionColor } from '../../lib/site-navigation';
 import NotFoundRoute from './not-found';
 
 /** /<section>/:slug (/health/:slug…); an unknown slug is the 404 page. */
 export default function ArticleRoute({ category }: { category: ArticleCategory }) {
   const { slug = '' } = useParams();
-  const { articles = [], bodies = {}, teasers = [] } = useSiteData();
+  const { articles = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
   const article = articles.find((item) => item.category === category && item.slug === slug);
   const key = article && bodyKey('article', article.slug);
   const body = key && bodies[key];
@@ -32,6 +32,7 @@ export default function ArticleRoute({ category }: { category: ArticleCategory }
       body={body}
       bodyKey={key}
       teaser={teasers.includes(key)}
+      comments={comments[article.id]}
     />
   );
 }
@@ -42,6 +43,7 @@ function ArticleScreen({
   body,
   bodyKey: key,
   teaser,
+  comments,
 }: {
   article: ArticleSummary;
   articles: readonly ArticleSummary[];
@@ -49,10 +51,13 @@ function ArticleScreen({
   body: MarkdownTree;
   bodyKey: string;
   teaser: boolean;
+  /** Left out when comments are off. */
+  comments: PostComments | undefined;
 }) {
   // The server sends the article first, then those to read next (by shared topics and section).
   const more = articles.filter((item) => item.id !== article.id);
   const sectionPathOf = useArticleSectionPaths();
+  const tone = useSectionColor('articles', article.category);
   useDocumentHead(article.seoTitle ?? article.title, article.seoDescription ?? article.summary, {
     type: 'article',
     publishedTime: article.publishedAt,
@@ -64,7 +69,7 @@ function ArticleScreen({
   });
   return (
     <>
-      <article className={`article tone-${articleTone(article.category)}`}>
+      <article className="article" style={toneStyle(tone)}>
         <PageMasthead
           title={article.title}
           lede={article.summary}
@@ -101,6 +106,7 @@ function ArticleScreen({
           teaser={teaser}
         />
       </article>
+      {comments && <CommentsSection key={article.id} postId={article.id} initial={comments} />}
       <NewsletterSignup heading="Liked this? Get the newsletter" />
       {more.length > 0 && (
         <aside className="more" aria-labelledby="more-title">

@@ -1,5 +1,6 @@
 import { ScreenWithIntro } from '../../components/screen-with-intro';
 import { BoycottCard } from '../../features/content/components/boycott-card';
+import { CommentsSection } from '../../features/comments/comments-section';
 import { useSiteData } from '../../lib/site-data';
 import { bodyKey } from '../../../../contract/site-data';
 
@@ -8,18 +9,22 @@ import { bodyKey } from '../../../../contract/site-data';
  * behind one when it has one.
  */
 export default function CollectiveRoute() {
-  const { boycotts = [], bodies = {}, teasers = [] } = useSiteData();
+  const { boycotts = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
   return (
     <ScreenWithIntro screen="collective" title="Collective Action" eyebrow="Boycotts">
       <div className="boycott-list">
-        {boycotts.map((boycott) => (
-          <BoycottCard
-            key={boycott.id}
-            boycott={boycott}
-            story={bodies[bodyKey('boycott', boycott.slug)]}
-            teaser={teasers.includes(bodyKey('boycott', boycott.slug))}
-          />
-        ))}
+        {boycotts.map((boycott) => {
+          const said = comments[boycott.id];
+          return (
+            <BoycottCard
+              key={boycott.id}
+              boycott={boycott}
+              story={bodies[bodyKey('boycott', boycott.slug)]}
+              teaser={teasers.includes(bodyKey('boycott', boycott.slug))}
+              comments={said && <CommentsSection postId={boycott.id} initial={said} folded />}
+            />
+          );
+        })}
       </div>
     </ScreenWithIntro>
   );

@@ -7,6 +7,7 @@ import { ContentCard } from '../../features/content/components/content-card';
 import type { PageCopy, RelatedItem } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
+import { useSectionColor } from '../../lib/site-navigation';
 import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
 
@@ -65,6 +66,7 @@ function relatedKey(item: RelatedItem): string {
 }
 
 function RelatedCard({ item }: { item: RelatedItem }) {
+  const resourcesTone = useSectionColor('resources');
   switch (item.kind) {
     case 'article':
       return <ArticleCard article={item.article} headingLevel={3} />;
@@ -76,7 +78,7 @@ function RelatedCard({ item }: { item: RelatedItem }) {
           title={item.group.category}
           href={`${paths.empowerment}#${item.group.slug}`}
           image={item.group.heroImage}
-          tone="empowerment"
+          tone={resourcesTone}
           eyebrow={`${item.group.resourceCount} free resources`}
           summary={item.group.description}
           headingLevel={3}

@@ -2,6 +2,7 @@ import { PageMasthead } from '../../components/page-masthead';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { NewestFirstList } from '../../features/content/components/newest-first-list';
 import { PostStory } from '../../features/content/components/post-story';
+import { CommentsSection } from '../../features/comments/comments-section';
 import { bodyKey } from '../../../../contract/site-data';
 import { EMPTY_CAMPAIGNS_TEXT } from '../../features/content/sections';
 import { useSiteNavigation } from '../../lib/site-navigation';
@@ -13,7 +14,7 @@ import { useSiteData } from '../../lib/site-data';
  * behind it under its card when it has one.
  */
 export default function DirectActionRoute() {
-  const { campaigns = [], bodies = {}, teasers = [] } = useSiteData();
+  const { campaigns = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
   // The intro is the publisher's: the description of the section that lists the campaigns.
   const intro =
     useSiteNavigation().sections.find((section) => section.lists === 'campaigns')?.description ??
@@ -30,11 +31,13 @@ export default function DirectActionRoute() {
             const key = bodyKey('campaign', campaign.slug);
             const story = bodies[key];
             const card = <CampaignCard campaign={campaign} featured={featured} />;
-            if (!story) return card;
+            const said = comments[campaign.id];
+            if (!story && !said) return card;
             return (
               <div className="with-story">
                 {card}
-                <PostStory body={story} teaser={teasers.includes(key)} />
+                {story && <PostStory body={story} teaser={teasers.includes(key)} />}
+                {said && <CommentsSection postId={campaign.id} initial={said} folded />}
               </div>
             );
           }}

@@ -11,6 +11,7 @@ import deskMailCss from './desk-mail.css?inline';
 import { MemberPage } from './member/member-page';
 import { MembersPage } from './members-page';
 import { AuditPage } from './audit-page';
+import { CommentsPage } from './comments-page';
 import { PostsPage } from './posts-page';
 import { TopicsPage } from './topics-page';
 import { SectionsPage } from './sections-page';
@@ -19,6 +20,7 @@ import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
 import { SeatsPage } from './seats-page';
 import { ImportsPage } from './imports-page';
+import { IntegrationsPage } from './integrations-page';
 import { MailboxPage } from './mailbox-page';
 import { ProfilePage } from './profile-page';
 import { describeError, useDeskData } from './use-desk-data';
@@ -26,6 +28,7 @@ import { formatDateTime } from './desk-format';
 
 // The dashboard brings the charting library, the editor its own: each loaded only when opened.
 const DashboardPage = lazy(() => import('./dashboard-page'));
+const AnalyticsPage = lazy(() => import('./analytics-page'));
 const PostEditorPage = lazy(() => import('./editor/post-editor-page'));
 
 /**
@@ -54,6 +57,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
             {/* `posts/new` too: the editor of a post not saved yet. */}
             <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
             <Route path="posts" element={<PostsPage staff={staff.data} />} />
+            <Route path="analytics" element={<AnalyticsPage staff={staff.data} />} />
             <Route path="profile" element={<ProfilePage />} />
             {/* A writer lands on the posts list, at its own address (its filters live there). */}
             <Route path="*" element={<Navigate to="/desk/posts" />} />
@@ -69,8 +73,10 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route index element={<MembersPage />} />
           <Route path="members/:id" element={<MemberPage staff={staff.data} />} />
           <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="analytics" element={<AnalyticsPage staff={staff.data} />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="posts" element={<PostsPage staff={staff.data} />} />
+          <Route path="comments" element={<CommentsPage />} />
           {/* `posts/new` too: the editor of a post not saved yet. */}
           <Route path="posts/:id" element={<PostEditorPage staff={staff.data} />} />
           <Route path="topics" element={<TopicsPage staff={staff.data} />} />
@@ -80,6 +86,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="gifts" element={<GiftsPage staff={staff.data} />} />
           <Route path="seats" element={<SeatsPage staff={staff.data} />} />
           {staff.data.role === 'owner' && <Route path="imports" element={<ImportsPage />} />}
+          {staff.data.role === 'owner' && (
+            <Route path="integrations" element={<IntegrationsPage staff={staff.data} />} />
+          )}
           {staff.data.role === 'owner' && (
             <Route path="sections" element={<SectionsPage staff={staff.data} />} />
           )}
@@ -115,6 +124,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
           {staff?.role === 'writer' ? (
             <>
               <NavLink to="/desk/posts">Posts</NavLink>
+              <NavLink to="/desk/analytics">Analytics</NavLink>
               <NavLink to="/desk/profile">Profile</NavLink>
             </>
           ) : (
@@ -123,6 +133,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
                 Members
               </NavLink>
               <NavLink to="/desk/posts">Posts</NavLink>
+              <NavLink to="/desk/comments">Comments</NavLink>
               <NavLink to="/desk/topics">Topics</NavLink>
               {staff?.role === 'owner' && <NavLink to="/desk/sections">Sections</NavLink>}
               <NavLink to="/desk/plans">Plans</NavLink>
@@ -130,9 +141,11 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               <NavLink to="/desk/gifts">Gifts</NavLink>
               <NavLink to="/desk/seats">Seats</NavLink>
               <NavLink to="/desk/dashboard">Dashboard</NavLink>
+              <NavLink to="/desk/analytics">Analytics</NavLink>
               <NavLink to="/desk/audit">Audit log</NavLink>
               <NavLink to="/desk/profile">Profile</NavLink>
               {staff?.role === 'owner' && <NavLink to="/desk/imports">Import</NavLink>}
+              {staff?.role === 'owner' && <NavLink to="/desk/integrations">Integrations</NavLink>}
               {staff?.role === 'owner' && staff.mailbox && (
                 <NavLink to="/desk/mailbox">Mailbox</NavLink>
               )}

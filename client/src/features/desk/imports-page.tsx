@@ -355,9 +355,15 @@ function ImportReport({ report }: { report: DeskImportReport }) {
         <li>
           <strong>{report.images.stored}</strong> images stored
         </li>
+        {report.comments.imported > 0 && (
+          <li>
+            <strong>{report.comments.imported}</strong> comments
+          </li>
+        )}
         {report.comments.skipped > 0 && (
           <li>
-            <strong>{report.comments.skipped}</strong> comments not imported (no comments here yet)
+            <strong>{report.comments.skipped}</strong> comments not imported (held for approval,
+            pingbacks, or on a post not imported)
           </li>
         )}
       </ul>

@@ -11,6 +11,7 @@ import { uploadImage } from './editor/post-api';
 import profileCss from './profile-page.css?inline';
 import { OutcomeLines, type Outcome } from './outcome';
 import { fetchProfile, saveProfile } from './profile-api';
+import { StaffTokenPanel } from './staff-token-panel';
 import { describeError, useDeskData } from './use-desk-data';
 
 /**
@@ -30,6 +31,7 @@ export function ProfilePage() {
       {profile.state === 'loading' && <p className="desk__loading">Loading…</p>}
       {profile.state === 'error' && <p role="alert">{describeError(profile.error)}</p>}
       {profile.state === 'ready' && <ProfileForm profile={profile.data.profile} />}
+      <StaffTokenPanel />
     </section>
   );
 }

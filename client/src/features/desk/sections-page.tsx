@@ -5,6 +5,8 @@ import {
   MAX_LINK_LABEL,
   MAX_SECTION_DESCRIPTION,
   MAX_SECTION_NAME,
+  SECTION_COLORS,
+  freeSectionColor,
   sectionPath,
   type LinkPlacement,
   type SiteLink,
@@ -80,7 +82,12 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
               </li>
             ))}
           </ol>
-          {mayChange && <NewSection report={report} />}
+          {mayChange && (
+            <NewSection
+              report={report}
+              taken={navigation.data.sections.map((section) => section.color)}
+            />
+          )}
           <h2 className="desk-sections__heading">Links</h2>
           {(['navbar', 'footer'] as const).map((placement) => (
             <LinkList
@@ -125,6 +132,7 @@ function SectionRow({
   const [name, setName] = useState(section.name);
   const [slug, setSlug] = useState(section.slug);
   const [description, setDescription] = useState(section.description);
+  const [color, setColor] = useState(section.color);
   const [confirming, setConfirming] = useState(false);
   const special = section.lists !== 'articles';
   const id = `section-${section.id}`;
@@ -138,6 +146,7 @@ function SectionRow({
         ...(name !== section.name && { name }),
         ...(slug !== section.slug && { slug }),
         ...(description !== section.description && { description }),
+        ...(color !== section.color && { color }),
       },
       `Saved ${name}.`,
     );
@@ -180,6 +189,7 @@ function SectionRow({
           onChange={(event) => setDescription(event.target.value)}
         />
       </label>
+      <ColorChoice name={`${id}-color`} value={color} onChange={setColor} disabled={!mayChange} />
       {special && (
         <p className="desk__small">
           {section.name} lists the site’s {section.lists}: its name and address stay.
@@ -274,20 +284,63 @@ function MoveButtons({
   );
 }
 
-function NewSection({ report }: { report: RowReport }) {
+/**
+ * A section's colour, one of the palette's (contract/sections.ts): each readable on the site's
+ * backgrounds, so no choice can make its headings and labels hard to read.
+ */
+function ColorChoice({
+  name,
+  value,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  value: string;
+  onChange: (color: string) => void;
+  disabled: boolean;
+}) {
+  return (
+    <fieldset className="desk-sections__colors" disabled={disabled}>
+      <legend>Colour</legend>
+      {SECTION_COLORS.map((color) => (
+        <label key={color.value} className="desk-sections__color" title={color.name}>
+          <input
+            type="radio"
+            name={name}
+            value={color.value}
+            checked={value === color.value}
+            onChange={() => onChange(color.value)}
+          />
+          <span
+            className="desk-sections__swatch"
+            style={{ background: color.value }}
+            aria-hidden="true"
+          />
+          <span className="visually-hidden">{color.name}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
   const [name, setName] = useState('');
   const [slug, setSlug] = useState<string | null>(null);
   const [description, setDescription] = useState('');
   const [inMenu, setInMenu] = useState(true);
+  // The palette's first colour no section has, until the owner picks one.
+  const [chosenColor, setColor] = useState<string | null>(null);
+  const color = chosenColor ?? freeSectionColor(taken);
   const address = slug ?? slugOf(name);
 
   function add(event: FormEvent) {
     event.preventDefault();
     void run(report, `Added ${name}: its page is /${address}.`, async () => {
-      await createSection({ name, slug: address, description, inMenu });
+      await createSection({ name, slug: address, description, inMenu, color });
       setName('');
       setSlug(null);
       setDescription('');
+      setColor(null);
     });
   }
 
@@ -321,6 +374,7 @@ function NewSection({ report }: { report: RowReport }) {
           onChange={(event) => setDescription(event.target.value)}
         />
       </label>
+      <ColorChoice name="new-section-color" value={color} onChange={setColor} disabled={false} />
       <label className="desk-check">
         <input
           type="checkbox"

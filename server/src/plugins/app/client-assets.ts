@@ -7,7 +7,7 @@ import { DomainError } from '../../domain-error.js';
 import { errorBody, HttpError } from '../../http/errors.js';
 import { DESK_API } from '../../../../contract/desk-api.js';
 import { postPath } from '../../../../contract/posts.js';
-import { previewRow } from '../../content/post-publishing.js';
+import { previewPost } from '../../content/post-publishing.js';
 import { SERVER_PATHS } from '../../../../contract/constants.js';
 import {
   browserOnlyPages,
@@ -158,7 +158,13 @@ export default fp(
             .header('x-robots-tag', 'noindex')
             .type('text/html; charset=utf-8');
           try {
-            const post = await previewRow(app.db.pool, id, changes as Record<string, unknown>);
+            // A draft is drawn whatever publishing still needs: the desk asks for those apart
+            // (POST /api/desk/posts/:id/preview/warnings) and names them over the frame.
+            const { row: post } = await previewPost(
+              app.db.pool,
+              id,
+              changes as Record<string, unknown>,
+            );
             const content = await app.siteContent.preview(post);
             const path = postPath(
               { kind: post.kind, slug: post.slug, category: post.fields.category },
@@ -308,7 +314,9 @@ export default fp(
       if (path === paths.search) return answerSearch(request, reply);
       // Who reads matters only where members see more: only there is the session looked up.
       const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
-      return sendPage(request, reply, await pages.page(path, reader));
+      // The comments under its posts, kept until they change (site/page-comments.ts).
+      const comments = await app.pageComments.forPage(content, path);
+      return sendPage(request, reply, await pages.page(path, reader, comments));
     }
 
     /**
@@ -391,5 +399,5 @@ export default fp(
     }
     app.setNotFoundHandler((request, reply) => answerPath(request, reply));
   },
-  { name: 'client-assets', dependencies: ['sessions', 'site-content', 'search'] },
+  { name: 'client-assets', dependencies: ['sessions', 'site-content', 'search', 'page-comments'] },
 );

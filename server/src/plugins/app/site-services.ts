@@ -4,8 +4,10 @@ import { contentDir, perkRedemptionsFile, perksContentDir, siteStylesheet } from
 import { isMailboxOn } from '../../mail/mailbox.js';
 import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
 import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
+import analytics from './analytics-plugin.js';
 import giving from './giving.js';
 import mailer from './mailer.js';
+import pageComments from './page-comments-plugin.js';
 import payments from './payments.js';
 import plans from './plans-plugin.js';
 import siteSearch from './search.js';
@@ -32,7 +34,8 @@ export interface SiteServicesOptions {
 
 /**
  * The site's services, each decorated once for every area: staff, payments, plans, mail, gifts and
- * seats, the perks, uploaded images, the published content and its search.
+ * seats, the perks, uploaded images, the published content, its search and the comments its pages
+ * draw.
  */
 export default fp(
   async function siteServices(app: FastifyInstance, options: SiteServicesOptions) {
@@ -73,6 +76,8 @@ export default fp(
       cssFiles: [siteStylesheet],
     });
     await app.register(siteSearch);
+    await app.register(pageComments);
+    await app.register(analytics);
   },
   { name: 'site-services', dependencies: ['foundation'] },
 );

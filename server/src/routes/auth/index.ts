@@ -180,6 +180,10 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         moveMembership: request.body.moveMembership ?? false,
         leaving: await request.getSession(),
       });
+      // A new account: a signup on the analytics (docs/analytics.md#what-is-counted).
+      await app.analytics
+        .creditSignup(request, grant.userId)
+        .catch((error: unknown) => request.log.error({ err: error }, 'could not credit a signup'));
       return continueAs(request, reply, { ...grant, method: 'link' });
     },
   );

@@ -1,5 +1,19 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARTICLE, SITE, UPLOADED_IMAGE, useDeskPostsSite } from '#test/desk-posts-site';
+import { loadContent } from '../../content/load-content.js';
+import { draftsOf, exportPosts } from '../../content/post-files.js';
+import { importPosts } from '../../content/post-import.js';
+import { ghostExportChunks } from '../../imports/ghost-export.js';
+
+/** What the Ghost export's tests read of it. */
+interface GhostData {
+  posts: { id: string; slug: string }[];
+  users: { id: string; slug: string; name: string; email: string }[];
+  posts_authors: { post_id: string; author_id: string; sort_order: number }[];
+}
 
 // Authors: each staff member's profile, a post's authors (its writer by default), the
 // bylines, the authors' pages and feeds, and JSON-LD naming them as people. Wrong input is a 400
@@ -56,6 +70,33 @@ describe('the desk’s authors', () => {
       links: profile.links,
     };
     expect(await profileRow(owner.userId)).toEqual(row);
+
+    // Audited with what changed, as it was and as it is; a save that changes nothing is not.
+    expect((await call(owner, 'PATCH', '/api/desk/profile', { bio: profile.bio })).statusCode).toBe(
+      200,
+    );
+    const audit = await call(owner, 'GET', '/api/desk/audit');
+    const changes = (
+      audit.json().entries as {
+        action: string;
+        actorEmail: string;
+        before: unknown;
+        after: unknown;
+      }[]
+    ).filter((entry) => entry.action === 'profile_change');
+    expect(changes).toEqual([
+      expect.objectContaining({
+        actorEmail: owner.email,
+        before: { name: 'owner', slug: 'owner', bio: '', picture: null, links: [] },
+        after: {
+          name: 'Ana Ruiz',
+          slug: 'ana-ruiz',
+          bio: profile.bio,
+          picture: UPLOADED_IMAGE,
+          links: profile.links,
+        },
+      }),
+    ]);
 
     for (const [body, message] of [
       [{ slug: 'Ana Ruiz!' }, 'slug: must be lower-case words joined by hyphens'],
@@ -228,5 +269,90 @@ describe('the desk’s authors', () => {
     expect((await page('/authors/sam-lee/rss.xml')).body).toContain(
       '<dc:creator>Ana Ruiz-Díaz</dc:creator>',
     );
+  });
+  it('keeps a post’s authors in its revisions, and a restore brings them back', async () => {
+    const created = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug: 'authors-kept',
+      authors: ['ana-ruiz'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, version } = created.json().post;
+    const changed = await call(owner, 'PATCH', `/api/desk/posts/${id}`, {
+      version,
+      authors: ['sam-lee', 'writer'],
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().post.authors).toEqual(['sam-lee', 'writer']);
+
+    const then = await call(owner, 'GET', `/api/desk/posts/${id}/revisions/${version}`);
+    expect(then.statusCode, then.body).toBe(200);
+    expect(then.json().revision.post.authors).toEqual(['ana-ruiz']);
+
+    const restored = await call(
+      owner,
+      'POST',
+      `/api/desk/posts/${id}/revisions/${version}/restore`,
+      {
+        version: version + 1,
+      },
+    );
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().post.authors).toEqual(['ana-ruiz']);
+    expect((await call(owner, 'GET', `/api/desk/posts/${id}`)).json().post.authors).toEqual([
+      'ana-ruiz',
+    ]);
+  });
+
+  it('writes a post’s authors into content files and Ghost exports, and a content import credits them, making a profile for a slug it does not know', async () => {
+    const post = await published({ slug: 'authors-travel', authors: ['sam-lee', 'ana-ruiz'] });
+    const folder = await mkdtemp(join(tmpdir(), 'cohort-authors-'));
+    try {
+      await exportPosts(t.database.pool, folder);
+      const file = await readFile(join(folder, 'articles', 'authors-travel.md'), 'utf8');
+      expect(file).toMatch(/\nauthors:\n {2}- sam-lee\n {2}- ana-ruiz\n/);
+
+      // Imported again, as another site's export naming an author this one does not have yet.
+      await writeFile(
+        join(folder, 'articles', 'authors-travel.md'),
+        file.replace('  - ana-ruiz\n', '  - ana-ruiz\n  - lee-okafor\n'),
+      );
+      const content = await loadContent(folder, { perks: false });
+      const result = await importPosts(t.database.pool, draftsOf(content));
+      expect(result.updated).toBeGreaterThan(0);
+      expect((await call(owner, 'GET', `/api/desk/posts/${post.id}`)).json().post.authors).toEqual([
+        'sam-lee',
+        'ana-ruiz',
+        'lee-okafor',
+      ]);
+      const { rows } = await t.database.pool.query(
+        `SELECT "name", "userId" FROM "author_profiles" WHERE "slug" = 'lee-okafor'`,
+      );
+      expect(rows).toEqual([{ name: 'Lee Okafor', userId: null }]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+
+    // Ghost's export: each author a user (one with no account here at an address that receives
+    // nothing), linked in byline order.
+    let json = '';
+    for await (const chunk of ghostExportChunks(t.database.pool, {
+      siteUrl: SITE,
+      siteName: 'Cohort',
+      staff: t.config.staff,
+    })) {
+      json += chunk;
+    }
+    const data = (JSON.parse(json) as { db: [{ data: GhostData }] }).db[0].data;
+    const ghostPost = data.posts.find((item) => item.slug === 'authors-travel');
+    const links = data.posts_authors
+      .filter((link) => link.post_id === ghostPost?.id)
+      .sort((a, b) => a.sort_order - b.sort_order)
+      .map((link) => data.users.find((user) => user.id === link.author_id));
+    expect(links.map((user) => [user?.slug, user?.name, user?.email])).toEqual([
+      ['sam-lee', 'Sam Lee', editor.email],
+      ['ana-ruiz', 'Ana Ruiz-Díaz', owner.email],
+      ['lee-okafor', 'Lee Okafor', 'lee-okafor@authors.invalid'],
+    ]);
   });
 });

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeskStaffSchema } from '../../../../contract/desk-api.js';
 import { changesAllowedUntil } from '../../desk/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
+import deskAnalyticsRoutes from './analytics.js';
+import deskCommentRoutes from './comments.js';
 import { deskStaff } from './desk-staff.js';
 import deskMailboxRoutes from './mailbox.js';
 import membersAndMoney from './members-and-money.js';
@@ -10,6 +12,10 @@ import deskPostRoutes from './posts.js';
 import deskAuthorRoutes from './authors.js';
 import deskSectionRoutes from './sections.js';
 import deskUploadRoutes from './uploads.js';
+import deskIntegrationRoutes from './integrations.js';
+import deskStaffTokenRoutes from './staff-token.js';
+import deskWebhookRoutes from './webhooks.js';
+import { keySecretsOf } from '../../integrations/integrations.js';
 
 /**
  * The publisher's desk's API, registered under `/api/desk`. Its gate is this scope's first hook,
@@ -66,8 +72,17 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     smtpUrl: config.smtpUrl,
     sessionSecret: config.sessionSecret,
     connections: config.newsletterConnections,
+    tracking: config.newsletterTracking,
   });
   await app.register(deskMailboxRoutes);
+  await app.register(deskCommentRoutes);
+  await app.register(deskAnalyticsRoutes);
+  await app.register(deskIntegrationRoutes, {
+    siteUrl: config.siteUrl,
+    secrets: keySecretsOf(config),
+  });
+  await app.register(deskStaffTokenRoutes, { secrets: keySecretsOf(config) });
+  await app.register(deskWebhookRoutes, { allowPrivate: config.webhooksAllowPrivate });
   await app.register(membersAndMoney, {
     ...site,
     currency: config.membership.currency,

@@ -21,6 +21,7 @@ import {
 import { issueMailFor, mailboxOf, renderIssue } from '../../newsletter/render-issue.js';
 import { SendLockedError, sendIssue } from '../../newsletter/send-issue.js';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
+import { TEST_COPY_DELIVERY, createMailTracking, issueFigures } from '../../newsletter/tracking.js';
 import { deskStaff } from './desk-staff.js';
 
 export interface NewsletterSendOptions {
@@ -33,6 +34,8 @@ export interface NewsletterSendOptions {
   connections: number;
   /** The delivery queue's retry timings (tests shorten them). */
   timings?: QueueTimings;
+  /** An open pixel and links through the site in each issue (NEWSLETTER_TRACKING). */
+  tracking: boolean;
 }
 
 const Id = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
@@ -121,6 +124,9 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     siteUrl: options.siteUrl,
     siteName: options.siteName,
     unsubscribeMailbox: mailboxOf(options.mailFrom),
+    ...(options.tracking && {
+      tracking: createMailTracking(options.sessionSecret, options.siteUrl),
+    }),
   };
   const tokens = createUnsubscribeTokens(options.sessionSecret);
   const timings = options.timings ?? DEFAULT_TIMINGS;
@@ -169,9 +175,10 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   async function statusOf(
     issue: Pick<NewsletterIssue, 'slug' | 'membersOnly' | 'sample'>,
   ): Promise<NewsletterSendStatus> {
-    const [{ recipients, alreadyQueued }, counts] = await Promise.all([
+    const [{ recipients, alreadyQueued }, counts, figures] = await Promise.all([
       countRecipients({ db: app.db }, issue.slug, issue.membersOnly),
       countDeliveries(app.db.pool, issue.slug),
+      issueFigures(app.db.pool, issue.slug),
     ]);
     return {
       recipients,
@@ -185,6 +192,8 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       sending: sends.has(issue.slug),
       mailing: options.smtpUrl !== undefined,
       sample: issue.sample,
+      tracking: options.tracking,
+      figures,
     };
   }
 
@@ -226,8 +235,9 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
         renderIssue(asMember ? (membersIssue ?? issue) : issue, site),
         site,
         staff.email,
-        // A test copy's unsubscribe link names nobody: it unsubscribes nobody.
-        tokens.sign('00000000-0000-4000-8000-000000000000'),
+        // A test copy's unsubscribe link names nobody: it unsubscribes nobody (nor do its
+        // pixel and links count for anyone).
+        tokens.sign(TEST_COPY_DELIVERY),
       );
       await app.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
       const copy = `A test copy of “${issue.title}”`;

@@ -216,6 +216,27 @@ describe('the desk’s posts: what a visitor sees', () => {
     expect((await page('/health')).body).toContain(live.title);
   });
 
+  it('draws each link in the tab its writer chose, and lets no other attribute through', async () => {
+    const live = await published({
+      title: 'Links That Choose',
+      slug: 'links-that-choose',
+      body:
+        'See [the guide](/wealth/index-funds){target="_blank"}, [the CDC](https://www.cdc.gov/){target="_self"}, ' +
+        '[the law](https://law.example/) and [a trap](https://trap.example/){onclick="alert(1)"}.\n',
+    });
+    const html = (await page(live.path)).body;
+    expect(html).toMatch(
+      /<a href="\/wealth\/index-funds" target="_blank" rel="noopener noreferrer">the guide<span class="visually-hidden"> \(opens in a new tab\)<\/span><\/a>/,
+    );
+    expect(html).toContain('<a href="https://www.cdc.gov/">the CDC</a>');
+    expect(html).toMatch(
+      /<a href="https:\/\/law.example\/" target="_blank" rel="noopener noreferrer">/,
+    );
+    expect(html).not.toMatch(/<a [^>]*onclick/);
+    expect(html).toContain('{onclick=&quot;alert(1)&quot;}');
+    expect(html).not.toContain('{target=');
+  });
+
   it('previews unsaved changes as the page a visitor or a member would get, saving nothing', async () => {
     const created = await call(owner, 'POST', '/api/desk/posts', {
       ...ARTICLE,
@@ -258,12 +279,102 @@ describe('the desk’s posts: what a visitor sees', () => {
     });
     expect((await page('/wealth/preview-me')).statusCode).toBe(404);
 
-    // What publishing would refuse, it names; and to anyone but staff it is no address at all.
-    const unfinished = await preview(owner, 'visitor', { summary: null });
-    expect(unfinished.statusCode).toBe(400);
-    expect(unfinished.body).toContain('Not ready to preview');
-    expect(unfinished.body).toContain('summary');
+    // What a save would refuse, it names; and to anyone but staff it is no address at all.
+    const unsavable = await preview(owner, 'visitor', { title: '' });
+    expect(unsavable.statusCode).toBe(400);
+    expect(unsavable.body).toContain('Not ready to preview');
+    expect(unsavable.body).toContain('title: must not be empty');
     expect((await preview(reader, 'visitor', {})).statusCode).toBe(404);
     expect((await preview(null, 'visitor', {})).statusCode).toBe(404);
+  });
+
+  it('draws a draft of every kind with only its title, whatever its kind still lacks', async () => {
+    for (const kind of ['article', 'campaign', 'boycott', 'resources', 'page', 'newsletter']) {
+      const title = `Only A Title ${kind}`;
+      const created = await call(writer, 'POST', '/api/desk/posts', { kind, title });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id } = created.json().post;
+      const html = await t.app.inject({
+        method: 'POST',
+        url: `/api/desk/posts/${id}/preview`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: writer.cookie },
+        payload: new URLSearchParams({ as: 'visitor', post: '{}' }).toString(),
+      });
+      expect(html.statusCode, `${kind}: ${html.body.slice(0, 300)}`).toBe(200);
+      expect(html.body, kind).toContain(title);
+      const warned = await call(writer, 'POST', `/api/desk/posts/${id}/preview/warnings`, {});
+      expect(warned.json().warnings.length, kind).toBeGreaterThan(0);
+    }
+  });
+
+  it('previews a draft that publishing would refuse, and names what it lacks by the editor’s labels', async () => {
+    // A draft as a writer leaves it after a minute: a title and a line, nothing else.
+    const created = await call(writer, 'POST', '/api/desk/posts', {
+      kind: 'article',
+      title: 'Barely Begun',
+      body: 'A first line, and an image without its text:\n\n![](' + UPLOADED_IMAGE + ')\n',
+      featureImage: UPLOADED_IMAGE,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const draft = created.json().post;
+    const html = await t.app.inject({
+      method: 'POST',
+      url: `/api/desk/posts/${draft.id}/preview`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: writer.cookie },
+      payload: new URLSearchParams({ as: 'visitor', post: '{}' }).toString(),
+    });
+    expect(html.statusCode, html.body).toBe(200);
+    expect(html.body).toContain('Barely Begun');
+    expect(html.body).toContain('A first line, and an image without its text:');
+
+    const warned = await call(writer, 'POST', `/api/desk/posts/${draft.id}/preview/warnings`, {});
+    expect(warned.statusCode, warned.body).toBe(200);
+    const { warnings } = warned.json() as {
+      warnings: { field: string; label: string; message: string }[];
+    };
+    expect(warnings.map(({ label }) => label)).toEqual([
+      'Section',
+      'Summary',
+      'Reading time (minutes)',
+      'Body',
+      'Feature image alt text',
+    ]);
+    expect(warnings.find(({ field }) => field === 'featureImageAlt')).toEqual({
+      field: 'featureImageAlt',
+      label: 'Feature image alt text',
+      message: 'is required with a feature image',
+    });
+    expect(warnings.find(({ label }) => label === 'Body')?.message).toMatch(/needs alt text/);
+
+    // The unsaved changes count: with them, nothing is left to warn of.
+    const whole = await call(writer, 'POST', `/api/desk/posts/${draft.id}/preview/warnings`, {
+      category: 'Health',
+      summary: 'What it is about.',
+      readingMinutes: 2,
+      featureImageAlt: 'A wooden table',
+      body: `A first line.\n\n![A wooden table](${UPLOADED_IMAGE})\n`,
+    });
+    expect(whole.json()).toEqual({ warnings: [] });
+    // A change a save would refuse is refused here too (400), and nothing was saved.
+    const refused = await call(writer, 'POST', `/api/desk/posts/${draft.id}/preview/warnings`, {
+      readingMinutes: 'soon',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.code).toBe('invalid_post');
+    expect((await call(owner, 'GET', `/api/desk/posts/${draft.id}`)).json().post).toMatchObject({
+      version: draft.version,
+      status: 'draft',
+    });
+    // Publishing still refuses it, with the same problems.
+    const publish = await call(owner, 'POST', `/api/desk/posts/${draft.id}/publish`, {
+      version: draft.version,
+    });
+    expect(publish.statusCode).toBe(400);
+    expect(publish.json().error.message).toMatch(
+      /featureImageAlt: is required with a feature image/,
+    );
+    expect(
+      (await call(reader, 'POST', `/api/desk/posts/${draft.id}/preview/warnings`, {})).statusCode,
+    ).toBe(404);
   });
 });

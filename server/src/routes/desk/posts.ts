@@ -8,6 +8,7 @@ import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import {
   NewPostBodySchema,
   PostChangeBodySchema,
+  PostPreviewBodySchema,
   PublishBodySchema,
   RestoreBodySchema,
   TopicBodySchema,
@@ -24,7 +25,12 @@ import {
   type PostChange,
 } from '../../content/post-editing.js';
 import { getPost, listPosts } from '../../content/post-listing.js';
-import { publishPost, submitPost, unpublishPost } from '../../content/post-publishing.js';
+import {
+  previewPost,
+  publishPost,
+  submitPost,
+  unpublishPost,
+} from '../../content/post-publishing.js';
 import { listRevisions, readRevision } from '../../content/post-versions.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
 import { describeTopic, refuseTopic } from '../../content/topic-store.js';
@@ -167,6 +173,25 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     },
     async (request) =>
       shown(await updatePost(app.db.pool, actor(request), Number(request.params.id), request.body)),
+  );
+
+  // What publishing would still refuse of the post with these unsaved changes, by the editor's
+  // labels: the preview draws a draft whatever it lacks, and the desk names these over it.
+  app.post(
+    '/posts/:id/preview/warnings',
+    {
+      schema: { params: Id, body: PostPreviewBodySchema },
+      validatorCompiler: postBody,
+      bodyLimit: MAX_POST_REQUEST_BYTES,
+    },
+    async (request) => {
+      const { warnings } = await previewPost(
+        app.db.pool,
+        Number(request.params.id),
+        request.body as Record<string, unknown>,
+      );
+      return { warnings };
+    },
   );
 
   app.post(

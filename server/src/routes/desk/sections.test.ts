@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
+import { SECTION_COLORS } from '../../../../contract/sections.js';
 
 // Sections and navigation links are the publisher's (docs/publishing.md, "Sections and the menu"): owners add, rename, describe,
 // move, hide and delete them; editors and writers are refused; a wrong body changes nothing; a
@@ -207,6 +208,52 @@ describe('the desk’s sections', () => {
     });
     expect(ownPage.statusCode).toBe(400);
     expect(ownPage.json().error.message).toContain("/arts is the section Culture's address");
+  });
+
+  it('gives a new section a colour of its own, its own feed and its row on the home page, and every screen’s data carries the menu', async () => {
+    const listed = (await call(owner, 'GET', '/api/desk/sections')).json().sections as {
+      id: number;
+      name: string;
+      color: string;
+    }[];
+    const culture = listed.find((section) => section.name === 'Culture');
+    if (!culture) throw new Error('Culture is missing');
+    // Not Wealth's blue: the palette's first colour no other section has.
+    expect(listed.filter((section) => section.color === culture.color)).toHaveLength(1);
+    expect(SECTION_COLORS.map((color) => color.value)).toContain(culture.color);
+
+    const bad = await call(owner, 'PATCH', `/api/desk/sections/${culture.id}`, {
+      color: '#ffff00',
+    });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json().error.message).toContain("one of the palette's colours");
+    const recoloured = await call(owner, 'PATCH', `/api/desk/sections/${culture.id}`, {
+      color: '#8a5a00',
+    });
+    expect(recoloured.statusCode, recoloured.body).toBe(200);
+    expect(recoloured.json().section.color).toBe('#8a5a00');
+
+    // Its feed, beside its list, with its article.
+    const feed = await page('/arts/rss.xml');
+    expect(feed.statusCode, feed.body).toBe(200);
+    expect(feed.headers['content-type']).toContain('application/rss+xml');
+    expect(feed.body).toContain('<title>Cohort: Culture</title>');
+    expect(feed.body).toContain('/arts/museum-nights');
+    expect((await page('/no-such-section/rss.xml')).statusCode).toBe(404);
+
+    // The home page's data has its newest articles; every screen's data has the menu as it is now.
+    const home = (await page('/api/site-data?path=%2F')).json();
+    expect(
+      home.highlights.articles.Culture.map((article: { slug: string }) => article.slug),
+    ).toEqual(['museum-nights']);
+    const health = (await page('/api/site-data?path=%2Fhealth')).json();
+    expect(health.navigation.sections).toContainEqual(
+      expect.objectContaining({ name: 'Culture', slug: 'arts', color: '#8a5a00' }),
+    );
+    // Drawn in its colour, in the menu's order on the home page.
+    const homePage = (await page('/')).body;
+    expect(homePage).toContain('id="latest-arts"');
+    expect(homePage).toContain('--tone:#8a5a00');
   });
 
   it('lets an owner manage the navbar’s and footer’s links; others are refused', async () => {

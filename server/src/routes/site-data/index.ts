@@ -5,7 +5,7 @@ import { differsForMembers, readerOf, siteDataFor } from '../../content/site-dat
 
 /**
  * What a screen draws (contract/site-data.ts), for the reader moving to it in the browser: the
- * same content the server would have put into that page. Revalidated on every use, like pages;
+ * same content the server would have put into that page, with the navigation. Revalidated on every use, like pages;
  * a members-only article's whole body only to a member.
  */
 const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,15 +19,22 @@ const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const content = app.siteContent.current();
       const path = request.query.path.split('?')[0] ?? '/';
+      // The navigation comes with every screen: a menu changed in the desk shows at the next move.
+      const { navigation } = content;
+      // The comments under its posts, as its page draws them (site/page-comments.ts).
+      const said = await app.pageComments.forPage(content, path);
+      const comments = said && { comments: said.comments };
       if (!differsForMembers(content, path)) {
-        return reply.header('cache-control', 'no-cache').send(siteDataFor(content, path));
+        return reply
+          .header('cache-control', 'no-cache')
+          .send({ navigation, ...siteDataFor(content, path), ...comments });
       }
       // A members-only article: whole for a member (their browser's alone), else its opening.
       const reader = await readerOf(request);
       return reply
         .header('cache-control', reader === 'member' ? 'private, no-store' : 'no-cache')
         .header('vary', 'Cookie')
-        .send(siteDataFor(content, path, reader));
+        .send({ navigation, ...siteDataFor(content, path, reader), ...comments });
     },
   );
 };

@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  SECTION_FEED_PATHS,
-  SITE_FILE_PATHS,
-  type SiteIndex,
-} from '../../../../contract/site-index.js';
+import { SITE_FILE_PATHS, type SiteIndex } from '../../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../../contract/newsletters.js';
 import {
   renderRobotsTxt,
@@ -63,7 +59,7 @@ export default async function siteFileRoutes(
     renderRssFeed(
       {
         title: siteName,
-        description: `Health and Wealth articles from ${siteName}, newest first.`,
+        description: `Articles from ${siteName}, newest first.`,
         link: `${siteUrl}/`,
         self: `${siteUrl}${SITE_FILE_PATHS.feed}`,
       },
@@ -87,13 +83,17 @@ export default async function siteFileRoutes(
       siteUrl,
     ),
   );
-  for (const feedPath of Object.values(SECTION_FEED_PATHS)) {
-    serve(feedPath, rss, (index) => {
-      // The section at this feed's address now, whatever the publisher named it.
+  // Each section of articles' feed, beside its list (`/health` → `/health/rss.xml`): the
+  // shipped sections' and every one the publisher added, at the section's address now.
+  app.get<{ Params: { section: string } }>('/:section/rss.xml', async (request, reply) => {
+    const feedPath = `/${request.params.section}/rss.xml`;
+    let body = drawn.get(feedPath);
+    if (body === undefined) {
+      const { index } = app.siteContent.current();
       const section = index.sections.find((item) => item.feedPath === feedPath);
-      if (!section) return null;
+      if (!section) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
       const { name } = section;
-      return renderRssFeed(
+      body = renderRssFeed(
         {
           title: `${siteName}: ${name}`,
           description: `${name} articles from ${siteName}, newest first.`,
@@ -103,8 +103,10 @@ export default async function siteFileRoutes(
         index.articles.filter((article) => article.section === name),
         siteUrl,
       );
-    });
-  }
+      drawn.set(feedPath, body);
+    }
+    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+  });
 
   // Each author's feed: their articles, newest first (contract/authors.ts).
   app.get<{ Params: { slug: string } }>(`${AUTHORS_PATH}/:slug/rss.xml`, async (request, reply) => {

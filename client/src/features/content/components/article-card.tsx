@@ -1,6 +1,5 @@
 import { formatDate } from '../../../lib/format-date';
-import { useArticleSectionPaths } from '../../../lib/site-navigation';
-import { articleTone } from '../sections';
+import { useArticleSectionPaths, useSectionColor } from '../../../lib/site-navigation';
 import type { ArticleSummary } from '../types';
 import { ContentCard } from './content-card';
 
@@ -16,12 +15,13 @@ export function ArticleCard({
   priority?: boolean;
 }) {
   const sectionPathOf = useArticleSectionPaths();
+  const tone = useSectionColor('articles', article.category);
   return (
     <ContentCard
       title={article.title}
       href={`${sectionPathOf(article.category)}/${article.slug}`}
       image={article.heroImage}
-      tone={articleTone(article.category)}
+      tone={tone}
       eyebrow={`${article.category} · ${article.readingMinutes} min read`}
       summary={article.summary}
       footer={<time dateTime={article.publishedAt}>{formatDate(article.publishedAt)}</time>}

@@ -1,5 +1,7 @@
 import { formatDate } from '../../../lib/format-date';
+import { toneStyle, useSectionColor } from '../../../lib/site-navigation';
 import type { Boycott } from '../types';
+import type { ReactNode } from 'react';
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
 import { ContentImage } from './content-image';
 import { PostStory } from './post-story';
@@ -10,16 +12,24 @@ export function BoycottCard({
   boycott,
   story,
   teaser = false,
+  comments,
 }: {
   boycott: Boycott;
   /** The story behind it (its body), as this reader may read it. */
   story?: MarkdownTree | undefined;
   /** `story` is a members-only story's opening only. */
   teaser?: boolean;
+  /** What readers said of it, under the story (the comments feature's, given by the route). */
+  comments?: ReactNode;
 }) {
   const titleId = `${boycott.slug}-title`;
   return (
-    <article className="boycott tone-collective" id={boycott.slug} aria-labelledby={titleId}>
+    <article
+      className="boycott"
+      id={boycott.slug}
+      aria-labelledby={titleId}
+      style={toneStyle(useSectionColor('boycotts'))}
+    >
       <div className="boycott__lead">
         <ContentImage className="boycott__image" src={boycott.heroImage} />
         <div className="boycott__intro">
@@ -53,6 +63,7 @@ export function BoycottCard({
         </dd>
       </dl>
       {story && <PostStory body={story} teaser={teaser} />}
+      {comments}
     </article>
   );
 }

@@ -1,5 +1,6 @@
 import { displayHost } from '../display-host';
 import type { Campaign } from '../types';
+import { useSectionColor } from '../../../lib/site-navigation';
 import { ContentCard } from './content-card';
 import { VisitIndicator } from './visit-indicator';
 
@@ -19,7 +20,7 @@ export function CampaignCard({
       href={campaign.externalLink}
       external
       image={campaign.heroImage}
-      tone="direct-action"
+      tone={useSectionColor('campaigns')}
       eyebrow={`Campaign · ${displayHost(campaign.externalLink)}`}
       summary={campaign.summary}
       footer={<VisitIndicator label="Visit Campaign" />}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from '../../../lib/router';
 import { ExternalLink } from '../../../components/external-link';
-import type { Tone } from '../sections';
+import { toneStyle } from '../../../lib/site-navigation';
 import { ContentImage } from './content-image';
 
 export interface ContentCardProps {
@@ -10,7 +10,8 @@ export interface ContentCardProps {
   href: string;
   external?: boolean;
   image: string;
-  tone: Tone;
+  /** Its section's colour (contract/sections.ts); the site's brand colour when it has none. */
+  tone: string | undefined;
   eyebrow?: ReactNode;
   summary: string;
   footer?: ReactNode;
@@ -46,7 +47,11 @@ export function ContentCard({
 }: ContentCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <article className={`card tone-${tone}${featured ? ' card--featured' : ''}`} id={anchor}>
+    <article
+      className={featured ? 'card card--featured' : 'card'}
+      id={anchor}
+      style={toneStyle(tone)}
+    >
       <ContentImage
         className="card__image"
         src={image}

@@ -1,5 +1,6 @@
 import { displayHost } from '../display-host';
 import type { Resource } from '../types';
+import { useSectionColor } from '../../../lib/site-navigation';
 import { ContentCard } from './content-card';
 import { VisitIndicator } from './visit-indicator';
 
@@ -11,7 +12,7 @@ export function ResourceCard({ resource }: { resource: Resource }) {
       href={resource.link}
       external
       image={resource.heroImage}
-      tone="empowerment"
+      tone={useSectionColor('resources')}
       eyebrow={displayHost(resource.link)}
       summary={resource.summary}
       footer={<VisitIndicator label="Visit Resource" />}

@@ -1,76 +1,91 @@
 import type { FocusEvent, ReactNode } from 'react';
 import { Link } from '../../../lib/router';
-import { paths } from '../../../config/paths';
+import { sectionPath, type SiteSection } from '../../../../../contract/sections';
+import { useSiteNavigation } from '../../../lib/site-navigation';
 import type { HomeHighlights } from '../types';
 import { ArticleCard } from './article-card';
 import { CampaignCard } from './campaign-card';
 import { ContentCard } from './content-card';
 import { StatusBadge } from './status-badge';
 
-/** The home page's newest items of each section, each row leading to the whole section. */
+/**
+ * The home page's newest items of each section in the menu, in the menu's order, each row leading
+ * to the whole section; a section of articles with none yet has no row.
+ */
 export function SectionHighlights({ highlights }: { highlights: HomeHighlights }) {
+  const { sections } = useSiteNavigation();
   return (
     <>
-      <HighlightRow id="latest-health" title="Health" to={paths.health} more="All Health articles">
-        {highlights.health.map((article) => (
-          <ArticleCard key={article.id} article={article} headingLevel={3} />
+      {sections
+        .filter((section) => section.inMenu)
+        .map((section) => (
+          <SectionRow key={section.id} section={section} highlights={highlights} />
         ))}
-      </HighlightRow>
-      <HighlightRow id="latest-wealth" title="Wealth" to={paths.wealth} more="All Wealth articles">
-        {highlights.wealth.map((article) => (
-          <ArticleCard key={article.id} article={article} headingLevel={3} />
-        ))}
-      </HighlightRow>
-      <HighlightRow
-        id="latest-direct-action"
-        title="Direct Action"
-        to={paths.directAction}
-        more="All campaigns"
-      >
-        {highlights.campaigns.map((campaign) => (
-          <CampaignCard key={campaign.id} campaign={campaign} headingLevel={3} />
-        ))}
-      </HighlightRow>
-      <HighlightRow
-        id="latest-collective"
-        title="Collective Action"
-        to={paths.collective}
-        more="All boycotts"
-      >
-        {highlights.boycotts.map((boycott) => (
-          <ContentCard
-            key={boycott.id}
-            title={boycott.title}
-            href={`${paths.collective}#${boycott.slug}`}
-            image={boycott.heroImage}
-            tone="collective"
-            eyebrow={<StatusBadge status={boycott.status} />}
-            summary={boycott.reason}
-            headingLevel={3}
-          />
-        ))}
-      </HighlightRow>
-      <HighlightRow
-        id="latest-empowerment"
-        title="Empowerment"
-        to={paths.empowerment}
-        more="All free resources"
-      >
-        {highlights.resourceGroups.map((group) => (
-          <ContentCard
-            key={group.id}
-            title={group.category}
-            href={`${paths.empowerment}#${group.slug}`}
-            image={group.heroImage}
-            tone="empowerment"
-            eyebrow={`${group.resourceCount} free resources`}
-            summary={group.description}
-            headingLevel={3}
-          />
-        ))}
-      </HighlightRow>
     </>
   );
+}
+
+function SectionRow({ section, highlights }: { section: SiteSection; highlights: HomeHighlights }) {
+  const row = {
+    id: `latest-${section.slug}`,
+    title: section.name,
+    to: sectionPath(section),
+  };
+  switch (section.lists) {
+    case 'articles': {
+      const articles = highlights.articles[section.name] ?? [];
+      if (articles.length === 0) return null;
+      return (
+        <HighlightRow {...row} more={`All ${section.name} articles`}>
+          {articles.map((article) => (
+            <ArticleCard key={article.id} article={article} headingLevel={3} />
+          ))}
+        </HighlightRow>
+      );
+    }
+    case 'campaigns':
+      return (
+        <HighlightRow {...row} more="All campaigns">
+          {highlights.campaigns.map((campaign) => (
+            <CampaignCard key={campaign.id} campaign={campaign} headingLevel={3} />
+          ))}
+        </HighlightRow>
+      );
+    case 'boycotts':
+      return (
+        <HighlightRow {...row} more="All boycotts">
+          {highlights.boycotts.map((boycott) => (
+            <ContentCard
+              key={boycott.id}
+              title={boycott.title}
+              href={`${row.to}#${boycott.slug}`}
+              image={boycott.heroImage}
+              tone={section.color}
+              eyebrow={<StatusBadge status={boycott.status} />}
+              summary={boycott.reason}
+              headingLevel={3}
+            />
+          ))}
+        </HighlightRow>
+      );
+    case 'resources':
+      return (
+        <HighlightRow {...row} more="All free resources">
+          {highlights.resourceGroups.map((group) => (
+            <ContentCard
+              key={group.id}
+              title={group.category}
+              href={`${row.to}#${group.slug}`}
+              image={group.heroImage}
+              tone={section.color}
+              eyebrow={`${group.resourceCount} free resources`}
+              summary={group.description}
+              headingLevel={3}
+            />
+          ))}
+        </HighlightRow>
+      );
+  }
 }
 
 function HighlightRow({

@@ -1,7 +1,7 @@
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { bodyExtensions } from './extensions';
-import { LinkDialog } from './link-dialog';
+import { LinkDialog, type LinkChoice } from './link-dialog';
 import { countWords } from './post-form';
 import { uploadImage } from './post-api';
 
@@ -24,8 +24,8 @@ export function BodyEditor({
   onError: (message: string) => void;
 }) {
   const [uploading, setUploading] = useState(0);
-  /** The link dialog, open: the link being edited ('' for a new one). */
-  const [linking, setLinking] = useState<string | null>(null);
+  /** The link dialog, open: the link under the selection (an empty address for a new one). */
+  const [linking, setLinking] = useState<LinkChoice | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const altId = useId();
   const uploadRef = useRef<(files: readonly File[], at?: number) => void>(() => {});
@@ -159,7 +159,13 @@ export function BodyEditor({
   );
   const chain = () => editor.chain().focus();
 
-  const editLink = () => setLinking(String(editor.getAttributes('link').href ?? ''));
+  const editLink = () => {
+    const { href, target } = editor.getAttributes('link');
+    setLinking({
+      href: typeof href === 'string' ? href : '',
+      target: target === '_blank' || target === '_self' ? target : null,
+    });
+  };
   const closeLink = (change?: (run: ReturnType<typeof chain>) => ReturnType<typeof chain>) => {
     setLinking(null);
     const run = chain().extendMarkRange('link');
@@ -266,7 +272,7 @@ export function BodyEditor({
       {linking !== null && (
         <LinkDialog
           current={state.link ? linking : null}
-          onSave={(href) => closeLink((run) => run.setLink({ href }))}
+          onSave={(link) => closeLink((run) => run.setLink(link))}
           onRemove={() => closeLink((run) => run.unsetLink())}
           onCancel={() => closeLink()}
         />

@@ -1,7 +1,13 @@
 import { Extension, Node, type AnyExtension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
+import Link from '@tiptap/extension-link';
 import { Markdown } from '@tiptap/markdown';
 import StarterKit from '@tiptap/starter-kit';
+import {
+  readLinkTarget,
+  writeLinkTarget,
+  type LinkTarget,
+} from '../../../../../contract/link-target';
 import { MEMBERS_DIVIDER, splitAtDivider } from '../../../../../contract/posts';
 
 /**
@@ -218,6 +224,75 @@ const TwoTildeStrike = Extension.create({
       : helpers.createTextNode(String(token.raw ?? '')),
 });
 
+const isLinkTarget = (value: unknown): value is LinkTarget =>
+  value === '_blank' || value === '_self';
+
+/**
+ * A link, with its own choice of tab when the writer made one (the link dialog's "Open in a new
+ * tab"): `target` is null for the site's rule, and written after the link's Markdown as
+ * `{target="_blank"}` or `{target="_self"}` (contract/link-target.ts).
+ */
+const BodyLink = Link.extend({
+  addAttributes() {
+    return {
+      ...this.parent?.(),
+      target: {
+        default: null,
+        parseHTML: (element: HTMLElement) => {
+          const target = element.getAttribute('target');
+          return isLinkTarget(target) ? target : null;
+        },
+      },
+      rel: { default: null },
+    };
+  },
+  renderMarkdown(node, helpers, context) {
+    const written = this.parent?.(node, helpers, context) ?? '';
+    const target: unknown = node.attrs?.target;
+    return isLinkTarget(target) ? written + writeLinkTarget(target) : written;
+  },
+});
+
+/**
+ * `[words](address){target="_blank"}`: a link and its choice of tab, read as one piece. Markdown's
+ * own reader would read the link and leave the choice as text after it. A link it does not
+ * match (brackets nested twice, say) is read as a link, its choice kept as text.
+ */
+const TARGETED_LINK =
+  /^\[((?:\\.|[^[\]\\]|\[(?:\\.|[^[\]\\])*\])*)\]\([ \t]*(<[^<>\n]*>|(?:[^()\s\\]|\\.|\((?:[^()\s\\]|\\.)*\))+)(?:[ \t]+"((?:\\.|[^"\\])*)")?[ \t]*\)/;
+const unescapeMarkdown = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
+const TargetedLink = Extension.create({
+  name: 'targetedLink',
+  markdownTokenName: 'targetedLink',
+  markdownTokenizer: {
+    name: 'targetedLink',
+    level: 'inline',
+    start: (src) => src.indexOf('['),
+    tokenize: (src, _tokens, lexer) => {
+      const match = TARGETED_LINK.exec(src);
+      if (!match) return undefined;
+      const choice = readLinkTarget(src.slice(match[0].length));
+      if (!choice) return undefined;
+      const [whole, text = '', address = '', title] = match;
+      return {
+        type: 'targetedLink',
+        raw: whole + src.slice(match[0].length, match[0].length + choice.length),
+        href: unescapeMarkdown(address.replace(/^<|>$/g, '')),
+        title: title === undefined ? null : unescapeMarkdown(title),
+        target: choice.target,
+        tokens: lexer.inlineTokens(text),
+      };
+    },
+  },
+  parseMarkdown: (token, helpers) =>
+    helpers.applyMark('link', helpers.parseInline(token.tokens ?? []), {
+      href: token.href,
+      title: token.title ?? null,
+      target: token.target,
+    }),
+});
+
 /**
  * What a post's body can hold in the editor: exactly what the site draws (contract/markdown-tree):
  * headings ## to ####, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
@@ -233,13 +308,17 @@ export function bodyExtensions(): AnyExtension[] {
       heading: { levels: [2, 3, 4] },
       // Not drawn by the site: no underline to write.
       underline: false,
-      link: {
-        openOnClick: false,
-        autolink: true,
-        protocols: ['http', 'https'],
-        isAllowedUri: (url) => /^(https?:\/\/|\/(?!\/))/i.test(url),
-      },
+      link: false,
     }),
+    BodyLink.configure({
+      openOnClick: false,
+      autolink: true,
+      protocols: ['http', 'https'],
+      isAllowedUri: (url) => /^(https?:\/\/|\/(?!\/))/i.test(url),
+      // The tab is the link's own choice (`target`), or the site's rule: none by default.
+      HTMLAttributes: { target: null, rel: null },
+    }),
+    TargetedLink,
     Image.configure({ inline: false, allowBase64: false }),
     MembersDivider,
     TwoTildeStrike,

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { fetchTopics } from '../desk-api';
 import { SelectField } from './select-field';
-import { listText, parseList, type FieldSpec } from './post-form';
+import type { FieldSpec } from '../../../../../contract/post-editor-fields';
+import { listText, parseList } from './post-form';
 
 /** One of the fields a kind has beside its title and body, drawn as its spec says. */
 export function KindField({

@@ -1,16 +1,32 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useNavigate } from '../../../lib/router';
 import { EditorDialog } from './editor-dialog';
 
+/** The browser's Navigation API, where it has one. */
+const navigationApi = (): Navigation | null =>
+  (window as { navigation?: Navigation }).navigation ?? null;
+
+/** Where a held leaving was going: a link's address, or an entry of the history (Back, Forward). */
+type Held = { to: string; key: string | null };
+
 /**
- * A link of the app followed while the post has unsaved work (the desk's menu, "← Posts"): held,
- * and answered as where it led, for the page to ask first. Links in the body, new tabs and other
- * sites go their way. A leaving tab is the sync's (draft-sync.ts: the browser asks).
+ * Leaving the page while the post has unsaved work, held for the page to ask first: a link of the
+ * app (the desk's menu, "← Posts"), and the browser's Back and Forward, which the Navigation API
+ * lets a page stop before they happen (Chromium's, and where other browsers have it): the
+ * address stays the editor's, and the history is untouched until the writer leaves. Links in the
+ * body, new tabs and other sites go their way. A leaving tab is the sync's (draft-sync.ts: the
+ * browser asks), as is Back where the API is missing: the words stay in this browser.
  */
 export function useLeaveGuard(unsaved: boolean): {
   leavingTo: string | null;
   stay: () => void;
+  /** Goes where the held leaving was going. */
+  leave: () => void;
 } {
-  const [leavingTo, setLeavingTo] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const [held, setHeld] = useState<Held | null>(null);
+  /** A traversal the writer chose to make: let through once. */
+  const letThrough = useRef(false);
   useEffect(() => {
     if (!unsaved) return;
     const hold = (event: MouseEvent) => {
@@ -26,12 +42,45 @@ export function useLeaveGuard(unsaved: boolean): {
       // Before react-router's own handler (on the app's root, below the document) sees it.
       event.preventDefault();
       event.stopPropagation();
-      setLeavingTo(`${to.pathname}${to.search}${to.hash}`);
+      setHeld({ to: `${to.pathname}${to.search}${to.hash}`, key: null });
     };
     document.addEventListener('click', hold, true);
-    return () => document.removeEventListener('click', hold, true);
+    // Back and Forward within the app: stopped before the address changes (a traversal to
+    // another document is the browser's to ask about, through beforeunload).
+    const history = navigationApi();
+    const holdTraversal = (event: NavigateEvent) => {
+      if (event.navigationType !== 'traverse' || !event.destination.sameDocument) return;
+      if (letThrough.current) {
+        letThrough.current = false;
+        return;
+      }
+      if (!event.cancelable) return;
+      event.preventDefault();
+      const to = new URL(event.destination.url);
+      setHeld({ to: `${to.pathname}${to.search}${to.hash}`, key: event.destination.key });
+    };
+    history?.addEventListener('navigate', holdTraversal);
+    return () => {
+      document.removeEventListener('click', hold, true);
+      history?.removeEventListener('navigate', holdTraversal);
+    };
   }, [unsaved]);
-  return { leavingTo, stay: () => setLeavingTo(null) };
+  return {
+    leavingTo: held?.to ?? null,
+    stay: () => setHeld(null),
+    leave: () => {
+      setHeld(null);
+      if (!held) return;
+      const history = navigationApi();
+      if (held.key === null || !history) return navigate(held.to);
+      letThrough.current = true;
+      history.traverseTo(held.key).finished?.catch(() => {
+        // An entry gone since (the history moved on): its address instead.
+        letThrough.current = false;
+        navigate(held.to);
+      });
+    },
+  };
 }
 
 /**

@@ -1,15 +1,30 @@
 import { useId, useState } from 'react';
-import { isExternalHref } from '../../../../../contract/safe-href';
+import { opensInNewTab, type LinkTarget } from '../../../../../contract/link-target';
 import { EditorDialog } from './editor-dialog';
 
 /** What the editor accepts as a link: an http(s) address or a path on this site. */
 export const isLinkAddress = (href: string) => /^(https?:\/\/[^\s]+|\/(?!\/)\S*)$/i.test(href);
 
+/** A link as the dialog edits it: its address, and its own choice of tab (null: the site's rule). */
+export interface LinkChoice {
+  href: string;
+  target: LinkTarget | null;
+}
+
 /**
- * The body's link dialog: the address (filled in when the selection is a link already), then
- * Save, Remove (an existing link) or Cancel. "Open in a new tab" says what the site does with the
- * address: Markdown keeps no choice of tab, and the site opens another site's address in a new
- * tab and its own pages in the same one (client/src/components/external-link.tsx).
+ * The choice of tab a link keeps (contract/link-target.ts): only one the site's rule would not
+ * make, so that a link following the rule keeps following it when its address changes.
+ */
+export function targetOf(href: string, newTab: boolean): LinkTarget | null {
+  if (newTab === opensInNewTab(href)) return null;
+  return newTab ? '_blank' : '_self';
+}
+
+/**
+ * The body's link dialog: the address (filled in when the selection is a link already) and
+ * whether it opens in a new tab, then Save, Remove (an existing link) or Cancel. Until the writer
+ * chooses, the tab follows the site's rule for the address as typed: another site's in a new tab,
+ * the site's own pages in the same one.
  */
 export function LinkDialog({
   current,
@@ -18,15 +33,20 @@ export function LinkDialog({
   onCancel,
 }: {
   /** The link being edited; null for a new one. */
-  current: string | null;
-  onSave: (href: string) => void;
+  current: LinkChoice | null;
+  onSave: (link: LinkChoice) => void;
   onRemove: () => void;
   onCancel: () => void;
 }) {
   const titleId = useId();
-  const [href, setHref] = useState(current ?? '');
+  const [href, setHref] = useState(current?.href ?? '');
+  /** The writer's choice of tab; null while the link follows the site's rule. */
+  const [chosen, setChosen] = useState<boolean | null>(
+    current?.target ? current.target === '_blank' : null,
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const address = href.trim();
+  const newTab = chosen ?? opensInNewTab(address);
   return (
     <EditorDialog labelledBy={titleId} className="editor-dialog--small" onClose={onCancel}>
       <form
@@ -39,7 +59,7 @@ export function LinkDialog({
             );
             return;
           }
-          onSave(address);
+          onSave({ href: address, target: targetOf(address, newTab) });
         }}
       >
         <h2 id={titleId}>{current ? 'Edit link' : 'Add a link'}</h2>
@@ -66,14 +86,15 @@ export function LinkDialog({
         <label className="desk-check">
           <input
             type="checkbox"
-            checked={isExternalHref(address)}
-            disabled
+            checked={newTab}
             aria-describedby={`${titleId}-tab`}
+            onChange={(event) => setChosen(event.target.checked)}
           />
           Open in a new tab
         </label>
         <p id={`${titleId}-tab`} className="desk__small">
-          The site opens another site’s address in a new tab, and its own pages in the same one.
+          Unless you choose, another site’s address opens in a new tab and the site’s own pages in
+          the same one.
         </p>
         <p className="button-row">
           <button type="submit" className="button button--accent">

@@ -88,6 +88,31 @@ describe('the editor’s Markdown', () => {
     expect(tree.children.at(-1)?.type).toBe('footnotes');
   });
 
+  it('keeps a link’s choice of tab, and reads it into the link, not its text', () => {
+    const body =
+      'Read [the **guide**](/wealth/guide){target="_blank"}, [the CDC](https://www.cdc.gov/sleep_(adults)){target="_self"}, [a title](https://a.example "A title"){target="_blank"} and [the law](https://law.example).';
+    expect(roundTrip(body)).toBe(body);
+    expect(convertMarkdownToTree(roundTrip(body))).toEqual(convertMarkdownToTree(body));
+    const m = manager();
+    const links: unknown[] = [];
+    const walk = (node: {
+      marks?: { type: string; attrs?: Record<string, unknown> }[];
+      content?: unknown[];
+    }) => {
+      for (const mark of node.marks ?? [])
+        if (mark.type === 'link') links.push(mark.attrs?.target ?? null);
+      for (const child of node.content ?? []) walk(child as typeof node);
+    };
+    walk(m.parse(body));
+    expect([...new Set(links)]).toEqual(['_blank', '_self', null]);
+    // Kramdown's spelling reads the same, and is written the site's way.
+    expect(roundTrip('[a](/a){:target="_blank"}')).toBe('[a](/a){target="_blank"}');
+    // Anything else after a link stays its text.
+    expect(convertMarkdownToTree(roundTrip('[a](/a){onclick="x"}'))).toEqual(
+      convertMarkdownToTree('[a](/a){onclick="x"}'),
+    );
+  });
+
   it('keeps ~~strike-through~~, and a single tilde as a tilde', () => {
     const body = 'It was ~~free~~ $5, in ~5 minutes, or ~10~ at most.';
     const back = roundTrip(body);

@@ -93,6 +93,7 @@ export function NewsletterPanel({
           {!status.mailing && ' SMTP_URL is not set: mail goes to the server’s log.'}
         </p>
       )}
+      {status && status.figures.delivered > 0 && <IssueFigures status={status} />}
       {message && (
         <p
           className={message.ok ? 'desk__done' : 'form-error'}
@@ -171,5 +172,40 @@ export function NewsletterPanel({
       </p>
       {!live && mayPublish && <p className="desk__small">Publish the issue, then send it.</p>}
     </section>
+  );
+}
+
+/**
+ * Opens and clicks of a sent issue (docs/newsletter.md#opens-and-clicks). Opens are an estimate:
+ * many mail readers load no images until asked, some load every image whether read or not.
+ */
+function IssueFigures({ status }: { status: NewsletterStatus }) {
+  const { delivered, opens, clickers, links } = status.figures;
+  const share = (n: number) => (delivered > 0 ? ` (${Math.round((100 * n) / delivered)}%)` : '');
+  return (
+    <div className="post-editor__mail-figures">
+      <h3>Opens and clicks</h3>
+      <p className="desk__small">
+        Opened by about {count(opens, 'subscriber', 'subscribers')} of{' '}
+        {delivered.toLocaleString('en-US')}
+        {share(opens)}: an estimate, as many mail readers block the image that counts an open and
+        some load it unread. Links followed by {count(clickers, 'subscriber', 'subscribers')}
+        {share(clickers)}.
+        {!status.tracking && ' Tracking is off (NEWSLETTER_TRACKING=off): nothing new is counted.'}
+      </p>
+      {links.length > 0 && (
+        <ul className="post-editor__mail-links" aria-label="Links followed">
+          {links.map((link) => (
+            <li key={link.url}>
+              <span className="post-editor__mail-link">{link.url}</span>{' '}
+              <span className="desk__small">
+                {count(link.unique, 'subscriber', 'subscribers')},{' '}
+                {count(link.total, 'click', 'clicks')}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { DESK_API } from '../../../../../contract/constants';
 import type { NewsletterSendStatus } from '../../../../../contract/desk-api';
 import type { UploadedImage } from '../../../../../contract/images';
+import type { PublishWarning } from '../../../../../contract/post-editor-fields';
 import type { PostJson, PostKind } from '../../../../../contract/posts';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 
@@ -117,6 +118,13 @@ export async function uploadImage(file: File): Promise<UploadedImageJson> {
 }
 
 export const previewUrl = (id: number) => `${posts}/${id}/preview`;
+
+/** What publishing would still refuse of the post with these changes, by the editor's labels. */
+export const fetchPreviewWarnings = (id: number, changes: Record<string, unknown>) =>
+  apiRequest<{ warnings: PublishWarning[] }>(`${posts}/${id}/preview/warnings`, {
+    method: 'POST',
+    body: changes,
+  });
 
 export type { NewsletterSendStatus as NewsletterStatus };
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from '../../../lib/router';
 import type { DeskStaff } from '../../../../../contract/desk-api';
+import { KIND_FIELDS } from '../../../../../contract/post-editor-fields';
 import { POST_KINDS, type PostJson, type PostKind } from '../../../../../contract/posts';
 import { useDocumentHead } from '../../../lib/document-head';
 import { ConfirmBox } from '../confirm-box';
@@ -13,6 +14,7 @@ import { KindField } from './kind-fields';
 import { AuthorsField } from './authors-field';
 import { LeaveDialog, useLeaveGuard } from './leave-guard';
 import { NewsletterPanel } from './newsletter-panel';
+import { PostFiguresPanel } from './post-figures-panel';
 import { confirmLabel, describePending, type PendingChange } from './pending-change';
 import { publishPost, restoreRevision, submitPost, unpublishPost, type Revision } from './post-api';
 import {
@@ -21,18 +23,17 @@ import {
   emptyForm,
   fieldValue,
   formatLocal,
-  KIND_FIELDS,
   KIND_LABELS,
   KINDS_WITH_BODY,
   withBody,
 } from './post-form';
-import { previewWarnings } from './preview-notes';
 import { firstPreview, PreviewPanel, type PreviewView } from './preview-panel';
 import { PublishActions } from './publish-actions';
 import { SchedulePanel } from './schedule-panel';
 import { SearchAndSharing } from './search-and-sharing';
 import { useDraftSync } from './use-draft-sync';
 import editorCss from './editor.css?inline';
+import figuresCss from './post-figures-panel.css?inline';
 
 /**
  * Writing a post (/desk/posts/new, /desk/posts/:id): the title, the body in the rich-text editor,
@@ -115,11 +116,11 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   }
 
   /** Leaving with unsaved work, asked first (useLeaveGuard): saved, or kept in this browser. */
-  function leaveTo(to: string, saveFirst: boolean) {
+  function leaveWith(saveFirst: boolean) {
+    if (!saveFirst) return leave.leave();
     leave.stay();
-    if (!saveFirst) return navigate(to);
     void sync.save().then((saved) => {
-      if (saved) navigate(to);
+      if (saved) leave.leave();
     });
   }
 
@@ -135,7 +136,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
 
   return (
     <section className="post-editor" aria-labelledby="editor-title">
-      <style>{editorCss}</style>
+      <style>{editorCss + figuresCss}</style>
       <div className="post-editor__head">
         <p className="desk__back">
           <Link to="/desk/posts">← Posts</Link>
@@ -172,8 +173,8 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
         <LeaveDialog
           title={form.title}
           canSave={!live && form.title.trim() !== ''}
-          onSaveAndLeave={() => leaveTo(leave.leavingTo ?? '/desk/posts', true)}
-          onLeave={() => leaveTo(leave.leavingTo ?? '/desk/posts', false)}
+          onSaveAndLeave={() => leaveWith(true)}
+          onLeave={() => leaveWith(false)}
           onStay={leave.stay}
         />
       )}
@@ -312,6 +313,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
             />
           )}
           <SearchAndSharing form={form} onChange={sync.edit} />
+          {post?.status === 'published' && <PostFiguresPanel post={post} />}
           {post && (kind === 'newsletter' || kind === 'article') && (
             <NewsletterPanel post={post} changes={changesOf(form, kind)} mayPublish={mayPublish} />
           )}
@@ -330,7 +332,6 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
         <PreviewPanel
           postId={post.id}
           changes={changesOf(form, kind)}
-          warnings={previewWarnings(form)}
           view={preview}
           onChange={setPreview}
           onClose={() => setPreview(null)}

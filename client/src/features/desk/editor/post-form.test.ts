@@ -74,6 +74,12 @@ describe('the reading time', () => {
     expect(readingMinutesOf(words(20_000))).toBe(60);
   });
 
+  it('counts a link’s words, not its address or its choice of tab', () => {
+    expect(countMarkdownWords('Read [the guide](https://a.example/x){target="_blank"} now.')).toBe(
+      4,
+    );
+  });
+
   it('counts words, not Markdown: addresses, image syntax and list markers are not read', () => {
     expect(
       countMarkdownWords(

@@ -1,4 +1,4 @@
-import { articleCategories, boycottStatuses } from '../../../../../contract/content-types';
+import { KIND_FIELDS } from '../../../../../contract/post-editor-fields';
 import {
   isScreenText,
   KINDS_WITH_BODY,
@@ -20,112 +20,6 @@ export interface PostForm {
   seoDescription: string;
   fields: Record<string, unknown>;
 }
-
-/** A field of a kind, as the editor shows it. */
-export type FieldSpec =
-  | { name: string; label: string; type: 'text' | 'url' | 'date'; hint?: string }
-  | { name: string; label: string; type: 'textarea'; max?: number; hint?: string }
-  | { name: string; label: string; type: 'number'; min: number; max: number; hint?: string }
-  | {
-      name: string;
-      label: string;
-      type: 'select';
-      options: readonly string[];
-      /** The site's sections of articles instead of `options`, once they load. */
-      optionsFrom?: 'sections';
-    }
-  | { name: string; label: string; type: 'checkbox'; hint?: string }
-  /** A list typed as words separated by commas (article slugs, topics), maybe with suggestions. */
-  | { name: string; label: string; type: 'list'; hint?: string; suggests?: 'topics' }
-  | {
-      name: string;
-      label: string;
-      type: 'rows';
-      columns: { name: string; label: string; type: 'text' | 'url' | 'date' | 'number' }[];
-      hint?: string;
-    };
-
-/** The fields each kind has beside its title and body, in the order the editor shows them. */
-export const KIND_FIELDS: Record<PostKind, FieldSpec[]> = {
-  article: [
-    {
-      name: 'category',
-      label: 'Section',
-      type: 'select',
-      options: articleCategories,
-      optionsFrom: 'sections',
-    },
-    { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
-    {
-      name: 'readingMinutes',
-      label: 'Reading time (minutes)',
-      type: 'number',
-      min: 1,
-      max: 60,
-      hint: 'Counted from the body as you write (230 words a minute) until you set it yourself.',
-    },
-    {
-      name: 'tags',
-      label: 'Topics',
-      type: 'list',
-      hint: 'Up to eight, separated by commas: Housing, Student debt',
-      suggests: 'topics',
-    },
-  ],
-  campaign: [
-    { name: 'summary', label: 'Summary', type: 'textarea', max: 200 },
-    { name: 'externalLink', label: 'Campaign link', type: 'url', hint: 'https://…' },
-    {
-      name: 'tags',
-      label: 'Topics',
-      type: 'list',
-      hint: 'Up to eight, separated by commas: Housing, Student debt',
-      suggests: 'topics',
-    },
-  ],
-  boycott: [
-    { name: 'reason', label: 'Why', type: 'textarea' },
-    { name: 'boycottStatus', label: 'Boycott status', type: 'select', options: boycottStatuses },
-    { name: 'alternative.name', label: 'Alternative', type: 'text' },
-    { name: 'alternative.description', label: 'About the alternative', type: 'textarea' },
-    {
-      name: 'updates',
-      label: 'Updates',
-      type: 'rows',
-      hint: 'At least two, newest last.',
-      columns: [
-        { name: 'date', label: 'Date', type: 'date' },
-        { name: 'note', label: 'Note', type: 'text' },
-      ],
-    },
-  ],
-  resources: [
-    { name: 'description', label: 'Description', type: 'textarea' },
-    {
-      name: 'resources',
-      label: 'Resources',
-      type: 'rows',
-      hint: 'At least four.',
-      columns: [
-        { name: 'id', label: 'Id', type: 'number' },
-        { name: 'title', label: 'Title', type: 'text' },
-        { name: 'summary', label: 'Summary', type: 'text' },
-        { name: 'link', label: 'Link', type: 'url' },
-      ],
-    },
-  ],
-  page: [{ name: 'description', label: 'Description', type: 'textarea', max: 200 }],
-  newsletter: [
-    { name: 'summary', label: 'Summary', type: 'textarea', max: 300 },
-    {
-      name: 'articles',
-      label: 'Articles mailed under it',
-      type: 'list',
-      hint: 'Up to six article slugs, separated by commas.',
-    },
-    { name: 'sample', label: 'A shipped sample', type: 'checkbox' },
-  ],
-};
 
 export const KIND_LABELS: Record<PostKind, string> = {
   article: 'Article',
@@ -276,7 +170,8 @@ export const countMarkdownWords = (markdown: string) =>
     markdown
       .replace(/<!--[\s\S]*?-->/g, ' ')
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, ' ')
-      .replace(/\]\([^)]*\)/g, ' ')
+      // A link's address, and its choice of tab (contract/link-target.ts).
+      .replace(/\]\([^)]*\)(?:\{:?\s*target\s*=[^}\n]*\})?/g, ' ')
       .replace(/[#>*_~`|[\]]+|^\s*(?:[-+]|\d+[.)])\s/gm, ' '),
   );
 

@@ -1,40 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_ALT_STAND_IN, previewChanges, previewWarnings } from './preview-notes';
+import { fieldLabel } from '../../../../../contract/post-editor-fields';
+import { describeWarning } from './preview-notes';
 
-// A draft's preview is drawn without what only publishing asks for: a missing alt text is named
-// as the editor labels it, and stood in for in what the preview sends.
+describe('the preview’s warnings', () => {
+  it('names each field by its label in the editor, never by its name in the API', () => {
+    expect(fieldLabel('article', 'featureImageAlt')).toBe('Feature image alt text');
+    expect(fieldLabel('article', 'category')).toBe('Section');
+    expect(fieldLabel('boycott', 'alternative.name')).toBe('Alternative');
+    expect(fieldLabel('boycott', 'updates.0.note')).toBe('Updates');
+    expect(fieldLabel('resources', 'category')).toBe('Title');
+    expect(fieldLabel('campaign', 'externalLink')).toBe('Campaign link');
+  });
 
-const form = { body: 'Words.', featureImage: '', featureImageAlt: '' };
-const photo = '/uploads/0123456789abcdefghij-1600x1067.webp';
-
-describe('the preview of a draft', () => {
-  it('names a missing feature image alt text by its label, never by its API name', () => {
-    const warnings = previewWarnings({ ...form, featureImage: photo });
-    expect(warnings).toEqual(['Feature image alt text is missing: add it before you publish.']);
-    expect(warnings.join(' ')).not.toContain('featureImageAlt');
-    expect(previewWarnings({ ...form, featureImage: photo, featureImageAlt: 'A street' })).toEqual(
-      [],
+  it('reads as a sentence', () => {
+    expect(describeWarning({ label: 'Summary', message: 'is required' })).toBe(
+      'Summary is required.',
     );
-  });
-
-  it('warns of a body image without alt text, and draws it with a stand-in', () => {
-    const body = `Before.\n\n![](${photo})\n\n![A rally](${photo})`;
-    expect(previewWarnings({ ...form, body })).toEqual([
-      'An image in the body has no alt text: select it and fill in its Alt text.',
-    ]);
-    expect(previewChanges({ body, featureImage: photo, featureImageAlt: null })).toEqual({
-      body: `Before.\n\n![${PREVIEW_ALT_STAND_IN}](${photo})\n\n![A rally](${photo})`,
-      featureImage: photo,
-      featureImageAlt: PREVIEW_ALT_STAND_IN,
-    });
-  });
-
-  it('sends a post with its alt texts as it is', () => {
-    const changes = {
-      body: `![A rally](${photo})`,
-      featureImage: photo,
-      featureImageAlt: 'A street',
-    };
-    expect(previewChanges(changes)).toEqual(changes);
+    expect(describeWarning({ label: 'Body', message: 'raw HTML is not allowed: <div>' })).toBe(
+      'Body: raw HTML is not allowed: <div>.',
+    );
   });
 });

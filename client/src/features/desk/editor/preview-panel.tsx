@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { EditorDialog } from './editor-dialog';
-import { previewUrl } from './post-api';
-import { previewChanges } from './preview-notes';
+import { fetchPreviewWarnings, previewUrl } from './post-api';
+import { describeWarning } from './preview-notes';
 
 /** Who the preview is drawn for, and at which width. */
 export interface PreviewView {
@@ -18,30 +18,41 @@ export const firstPreview = (): PreviewView => ({
 /**
  * The page the post would be, drawn by the server from the editor's content (saved or not), as a
  * visitor or a member sees it, at a phone's width or a desktop's: over the editor, where the
- * writer is, saying which it shows. A draft is drawn without what only publishing asks for (alt
- * texts), named above it as warnings.
+ * writer is, saying which it shows. A draft is drawn whatever publishing still needs (a section,
+ * a summary, alt texts…): the server names those by the editor's labels, listed above it.
  */
 export function PreviewPanel({
   postId,
   changes,
-  warnings,
   view: { as, width },
   onChange,
   onClose,
 }: {
   postId: number;
   changes: Record<string, unknown>;
-  warnings: string[];
   view: PreviewView;
   onChange: (next: PreviewView) => void;
   onClose: () => void;
 }) {
   const titleId = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const json = JSON.stringify(previewChanges(changes));
+  const json = JSON.stringify(changes);
+  const [warnings, setWarnings] = useState<string[]>([]);
   useEffect(() => {
     formRef.current?.submit();
   }, [json, as, width]);
+  useEffect(() => {
+    let current = true;
+    fetchPreviewWarnings(postId, JSON.parse(json) as Record<string, unknown>)
+      .then(({ warnings: found }) => current && setWarnings(found.map(describeWarning)))
+      .catch((error: unknown) => {
+        if (!current) return;
+        setWarnings([error instanceof Error ? error.message : 'What publishing needs is unknown.']);
+      });
+    return () => {
+      current = false;
+    };
+  }, [postId, json]);
   const widthName = width === 390 ? 'phone' : 'desktop';
   return (
     <EditorDialog labelledBy={titleId} className="editor-dialog--preview" onClose={onClose}>

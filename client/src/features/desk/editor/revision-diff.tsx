@@ -1,6 +1,7 @@
 import type { PostJson } from '../../../../../contract/posts';
 import { diffLines, foldUnchanged } from './line-diff';
-import { fieldValue, KIND_FIELDS } from './post-form';
+import { KIND_FIELDS } from '../../../../../contract/post-editor-fields';
+import { fieldValue } from './post-form';
 
 /** A field that differs between an earlier version and the post now, as the editor labels it. */
 export interface FieldChange {

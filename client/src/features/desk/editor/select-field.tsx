@@ -1,5 +1,5 @@
 import { useArticleSectionNames } from '../use-article-sections';
-import type { FieldSpec } from './post-form';
+import type { FieldSpec } from '../../../../../contract/post-editor-fields';
 
 /**
  * A field chosen from a list: its spec's options, or the site's sections of articles (GET

@@ -1,0 +1,249 @@
+import type pg from 'pg';
+import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
+import { writeAudit } from '../desk/audit.js';
+import { DomainError } from '../domain-error.js';
+import { cleanText, writeAccount, writeConsent } from '../imports/member-accounts.js';
+import { memberJsonSql } from '../webhooks/webhook-events.js';
+import type { AdminCaller } from './admin-caller.js';
+
+/**
+ * Members through Ghost's Admin API (docs/ghost-api.md#admin-api), for tools that sync
+ * subscribers: browse (by `email:` filter), read, add and edit a member's email, name, note,
+ * labels and newsletter consent. A member added here is an account without a password, its
+ * address not proven, as an import makes one (imports/member-accounts.ts): its owner signs in by
+ * a mailed link or code. Consent (`newsletters: [{…}]` or `subscribed: true`) puts the address on
+ * the newsletter, confirmed. Nothing here touches money: no comps, no plans.
+ */
+
+export type GhostMember = Record<string, unknown>;
+
+const invalidMember = (message: string) =>
+  new DomainError(400, 'invalid_member', message, { ghostType: 'ValidationError' });
+const memberNotFound = () =>
+  new DomainError(404, 'not_found', 'Member not found.', { ghostType: 'NotFoundError' });
+
+export async function readGhostMember(db: Pick<pg.Pool, 'query'>, id: string) {
+  if (!/^[0-9a-f-]{36}$/.test(id)) throw memberNotFound();
+  const { rows } = await db.query<{ json: GhostMember }>(
+    `SELECT m.json FROM (${memberJsonSql('$1')}) m WHERE m.json->>'email' IS NOT NULL`,
+    [id],
+  );
+  const member = rows[0]?.json;
+  if (!member) throw memberNotFound();
+  return member;
+}
+
+/** `email:'a@b.c'` (quoted or not): the one filter members/ takes. 400 for any other. */
+function emailFilterOf(filter: string | undefined): string | null {
+  if (filter === undefined || filter === '') return null;
+  const match = /^email:(?:'([^']*)'|"([^"]*)"|([^\s,+'"]+))$/.exec(filter.trim());
+  const email = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (!email) {
+    throw new DomainError(
+      400,
+      'invalid_filter',
+      `Members can be filtered by email only (filter=email:'someone@example.com'), not "${filter}".`,
+      { ghostType: 'BadRequestError' },
+    );
+  }
+  return normalizeEmail(email);
+}
+
+/** Members with an address, newest first, a page at a time, in Ghost's shape. */
+export async function browseGhostMembers(
+  db: Pick<pg.Pool, 'query'>,
+  query: { filter?: string; limit: number; page: number },
+) {
+  const email = emailFilterOf(query.filter);
+  const { rows } = await db.query<{ id: string; total: number }>(
+    `SELECT "id", count(*) OVER ()::int AS total FROM "users"
+      WHERE "email" IS NOT NULL AND ($1::text IS NULL OR "email" = $1)
+      ORDER BY "createdAt" DESC, "id" LIMIT $2 OFFSET $3`,
+    [email, query.limit, (query.page - 1) * query.limit],
+  );
+  const members = await Promise.all(rows.map((row) => readGhostMember(db, row.id)));
+  const total =
+    rows[0]?.total ??
+    (
+      await db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM "users"
+          WHERE "email" IS NOT NULL AND ($1::text IS NULL OR "email" = $1)`,
+        [email],
+      )
+    ).rows[0]?.total ??
+    0;
+  const pages = Math.max(1, Math.ceil(total / query.limit));
+  return {
+    members,
+    meta: {
+      pagination: {
+        page: query.page,
+        limit: query.limit,
+        pages,
+        total,
+        next: query.page < pages ? query.page + 1 : null,
+        prev: query.page > 1 ? query.page - 1 : null,
+      },
+    },
+  };
+}
+
+interface MemberInput {
+  email?: string;
+  name?: string | null;
+  note?: string | null;
+  labels?: string[];
+  subscribed?: boolean;
+}
+
+/** Ghost's member body read: labels as names or `{name}`, consent as `newsletters` or `subscribed`. */
+function readMemberInput(input: Record<string, unknown>): MemberInput {
+  const read: MemberInput = {};
+  const text = (field: string, max: number, keepLines: boolean) => {
+    const value = input[field];
+    if (value === undefined) return undefined;
+    if (value !== null && typeof value !== 'string') throw invalidMember(`${field} must be text.`);
+    if (typeof value === 'string' && value.length > max) {
+      throw invalidMember(`${field} must be at most ${max} characters.`);
+    }
+    return value === null ? null : cleanText(value, keepLines);
+  };
+  if (input.email !== undefined) {
+    if (typeof input.email !== 'string' || !isValidEmail(normalizeEmail(input.email))) {
+      throw invalidMember('email must be a valid email address.');
+    }
+    read.email = normalizeEmail(input.email);
+  }
+  const name = text('name', 191, false);
+  if (name !== undefined) read.name = name;
+  const note = text('note', 2000, true);
+  if (note !== undefined) read.note = note;
+  if (input.labels !== undefined) {
+    if (!Array.isArray(input.labels)) throw invalidMember('labels must be a list.');
+    const labels = (input.labels as unknown[]).map((label) => {
+      const name =
+        typeof label === 'string'
+          ? label
+          : typeof (label as { name?: unknown } | null)?.name === 'string'
+            ? (label as { name: string }).name
+            : null;
+      const clean = name === null ? null : cleanText(name, false);
+      if (!clean || clean.length > 191) throw invalidMember('labels must be names or {name}.');
+      return clean;
+    });
+    read.labels = [...new Set(labels)];
+  }
+  if (Array.isArray(input.newsletters)) read.subscribed = input.newsletters.length > 0;
+  if (typeof input.subscribed === 'boolean') read.subscribed = input.subscribed;
+  return read;
+}
+
+async function auditMember(
+  tx: Tx,
+  caller: AdminCaller,
+  action: 'api_member_add' | 'api_member_change',
+  userId: string,
+  before: unknown,
+  after: unknown,
+) {
+  await writeAudit(
+    tx,
+    { userId: caller.actor.userId, email: caller.label },
+    { action, targetUserId: userId, before, after },
+  );
+}
+
+/** Takes the address off the newsletter (as its own unsubscribe link would). */
+async function unsubscribe(tx: Tx, email: string) {
+  await tx.query(
+    `UPDATE newsletter_subscribers SET state = 'unsubscribed', "unsubscribedAt" = now(),
+        "updatedAt" = now()
+      WHERE email = $1 AND state IN ('pending', 'confirmed')`,
+    [email],
+  );
+}
+
+export async function addGhostMember(
+  pool: pg.Pool,
+  caller: AdminCaller,
+  input: Record<string, unknown>,
+): Promise<GhostMember> {
+  const read = readMemberInput(input);
+  if (!read.email) throw invalidMember('email is required.');
+  const email = read.email;
+  const id = await withTransaction(pool, async (tx) => {
+    const taken = await tx.query(`SELECT 1 FROM users WHERE email = $1`, [email]);
+    if (taken.rows.length > 0) throw invalidMember('Member already exists.');
+    const { account } = await writeAccount(tx, {
+      email,
+      name: read.name ?? null,
+      note: read.note ?? null,
+      labels: read.labels ?? [],
+      subscribed: read.subscribed ?? false,
+      comp: undefined,
+      createdAt: null,
+      stripeCustomerId: null,
+    });
+    if (read.subscribed) await writeConsent(tx, account, email);
+    await auditMember(tx, caller, 'api_member_add', account.id, null, {
+      email,
+      name: read.name ?? null,
+      labels: read.labels ?? [],
+      subscribed: read.subscribed ?? false,
+    });
+    return account.id;
+  });
+  return readGhostMember(pool, id);
+}
+
+export async function editGhostMember(
+  pool: pg.Pool,
+  caller: AdminCaller,
+  id: string,
+  input: Record<string, unknown>,
+): Promise<GhostMember> {
+  const before = await readGhostMember(pool, id);
+  const read = readMemberInput(input);
+  if (read.email !== undefined && read.email !== before.email) {
+    throw invalidMember(
+      'email cannot be changed here: the member changes it from their account page.',
+    );
+  }
+  const email = before.email as string;
+  await withTransaction(pool, async (tx) => {
+    await tx.query(
+      `UPDATE users SET name = CASE WHEN $2 THEN $3 ELSE name END,
+          note = CASE WHEN $4 THEN $5 ELSE note END,
+          labels = CASE WHEN $6 THEN $7::text[] ELSE labels END, "updatedAt" = now()
+        WHERE id = $1`,
+      [
+        id,
+        read.name !== undefined,
+        read.name ?? null,
+        read.note !== undefined,
+        read.note ?? null,
+        read.labels !== undefined,
+        read.labels ?? [],
+      ],
+    );
+    if (read.subscribed === true) {
+      const { rows } = await tx.query<{ proven: boolean }>(
+        `SELECT "emailVerifiedAt" IS NOT NULL AS proven FROM users WHERE id = $1`,
+        [id],
+      );
+      const account = {
+        id,
+        name: null,
+        note: null,
+        labels: [],
+        proven: rows[0]?.proven ?? false,
+        hasPassword: false,
+      };
+      await writeConsent(tx, account, email);
+    }
+    if (read.subscribed === false) await unsubscribe(tx, email);
+    await auditMember(tx, caller, 'api_member_change', id, before, read);
+  });
+  return readGhostMember(pool, id);
+}

@@ -1,0 +1,216 @@
+import { parseUploadUrl } from '../../../contract/images.js';
+import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
+import { DomainError } from '../domain-error.js';
+import { cleanSlug } from '../imports/clean-slug.js';
+import { renderLexical, renderMobiledoc } from '../imports/ghost-cards.js';
+import { cutAtWord } from '../imports/import-posts.js';
+import {
+  htmlToMarkdown,
+  openingTextOf,
+  rewriteImages,
+  wordCountOf,
+} from '../imports/html-to-markdown.js';
+
+/**
+ * A post or page as Ghost's Admin API is sent it (`{posts: [{…}]}`), read into the site's terms
+ * (docs/ghost-api.md#admin-api): its body from HTML (`?source=html`), Lexical or Mobiledoc, turned
+ * into the site's Markdown by the importer's sanitising converter; Ghost's field names onto the
+ * site's columns. What the site has no place for (`featured`, `codeinjection_*`, `og_*`…) is
+ * taken and not kept.
+ */
+
+export type GhostInput = Record<string, unknown>;
+
+/** A refusal in Ghost's terms: 422 ValidationError, naming the field. */
+export const invalidGhostField = (field: string, message: string) =>
+  new DomainError(400, 'invalid_post', `Validation error, cannot save post: ${field} ${message}.`, {
+    ghostType: 'ValidationError',
+    ghostContext: `${field} ${message}`,
+  });
+
+/** The one object in `{posts: [object]}` (or `pages`); 400 for anything else. */
+export function readGhostDocument(body: unknown, resource: 'posts' | 'pages'): GhostInput {
+  const list = (body as Record<string, unknown> | null)?.[resource];
+  const first = Array.isArray(list) ? (list[0] as unknown) : undefined;
+  if (!Array.isArray(list) || list.length !== 1 || typeof first !== 'object' || first === null) {
+    throw new DomainError(
+      400,
+      'invalid_request',
+      `Send one ${resource.slice(0, -1)} as {"${resource}": [{…}]}.`,
+      { ghostType: 'BadRequestError' },
+    );
+  }
+  return first as GhostInput;
+}
+
+const textOf = (input: GhostInput, field: string, max: number): string | undefined | null => {
+  const value = input[field];
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (typeof value !== 'string') throw invalidGhostField(field, 'must be text');
+  if (value.length > max) throw invalidGhostField(field, `must be at most ${max} characters`);
+  return value;
+};
+
+/** The site's Markdown for the body the input carries, or undefined when it carries none. */
+export function markdownOf(input: GhostInput, siteUrl: string): string | undefined {
+  let html: string | undefined;
+  try {
+    if (input.lexical !== undefined && input.lexical !== null) {
+      html = renderLexical(input.lexical as string);
+    } else if (input.mobiledoc !== undefined && input.mobiledoc !== null) {
+      html = renderMobiledoc(input.mobiledoc as string);
+    }
+  } catch {
+    throw invalidGhostField(input.lexical ? 'lexical' : 'mobiledoc', 'is not valid JSON');
+  }
+  if (html === undefined) {
+    const given = textOf(input, 'html', 2_000_000);
+    if (given === undefined) return undefined;
+    html = given ?? '';
+  }
+  const { markdown } = htmlToMarkdown(html, { flavour: 'ghost', siteUrl });
+  return rewriteImages(markdown, (image) => {
+    const path = ownUploadPath(image.url, siteUrl);
+    if (!path) return null;
+    return { url: path, alt: image.alt?.trim() || image.caption?.trim() || 'Image' };
+  }).trim();
+}
+
+/**
+ * An image address as an upload of this site (`/uploads/…`, as images/upload/ answered it,
+ * absolute or not); null for any other (kept as a link in a body: the site shows only its own).
+ */
+export function ownUploadPath(url: string, siteUrl: string): string | null {
+  const path = url.startsWith(siteUrl) ? url.slice(siteUrl.length) : url;
+  return parseUploadUrl(path) ? path : null;
+}
+
+/** Tags as Ghost sends them (names, `{name}` or `{slug}` objects) as the site's topic names. */
+export function tagNamesOf(input: GhostInput, knownNames: ReadonlyMap<string, string>): string[] {
+  const tags = input.tags;
+  if (tags === undefined || tags === null) return [];
+  if (!Array.isArray(tags)) throw invalidGhostField('tags', 'must be a list');
+  const names: string[] = [];
+  for (const tag of tags as unknown[]) {
+    const object = typeof tag === 'object' && tag !== null ? (tag as Record<string, unknown>) : {};
+    const name =
+      typeof tag === 'string'
+        ? tag
+        : typeof object.name === 'string'
+          ? object.name
+          : typeof object.slug === 'string'
+            ? (knownNames.get(object.slug) ?? object.slug.replace(/-/g, ' '))
+            : null;
+    if (name === null) throw invalidGhostField('tags', 'must be names or {name} or {slug}');
+    const trimmed = name.trim();
+    // Ghost's internal tags (`#…`) are for its themes: not topics.
+    if (trimmed.startsWith('#') || topicSlug(trimmed) === '') continue;
+    if (!names.some((other) => topicSlug(other) === topicSlug(trimmed))) {
+      names.push(cutAtWord(trimmed, 40, ''));
+    }
+  }
+  if (names.length > MAX_TAGS) throw invalidGhostField('tags', `must be at most ${MAX_TAGS}`);
+  return names;
+}
+
+/** What a new post or a change says, in the site's columns (undefined: not said). */
+export interface ReadGhostPost {
+  title?: string;
+  slug?: string;
+  body?: string;
+  visibility?: 'public' | 'members';
+  featureImage?: string | null;
+  featureImageAlt?: string | null;
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  excerpt?: string | null;
+  tags?: string[];
+  status?: 'draft' | 'scheduled' | 'published';
+  publishedAt?: Date | null;
+  updatedAt?: string;
+}
+
+const VISIBILITIES: Record<string, 'public' | 'members'> = {
+  public: 'public',
+  members: 'members',
+  paid: 'members',
+  tiers: 'members',
+};
+
+export function readGhostPost(
+  input: GhostInput,
+  site: { siteUrl: string; topicNames: ReadonlyMap<string, string> },
+): ReadGhostPost {
+  const read: ReadGhostPost = {};
+  const title = textOf(input, 'title', 200);
+  if (title !== undefined) {
+    if (!title?.trim()) throw invalidGhostField('title', 'is required');
+    read.title = title.replace(/\s+/g, ' ').trim();
+  }
+  const slug = textOf(input, 'slug', 180);
+  if (slug) read.slug = cleanSlug(slug, read.title ?? slug, slug);
+  const body = markdownOf(input, site.siteUrl);
+  if (body !== undefined) read.body = body;
+  if (input.visibility !== undefined) {
+    const visibility = VISIBILITIES[String(input.visibility)];
+    if (!visibility) throw invalidGhostField('visibility', 'must be public, members or paid');
+    read.visibility = visibility;
+  }
+  const image = textOf(input, 'feature_image', 2000);
+  if (image !== undefined) {
+    const path = image === null || image === '' ? null : ownUploadPath(image, site.siteUrl);
+    if (image && !path) {
+      throw invalidGhostField(
+        'feature_image',
+        'must be an image uploaded to this site first (images/upload/)',
+      );
+    }
+    read.featureImage = path;
+  }
+  const alt = textOf(input, 'feature_image_alt', 500);
+  if (alt !== undefined) read.featureImageAlt = alt?.trim() || null;
+  const seoTitle = textOf(input, 'meta_title', 120);
+  if (seoTitle !== undefined) read.seoTitle = seoTitle?.trim() || null;
+  const seoDescription = textOf(input, 'meta_description', 300);
+  if (seoDescription !== undefined) read.seoDescription = seoDescription?.trim() || null;
+  const excerpt = textOf(input, 'custom_excerpt', 300);
+  if (excerpt !== undefined) read.excerpt = excerpt?.trim() || null;
+  if (input.tags !== undefined) read.tags = tagNamesOf(input, site.topicNames);
+  if (input.status !== undefined) {
+    if (input.status !== 'draft' && input.status !== 'scheduled' && input.status !== 'published') {
+      throw invalidGhostField('status', 'must be draft, scheduled or published');
+    }
+    read.status = input.status;
+  }
+  const publishedAt = textOf(input, 'published_at', 40);
+  if (publishedAt !== undefined) {
+    const at = publishedAt === null ? null : new Date(publishedAt);
+    if (at && Number.isNaN(at.getTime())) {
+      throw invalidGhostField('published_at', 'must be an ISO date and time');
+    }
+    read.publishedAt = at;
+  }
+  if (read.status === 'scheduled' && !(read.publishedAt && read.publishedAt > new Date())) {
+    throw invalidGhostField('published_at', 'must be in the future for a scheduled post');
+  }
+  const updatedAt = textOf(input, 'updated_at', 40);
+  if (updatedAt) read.updatedAt = updatedAt;
+  return read;
+}
+
+/** Words a minute, for an article's reading time (as the importer counts it). */
+const WORDS_PER_MINUTE = 230;
+
+/** A summary for a post that has no excerpt: its opening words, else its title. */
+export function summaryOf(body: string, title: string, excerpt: string | null | undefined) {
+  return (
+    cutAtWord(excerpt ?? '', 200) || cutAtWord(openingTextOf(body), 200) || cutAtWord(title, 200)
+  );
+}
+
+export const readingMinutesOf = (body: string) =>
+  Math.min(60, Math.max(1, Math.round(wordCountOf(body) / WORDS_PER_MINUTE)));
+
+/** A slug from a title, for a post sent without one. */
+export const slugFromTitle = (title: string) => cleanSlug('', title, 'post');

@@ -1,0 +1,485 @@
+import type { Author } from '../../../contract/authors.js';
+import type { SiteContent } from '../content/site-content.js';
+import { ghostId } from '../imports/ghost-export.js';
+import { parseFilter, type FieldValues, type Filter } from './filter.js';
+import { badRequest, notFound } from './ghost-error.js';
+import {
+  ghostAuthor,
+  ghostPost,
+  ghostTagsOf,
+  ghostTypeOf,
+  type GhostAuthor,
+  type GhostPost,
+  type GhostSite,
+  type GhostTag,
+} from './serializers.js';
+
+/**
+ * What Ghost's Content API answers (docs/ghost-api.md), drawn from the same published content the
+ * site's pages are (plugins/app/site-content-plugin.ts): one index per generation of that content,
+ * made the first time the API is asked after a change. A post's HTML is drawn the first time it is
+ * asked for; every answer's text is kept, by its query, until the content changes again, so a
+ * front end asking the same page again costs a lookup.
+ */
+
+type Scalar = string | number | boolean | null;
+type Row = Record<string, unknown>;
+
+interface PostEntry {
+  id: string;
+  slug: string;
+  title: string;
+  publishedAt: string;
+  updatedAt: string;
+  visibility: 'public' | 'paid';
+  tags: GhostTag[];
+  authors: GhostAuthor[];
+  /** The post in Ghost's shape with its public text, drawn once when first asked for. */
+  full(): GhostPost;
+}
+
+interface TagEntry {
+  tag: GhostTag;
+  posts: number;
+}
+
+interface AuthorEntry {
+  author: GhostAuthor;
+  posts: number;
+}
+
+export interface GhostContentIndex {
+  posts: PostEntry[];
+  pages: PostEntry[];
+  tags: TagEntry[];
+  authors: AuthorEntry[];
+  /** Answers' bytes (JSON) by their query, for this generation of the content. */
+  answers: Map<string, Buffer>;
+  /**
+   * Content keys found valid during this generation. Deleting an integration moves the content
+   * generation (integrations/integrations.ts), so a deleted key is never held past it.
+   */
+  keys: Set<string>;
+}
+
+/** How many answers one generation keeps (a front end asks for a few dozen different ones). */
+const MAX_KEPT_ANSWERS = 2_000;
+
+const indexes = new WeakMap<SiteContent, GhostContentIndex>();
+
+/** The index for this content, made once. */
+export function ghostContentIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
+  let index = indexes.get(content);
+  if (!index) {
+    index = buildIndex(content, site);
+    indexes.set(content, index);
+  }
+  return index;
+}
+
+function buildIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
+  const posts: PostEntry[] = [];
+  const pages: PostEntry[] = [];
+  const tags = new Map<string, TagEntry>();
+  const authors = new Map<string, AuthorEntry>();
+  for (const published of content.published) {
+    const { row } = published;
+    const type = ghostTypeOf(row);
+    if (!type) continue;
+    let drawn: GhostPost | null = null;
+    const postTags = ghostTagsOf(site, row);
+    const postAuthors = published.authors.map((author: Author) => ghostAuthor(site, author));
+    const entry: PostEntry = {
+      id: ghostId(site.siteUrl, 'post', row.id),
+      slug: row.slug,
+      title: row.title,
+      publishedAt: (row.publishedAt ?? row.updatedAt).toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      visibility: row.visibility === 'members' ? 'paid' : 'public',
+      tags: postTags,
+      authors: postAuthors,
+      full: () => (drawn ??= ghostPost(site, published, 'public')),
+    };
+    (type === 'post' ? posts : pages).push(entry);
+    for (const tag of postTags) {
+      const held = tags.get(tag.slug) ?? { tag, posts: 0 };
+      if (type === 'post') held.posts += 1;
+      tags.set(tag.slug, held);
+    }
+    for (const author of postAuthors) {
+      const held = authors.get(author.slug) ?? { author, posts: 0 };
+      if (type === 'post') held.posts += 1;
+      authors.set(author.slug, held);
+    }
+  }
+  for (const [slug, topic] of content.topics) {
+    const held = tags.get(slug);
+    if (held && topic.written) held.tag = { ...held.tag, description: topic.description };
+  }
+  const newestFirst = (a: PostEntry, b: PostEntry) => b.publishedAt.localeCompare(a.publishedAt);
+  return {
+    posts: posts.sort(newestFirst),
+    pages: pages.sort(newestFirst),
+    tags: [...tags.values()].sort((a, b) => a.tag.name.localeCompare(b.tag.name)),
+    authors: [...authors.values()].sort((a, b) => a.author.name.localeCompare(b.author.name)),
+    answers: new Map(),
+    keys: new Set(),
+  };
+}
+
+/**
+ * An answer's JSON, kept for the generation by `key` (the resource and its query) as bytes: sent
+ * again as they are, not encoded again.
+ */
+export function keptAnswer(index: GhostContentIndex, key: string, make: () => object): Buffer {
+  const kept = index.answers.get(key);
+  if (kept !== undefined) return kept;
+  const bytes = Buffer.from(JSON.stringify(make()));
+  if (index.answers.size >= MAX_KEPT_ANSWERS) index.answers.clear();
+  index.answers.set(key, bytes);
+  return bytes;
+}
+
+/** The query parameters of a browse or read, as sent (every one optional). */
+export interface GhostQuery {
+  limit?: string;
+  page?: string;
+  order?: string;
+  filter?: string;
+  include?: string;
+  fields?: string;
+  formats?: string;
+}
+
+const DEFAULT_LIMIT = 15;
+const MAX_LIMIT = 100;
+
+function listOf(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function parseLimit(text: string | undefined): number | 'all' {
+  if (text === undefined || text === '') return DEFAULT_LIMIT;
+  if (text === 'all') return 'all';
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) {
+    throw badRequest('limit must be a whole number from 1, or "all".', `limit=${text}`);
+  }
+  return Math.min(Number(text), MAX_LIMIT);
+}
+
+function parsePage(text: string | undefined): number {
+  if (text === undefined || text === '') return 1;
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) {
+    throw badRequest('page must be a whole number from 1.', `page=${text}`);
+  }
+  return Number(text);
+}
+
+type Comparator<T> = (a: T, b: T) => number;
+
+/** `order=published_at desc, title asc`, over the fields a resource sorts by. */
+function parseOrder<T>(
+  text: string | undefined,
+  fields: Record<string, (item: T) => string | number>,
+  fallback: Comparator<T>,
+): Comparator<T> {
+  const parts = listOf(text);
+  if (parts.length === 0) return fallback;
+  const keys = parts.map((part) => {
+    const [field = '', direction = 'asc', extra] = part.split(/\s+/);
+    const read = fields[field.toLowerCase()];
+    const dir = direction.toLowerCase();
+    if (!read || (dir !== 'asc' && dir !== 'desc') || extra !== undefined) {
+      throw badRequest(
+        `Cannot order by "${part}".`,
+        `Order by ${Object.keys(fields).join(', ')}, each asc or desc.`,
+      );
+    }
+    return { read, sign: dir === 'asc' ? 1 : -1 };
+  });
+  return (a, b) => {
+    for (const { read, sign } of keys) {
+      const x = read(a);
+      const y = read(b);
+      const diff =
+        typeof x === 'number' && typeof y === 'number'
+          ? x - y
+          : String(x).localeCompare(String(y), 'en', { sensitivity: 'base' });
+      if (diff !== 0) return diff * sign;
+    }
+    return fallback(a, b);
+  };
+}
+
+function paginate<T>(items: readonly T[], query: GhostQuery) {
+  const limit = parseLimit(query.limit);
+  const page = parsePage(query.page);
+  const total = items.length;
+  const size = limit === 'all' ? Math.max(total, 1) : limit;
+  const pages = Math.max(1, Math.ceil(total / size));
+  const start = limit === 'all' ? 0 : (page - 1) * size;
+  return {
+    items: limit === 'all' ? items : items.slice(start, start + size),
+    pagination: {
+      page,
+      limit,
+      pages,
+      total,
+      next: page < pages ? page + 1 : null,
+      prev: page > 1 ? page - 1 : null,
+    },
+  };
+}
+
+/** Only the fields asked for (`fields=title,url`), else all. */
+function pick(row: Row, fields: readonly string[]): Row {
+  if (fields.length === 0) return row;
+  const picked: Row = {};
+  for (const field of fields) if (field in row) picked[field] = row[field];
+  return picked;
+}
+
+const POST_FILTER_FIELDS = new Set([
+  'id',
+  'slug',
+  'title',
+  'tag',
+  'tags',
+  'tags.slug',
+  'author',
+  'authors',
+  'authors.slug',
+  'primary_tag',
+  'primary_tag.slug',
+  'primary_author',
+  'primary_author.slug',
+  'featured',
+  'visibility',
+  'status',
+  'published_at',
+  'updated_at',
+]);
+
+function postValues(entry: PostEntry): FieldValues {
+  return (field) => {
+    switch (field) {
+      case 'id':
+        return [entry.id];
+      case 'slug':
+        return [entry.slug];
+      case 'title':
+        return [entry.title];
+      case 'tag':
+      case 'tags':
+      case 'tags.slug':
+        return entry.tags.map((tag) => tag.slug);
+      case 'author':
+      case 'authors':
+      case 'authors.slug':
+        return entry.authors.map((author) => author.slug);
+      case 'primary_tag':
+      case 'primary_tag.slug': {
+        const primary = entry.tags.find((tag) => tag.visibility === 'public');
+        return primary ? [primary.slug] : [null];
+      }
+      case 'primary_author':
+      case 'primary_author.slug':
+        return [entry.authors[0]?.slug ?? null];
+      case 'featured':
+        return ['false'];
+      case 'visibility':
+        return [entry.visibility];
+      case 'status':
+        return ['published'];
+      case 'published_at':
+        return [entry.publishedAt];
+      default:
+        return [entry.updatedAt];
+    }
+  };
+}
+
+const POST_ORDER: Record<string, (entry: PostEntry) => string> = {
+  published_at: (entry) => entry.publishedAt,
+  updated_at: (entry) => entry.updatedAt,
+  created_at: (entry) => entry.publishedAt,
+  title: (entry) => entry.title,
+  slug: (entry) => entry.slug,
+};
+
+const POST_INCLUDES = new Set(['tags', 'authors']);
+const FORMATS = new Set(['html', 'plaintext', 'mobiledoc', 'lexical']);
+
+/** A post as the query asks for it: with its includes and formats, and only its fields. */
+function shapePost(entry: PostEntry, query: GhostQuery): Row {
+  const include = new Set(listOf(query.include));
+  for (const name of include) {
+    if (!POST_INCLUDES.has(name)) {
+      throw badRequest(`Cannot include "${name}".`, 'Posts and pages include tags and authors.');
+    }
+  }
+  const formats = listOf(query.formats);
+  for (const format of formats) {
+    if (!FORMATS.has(format)) {
+      throw badRequest(`Unknown format "${format}".`, 'Formats: html, plaintext.');
+    }
+  }
+  const wanted = new Set(formats.length === 0 ? ['html'] : formats);
+  const {
+    tags,
+    authors,
+    primary_tag: primaryTag,
+    primary_author: primaryAuthor,
+    html,
+    plaintext,
+    ...rest
+  } = entry.full();
+  const row: Row = {
+    ...rest,
+    ...(wanted.has('html') && { html }),
+    ...(wanted.has('plaintext') && { plaintext }),
+    ...(include.has('tags') && { tags, primary_tag: primaryTag }),
+    ...(include.has('authors') && { authors, primary_author: primaryAuthor }),
+  };
+  return pick(row, listOf(query.fields));
+}
+
+function filterOf(query: GhostQuery, fields: ReadonlySet<string>): Filter | null {
+  return query.filter === undefined || query.filter === ''
+    ? null
+    : parseFilter(query.filter, fields);
+}
+
+/** `posts/` or `pages/`: a page of them, newest first unless asked otherwise. */
+export function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
+  const filter = filterOf(query, POST_FILTER_FIELDS);
+  const order = parseOrder(query.order, POST_ORDER, (a, b) =>
+    b.publishedAt.localeCompare(a.publishedAt),
+  );
+  const chosen = (
+    filter ? entries.filter((entry) => filter(postValues(entry))) : [...entries]
+  ).sort(order);
+  const { items, pagination } = paginate(chosen, query);
+  return { items: items.map((entry) => shapePost(entry, query)), meta: { pagination } };
+}
+
+/** `posts/:id/` or `posts/slug/:slug/`. */
+export function readPost(
+  entries: readonly PostEntry[],
+  by: { id: string } | { slug: string },
+  query: GhostQuery,
+  what: 'Post' | 'Page',
+): Row {
+  const entry = entries.find((candidate) =>
+    'id' in by ? candidate.id === by.id : candidate.slug === by.slug,
+  );
+  if (!entry) throw notFound(`${what} not found.`);
+  return shapePost(entry, query);
+}
+
+const COUNT_INCLUDE = 'count.posts';
+
+function countIncluded(query: GhostQuery, what: string): boolean {
+  const include = listOf(query.include);
+  for (const name of include) {
+    if (name !== COUNT_INCLUDE) {
+      throw badRequest(`Cannot include "${name}".`, `${what} include count.posts.`);
+    }
+  }
+  return include.length > 0;
+}
+
+const TAG_FILTER_FIELDS = new Set(['id', 'slug', 'name', 'visibility']);
+const tagValues =
+  ({ tag }: TagEntry): FieldValues =>
+  (field) => {
+    const value = (tag as unknown as Record<string, Scalar>)[field];
+    return [value ?? null];
+  };
+
+/** `tags/`: public tags by name unless asked otherwise (Ghost's default filter). */
+export function browseTags(entries: readonly TagEntry[], query: GhostQuery) {
+  const withCount = countIncluded(query, 'Tags');
+  const filter = filterOf(query, TAG_FILTER_FIELDS);
+  const visible = filter
+    ? entries.filter((entry) => filter(tagValues(entry)))
+    : entries.filter((entry) => entry.tag.visibility === 'public');
+  const order = parseOrder<TagEntry>(
+    query.order,
+    {
+      name: (entry) => entry.tag.name,
+      slug: (entry) => entry.tag.slug,
+      'count.posts': (entry) => entry.posts,
+    },
+    (a, b) => a.tag.name.localeCompare(b.tag.name),
+  );
+  const { items, pagination } = paginate([...visible].sort(order), query);
+  return {
+    items: items.map((entry) => shapeCounted(entry.tag, entry.posts, withCount, query)),
+    meta: { pagination },
+  };
+}
+
+function shapeCounted(
+  item: GhostTag | GhostAuthor,
+  posts: number,
+  withCount: boolean,
+  query: GhostQuery,
+) {
+  const row: Row = { ...item, ...(withCount && { count: { posts } }) };
+  return pick(row, listOf(query.fields));
+}
+
+export function readTag(
+  entries: readonly TagEntry[],
+  by: { id: string } | { slug: string },
+  query: GhostQuery,
+) {
+  const withCount = countIncluded(query, 'Tags');
+  const entry = entries.find(({ tag }) => ('id' in by ? tag.id === by.id : tag.slug === by.slug));
+  if (!entry) throw notFound('Tag not found.');
+  return shapeCounted(entry.tag, entry.posts, withCount, query);
+}
+
+const AUTHOR_FILTER_FIELDS = new Set(['id', 'slug', 'name']);
+
+/** `authors/`: everyone credited on a published post, by name. */
+export function browseAuthors(entries: readonly AuthorEntry[], query: GhostQuery) {
+  const withCount = countIncluded(query, 'Authors');
+  const filter = filterOf(query, AUTHOR_FILTER_FIELDS);
+  const chosen = filter
+    ? entries.filter(({ author }) =>
+        filter((field) => [(author as unknown as Record<string, Scalar>)[field] ?? null]),
+      )
+    : entries;
+  const order = parseOrder<AuthorEntry>(
+    query.order,
+    {
+      name: (entry) => entry.author.name,
+      slug: (entry) => entry.author.slug,
+      'count.posts': (entry) => entry.posts,
+    },
+    (a, b) => a.author.name.localeCompare(b.author.name),
+  );
+  const { items, pagination } = paginate([...chosen].sort(order), query);
+  return {
+    items: items.map((entry) => shapeCounted(entry.author, entry.posts, withCount, query)),
+    meta: { pagination },
+  };
+}
+
+export function readAuthor(
+  entries: readonly AuthorEntry[],
+  by: { id: string } | { slug: string },
+  query: GhostQuery,
+) {
+  const withCount = countIncluded(query, 'Authors');
+  const entry = entries.find(({ author }) =>
+    'id' in by ? author.id === by.id : author.slug === by.slug,
+  );
+  if (!entry) throw notFound('Author not found.');
+  return shapeCounted(entry.author, entry.posts, withCount, query);
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../db/transaction.js';
+import { storeImportedComment } from '../../comments/imported-comments.js';
+import { withSite, type Site } from '#test/with-site';
+import { comment, list, livePost, namedMember, posted } from '#test/comment-fixtures';
+
+// What the operator's settings change (COMMENTS, COMMENTS_HOLD_FIRST_LINK: docs/comments.md), the
+// pace limit across two app servers, and comments brought by an import.
+
+describe('COMMENTS=off', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await withSite({ env: { COMMENTS: 'off' } });
+  });
+  afterAll(async () => site?.close());
+
+  it('lists nothing and refuses every comment, like and report with 403', async () => {
+    const post = await livePost(site);
+    const member = await namedMember(site, 'Muted');
+    const { rows } = await site.database.pool.query<{ id: string }>(
+      `INSERT INTO comments (id, "postId", "userId", body, html)
+       VALUES (gen_random_uuid(), $1, $2, 'Before', '<p>Before</p>') RETURNING id`,
+      [post.id, member.userId],
+    );
+    const before = rows[0]?.id ?? '';
+    const seen = await list(site, member, post.id);
+    expect(seen).toMatchObject({ count: 0, comments: [], nextCursor: null });
+    expect(seen.viewer.canComment).toBe(false);
+    const refused = await comment(site, member, post.id, 'Hello');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('comments_off');
+    expect((await comment(site, null, post.id, 'Hello')).statusCode).toBe(403);
+    expect((await site.call(member, 'POST', `/api/comments/${before}/likes`)).statusCode).toBe(403);
+    const report = await site.call(member, 'POST', `/api/comments/${before}/reports`, {
+      reason: 'Old',
+    });
+    expect(report.statusCode).toBe(403);
+  });
+});
+
+describe('COMMENTS=everyone with COMMENTS_HOLD_FIRST_LINK=on', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await withSite({
+      env: {
+        COMMENTS: 'everyone',
+        COMMENTS_HOLD_FIRST_LINK: 'on',
+        STAFF_EMAILS: 'boss@example.com',
+      },
+    });
+  });
+  afterAll(async () => site?.close());
+
+  it('lets any account with a proven address comment, not an unproven one', async () => {
+    const post = await livePost(site);
+    const reader = await namedMember(site, 'Free Reader', { paid: false });
+    expect((await comment(site, reader, post.id, 'No link here')).statusCode).toBe(201);
+    await site.database.pool.query(`UPDATE users SET "emailVerifiedAt" = NULL WHERE id = $1`, [
+      reader.userId,
+    ]);
+    const unproven = await comment(site, reader, post.id, 'Again');
+    expect(unproven.statusCode).toBe(403);
+    expect(unproven.json().error.code).toBe('unproven_address');
+  });
+
+  it('holds a new account’s first comment with a link for its author alone until staff show it', async () => {
+    const post = await livePost(site);
+    const newcomer = await namedMember(site, 'Newcomer', { paid: false });
+    const held = await posted(site, newcomer, post.id, 'Cheap pills at https://spam.example');
+    expect(held.pending).toBe(true);
+    expect((await list(site, null, post.id)).comments).toEqual([]);
+    expect((await list(site, newcomer, post.id)).comments.map((c) => c.id)).toEqual([held.id]);
+
+    const [boss] = await Promise.all([namedMember(site, 'Boss', { role: 'owner' })]);
+    const pending = await site.call(boss, 'GET', '/api/desk/comments?status=pending');
+    expect(pending.json().comments.map((c: { id: string }) => c.id)).toEqual([held.id]);
+    const shown = await site.call(boss, 'POST', `/api/desk/comments/${held.id}/show`);
+    expect(shown.json().comment.status).toBe('visible');
+    expect((await list(site, null, post.id)).count).toBe(1);
+
+    // Once one comment of theirs is visible, links are no longer held.
+    const next = await posted(site, newcomer, post.id, 'More at https://example.org/more');
+    expect(next.pending).toBe(false);
+  });
+});
+
+describe('two app servers on one database', () => {
+  let a: Site;
+  let b: Site;
+  beforeAll(async () => {
+    a = await withSite();
+    b = await withSite({ sharedDatabase: a.testDatabase });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('holds the pace limit across both: 5 a minute in all', async (context) => {
+    if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');
+    const post = await livePost(a);
+    const member = await namedMember(a, 'Two Servers');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        comment(index % 2 === 0 ? a : b, member, post.id, `Number ${index}`),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+  });
+
+  it('stores an imported guest comment with its date and thread, once however often imported', async () => {
+    const post = await livePost(a);
+    const when = new Date('2019-05-04T10:00:00.000Z');
+    const store = () =>
+      withTransaction(a.database.pool, async (tx) => {
+        const top = await storeImportedComment(tx, {
+          postId: post.id,
+          sourceId: `wordpress:test:${post.id}:1`,
+          parentSourceId: null,
+          guestName: 'Old Reader',
+          body: 'From **WordPress**',
+          createdAt: when,
+        });
+        const reply = await storeImportedComment(tx, {
+          postId: post.id,
+          sourceId: `wordpress:test:${post.id}:2`,
+          parentSourceId: `wordpress:test:${post.id}:1`,
+          guestName: 'Another',
+          body: 'Agreed',
+          createdAt: new Date(when.getTime() + 60_000),
+        });
+        return { top, reply };
+      });
+    const first = await store();
+    expect(first.top.created && first.reply.created).toBe(true);
+    const again = await store();
+    expect(again).toEqual({
+      top: { id: first.top.id, created: false },
+      reply: { id: first.reply.id, created: false },
+    });
+    const seen = await list(b, null, post.id);
+    expect(seen.count).toBe(2);
+    expect(seen.comments[0]).toMatchObject({
+      id: first.top.id,
+      author: { name: 'Old Reader' },
+      html: '<p>From <strong>WordPress</strong></p>',
+      createdAt: when.toISOString(),
+      replies: [{ id: first.reply.id, author: { name: 'Another' }, parentId: first.top.id }],
+    });
+  });
+});

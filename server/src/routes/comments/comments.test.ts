@@ -1,0 +1,348 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Comment } from '../../../../contract/comments.js';
+import { seedMember } from '#test/members';
+import { withSite, type Site } from '#test/with-site';
+import { comment, eventually, list, livePost, namedMember, posted } from '#test/comment-fixtures';
+
+// Members talk under posts (docs/comments.md): reading, writing, replies and their mail, edits,
+// deletes, likes, reports, and what a hostile comment or a flood gets.
+
+describe('comments under a post', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await withSite({ mail: true, env: { SITE_URL: 'https://members.example.org' } });
+  });
+  afterAll(async () => site?.close());
+
+  it('a member comments and a visitor reads it with the author’s name and the count', async () => {
+    const post = await livePost(site);
+    const ada = await namedMember(site, 'Ada Lovelace');
+    const mine = await posted(site, ada, post.id, 'Organise the **whole** street.');
+    expect(mine).toMatchObject({
+      parentId: null,
+      author: { name: 'Ada Lovelace' },
+      html: '<p>Organise the <strong>whole</strong> street.</p>',
+      deleted: false,
+      likes: 0,
+      mine: true,
+      pending: false,
+      replies: [],
+    });
+
+    const seen = await list(site, null, post.id);
+    expect(seen.count).toBe(1);
+    expect(seen.nextCursor).toBeNull();
+    expect(seen.viewer).toEqual({ signedIn: false, canComment: false, name: null });
+    expect(seen.comments).toEqual([{ ...mine, mine: false }]);
+    expect((await list(site, ada, post.id)).viewer).toEqual({
+      signedIn: true,
+      canComment: true,
+      name: 'Ada Lovelace',
+    });
+  });
+
+  it('refuses visitors (401), accounts that are not members (403), nameless members (409) and bad bodies (400)', async () => {
+    const post = await livePost(site);
+    const visitor = await comment(site, null, post.id, 'Hello');
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.json().error.code).toBe('unauthenticated');
+
+    const reader = await namedMember(site, 'Not Paying', { paid: false });
+    const refused = await comment(site, reader, post.id, 'Hello');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('not_a_member');
+    expect((await list(site, reader, post.id)).viewer.canComment).toBe(false);
+
+    const nameless = await seedMember(site, { paid: true });
+    const noName = await comment(site, nameless, post.id, 'Hello');
+    expect(noName.statusCode).toBe(409);
+    expect(noName.json().error.code).toBe('name_required');
+    for (const name of ['', '   ', 'x'.repeat(61), 'bell\u0007name']) {
+      const wrong = await site.call(nameless, 'PATCH', '/api/account/profile', { name });
+      expect(wrong.statusCode, name).toBe(400);
+      expect(wrong.json().error.code).toBe('invalid_name');
+    }
+    const sixty = await site.call(nameless, 'PATCH', '/api/account/profile', {
+      name: `  ${'y'.repeat(60)}  `,
+    });
+    expect(sixty.json()).toEqual({ name: 'y'.repeat(60) });
+
+    const member = await namedMember(site, 'Grace');
+    for (const [body, code] of [
+      ['   \n ', 'comment_empty'],
+      ['x'.repeat(5001), 'comment_too_long'],
+    ] as const) {
+      const answer = await comment(site, member, post.id, body);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().error.code).toBe(code);
+    }
+    expect((await comment(site, member, post.id, 'x'.repeat(5000))).statusCode).toBe(201);
+    const notJson = await site.call(member, 'POST', `/api/posts/${post.id}/comments`, {
+      body: 42,
+    });
+    expect(notJson.statusCode).toBe(400);
+    const nowhere = await comment(site, member, 999_999, 'Hello');
+    expect(nowhere.statusCode).toBe(404);
+    const { rows } = await site.database.pool.query(
+      `SELECT count(*)::int AS n FROM comments WHERE "postId" = $1`,
+      [post.id],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('renders script, handlers, javascript: and data: links, images and iframes inert', async () => {
+    const post = await livePost(site);
+    const member = await namedMember(site, 'Mallory');
+    const hostile = [
+      '<script>alert(1)</script>',
+      '<img src=x onerror="alert(2)">',
+      '<iframe src="https://evil.example"></iframe>',
+      '<a href="javascript:alert(3)" onclick="alert(4)">click</a>',
+      '[link](javascript:alert(5)) [data](data:text/html;base64,PHNjcmlwdD4=)',
+      '![tracker](https://evil.example/pixel.png)',
+      '<javascript:alert(6)> <https://fine.example/path>',
+      '<svg onload=alert(7)><style>body{display:none}</style>',
+      '[ok](https://fine.example "title") and <b onmouseover=alert(8)>bold</b>',
+    ].join('\n\n');
+    const { html } = await posted(site, member, post.id, hostile);
+    expect(html).not.toMatch(/<script|<img|<iframe|<svg|<style|<object|<embed/i);
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+    expect(html).not.toMatch(/javascript:[^<]*"|href="data:|href="javascript/i);
+    expect(html).not.toContain('pixel.png');
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+    expect(hrefs).toEqual(['https://fine.example/path', 'https://fine.example']);
+    expect(html.match(/<a /g)).toHaveLength(2);
+    expect(html.match(/rel="ugc nofollow noopener"/g)).toHaveLength(2);
+    // What the reader sees of it is only words.
+    expect((await list(site, null, post.id)).comments[0]?.html).toBe(html);
+  });
+
+  it('nests a reply to a reply in its thread and mails the answered author once, never the replier', async () => {
+    const post = await livePost(site, { title: 'Rent strikes' });
+    const ada = await namedMember(site, 'Ada');
+    const bob = await namedMember(site, 'Bob');
+    const top = await posted(site, ada, post.id, 'Who is in?');
+    const reply = await posted(site, bob, post.id, 'Me.', top.id);
+    expect(reply.parentId).toBe(top.id);
+    const replyToReply = await posted(site, ada, post.id, 'Great, Bob.', reply.id);
+    expect(replyToReply.parentId).toBe(top.id);
+    const selfReply = await posted(site, ada, post.id, 'And me again.', top.id);
+
+    const seen = await list(site, null, post.id);
+    expect(seen.count).toBe(4);
+    expect(seen.comments).toHaveLength(1);
+    expect(seen.comments[0]?.replies.map((each) => each.id)).toEqual([
+      reply.id,
+      replyToReply.id,
+      selfReply.id,
+    ]);
+
+    // Ada was answered by Bob (one mail); Bob was answered by Ada (one mail). Ada's own replies
+    // to her comment mail nobody.
+    const box = site.mailbox;
+    expect(await eventually(() => box.mailsTo(ada.email).length >= 1)).toBe(true);
+    expect(await eventually(() => box.mailsTo(bob.email).length >= 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const toAda = box.mailsTo(ada.email);
+    expect(toAda).toHaveLength(1);
+    expect(box.mailsTo(bob.email)).toHaveLength(1);
+    const mail = toAda[0];
+    expect(mail?.subject).toBe('Bob replied to your comment on “Rent strikes”');
+    expect(mail?.text).toContain(`https://members.example.org${post.path}#comment-${reply.id}`);
+    expect(mail?.text).toContain('> Me.');
+    const stop = mail?.headers.get('list-unsubscribe') ?? '';
+    expect(mail?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const stopUrl = /^<(https:\/\/members\.example\.org\/[^>]+)>$/.exec(stop)?.[1] ?? '';
+    expect(mail?.text).toContain(stopUrl);
+    const { rows } = await site.database.pool.query(
+      `SELECT "state", count(*)::int AS n FROM comment_mails
+        WHERE "commentId" = ANY($1) GROUP BY 1`,
+      [[reply.id, replyToReply.id, selfReply.id]],
+    );
+    expect(rows).toEqual([{ state: 'sent', n: 2 }]);
+
+    // The stop link: its page asks, its one-click POST stops, and the next reply mails nobody.
+    const path = stopUrl.replace('https://members.example.org', '');
+    const page = await site.call(null, 'GET', path);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<form method="post"');
+    const oneClick = await site.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.statusCode).toBe(200);
+    expect(oneClick.body).toContain('no more mails about replies');
+    const forged = await site.call(null, 'POST', `${path.replace(/.{4}$/, 'AAAA')}`, {});
+    expect(forged.statusCode).toBe(400);
+    const after = await posted(site, bob, post.id, 'Still here.', top.id);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(box.mailsTo(ada.email)).toHaveLength(1);
+    const skipped = await site.database.pool.query(
+      `SELECT count(*)::int AS n FROM comment_mails WHERE "commentId" = $1`,
+      [after.id],
+    );
+    expect(skipped.rows[0].n).toBe(0);
+  });
+
+  it('lets the author edit (shown edited) and delete: a placeholder with replies, gone without', async () => {
+    const post = await livePost(site);
+    const ada = await namedMember(site, 'Ada E');
+    const bob = await namedMember(site, 'Bob E');
+    const top = await posted(site, ada, post.id, 'Frist');
+    const edited = await site.call(ada, 'PATCH', `/api/comments/${top.id}`, { body: 'First' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().comment).toMatchObject({ html: '<p>First</p>', mine: true });
+    expect(edited.json().comment.editedAt).not.toBeNull();
+
+    for (const [method, payload] of [
+      ['PATCH', { body: 'Mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const other = await site.call(bob, method, `/api/comments/${top.id}`, payload);
+      expect(other.statusCode).toBe(404);
+    }
+    const reply = await posted(site, bob, post.id, 'Answer', top.id);
+    expect((await site.call(ada, 'DELETE', `/api/comments/${top.id}`)).statusCode).toBe(204);
+    let seen = await list(site, null, post.id);
+    expect(seen.count).toBe(1);
+    expect(seen.comments[0]).toMatchObject({
+      id: top.id,
+      deleted: true,
+      html: '',
+      author: { name: '' },
+    });
+    expect(seen.comments[0]?.replies.map((each: Comment) => each.id)).toEqual([reply.id]);
+    const stored = await site.database.pool.query(`SELECT body FROM comments WHERE id = $1`, [
+      top.id,
+    ]);
+    expect(stored.rows[0].body).toBe('');
+
+    // The reply deleted too: the placeholder has nothing left to hold.
+    expect((await site.call(bob, 'DELETE', `/api/comments/${reply.id}`)).statusCode).toBe(204);
+    seen = await list(site, null, post.id);
+    expect(seen).toMatchObject({ count: 0, comments: [] });
+    const alone = await posted(site, bob, post.id, 'Alone');
+    expect((await site.call(bob, 'DELETE', `/api/comments/${alone.id}`)).statusCode).toBe(204);
+    const gone = await site.database.pool.query(`SELECT 1 FROM comments WHERE id = $1`, [alone.id]);
+    expect(gone.rows).toHaveLength(0);
+  });
+
+  it('counts a like once per member, takes it back, and takes a report with 202', async () => {
+    const post = await livePost(site);
+    const ada = await namedMember(site, 'Ada L');
+    const bob = await namedMember(site, 'Bob L');
+    const top = await posted(site, ada, post.id, 'Like me');
+    const url = `/api/comments/${top.id}/likes`;
+    expect((await site.call(bob, 'POST', url)).json()).toEqual({ likes: 1, likedByMe: true });
+    expect((await site.call(bob, 'POST', url)).json()).toEqual({ likes: 1, likedByMe: true });
+    expect((await site.call(ada, 'POST', url)).json()).toEqual({ likes: 2, likedByMe: true });
+    expect((await list(site, bob, post.id)).comments[0]).toMatchObject({
+      likes: 2,
+      likedByMe: true,
+    });
+    expect((await site.call(bob, 'DELETE', url)).json()).toEqual({ likes: 1, likedByMe: false });
+    expect((await site.call(bob, 'DELETE', url)).json()).toEqual({ likes: 1, likedByMe: false });
+    expect((await site.call(null, 'POST', url)).statusCode).toBe(401);
+
+    const report = await site.call(bob, 'POST', `/api/comments/${top.id}/reports`, {
+      reason: 'Spam',
+    });
+    expect(report.statusCode).toBe(202);
+    expect(
+      (await site.call(bob, 'POST', `/api/comments/${top.id}/reports`, { reason: '' })).statusCode,
+    ).toBe(400);
+    const { rows } = await site.database.pool.query(
+      `SELECT reason FROM comment_reports WHERE "commentId" = $1`,
+      [top.id],
+    );
+    expect(rows).toEqual([{ reason: 'Spam' }]);
+  });
+
+  it('sorts by best, newest and oldest, and pages with a cursor', async () => {
+    const post = await livePost(site);
+    const ada = await namedMember(site, 'Ada S');
+    const ids: string[] = [];
+    for (const [index, body] of ['one', 'two', 'three'].entries()) {
+      await site.database.pool.query(
+        `INSERT INTO comments (id, "postId", "userId", body, html, likes, "createdAt")
+         VALUES (gen_random_uuid(), $1, $2, $3, $3, $4, now() - make_interval(mins => $5))
+         RETURNING id`,
+        [post.id, ada.userId, body, index === 1 ? 5 : 0, 10 - index],
+      );
+    }
+    const oldest = await list(site, null, post.id, '?sort=oldest');
+    ids.push(...oldest.comments.map((each) => each.html));
+    expect(ids).toEqual(['one', 'two', 'three']);
+    expect((await list(site, null, post.id, '?sort=newest')).comments.map((c) => c.html)).toEqual([
+      'three',
+      'two',
+      'one',
+    ]);
+    expect((await list(site, null, post.id, '?sort=best')).comments[0]?.html).toBe('two');
+    // 25 more: pages of 20 follow one another by cursor, in each sort, without a gap or a repeat.
+    await site.database.pool.query(
+      `INSERT INTO comments (id, "postId", "userId", body, html, likes, "createdAt")
+       SELECT gen_random_uuid(), $1, $2, 'more', 'more', n % 4, now() - make_interval(secs => n)
+         FROM generate_series(1, 25) n`,
+      [post.id, ada.userId],
+    );
+    for (const sort of ['newest', 'oldest', 'best']) {
+      const first = await list(site, null, post.id, `?sort=${sort}`);
+      expect(first.comments).toHaveLength(20);
+      expect(first.nextCursor).not.toBeNull();
+      const second = await list(
+        site,
+        null,
+        post.id,
+        `?sort=${sort}&cursor=${first.nextCursor ?? ''}`,
+      );
+      expect(second.comments).toHaveLength(8);
+      expect(second.nextCursor).toBeNull();
+      const seen = [...first.comments, ...second.comments].map((each) => each.id);
+      expect(new Set(seen).size, sort).toBe(28);
+    }
+    const wrong = await site.call(null, 'GET', `/api/posts/${post.id}/comments?sort=loudest`);
+    expect(wrong.statusCode).toBe(400);
+    const badCursor = await site.call(null, 'GET', `/api/posts/${post.id}/comments?cursor=zzz`);
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json().error.code).toBe('invalid_cursor');
+  });
+
+  it('refuses a sixth comment in a minute with 429 and Retry-After while the site keeps answering, and a duplicate', async () => {
+    const post = await livePost(site);
+    const member = await namedMember(site, 'Flood');
+    const duplicate = await posted(site, member, post.id, 'Same words');
+    const again = await comment(site, member, post.id, 'Same words');
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('duplicate_comment');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => comment(site, member, post.id, `Flood ${index}`)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(4);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(4);
+    const limited = answers.find((answer) => answer.statusCode === 429);
+    expect(limited?.json().error.code).toBe('too_many_comments');
+    const wait = Number(limited?.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await site.call(null, 'GET', '/healthz')).statusCode).toBe(200);
+    expect((await list(site, null, post.id)).count).toBe(5);
+    expect(duplicate.id).toBeDefined();
+  });
+
+  it('keeps a members-only post’s comments for those who may read its body', async () => {
+    const post = await livePost(site, { membersOnly: true });
+    const member = await namedMember(site, 'Inside');
+    await posted(site, member, post.id, 'For us');
+    const reader = await namedMember(site, 'Outside', { paid: false });
+    for (const who of [null, reader]) {
+      const answer = await site.call(who, 'GET', `/api/posts/${post.id}/comments`);
+      expect(answer.statusCode).toBe(404);
+      expect(answer.body).not.toContain('For us');
+    }
+    expect((await list(site, member, post.id)).count).toBe(1);
+  });
+});

@@ -1,0 +1,488 @@
+import multipart from '@fastify/multipart';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { uploadUrl } from '../../../../contract/images.js';
+import type { StaffConfig } from '../../config.js';
+import type { PostRow } from '../../content/post-row.js';
+import { DomainError } from '../../domain-error.js';
+import { readAdminCaller, type AdminCaller } from '../../ghost-admin/admin-caller.js';
+import {
+  addGhostMember,
+  browseGhostMembers,
+  editGhostMember,
+  readGhostMember,
+} from '../../ghost-admin/admin-members.js';
+import {
+  createGhostPost,
+  deleteGhostPost,
+  editGhostPost,
+  readGhostRow,
+  type AdminPostSite,
+  type GhostResource,
+} from '../../ghost-admin/admin-posts.js';
+import { readGhostDocument } from '../../ghost-admin/ghost-post-input.js';
+import { ghostTag, type GhostSite } from '../../ghost-api/serializers.js';
+import { GhostError, ghostTypeOfStatus } from '../../ghost-api/ghost-error.js';
+import { browseAdminRows } from '../../ghost-admin/admin-browse.js';
+import { HttpError } from '../../http/errors.js';
+import { ghostId } from '../../imports/ghost-export.js';
+import { adminPostJson } from '../../ghost-admin/admin-post-json.js';
+import { writeAudit } from '../../desk/audit.js';
+import { withTransaction } from '../../db/transaction.js';
+import { keySecretsOf } from '../../integrations/integrations.js';
+import { ImageStoreError, storeImage } from '../../uploads/store-image.js';
+
+export interface GhostAdminOptions {
+  siteUrl: string;
+  siteName: string;
+  staff: StaffConfig;
+  secrets: { sessionSecret?: string; sessionSecretPrevious?: string };
+  /** The largest image file taken (UPLOAD_MAX_MB). */
+  maxUploadBytes: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who calls the Admin API: set by its gate (routes/ghost-admin) for every route but site/. */
+    ghostCaller: AdminCaller | null;
+  }
+}
+
+/** What the site answers as Ghost's version: the 5.x API. */
+const CONTENT_VERSION = 'v5.0';
+
+/** An error in Ghost's shape: `{errors: [{message, context, type, details, property, help, code, id}]}`. */
+function ghostErrorBody(
+  status: number,
+  message: string,
+  { type, code, context }: { type?: string; code?: string; context?: string | null } = {},
+) {
+  return {
+    errors: [
+      {
+        message,
+        context: context ?? null,
+        type: type ?? ghostTypeOfStatus(status),
+        details: null,
+        property: null,
+        help: null,
+        code: code ?? null,
+        id: crypto.randomUUID(),
+        ghostErrorCode: null,
+      },
+    ],
+  };
+}
+
+const caller = (request: FastifyRequest): AdminCaller => {
+  if (!request.ghostCaller) throw new Error('the Admin API gate did not run');
+  return request.ghostCaller;
+};
+
+/** Page and limit as Ghost reads them (`limit=all` is every one, up to a thousand). */
+function pageOf(query: Record<string, string | undefined>): { limit: number; page: number } {
+  const limitText = query.limit ?? '15';
+  const limit = limitText === 'all' ? 1000 : Number(limitText);
+  const page = Number(query.page ?? '1');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new DomainError(
+      400,
+      'invalid_limit',
+      'limit must be a whole number from 1 to 1000, or all.',
+      {
+        ghostType: 'BadRequestError',
+      },
+    );
+  }
+  if (!Number.isInteger(page) || page < 1 || page > 100_000) {
+    throw new DomainError(400, 'invalid_page', 'page must be a whole number from 1.', {
+      ghostType: 'BadRequestError',
+    });
+  }
+  return { limit, page };
+}
+
+/**
+ * Ghost's Admin API under `/ghost/api/admin/` (docs/ghost-api.md#admin-api), for writing apps and
+ * tools made for Ghost: `site/` for anyone; with a token (`Authorization: Ghost <jwt>`, made with an
+ * integration's admin key or a staff access token) posts/ and pages/ (browse, read, add, edit,
+ * delete), images/upload/, tags/ and members/ (browse, read, add, edit). Paths end with a slash,
+ * as Ghost's do. Errors are Ghost's (`{errors: [{message, type}]}`) with Ghost's statuses;
+ * `Accept-Version` is read and `Content-Version` answered.
+ */
+const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, options) => {
+  const { siteUrl } = options;
+  const keySecrets = keySecretsOf(options.secrets);
+  /** Ghost's 24-hex ids of posts, back to the rows they were made from (filled as needed). */
+  const rowIds = new Map<string, number>();
+
+  await app.register(multipart, {
+    limits: { files: 1, fileSize: options.maxUploadBytes, fields: 4, parts: 5, headerPairs: 100 },
+  });
+
+  app.decorateRequest('ghostCaller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('content-version', CONTENT_VERSION).header('cache-control', 'no-store');
+    const path = request.url.split('?')[0] ?? '';
+    if (path.endsWith('/site/') && request.method === 'GET') return;
+    request.ghostCaller = await readAdminCaller(
+      app.db.pool,
+      { keySecrets, staff: options.staff },
+      request.headers.authorization,
+    );
+  });
+
+  // Every refusal in Ghost's shape: the domain's (a DomainError may name Ghost's type and
+  // context in its details), the Ghost modules' (GhostError), Fastify's own.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof GhostError) {
+      return reply
+        .code(error.status)
+        .send(
+          ghostErrorBody(error.status, error.message, { type: error.type, context: error.context }),
+        );
+    }
+    if (error instanceof DomainError) {
+      const { ghostType, ghostContext } = error.details;
+      return reply.code(error.status).send(
+        ghostErrorBody(error.status, error.message, {
+          // The post store's and members' field refusals are Ghost's ValidationError.
+          ...(error.code.startsWith('invalid_') && { type: 'ValidationError' }),
+          ...(typeof ghostType === 'string' && { type: ghostType }),
+          ...(typeof ghostContext === 'string' && { context: ghostContext }),
+          // Ghost's codes are upper case (INVALID_JWT); the site's own snake_case ones stay out.
+          ...(error.code === error.code.toUpperCase() && { code: error.code }),
+        }),
+      );
+    }
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(ghostErrorBody(error.statusCode, error.message));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = error.validation ? `Validation error: ${error.message}` : error.message;
+      return reply.code(status).send(ghostErrorBody(status, message));
+    }
+    request.log.error({ err: error }, 'Ghost Admin API request failed');
+    return reply
+      .code(500)
+      .send(ghostErrorBody(500, 'Something went wrong on our side. Please try again.'));
+  });
+
+  const ghostSite = (): GhostSite => ({
+    siteUrl,
+    sectionSlugs: app.siteContent.current().sectionSlugs,
+  });
+
+  const postSite = async (): Promise<AdminPostSite> => {
+    const content = app.siteContent.current();
+    const owners = options.staff.owners;
+    const { rows } = await app.db.pool.query<{ id: string; email: string }>(
+      `SELECT "id", "email" FROM "users" WHERE "email" = ANY($1) AND "emailVerifiedAt" IS NOT NULL`,
+      [owners],
+    );
+    // The first owner STAFF_EMAILS lists who has an account.
+    const ownerUserId =
+      owners.map((email) => rows.find((row) => row.email === email)?.id).find(Boolean) ?? null;
+    return {
+      pool: app.db.pool,
+      siteUrl,
+      articleSections: content.navigation.sections
+        .filter((section) => section.lists === 'articles')
+        .map((section) => section.name),
+      topicNames: new Map([...content.topics.values()].map((topic) => [topic.slug, topic.name])),
+      ownerUserId,
+      publishAt: (postId, at) => app.postSchedule.publishAt(postId, at),
+    };
+  };
+
+  const adminPost = (row: PostRow, formats: readonly string[]) =>
+    adminPostJson(app.db.pool, ghostSite(), row, formats);
+
+  const formatsOf = (query: Record<string, string | undefined>) =>
+    (query.formats ?? 'html').split(',').map((format) => format.trim());
+
+  /** The row a Ghost id (or the site's own post number) names. */
+  async function rowIdOf(resource: GhostResource, id: string): Promise<number> {
+    if (/^[1-9][0-9]{0,8}$/.test(id)) return Number(id);
+    if (!/^[0-9a-f]{24}$/.test(id)) return 0;
+    if (!rowIds.has(id)) {
+      const { rows } = await app.db.pool.query<{ id: number }>(`SELECT "id" FROM "posts"`);
+      for (const row of rows) rowIds.set(ghostId(siteUrl, 'post', row.id), row.id);
+    }
+    return rowIds.get(id) ?? 0;
+  }
+
+  // Anyone: what a writing app asks first, to know it speaks to a Ghost-like site.
+  app.get('/site/', async () => ({
+    site: {
+      title: options.siteName,
+      description: app.siteContent.current().pages.get('home')?.description ?? null,
+      logo: null,
+      icon: `${siteUrl}/favicon.ico`,
+      accent_color: null,
+      locale: 'en',
+      url: `${siteUrl}/`,
+      version: '5.x',
+    },
+  }));
+
+  for (const resource of ['posts', 'pages'] as const) {
+    app.get<{ Querystring: Record<string, string | undefined> }>(
+      `/${resource}/`,
+      async (request) => {
+        const { limit, page } = pageOf(request.query);
+        const { rows, total } = await browseAdminRows(app.db.pool, ghostSite(), resource, {
+          ...(request.query.filter !== undefined && { filter: request.query.filter }),
+          limit,
+          page,
+        });
+        const formats = formatsOf(request.query);
+        const posts = [];
+        for (const row of rows) posts.push(await adminPost(row, formats));
+        const pages = Math.max(1, Math.ceil(total / limit));
+        return {
+          [resource]: posts,
+          meta: {
+            pagination: {
+              page,
+              limit,
+              pages,
+              total,
+              next: page < pages ? page + 1 : null,
+              prev: page > 1 ? page - 1 : null,
+            },
+          },
+        };
+      },
+    );
+
+    app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+      `/${resource}/:id/`,
+      async (request) => {
+        const row = await readGhostRow(
+          app.db.pool,
+          resource,
+          await rowIdOf(resource, request.params.id),
+        );
+        return { [resource]: [await adminPost(row, formatsOf(request.query))] };
+      },
+    );
+
+    app.get<{ Params: { slug: string }; Querystring: Record<string, string | undefined> }>(
+      `/${resource}/slug/:slug/`,
+      async (request) => {
+        const { rows } = await app.db.pool.query<{ id: number }>(
+          `SELECT "id" FROM "posts" WHERE "slug" = $1 AND "deletedAt" IS NULL
+              AND ("kind" = 'page') = $2 ORDER BY "id" LIMIT 1`,
+          [request.params.slug, resource === 'pages'],
+        );
+        const row = await readGhostRow(app.db.pool, resource, rows[0]?.id ?? 0);
+        return { [resource]: [await adminPost(row, formatsOf(request.query))] };
+      },
+    );
+
+    app.post<{ Querystring: Record<string, string | undefined> }>(
+      `/${resource}/`,
+      { bodyLimit: 4 * 1024 * 1024, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+      async (request, reply) => {
+        const input = readGhostDocument(request.body, resource);
+        if (request.query.source === 'html' && input.lexical === undefined) delete input.mobiledoc;
+        const written = await createGhostPost(await postSite(), caller(request), resource, input);
+        await app.siteContent.waitFor(written.generation);
+        const row = await readGhostRow(app.db.pool, resource, written.id);
+        return reply
+          .code(201)
+          .send({ [resource]: [await adminPost(row, formatsOf(request.query))] });
+      },
+    );
+
+    app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+      `/${resource}/:id/`,
+      { bodyLimit: 4 * 1024 * 1024, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+      async (request) => {
+        const input = readGhostDocument(request.body, resource);
+        const id = await rowIdOf(resource, request.params.id);
+        const written = await editGhostPost(await postSite(), caller(request), resource, id, input);
+        await app.siteContent.waitFor(written.generation);
+        const row = await readGhostRow(app.db.pool, resource, written.id);
+        return { [resource]: [await adminPost(row, formatsOf(request.query))] };
+      },
+    );
+
+    app.delete<{ Params: { id: string } }>(`/${resource}/:id/`, async (request, reply) => {
+      const id = await rowIdOf(resource, request.params.id);
+      await app.siteContent.waitFor(
+        await deleteGhostPost(await postSite(), caller(request), resource, id),
+      );
+      return reply.code(204).send();
+    });
+  }
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/tags/', async (request) => {
+    const { limit, page } = pageOf(request.query);
+    const site = ghostSite();
+    const all = [...app.siteContent.current().topics.values()].map((topic) =>
+      ghostTag(site, topic.name, { slug: topic.slug, description: topic.description ?? null }),
+    );
+    const pages = Math.max(1, Math.ceil(all.length / limit));
+    return {
+      tags: all.slice((page - 1) * limit, page * limit),
+      meta: {
+        pagination: {
+          page,
+          limit,
+          pages,
+          total: all.length,
+          next: page < pages ? page + 1 : null,
+          prev: page > 1 ? page - 1 : null,
+        },
+      },
+    };
+  });
+
+  app.post(
+    '/images/upload/',
+    { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const who = caller(request);
+      if (!request.isMultipart()) {
+        throw new DomainError(
+          400,
+          'invalid_upload',
+          'Send the image as multipart/form-data, field "file".',
+          {
+            ghostType: 'BadRequestError',
+          },
+        );
+      }
+      let file: { bytes: Buffer; name: string } | null = null;
+      let ref: string | null = null;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file') {
+              await part.toBuffer();
+              continue;
+            }
+            const bytes = await part.toBuffer();
+            if (part.file.truncated) throw tooLarge(options.maxUploadBytes);
+            file = { bytes, name: part.filename };
+          } else if (part.fieldname === 'ref' && typeof part.value === 'string') {
+            ref = part.value.slice(0, 2000);
+          }
+        }
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw tooLarge(options.maxUploadBytes);
+        }
+        throw new DomainError(
+          400,
+          'invalid_upload',
+          'Send one image as multipart/form-data, field "file".',
+          {
+            ghostType: 'BadRequestError',
+          },
+        );
+      }
+      if (!file || file.bytes.length === 0) {
+        throw new DomainError(400, 'invalid_upload', 'Send one image in the field "file".', {
+          ghostType: 'BadRequestError',
+        });
+      }
+      const uploaded = file;
+      const { image } = await storeImage(app.db.pool, app.imageStore, uploaded.bytes, {
+        fileName: uploaded.name,
+        uploadedBy: who.integrationId ? null : who.actor.userId,
+      }).catch((error: unknown) => {
+        if (!(error instanceof ImageStoreError)) throw error;
+        request.log.error({ err: error.cause }, 'could not store an uploaded image');
+        throw new DomainError(
+          503,
+          'image_store_unavailable',
+          'The image could not be stored just now: try again.',
+        );
+      });
+      const url = `${siteUrl}${uploadUrl(image.id, image)}`;
+      await withTransaction(app.db.pool, (tx) =>
+        writeAudit(
+          tx,
+          { userId: who.actor.userId, email: who.label },
+          {
+            action: 'api_image_upload',
+            targetUserId: null,
+            before: null,
+            after: { id: image.id, url },
+          },
+        ),
+      );
+      return reply.code(201).send({ images: [{ url, ref }] });
+    },
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/members/', async (request) => {
+    const { limit, page } = pageOf(request.query);
+    return browseGhostMembers(app.db.pool, { filter: request.query.filter, limit, page });
+  });
+
+  app.get<{ Params: { id: string } }>('/members/:id/', async (request) => ({
+    members: [await readGhostMember(app.db.pool, request.params.id)],
+  }));
+
+  app.post(
+    '/members/',
+    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const input = (request.body as { members?: unknown[] } | null)?.members?.[0];
+      if (typeof input !== 'object' || input === null) {
+        throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
+          ghostType: 'BadRequestError',
+        });
+      }
+      const member = await addGhostMember(
+        app.db.pool,
+        caller(request),
+        input as Record<string, unknown>,
+      );
+      return reply.code(201).send({ members: [member] });
+    },
+  );
+
+  app.put<{ Params: { id: string } }>(
+    '/members/:id/',
+    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    async (request) => {
+      const input = (request.body as { members?: unknown[] } | null)?.members?.[0];
+      if (typeof input !== 'object' || input === null) {
+        throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
+          ghostType: 'BadRequestError',
+        });
+      }
+      return {
+        members: [
+          await editGhostMember(
+            app.db.pool,
+            caller(request),
+            request.params.id,
+            input as Record<string, unknown>,
+          ),
+        ],
+      };
+    },
+  );
+};
+
+const tooLarge = (maxBytes: number) =>
+  new DomainError(
+    413,
+    'file_too_large',
+    `Upload an image of at most ${Math.round(maxBytes / 1024 / 1024)} MB.`,
+    {
+      ghostType: 'RequestEntityTooLargeError',
+    },
+  );
+
+export default ghostAdminRoutes;

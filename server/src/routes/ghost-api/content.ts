@@ -1,0 +1,211 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  browseAuthors,
+  browsePosts,
+  browseTags,
+  ghostContentIndex,
+  keptAnswer,
+  readAuthor,
+  readPost,
+  readTag,
+  type GhostContentIndex,
+  type GhostQuery,
+} from '../../ghost-api/content-index.js';
+import { badRequest, GhostError } from '../../ghost-api/ghost-error.js';
+import { ghostSettings, ghostTiers } from '../../ghost-api/site-settings.js';
+import { findIntegrationByContentKey } from '../../integrations/integrations.js';
+
+const QUERY_NAMES = ['limit', 'page', 'order', 'filter', 'include', 'fields', 'formats'] as const;
+
+/** The query's parameters as text; a parameter sent twice is refused (which would Ghost take?). */
+function queryOf(request: FastifyRequest): GhostQuery {
+  const raw = request.query as Record<string, unknown>;
+  const query: GhostQuery = {};
+  for (const name of QUERY_NAMES) {
+    const value = raw[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw badRequest(`Send ${name} once.`, name);
+    query[name] = value;
+  }
+  return query;
+}
+
+/** The kept answers' key: the resource and the query that shapes it (never the key). */
+const answerKey = (resource: string, query: GhostQuery) =>
+  `${resource}?${QUERY_NAMES.map((name) => query[name] ?? '').join('\u0000')}`;
+
+/** How many checked keys one generation of the content keeps (a site has at most 100). */
+const MAX_KEPT_KEYS = 1_000;
+
+const unauthorized = (message: string) => new GhostError(401, 'UnauthorizedError', message);
+
+/**
+ * Ghost's Content API (docs/ghost-api.md), registered under `/ghost/api/content` (and the older
+ * versioned prefixes): posts, pages, tags, authors, settings and tiers, read with an integration's
+ * content key in `?key=`. Every address answers with and without its trailing slash. Answers come
+ * from the published content the pages are drawn from, through content-index.ts, so the same
+ * request costs the key's lookup and a kept answer; anyone may read them from a browser on any
+ * site (`Access-Control-Allow-Origin: *`), as Ghost allows.
+ */
+const ghostContentRoutes: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  const site = () => ({
+    siteUrl: config.siteUrl,
+    sectionSlugs: app.siteContent.current().sectionSlugs,
+  });
+  const settingsSite = () => ({
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    paymentsEnabled: app.payments !== null,
+  });
+
+  const index = (): GhostContentIndex => ghostContentIndex(app.siteContent.current(), site());
+
+  app.addHook('onSend', async (_request, reply) => {
+    // Any site's pages may read it, as Ghost's: not only this site's (the security headers' default).
+    void reply
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin');
+  });
+
+  // A browser's preflight for a request carrying Accept-Version: allowed, with no key needed.
+  app.options('/*', async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+      .header('access-control-allow-headers', 'Accept-Version, Content-Type, Authorization')
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'OPTIONS') return;
+    const { key } = request.query as Record<string, unknown>;
+    if (key === undefined || key === '') {
+      throw unauthorized('Authorization failed: send the Content API key as ?key=.');
+    }
+    if (typeof key !== 'string') throw unauthorized('Unknown Content API Key');
+    const { keys } = index();
+    if (keys.has(key)) return;
+    if (!(await findIntegrationByContentKey(app.db.pool, key))) {
+      throw unauthorized('Unknown Content API Key');
+    }
+    if (keys.size < MAX_KEPT_KEYS) keys.add(key);
+  });
+
+  /** Registers a GET at `path/` and at `path`: Ghost's clients send the first. */
+  const get = (
+    path: string,
+    answer: (
+      request: FastifyRequest<{ Params: Record<string, string> }>,
+    ) => Promise<string | Buffer> | string | Buffer,
+  ) => {
+    const handler = async (
+      request: FastifyRequest<{ Params: Record<string, string> }>,
+      reply: FastifyReply,
+    ) => {
+      const text = await answer(request);
+      return reply
+        .header('cache-control', 'public, max-age=0')
+        .type('application/json; charset=utf-8')
+        .send(text);
+    };
+    app.get(`${path}/`, handler);
+    app.get(path, handler);
+  };
+
+  for (const resource of ['posts', 'pages'] as const) {
+    const what = resource === 'posts' ? 'Post' : 'Page';
+    get(`/${resource}`, (request) => {
+      const query = queryOf(request);
+      const held = index();
+      return keptAnswer(held, answerKey(resource, query), () => {
+        const { items, meta } = browsePosts(held[resource], query);
+        return { [resource]: items, meta };
+      });
+    });
+    get(`/${resource}/:id`, (request) => {
+      const query = queryOf(request);
+      const held = index();
+      const id = request.params.id ?? '';
+      return keptAnswer(held, answerKey(`${resource}/${id}`, query), () => ({
+        [resource]: [readPost(held[resource], { id }, query, what)],
+      }));
+    });
+    get(`/${resource}/slug/:slug`, (request) => {
+      const query = queryOf(request);
+      const held = index();
+      const slug = request.params.slug ?? '';
+      return keptAnswer(held, answerKey(`${resource}/slug/${slug}`, query), () => ({
+        [resource]: [readPost(held[resource], { slug }, query, what)],
+      }));
+    });
+  }
+
+  get('/tags', (request) => {
+    const query = queryOf(request);
+    const held = index();
+    return keptAnswer(held, answerKey('tags', query), () => {
+      const { items, meta } = browseTags(held.tags, query);
+      return { tags: items, meta };
+    });
+  });
+  get('/tags/:id', (request) => {
+    const query = queryOf(request);
+    return JSON.stringify({
+      tags: [readTag(index().tags, { id: request.params.id ?? '' }, query)],
+    });
+  });
+  get('/tags/slug/:slug', (request) => {
+    const query = queryOf(request);
+    return JSON.stringify({
+      tags: [readTag(index().tags, { slug: request.params.slug ?? '' }, query)],
+    });
+  });
+
+  get('/authors', (request) => {
+    const query = queryOf(request);
+    const held = index();
+    return keptAnswer(held, answerKey('authors', query), () => {
+      const { items, meta } = browseAuthors(held.authors, query);
+      return { authors: items, meta };
+    });
+  });
+  get('/authors/:id', (request) => {
+    const query = queryOf(request);
+    return JSON.stringify({
+      authors: [readAuthor(index().authors, { id: request.params.id ?? '' }, query)],
+    });
+  });
+  get('/authors/slug/:slug', (request) => {
+    const query = queryOf(request);
+    return JSON.stringify({
+      authors: [readAuthor(index().authors, { slug: request.params.slug ?? '' }, query)],
+    });
+  });
+
+  get('/settings', () =>
+    JSON.stringify({
+      settings: ghostSettings(app.siteContent.current(), settingsSite()),
+      meta: {},
+    }),
+  );
+  get('/tiers', async () => {
+    const tiers = ghostTiers(await app.plans.list(), settingsSite());
+    return JSON.stringify({
+      tiers,
+      meta: {
+        pagination: {
+          page: 1,
+          limit: 'all',
+          pages: 1,
+          total: tiers.length,
+          next: null,
+          prev: null,
+        },
+      },
+    });
+  });
+};
+
+export default ghostContentRoutes;

@@ -1,0 +1,242 @@
+import http from 'node:http';
+import https from 'node:https';
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import { withTransaction } from '../db/transaction.js';
+import type { PostEventSubject } from './webhook-events.js';
+import { resolveTarget } from './safe-target.js';
+import { signWebhook } from './webhook-signature.js';
+
+/**
+ * Webhooks out on the job queue (pg-boss, as scheduled posts and the newsletter): the deliveries
+ * a change recorded (webhook-events.ts) become jobs, each job's id its delivery's; a job POSTs
+ * its event's JSON to the webhook's address, signed, and a failure (no answer in 10 s, a refused
+ * address, a status other than 2xx) is tried again with the waits doubling (about 10 s, 20 s,
+ * 40 s…), then the delivery is marked `failed`. The row, not the job, is the truth: a job that
+ * runs again finds its row `sent` and does nothing.
+ */
+
+export const WEBHOOK_QUEUE = 'webhooks-out';
+
+export interface WebhookTimings {
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** How often a server looks for deliveries recorded by another (or missed). */
+  pollMs: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_WEBHOOK_TIMINGS: WebhookTimings = {
+  retryLimit: 5,
+  retryDelaySeconds: 10,
+  pollMs: 5_000,
+  timeoutMs: 10_000,
+};
+
+export interface WebhookDeliveryOptions {
+  /** `WEBHOOKS_ALLOW_PRIVATE=on`: private and loopback addresses may be sent to. */
+  allowPrivate: boolean;
+  /** A post in Ghost's JSON, as the Admin API answers it; null when it is gone. */
+  renderPost(postId: number): Promise<Record<string, unknown> | null>;
+  log: { error(object: unknown, message: string): void };
+  timings?: Partial<WebhookTimings>;
+}
+
+export interface WebhookDelivery {
+  /** Puts what was recorded on the queue now (after a change this server made). */
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+interface DeliveryRow {
+  id: string;
+  event: string;
+  state: string;
+  payload: Record<string, unknown>;
+  targetUrl: string;
+  secret: string | null;
+  webhookId: string;
+}
+
+/** Starts looking for deliveries to send; the queue itself starts with the first one. */
+export function startWebhookDelivery(
+  pool: pg.Pool,
+  options: WebhookDeliveryOptions,
+): WebhookDelivery {
+  const timings = { ...DEFAULT_WEBHOOK_TIMINGS, ...options.timings };
+  let boss: Promise<PgBoss> | null = null;
+  let stopped = false;
+  let moving: Promise<void> | null = null;
+
+  function startBoss(): Promise<PgBoss> {
+    boss ??= (async () => {
+      const started = new PgBoss({
+        db: { executeSql: (text, values) => pool.query(text, values) },
+        schema: 'pgboss',
+        schedule: false,
+        supervise: true,
+        maintenanceIntervalSeconds: 30,
+      });
+      started.on('error', (error) => options.log.error({ err: error }, 'webhook queue'));
+      await started.start();
+      if (!(await started.getQueue(WEBHOOK_QUEUE))) {
+        await started
+          .createQueue(WEBHOOK_QUEUE, {
+            name: WEBHOOK_QUEUE,
+            retryLimit: timings.retryLimit,
+            retryDelay: timings.retryDelaySeconds,
+            retryBackoff: true,
+            expireInSeconds: 60,
+          })
+          .catch(async (error: unknown) => {
+            if (!(await started.getQueue(WEBHOOK_QUEUE))) throw error;
+          });
+      }
+      await started.work<{ final?: boolean }>(
+        WEBHOOK_QUEUE,
+        { pollingIntervalSeconds: 1, includeMetadata: true },
+        async ([job]) => {
+          if (job) await deliver(job.id, job.retryCount >= job.retryLimit);
+        },
+      );
+      return started;
+    })();
+    return boss;
+  }
+
+  /** The recorded deliveries, as jobs: row and job change in one transaction. */
+  async function moveToQueue(): Promise<void> {
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT "id" FROM "webhook_deliveries" WHERE "state" = 'pending' LIMIT 1`,
+    );
+    if (rows.length === 0 || stopped) return;
+    const queue = await startBoss();
+    for (;;) {
+      const moved = await withTransaction(pool, async (tx) => {
+        const { rows: ids } = await tx.query<{ id: string }>(
+          `UPDATE "webhook_deliveries" SET "state" = 'queued', "updatedAt" = now()
+            WHERE "id" IN (SELECT "id" FROM "webhook_deliveries" WHERE "state" = 'pending'
+                            ORDER BY "createdAt" LIMIT 500 FOR UPDATE SKIP LOCKED)
+            RETURNING "id"`,
+        );
+        if (ids.length === 0) return 0;
+        await queue.insert(
+          ids.map(({ id }) => ({ id, name: WEBHOOK_QUEUE, data: {} })),
+          { db: { executeSql: (text: string, values: unknown[]) => tx.query(text, values) } },
+        );
+        return ids.length;
+      });
+      if (moved < 500) return;
+    }
+  }
+
+  function kick() {
+    if (stopped) return;
+    moving ??= moveToQueue()
+      .catch((error: unknown) => options.log.error({ err: error }, 'could not queue webhooks'))
+      .finally(() => {
+        moving = null;
+      });
+  }
+
+  async function deliver(id: string, lastTry: boolean): Promise<void> {
+    const { rows } = await pool.query<DeliveryRow>(
+      `SELECT d."id", d."event", d."state", d."payload", w."targetUrl", w."secret", w."id" AS "webhookId"
+         FROM "webhook_deliveries" d JOIN "webhooks" w ON w."id" = d."webhookId"
+        WHERE d."id" = $1`,
+      [id],
+    );
+    const row = rows[0];
+    // Sent already, or its webhook was removed since.
+    if (!row || row.state === 'sent' || row.state === 'failed') return;
+    const outcome = await send(row).then(
+      (status) => ({ ok: status >= 200 && status < 300, status: String(status), error: null }),
+      (error: unknown) => ({
+        ok: false,
+        status: 'not sent',
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    const state = outcome.ok ? 'sent' : lastTry ? 'failed' : 'queued';
+    await pool.query(
+      `WITH d AS (UPDATE "webhook_deliveries" SET "state" = $2, "attempts" = "attempts" + 1,
+                    "lastError" = $3, "updatedAt" = now() WHERE "id" = $1)
+       UPDATE "webhooks" SET "lastTriggeredAt" = now(), "lastStatus" = $4 WHERE "id" = $5`,
+      [
+        id,
+        state,
+        outcome.ok ? null : (outcome.error ?? `answered ${outcome.status}`),
+        outcome.status,
+        row.webhookId,
+      ],
+    );
+    if (!outcome.ok) {
+      throw new Error(
+        `webhook ${row.event} to ${row.targetUrl}: ${outcome.error ?? outcome.status}`,
+      );
+    }
+  }
+
+  /** The event's JSON, signed, POSTed to the webhook's checked address; answers the status. */
+  async function send(row: DeliveryRow): Promise<number> {
+    const body = JSON.stringify(await payloadOf(row));
+    const target = await resolveTarget(new URL(row.targetUrl), options.allowPrivate);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': 'Cohort (Ghost-compatible webhooks)',
+    };
+    if (row.secret) {
+      headers['x-ghost-signature'] = signWebhook(body, row.secret, Date.now());
+    }
+    const client = target.url.protocol === 'https:' ? https : http;
+    return new Promise<number>((resolve, reject) => {
+      const request = client.request(
+        target.url,
+        {
+          method: 'POST',
+          headers,
+          timeout: timings.timeoutMs,
+          // The connection goes to the address checked, whatever the name resolves to now.
+          lookup: (_host, lookupOptions, callback) => {
+            if ((lookupOptions as { all?: boolean }).all) {
+              (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
+                { address: target.address, family: target.family },
+              ]);
+            } else callback(null, target.address, target.family);
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.on('error', reject);
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error('no answer within the time limit')));
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  async function payloadOf(row: DeliveryRow): Promise<Record<string, unknown>> {
+    if (!row.event.startsWith('post.')) return row.payload;
+    const { postId, previous } = row.payload as unknown as PostEventSubject;
+    const current = (await options.renderPost(postId)) ?? {};
+    return { post: { current, previous } };
+  }
+
+  const poll = setInterval(kick, timings.pollMs);
+  poll.unref();
+  kick();
+
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      await moving;
+      const running = await boss?.catch(() => null);
+      await running?.stop({ graceful: true, wait: true, close: false, timeout: 5_000 });
+    },
+  };
+}
