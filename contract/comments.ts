@@ -86,6 +86,8 @@ const commentFields = {
   likedByMe: Type.Boolean(),
   /** Written by the viewer: they may edit and delete it. */
   mine: Type.Boolean(),
+  /** The Markdown as its author wrote it, to edit: on the viewer's own comments only. */
+  body: Type.Optional(Type.String()),
   /** Pinned by staff: shown first. */
   pinned: Type.Boolean(),
   /** Held for approval: only its author sees it, until staff show it. */

@@ -21,6 +21,7 @@ import desk from './routes/desk/index.js';
 import ghostApi, { GHOST_API_PREFIX } from './routes/ghost-api/index.js';
 import ghostAdminRoutes from './routes/ghost-admin/index.js';
 import webhooksOut from './plugins/app/webhooks-out.js';
+import { keySecretsOf } from './integrations/integrations.js';
 import money from './routes/money.js';
 import publicSite from './routes/public-site.js';
 import stripeWebhookRoutes from './routes/webhooks/stripe.js';
@@ -117,6 +118,7 @@ export async function buildApp(
   await app.register(webhooksOut, {
     allowPrivate: config.webhooksAllowPrivate,
     siteUrl: config.siteUrl,
+    secrets: keySecretsOf(config),
   });
   await app.register(ghostAdminRoutes, {
     prefix: '/ghost/api/admin',

@@ -96,6 +96,8 @@ interface CommentRow {
   likes: number;
   likedByMe: boolean;
   mine: boolean;
+  /** The Markdown as written: read for the viewer's own comments only. */
+  body: string | null;
   pinned: boolean;
   status: string;
 }
@@ -105,6 +107,7 @@ export const commentColumns = (viewer: string) => `
   c."id", c."parentId", ${AUTHOR_NAME_SQL} AS name, c."html", c."createdAt", c."editedAt",
   c."deletedAt", c."likes", c."pinned", c."status",
   COALESCE(c."userId" = ${viewer}, false) AS mine,
+  CASE WHEN c."userId" = ${viewer} THEN c."body" END AS body,
   (${viewer}::uuid IS NOT NULL AND EXISTS (SELECT 1 FROM "comment_likes" l
      WHERE l."commentId" = c."id" AND l."userId" = ${viewer})) AS "likedByMe"`;
 
@@ -123,6 +126,7 @@ export function toComment(row: CommentRow, replies: Comment['replies'] = []): Co
     likes: row.likes,
     likedByMe: row.likedByMe,
     mine: row.mine,
+    ...(row.mine && !deleted && row.body !== null && { body: row.body }),
     pinned: row.pinned,
     pending: row.status === 'pending',
     replies,

@@ -71,8 +71,11 @@ function vaultKey(sessionSecret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', sessionSecret, 'cohort-api-keys', 'admin-key-secret', 32));
 }
 
-/** `v1.<iv>.<tag>.<ciphertext>` (base64url), the key's id bound in as associated data. */
-function sealSecret(secrets: KeySecrets, keyId: string, secret: Buffer): string {
+/**
+ * `v1.<iv>.<tag>.<ciphertext>` (base64url), `keyId` bound in as associated data: an admin key's
+ * secret under its id, a webhook's under `webhook:<its id>` (webhooks/webhook-store.ts).
+ */
+export function sealSecret(secrets: KeySecrets, keyId: string, secret: Buffer): string {
   const [current] = secrets;
   if (!current) throw new Error('Admin keys need SESSION_SECRET');
   const iv = randomBytes(12);
@@ -85,7 +88,7 @@ function sealSecret(secrets: KeySecrets, keyId: string, secret: Buffer): string 
 }
 
 /** The secret, under the current session secret or the previous one; null if neither opens it. */
-function openSecret(secrets: KeySecrets, keyId: string, stored: string): Buffer | null {
+export function openSecret(secrets: KeySecrets, keyId: string, stored: string): Buffer | null {
   const [version, iv, tag, sealed] = stored.split('.');
   if (version !== 'v1' || !iv || !tag || sealed === undefined) return null;
   for (const sessionSecret of secrets) {

@@ -3,9 +3,11 @@ import https from 'node:https';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { withTransaction } from '../db/transaction.js';
+import { openSecret, type KeySecrets } from '../integrations/integrations.js';
 import type { PostEventSubject } from './webhook-events.js';
 import { resolveTarget } from './safe-target.js';
 import { signWebhook } from './webhook-signature.js';
+import { webhookSecretId } from './webhook-store.js';
 
 /**
  * Webhooks out on the job queue (pg-boss, as scheduled posts and the newsletter): the deliveries
@@ -34,6 +36,8 @@ export const DEFAULT_WEBHOOK_TIMINGS: WebhookTimings = {
 };
 
 export interface WebhookDeliveryOptions {
+  /** What opens webhooks' sealed secrets (integrations.ts keySecretsOf). */
+  secrets: KeySecrets;
   /** `WEBHOOKS_ALLOW_PRIVATE=on`: private and loopback addresses may be sent to. */
   allowPrivate: boolean;
   /** A post in Ghost's JSON, as the Admin API answers it; null when it is gone. */
@@ -187,7 +191,10 @@ export function startWebhookDelivery(
       'user-agent': 'Cohort (Ghost-compatible webhooks)',
     };
     if (row.secret) {
-      headers['x-ghost-signature'] = signWebhook(body, row.secret, Date.now());
+      const secret = openSecret(options.secrets, webhookSecretId(row.webhookId), row.secret);
+      // Sealed under a session secret no longer configured: sending it unsigned would mislead.
+      if (!secret) throw new Error(`Webhook ${row.webhookId}'s secret cannot be opened`);
+      headers['x-ghost-signature'] = signWebhook(body, secret.toString(), Date.now());
     }
     const client = target.url.protocol === 'https:' ? https : http;
     return new Promise<number>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { withTransaction } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { DomainError } from '../domain-error.js';
+import { sealSecret, type KeySecrets } from '../integrations/integrations.js';
 import { readTargetUrl, resolveTarget } from './safe-target.js';
 
 /**
@@ -58,10 +59,14 @@ export async function addWebhook(
   integrationId: string,
   body: NewWebhookBody,
   allowPrivate: boolean,
+  secrets: KeySecrets,
 ) {
   const url = readTargetUrl(body.targetUrl);
   await resolveTarget(url, allowPrivate);
-  const secret = body.secret?.trim() || null;
+  const id = randomUUID();
+  // Sealed as admin keys' secrets are: the database alone does not let anyone sign as us.
+  const given = body.secret?.trim();
+  const secret = given ? sealSecret(secrets, webhookSecretId(id), Buffer.from(given)) : null;
   return withTransaction(pool, async (tx) => {
     const { rows: found } = await tx.query<{ count: number }>(
       `SELECT (SELECT count(*)::int FROM "webhooks" WHERE "integrationId" = i."id") AS count
@@ -82,7 +87,7 @@ export async function addWebhook(
     const { rows } = await tx.query<WebhookRow>(
       `INSERT INTO "webhooks" ("id", "integrationId", "event", "targetUrl", "secret")
        VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [randomUUID(), integrationId, body.event, url.href, secret],
+      [id, integrationId, body.event, url.href, secret],
     );
     const webhook = deskWebhook(rows[0] as WebhookRow);
     await writeAudit(tx, actor, {
@@ -116,4 +121,9 @@ export async function removeWebhook(
       after: null,
     });
   });
+}
+
+/** What a webhook's sealed secret is bound to (integrations.ts sealSecret). */
+export function webhookSecretId(webhookId: string): string {
+  return `webhook:${webhookId}`;
 }

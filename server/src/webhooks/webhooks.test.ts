@@ -99,6 +99,16 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
       expect.objectContaining({ event: 'member.added', targetUrl: target, signed: true }),
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(SECRET);
+    // Kept sealed, as admin keys' secrets are: the database alone cannot sign as the site.
+    const { rows: stored } = await t.app.db.pool.query<{ secret: string }>(
+      `SELECT "secret" FROM "webhooks" WHERE "integrationId" = $1`,
+      [integration.id],
+    );
+    expect(stored).toHaveLength(2);
+    for (const row of stored) {
+      expect(row.secret).toMatch(/^v1\./);
+      expect(row.secret).not.toContain(SECRET);
+    }
 
     const admin = GhostAdminAPI({ url: site, key: integration.adminKey, version: 'v5.0' });
     const draft = await admin.posts.add({ title: 'Told by webhook', html: '<p>Hello.</p>' });

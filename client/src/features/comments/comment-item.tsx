@@ -4,7 +4,6 @@ import { formatDate } from '../../lib/format-date';
 import { CommentForm, describeCommentFailure } from './comment-form';
 import { deleteComment, editComment, likeComment } from './comments-api';
 import type { CommentListChange } from './comment-list-state';
-import { editableText } from './editable-text';
 import { ReportDialog } from './report-dialog';
 
 /** What the reader may do to the comments of this post, and how a change reaches the list. */
@@ -116,7 +115,7 @@ function CommentItem({
         <CommentForm
           label="Edit your comment"
           submitLabel="Save"
-          initialText={editableText(comment.html)}
+          initialText={comment.body ?? ''}
           autoFocus
           onSubmit={async (text) => {
             const { comment: saved } = await editComment(id, text);

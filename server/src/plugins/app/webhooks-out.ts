@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readPostRow } from '../../content/post-row.js';
 import { adminPostJson } from '../../ghost-admin/admin-post-json.js';
+import type { KeySecrets } from '../../integrations/integrations.js';
 import {
   startWebhookDelivery,
   type WebhookDelivery,
@@ -25,10 +26,16 @@ declare module 'fastify' {
 export default fp(
   async function webhooksOut(
     app: FastifyInstance,
-    options: { allowPrivate: boolean; siteUrl: string; timings?: Partial<WebhookTimings> },
+    options: {
+      allowPrivate: boolean;
+      siteUrl: string;
+      secrets: KeySecrets;
+      timings?: Partial<WebhookTimings>;
+    },
   ) {
     const delivery = startWebhookDelivery(app.db.pool, {
       allowPrivate: options.allowPrivate,
+      secrets: options.secrets,
       log: app.log,
       ...(options.timings && { timings: options.timings }),
       async renderPost(postId) {

@@ -82,7 +82,10 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     secrets: keySecretsOf(config),
   });
   await app.register(deskStaffTokenRoutes, { secrets: keySecretsOf(config) });
-  await app.register(deskWebhookRoutes, { allowPrivate: config.webhooksAllowPrivate });
+  await app.register(deskWebhookRoutes, {
+    allowPrivate: config.webhooksAllowPrivate,
+    secrets: keySecretsOf(config),
+  });
   await app.register(membersAndMoney, {
     ...site,
     currency: config.membership.currency,

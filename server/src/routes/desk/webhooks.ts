@@ -4,6 +4,7 @@ import { readBySchema } from '../../../../contract/schema-problems.js';
 import { NewWebhookBodySchema } from '../../../../contract/webhooks.js';
 import { requireChangeAllowed } from '../../desk/staff.js';
 import { HttpError } from '../../http/errors.js';
+import type { KeySecrets } from '../../integrations/integrations.js';
 import { addWebhook, listWebhooks, removeWebhook } from '../../webhooks/webhook-store.js';
 import { deskStaff } from './desk-staff.js';
 
@@ -13,10 +14,10 @@ import { deskStaff } from './desk-staff.js';
  * every integration's (`GET /api/desk/integrations/:id/webhooks` one's), `POST /api/desk/integrations/:id/webhooks {event, targetUrl, secret?}`
  * adds one (201 `{webhook}`), `DELETE …/webhooks/:webhookId` removes it (204).
  */
-const deskWebhookRoutes: FastifyPluginAsyncTypebox<{ allowPrivate: boolean }> = async (
-  app,
-  { allowPrivate },
-) => {
+const deskWebhookRoutes: FastifyPluginAsyncTypebox<{
+  allowPrivate: boolean;
+  secrets: KeySecrets;
+}> = async (app, { allowPrivate, secrets }) => {
   app.addHook('onRequest', async (request) => {
     const staff = deskStaff(request);
     if (staff.role !== 'owner') {
@@ -55,6 +56,7 @@ const deskWebhookRoutes: FastifyPluginAsyncTypebox<{ allowPrivate: boolean }> = 
         request.params.id,
         body.value,
         allowPrivate,
+        secrets,
       );
       return reply.code(201).send({ webhook });
     },
