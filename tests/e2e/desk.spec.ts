@@ -208,7 +208,7 @@ test('an editor sees everything but every change is off, and says why', async ({
   await page.screenshot({ path: testInfo.outputPath('desk-editor-phone.png'), fullPage: true });
 });
 
-test('a writer gets the posts part of the desk, and no members, payments or audit log', async ({
+test('a writer gets the posts part of the desk and its own analytics, and no members, payments or audit log', async ({
   page,
   mailbox,
 }) => {
@@ -217,7 +217,7 @@ test('a writer gets the posts part of the desk, and no members, payments or audi
   await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
   await expect(page.getByText(`${WRITER} · writer`)).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Desk' });
-  await expect(nav.getByRole('link')).toHaveText(['Posts', 'Profile']);
+  await expect(nav.getByRole('link')).toHaveText(['Posts', 'Analytics', 'Profile']);
   // The shipped posts are listed (50 a page: found by the search), without a way for a writer
   // to publish or unpublish them.
   await page.getByRole('searchbox', { name: 'Words in the title or text' }).fill('Sleep Debt');

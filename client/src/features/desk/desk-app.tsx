@@ -32,10 +32,11 @@ const AnalyticsPage = lazy(() => import('./analytics-page'));
 const PostEditorPage = lazy(() => import('./editor/post-editor-page'));
 
 /**
- * The publisher's desk (/desk): members, one member's record and actions, the posts, the
- * dashboard and the audit log, for staff only (writers: the posts alone). Its own screen, apart from the public site's layout (no navbar, no
- * paywall), never prerendered, never indexed. Its styles come with its code, so the public pages'
- * one stylesheet does not grow. Its routes' paths are below /desk (AppRoutes sends /desk/* here).
+ * The publisher's desk (/desk): members, one member's record and actions, the posts, the dashboard
+ * and the audit log, for staff only (writers: the posts, their analytics and profile). Its own
+ * screen, apart from the public site's layout (no navbar, no paywall), never prerendered, never
+ * indexed. Its styles come with its code, so the public pages' one stylesheet does not grow. Its
+ * routes' paths are below /desk (AppRoutes sends /desk/* here).
  */
 export default function DeskApp({ notFound }: { notFound: ReactNode }) {
   const [staff] = useDeskData('staff', () => fetchStaff());

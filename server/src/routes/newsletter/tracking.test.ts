@@ -101,6 +101,8 @@ describe('newsletter opens and clicks', () => {
     const pixel = await t.app.inject({ method: 'GET', url: onSite(pixelOf(ada)) });
     expect(pixel.statusCode).toBe(200);
     expect(pixel.headers['content-type']).toBe('image/gif');
+    // A webmail's page, on another origin, may load it.
+    expect(pixel.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(pixel.rawPayload.subarray(0, 6).toString()).toBe('GIF89a');
     // Opened twice (a second look, or a mail reader loading it again): still one subscriber.
     await t.app.inject({ method: 'GET', url: onSite(pixelOf(ada)) });

@@ -41,11 +41,15 @@ const newsletterTrackingRoutes: FastifyPluginAsyncTypebox<NewsletterTrackingOpti
           request.log.error({ err: error }, 'could not count a newsletter open'),
         );
       }
-      return reply
-        .header('content-type', 'image/gif')
-        .header('cache-control', 'no-store, private')
-        .header('x-robots-tag', 'noindex')
-        .send(PIXEL);
+      return (
+        reply
+          .header('content-type', 'image/gif')
+          .header('cache-control', 'no-store, private')
+          .header('x-robots-tag', 'noindex')
+          // Loaded by mail clients on other origins (a webmail's page, a sandboxed preview).
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(PIXEL)
+      );
     },
   );
 

@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from '../../../lib/router';
 import type { DeskStaff } from '../../../../../contract/desk-api';
 import { KIND_FIELDS } from '../../../../../contract/post-editor-fields';
-import { POST_KINDS, type PostJson, type PostKind } from '../../../../../contract/posts';
+import {
+  KINDS_WITH_PAGES,
+  POST_KINDS,
+  type PostJson,
+  type PostKind,
+} from '../../../../../contract/posts';
 import { useDocumentHead } from '../../../lib/document-head';
 import { ConfirmBox } from '../confirm-box';
 import { BodyEditor } from './body-editor';
@@ -313,7 +318,10 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
             />
           )}
           <SearchAndSharing form={form} onChange={sync.edit} />
-          {post?.status === 'published' && <PostFiguresPanel post={post} />}
+          {/* Figures are counted by page: campaigns, boycotts and resources have none of their own. */}
+          {post?.status === 'published' && KINDS_WITH_PAGES.includes(post.kind) && (
+            <PostFiguresPanel post={post} />
+          )}
           {post && (kind === 'newsletter' || kind === 'article') && (
             <NewsletterPanel post={post} changes={changesOf(form, kind)} mayPublish={mayPublish} />
           )}
