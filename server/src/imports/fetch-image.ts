@@ -1,7 +1,8 @@
 import { lookup as lookupHost, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from '../private-addresses.js';
 import type { SourceFile } from './source.js';
 
 /**
@@ -170,44 +171,10 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The addresses no import reaches: private networks, this machine, and their kin. */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2002::', 16],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
-
 /** Why an IP address is refused, or null when it is a public one. */
 export function refusalOf(address: string): string | null {
-  const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is the IPv4 one.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return refusalOf(mapped);
-  const blocked = PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-  return blocked
+  if (isIP(address) === 0) return `${address} is not an IP address`;
+  return isPrivateAddress(address)
     ? `${address} is a private, loopback or otherwise local address: not fetched`
     : null;
 }

@@ -1,6 +1,7 @@
+import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
 import { DomainError } from '../domain-error.js';
+import { isPrivateAddress } from '../private-addresses.js';
 
 /**
  * Where a webhook may be sent: an http(s) address whose host resolves only to public addresses.
@@ -9,49 +10,6 @@ import { DomainError } from '../domain-error.js';
  * (`WEBHOOKS_ALLOW_PRIVATE=on`, docs/operating.md). The address checked is the one connected
  * to: the sender pins its connection to it, so a name that resolves anew cannot slip past.
  */
-
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
-}
-
-/** Whether an IP address is in a range a webhook may not reach. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is that IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-  return blocked.check(address, 'ipv6');
-}
 
 /** A webhook's address as given: http(s), no credentials in it. 400 otherwise. */
 export function readTargetUrl(text: string): URL {

@@ -5,7 +5,8 @@ import { seedMember, seedStaff, uniqueEmail, type SeededMember } from '#test/mem
 import { freePort } from '#test/site';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { deleteUserAndLedger } from '../memberships/memberships.js';
-import { isPrivateAddress, resolveTarget } from './safe-target.js';
+import { isPrivateAddress } from '../private-addresses.js';
+import { resolveTarget } from './safe-target.js';
 import { prismaEventWriter, recordMemberEvent } from './webhook-events.js';
 import { signWebhook, verifyWebhookSignature } from './webhook-signature.js';
 
