@@ -1,5 +1,5 @@
 import { Type, type StaticDecode } from 'typebox';
-import { nullable, slugField, stringField, textField } from './field-schemas.js';
+import { lineField, nullable, slugField, stringField } from './field-schemas.js';
 import { parseUploadUrl } from './images.js';
 
 // Authors: staff who write have a public profile (name, slug, bio, picture, links); a
@@ -94,7 +94,7 @@ export function linkLabel(link: string): string {
 export const ProfileChangeSchema = Type.Partial(
   Type.Object(
     {
-      name: textField(MAX_AUTHOR_NAME),
+      name: lineField(MAX_AUTHOR_NAME),
       slug: Type.Refine(
         slugField(),
         (slug) => slug.length <= MAX_AUTHOR_SLUG,

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { cleanLine, cleanProse } from './text-hygiene.js';
 
 // The kinds of field the contract's schemas share (posts, perks, newsletters, the environment),
 // each with the words contract/schema-problems.ts reports when a value is wrong.
@@ -12,21 +13,30 @@ export const slugField = () =>
     errorMessage: { type: 'must be text', pattern: 'must be lower-case words joined by hyphens' },
   });
 
-/** Text that says something: trimmed, not empty, at most `max` characters once trimmed. */
-export const textField = (max?: number) =>
+/**
+ * Text that says something, as the site's text rule cleans it (`clean`: contract/text-hygiene.ts),
+ * not empty and at most `max` characters once cleaned.
+ */
+const cleanedTextField = (clean: (text: string) => string, max?: number) =>
   Type.Codec(
     Type.Refine(
       Type.Refine(
         Type.String({ errorMessage: 'must be text' }),
-        (value) => value.trim() !== '',
+        (value) => clean(value) !== '',
         () => 'must not be empty',
       ),
-      (value) => max === undefined || value.trim().length <= max,
+      (value) => max === undefined || clean(value).length <= max,
       () => atMost(max ?? 0),
     ),
   )
-    .Decode((value) => value.trim())
+    .Decode((value) => clean(value))
     .Encode((value) => value);
+
+/** Free text that says something (a summary, a note, terms): its lines kept, trimmed. */
+export const textField = (max?: number) => cleanedTextField(cleanProse, max);
+
+/** A title or a name: one line, without control, bidirectional or invisible characters. */
+export const lineField = (max?: number) => cleanedTextField(cleanLine, max);
 
 /**
  * Text as written, empty or not, of at most `max` characters (UTF-16 code units, as `length`

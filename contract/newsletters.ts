@@ -1,6 +1,6 @@
 import { Type, type Static, type StaticDecode } from 'typebox';
 import { MAX_EMAIL_LENGTH } from './account-rules.js';
-import { idField, slugField, textField, yesNoField } from './field-schemas.js';
+import { idField, lineField, slugField, textField, yesNoField } from './field-schemas.js';
 import type { AuthorCredit } from './authors.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import { postFieldSchemas, publishedAtSchema } from './post-fields.js';
@@ -15,7 +15,7 @@ export const newsletterSchema = Type.Object(
     /** The post's id: optional (a new issue gets the next free one), kept by an export. */
     id: Type.Optional(idField()),
     slug: slugField(),
-    title: textField(120),
+    title: lineField(120),
     /** What the issue is about, in a sentence or two: the archive shows it to everybody. */
     summary: textField(300),
     publishedAt: publishedAtSchema,

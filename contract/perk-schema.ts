@@ -1,6 +1,7 @@
 import { Type, type StaticDecode } from 'typebox';
 import {
   isoDateField,
+  lineField,
   oneOfField,
   slugField,
   textField,
@@ -17,9 +18,9 @@ const httpsAddress = () => webAddressField(['https'], 'must be an https address'
 export const perkSchema = Type.Object(
   {
     id: slugField(),
-    partner: textField(80),
+    partner: lineField(80),
     category: oneOfField(PERK_CATEGORIES),
-    offer: textField(120),
+    offer: lineField(120),
     terms: textField(400),
     howToRedeem: textField(400),
     expiresOn: isoDateField('must be an ISO date such as 2027-06-30'),

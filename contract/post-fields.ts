@@ -8,6 +8,7 @@ import {
   oneOfField,
   slugField,
   stringField,
+  lineField,
   textField,
   webAddressField,
   yesNoField,
@@ -29,9 +30,11 @@ const id = idField;
 const slug = slugField;
 const text = () => textField();
 const shortText = () => textField(200);
+/** A title or a name within a post: one line. */
+const line = () => lineField();
 /** A tag (contract/topics.ts) as a writer types it: a short name with letters or digits. */
 const tagSchema = Type.Refine(
-  textField(40),
+  lineField(40),
   (name) => topicSlug(name) !== '',
   () => 'must have a letter or a digit',
 );
@@ -96,7 +99,7 @@ const webAddress = () => webAddressField(['http', 'https'], 'must be an http(s) 
 
 const articleFields = {
   /** The name of one of the site's sections of articles: the server checks it names one. */
-  category: textField(MAX_SECTION_NAME),
+  category: lineField(MAX_SECTION_NAME),
   summary: shortText(),
   readingMinutes: Type.Integer({
     minimum: 1,
@@ -115,7 +118,7 @@ export const articleSchema = Type.Object(
   {
     id: Type.Optional(id()),
     slug: slug(),
-    title: text(),
+    title: line(),
     publishedAt: publishedAtSchema,
     ...articleFields,
   },
@@ -133,7 +136,7 @@ export const campaignSchema = Type.Object(
   {
     id: Type.Optional(id()),
     slug: slug(),
-    title: text(),
+    title: line(),
     publishedAt: publishedAtSchema,
     ...campaignFields,
   },
@@ -159,7 +162,7 @@ const boycottUpdates = (minItems?: number) =>
 const boycottFields = {
   reason: text(),
   alternative: Type.Object(
-    { name: text(), description: text() },
+    { name: line(), description: text() },
     { ...strict, errorMessage: { type: 'must have a name and a description' } },
   ),
 };
@@ -169,7 +172,7 @@ export const boycottSchema = Type.Object(
   {
     id: Type.Optional(id()),
     slug: slug(),
-    title: text(),
+    title: line(),
     ...boycottFields,
     status: boycottStatus,
     updates: boycottUpdates(MIN_LIVE_BOYCOTT_UPDATES),
@@ -178,10 +181,10 @@ export const boycottSchema = Type.Object(
 );
 
 const resourceGroupFields = {
-  category: text(),
+  category: line(),
   description: text(),
   resources: Type.Array(
-    Type.Object({ id: id(), title: text(), summary: shortText(), link: webAddress() }, strict),
+    Type.Object({ id: id(), title: line(), summary: shortText(), link: webAddress() }, strict),
     {
       minItems: 4,
       errorMessage: {
@@ -219,7 +222,7 @@ const pageFields = {
 export const pageSchema = Type.Object(
   {
     id: Type.Optional(id()),
-    title: text(),
+    title: line(),
     ...pageFields,
     /** The day its text last changed: the sitemap's lastmod of the page that shows it. */
     updatedAt: isoDate(),
@@ -296,7 +299,7 @@ const authorsSchema = Type.Refine(
 export const postCommonSchema = Type.Object(
   {
     slug: slug(),
-    title: textField(200),
+    title: lineField(200),
     /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
     body: stringField(MAX_BODY_CHARS),
     visibility: Type.Enum(['public', 'members'], { errorMessage: 'must be public or members' }),

@@ -15,6 +15,7 @@ import type { Services } from '../services.js';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../../../contract/passkeys.js';
 import { describeBrowser } from '../sessions/describe-browser.js';
 import { followIntoAccount, type SessionGrant } from './accounts.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 
 /**
  * Passkeys (WebAuthn credentials through SimpleWebAuthn, decision 15). A ceremony's challenge is
@@ -302,7 +303,7 @@ export async function renamePasskey(
   deps: Pick<Services, 'db'>,
   input: { userId: string; id: string; name: string },
 ): Promise<Passkey[]> {
-  const name = input.name.trim();
+  const name = cleanLine(input.name);
   if (!name) throw new DomainError(400, 'invalid_name', 'Give the passkey a name.');
   const { count } = await deps.db.prisma.passkey.updateMany({
     where: { id: input.id, userId: input.userId },

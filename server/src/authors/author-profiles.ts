@@ -6,6 +6,7 @@ import {
   type ProfileChange,
 } from '../../../contract/authors.js';
 import { readBySchema } from '../../../contract/schema-problems.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 import type { StaffConfig } from '../config.js';
 import { contentChanged } from '../content/content-changes.js';
 import { slugFrom } from '../content/post-validation.js';
@@ -89,7 +90,7 @@ export interface ImportedAuthor {
  * it, so their byline and /authors/<slug> page exist whether or not they work here.
  */
 export async function ensureImportedAuthor(tx: Tx, author: ImportedAuthor): Promise<string> {
-  const name = author.name.trim();
+  const name = cleanLine(author.name);
   const given = author.slug ? slugFrom(author.slug) : '';
   const email = author.email?.trim().toLowerCase() ?? '';
   const { rows } = await tx.query<{ slug: string }>(

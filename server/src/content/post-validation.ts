@@ -13,6 +13,7 @@ import {
   type PostCommon,
 } from '../../../contract/post-fields.js';
 import { readBySchema, type FieldProblem } from '../../../contract/schema-problems.js';
+import { cleanLine, cleanLineOrNull } from '../../../contract/text-hygiene.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
@@ -184,7 +185,7 @@ export function slugFrom(title: string): string {
  */
 export async function checkCandidate(db: Tx, post: Candidate, id: number | null, whole: boolean) {
   const problems: FieldProblem[] = [];
-  if (post.title.trim() === '') problems.push({ field: 'title', message: 'is required' });
+  if (cleanLine(post.title) === '') problems.push({ field: 'title', message: 'is required' });
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(post.slug)) {
     problems.push({ field: 'slug', message: 'must be lower-case words joined by hyphens' });
   } else if (post.kind === 'page' && !isScreenText(post.slug)) {
@@ -298,17 +299,19 @@ export function stampFields(post: Candidate): Record<string, unknown> {
 }
 
 /**
- * A post's content as every INSERT and UPDATE of `posts` writes it (the desk's and an import's):
- * slug, title, body, visibility, feature image and its text, SEO title and description, fields.
+ * A post's content as every INSERT and UPDATE of `posts` writes it (the desk's, the Admin API's
+ * and an import's): slug, title, body, visibility, feature image and its text, SEO title and
+ * description, fields. The title and SEO title are written as the site's text rule cleans them
+ * (contract/text-hygiene.ts), whichever way they came.
  */
 export const contentValues = (post: Candidate) => [
   post.slug,
-  post.title,
+  cleanLine(post.title),
   post.body,
   post.visibility,
   post.featureImage,
   post.featureImageAlt,
-  post.seoTitle,
+  cleanLineOrNull(post.seoTitle),
   post.seoDescription,
   stampFields(post),
 ];

@@ -3,6 +3,7 @@ import { segmentTakenBy } from '../../../contract/posts.js';
 import { freeSectionColor, SECTION_COLORS } from '../../../contract/sections.js';
 import type { SectionChange, SectionCreate } from '../../../contract/sections-api.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
@@ -296,13 +297,9 @@ async function renumber(tx: Tx, ids: readonly number[]) {
 }
 
 function cleanName(name: string): string {
-  const text = name.replace(/\s+/g, ' ').trim();
-  if (text === '' || findNulCharacter(text) !== null) {
-    throw new DomainError(
-      400,
-      'invalid_section',
-      `name: ${text === '' ? 'must not be empty' : NUL_MESSAGE}.`,
-    );
+  const text = cleanLine(name);
+  if (text === '') {
+    throw new DomainError(400, 'invalid_section', 'name: must not be empty.');
   }
   return text;
 }

@@ -4,6 +4,7 @@ import {
   isValidEmail,
   normalizeEmail,
 } from '../../../contract/account-rules.js';
+import { cleanLine, cleanProse } from '../../../contract/text-hygiene.js';
 import type { Tx } from '../db/transaction.js';
 import { recordMemberEvent } from '../webhooks/webhook-events.js';
 import type { SourceMember } from './source.js';
@@ -12,16 +13,12 @@ import type { SourceMember } from './source.js';
 // file made fit to keep, the account it becomes or already is, and the newsletter consent it
 // gave on the old platform.
 
-/** Control characters (NUL and the like), which no name or label holds. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-/** The same, but a note keeps its line breaks and tabs. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
-/** A name, note or label as the file has it, without control characters; null when empty. */
+/**
+ * A name, note or label as the file (or the Admin API) has it, cleaned by the site's text rule
+ * (contract/text-hygiene.ts: a note keeps its lines); null when nothing is left.
+ */
 export function cleanText(value: string | undefined, keepLines: boolean): string | null {
-  const cleaned = (value ?? '').replace(keepLines ? CONTROL_BUT_LINES : CONTROL, ' ').trim();
+  const cleaned = keepLines ? cleanProse(value ?? '') : cleanLine(value ?? '');
   return cleaned === '' ? null : cleaned;
 }
 

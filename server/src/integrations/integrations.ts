@@ -13,6 +13,7 @@ import type { Staff } from '../desk/staff.js';
 import { writeAudit } from '../desk/audit.js';
 import { DomainError } from '../domain-error.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 
 /**
  * Integrations and the keys to Ghost's APIs (docs/ghost-api.md). An integration is a name with a
@@ -143,7 +144,7 @@ export async function createContentKey(tx: Tx, integrationId: string): Promise<s
 }
 
 function cleanName(name: string): string {
-  const trimmed = name.trim().replace(/\s+/g, ' ');
+  const trimmed = cleanLine(name);
   if (trimmed === '') {
     throw new DomainError(400, 'invalid_integration', 'Give the integration a name.');
   }

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { DeskSeats, MySeats, SeatPool, SeatRequest } from '../../../contract/seats.js';
 import { formatMoney } from '../../../contract/plan-rules.js';
 import { SEAT_NOTE_MAX, SEAT_NOTE_MIN } from '../../../contract/seat-rules.js';
-import { hasControlCharacters } from '../../../contract/account-rules.js';
+import { cleanProse } from '../../../contract/text-hygiene.js';
 import { withTransaction } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import type { Staff } from '../desk/staff.js';
@@ -37,10 +37,7 @@ export async function readSeatPool(pool: pg.Pool): Promise<SeatPool> {
 }
 
 function cleanNote(note: string): string {
-  const text = note.trim().replace(/\r\n?/g, '\n');
-  if (hasControlCharacters(text.replace(/[\n\t]/g, ' '))) {
-    throw new DomainError(400, 'invalid_note', 'The note has characters it cannot keep.');
-  }
+  const text = cleanProse(note);
   if (text.length < SEAT_NOTE_MIN || text.length > SEAT_NOTE_MAX) {
     throw new DomainError(
       400,

@@ -57,7 +57,6 @@ describe('gifts', () => {
       { recipientEmail: 'friend@example.com', sendAt: '2030-01-01T00:00:00Z' },
       { recipientEmail: 'friend@example.com', sendAt: 'tomorrow' },
       { recipientEmail: 'friend@example.com', message: 'x'.repeat(501) },
-      { recipientEmail: 'friend@example.com', message: 'bell \u0007' },
       { recipientEmail: 'friend@example.com', fromName: 'y'.repeat(81), sendAt: soon },
       { recipientEmail: 'friend@example.com', amountCents: 1 },
     ]) {
@@ -74,8 +73,9 @@ describe('gifts', () => {
     const bought = await t.call(visitor, 'POST', '/api/gifts', {
       recipientEmail: ' Friend.One@Example.com ',
       buyerEmail: 'giver@example.com',
-      fromName: 'Ada',
-      message: 'Happy birthday!\nRead the boycott list first.',
+      // The giver's name and message are kept as the site's text rule cleans them.
+      fromName: 'Ada\u202e\u200b',
+      message: 'Happy birthday!\r\nRead the boycott list first.\u0007',
     });
     expect(bought.statusCode, bought.body).toBe(200);
     expect(bought.json()).toMatchObject({ amountCents: 1200, currency: 'usd' });
@@ -83,8 +83,8 @@ describe('gifts', () => {
     const again = await t.call(visitor, 'POST', '/api/gifts', {
       recipientEmail: ' Friend.One@Example.com ',
       buyerEmail: 'giver@example.com',
-      fromName: 'Ada',
-      message: 'Happy birthday!\nRead the boycott list first.',
+      fromName: 'Ada\u202e\u200b',
+      message: 'Happy birthday!\r\nRead the boycott list first.\u0007',
     });
     expect(again.json()).toEqual(bought.json());
     const paymentIntentId = String(bought.json().clientSecret).split('_secret_')[0] ?? '';

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  hasControlCharacters,
-  isValidEmail,
-  normalizeEmail,
-} from '../../../../contract/account-rules.js';
+import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules.js';
 import { ErrorResponseSchema, UserResponseSchema } from '../../../../contract/api.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
+import { cleanLine, cleanProse } from '../../../../contract/text-hygiene.js';
 import {
   GIFT_SEND_AHEAD_DAYS,
   GiftBodySchema,
@@ -35,15 +32,10 @@ const DAY_MS = 24 * 3600 * 1000;
 /** A send date this far in the past is a mistake, not a clock's drift: refused. */
 const PAST_TOLERANCE_MS = 10 * 60 * 1000;
 
-/** Control characters other than line breaks and tabs: never part of a message. */
-const withoutLineBreaks = (text: string) => text.replace(/[\n\r\t]/g, ' ');
-
-function cleanText(value: string | undefined, field: string): string | null {
-  const text = value?.trim() ?? '';
-  if (hasControlCharacters(withoutLineBreaks(text))) {
-    throw new HttpError(400, 'invalid_text', `The ${field} has characters a mail cannot carry.`);
-  }
-  return text === '' ? null : text.replace(/\r\n?/g, '\n');
+/** The giver's name or message as the site's text rule cleans it; null when nothing is left. */
+function cleanText(value: string | undefined, kind: 'name' | 'message'): string | null {
+  const text = kind === 'name' ? cleanLine(value ?? '') : cleanProse(value ?? '');
+  return text === '' ? null : text;
 }
 
 function requireEmail(value: string, field: string): string {
