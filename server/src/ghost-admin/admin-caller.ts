@@ -1,16 +1,16 @@
 import type pg from 'pg';
 import type { Actor } from '../content/post-actors.js';
 import type { StaffConfig } from '../config.js';
-import { staffRoleOf } from '../desk/staff.js';
+import { requireChangingRole, requireMaySeeMembers, staffRoleOf } from '../desk/staff.js';
 import { DomainError } from '../domain-error.js';
 import { adminKeySecret, type KeySecrets } from '../integrations/integrations.js';
 import { invalidToken, keyIdOf, tokenOf, verifyAdminToken } from './admin-token.js';
 
 /**
  * Who calls the Admin API (docs/ghost-api.md#admin-api): an integration, which acts as an editor
- * (writes and publishes posts, adds members; never money, plans, staff or integrations), or a
- * staff member through their own admin key (Ghost's staff access token), with the role the
- * configuration gives them now: a key of someone no longer staff stops working at once.
+ * on posts and reads, adds and edits members (never money, plans, staff or integrations), or a
+ * staff member through their own admin key (Ghost's staff access token), with exactly the desk
+ * rights the configuration gives them now: a key of someone no longer staff stops working at once.
  */
 export interface AdminCaller {
   /** Who acts, for the post store's rights. An integration's userId is its own id. */
@@ -68,4 +68,30 @@ export async function readAdminCaller(
     integrationId: null,
     label: user.email,
   };
+}
+
+/**
+ * The right an Admin API route needs, declared on each route (`config: {ghostAccess}`) and checked
+ * by the area's one gate (routes/ghost-admin): `anyone` (no token), `posts` (every caller: the post
+ * store's own rules say what a writer may do), `see-members`, `change-members`.
+ */
+export type GhostAccess = 'anyone' | 'posts' | 'see-members' | 'change-members';
+
+/**
+ * Lets the caller in, or refuses with 403 (Ghost's NoPermissionError) in the desk's words: a staff
+ * token by the desk's rules for its owner's role (desk/staff.ts), without the desk's 12-hour
+ * sign-in (a token is only made within 12 hours of one); an integration by its documented rights.
+ */
+export function requireGhostAccess(caller: AdminCaller, access: GhostAccess): void {
+  // An integration reads and changes members (it is how mailing tools sync them).
+  if (caller.integrationId) return;
+  switch (access) {
+    case 'anyone':
+    case 'posts':
+      return;
+    case 'see-members':
+      return requireMaySeeMembers(caller.actor);
+    case 'change-members':
+      return requireChangingRole(caller.actor);
+  }
 }

@@ -1,9 +1,14 @@
 import type pg from 'pg';
 import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
+import { MAX_AUTHOR_NAME } from '../../../contract/authors.js';
+import type { Database } from '../db/database.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit } from '../desk/audit.js';
 import { DomainError } from '../domain-error.js';
 import { cleanText, writeAccount, writeConsent } from '../imports/member-accounts.js';
+import type { Mail } from '../mail/mailer.js';
+import { signUpMail } from '../newsletter/sign-up-mail.js';
+import { subscribe } from '../newsletter/subscribers.js';
 import { memberJsonSql } from '../webhooks/webhook-events.js';
 import type { AdminCaller } from './admin-caller.js';
 
@@ -12,9 +17,24 @@ import type { AdminCaller } from './admin-caller.js';
  * subscribers: browse (by `email:` filter), read, add and edit a member's email, name, note,
  * labels and newsletter consent. A member added here is an account without a password, its
  * address not proven, as an import makes one (imports/member-accounts.ts): its owner signs in by
- * a mailed link or code. Consent (`newsletters: [{…}]` or `subscribed: true`) puts the address on
- * the newsletter, confirmed. Nothing here touches money: no comps, no plans.
+ * a mailed link or code. Consent (`newsletters: [{…}]` or `subscribed: true`) goes through the
+ * newsletter's double opt-in, as the site's own form does (newsletter/subscribers.ts): the address
+ * is pending and gets the confirmation mail, unless an integration says it already agreed (as an
+ * import's file does): then it is on the newsletter, confirmed. Nothing here touches money.
  */
+
+/** Where members are kept and the confirmation mail comes from. */
+export interface AdminMembersSite {
+  db: Database;
+  siteUrl: string;
+  siteName: string;
+}
+
+/** A member written, and the confirmation mail to send its address, if one is due. */
+export interface AdminMemberWrite {
+  member: GhostMember;
+  mail: Mail | null;
+}
 
 export type GhostMember = Record<string, unknown>;
 
@@ -102,12 +122,13 @@ function readMemberInput(input: Record<string, unknown>): MemberInput {
   const read: MemberInput = {};
   const text = (field: string, max: number, keepLines: boolean) => {
     const value = input[field];
-    if (value === undefined) return undefined;
-    if (value !== null && typeof value !== 'string') throw invalidMember(`${field} must be text.`);
-    if (typeof value === 'string' && value.length > max) {
+    if (value === undefined || value === null) return value;
+    if (typeof value !== 'string') throw invalidMember(`${field} must be text.`);
+    const cleaned = cleanText(value, keepLines);
+    if (cleaned !== null && cleaned.length > max) {
       throw invalidMember(`${field} must be at most ${max} characters.`);
     }
-    return value === null ? null : cleanText(value, keepLines);
+    return cleaned;
   };
   if (input.email !== undefined) {
     if (typeof input.email !== 'string' || !isValidEmail(normalizeEmail(input.email))) {
@@ -115,7 +136,8 @@ function readMemberInput(input: Record<string, unknown>): MemberInput {
     }
     read.email = normalizeEmail(input.email);
   }
-  const name = text('name', 191, false);
+  // The name a member's comments and a staff member's byline show: the profile's rule.
+  const name = text('name', MAX_AUTHOR_NAME, false);
   if (name !== undefined) read.name = name;
   const note = text('note', 2000, true);
   if (note !== undefined) read.note = note;
@@ -154,6 +176,45 @@ async function auditMember(
   );
 }
 
+/**
+ * Whether the caller says the address already agreed to the newsletter (`?send_email=false`): only
+ * an integration may (an owner's tool importing a list that gave consent elsewhere), and only
+ * when it asks for a subscription; anyone else's address gets the confirmation mail.
+ */
+function readStatedConsent(
+  caller: AdminCaller,
+  read: MemberInput,
+  alreadyAgreed: boolean,
+): boolean {
+  if (!alreadyAgreed || read.subscribed !== true) return false;
+  if (!caller.integrationId) {
+    throw new DomainError(
+      403,
+      'integrations_only',
+      'Only an integration may say an address already agreed (send_email=false): leave it out, and the address gets the confirmation mail.',
+      { ghostType: 'NoPermissionError' },
+    );
+  }
+  return true;
+}
+
+/**
+ * Asks the address to confirm, as the site's sign-up form does (its limit of one mail per address
+ * every ten minutes included): the mail to send, or null when it is on the newsletter already or
+ * was mailed a moment ago.
+ */
+async function askToConfirm(site: AdminMembersSite, email: string): Promise<Mail | null> {
+  const { rows } = await site.db.pool.query<{ state: string }>(
+    `SELECT state FROM newsletter_subscribers WHERE email = $1`,
+    [email],
+  );
+  if (rows[0]?.state === 'confirmed') return null;
+  const outcome = await subscribe({ db: site.db }, { email, account: null });
+  return outcome.kind === 'check-inbox' && outcome.mail?.kind === 'confirm'
+    ? signUpMail(site, outcome.email, outcome.mail)
+    : null;
+}
+
 /** Takes the address off the newsletter (as its own unsubscribe link would). */
 async function unsubscribe(tx: Tx, email: string) {
   await tx.query(
@@ -165,13 +226,16 @@ async function unsubscribe(tx: Tx, email: string) {
 }
 
 export async function addGhostMember(
-  pool: pg.Pool,
+  site: AdminMembersSite,
   caller: AdminCaller,
   input: Record<string, unknown>,
-): Promise<GhostMember> {
+  options: { alreadyAgreed: boolean },
+): Promise<AdminMemberWrite> {
+  const { pool } = site.db;
   const read = readMemberInput(input);
   if (!read.email) throw invalidMember('email is required.');
   const email = read.email;
+  const agreed = readStatedConsent(caller, read, options.alreadyAgreed);
   const id = await withTransaction(pool, async (tx) => {
     const taken = await tx.query(`SELECT 1 FROM users WHERE email = $1`, [email]);
     if (taken.rows.length > 0) throw invalidMember('Member already exists.');
@@ -185,26 +249,35 @@ export async function addGhostMember(
       createdAt: null,
       stripeCustomerId: null,
     });
-    if (read.subscribed) await writeConsent(tx, account, email);
+    if (agreed) await writeConsent(tx, account, email);
     await auditMember(tx, caller, 'api_member_add', account.id, null, {
       email,
       name: read.name ?? null,
       labels: read.labels ?? [],
       subscribed: read.subscribed ?? false,
+      ...consentOf(read, agreed),
     });
     return account.id;
   });
-  return readGhostMember(pool, id);
+  const mail = read.subscribed && !agreed ? await askToConfirm(site, email) : null;
+  return { member: await readGhostMember(pool, id), mail };
 }
 
+/** How the audit log says a subscription was asked for. */
+const consentOf = (read: MemberInput, agreed: boolean) =>
+  read.subscribed ? { consent: agreed ? 'stated by the caller' : 'asked by mail' } : {};
+
 export async function editGhostMember(
-  pool: pg.Pool,
+  site: AdminMembersSite,
   caller: AdminCaller,
   id: string,
   input: Record<string, unknown>,
-): Promise<GhostMember> {
+  options: { alreadyAgreed: boolean },
+): Promise<AdminMemberWrite> {
+  const { pool } = site.db;
   const before = await readGhostMember(pool, id);
   const read = readMemberInput(input);
+  const agreed = readStatedConsent(caller, read, options.alreadyAgreed);
   if (read.email !== undefined && read.email !== before.email) {
     throw invalidMember(
       'email cannot be changed here: the member changes it from their account page.',
@@ -227,7 +300,7 @@ export async function editGhostMember(
         read.labels ?? [],
       ],
     );
-    if (read.subscribed === true) {
+    if (agreed) {
       const { rows } = await tx.query<{ proven: boolean }>(
         `SELECT "emailVerifiedAt" IS NOT NULL AS proven FROM users WHERE id = $1`,
         [id],
@@ -243,7 +316,11 @@ export async function editGhostMember(
       await writeConsent(tx, account, email);
     }
     if (read.subscribed === false) await unsubscribe(tx, email);
-    await auditMember(tx, caller, 'api_member_change', id, before, read);
+    await auditMember(tx, caller, 'api_member_change', id, before, {
+      ...read,
+      ...consentOf(read, agreed),
+    });
   });
-  return readGhostMember(pool, id);
+  const mail = read.subscribed && !agreed ? await askToConfirm(site, email) : null;
+  return { member: await readGhostMember(pool, id), mail };
 }

@@ -4,12 +4,18 @@ import { uploadUrl } from '../../../../contract/images.js';
 import type { StaffConfig } from '../../config.js';
 import type { PostRow } from '../../content/post-row.js';
 import { DomainError } from '../../domain-error.js';
-import { readAdminCaller, type AdminCaller } from '../../ghost-admin/admin-caller.js';
+import {
+  readAdminCaller,
+  requireGhostAccess,
+  type AdminCaller,
+  type GhostAccess,
+} from '../../ghost-admin/admin-caller.js';
 import {
   addGhostMember,
   browseGhostMembers,
   editGhostMember,
   readGhostMember,
+  type AdminMemberWrite,
 } from '../../ghost-admin/admin-members.js';
 import {
   createGhostPost,
@@ -42,8 +48,12 @@ export interface GhostAdminOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who calls the Admin API: set by its gate (routes/ghost-admin) for every route but site/. */
+    /** Who calls the Admin API: set by its gate (routes/ghost-admin) but on routes for anyone. */
     ghostCaller: AdminCaller | null;
+  }
+  interface FastifyContextConfig {
+    /** The right an Admin API route needs: every route of the area says it (admin-caller.ts). */
+    ghostAccess?: GhostAccess;
   }
 }
 
@@ -101,13 +111,36 @@ function pageOf(query: Record<string, string | undefined>): { limit: number; pag
   return { limit, page };
 }
 
+/** `?send_email=false` on members/: the caller says the address already agreed to the newsletter. */
+function alreadyAgreedOf(query: Record<string, string | undefined>): boolean {
+  const value = query.send_email;
+  if (value === undefined || value === 'true') return false;
+  if (value === 'false') return true;
+  throw new DomainError(400, 'invalid_send_email', 'send_email must be true or false.', {
+    ghostType: 'BadRequestError',
+  });
+}
+
+/** The one member a members/ body carries (`{"members": [{…}]}`). */
+function memberInputOf(body: unknown): Record<string, unknown> {
+  const input = (body as { members?: unknown[] } | null)?.members?.[0];
+  if (typeof input !== 'object' || input === null) {
+    throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
+      ghostType: 'BadRequestError',
+    });
+  }
+  return input as Record<string, unknown>;
+}
+
 /**
  * Ghost's Admin API under `/ghost/api/admin/` (docs/ghost-api.md#admin-api), for writing apps and
  * tools made for Ghost: `site/` for anyone; with a token (`Authorization: Ghost <jwt>`, made with an
  * integration's admin key or a staff access token) posts/ and pages/ (browse, read, add, edit,
- * delete), images/upload/, tags/ and members/ (browse, read, add, edit). Paths end with a slash,
- * as Ghost's do. Errors are Ghost's (`{errors: [{message, type}]}`) with Ghost's statuses;
- * `Accept-Version` is read and `Content-Version` answered.
+ * delete), images/upload/, tags/ and members/ (browse, read, add, edit). Every route declares the
+ * right it needs (`config: {ghostAccess}`), and one gate checks it against the caller: a route
+ * that declares none stops the app from starting. Paths end with a slash, as Ghost's do. Errors
+ * are Ghost's (`{errors: [{message, type}]}`) with Ghost's statuses; `Accept-Version` is read and
+ * `Content-Version` answered.
  */
 const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, options) => {
   const { siteUrl } = options;
@@ -120,15 +153,28 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   });
 
   app.decorateRequest('ghostCaller', null);
+  // Fail closed: a route that does not say who may call it is not added at all.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.ghostAccess) {
+      throw new Error(`Admin API route ${route.method} ${route.url} declares no ghostAccess`);
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('content-version', CONTENT_VERSION).header('cache-control', 'no-store');
-    const path = request.url.split('?')[0] ?? '';
-    if (path.endsWith('/site/') && request.method === 'GET') return;
-    request.ghostCaller = await readAdminCaller(
+    const access = request.routeOptions.config.ghostAccess;
+    if (!access) {
+      throw new DomainError(403, 'no_access_declared', 'Nobody may call this address.', {
+        ghostType: 'NoPermissionError',
+      });
+    }
+    if (access === 'anyone') return;
+    const who = await readAdminCaller(
       app.db.pool,
       { keySecrets, staff: options.staff },
       request.headers.authorization,
     );
+    requireGhostAccess(who, access);
+    request.ghostCaller = who;
   });
 
   // Every refusal in Ghost's shape: the domain's (a DomainError may name Ghost's type and
@@ -216,7 +262,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   }
 
   // Anyone: what a writing app asks first, to know it speaks to a Ghost-like site.
-  app.get('/site/', async () => ({
+  app.get('/site/', { config: { ghostAccess: 'anyone' } }, async () => ({
     site: {
       title: options.siteName,
       description: app.siteContent.current().pages.get('home')?.description ?? null,
@@ -232,6 +278,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   for (const resource of ['posts', 'pages'] as const) {
     app.get<{ Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
+      { config: { ghostAccess: 'posts' } },
       async (request) => {
         const { limit, page } = pageOf(request.query);
         const { rows, total } = await browseAdminRows(app.db.pool, ghostSite(), resource, {
@@ -261,6 +308,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
       `/${resource}/:id/`,
+      { config: { ghostAccess: 'posts' } },
       async (request) => {
         const row = await readGhostRow(
           app.db.pool,
@@ -273,6 +321,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.get<{ Params: { slug: string }; Querystring: Record<string, string | undefined> }>(
       `/${resource}/slug/:slug/`,
+      { config: { ghostAccess: 'posts' } },
       async (request) => {
         const { rows } = await app.db.pool.query<{ id: number }>(
           `SELECT "id" FROM "posts" WHERE "slug" = $1 AND "deletedAt" IS NULL
@@ -286,7 +335,10 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.post<{ Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
-      { bodyLimit: 4 * 1024 * 1024, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+      {
+        bodyLimit: 4 * 1024 * 1024,
+        config: { ghostAccess: 'posts', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      },
       async (request, reply) => {
         const input = readGhostDocument(request.body, resource);
         if (request.query.source === 'html' && input.lexical === undefined) delete input.mobiledoc;
@@ -301,7 +353,10 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
       `/${resource}/:id/`,
-      { bodyLimit: 4 * 1024 * 1024, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+      {
+        bodyLimit: 4 * 1024 * 1024,
+        config: { ghostAccess: 'posts', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      },
       async (request) => {
         const input = readGhostDocument(request.body, resource);
         const id = await rowIdOf(resource, request.params.id);
@@ -312,40 +367,48 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       },
     );
 
-    app.delete<{ Params: { id: string } }>(`/${resource}/:id/`, async (request, reply) => {
-      const id = await rowIdOf(resource, request.params.id);
-      await app.siteContent.waitFor(
-        await deleteGhostPost(await postSite(), caller(request), resource, id),
-      );
-      return reply.code(204).send();
-    });
+    app.delete<{ Params: { id: string } }>(
+      `/${resource}/:id/`,
+      { config: { ghostAccess: 'posts' } },
+      async (request, reply) => {
+        const id = await rowIdOf(resource, request.params.id);
+        await app.siteContent.waitFor(
+          await deleteGhostPost(await postSite(), caller(request), resource, id),
+        );
+        return reply.code(204).send();
+      },
+    );
   }
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/tags/', async (request) => {
-    const { limit, page } = pageOf(request.query);
-    const site = ghostSite();
-    const all = [...app.siteContent.current().topics.values()].map((topic) =>
-      ghostTag(site, topic.name, { slug: topic.slug, description: topic.description ?? null }),
-    );
-    const pages = Math.max(1, Math.ceil(all.length / limit));
-    return {
-      tags: all.slice((page - 1) * limit, page * limit),
-      meta: {
-        pagination: {
-          page,
-          limit,
-          pages,
-          total: all.length,
-          next: page < pages ? page + 1 : null,
-          prev: page > 1 ? page - 1 : null,
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/tags/',
+    { config: { ghostAccess: 'posts' } },
+    async (request) => {
+      const { limit, page } = pageOf(request.query);
+      const site = ghostSite();
+      const all = [...app.siteContent.current().topics.values()].map((topic) =>
+        ghostTag(site, topic.name, { slug: topic.slug, description: topic.description ?? null }),
+      );
+      const pages = Math.max(1, Math.ceil(all.length / limit));
+      return {
+        tags: all.slice((page - 1) * limit, page * limit),
+        meta: {
+          pagination: {
+            page,
+            limit,
+            pages,
+            total: all.length,
+            next: page < pages ? page + 1 : null,
+            prev: page > 1 ? page - 1 : null,
+          },
         },
-      },
-    };
-  });
+      };
+    },
+  );
 
   app.post(
     '/images/upload/',
-    { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    { config: { ghostAccess: 'posts', rateLimit: { max: 60, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const who = caller(request);
       if (!request.isMultipart()) {
@@ -423,54 +486,60 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/members/', async (request) => {
-    const { limit, page } = pageOf(request.query);
-    return browseGhostMembers(app.db.pool, { filter: request.query.filter, limit, page });
-  });
+  const membersSite = { db: app.db, siteUrl, siteName: options.siteName };
+  /** Sends the confirmation mail a write asked for, before answering; a failure is logged. */
+  async function answerMember(request: FastifyRequest, written: AdminMemberWrite) {
+    if (written.mail) {
+      await app.mailer
+        .send(written.mail)
+        .catch((error: unknown) =>
+          request.log.error({ err: error }, 'could not send a newsletter confirmation mail'),
+        );
+    }
+    return { members: [written.member] };
+  }
 
-  app.get<{ Params: { id: string } }>('/members/:id/', async (request) => ({
-    members: [await readGhostMember(app.db.pool, request.params.id)],
-  }));
-
-  app.post(
+  app.get<{ Querystring: Record<string, string | undefined> }>(
     '/members/',
-    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
-    async (request, reply) => {
-      const input = (request.body as { members?: unknown[] } | null)?.members?.[0];
-      if (typeof input !== 'object' || input === null) {
-        throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
-          ghostType: 'BadRequestError',
-        });
-      }
-      const member = await addGhostMember(
-        app.db.pool,
-        caller(request),
-        input as Record<string, unknown>,
-      );
-      return reply.code(201).send({ members: [member] });
+    { config: { ghostAccess: 'see-members' } },
+    async (request) => {
+      const { limit, page } = pageOf(request.query);
+      return browseGhostMembers(app.db.pool, { filter: request.query.filter, limit, page });
     },
   );
 
-  app.put<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string } }>(
     '/members/:id/',
-    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    { config: { ghostAccess: 'see-members' } },
+    async (request) => ({ members: [await readGhostMember(app.db.pool, request.params.id)] }),
+  );
+
+  app.post<{ Querystring: Record<string, string | undefined> }>(
+    '/members/',
+    { config: { ghostAccess: 'change-members', rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const written = await addGhostMember(
+        membersSite,
+        caller(request),
+        memberInputOf(request.body),
+        { alreadyAgreed: alreadyAgreedOf(request.query) },
+      );
+      return reply.code(201).send(await answerMember(request, written));
+    },
+  );
+
+  app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    '/members/:id/',
+    { config: { ghostAccess: 'change-members', rateLimit: { max: 600, timeWindow: '1 minute' } } },
     async (request) => {
-      const input = (request.body as { members?: unknown[] } | null)?.members?.[0];
-      if (typeof input !== 'object' || input === null) {
-        throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
-          ghostType: 'BadRequestError',
-        });
-      }
-      return {
-        members: [
-          await editGhostMember(
-            app.db.pool,
-            caller(request),
-            request.params.id,
-            input as Record<string, unknown>,
-          ),
-        ],
-      };
+      const written = await editGhostMember(
+        membersSite,
+        caller(request),
+        request.params.id,
+        memberInputOf(request.body),
+        { alreadyAgreed: alreadyAgreedOf(request.query) },
+      );
+      return answerMember(request, written);
     },
   );
 };

@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponseSchema, MessageResponseSchema } from '../../../../contract/api.js';
 import {
-  NEWSLETTER_CONFIRM_DAYS,
   NEWSLETTER_PATHS,
   NewsletterSubscribeBodySchema,
   NewsletterSubscriptionBodySchema,
@@ -20,6 +19,7 @@ import {
   subscribe,
   unsubscribe,
 } from '../../newsletter/subscribers.js';
+import { signUpMail } from '../../newsletter/sign-up-mail.js';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
 
 const errors = {
@@ -107,23 +107,8 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
       }
       const { mail, email } = outcome;
       if (mail) {
-        const text =
-          mail.kind === 'confirm'
-            ? `Someone (hopefully you) asked for the ${siteName} newsletter at this address.\n\n` +
-              `Open this link and press the button to confirm. It works for ${NEWSLETTER_CONFIRM_DAYS} days:\n\n` +
-              `${siteUrl}${NEWSLETTER_PATHS.confirm}#token=${mail.token}\n\n` +
-              `If it was not you, ignore this mail: you will get nothing more.\n`
-            : `Someone (hopefully you) asked for the ${siteName} newsletter at this address.\n\n` +
-              `This address is already subscribed: nothing more to do. Every issue has a one-click unsubscribe link at the bottom.\n`;
         void app.mailer
-          .send({
-            to: email,
-            subject:
-              mail.kind === 'confirm'
-                ? `Confirm your ${siteName} newsletter subscription`
-                : `You are already on the ${siteName} newsletter`,
-            text,
-          })
+          .send(signUpMail({ siteUrl, siteName }, email, mail))
           .catch((error: unknown) =>
             request.log.error({ err: error }, 'could not send a newsletter confirmation mail'),
           );
