@@ -7,6 +7,7 @@ import { withTransaction } from '../db/transaction.js';
 import { createPost, deletePost, updatePost } from '../content/post-editing.js';
 import { publishPost, unpublishPost } from '../content/post-publishing.js';
 import { postJson, readPostRow, type PostRow } from '../content/post-row.js';
+import { summaryOf } from '../content/post-summary.js';
 import { readPostBody } from '../content/post-validation.js';
 import { writeAudit } from '../desk/audit.js';
 import { DomainError } from '../domain-error.js';
@@ -16,7 +17,7 @@ import {
   readGhostPost,
   readingMinutesOf,
   slugFromTitle,
-  summaryOf,
+  summaryAfterChange,
   type GhostInput,
   type ReadGhostPost,
 } from './ghost-post-input.js';
@@ -102,7 +103,8 @@ export async function createGhostPost(
   if (read.title === undefined) throw invalidGhostField('title', 'is required');
   const kind = kindOf(resource);
   const body = read.body ?? '';
-  const summary = summaryOf(body, read.title, read.excerpt);
+  const visibility = read.visibility ?? 'public';
+  const summary = summaryOf({ title: read.title, body, visibility }, read.excerpt);
   const fields: Record<string, unknown> =
     kind === 'page'
       ? { description: summary }
@@ -124,7 +126,7 @@ export async function createGhostPost(
     slug: await freeSlug(site.pool, kind, read.slug ?? slugFromTitle(read.title)),
     title: read.title,
     body,
-    visibility: read.visibility ?? 'public',
+    visibility,
     featureImage: read.featureImage ?? null,
     featureImageAlt: read.featureImage ? (read.featureImageAlt ?? read.title) : null,
     seoTitle: read.seoTitle ?? null,
@@ -231,10 +233,7 @@ export async function editGhostPost(
   }
   if (read.seoTitle !== undefined) change.seoTitle = read.seoTitle;
   if (read.seoDescription !== undefined) change.seoDescription = read.seoDescription;
-  if (read.excerpt !== undefined) {
-    const summary = summaryOf(read.body ?? row.body, read.title ?? row.title, read.excerpt);
-    change[row.kind === 'page' ? 'description' : 'summary'] = summary;
-  }
+  Object.assign(change, summaryAfterChange(row, read));
   if (read.tags !== undefined && row.kind !== 'page') change.tags = read.tags;
   let post: PostJson | null = null;
   let generation: number | null = null;

@@ -1,15 +1,11 @@
 import { parseUploadUrl } from '../../../contract/images.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
+import type { PostRow } from '../content/post-row.js';
+import { cutAtWord, isMadeSummary, summaryOf } from '../content/post-summary.js';
 import { DomainError } from '../domain-error.js';
 import { cleanSlug } from '../imports/clean-slug.js';
 import { renderLexical, renderMobiledoc } from '../imports/ghost-cards.js';
-import { cutAtWord } from '../imports/import-posts.js';
-import {
-  htmlToMarkdown,
-  openingTextOf,
-  rewriteImages,
-  wordCountOf,
-} from '../imports/html-to-markdown.js';
+import { htmlToMarkdown, rewriteImages, wordCountOf } from '../imports/html-to-markdown.js';
 
 /**
  * A post or page as Ghost's Admin API is sent it (`{posts: [{…}]}`), read into the site's terms
@@ -202,11 +198,39 @@ export function readGhostPost(
 /** Words a minute, for an article's reading time (as the importer counts it). */
 const WORDS_PER_MINUTE = 230;
 
-/** A summary for a post that has no excerpt: its opening words, else its title. */
-export function summaryOf(body: string, title: string, excerpt: string | null | undefined) {
-  return (
-    cutAtWord(excerpt ?? '', 200) || cutAtWord(openingTextOf(body), 200) || cutAtWord(title, 200)
-  );
+/** Where each kind the Admin API may change keeps its summary (Ghost's `custom_excerpt`). */
+const SUMMARY_FIELDS: Partial<Record<PostRow['kind'], 'summary' | 'description'>> = {
+  article: 'summary',
+  campaign: 'summary',
+  newsletter: 'summary',
+  page: 'description',
+};
+
+/**
+ * The summary a change leaves a post with, as `{field: summary}`, or nothing to keep it. An
+ * excerpt sent is the writer's (null or empty: none, so one is made). Without one, a summary the
+ * site made is made again from the post as changed, for its body, visibility or title may have
+ * moved what visitors read; one a writer typed stays. A writing app that read the post and sends
+ * its made summary back as `custom_excerpt` has typed nothing.
+ */
+export function summaryAfterChange(
+  row: Pick<PostRow, 'kind' | 'title' | 'body' | 'visibility' | 'fields'>,
+  read: ReadGhostPost,
+): Record<string, string> {
+  const field = SUMMARY_FIELDS[row.kind];
+  if (!field) return {};
+  const kept = row.fields[field];
+  const stored = typeof kept === 'string' ? kept : '';
+  const made = stored === '' || isMadeSummary(stored, row);
+  const after = {
+    title: read.title ?? row.title,
+    body: read.body ?? row.body,
+    visibility: read.visibility ?? row.visibility,
+  };
+  const given = made && read.excerpt === stored ? undefined : read.excerpt;
+  if (given === undefined && !made) return {};
+  const summary = summaryOf(after, given);
+  return summary === stored ? {} : { [field]: summary };
 }
 
 export const readingMinutesOf = (body: string) =>

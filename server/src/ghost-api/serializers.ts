@@ -1,7 +1,8 @@
 import { authorPath, type Author } from '../../../contract/authors.js';
-import { isScreenText, postPath, splitAtDivider } from '../../../contract/posts.js';
+import { isScreenText, postPath } from '../../../contract/posts.js';
 import { topicPath, topicSlug } from '../../../contract/topics.js';
 import type { PostRow } from '../content/post-row.js';
+import { publicPartOf, summaryOf } from '../content/post-summary.js';
 import { absolute, ghostId, ghostUuid, htmlOfMarkdown } from '../imports/ghost-export.js';
 
 /**
@@ -248,9 +249,8 @@ export function ghostPost(
   reader: 'public' | 'whole',
 ): GhostPost {
   const { row } = post;
-  const { before, after } = splitAtDivider(row.body);
   const restricted = row.visibility === 'members';
-  const markdown = restricted && reader === 'public' ? (after === null ? '' : before) : row.body;
+  const markdown = reader === 'public' ? publicPartOf(row) : row.body;
   const html = markdown.trim() === '' ? '' : htmlOfMarkdown(markdown, site.siteUrl);
   const plaintext = plaintextOf(html);
   const tags = ghostTagsOf(site, row);
@@ -278,7 +278,8 @@ export function ghostPost(
     updated_at: row.updatedAt.toISOString(),
     published_at: row.status === 'draft' ? null : (row.publishedAt?.toISOString() ?? null),
     custom_excerpt: customExcerpt,
-    excerpt: customExcerpt ?? plaintext.slice(0, 500),
+    // Made, when the post has no summary of its own, from what visitors read, whoever asks.
+    excerpt: customExcerpt ?? summaryOf(row),
     codeinjection_head: null,
     codeinjection_foot: null,
     custom_template: null,

@@ -39,10 +39,17 @@ export function attribute(node: Element, name: string): string | undefined {
   return Array.isArray(value) ? value.join(' ') : undefined;
 }
 
+/**
+ * Elements whose text no reader sees: code, styles, inert templates and what shows only without
+ * scripts. Their text is never a post's title, summary or link text.
+ */
+const UNSEEN = new Set(['script', 'style', 'template', 'noscript']);
+
 /** The text a node holds, as a reader would see it. */
 export function textOf(node: Nodes): string {
   if (node.type === 'text') return node.value;
   if (node.type === 'element' && node.tagName === 'br') return ' ';
+  if (node.type === 'element' && UNSEEN.has(node.tagName)) return '';
   if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('');
   return '';
 }

@@ -97,7 +97,7 @@ function paragraphsOfText(html: string): Paragraph[] {
     nbsp: ' ',
   };
   return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(
       /<\/?(?:p|div|h[1-6]|li|blockquote|pre|tr|br|hr|section|article|figure)\b[^>]*>/gi,
       '\n\n',
@@ -536,12 +536,9 @@ export function rewriteImages(
 }
 
 /**
- * The words a reader sees, block by block (a blank line between blocks): no images, no markup,
- * no footnotes. For excerpts and reading times.
- */
-/**
- * The words a post opens with, for a summary: its paragraphs outside lists, quotes and tables, in
+ * The words a body opens with, for a summary: its paragraphs outside lists, quotes and tables, in
  * order (headings and captions are not an opening); the whole text when it has no such paragraph.
+ * Which part of a body a summary may come from is content/post-summary.ts's to say.
  */
 export function openingTextOf(markdown: string): string {
   const root = parseSiteMarkdown(markdown);
@@ -560,6 +557,10 @@ function inlineTextOf(node: Nodes): string {
   return 'children' in node ? node.children.map(inlineTextOf).join('') : '';
 }
 
+/**
+ * The words a reader sees, block by block (a blank line between blocks): no images, no markup,
+ * no footnotes. For reading times and word counts.
+ */
 export function plainTextOf(markdown: string): string {
   const blocks: string[] = [];
   const inline = inlineTextOf;

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updatePost } from '../content/post-editing.js';
 import { publishDuePosts } from '../content/post-publishing.js';
-import { cutAtWord } from './import-posts.js';
+import { cutAtWord } from '../content/post-summary.js';
 import type { SourcePost } from './source.js';
 import { FIRST_SECTION, bundleOf, sourcePost, useImportTarget } from '#test/import-posts-target';
 

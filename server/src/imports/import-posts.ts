@@ -1,19 +1,16 @@
 import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 import { readArticleSectionNames } from '../content/section-store.js';
-import {
-  pageSlugProblem,
-  postPath,
-  splitAtDivider,
-  type PostKind,
-} from '../../../contract/posts.js';
+import { pageSlugProblem, postPath, type PostKind } from '../../../contract/posts.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
+import { cutAtWord, summaryOf } from '../content/post-summary.js';
 import { ensureImportedAuthor } from '../authors/author-profiles.js';
 import { setPostAuthors } from '../content/post-authors.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { withoutInvisible } from './clean-slug.js';
-import { htmlToMarkdown, openingTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
+import { htmlToMarkdown, rewriteImages, wordCountOf } from './html-to-markdown.js';
 import { takeImages } from './post-images.js';
 import {
   digestOf,
@@ -51,25 +48,12 @@ import type {
 
 /** Words a minute, for an article's reading time. */
 const WORDS_PER_MINUTE = 230;
-/** The longest summary, tag, title and SEO texts the site takes (contract/post-fields.ts). */
-const SUMMARY_CHARS = 200;
+/** The longest tag, title and SEO texts the site takes (contract/post-fields.ts). */
 const TAG_CHARS = 40;
 const TITLE_CHARS = 200;
 const SEO_TITLE_CHARS = 120;
 const SEO_DESCRIPTION_CHARS = 300;
 const ALT_CHARS = 500;
-
-/** Text cut at a word to `max` characters, with an ellipsis when cut. */
-export function cutAtWord(text: string, max: number, ellipsis = '…'): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const room = flat.slice(0, max - ellipsis.length + 1);
-  const space = room.lastIndexOf(' ');
-  const cut = (space > max / 2 ? room.slice(0, space) : room.slice(0, max - ellipsis.length))
-    .replace(/[\s,.;:–—-]+$/, '')
-    .trimEnd();
-  return `${cut}${ellipsis}`;
-}
 
 /** Text the database takes: PostgreSQL refuses the NUL character in text. */
 // eslint-disable-next-line no-control-regex -- the NUL character is what this removes
@@ -81,7 +65,7 @@ function fitTags(tags: readonly string[], title: string, notes: string[]): strin
   const slugs = new Set<string>();
   const overLimit: string[] = [];
   for (const raw of tags) {
-    let name = noNul(raw).replace(/\s+/g, ' ').trim();
+    let name = cleanLine(raw);
     if (topicSlug(name) === '') {
       if (name !== '') notes.push(`"${title}": tag "${name}" dropped (no letter or digit)`);
       continue;
@@ -278,7 +262,7 @@ export async function writePosts(
 /** The post as the site keeps it: its text cut to the site's limits, its images uploads. */
 function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): ImportedPost {
   const { post } = plan;
-  let title = noNul(post.title).replace(/\s+/g, ' ').trim();
+  let title = cleanLine(post.title);
   if (title === '') {
     // A post without a title (WordPress allows one) is named by its slug's words, not lost.
     const words = plan.slug.replace(/-/g, ' ');
@@ -298,14 +282,8 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
       return { url, alt: cutAtWord(alt, ALT_CHARS) };
     }),
   ).trim();
-  // Without an excerpt, the opening words; of a members-only post, only those everyone may read
-  // (what comes before the divider), else the title: a summary is shown to visitors.
-  const divided = splitAtDivider(body);
-  const readable = !post.membersOnly ? body : divided.after === null ? '' : divided.before;
-  const summary =
-    cutAtWord(noNul(post.excerpt ?? ''), SUMMARY_CHARS) ||
-    cutAtWord(openingTextOf(readable), SUMMARY_CHARS) ||
-    cutAtWord(title, SUMMARY_CHARS);
+  const visibility = post.membersOnly ? 'members' : 'public';
+  const summary = summaryOf({ title, body, visibility }, noNul(post.excerpt ?? ''));
   const featureUrl = post.featureImage ? (images.get(post.featureImage.url) ?? null) : null;
   const featureAlt = post.featureImage?.alt?.trim() || post.featureImage?.caption?.trim() || title;
   const optional = (text: string | undefined, max: number) => {
@@ -332,7 +310,7 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
     slug: plan.slug,
     title,
     body,
-    visibility: post.membersOnly ? 'members' : 'public',
+    visibility,
     featureImage: featureUrl,
     featureImageAlt: featureUrl ? cutAtWord(noNul(featureAlt), ALT_CHARS) : null,
     seoTitle: optional(post.seoTitle, SEO_TITLE_CHARS),

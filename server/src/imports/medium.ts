@@ -5,6 +5,7 @@ import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import { decodeText, type ExportArchive } from './archive.js';
+import { textOf } from './html-nodes.js';
 import {
   ImportFileError,
   type SourceAuthor,
@@ -38,13 +39,6 @@ function findAll(parent: Parent, test: (element: Element) => boolean): Element[]
 
 function findFirst(parent: Parent, test: (element: Element) => boolean): Element | undefined {
   return findAll(parent, test)[0];
-}
-
-function textContent(node: Parent | ElementContent): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element' || node.type === 'root')
-    return node.children.map((child) => textContent(child as ElementContent)).join('');
-  return '';
 }
 
 function clean(text: string): string {
@@ -111,19 +105,19 @@ export function readMediumPost(html: string, fileName: string): SourcePost | { s
     (element) => element.tagName === 'h1' && hasClass(element, 'p-name'),
   );
   const titleElement = findFirst(tree, (element) => element.tagName === 'title');
-  const title = clean(textContent(nameHeading ?? titleElement ?? tree));
+  const title = clean(textOf(nameHeading ?? titleElement ?? tree));
   const subtitleElement = findFirst(
     article,
     (element) => attribute(element, 'dataField') === 'subtitle',
   );
-  const subtitle = subtitleElement ? clean(textContent(subtitleElement)) : '';
+  const subtitle = subtitleElement ? clean(textOf(subtitleElement)) : '';
 
   // The body repeats the title (and subtitle) as its first headings: the post has them already.
   for (const repeated of findAll(
     body,
     (element) => hasClass(element, 'graf--title') || hasClass(element, 'graf--subtitle'),
   )) {
-    const words = clean(textContent(repeated));
+    const words = clean(textOf(repeated));
     if (words === title || words === subtitle) removeElement(body, repeated);
   }
 
@@ -137,9 +131,9 @@ export function readMediumPost(html: string, fileName: string): SourcePost | { s
   );
   const canonical = readCanonical(attribute(canonicalLink, 'href'));
   const authorLink = findFirst(article, (element) => hasClass(element, 'p-author'));
-  const authorName = authorLink ? clean(textContent(authorLink)) : '';
+  const authorName = authorLink ? clean(textOf(authorLink)) : '';
   const tags = findAll(article, (element) => element.tagName === 'a' && hasClass(element, 'p-tag'))
-    .map((element) => clean(textContent(element)))
+    .map((element) => clean(textOf(element)))
     .filter(Boolean);
   const publishedAt = parseDate(attribute(time, 'dateTime'));
   // Medium names drafts draft_…; an exported draft also has neither a date nor an address.
@@ -164,6 +158,7 @@ export function readMediumPost(html: string, fileName: string): SourcePost | { s
     status: draft ? 'draft' : 'published',
     authors: author ? [author] : [],
     tags: [...new Set(tags)],
+    // Medium's export does not say which stories were for paying members: all come in public.
     membersOnly: false,
     oldPaths: canonical && !draft ? [canonical.path] : [],
     comments: 0,

@@ -1,7 +1,7 @@
 // Small readings every reader needs alike: dates as exports write them, and which member rows
 // hold an address at all.
-import type { Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
+import { textOf, words } from './html-nodes.js';
 import type { ImportSource, SourceBundle, SourceMember, Skipped } from './source.js';
 
 /**
@@ -65,17 +65,11 @@ export function emptyBundle(source: ImportSource): SourceBundle {
 }
 
 /**
- * The words of a short piece of HTML (a WordPress title, a Substack subtitle): character
- * references decoded, tags left out, spaces collapsed. Titles there are HTML (`Tide &amp; time`,
- * `A <em>title</em>`), while a post's title here is plain text.
+ * The words of a short piece of HTML (a WordPress title or excerpt, a Substack subtitle):
+ * character references decoded, tags and what no reader sees (scripts, styles) left out, spaces
+ * collapsed. Titles there are HTML (`Tide &amp; time`, `A <em>title</em>`), while a post's title
+ * here is plain text.
  */
 export function textOfHtml(html: string): string {
-  const visit = (node: Root | RootContent): string => {
-    if (node.type === 'text') return node.value;
-    if (node.type === 'element' || node.type === 'root') return node.children.map(visit).join('');
-    return '';
-  };
-  return visit(fromHtml(html, { fragment: true }))
-    .replace(/\s+/g, ' ')
-    .trim();
+  return words(textOf(fromHtml(html, { fragment: true })));
 }
