@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { COMMENT_MAX_LENGTH, COMMENTER_NAME_MAX } from '../../../contract/comments.js';
+import { cleanLine } from '../../../contract/text-hygiene.js';
 import type { Tx } from '../db/transaction.js';
 import { commentsChanged } from './comment-store.js';
-import { renderCommentHtml } from './render-comment.js';
+import { renderImportedCommentHtml } from './render-comment.js';
 
 /** Comments an import brings (docs/migrating.md): a WordPress guest's, with its date and thread. */
 
@@ -19,7 +20,8 @@ export interface ImportedComment {
 }
 
 /**
- * Stores a comment an import brought (a WordPress guest's), with its date and thread, visible.
+ * Stores a comment an import brought (a WordPress guest's), with its date and thread, visible; one
+ * nested too deep to draw is stored with its text shown as it is (renderImportedCommentHtml).
  * Idempotent by `sourceId`: importing the same file again stores nothing more and answers the
  * comment stored the first time. A parent not imported (yet) makes it a top comment.
  */
@@ -41,7 +43,8 @@ export async function storeImportedComment(
     threadId = rows[0] ? (rows[0].parentId ?? rows[0].id) : null;
   }
   const body = comment.body.trim().slice(0, COMMENT_MAX_LENGTH * 4);
-  const name = comment.guestName.trim().slice(0, COMMENTER_NAME_MAX) || 'A guest';
+  // The site's one rule for names (contract/text-hygiene.ts), cut to a commenter name's length.
+  const name = [...cleanLine(comment.guestName)].slice(0, COMMENTER_NAME_MAX).join('').trim();
   const id = randomUUID();
   const { rowCount } = await tx.query(
     `INSERT INTO "comments" ("id", "postId", "parentId", "guestName", "body", "html", "createdAt", "importSource")
@@ -51,9 +54,9 @@ export async function storeImportedComment(
       id,
       comment.postId,
       threadId,
-      name,
+      name || 'A guest',
       body,
-      renderCommentHtml(body),
+      renderImportedCommentHtml(body),
       comment.createdAt,
       comment.sourceId,
     ],

@@ -8,9 +8,10 @@ import {
   type DeskCommentList,
 } from '../../../contract/comments.js';
 import { UUID_PATTERN } from '../../../contract/constants.js';
+import type { StaffConfig } from '../config.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit, type AuditAction } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { staffRoleOf, type Staff, type StaffRole } from '../desk/staff.js';
 import { DomainError } from '../domain-error.js';
 import { queueCommentMails } from './comment-mail-rows.js';
 import {
@@ -232,20 +233,34 @@ async function answeredOf(tx: Tx, commentId: string): Promise<string | null> {
   return rows[0]?.parentId ?? null;
 }
 
+const RANK: Record<StaffRole, number> = { writer: 1, editor: 2, owner: 3 };
+
 /**
- * Blocks a commenter: their next comment is refused. `hideEarlier` hides every comment of theirs
- * in the same step (and in the same audit entry).
+ * Blocks a commenter: from then on they may not post, reply, edit, like or report (comments.ts's
+ * refusalToAct), only delete their own. Staff may be blocked only by a higher role: an owner
+ * blocks editors and writers, an editor writers; the role is the one their address is listed for
+ * (`staffConfig`), proven or not. `hideEarlier` hides every comment of theirs in the same step
+ * (and in the same audit entry).
  */
 export async function blockCommenter(
   pool: pg.Pool,
-  staff: Pick<Staff, 'userId' | 'email'>,
+  staff: Pick<Staff, 'userId' | 'email' | 'role'>,
+  staffConfig: StaffConfig,
   userId: string,
   hideEarlier: boolean,
 ): Promise<CommenterBlock> {
   return withTransaction(pool, async (tx) => {
-    await requireAccount(tx, userId);
+    const { email } = await requireAccount(tx, userId);
     if (userId === staff.userId) {
       throw new DomainError(400, 'cannot_block_yourself', 'You cannot block yourself.');
+    }
+    const role = staffRoleOf(staffConfig, email);
+    if (role && RANK[role] >= RANK[staff.role]) {
+      throw new DomainError(
+        403,
+        'cannot_block_staff',
+        `Only a higher role can block ${role === 'owner' ? 'an owner' : `an ${role}`}: owners block editors and writers, editors block writers.`,
+      );
     }
     await tx.query(
       `INSERT INTO "comment_blocks" ("userId", "blockedBy") VALUES ($1, $2) ON CONFLICT DO NOTHING`,
@@ -255,7 +270,7 @@ export async function blockCommenter(
     if (hideEarlier) {
       ({ rows: hidden } = await tx.query<{ postId: number }>(
         `UPDATE "comments" SET "status" = 'hidden', "moderatedAt" = now()
-          WHERE "userId" = $1 AND "status" <> 'hidden' RETURNING "postId"`,
+          WHERE "userId" = $1 AND "status" IN ('visible', 'pending') RETURNING "postId"`,
         [userId],
       ));
       for (const postId of new Set(hidden.map((row) => row.postId))) {
@@ -292,11 +307,14 @@ export async function unblockCommenter(
   });
 }
 
-async function requireAccount(tx: Tx, userId: string) {
-  const { rows } = await tx.query(`SELECT 1 FROM "users" WHERE "id" = $1`, [userId]);
-  if (rows.length === 0) {
-    throw new DomainError(404, 'member_not_found', 'There is no such account.');
-  }
+async function requireAccount(tx: Tx, userId: string): Promise<{ email: string | null }> {
+  const { rows } = await tx.query<{ email: string | null }>(
+    `SELECT "email" FROM "users" WHERE "id" = $1`,
+    [userId],
+  );
+  const account = rows[0];
+  if (!account) throw new DomainError(404, 'member_not_found', 'There is no such account.');
+  return account;
 }
 
 /** A staff member's own choice: a mail on every new comment, or not. */

@@ -1,9 +1,11 @@
-import type { Element, Nodes } from 'hast';
+import type { Element, ElementContent, Nodes } from 'hast';
 import { sanitize, type Schema } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toHast } from 'mdast-util-to-hast';
 import { isSafeHref } from '../../../contract/safe-href.js';
+import { DomainError } from '../domain-error.js';
+import { refuseDeepBlocks, refuseDeepTree } from './comment-nesting.js';
 
 /**
  * A comment's Markdown as the HTML the page shows (docs/comments.md#writing): CommonMark read by
@@ -27,14 +29,52 @@ const SCHEMA: Schema = {
 
 const LINK_REL = 'ugc nofollow noopener';
 
+/**
+ * The HTML of a comment, or a 400 (`comment_too_deep`) for one that nests past the limits
+ * (comment-nesting.ts): measured before it is parsed, and its tree before it is walked.
+ */
 export function renderCommentHtml(markdown: string): string {
+  refuseDeepBlocks(markdown);
   // No extensions: plain CommonMark. Its autolinks (`<https://…>`) become links, bare addresses
   // stay text, and raw HTML is a node of its own that toHast drops.
   const mdast = fromMarkdown(markdown);
+  refuseDeepTree(mdast);
   const hast = sanitize(toHast(mdast), SCHEMA);
   markLinks(hast);
   return toHtml(hast);
 }
+
+/**
+ * An imported comment's HTML: as any comment's, or, when it nests too deep to be drawn, its text
+ * as it is (paragraphs and lines kept, nothing read as Markdown). An import takes what it was
+ * given rather than stop on one comment.
+ */
+export function renderImportedCommentHtml(markdown: string): string {
+  try {
+    return renderCommentHtml(markdown);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const lines = (paragraph: string): ElementContent[] =>
+      paragraph
+        .split(LINE_END)
+        .flatMap((line, index) => [
+          ...(index > 0 ? [element('br', [])] : []),
+          { type: 'text' as const, value: line },
+        ]);
+    const paragraphs = markdown.split(BLANK_LINES).map((text) => element('p', lines(text)));
+    return toHtml({ type: 'root', children: paragraphs });
+  }
+}
+
+const LINE_END = /\r\n|\r|\n/;
+const BLANK_LINES = /(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)+/;
+
+const element = (tagName: string, children: ElementContent[]): Element => ({
+  type: 'element',
+  tagName,
+  properties: {},
+  children,
+});
 
 function markLinks(node: Nodes): void {
   if (node.type === 'element' && node.tagName === 'a') markLink(node);

@@ -150,4 +150,24 @@ describe('two app servers on one database', () => {
       replies: [{ id: first.reply.id, author: { name: 'Another' }, parentId: first.top.id }],
     });
   });
+
+  it('imports a comment nested past the limit as its text, and cleans a guest’s name', async () => {
+    const post = await livePost(a);
+    const deep = `${'>'.repeat(20_000)} x`;
+    const stored = await withTransaction(a.database.pool, (tx) =>
+      storeImportedComment(tx, {
+        postId: post.id,
+        sourceId: `wordpress:test:${post.id}:deep`,
+        parentSourceId: null,
+        guestName: 'Eve\u202e gnp.exe\u200b',
+        body: deep,
+        createdAt: new Date('2019-05-04T10:00:00.000Z'),
+      }),
+    );
+    expect(stored.created).toBe(true);
+    const [shown] = (await list(a, null, post.id)).comments;
+    expect(shown?.author.name).toBe('Eve gnp.exe');
+    expect(shown?.html.startsWith(`<p>${'>'.repeat(1_000)}`)).toBe(true);
+    expect(shown?.html).not.toContain('<blockquote>');
+  });
 });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment } from '../../../../contract/comments.js';
 import { seedMember } from '#test/members';
@@ -5,7 +6,13 @@ import { withSite, type Site } from '#test/with-site';
 import { comment, eventually, list, livePost, namedMember, posted } from '#test/comment-fixtures';
 
 // Members talk under posts (docs/comments.md): reading, writing, replies and their mail, edits,
-// deletes, likes, reports, and what a hostile comment or a flood gets.
+// deletes, likes, reports, names, and what a hostile comment, a deeply nested one or a flood gets.
+
+/** The site on a real port (once), for calls that must run at the same time: its address. */
+async function listening(site: Site): Promise<string> {
+  if (!site.app.server.listening) await site.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(site.app.server.address() as AddressInfo).port}`;
+}
 
 describe('comments under a post', () => {
   let site: Site;
@@ -61,7 +68,7 @@ describe('comments under a post', () => {
     const noName = await comment(site, nameless, post.id, 'Hello');
     expect(noName.statusCode).toBe(409);
     expect(noName.json().error.code).toBe('name_required');
-    for (const name of ['', '   ', 'x'.repeat(61), 'bell\u0007name']) {
+    for (const name of ['', '   ', 'x'.repeat(61), '\u202e\u200b\u0007']) {
       const wrong = await site.call(nameless, 'PATCH', '/api/account/profile', { name });
       expect(wrong.statusCode, name).toBe(400);
       expect(wrong.json().error.code).toBe('invalid_name');
@@ -92,6 +99,19 @@ describe('comments under a post', () => {
       [post.id],
     );
     expect(rows[0].n).toBe(1);
+  });
+
+  it('cleans a name of direction overrides, invisible and control characters instead of refusing it', async () => {
+    const member = await seedMember(site, { paid: true });
+    const named = await site.call(member, 'PATCH', '/api/account/profile', {
+      name: ' Ada\u202e Love\u200blace\u0007 ',
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json()).toEqual({ name: 'Ada Lovelace' });
+    const { rows } = await site.database.pool.query(`SELECT name FROM users WHERE id = $1`, [
+      member.userId,
+    ]);
+    expect(rows[0].name).toBe('Ada Lovelace');
   });
 
   it('renders script, handlers, javascript: and data: links, images and iframes inert', async () => {
@@ -335,6 +355,105 @@ describe('comments under a post', () => {
     expect((await site.call(null, 'GET', '/healthz')).statusCode).toBe(200);
     expect((await list(site, null, post.id)).count).toBe(5);
     expect(duplicate.id).toBeDefined();
+  });
+
+  it('refuses a 5,000-deep quote with a 400 at once while /healthz keeps answering', async () => {
+    const post = await livePost(site);
+    const member = await namedMember(site, 'Deep');
+    const base = await listening(site);
+    const deep = `${'>'.repeat(4_998)} x`;
+    const started = Date.now();
+    const [posting, health] = await Promise.all([
+      fetch(`${base}/api/posts/${post.id}/comments`, {
+        method: 'POST',
+        headers: { cookie: member.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ body: deep }),
+      }),
+      fetch(`${base}/healthz`),
+    ]);
+    const refused = (await posting.json()) as { error: { code: string; message: string } };
+    expect(posting.status, JSON.stringify(refused)).toBe(400);
+    expect(refused.error.code).toBe('comment_too_deep');
+    expect(refused.error.message).toContain('5 deep');
+    // Generous: a refusal before the Markdown parser takes milliseconds; parsing took seconds.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(health.status).toBe(200);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await list(site, null, post.id)).count).toBe(0);
+  });
+
+  it('takes quotes nested 5 deep and lists 10 deep, and refuses one level more, however nested', async () => {
+    const post = await livePost(site);
+    const atLimit = [
+      '> > > > > Five quotes',
+      `${'- '.repeat(10)}Ten lists`,
+      `${'1. '.repeat(10)}Ten numbered lists`,
+      Array.from({ length: 10 }, (_, level) => `${'  '.repeat(level)}- level ${level + 1}`).join(
+        '\n',
+      ),
+      '> - > - > - > - > - Five of each',
+      `${'*'.repeat(20)}Ten strong emphases${'*'.repeat(20)}`,
+    ];
+    for (const [index, body] of atLimit.entries()) {
+      const member = await namedMember(site, `Nested ${index}`);
+      const answer = await comment(site, member, post.id, body);
+      expect(answer.statusCode, `${body}: ${answer.body}`).toBe(201);
+    }
+    const fiveQuotes = (await list(site, null, post.id)).comments.find((each) =>
+      each.html.includes('Five quotes'),
+    );
+    expect(fiveQuotes?.html.match(/<blockquote>/g)).toHaveLength(5);
+    const tooDeep = [
+      '> > > > > > Six quotes',
+      '>>>>>> Six quotes',
+      `${'- '.repeat(11)}Eleven lists`,
+      `${'* '.repeat(11)}Eleven lists`,
+      `${'1) '.repeat(11)}Eleven numbered lists`,
+      `${'-\t'.repeat(11)}Eleven lists`,
+      Array.from({ length: 11 }, (_, level) => `${'  '.repeat(level)}- level ${level + 1}`).join(
+        '\n',
+      ),
+      ['- a', '  - b', '    - c', '      - d', '        - - - - - - - eleven'].join('\n'),
+      `${'*'.repeat(2_400)}Deep emphasis${'*'.repeat(2_400)}`,
+    ];
+    for (const [index, body] of tooDeep.entries()) {
+      const member = await namedMember(site, `Too Nested ${index}`);
+      const answer = await comment(site, member, post.id, body);
+      expect(answer.statusCode, `${body.slice(0, 60)}: ${answer.body}`).toBe(400);
+      expect(answer.json().error.code).toBe('comment_too_deep');
+    }
+    expect((await list(site, null, post.id)).count).toBe(atLimit.length);
+  });
+
+  it('counts refused comments against the pace: after five a minute the next is 429, and an edit is refused too', async () => {
+    const post = await livePost(site);
+    const member = await namedMember(site, 'Hammer');
+    const mine = await posted(site, member, post.id, 'A fine comment');
+    const deepEdit = await site.call(member, 'PATCH', `/api/comments/${mine.id}`, {
+      body: '>'.repeat(5_000),
+    });
+    expect(deepEdit.statusCode).toBe(400);
+    expect(deepEdit.json().error.code).toBe('comment_too_deep');
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const refused = await comment(site, member, post.id, `${'> '.repeat(100 + attempt)}x`);
+      expect(refused.statusCode).toBe(400);
+    }
+    const limited = await comment(site, member, post.id, 'Fine again');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('too_many_comments');
+    const seen = await list(site, member, post.id);
+    expect(seen.comments.map((each) => each.body)).toEqual(['A fine comment']);
+    const stored = await site.database.pool.query(
+      `SELECT count(*)::int AS n FROM comments WHERE "postId" = $1`,
+      [post.id],
+    );
+    expect(stored.rows[0].n).toBe(1);
+    // Each refusal is a row of its own, nothing of the comment in it.
+    const refusals = await site.database.pool.query(
+      `SELECT count(*)::int AS n FROM comment_refusals WHERE "userId" = $1`,
+      [member.userId],
+    );
+    expect(refusals.rows[0].n).toBe(4);
   });
 
   it('keeps a members-only post’s comments for those who may read its body', async () => {

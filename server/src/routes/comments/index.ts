@@ -13,20 +13,17 @@ import {
   PostIdParamsSchema,
   ProfileBodySchema,
   ProfileSchema,
-  type CommentViewer,
 } from '../../../../contract/comments.js';
 import { STOP_REPLY_MAILS_PATH, stopCommentMails } from '../../comments/comment-mail.js';
 import {
   deleteComment,
   editComment,
-  listReadableComments,
   postComment,
-  refusalToComment,
   reportComment,
   setCommenterName,
   setLike,
-  type CommentReader,
-} from '../../comments/comments.js';
+} from '../../comments/comment-writing.js';
+import { listReadableComments, readCommentViewer } from '../../comments/comments.js';
 import { HttpError } from '../../http/errors.js';
 
 const errors = {
@@ -46,20 +43,6 @@ const errors = {
 const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { pool } = app.db;
   const { rules } = app.comments;
-
-  async function viewerOf(reader: CommentReader): Promise<CommentViewer> {
-    if (!reader.userId) return { signedIn: false, canComment: false, name: null };
-    const { rows } = await pool.query<{ name: string | null; blocked: boolean }>(
-      `SELECT u."name", EXISTS (SELECT 1 FROM "comment_blocks" b WHERE b."userId" = u."id") AS blocked
-         FROM "users" u WHERE u."id" = $1`,
-      [reader.userId],
-    );
-    return {
-      signedIn: true,
-      canComment: refusalToComment(rules, reader) === null && !rows[0]?.blocked,
-      name: rows[0]?.name?.trim() || null,
-    };
-  }
 
   app.get(
     '/api/posts/:postId/comments',
@@ -81,7 +64,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
               ...(request.query.sort && { sort: request.query.sort }),
               cursor: request.query.cursor ?? null,
             }),
-        viewerOf(reader),
+        readCommentViewer(pool, rules, reader),
       ]);
       return { ...list, viewer };
     },
@@ -121,7 +104,8 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const reader = await app.comments.readerOf(request);
-      return { comment: await editComment(pool, reader, request.params.id, request.body.body) };
+      const { id } = request.params;
+      return { comment: await editComment(pool, rules, reader, id, request.body.body) };
     },
   );
 

@@ -25,7 +25,8 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorR
 
 /**
  * The desk's Comments page's API (docs/comments.md#moderation): owners and editors list, hide,
- * show, pin comments and block commenters, each action in the audit log; writers get 403, as for
+ * show, pin comments and block commenters (staff only by a higher role), each action in the
+ * audit log; writers get 403, as for
  * members and money. Unlike members and money, an editor may act here (moderating is an
  * editor's work), and an owner needs no recent sign-in for it.
  */
@@ -87,6 +88,7 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       blockCommenter(
         pool,
         deskStaff(request),
+        app.config.staff,
         request.params.userId,
         request.body?.hideEarlier ?? false,
       ),

@@ -16,8 +16,8 @@ describe('moderating comments from the desk', () => {
     site = await withSite({
       mail: true,
       env: {
-        STAFF_EMAILS: 'owner@example.com',
-        EDITOR_EMAILS: 'editor@example.com',
+        STAFF_EMAILS: 'owner@example.com,second-owner@example.com',
+        EDITOR_EMAILS: 'editor@example.com,second-editor@example.com',
         WRITER_EMAILS: 'writer@example.com',
       },
     });
@@ -132,6 +132,64 @@ describe('moderating comments from the desk', () => {
     ]);
     const unknown = await act(owner, `/commenters/00000000-0000-4000-8000-000000000000/block`, {});
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('keeps a blocked member from every comment action but deleting their own', async () => {
+    const post = await livePost(site);
+    const ada = await namedMember(site, 'Ada B');
+    const troll = await namedMember(site, 'Troll B');
+    const theirs = await posted(site, ada, post.id, 'Be kind');
+    const [kept, gone] = [
+      await posted(site, troll, post.id, 'Kept'),
+      await posted(site, troll, post.id, 'Taken down'),
+    ];
+    expect((await act(editor, `/commenters/${troll.userId}/block`, {})).statusCode).toBe(200);
+
+    const attempts = [
+      site.call(troll, 'POST', `/api/comments/${theirs.id}/likes`),
+      site.call(troll, 'DELETE', `/api/comments/${theirs.id}/likes`),
+      site.call(troll, 'POST', `/api/comments/${theirs.id}/reports`, { reason: 'Float it up' }),
+      site.call(troll, 'PATCH', `/api/comments/${kept.id}`, { body: 'Rewritten' }),
+      comment(site, troll, post.id, 'A reply', theirs.id),
+      comment(site, troll, post.id, 'A new one'),
+    ];
+    for (const answer of await Promise.all(attempts)) {
+      expect(answer.statusCode, answer.body).toBe(403);
+      expect(answer.json().error.code).toBe('blocked');
+    }
+    expect((await site.call(troll, 'DELETE', `/api/comments/${gone.id}`)).statusCode).toBe(204);
+    const seen = await list(site, null, post.id);
+    expect(seen.comments.find((each) => each.id === theirs.id)?.likes).toBe(0);
+    expect(seen.comments.map((each) => each.html)).toEqual(['<p>Kept</p>', '<p>Be kind</p>']);
+    expect((await deskList(owner, '?status=reported')).comments.map((c) => c.id)).not.toContain(
+      theirs.id,
+    );
+    await act(owner, `/commenters/${troll.userId}/unblock`, {});
+  });
+
+  it('lets staff block only a lower role: an owner an editor, never an editor an owner or an equal', async () => {
+    const [secondOwner, secondEditor] = await seedStaff(site, 'owner', 'editor');
+    const refused = [
+      [editor, owner],
+      [editor, secondEditor],
+      [owner, secondOwner],
+    ] as const;
+    for (const [blocker, target] of refused) {
+      const answer = await act(blocker, `/commenters/${target.userId}/block`, {});
+      expect(answer.statusCode, `${blocker.email} → ${target.email}`).toBe(403);
+      expect(answer.json().error.code).toBe('cannot_block_staff');
+    }
+    const { rows } = await site.database.pool.query(
+      `SELECT count(*)::int AS n FROM comment_blocks WHERE "userId" = ANY($1)`,
+      [[owner.userId, secondOwner.userId, secondEditor.userId]],
+    );
+    expect(rows[0].n).toBe(0);
+
+    const blocked = await act(owner, `/commenters/${secondEditor.userId}/block`, {});
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect((await act(editor, `/commenters/${writer.userId}/block`, {})).statusCode).toBe(200);
+    await act(owner, `/commenters/${secondEditor.userId}/unblock`, {});
+    await act(owner, `/commenters/${writer.userId}/unblock`, {});
   });
 
   it('keeps writers and members out', async () => {
