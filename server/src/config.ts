@@ -30,6 +30,8 @@ export interface AppConfig {
   accountRateLimit: number;
   /** Newsletter sign-ups per client IP per 10 minutes. */
   newsletterRateLimit: number;
+  /** Page views reported to POST /api/events per client IP per minute. */
+  eventsRateLimit: number;
   /** SMTP connections a newsletter send keeps open (and mails in flight). */
   newsletterConnections: number;
   /** An open pixel and links through the site in each issue (NEWSLETTER_TRACKING, on unless off). */
@@ -239,6 +241,7 @@ export const envSchema = Type.Object({
   LOGIN_RATE_LIMIT: integer(1, 100_000, 10),
   ACCOUNT_RATE_LIMIT: integer(1, 100_000, 10),
   NEWSLETTER_RATE_LIMIT: integer(1, 100_000, 10),
+  EVENTS_RATE_LIMIT: integer(1, 1_000_000, 120),
   NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50, 5),
   NEWSLETTER_TRACKING: oneOf(['on', 'off'], 'on'),
   STRIPE_SECRET_KEY: optionalText(),
@@ -428,6 +431,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     newsletterRateLimit: e.NEWSLETTER_RATE_LIMIT,
+    eventsRateLimit: e.EVENTS_RATE_LIMIT,
     newsletterConnections: e.NEWSLETTER_SMTP_CONNECTIONS,
     newsletterTracking: e.NEWSLETTER_TRACKING === 'on',
     stripe:

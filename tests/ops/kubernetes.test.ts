@@ -157,6 +157,8 @@ describe.skipIf(!hasKubectl)('the Kubernetes manifests (overlays/production)', (
       'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
     });
     expect(annotations('cohort-limited')['nginx.ingress.kubernetes.io/limit-rpm']).toBeTruthy();
+    // As nginx.conf's cohort_events zone: made-up page views meet a limit before the app.
+    expect(annotations('cohort-events')['nginx.ingress.kubernetes.io/limit-rpm']).toBe('240');
     expect(annotations('cohort-metrics-closed')).toMatchObject({
       'nginx.ingress.kubernetes.io/whitelist-source-range': '127.0.0.1/32',
     });

@@ -103,3 +103,36 @@ describe.skipIf(!findNginx())('nginx.conf rendered with TLS=on', () => {
     expect(challenge.status).toBe(404);
   });
 });
+
+// The edge limit on page views (docs/analytics.md#limits), with no app behind nginx: a view it
+// passes on answers 503 (no app up), one it stops its own 429.
+describe.skipIf(!findNginx())('nginx.conf’s edge limit on page views', () => {
+  let nginx: StaticNginx | undefined;
+  beforeAll(async () => {
+    nginx = await startStaticNginx({ minimal: false, workerProcesses: 1 });
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+  });
+
+  it('passes 121 views from one address on at once, then stops a flood of 1,000 at the edge', async () => {
+    const started = Date.now();
+    const codes: string[] = [];
+    for (let n = 0; n < 1_000; n += 1) {
+      const answer = await fetch(`${nginx?.url}/api/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': `Mozilla/5.0 Reader/${n}` },
+        body: JSON.stringify({ type: 'pageview', path: '/' }),
+      });
+      codes.push(
+        `${answer.status} ${((await answer.json()) as { error: { code: string } }).error.code}`,
+      );
+    }
+    // A burst of 120 beyond the first, then 4 a second (240 a minute) however long the flood took.
+    const refilled = Math.ceil(((Date.now() - started) / 1_000) * 4);
+    expect(codes.slice(0, 121)).toEqual(Array<string>(121).fill('503 unavailable'));
+    const stopped = codes.filter((code) => code === '429 rate_limited').length;
+    expect(stopped).toBeGreaterThanOrEqual(1_000 - 121 - refilled);
+    expect(stopped + codes.filter((code) => code === '503 unavailable').length).toBe(1_000);
+  });
+});

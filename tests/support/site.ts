@@ -47,6 +47,7 @@ export async function startSite(
         LOGIN_RATE_LIMIT: '1000',
         SESSION_RATE_LIMIT: '1000',
         NEWSLETTER_RATE_LIMIT: '1000',
+        EVENTS_RATE_LIMIT: '1000',
         ...env,
       },
       { hostname: options.hostname },

@@ -6,6 +6,8 @@ import { seedStaff, type SeededMember } from '#test/members';
 import { registerThroughMail } from '#test/registration';
 import { newVisitor, visitorWith } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
+import { EVENTS_PER_ADDRESS_PER_MINUTE } from '../routes/events/index.js';
+import { VIEWS_PER_VISITOR_PAGE_DAY } from './event-writer.js';
 import { utcDay } from './visitors.js';
 
 // Analytics (docs/analytics.md): views counted by POST /api/events against the real app and
@@ -217,6 +219,48 @@ describe('analytics', () => {
       ]),
     );
     expect(sources).toHaveLength(4);
+  });
+
+  /** What `who` sends `times` times as fast as it can, answered by status. */
+  async function flood(times: number, who: (n: number) => Reader, path: string) {
+    const statuses = new Map<number, number>();
+    for (let n = 0; n < times; n += 1) {
+      const { statusCode } = await view(who(n), { type: 'pageview', path });
+      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+    }
+    return statuses;
+  }
+  const postFigures = async (postId: number) => {
+    await site.app.analytics.flush();
+    const { rows } = await site.database.pool.query<{ views: number; visitors: number }>(
+      `SELECT count(*)::int AS "views", count(DISTINCT "visitor")::int AS "visitors"
+         FROM "analytics_events" WHERE "postId" = $1`,
+      [postId],
+    );
+    return rows[0] ?? { views: 0, visitors: 0 };
+  };
+
+  it('refuses most of 1,000 views of a post from one browser, and counts it 10 times at most', async () => {
+    const before = await postFigures(posts.b.id);
+    const statuses = await flood(1_000, () => reader(240), posts.b.path);
+    expect(statuses.get(202)).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
+    expect(statuses.get(429)).toBe(1_000 - EVENTS_PER_ADDRESS_PER_MINUTE);
+    const after = await postFigures(posts.b.id);
+    expect(after.views - before.views).toBe(VIEWS_PER_VISITOR_PAGE_DAY);
+    expect(after.visitors - before.visitors).toBe(1);
+  });
+
+  it('refuses most of 1,000 views from one address whose browser changes every time', async () => {
+    const before = await postFigures(posts.b.id);
+    const statuses = await flood(
+      1_000,
+      (n) => ({ ip: '198.51.100.241', userAgent: `${reader(241).userAgent} Fake/${n}` }),
+      posts.b.path,
+    );
+    expect(statuses.get(429)).toBe(1_000 - EVENTS_PER_ADDRESS_PER_MINUTE);
+    const after = await postFigures(posts.b.id);
+    expect(after.views - before.views).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
+    expect(after.visitors - before.visitors).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
   });
 
   it('credits three signups after post A to A, and two payments after post B to B with their revenue', async () => {

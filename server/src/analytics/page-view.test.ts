@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countedPath, sourceOf } from './page-view.js';
+import { countedPath, OTHER_SOURCE, sourceOf } from './page-view.js';
 
 // How a view's page and source are read from the beacon's event (docs/analytics.md).
 
@@ -40,7 +40,36 @@ describe('a view’s source', () => {
     expect(sourceOf(path, referrer, OWN)).toBe(source);
   });
 
-  it('keeps at most 100 characters of a ref', () => {
-    expect(sourceOf(`/a?ref=${'x'.repeat(300)}`, undefined, OWN)).toHaveLength(100);
+  it.each([
+    ['a ref of 64 characters', `/a?ref=${'x'.repeat(64)}`, undefined, 'x'.repeat(64)],
+    [
+      'a campaign name in words',
+      '/a?utm_source=Spring%20Appeal%202026',
+      undefined,
+      'Spring Appeal 2026',
+    ],
+    ['a name in another script', '/a?ref=caf%C3%A9-r%C3%A9seau', undefined, 'café-réseau'],
+    ['spaces run together', '/a?ref=weekly%0A%09%20digest', undefined, 'weekly digest'],
+    ['an IDN host, in punycode', '/a', 'https://www.bücher.example/x', 'xn--bcher-kva.example'],
+  ])('keeps %s', (_, path, referrer, source) => {
+    expect(sourceOf(path, referrer, OWN)).toBe(source);
+  });
+
+  it.each([
+    ['a ref of 65 characters', `/a?ref=${'x'.repeat(65)}`, undefined],
+    ['a ref of 300 characters', `/a?ref=${'x'.repeat(300)}`, undefined],
+    ['a link in a ref', '/a?ref=https%3A%2F%2Fscam.example%2Fwin', undefined],
+    ['markup in a ref', '/a?utm_source=%3Cb%3Ebuy%3C%2Fb%3E', undefined],
+    ['a direction override', '/a?ref=abc%E2%80%AEdef', undefined],
+    ['a zero-width space', '/a?ref=news%E2%80%8Bletter', undefined],
+    ['a control character', '/a?ref=news%00letter', undefined],
+    ['an emoji', '/a?ref=%F0%9F%92%B0money', undefined],
+    ['punctuation only', '/a?ref=...', undefined],
+    ['a host over 64 characters', '/a', `https://${'a'.repeat(60)}.example/`],
+    ['an IPv6 host', '/a', 'http://[2001:db8::1]/'],
+    ['an app name with escapes', '/a', 'android-app://com.%F0%9F%92%B0/'],
+    ['a host label ending in a dash', '/a', 'https://spam-.example/'],
+  ])('counts %s as Other', (_, path, referrer) => {
+    expect(sourceOf(path, referrer, OWN)).toBe(OTHER_SOURCE);
   });
 });

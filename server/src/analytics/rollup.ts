@@ -22,8 +22,8 @@ const day = (date: string, plus: number) => {
  * Rolls every finished day not rolled up yet into its daily rows (analytics_days, _day_sources,
  * _day_paths, _day_post_sources) and its posts' months (analytics_month_posts), oldest first,
  * each in a transaction of its own under an advisory lock, so two servers roll a day once. Then deletes raw views older than
- * RAW_EVENT_DAYS, every salt of a day that is over, the visitors' sources of days rolled up, and
- * checkouts whose payment never came.
+ * RAW_EVENT_DAYS, every salt of a day that is over, the visitors' sources and tallies of days
+ * rolled up, and checkouts whose payment never came.
  * Idempotent: run it any time (the app runs it at start and every hour). Answers the days it went
  * through.
  */
@@ -44,11 +44,13 @@ export async function maintainAnalytics(pool: pg.Pool, now = new Date()): Promis
     day(utcDay(now), -RAW_EVENT_DAYS),
   ]);
   await pool.query(`DELETE FROM "analytics_salts" WHERE "day" < $1::date`, [utcDay(now)]);
-  await pool.query(
-    `DELETE FROM "analytics_visitors"
-      WHERE "day" <= (SELECT max("day") FROM "analytics_days") AND "day" < $1::date`,
-    [utcDay(now)],
-  );
+  for (const table of ['analytics_visitors', 'analytics_visitor_pages']) {
+    await pool.query(
+      `DELETE FROM "${table}"
+        WHERE "day" <= (SELECT max("day") FROM "analytics_days") AND "day" < $1::date`,
+      [utcDay(now)],
+    );
+  }
   await pool.query(
     `DELETE FROM "analytics_checkouts" WHERE "at" < $1::timestamptz - make_interval(days => $2)`,
     [now, CHECKOUT_DAYS],

@@ -42,7 +42,7 @@ const publicSite: FastifyPluginAsync = async (app) => {
   await app.register(perkRoutes, { catalog: app.perkCatalog });
   await app.register(uploadedImageRoutes, { store: app.imageStore });
   await app.register(commentRoutes);
-  await app.register(eventRoutes);
+  await app.register(eventRoutes, { eventsRateLimit: config.eventsRateLimit });
 };
 
 export default publicSite;
