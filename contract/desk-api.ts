@@ -389,6 +389,8 @@ export const DeskImportReportSchema = Type.Object({
   }),
   unmappedPrices: Type.Array(Type.String()),
   comments: Type.Object({ imported: Type.Integer(), skipped: Type.Integer() }),
+  /** What the import decided that the publisher should know (absent from older reports). */
+  notes: Type.Optional(Type.Array(Type.String())),
   seconds: Type.Number(),
 });
 export type DeskImportReport = Static<typeof DeskImportReportSchema>;

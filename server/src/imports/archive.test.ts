@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempFolder } from '#test/temp-folder';
-import { archiveLimits, openExport, readWholeFile } from './archive.js';
+import { archiveLimits, openExport, readWholeFile, type ExportArchive } from './archive.js';
 import { ImportFileError } from './source.js';
 import { writeZip } from './test-zip.js';
 
@@ -15,6 +15,12 @@ async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
   );
   expect(error).toBeInstanceOf(ImportFileError);
   return error as ImportFileError;
+}
+
+function entryOf(archive: ExportArchive, path: string) {
+  const entry = archive.entries.get(path);
+  if (!entry) throw new Error(`${path} is not listed`);
+  return entry;
 }
 
 describe('openExport', () => {
@@ -120,6 +126,37 @@ describe('openExport', () => {
     await writeFile(join(folder, 'b.html'), Buffer.alloc(700));
     expect((await refusal(openExport(folder, small))).message).toMatch(/^The export is/);
     expect((await readWholeFile(file, 4096)).length).toBe(2048);
+  });
+
+  it('refuses to read an entry over the bound named, from its declared size, before a byte is unpacked', async () => {
+    const zip = join(temp.path, 'large-entry.zip');
+    await writeZip(zip, [{ name: 'export/ghost.json', data: 'x'.repeat(3000) }]);
+    const archive = await openExport(zip);
+    const entry = entryOf(archive, 'export/ghost.json');
+    expect((await refusal(entry.read(2048))).message).toBe(
+      '"export/ghost.json" in the export is 2.9 KiB; the largest accepted is 2.0 KiB',
+    );
+    expect((await entry.read(4096)).length).toBe(3000);
+    await archive.close();
+  });
+
+  it('refuses an entry whose bytes pass the bound as they come, whatever its listing said', async () => {
+    // A zip that says its entry unpacks to 10 bytes, and unpacks to 3000.
+    const zip = join(temp.path, 'lying.zip');
+    await writeZip(zip, [{ name: 'ghost.json', data: 'x'.repeat(3000), declaredSize: 10 }]);
+    const archive = await openExport(zip);
+    const error = await refusal(entryOf(archive, 'ghost.json').read(2048));
+    expect(error.message).toContain('"ghost.json"');
+    await archive.close();
+    // A folder's file that grew after the folder was listed.
+    const folder = join(temp.path, 'growing');
+    await mkdir(folder);
+    await writeFile(join(folder, 'ghost.json'), '{}');
+    const listed = await openExport(folder);
+    await writeFile(join(folder, 'ghost.json'), 'x'.repeat(3000));
+    expect((await refusal(entryOf(listed, 'ghost.json').read(2048))).message).toBe(
+      '"ghost.json" in the export holds more than 2.0 KiB, the largest accepted',
+    );
   });
 
   it('says plainly when there is nothing at the path, or it is not a zip', async () => {

@@ -1,8 +1,10 @@
 // One way to read an export whether the publisher hands over the unpacked folder or the zip the
 // platform gave them. Only the listing is read up front; an entry's bytes are read when a reader
 // asks for them, so a Ghost zip's images stay on disk until a post needs one.
+import { createReadStream } from 'node:fs';
 import { lstat, open, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { ImportFileError } from './source.js';
 
@@ -26,7 +28,12 @@ export interface ArchiveEntry {
   /** Its path inside the export, with `/` separators and no leading slash. */
   path: string;
   size: number;
-  read(): Promise<Buffer>;
+  /**
+   * Its bytes. With `maxBytes`, refused (ImportFileError) when it holds more: from its listed
+   * size before a byte is read, and from the bytes as they come (a zip can lie about sizes, a
+   * file can grow after its folder was listed).
+   */
+  read(maxBytes?: number): Promise<Buffer>;
 }
 
 export interface ExportArchive {
@@ -118,7 +125,11 @@ export async function openExport(
 async function openFolder(root: string, limits: ArchiveLimits): Promise<ExportArchive> {
   const entries = new Map<string, ArchiveEntry>();
   for (const file of await listFolder(root, limits.maxEntries)) {
-    entries.set(file.path, { path: file.path, size: file.size, read: () => readFile(file.full) });
+    entries.set(file.path, {
+      path: file.path,
+      size: file.size,
+      read: (maxBytes) => readBounded(file, async () => createReadStream(file.full), maxBytes),
+    });
   }
   return { entries, close: async () => {} };
 }
@@ -180,7 +191,7 @@ async function openZip(path: string, limits: ArchiveLimits): Promise<ExportArchi
     listing?.zip.close();
     listing = null;
   };
-  const readEntry = async (name: string): Promise<Buffer> => {
+  const readEntry = async (name: string, entryPath: string, maxBytes?: number): Promise<Buffer> => {
     if (idle) clearTimeout(idle);
     idle = null;
     reading += 1;
@@ -188,7 +199,9 @@ async function openZip(path: string, limits: ArchiveLimits): Promise<ExportArchi
       listing ??= await listZip(path, limits);
       const entry = listing.entries.get(name);
       if (!entry) throw new ImportFileError(`The zip entry ${name} is no longer in the file`);
-      return await readZipEntry(listing.zip, entry);
+      const zip = listing.zip;
+      const listed = { path: entryPath, size: entry.uncompressedSize };
+      return await readBounded(listed, () => openZipStream(zip, entry), maxBytes);
     } finally {
       reading -= 1;
       if (reading === 0) {
@@ -203,7 +216,7 @@ async function openZip(path: string, limits: ArchiveLimits): Promise<ExportArchi
     entries.set(entryPath, {
       path: entryPath,
       size: entry.uncompressedSize,
-      read: () => readEntry(name),
+      read: (maxBytes) => readEntry(name, entryPath, maxBytes),
     });
   }
   idle = setTimeout(closeNow, ZIP_IDLE_MS);
@@ -312,7 +325,7 @@ function collectZipEntries(
   });
 }
 
-function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+function openZipStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {
       if (error || !stream) {
@@ -321,21 +334,49 @@ function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
             `The zip entry ${entry.fileName} cannot be read: ${error?.message ?? 'unknown'}`,
           ),
         );
-        return;
-      }
-      const chunks: Buffer[] = [];
-      // validateEntrySizes makes the stream fail if the entry unpacks to more than it declared,
-      // so the declared sizes checked in the listing bound what is read here.
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('error', (streamError) =>
+      } else resolve(stream);
+    });
+  });
+}
+
+/**
+ * An entry read whole, if it holds at most `maxBytes`: refused from its listed size before its
+ * stream is opened, and from its bytes as they come, the stream then destroyed. A zip's stream
+ * also fails by itself past the size it declared (validateEntrySizes).
+ */
+async function readBounded(
+  entry: { path: string; size: number },
+  openStream: () => Promise<Readable>,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Buffer> {
+  const name = JSON.stringify(entry.path);
+  const limit = formatSize(maxBytes);
+  if (entry.size > maxBytes) {
+    throw new ImportFileError(
+      `${name} in the export is ${formatSize(entry.size)}; the largest accepted is ${limit}`,
+    );
+  }
+  const stream = await openStream();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    stream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        stream.destroy();
         reject(
           new ImportFileError(
-            `The zip entry ${entry.fileName} cannot be read: ${streamError.message}`,
+            `${name} in the export holds more than ${limit}, the largest accepted`,
           ),
-        ),
-      );
-      stream.on('end', () => resolve(Buffer.concat(chunks)));
+        );
+        return;
+      }
+      chunks.push(chunk);
     });
+    stream.on('error', (error) =>
+      reject(new ImportFileError(`${name} in the export cannot be read: ${error.message}`)),
+    );
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
   });
 }
 

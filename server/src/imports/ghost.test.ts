@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postWhere } from '#test/source-bundle';
 import { useTempFolder } from '#test/temp-folder';
+import { archiveLimits } from './archive.js';
 import { readGhostJson, readGhostPath } from './ghost.js';
 import { renderLexical, renderMobiledoc } from './ghost-cards.js';
 import { ImportFileError, type SourceBundle } from './source.js';
@@ -269,6 +270,18 @@ describe('readGhostPath on the export zip', () => {
     const photo = bundle.files.get('/content/images/2024/01/photo.jpg');
     expect(photo).toMatchObject({ path: 'my-site/content/images/2024/01/photo.jpg', size: 10 });
     expect((await photo?.read())?.toString()).toBe('jpeg bytes');
+  });
+
+  it('refuses a zip whose JSON unpacks to more than the import takes, before reading it', async () => {
+    const zip = join(temp.path, 'large-json.zip');
+    const json = await fixture('ghost-6-lexical.json');
+    await writeZip(zip, [{ name: 'my-site/my-site.ghost.json', data: json }]);
+    const limits = { ...archiveLimits(4096), maxUnpackedBytes: 1024 * 1024 };
+    await expect(readGhostPath(zip, limits)).rejects.toThrow(
+      new ImportFileError(
+        `"my-site/my-site.ghost.json" in the export is ${(Buffer.byteLength(json) / 1024).toFixed(1)} KiB; the largest accepted is 4.0 KiB`,
+      ),
+    );
   });
 
   it('reads the JSON file itself, and refuses a zip with no JSON in it', async () => {

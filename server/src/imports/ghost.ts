@@ -271,12 +271,19 @@ function findExportJson(archive: ExportArchive): string | null {
   return candidates[0] ?? null;
 }
 
-/** A Ghost export zip or folder: the JSON and the files under content/. */
-export async function readGhostArchive(archive: ExportArchive): Promise<SourceBundle> {
+/**
+ * A Ghost export zip or folder: the JSON and the files under content/. The JSON is read whole, so
+ * it is held to the limit a JSON file on its own is (`limits.maxBytes`), not to all the zip may
+ * unpack to.
+ */
+export async function readGhostArchive(
+  archive: ExportArchive,
+  limits: ArchiveLimits,
+): Promise<SourceBundle> {
   const jsonPath = findExportJson(archive);
   const entry = jsonPath ? archive.entries.get(jsonPath) : undefined;
   if (!entry) throw new ImportFileError('The Ghost export holds no .json file');
-  const bundle = readGhostJson(decodeText(await entry.read()));
+  const bundle = readGhostJson(decodeText(await entry.read(limits.maxBytes)));
   for (const file of archive.entries.values()) {
     const sitePath = sitePathOf(file.path);
     if (!sitePath) continue;
@@ -293,5 +300,5 @@ export async function readGhostPath(
 ): Promise<SourceBundle> {
   if (await isPlainFile(path))
     return readGhostJson(decodeText(await readWholeFile(path, limits.maxBytes)));
-  return readGhostArchive(await openExport(path, limits));
+  return readGhostArchive(await openExport(path, limits), limits);
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanSlug } from './clean-slug.js';
-import { oldPathOf } from './post-planning.js';
+import { oldPathOf, siteOwnAddress } from './post-planning.js';
 import {
   FIRST_SECTION,
   OTHER_SECTION,
@@ -166,5 +166,34 @@ describe('planning imported posts', () => {
     expect(oldPathOf('/p/my-post?utm_source=x#top')).toBe('/p/my-post');
     expect(oldPathOf('https://old.example/')).toBeNull();
     expect(oldPathOf('javascript:alert(1)')).toBeNull();
+  });
+
+  it("never takes an old address that is one of the site's own screens or server paths", () => {
+    for (const address of [
+      '/login/',
+      'https://old.example/desk',
+      '/desk/members',
+      '/account',
+      '/api/desk/posts',
+      '/join',
+      '/assets/index-abc123.js',
+      '/uploads/a.jpg',
+      '/sitemap.xml',
+      '/newsletter/unsubscribe',
+      '/LOGIN',
+      '/%6Cogin',
+      '/health',
+    ]) {
+      expect([address, oldPathOf(address)]).toEqual([address, null]);
+      expect(siteOwnAddress(address)).toEqual(expect.any(String));
+    }
+    expect(siteOwnAddress('/login/')).toBe("/login is one of the site's own screens");
+    expect(siteOwnAddress('/api/desk/posts')).toBe(
+      "/api is an address the site's server answers itself",
+    );
+    // An article's old address in a section of the same name is an article's, not a screen.
+    expect(oldPathOf('/health/old-post/')).toBe('/health/old-post');
+    expect(oldPathOf('/p/login')).toBe('/p/login');
+    expect(siteOwnAddress('/?p=12')).toBeNull();
   });
 });

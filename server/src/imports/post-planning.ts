@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { PostKind } from '../../../contract/posts.js';
+import { articleCategories } from '../../../contract/content-types.js';
+import { segmentTakenBy, type PostKind } from '../../../contract/posts.js';
+import { categoryPath } from '../../../contract/site-paths.js';
 import { topicSlug } from '../../../contract/topics.js';
 import type { AppConfig } from '../config.js';
 import type { PostSchedule } from '../content/post-schedule.js';
@@ -132,11 +134,11 @@ export const nameOf = (post: SourcePost) =>
   withoutInvisible(post.title.trim() || post.slug || post.sourceId).replace(/\s+/g, ' ');
 
 /**
- * An old address as a path the site can answer: its path (without a trailing slash) or, for
- * WordPress's `/?p=N` and `/?page_id=N`, that; null for anything else (the home page, another
- * scheme, a query that names no post).
+ * An old address as a path: its path (without a trailing slash) or, for WordPress's `/?p=N` and
+ * `/?page_id=N`, that; null for anything else (the home page, another scheme, a query that names
+ * no post).
  */
-export function oldPathOf(address: string): string | null {
+function pathOfAddress(address: string): string | null {
   let url: URL;
   try {
     url = new URL(address.trim(), 'http://old-site.invalid');
@@ -151,6 +153,55 @@ export function oldPathOf(address: string): string | null {
     if (id && /^\d+$/.test(id)) return `/?${name}=${id}`;
   }
   return null;
+}
+
+/** The first segments of the seed's sections of articles, below which articles live. */
+const SECTION_SEGMENTS = new Set(articleCategories.map((name) => categoryPath(name).slice(1)));
+
+/**
+ * Why an old address is the site's own, or null: one of its screens (`/login`, `/desk/…`), or
+ * what its server answers itself (`/api/…`, `/assets/…`, `/join`), by the table contract/posts.ts
+ * keeps of them. Read as the router would (decoded) and in any case, so `/%6Cogin` and `/LOGIN`
+ * count; below a section of articles (`/health/old-post`) is an article's address, and allowed.
+ */
+export function siteOwnAddress(address: string): string | null {
+  const path = pathOfAddress(address);
+  if (path === null || path.startsWith('/?')) return null;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the path as it is.
+  }
+  const segments = decoded.toLowerCase().split('/');
+  const first = segments[1] ?? '';
+  if (segments.length > 2 && SECTION_SEGMENTS.has(first)) return null;
+  return segmentTakenBy(first);
+}
+
+/**
+ * An old address as a path the site can answer for an imported post (pathOfAddress), never one
+ * the site keeps for itself (siteOwnAddress): an import must not put a redirect on a screen.
+ */
+export function oldPathOf(address: string): string | null {
+  return siteOwnAddress(address) === null ? pathOfAddress(address) : null;
+}
+
+/**
+ * What the report says of the file's posts before they are written: why a post is members-only
+ * when its platform did not plainly say paid, and each old address not kept, because the site
+ * has that address itself.
+ */
+export function readingNotes(posts: readonly SourcePost[]): string[] {
+  const notes: string[] = [];
+  for (const post of posts) {
+    if (post.accessNote) notes.push(`"${nameOf(post)}": ${post.accessNote}`);
+    for (const address of new Set(post.oldPaths)) {
+      const taken = siteOwnAddress(address);
+      if (taken) notes.push(`"${nameOf(post)}": old address ${address} not kept: ${taken}`);
+    }
+  }
+  return notes;
 }
 
 /** What the file said of a post: a second run compares it to know whether anything changed. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,6 +11,7 @@ import { MIGRATION_SAMPLES } from '#test/migration-samples';
 import { folderStore } from '../uploads/image-store.js';
 import { runImport, type ImportDeps, type ImportProgress } from './run-import.js';
 import { ImportFileError, type ImportCounts } from './source.js';
+import { writeZip } from './test-zip.js';
 
 // A whole import (run-import.ts): the reader, the posts, the report, on a real PostgreSQL. The
 // real exports in ../shared/migration-samples are read when they are there (they sit beside the
@@ -18,6 +19,23 @@ import { ImportFileError, type ImportCounts } from './source.js';
 
 /** Beside the repository (CI puts them there), never in it. */
 const SAMPLES = MIGRATION_SAMPLES;
+
+/** A Ghost 5 export of these posts, as text. */
+const ghostExport = (posts: Record<string, unknown>[]) =>
+  JSON.stringify({
+    db: [{ meta: { exported_on: 1_700_000_000_000, version: '5.0.0' }, data: { posts } }],
+  });
+
+const ghostPost = (slug: string, title: string, text: string) => ({
+  id: slug,
+  title,
+  slug,
+  html: `<p>${text}</p>`,
+  status: 'published',
+  type: 'post',
+  visibility: 'public',
+  published_at: '2022-05-06T07:08:09.000Z',
+});
 
 const accounted = (counts: ImportCounts) =>
   counts.created + counts.updated + counts.unchanged + counts.skipped.length;
@@ -69,6 +87,68 @@ describe('a whole import', () => {
       ImportFileError,
     );
     expect((await pool.query(`SELECT count(*)::int AS n FROM "posts"`)).rows[0]).toEqual({ n: 0 });
+  });
+
+  it('refuses a Ghost zip whose JSON unpacks to more than the limit, naming both, and writes nothing', async () => {
+    const zip = join(scratch, 'large-json.zip');
+    const json = ghostExport([ghostPost('big', 'Big', 'x'.repeat(5000))]);
+    await writeZip(zip, [{ name: 'site.ghost.json', data: json }]);
+    await expect(runImport({ source: 'ghost', path: zip, maxBytes: 4096 }, deps)).rejects.toThrow(
+      /^"site\.ghost\.json" in the export is 5\.\d KiB; the largest accepted is 4\.0 KiB$/,
+    );
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "posts"`)).rows[0]).toEqual({ n: 0 });
+  });
+
+  it('keeps no old address that is one of the site’s screens, and says why in the report', async () => {
+    const file = join(scratch, 'screens.json');
+    await writeFile(
+      file,
+      ghostExport([
+        ghostPost('login', 'Login help', 'How to sign in.'),
+        ghostPost('desk', 'Our desk', 'Where we write.'),
+        ghostPost('api', 'The API', 'For developers.'),
+        ghostPost('write', 'Write', 'Plain.'),
+      ]),
+    );
+    const report = await runImport({ source: 'ghost', path: file }, deps);
+    expect(report.posts.created).toBe(4);
+    const { rows } = await pool.query(`SELECT "path" FROM "post_paths" ORDER BY "path"`);
+    expect(rows).toEqual([{ path: '/write' }]);
+    expect(report.redirects).toBe(1);
+    expect(report.notes).toEqual(
+      expect.arrayContaining([
+        '"Login help": old address /login/ not kept: /login is one of the site\'s own screens',
+        '"Our desk": old address /desk/ not kept: /desk is one of the site\'s own screens',
+        '"The API": old address /api/ not kept: /api is an address the site\'s server answers itself',
+      ]),
+    );
+  });
+
+  it('imports a Substack post for free subscribers members-only, and the report names its audience', async () => {
+    const folder = join(scratch, 'substack-audiences');
+    await mkdir(join(folder, 'posts'), { recursive: true });
+    await writeFile(
+      join(folder, 'posts.csv'),
+      'post_id,post_date,is_published,type,audience,title\n' +
+        '1.subscribers,2024-01-01T00:00:00.000Z,true,newsletter,only_free,For subscribers\n' +
+        '2.paid,2024-01-02T00:00:00.000Z,true,newsletter,only_paid,For payers\n' +
+        '3.all,2024-01-03T00:00:00.000Z,true,newsletter,everyone,For all\n',
+    );
+    for (const name of ['1.subscribers', '2.paid', '3.all']) {
+      await writeFile(join(folder, 'posts', `${name}.html`), `<p>The words of ${name}.</p>`);
+    }
+    const report = await runImport({ source: 'substack', path: folder }, deps);
+    expect(report.posts.created).toBe(3);
+    const { rows } = await pool.query(`SELECT "slug", "visibility" FROM "posts" ORDER BY "slug"`);
+    expect(rows).toEqual([
+      { slug: 'all', visibility: 'public' },
+      { slug: 'paid', visibility: 'members' },
+      { slug: 'subscribers', visibility: 'members' },
+    ]);
+    expect(report.notes).toContain(
+      '"For subscribers": members-only here: its Substack audience was "only_free" (free subscribers), and Cohort has no tier for free members yet',
+    );
+    expect(report.notes.filter((note) => note.includes('audience'))).toHaveLength(1);
   });
 
   it('reports its progress by phase: reading, images, posts', async () => {

@@ -8,7 +8,7 @@ import { writeMembers } from './import-members.js';
 import { checkPriceMap } from './member-stripe.js';
 import { writeComments } from './import-comments.js';
 import { writePosts } from './import-posts.js';
-import { checkPlacement } from './post-planning.js';
+import { checkPlacement, readingNotes } from './post-planning.js';
 import { readArticleSectionNames } from '../content/section-store.js';
 import { readExport } from './read-export.js';
 import type { ImportCounts, ImportReport, ImportSource } from './source.js';
@@ -80,6 +80,7 @@ export async function runImport(
   });
   onProgress({ phase: 'reading', done: 1, total: 1 });
   const written = await writePosts(deps, bundle, placing, onProgress);
+  written.notes.push(...readingNotes(bundle.posts));
   const commentsImported = await writeComments(deps.pool, bundle, dryRun);
   // What the reader left out is the posts' (or, from a members file, the members') to report.
   const readerSkipped = bundle.skipped;

@@ -53,6 +53,11 @@ export interface SourcePost {
   featureImage?: SourceImage;
   /** Paid or members-only on the platform: stays members-only here. */
   membersOnly: boolean;
+  /**
+   * Why it is members-only when the platform did not plainly say paid (Substack's `only_free`,
+   * an audience it does not know), for the report's notes.
+   */
+  accessNote?: string;
   seoTitle?: string;
   seoDescription?: string;
   /**

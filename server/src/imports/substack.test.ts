@@ -86,6 +86,60 @@ describe('readSubstack on a zip', () => {
     ]);
   });
 
+  it('makes every audience but everyone members-only, naming those that are not plainly paid', async () => {
+    const audiences = [
+      ['everyone', ' Everyone '],
+      ['shouting', 'EVERYONE'],
+      ['paid', 'only_paid'],
+      ['founders', 'founding'],
+      ['paid-capitals', 'Only_Paid'],
+      ['subscribers', 'only_free'],
+      ['patrons', 'patrons_only'],
+      ['unsaid', ''],
+    ];
+    const zip = join(temp.path, 'audiences.zip');
+    await writeZip(zip, [
+      {
+        name: 'posts.csv',
+        data:
+          'post_id,post_date,is_published,type,audience,title\n' +
+          audiences
+            .map(
+              ([slug, audience], index) =>
+                `${index}.${slug},2024-01-01,true,newsletter,${audience},${slug}`,
+            )
+            .join('\n'),
+      },
+      ...audiences.map(([slug], index) => ({
+        name: `posts/${index}.${slug}.html`,
+        data: '<p>Hi</p>',
+      })),
+    ]);
+    const bundle = await readSubstack(await openExport(zip));
+    expect(bundle.posts.map((item) => [item.slug, item.membersOnly, item.accessNote])).toEqual([
+      ['everyone', false, undefined],
+      ['shouting', false, undefined],
+      ['paid', true, undefined],
+      ['founders', true, undefined],
+      ['paid-capitals', true, undefined],
+      [
+        'subscribers',
+        true,
+        'members-only here: its Substack audience was "only_free" (free subscribers), and Cohort has no tier for free members yet',
+      ],
+      [
+        'patrons',
+        true,
+        'members-only here: its Substack audience was "patrons_only", not "everyone"',
+      ],
+      [
+        'unsaid',
+        true,
+        'members-only here: posts.csv gives it no Substack audience, not "everyone"',
+      ],
+    ]);
+  });
+
   it('refuses an export with no posts.csv, or a posts.csv without the columns', async () => {
     const empty = join(temp.path, 'empty.zip');
     await writeZip(empty, [{ name: 'readme.txt', data: 'hello' }]);

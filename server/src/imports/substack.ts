@@ -42,6 +42,27 @@ function isTrue(value: string | undefined): boolean {
   return /^(true|t|1|yes)$/i.test((value ?? '').trim());
 }
 
+/** Substack's audiences for paying readers: members-only here without a word in the report. */
+const PAID_AUDIENCES = new Set(['only_paid', 'founding']);
+
+/**
+ * Who may read a post, from its `audience`: everyone only when Substack says `everyone`. Any other
+ * (`only_free`: free subscribers; an audience this reader does not know; none at all) is
+ * members-only, failing closed, with a note naming it unless it plainly means paying readers.
+ */
+function accessOf(audience: string): Pick<SourcePost, 'membersOnly' | 'accessNote'> {
+  const word = audience.toLowerCase();
+  if (word === 'everyone') return { membersOnly: false };
+  if (PAID_AUDIENCES.has(word)) return { membersOnly: true };
+  const accessNote =
+    word === ''
+      ? 'members-only here: posts.csv gives it no Substack audience, not "everyone"'
+      : word === 'only_free'
+        ? `members-only here: its Substack audience was "${audience}" (free subscribers), and Cohort has no tier for free members yet`
+        : `members-only here: its Substack audience was "${audience}", not "everyone"`;
+  return { membersOnly: true, accessNote };
+}
+
 /** A Substack export (folder or zip) as a bundle. */
 export async function readSubstack(archive: ExportArchive): Promise<SourceBundle> {
   const csvPath = findPostsCsv(archive);
@@ -91,7 +112,7 @@ export async function readSubstack(archive: ExportArchive): Promise<SourceBundle
       status: published ? 'published' : 'draft',
       authors: [],
       tags: [],
-      membersOnly: audience === 'only_paid' || audience === 'founding',
+      ...accessOf(audience),
       oldPaths: slug ? [`/p/${slug}`] : [],
       comments: 0,
     };

@@ -10,6 +10,8 @@ export interface ZipItem {
   data: Buffer | string;
   /** Deflate it (the default) or store it as it is. */
   deflate?: boolean;
+  /** The unpacked size the zip's headers declare, when it is to lie about it. */
+  declaredSize?: number;
 }
 
 export function zipBytes(items: ZipItem[]): Buffer {
@@ -22,6 +24,7 @@ export function zipBytes(items: ZipItem[]): Buffer {
     const stored = deflate ? deflateRawSync(data) : data;
     const name = Buffer.from(item.name, 'utf8');
     const crc = crc32(data);
+    const declared = item.declaredSize ?? data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -29,7 +32,7 @@ export function zipBytes(items: ZipItem[]): Buffer {
     local.writeUInt16LE(deflate ? 8 : 0, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(stored.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(declared, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -39,7 +42,7 @@ export function zipBytes(items: ZipItem[]): Buffer {
     central.writeUInt16LE(deflate ? 8 : 0, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(stored.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(declared, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, stored);

@@ -379,6 +379,16 @@ function ImportReport({ report }: { report: DeskImportReport }) {
           </ul>
         </>
       )}
+      {report.notes && report.notes.length > 0 && (
+        <>
+          <h3>Notes</h3>
+          <ul className="desk-import__list">
+            {report.notes.map((note, index) => (
+              <li key={index}>{note}</li>
+            ))}
+          </ul>
+        </>
+      )}
       {report.images.notFetched.length > 0 && (
         <>
           <h3>Images not fetched</h3>

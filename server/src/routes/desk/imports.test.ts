@@ -127,6 +127,8 @@ describe('the desk’s imports', () => {
       pages: { created: 1 },
       members: { created: 1 },
     });
+    // The notes the command line prints reach the desk too: where the posts were placed.
+    expect(job.report?.notes).toContainEqual(expect.stringMatching(/^2 posts placed in /));
 
     const posts = await t.database.pool.query<{ slug: string; kind: string }>(
       `SELECT slug, kind FROM posts WHERE slug IN ('tenants-organise-the-block', 'the-rent-ledger-explained') ORDER BY slug`,
