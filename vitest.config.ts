@@ -21,6 +21,7 @@ const ONE_AT_A_TIME = [
   'server/src/routes/health/health.test.ts',
   'server/src/site/site-pages.test.ts',
   'server/src/stripe/stripe-operations.test.ts',
+  'server/src/webhooks/webhook-delivery.test.ts',
 ];
 
 /**

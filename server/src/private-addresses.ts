@@ -4,6 +4,10 @@ import { BlockList, isIP } from 'node:net';
  * The addresses nothing the site fetches or sends may reach on an outsider's say-so (an import's
  * image, an integration's webhook): private networks, this machine, link-local, shared,
  * documentation, multicast and reserved ranges, and IPv6 forms that lead back to IPv4 ones.
+ * An IPv4-mapped address (::ffff:a.b.c.d, in any spelling) is judged by its IPv4 address; the
+ * other forms that carry one (IPv4-compatible, IPv4-translated, NAT64's prefixes, 6to4, Teredo)
+ * are refused whole, whatever they carry: no receiver or image host needs them, and Teredo's
+ * client address is obfuscated, so refusing is simpler and safer than decoding.
  */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
@@ -25,11 +29,18 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (::a.b.c.d), with the unspecified address and loopback in it.
+  ['::', 96],
+  // IPv4-translated, SIIT (::ffff:0:a.b.c.d).
+  ['::ffff:0:0:0', 96],
+  // NAT64: the well-known prefix, then the local-use one.
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo, whose server and (obfuscated) client addresses are IPv4 ones.
+  ['2001::', 32],
   ['2001:db8::', 32],
+  // 6to4 (2002:a.b.c.d::/48).
   ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -42,8 +53,6 @@ for (const [network, prefix] of [
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is the IPv4 one.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, 'ipv4');
+  // BlockList judges an IPv4-mapped address (::ffff:127.0.0.1, ::ffff:7f00:1) by the IPv4 rules.
   return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -5,34 +5,42 @@ import PgBoss from 'pg-boss';
 import { withTransaction } from '../db/transaction.js';
 import { openSecret, type KeySecrets } from '../integrations/integrations.js';
 import type { PostEventSubject } from './webhook-events.js';
-import { resolveTarget } from './safe-target.js';
+import { resolveTarget, type ResolvedTarget } from './safe-target.js';
 import { signWebhook } from './webhook-signature.js';
 import { webhookSecretId } from './webhook-store.js';
 
 /**
  * Webhooks out on the job queue (pg-boss, as scheduled posts and the newsletter): the deliveries
  * a change recorded (webhook-events.ts) become jobs, each job's id its delivery's; a job POSTs
- * its event's JSON to the webhook's address, signed, and a failure (no answer in 10 s, a refused
- * address, a status other than 2xx) is tried again with the waits doubling (about 10 s, 20 s,
- * 40 s…), then the delivery is marked `failed`. The row, not the job, is the truth: a job that
- * runs again finds its row `sent` and does nothing.
+ * its event's JSON to the webhook's address, signed, and a failure (no whole answer within the
+ * deadline, a refused address, a status other than 2xx) is tried again with the waits doubling
+ * (about 10 s, 20 s, 40 s…), then the delivery is marked `failed`. The row, not the job, is the
+ * truth: a job that runs again finds its row `sent` and does nothing. Several are sent at once,
+ * so a receiver that answers a byte at a time holds one sender, for one deadline, not the queue.
  */
 
 export const WEBHOOK_QUEUE = 'webhooks-out';
+
+/** Deliveries sent at once by each server (one pg-boss worker each). */
+export const WEBHOOK_SENDERS = 4;
+
+/** What is read of a receiver's answer before the connection is dropped: Ghost ignores it. */
+export const WEBHOOK_ANSWER_BYTES = 4_096;
 
 export interface WebhookTimings {
   retryLimit: number;
   retryDelaySeconds: number;
   /** How often a server looks for deliveries recorded by another (or missed). */
   pollMs: number;
-  timeoutMs: number;
+  /** One attempt's whole time: connecting, sending, the status and the answer's first bytes. */
+  deadlineMs: number;
 }
 
 export const DEFAULT_WEBHOOK_TIMINGS: WebhookTimings = {
   retryLimit: 5,
   retryDelaySeconds: 10,
   pollMs: 5_000,
-  timeoutMs: 10_000,
+  deadlineMs: 10_000,
 };
 
 export interface WebhookDeliveryOptions {
@@ -96,13 +104,16 @@ export function startWebhookDelivery(
             if (!(await started.getQueue(WEBHOOK_QUEUE))) throw error;
           });
       }
-      await started.work<{ final?: boolean }>(
-        WEBHOOK_QUEUE,
-        { pollingIntervalSeconds: 1, includeMetadata: true },
-        async ([job]) => {
-          if (job) await deliver(job.id, job.retryCount >= job.retryLimit);
-        },
-      );
+      // pg-boss 10 runs one job at a time per worker: several workers, several at once.
+      for (let sender = 0; sender < WEBHOOK_SENDERS; sender += 1) {
+        await started.work<{ final?: boolean }>(
+          WEBHOOK_QUEUE,
+          { pollingIntervalSeconds: 1, includeMetadata: true },
+          async ([job]) => {
+            if (job) await deliver(job.id, job.retryCount >= job.retryLimit);
+          },
+        );
+      }
       return started;
     })();
     return boss;
@@ -184,7 +195,6 @@ export function startWebhookDelivery(
   /** The event's JSON, signed, POSTed to the webhook's checked address; answers the status. */
   async function send(row: DeliveryRow): Promise<number> {
     const body = JSON.stringify(await payloadOf(row));
-    const target = await resolveTarget(new URL(row.targetUrl), options.allowPrivate);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
@@ -196,33 +206,23 @@ export function startWebhookDelivery(
       if (!secret) throw new Error(`Webhook ${row.webhookId}'s secret cannot be opened`);
       headers['x-ghost-signature'] = signWebhook(body, secret.toString(), Date.now());
     }
-    const client = target.url.protocol === 'https:' ? https : http;
-    return new Promise<number>((resolve, reject) => {
-      const request = client.request(
-        target.url,
-        {
-          method: 'POST',
-          headers,
-          timeout: timings.timeoutMs,
-          // The connection goes to the address checked, whatever the name resolves to now.
-          lookup: (_host, lookupOptions, callback) => {
-            if ((lookupOptions as { all?: boolean }).all) {
-              (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
-                { address: target.address, family: target.family },
-              ]);
-            } else callback(null, target.address, target.family);
-          },
-        },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error('no answer within the time limit')));
-      request.on('error', reject);
-      request.end(body);
-    });
+    // One deadline for the whole attempt, from the name's lookup to the answer's last byte read:
+    // a receiver that sends a byte now and then is never idle, so an idle timeout would not do.
+    const expired = new AbortController();
+    const deadline = setTimeout(() => {
+      expired.abort(new Error(`no complete answer within ${timings.deadlineMs / 1000} s`));
+    }, timings.deadlineMs);
+    try {
+      const target = await Promise.race([
+        resolveTarget(new URL(row.targetUrl), options.allowPrivate),
+        new Promise<never>((_resolve, reject) => {
+          expired.signal.addEventListener('abort', () => reject(expired.signal.reason as Error));
+        }),
+      ]);
+      return await post(target, headers, body, expired.signal);
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   async function payloadOf(row: DeliveryRow): Promise<Record<string, unknown>> {
@@ -246,4 +246,60 @@ export function startWebhookDelivery(
       await running?.stop({ graceful: true, wait: true, close: false, timeout: 5_000 });
     },
   };
+}
+
+/**
+ * POSTs to the address checked, until `signal` says the time is up; reads no more than
+ * WEBHOOK_ANSWER_BYTES of the answer, and drops the connection once it has its outcome.
+ */
+function post(
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise<number>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', expire);
+      outcome();
+      request.destroy();
+    };
+    const expire = () => settle(() => reject(signal.reason as Error));
+    const request = client.request(
+      target.url,
+      {
+        method: 'POST',
+        headers,
+        // The connection goes to the address checked, whatever the name resolves to now.
+        lookup: (_host, lookupOptions, callback) => {
+          if ((lookupOptions as { all?: boolean }).all) {
+            (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
+              { address: target.address, family: target.family },
+            ]);
+          } else callback(null, target.address, target.family);
+        },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= WEBHOOK_ANSWER_BYTES) settle(() => resolve(status));
+        });
+        response.on('end', () => settle(() => resolve(status)));
+        response.on('error', (error) => settle(() => reject(error)));
+      },
+    );
+    request.on('error', (error) => settle(() => reject(error)));
+    if (signal.aborted) {
+      expire();
+      return;
+    }
+    signal.addEventListener('abort', expire);
+    request.end(body);
+  });
 }
