@@ -1,8 +1,9 @@
 # Cohort's images, built from this folder alone.
 #   docker build -t cohort .                      the app (the last stage, `runtime`)
 #   docker build --target nginx -t cohort-web .   nginx with the built client and nginx.conf
-# docker-compose.yml builds both. Node 22 (LTS); node:24-bookworm-slim works the same. Base images
-# are pinned to a release: raise them deliberately (and `docker compose build --pull`).
+# docker-compose.yml builds both. Node 22 (LTS), the oldest package.json's `engines` allows;
+# node:24-bookworm-slim works the same. Base images are pinned to a release: raise them
+# deliberately (and `docker compose build --pull`).
 
 # ── deps: every dependency, and the generated Prisma client ───────────────────────────────────────
 # Dependencies' install scripts are skipped (no engine downloads, no native builds: nothing here

@@ -1,5 +1,6 @@
 // `npm run dev`: the API server restarting on change (tsx watch) and Vite's dev server with hot
 // reload, which proxies API paths to it. Open http://localhost:5173.
+import './require-node.mjs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadDotEnv } from './load-env.mjs';

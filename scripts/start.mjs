@@ -1,5 +1,6 @@
 // `npm start`: builds only when the sources changed since the last build (scripts/build-stamp.mjs),
 // printing one line for it, then runs the built server in this process.
+import './require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildOnce } from './build-stamp.mjs';

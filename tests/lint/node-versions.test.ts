@@ -5,9 +5,9 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 // The Node versions Cohort promises (package.json `engines`, docs/development.md#node-versions)
-// and the ones its dependencies declare. CI runs on the promised floor (Node 20), so a package
-// that declares a newer Node only runs untested on an unsupported version unless it is named
-// here, with why it is kept, and the docs say so.
+// and the ones its dependencies declare. A package that declares a newer Node than the floor
+// would run on a Node it does not support unless it is named here, with why it is kept, and the
+// docs say so.
 
 const root = new URL('../..', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -15,16 +15,8 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 };
 const promised = semver.minVersion(manifest.engines.node);
 
-/**
- * Declare a newer Node than the one promised. `cookie` 2 and `content-disposition` 3 did too: the
- * overrides in package.json give @fastify/cookie, light-my-request and @fastify/static the
- * versions before them (the same functions, Node 18 and later), so `npm install` on Node 20 warns
- * only of the one left here.
- */
-const KNOWN_NEWER: Record<string, string> = {
-  // Comes with the prisma CLI (the peer @prisma/client installs); only `prisma dev` uses it.
-  '@prisma/streams-local': 'the prisma CLI’s local dev server, never run by Cohort',
-};
+/** Declare a newer Node than the one promised, and are kept all the same: none since Node 22. */
+const KNOWN_NEWER: Record<string, string> = {};
 
 /** Every package the production image installs (`npm ci --omit=dev --omit=optional`). */
 function productionPackages(): { name: string; version: string; node?: string }[] {
@@ -50,7 +42,7 @@ function productionPackages(): { name: string; version: string; node?: string }[
 
 describe('Node versions', () => {
   it('promises a Node the machine running the tests is', () => {
-    expect(promised?.version).toBe('20.19.0');
+    expect(promised?.version).toBe('22.13.0');
     expect(semver.satisfies(process.versions.node, manifest.engines.node)).toBe(true);
   });
 
