@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlOfMarkdown } from '../imports/ghost-export.js';
-import { htmlToMarkdown, plainTextOf } from '../imports/html-to-markdown.js';
+import { htmlToMarkdown } from '../imports/html-to-markdown.js';
+import { plainTextOf } from './markdown-text.js';
 import { convertMarkdownToTree, findMarkdownProblems } from './markdown-to-tree.js';
 
 // A link's "Open in a new tab" (contract/link-target.ts) through everything a body passes: the

@@ -1,5 +1,5 @@
 import { splitAtDivider, type PostVisibility } from '../../../contract/posts.js';
-import { openingTextOf, plainTextOf } from '../imports/html-to-markdown.js';
+import { openingTextOf, plainTextOf } from './markdown-text.js';
 
 /**
  * A post's summary (an article's `summary`, a page's `description`) when its writer gave none:

@@ -5,7 +5,8 @@ import { cutAtWord, isMadeSummary, summaryOf } from '../content/post-summary.js'
 import { DomainError } from '../domain-error.js';
 import { cleanSlug } from '../imports/clean-slug.js';
 import { renderLexical, renderMobiledoc } from '../imports/ghost-cards.js';
-import { htmlToMarkdown, rewriteImages, wordCountOf } from '../imports/html-to-markdown.js';
+import { wordCountOf } from '../content/markdown-text.js';
+import { htmlToMarkdown, rewriteImages } from '../imports/html-to-markdown.js';
 
 /**
  * A post or page as Ghost's Admin API is sent it (`{posts: [{…}]}`), read into the site's terms

@@ -9,7 +9,7 @@ import { seedMember, seedStaff, type SeededMember } from '#test/members';
 import { createTestApp, type TestApp } from '#test/test-app';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { htmlOfMarkdown } from './ghost-export.js';
-import { plainTextOf } from './html-to-markdown.js';
+import { plainTextOf } from '../content/markdown-text.js';
 import { runImport } from './run-import.js';
 
 // Leaving as a Ghost export: a site with posts (published, members-only, scheduled, a draft, a

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '../../../contract/posts.js';
 import { checkAndConvertMarkdown } from '../content/markdown-to-tree.js';
 import { htmlOfMarkdown } from './ghost-export.js';
-import { htmlToMarkdown, plainTextOf, rewriteImages, wordCountOf } from './html-to-markdown.js';
+import { plainTextOf, wordCountOf } from '../content/markdown-text.js';
+import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
 import type { HtmlFlavour, SourceImage } from './source.js';
 
 const repository = fileURLToPath(new URL('../../../', import.meta.url));

@@ -10,7 +10,8 @@ import { setPostAuthors } from '../content/post-authors.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { withoutInvisible } from './clean-slug.js';
-import { htmlToMarkdown, rewriteImages, wordCountOf } from './html-to-markdown.js';
+import { wordCountOf } from '../content/markdown-text.js';
+import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
 import { takeImages } from './post-images.js';
 import {
   digestOf,
