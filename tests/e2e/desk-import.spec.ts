@@ -76,6 +76,9 @@ test('an owner imports a Ghost export from the Import page: upload, progress, re
   await expect(row('Pages').getByRole('cell')).toHaveText(['1', '0', '0', '0']);
   await expect(row('Members').getByRole('cell')).toHaveText(['1', '0', '0', '0']);
   await expect(report.getByText(/new topics/)).toBeVisible();
+  // What the import decided is said, as the command line says it.
+  await expect(report.getByRole('heading', { name: 'Notes' })).toBeVisible();
+  await expect(report.getByText(/^2 posts placed in Health/)).toBeVisible();
   await expect(page.getByRole('table', { name: 'The last imports, newest first' })).toContainText(
     'desk-upload.json',
   );

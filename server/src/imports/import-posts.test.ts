@@ -29,7 +29,7 @@ describe('writing imported posts', () => {
     // /write, /2013/01/11/write and /?p=1178; the page's /about-us is its own address now.
     expect(outcome.redirects).toBe(3);
     expect(outcome.notes[0]).toBe(
-      `3 posts placed in ${FIRST_SECTION}, the first section: no --section was given`,
+      `3 posts placed in ${FIRST_SECTION}, the first section, as none was chosen`,
     );
 
     const posts = await postsBySlug();

@@ -89,7 +89,7 @@ export function placement(options: PostsOptions, sections: readonly string[]) {
   for (const [tag, section] of Object.entries(options.map ?? {})) {
     byTag.set(topicSlug(tag), sectionNamed(section, `--map ${tag}=${section}`, sections));
   }
-  const how = options.section ? 'as --section says' : 'the first section: no --section was given';
+  const how = options.section ? 'the section chosen' : 'the first section, as none was chosen';
   return (post: SourcePost): { section: string; how: string } => {
     for (const tag of post.tags) {
       const section = byTag.get(topicSlug(tag));
