@@ -1,13 +1,12 @@
 import { Type, type StaticDecode } from 'typebox';
 import { lineField, nullable, slugField, stringField } from './field-schemas.js';
 import { parseUploadUrl } from './images.js';
+import { AUTHORS_PATH } from './site-paths.js';
 
 // Authors: staff who write have a public profile (name, slug, bio, picture, links); a
 // post names one or more of them by slug, its writer by default. Each author with a published
 // post has a page, `/authors/<slug>`, and a feed beside it.
 
-/** Where authors' pages are. */
-export const AUTHORS_PATH = '/authors';
 export const authorPath = (slug: string) => `${AUTHORS_PATH}/${slug}`;
 export const authorFeedPath = (slug: string) => `${AUTHORS_PATH}/${slug}/rss.xml`;
 

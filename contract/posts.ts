@@ -1,4 +1,4 @@
-import { AUTHORS_PATH } from './authors.js';
+import { AUTHORS_PATH } from './site-paths.js';
 import { articleCategories } from './content-types.js';
 import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';

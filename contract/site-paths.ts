@@ -1,3 +1,6 @@
+/** Where authors' pages are (`/authors/<slug>`, and each one's feed beside it: contract/authors.ts). */
+export const AUTHORS_PATH = '/authors';
+
 /** Every client route in one table: components link through these, never through string literals. */
 export const paths = {
   home: '/',

@@ -168,11 +168,14 @@ for (const { name, width, height } of [
     await expect(page.getByRole('row', { name: new RegExp(post.title) })).toBeVisible();
     expect(await noSidewaysScroll(page)).toBe(true);
     await page.screenshot({ path: testInfo.outputPath(`analytics-${name}.png`), fullPage: true });
-    await page.screenshot({ path: `/tmp/shots/h8-analytics-${width}.png`, fullPage: true });
-    await page.getByRole('region', { name: 'Posts' }).screenshot({
-      path: `/tmp/shots/h8-analytics-${width}-posts.png`,
+    await page.screenshot({
+      path: test.info().outputPath(`h8-analytics-${width}.png`),
+      fullPage: true,
     });
-    await page.screenshot({ path: `/tmp/shots/h8-analytics-${width}-top.png` });
+    await page.getByRole('region', { name: 'Posts' }).screenshot({
+      path: test.info().outputPath(`h8-analytics-${width}-posts.png`),
+    });
+    await page.screenshot({ path: test.info().outputPath(`h8-analytics-${width}-top.png`) });
 
     // The post's editor page shows its own figures.
     await page.getByRole('link', { name: post.title }).first().click();
@@ -180,7 +183,7 @@ for (const { name, width, height } of [
     await expect(figures.getByText('Views')).toBeVisible();
     await expect(figures.getByText('Paid conversions')).toBeVisible();
     await figures.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `/tmp/shots/h8-editor-figures-${width}.png` });
+    await page.screenshot({ path: test.info().outputPath(`h8-editor-figures-${width}.png`) });
   });
 }
 
@@ -196,7 +199,7 @@ test('a writer sees the views of their own posts and no money', async ({
   // Nobody has read it yet: the page says so in words.
   await page.goto('/desk/analytics?range=7');
   await expect(page.getByRole('main')).toContainText('No views counted in these 7 days.');
-  await page.screenshot({ path: '/tmp/shots/h8-analytics-empty-390.png' });
+  await page.screenshot({ path: test.info().outputPath('h8-analytics-empty-390.png') });
   await owner.goto(`/wealth/${post.slug}`);
   await expect.poll(() => viewsOf(owner.request, post.id), { timeout: 10_000 }).toBe(1);
 
@@ -208,7 +211,10 @@ test('a writer sees the views of their own posts and no money', async ({
   await expect(main).not.toContainText(/revenue|signups|paid conversions/i);
   expect(await noSidewaysScroll(page)).toBe(true);
   await page.screenshot({ path: testInfo.outputPath('analytics-writer.png'), fullPage: true });
-  await page.screenshot({ path: '/tmp/shots/h8-analytics-writer-390.png', fullPage: true });
+  await page.screenshot({
+    path: test.info().outputPath('h8-analytics-writer-390.png'),
+    fullPage: true,
+  });
 });
 
 test('an issue’s opens and clicks show on its Mail it panel', async ({
@@ -286,7 +292,7 @@ test('an issue’s opens and clicks show on its Mail it panel', async ({
   await panel.scrollIntoViewIfNeeded();
   expect(await noSidewaysScroll(page)).toBe(true);
   await page.screenshot({ path: testInfo.outputPath('issue-figures.png') });
-  await page.screenshot({ path: '/tmp/shots/h8-issue-figures-390.png' });
+  await page.screenshot({ path: test.info().outputPath('h8-issue-figures-390.png') });
 });
 
 test.describe('a visitor', () => {

@@ -131,7 +131,10 @@ for (const { name, width, height } of WIDTHS) {
     await expect(like).toContainText('0');
     await expectNoSidewaysScroll(page);
     await section.screenshot({ path: testInfo.outputPath(`comments-member-${name}.png`) });
-    await page.screenshot({ path: `/tmp/shots/h4-article-${name}.png`, fullPage: true });
+    await page.screenshot({
+      path: test.info().outputPath(`h4-article-${name}.png`),
+      fullPage: true,
+    });
 
     // A visitor, in a browser of their own: the comments with their authors' names.
     const visitorContext = await browser.newContext({
@@ -201,7 +204,7 @@ for (const { name, width, height } of WIDTHS) {
       .filter({ hasText: `Ella ${name}` });
     await expect(card).toBeVisible();
     await expectNoSidewaysScroll(owner);
-    await owner.screenshot({ path: `/tmp/shots/h4-desk-${name}.png`, fullPage: true });
+    await owner.screenshot({ path: test.info().outputPath(`h4-desk-${name}.png`), fullPage: true });
     await owner.goto('/desk/comments');
     const hostileCard = owner
       .locator('.desk-comment')
@@ -290,7 +293,7 @@ test('each campaign and boycott folds its comments under it, at phone and deskto
       await expect(folded.getByLabel('Comment', { exact: true })).toBeVisible();
       await expectNoSidewaysScroll(page);
       await folded.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/tmp/shots/h4-${list}-${name}.png` });
+      await page.screenshot({ path: test.info().outputPath(`h4-${list}-${name}.png`) });
     }
   }
 });

@@ -1,11 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from '../lib/router';
 import { Layout } from './layout/layout';
-import { contentPages, paths, redirects } from '../config/paths';
+import { AUTHORS_PATH, contentPages, paths, redirects } from '../config/paths';
 import { sectionPath } from '../../../contract/sections';
 import { useSiteNavigation } from '../lib/site-navigation';
 import { HomeRoute } from './routes/home';
-import { AUTHORS_PATH } from '../../../contract/authors';
 
 // The home page is in the first chunk; every other screen, and each article body, loads on demand.
 // Plain <Routes> rather than a data router (docs/decisions/0020-react-router.md): the data router

@@ -1,5 +1,5 @@
 import type { ArticleCategory, PageCopy } from '../../../contract/content-types.js';
-import { AUTHORS_PATH } from '../../../contract/authors.js';
+import { AUTHORS_PATH } from '../../../contract/site-paths.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { bodyKey, type SiteData } from '../../../contract/site-data.js';
 import { contentPages, paths } from '../../../contract/site-paths.js';

@@ -3,7 +3,7 @@ import type { MarkdownTree } from '../../../../contract/markdown-tree';
 import { parseUploadUrl } from '../../../../contract/images';
 import { bodyKey, type PostComments } from '../../../../contract/site-data';
 import { topicPath, topicSlug } from '../../../../contract/topics';
-import { CommentsSection } from '../../features/comments/comments-section';
+import { LazyCommentsSection } from '../../features/comments/lazy-comments-section';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
@@ -106,7 +106,7 @@ function ArticleScreen({
           teaser={teaser}
         />
       </article>
-      {comments && <CommentsSection key={article.id} postId={article.id} initial={comments} />}
+      {comments && <LazyCommentsSection key={article.id} postId={article.id} initial={comments} />}
       <NewsletterSignup heading="Liked this? Get the newsletter" />
       {more.length > 0 && (
         <aside className="more" aria-labelledby="more-title">

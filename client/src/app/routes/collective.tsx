@@ -1,6 +1,6 @@
 import { ScreenWithIntro } from '../../components/screen-with-intro';
 import { BoycottCard } from '../../features/content/components/boycott-card';
-import { CommentsSection } from '../../features/comments/comments-section';
+import { LazyCommentsSection } from '../../features/comments/lazy-comments-section';
 import { useSiteData } from '../../lib/site-data';
 import { bodyKey } from '../../../../contract/site-data';
 
@@ -21,7 +21,7 @@ export default function CollectiveRoute() {
               boycott={boycott}
               story={bodies[bodyKey('boycott', boycott.slug)]}
               teaser={teasers.includes(bodyKey('boycott', boycott.slug))}
-              comments={said && <CommentsSection postId={boycott.id} initial={said} folded />}
+              comments={said && <LazyCommentsSection postId={boycott.id} initial={said} folded />}
             />
           );
         })}

@@ -2,7 +2,7 @@ import { PageMasthead } from '../../components/page-masthead';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { NewestFirstList } from '../../features/content/components/newest-first-list';
 import { PostStory } from '../../features/content/components/post-story';
-import { CommentsSection } from '../../features/comments/comments-section';
+import { LazyCommentsSection } from '../../features/comments/lazy-comments-section';
 import { bodyKey } from '../../../../contract/site-data';
 import { EMPTY_CAMPAIGNS_TEXT } from '../../features/content/sections';
 import { useSiteNavigation } from '../../lib/site-navigation';
@@ -37,7 +37,7 @@ export default function DirectActionRoute() {
               <div className="with-story">
                 {card}
                 {story && <PostStory body={story} teaser={teasers.includes(key)} />}
-                {said && <CommentsSection postId={campaign.id} initial={said} folded />}
+                {said && <LazyCommentsSection postId={campaign.id} initial={said} folded />}
               </div>
             );
           }}

@@ -7,7 +7,8 @@ import {
   renderWebManifest,
 } from '../../site-files/crawler-files.js';
 import { renderRssFeed } from '../../site-files/rss-feed.js';
-import { AUTHORS_PATH, authorFeedPath, authorPath } from '../../../../contract/authors.js';
+import { authorFeedPath, authorPath } from '../../../../contract/authors.js';
+import { AUTHORS_PATH } from '../../../../contract/site-paths.js';
 import { errorBody } from '../../http/errors.js';
 import { topicFeedPath, topicPath } from '../../../../contract/topics.js';
 import { paths } from '../../../../contract/site-paths.js';

@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { authorPath, type AuthorCredit } from '../../../../../contract/authors';
+import type { AuthorCredit } from '../../../../../contract/authors';
+import { AUTHORS_PATH } from '../../../config/paths';
 import { Link } from '../../../lib/router';
 
 /**
@@ -14,7 +15,7 @@ export function Byline({ authors }: { authors?: readonly AuthorCredit[] }) {
       {authors.map((author, index) => (
         <Fragment key={author.slug}>
           {index > 0 && (index === authors.length - 1 ? ' and ' : ', ')}
-          <Link to={authorPath(author.slug)} rel="author">
+          <Link to={`${AUTHORS_PATH}/${author.slug}`} rel="author">
             {author.name}
           </Link>
         </Fragment>
