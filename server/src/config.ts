@@ -4,6 +4,7 @@ import { Value } from 'typebox/value';
 import { isValidEmail, normalizeEmail } from '../../contract/account-rules.js';
 import { webAddressField } from '../../contract/field-schemas.js';
 import { readBySchema } from '../../contract/schema-problems.js';
+import { LIMITS, limitsWith, type Limits } from './limits.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
 import type { S3Options } from './uploads/image-store.js';
 
@@ -22,16 +23,8 @@ export interface AppConfig {
   sessionSecret: string | undefined;
   sessionSecretPrevious: string | undefined;
   trustProxy: boolean | string;
-  /** POST /api/session requests per client IP per minute. */
-  sessionRateLimit: number;
-  /** Sign-in attempts per client IP per minute. */
-  loginRateLimit: number;
-  /** Registrations, password and email changes, deletions per client IP per 10 minutes. */
-  accountRateLimit: number;
-  /** Newsletter sign-ups per client IP per 10 minutes. */
-  newsletterRateLimit: number;
-  /** Page views reported to POST /api/events per client IP per minute. */
-  eventsRateLimit: number;
+  /** Every route's rate limit by name (limits.ts), with the *_RATE_LIMIT variables' maxes. */
+  limits: Limits;
   /** SMTP connections a newsletter send keeps open (and mails in flight). */
   newsletterConnections: number;
   /** An open pixel and links through the site in each issue (NEWSLETTER_TRACKING, on unless off). */
@@ -237,11 +230,11 @@ export const envSchema = Type.Object({
   ),
   SESSION_SECRET_PREVIOUS: optionalText(atLeast(32, 'must be at least 32 characters')),
   TRUST_PROXY: optionalText(),
-  SESSION_RATE_LIMIT: integer(1, 100_000, 60),
-  LOGIN_RATE_LIMIT: integer(1, 100_000, 10),
-  ACCOUNT_RATE_LIMIT: integer(1, 100_000, 10),
-  NEWSLETTER_RATE_LIMIT: integer(1, 100_000, 10),
-  EVENTS_RATE_LIMIT: integer(1, 1_000_000, 120),
+  SESSION_RATE_LIMIT: integer(1, 100_000, LIMITS.session.max),
+  LOGIN_RATE_LIMIT: integer(1, 100_000, LIMITS.login.max),
+  ACCOUNT_RATE_LIMIT: integer(1, 100_000, LIMITS.account.max),
+  NEWSLETTER_RATE_LIMIT: integer(1, 100_000, LIMITS.newsletter.max),
+  EVENTS_RATE_LIMIT: integer(1, 1_000_000, LIMITS.events.max),
   NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50, 5),
   NEWSLETTER_TRACKING: oneOf(['on', 'off'], 'on'),
   STRIPE_SECRET_KEY: optionalText(),
@@ -427,11 +420,13 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     sessionSecret: e.SESSION_SECRET,
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    sessionRateLimit: e.SESSION_RATE_LIMIT,
-    loginRateLimit: e.LOGIN_RATE_LIMIT,
-    accountRateLimit: e.ACCOUNT_RATE_LIMIT,
-    newsletterRateLimit: e.NEWSLETTER_RATE_LIMIT,
-    eventsRateLimit: e.EVENTS_RATE_LIMIT,
+    limits: limitsWith({
+      session: e.SESSION_RATE_LIMIT,
+      login: e.LOGIN_RATE_LIMIT,
+      account: e.ACCOUNT_RATE_LIMIT,
+      newsletter: e.NEWSLETTER_RATE_LIMIT,
+      events: e.EVENTS_RATE_LIMIT,
+    }),
     newsletterConnections: e.NEWSLETTER_SMTP_CONNECTIONS,
     newsletterTracking: e.NEWSLETTER_TRACKING === 'on',
     stripe:

@@ -6,7 +6,7 @@ import { seedStaff, type SeededMember } from '#test/members';
 import { registerThroughMail } from '#test/registration';
 import { newVisitor, visitorWith } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
-import { EVENTS_PER_ADDRESS_PER_MINUTE } from '../routes/events/index.js';
+import { LIMITS } from '../limits.js';
 import { VIEWS_PER_VISITOR_PAGE_DAY } from './event-writer.js';
 import { utcDay } from './visitors.js';
 
@@ -243,8 +243,8 @@ describe('analytics', () => {
   it('refuses most of 1,000 views of a post from one browser, and counts it 10 times at most', async () => {
     const before = await postFigures(posts.b.id);
     const statuses = await flood(1_000, () => reader(240), posts.b.path);
-    expect(statuses.get(202)).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
-    expect(statuses.get(429)).toBe(1_000 - EVENTS_PER_ADDRESS_PER_MINUTE);
+    expect(statuses.get(202)).toBe(LIMITS.events.max);
+    expect(statuses.get(429)).toBe(1_000 - LIMITS.events.max);
     const after = await postFigures(posts.b.id);
     expect(after.views - before.views).toBe(VIEWS_PER_VISITOR_PAGE_DAY);
     expect(after.visitors - before.visitors).toBe(1);
@@ -257,10 +257,10 @@ describe('analytics', () => {
       (n) => ({ ip: '198.51.100.241', userAgent: `${reader(241).userAgent} Fake/${n}` }),
       posts.b.path,
     );
-    expect(statuses.get(429)).toBe(1_000 - EVENTS_PER_ADDRESS_PER_MINUTE);
+    expect(statuses.get(429)).toBe(1_000 - LIMITS.events.max);
     const after = await postFigures(posts.b.id);
-    expect(after.views - before.views).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
-    expect(after.visitors - before.visitors).toBe(EVENTS_PER_ADDRESS_PER_MINUTE);
+    expect(after.views - before.views).toBe(LIMITS.events.max);
+    expect(after.visitors - before.visitors).toBe(LIMITS.events.max);
   });
 
   it('credits three signups after post A to A, and two payments after post B to B with their revenue', async () => {

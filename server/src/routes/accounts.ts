@@ -8,18 +8,9 @@ import passkeyRoutes from './auth/passkeys.js';
 const accounts: FastifyPluginAsync = async (app) => {
   const { config } = app;
   const site = { siteUrl: config.siteUrl, siteName: config.siteName };
-  const limits = {
-    loginRateLimit: config.loginRateLimit,
-    accountRateLimit: config.accountRateLimit,
-  };
-  await app.register(authRoutes, { ...site, ...limits, graceDays: config.membership.graceDays });
-  await app.register(passkeyRoutes, {
-    ...site,
-    ...limits,
-    sessionRateLimit: config.sessionRateLimit,
-    graceDays: config.membership.graceDays,
-  });
-  await app.register(accountRoutes, { ...site, accountRateLimit: config.accountRateLimit });
+  await app.register(authRoutes, { ...site, graceDays: config.membership.graceDays });
+  await app.register(passkeyRoutes, { ...site, graceDays: config.membership.graceDays });
+  await app.register(accountRoutes, site);
   await app.register(accountPaymentRoutes);
 };
 

@@ -24,15 +24,11 @@ const publicSite: FastifyPluginAsync = async (app) => {
   const site = { siteUrl: config.siteUrl, siteName: config.siteName };
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
-  await app.register(sessionRoutes, { sessionRateLimit: config.sessionRateLimit });
+  await app.register(sessionRoutes);
   await app.register(siteDataRoutes);
   await app.register(siteFileRoutes, site);
   await app.register(searchRoutes);
-  await app.register(newsletterRoutes, {
-    ...site,
-    sessionSecret: config.sessionSecret,
-    signUpRateLimit: config.newsletterRateLimit,
-  });
+  await app.register(newsletterRoutes, { ...site, sessionSecret: config.sessionSecret });
   await app.register(newsletterIssueRoutes);
   await app.register(newsletterTrackingRoutes, {
     siteUrl: config.siteUrl,
@@ -42,7 +38,7 @@ const publicSite: FastifyPluginAsync = async (app) => {
   await app.register(perkRoutes, { catalog: app.perkCatalog });
   await app.register(uploadedImageRoutes, { store: app.imageStore });
   await app.register(commentRoutes);
-  await app.register(eventRoutes, { eventsRateLimit: config.eventsRateLimit });
+  await app.register(eventRoutes);
 };
 
 export default publicSite;

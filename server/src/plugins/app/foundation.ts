@@ -36,7 +36,7 @@ export default fp(
     });
     await app.register(securityHeaders);
     await app.register(cookie);
-    await app.register(rateLimit, { redisUrl: config.redisUrl });
+    await app.register(rateLimit, { redisUrl: config.redisUrl, limits: config.limits });
     await app.register(crossSiteGuard, { siteUrl: config.siteUrl });
     await app.register(sessions, {
       secret: config.sessionSecret,

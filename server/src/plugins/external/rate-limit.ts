@@ -1,8 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { HttpError } from '../../http/errors.js';
+import type { LimitName, Limits } from '../../limits.js';
 
 const CONNECT_TIMEOUT_MS = 3_000;
 /**
@@ -20,16 +21,23 @@ export interface RateLimitingOptions {
    * query string (`?keyPrefix=cohort:` when several sites share one Redis).
    */
   redisUrl?: string;
+  /** The limits table (limits.ts) with the operator's maxes: `app.config.limits`. */
+  limits: Limits;
 }
 
 /**
- * Per-client-IP rate limits, opted into route by route (`config.rateLimit`). Behind nginx the
- * client IP comes from X-Forwarded-For, trusted only from the configured proxy.
+ * Per-client-IP rate limits, opted into route by route with a name from the limits table
+ * (`config: { limit: 'login' }`). Behind nginx the client IP comes from X-Forwarded-For, trusted
+ * only from the configured proxy.
  */
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Redis the rate limits count in (REDIS_URL), for other shared counters; else null. */
     sharedRedis: Redis | null;
+  }
+  interface FastifyContextConfig {
+    /** The route's rate limit: a row of LIMITS (limits.ts). Routes without one are not limited. */
+    limit?: LimitName;
   }
 }
 
@@ -37,6 +45,26 @@ export default fp(
   async function rateLimiting(app: FastifyInstance, options: RateLimitingOptions) {
     const redis = options.redisUrl ? await connectRedis(app, options.redisUrl) : undefined;
     app.decorate('sharedRedis', redis ?? null);
+
+    // Runs before @fastify/rate-limit's own onRoute hook (added when it registers, below), which
+    // reads the settings this one puts in. A name not in the table, or settings written on the
+    // route itself, stop the app from starting: a limit is only ever one of the table's rows.
+    app.addHook('onRoute', (route) => {
+      const config: FastifyContextConfig = route.config ?? {};
+      if (config.rateLimit !== undefined) {
+        throw new Error(
+          `${String(route.method)} ${route.url}: a route names its rate limit (config.limit), a row of LIMITS in server/src/limits.ts`,
+        );
+      }
+      if (config.limit === undefined) return;
+      if (!Object.hasOwn(options.limits, config.limit)) {
+        throw new Error(
+          `${String(route.method)} ${route.url}: no rate limit "${config.limit}" in LIMITS (server/src/limits.ts)`,
+        );
+      }
+      // A new object: Fastify copies a GET route's options for its HEAD route before this runs.
+      route.config = { ...config, rateLimit: { ...options.limits[config.limit] } };
+    });
 
     await app.register(rateLimit, {
       global: false,

@@ -21,7 +21,6 @@ import {
   requireOwnerPresent,
 } from '../../accounts/accounts.js';
 import { HttpError } from '../../http/errors.js';
-import { accountRouteLimit } from '../auth/index.js';
 import { deleteUserAndLedger, liveSubscriptionIds } from '../../memberships/memberships.js';
 import {
   callStripe,
@@ -49,7 +48,6 @@ const errors = {
 };
 
 export interface AccountRouteOptions {
-  accountRateLimit: number;
   siteUrl: string;
   siteName: string;
 }
@@ -76,7 +74,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: EmailChangeBodySchema,
         response: { 202: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const session = await requireRegistered(request);
@@ -128,7 +126,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: EmailChangeConfirmBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: { limit: 'email-change-confirm' },
     },
     async (request) => {
       const changed = await confirmEmailChange(app, request.body);
@@ -175,7 +173,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: AccountDeleteBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const session = await requireRegistered(request);

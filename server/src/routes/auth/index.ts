@@ -63,9 +63,6 @@ const errors = {
   503: ErrorResponseSchema,
 };
 
-/** Routes that hash a password: limited per client IP, on top of the global hashing queue. */
-export const accountRouteLimit = (max: number) => ({ max, timeWindow: '10 minutes' });
-
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that email, we have sent it a link to choose a new password. The link works once, for one hour.';
 
@@ -79,10 +76,6 @@ export const SIGN_IN_LINK_MESSAGE =
 export interface AuthRouteOptions {
   siteUrl: string;
   siteName: string;
-  /** Sign-in attempts per client IP per minute. */
-  loginRateLimit: number;
-  /** Registrations and password changes per client IP per 10 minutes. */
-  accountRateLimit: number;
   /** Grace days after a failed renewal: the sign-in merge rewrites the membership with them. */
   graceDays: number;
 }
@@ -123,7 +116,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/register',
     {
       schema: { body: RegisterBodySchema, response: { 202: MessageResponseSchema, ...errors } },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const session = await request.requireSession();
@@ -152,7 +145,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
           body: EmailTokenBodySchema,
           response: { 200: MailedLinkPreviewSchema, ...errors },
         },
-        config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+        config: { limit: 'account' },
       },
       async (request) =>
         previewMailedLink(app, {
@@ -170,7 +163,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: RegisterConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       requireNoControlCharacters({ password: request.body.password });
@@ -192,7 +185,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/email-link',
     {
       schema: { body: EmailLinkBodySchema, response: { 202: MessageResponseSchema, ...errors } },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const email = requireValidEmail(request.body.email);
@@ -215,7 +208,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: EmailLinkConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const grant = await confirmEmailLink(
@@ -234,7 +227,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/email-code/confirm',
     {
       schema: { body: EmailCodeBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
+      config: { limit: 'login' },
     },
     async (request, reply) => {
       requireNoControlCharacters({ email: request.body.email });
@@ -258,7 +251,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/login',
     {
       schema: { body: CredentialsBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
+      config: { limit: 'login' },
     },
     async (request, reply) => {
       requireNoControlCharacters(request.body);
@@ -300,7 +293,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordResetBodySchema,
         response: { 202: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
+      config: { limit: 'password-reset' },
     },
     async (request, reply) => {
       const reset = await createPasswordReset(app, request.body);
@@ -323,7 +316,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordResetConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: { limit: 'password-reset-confirm' },
     },
     async (request, reply) => {
       const grant = await completePasswordReset(app, request.body);
@@ -341,7 +334,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordChangeBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const session = await request.requireSession();

@@ -25,7 +25,6 @@ import { DESK_SIGN_IN_MAX_AGE_MS } from '../../desk/staff.js';
 import { HttpError } from '../../http/errors.js';
 import { sessionSignedInAt } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
-import { accountRouteLimit } from './index.js';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -47,12 +46,6 @@ export const PASSKEY_ADD_SIGN_IN_MAX_AGE_MS = DESK_SIGN_IN_MAX_AGE_MS;
 export interface PasskeyRouteOptions {
   siteUrl: string;
   siteName: string;
-  /** Sign-in attempts per client IP per minute (the password sign-in's limit). */
-  loginRateLimit: number;
-  /** Sign-in options per client IP per minute: every visit to /login asks (for the autofill). */
-  sessionRateLimit: number;
-  /** Passkeys added per client IP per 10 minutes. */
-  accountRateLimit: number;
   graceDays: number;
 }
 
@@ -90,7 +83,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/register/options',
     {
       schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const account = await requireRegistered(request);
@@ -118,7 +111,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
         body: PasskeyRegisterBodySchema,
         response: { 201: PasskeysResponseSchema, ...errors },
       },
-      config: { rateLimit: accountRouteLimit(options.accountRateLimit) },
+      config: { limit: 'account' },
     },
     async (request, reply) => {
       const challengeId = takeChallengeId(request, reply);
@@ -140,7 +133,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/sign-in/options',
     {
       schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } },
-      config: { rateLimit: { max: options.sessionRateLimit, timeWindow: '1 minute' } },
+      config: { limit: 'session' },
     },
     async (request, reply) => {
       const { challengeId, options: requestOptions } = await startPasskeySignIn(app, { rp });
@@ -153,7 +146,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/sign-in/verify',
     {
       schema: { body: PasskeySignInBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { rateLimit: { max: options.loginRateLimit, timeWindow: '1 minute' } },
+      config: { limit: 'login' },
     },
     async (request, reply) => {
       const grant = await finishPasskeySignIn(

@@ -78,7 +78,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NewCommentBodySchema,
         response: { 201: CommentAnswerSchema, ...errors },
       },
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: { limit: 'comments-write' },
     },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
@@ -100,7 +100,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommentEditBodySchema,
         response: { 200: CommentAnswerSchema, ...errors },
       },
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { limit: 'comments-edit' },
     },
     async (request) => {
       const reader = await app.comments.readerOf(request);
@@ -124,7 +124,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '/api/comments/:id/likes',
       {
         schema: { params: CommentIdParamsSchema, response: { 200: CommentLikesSchema, ...errors } },
-        config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+        config: { limit: 'comment-likes' },
       },
       async (request) => {
         const reader = await app.comments.readerOf(request);
@@ -141,7 +141,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommentReportBodySchema,
         response: { 202: Type.Object({}), ...errors },
       },
-      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      config: { limit: 'comment-reports' },
     },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
@@ -154,7 +154,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/account/profile',
     {
       schema: { body: ProfileBodySchema, response: { 200: ProfileSchema, ...errors } },
-      config: { rateLimit: { max: 100, timeWindow: '10 minutes' } },
+      config: { limit: 'comment-profile' },
     },
     async (request) => {
       const reader = await app.comments.readerOf(request);
@@ -186,7 +186,7 @@ const stopLinkRoutes: FastifyPluginAsyncTypebox = async (scope) => {
     STOP_REPLY_MAILS_PATH,
     {
       schema: { querystring: TokenQuerySchema },
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { limit: 'comment-mail-stop' },
     },
     async (request, reply) => {
       const stop = scope.comments.tokens.verify(request.query.token);

@@ -337,7 +337,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       `/${resource}/`,
       {
         bodyLimit: 4 * 1024 * 1024,
-        config: { ghostAccess: 'posts', rateLimit: { max: 120, timeWindow: '1 minute' } },
+        config: { ghostAccess: 'posts', limit: 'admin-api-posts' },
       },
       async (request, reply) => {
         const input = readGhostDocument(request.body, resource);
@@ -355,7 +355,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       `/${resource}/:id/`,
       {
         bodyLimit: 4 * 1024 * 1024,
-        config: { ghostAccess: 'posts', rateLimit: { max: 120, timeWindow: '1 minute' } },
+        config: { ghostAccess: 'posts', limit: 'admin-api-posts' },
       },
       async (request) => {
         const input = readGhostDocument(request.body, resource);
@@ -408,7 +408,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.post(
     '/images/upload/',
-    { config: { ghostAccess: 'posts', rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    { config: { ghostAccess: 'posts', limit: 'admin-api-images' } },
     async (request, reply) => {
       const who = caller(request);
       if (!request.isMultipart()) {
@@ -516,7 +516,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.post<{ Querystring: Record<string, string | undefined> }>(
     '/members/',
-    { config: { ghostAccess: 'change-members', rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    { config: { ghostAccess: 'change-members', limit: 'admin-api-members' } },
     async (request, reply) => {
       const written = await addGhostMember(
         membersSite,
@@ -530,7 +530,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     '/members/:id/',
-    { config: { ghostAccess: 'change-members', rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    { config: { ghostAccess: 'change-members', limit: 'admin-api-members' } },
     async (request) => {
       const written = await editGhostMember(
         membersSite,

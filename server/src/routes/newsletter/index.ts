@@ -33,8 +33,6 @@ export interface NewsletterRouteOptions {
   siteUrl: string;
   siteName: string;
   sessionSecret: string;
-  /** Sign-ups per client IP per 10 minutes. */
-  signUpRateLimit: number;
 }
 
 /** What every sign-up is told, whatever the address's story: nothing about it leaks. */
@@ -89,7 +87,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
           ...errors,
         },
       },
-      config: { rateLimit: { max: options.signUpRateLimit, timeWindow: '10 minutes' } },
+      config: { limit: 'newsletter' },
     },
     async (request, reply) => {
       const session = await request.getSession();
@@ -125,7 +123,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterTokenBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { limit: 'newsletter-confirm' },
     },
     async (request) => {
       const { email } = await confirmSubscription(app, request.body.token);
@@ -144,7 +142,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         querystring: NewsletterTokenQuerySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { limit: 'newsletter-unsubscribe' },
     },
     async (request) => {
       const subscriberId = tokens.verify(request.query.token);
@@ -175,7 +173,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterTokenBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { limit: 'newsletter-resubscribe' },
     },
     async (request) => {
       const subscriberId = tokens.verify(request.body.token);
@@ -198,7 +196,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterSubscriptionBodySchema,
         response: { 200: NewsletterSubscriptionSchema, ...errors },
       },
-      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      config: { limit: 'newsletter-subscription' },
     },
     async (request) =>
       setAccountSubscription(app, await requireAccount(request), request.body.subscribed),

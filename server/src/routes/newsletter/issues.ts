@@ -24,7 +24,7 @@ const newsletterIssueRoutes: FastifyPluginAsyncTypebox = async (app) => {
           404: ErrorResponseSchema,
         },
       },
-      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
+      config: { limit: 'newsletter-issues' },
     },
     async (request, reply) => {
       const issue = app.siteContent

@@ -33,8 +33,7 @@ const perkRoutes: FastifyPluginAsyncTypebox<PerkRouteOptions> = async (app, { ca
           429: ErrorResponseSchema,
         },
       },
-      // Against floods from one address only: a campus or a carrier puts many members behind one.
-      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
+      config: { limit: 'perk-redemption' },
     },
     async (request) => {
       const perk = catalog.find(request.params.id);

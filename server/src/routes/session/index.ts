@@ -3,17 +3,12 @@ import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { UserResponseSchema } from '../../../../contract/api.js';
 import { toUser } from '../../users/users.js';
 
-export interface SessionRouteOptions {
-  /** POST /api/session per client IP per minute. */
-  sessionRateLimit: number;
-}
-
-export default async function sessionRoutes(app: FastifyInstance, options: SessionRouteOptions) {
+export default async function sessionRoutes(app: FastifyInstance) {
   app.post(
     '/api/session',
     {
       schema: { response: { 200: UserResponseSchema, 429: ErrorResponseSchema } },
-      config: { rateLimit: { max: options.sessionRateLimit, timeWindow: '1 minute' } },
+      config: { limit: 'session' },
     },
     async (request, reply) => {
       const session = await request.getSession();
