@@ -31,14 +31,7 @@ export async function startDatabaseServer(): Promise<DatabaseServer> {
   return { kind: 'embedded', url: undefined, stop: async () => {} };
 }
 
-/** Runs `startDatabaseServer` and publishes its URL to the workers through the environment. */
-export async function setUpDatabaseServerForRun(): Promise<() => Promise<void>> {
-  const server = await startDatabaseServer();
-  if (server.url) process.env.TEST_DATABASE_URL = server.url;
-  console.log(`[tests] PostgreSQL: ${server.kind}${server.url ? ` (${redact(server.url)})` : ''}`);
-  return () => server.stop();
-}
-
-function redact(url: string): string {
+/** The server's URL without its password, for the log. */
+export function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
 }

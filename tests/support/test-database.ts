@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { startEmbeddedDatabase } from '../../server/src/db/embedded-database.js';
 import { applyMigrations, readMigrationFiles } from '../../server/src/db/migrate.js';
 import { migrationsDir } from '../../server/src/paths.js';
+import { testDatabaseName } from './test-run.js';
 
 export interface TestDatabase {
   url: string;
@@ -15,7 +16,8 @@ const silentLog = { info: () => {}, warn: () => {} };
 
 /**
  * A clean, empty database of this test file's own: a fresh database on the run's PostgreSQL
- * server (see database-server.ts), or an in-memory PGlite when there is none.
+ * server (see database-server.ts), named for its run (test-run.ts: a run that crashes leaves it
+ * to the next run to drop), or an in-memory PGlite when there is none.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -24,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { url: embedded.url, embedded: true, drop: () => embedded.stop() };
   }
 
-  const name = `cohort_test_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   return onServer(serverUrl, name);
 }
@@ -57,7 +59,7 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
     return database;
   }
   const template = await migratedTemplate(serverUrl);
-  const name = `cohort_test_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   await withAdmin(serverUrl, (admin) =>
     admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
   );

@@ -1,5 +1,5 @@
-import { setUpDatabaseServerForRun } from './database-server.js';
+import { setUpTestRun } from './test-run.js';
 
 export default async function setup() {
-  return setUpDatabaseServerForRun();
+  return setUpTestRun();
 }

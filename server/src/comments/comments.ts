@@ -5,7 +5,7 @@ import {
   type CommentSort,
   type CommentViewer,
 } from '../../../contract/comments.js';
-import { UUID_PATTERN } from '../../../contract/constants.js';
+import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import {
   commentColumns,
@@ -144,36 +144,9 @@ export async function readablePost(db: Db, postId: number, reader: CommentReader
 
 // ---- Reading ----
 
-type Cursor = { likes: number; createdAt: Date; id: string };
-
-const encodeCursor = (row: Pick<CommentRow, 'likes' | 'createdAt' | 'id'>) =>
-  Buffer.from(JSON.stringify([row.likes, row.createdAt.toISOString(), row.id])).toString(
-    'base64url',
-  );
-
-function decodeCursor(cursor: string): Cursor {
-  const wrong = () =>
-    new DomainError(400, 'invalid_cursor', 'This cursor is not one the site gave: start again.');
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw wrong();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw wrong();
-  const [likes, createdAt, id] = value as unknown[];
-  const date = typeof createdAt === 'string' ? new Date(createdAt) : null;
-  if (
-    !Number.isInteger(likes) ||
-    !date ||
-    Number.isNaN(date.getTime()) ||
-    typeof id !== 'string' ||
-    !UUID_PATTERN.test(id)
-  ) {
-    throw wrong();
-  }
-  return { likes: likes as number, createdAt: date, id };
-}
+/** Where a page starts: after this comment (its likes, time and id, whatever the sort). */
+const COMMENTS_CURSOR = pageCursor('cursor', 'integer', 'date', 'uuid');
+type Cursor = ReturnType<typeof COMMENTS_CURSOR.decode>;
 
 /** Each sort's order of top comments, and the condition and values for those after a cursor's. */
 const ORDERS: Record<
@@ -183,17 +156,17 @@ const ORDERS: Record<
   newest: {
     order: `c."createdAt" DESC, c."id" DESC`,
     after: `(c."createdAt", c."id") < ($4::timestamptz, $5::uuid)`,
-    values: (cursor) => [cursor.createdAt, cursor.id],
+    values: ([, createdAt, id]) => [createdAt, id],
   },
   oldest: {
     order: `c."createdAt", c."id"`,
     after: `(c."createdAt", c."id") > ($4::timestamptz, $5::uuid)`,
-    values: (cursor) => [cursor.createdAt, cursor.id],
+    values: ([, createdAt, id]) => [createdAt, id],
   },
   best: {
     order: `c."likes" DESC, c."createdAt" DESC, c."id" DESC`,
     after: `(c."likes", c."createdAt", c."id") < ($4::int, $5::timestamptz, $6::uuid)`,
-    values: (cursor) => [cursor.likes, cursor.createdAt, cursor.id],
+    values: (keys) => keys,
   },
 };
 
@@ -216,7 +189,7 @@ export async function listPostComments(
   const { postId, viewerUserId: viewer } = options;
   const sort = options.sort ?? 'newest';
   const limit = options.limit ?? COMMENTS_PAGE_SIZE;
-  const cursor = options.cursor ? decodeCursor(options.cursor) : null;
+  const cursor = options.cursor ? COMMENTS_CURSOR.decode(options.cursor) : null;
   const { order, after, values } = ORDERS[sort];
   const shown = `c."postId" = $1 AND c."parentId" IS NULL AND ${SEEN_BY_VIEWER('$2')}
     AND (c."deletedAt" IS NULL OR EXISTS (SELECT 1 FROM "comments" r
@@ -263,7 +236,7 @@ export async function listPostComments(
   return {
     count: count.rows[0]?.count ?? 0,
     comments: tops.map((top) => toComment(top, repliesOf.get(top.id) ?? [])),
-    nextCursor: more && last ? encodeCursor(last) : null,
+    nextCursor: more && last ? COMMENTS_CURSOR.encode([last.likes, last.createdAt, last.id]) : null,
   };
 }
 

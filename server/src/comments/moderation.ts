@@ -7,11 +7,11 @@ import {
   type DeskCommentFilter,
   type DeskCommentList,
 } from '../../../contract/comments.js';
-import { UUID_PATTERN } from '../../../contract/constants.js';
 import type { StaffConfig } from '../config.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit, type AuditAction } from '../desk/audit.js';
 import { staffRoleOf, type Staff, type StaffRole } from '../desk/staff.js';
+import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import { queueCommentMails } from './comment-mail-rows.js';
 import {
@@ -94,27 +94,8 @@ async function toDeskComments(db: Db, rows: DeskRow[]): Promise<DeskComment[]> {
   }));
 }
 
-const encodeCursor = (row: DeskRow) =>
-  Buffer.from(JSON.stringify([row.reported, row.createdAt.toISOString(), row.id])).toString(
-    'base64url',
-  );
-
-function decodeCursor(cursor: string): [boolean, Date, string] {
-  const wrong = () =>
-    new DomainError(400, 'invalid_cursor', 'This cursor is not one the site gave: start again.');
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw wrong();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw wrong();
-  const [reported, at, id] = value as unknown[];
-  const date = typeof at === 'string' ? new Date(at) : null;
-  if (typeof reported !== 'boolean' || !date || Number.isNaN(date.getTime())) throw wrong();
-  if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw wrong();
-  return [reported, date, id];
-}
+/** Where a page starts: after this comment (whether it has open reports, its time and id). */
+const DESK_COMMENTS_CURSOR = pageCursor('cursor', 'boolean', 'date', 'uuid');
 
 /** The desk's list: comments with open reports first, then the newest; one page after another. */
 export async function listDeskComments(
@@ -123,19 +104,24 @@ export async function listDeskComments(
 ): Promise<DeskCommentList> {
   const limit = options.limit ?? DESK_COMMENTS_PAGE_SIZE;
   const where = FILTERS[options.filter ?? 'all'];
-  const cursor = options.cursor ? decodeCursor(options.cursor) : null;
+  const [afterReported, afterTime, afterId] = options.cursor
+    ? DESK_COMMENTS_CURSOR.decode(options.cursor)
+    : [null, null, null];
   const { rows } = await db.query<DeskRow>(
     `SELECT * FROM (SELECT ${DESK_COLUMNS} ${DESK_FROM} WHERE ${where}) c
       WHERE $1::boolean IS NULL OR (c.reported, c."createdAt", c."id") < ($1, $2::timestamptz, $3::uuid)
       ORDER BY c.reported DESC, c."createdAt" DESC, c."id" DESC
       LIMIT $4`,
-    [cursor?.[0] ?? null, cursor?.[1] ?? null, cursor?.[2] ?? null, limit + 1],
+    [afterReported, afterTime, afterId, limit + 1],
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     comments: await toDeskComments(db, page),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    nextCursor:
+      rows.length > limit && last
+        ? DESK_COMMENTS_CURSOR.encode([last.reported, last.createdAt, last.id])
+        : null,
   };
 }
 

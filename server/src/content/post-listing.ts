@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PostJson, PostKind, PostStatus } from '../../../contract/posts.js';
+import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { POST_COLUMNS, postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
@@ -21,35 +22,7 @@ export interface PostPage {
 }
 
 /** Where a page starts: after this post in the list's order (newest change first, then id). */
-interface Cursor {
-  updatedAt: Date;
-  id: number;
-}
-
-const encodeCursor = ({ updatedAt, id }: Cursor): string =>
-  Buffer.from(JSON.stringify([updatedAt.toISOString(), id])).toString('base64url');
-
-function decodeCursor(text: string): Cursor {
-  const invalid = () =>
-    new DomainError(
-      400,
-      'invalid_cursor',
-      'cursor: that page link is not valid: start from the first page.',
-    );
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [at, id] = value as unknown[];
-  const updatedAt = typeof at === 'string' ? new Date(at) : new Date(Number.NaN);
-  if (Number.isNaN(updatedAt.getTime()) || !Number.isSafeInteger(id) || Number(id) < 1) {
-    throw invalid();
-  }
-  return { updatedAt, id: Number(id) };
-}
+const POSTS_CURSOR = pageCursor('cursor', 'date', 'integer');
 
 /**
  * One page of the posts not deleted, newest change first, as the desk lists them. The cursor is
@@ -61,7 +34,8 @@ export async function listPosts(pool: pg.Pool, filter: PostFilter): Promise<Post
   if (findNulCharacter(words) !== null) {
     throw new DomainError(400, 'invalid_request', `q: ${NUL_MESSAGE}`);
   }
-  const after = filter.cursor === undefined ? null : decodeCursor(filter.cursor);
+  const [afterTime, afterId] =
+    filter.cursor === undefined ? [null, null] : POSTS_CURSOR.decode(filter.cursor);
   const { rows } = await pool.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
       WHERE "deletedAt" IS NULL
@@ -77,15 +51,16 @@ export async function listPosts(pool: pg.Pool, filter: PostFilter): Promise<Post
       words,
       `%${escapeLike(words)}%`,
       filter.limit + 1,
-      after?.updatedAt ?? null,
-      after?.id ?? null,
+      afterTime,
+      afterId,
     ],
   );
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
     posts: page.map(postJson),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null,
+    nextCursor:
+      rows.length > filter.limit && last ? POSTS_CURSOR.encode([last.updatedAt, last.id]) : null,
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   DeskMemberRow,
   DeskMembersPage,
 } from '../../../contract/desk-api.js';
+import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import { placeEntries, type LedgerEntry } from '../memberships/derive-membership.js';
 import { toMembershipView, type MembershipState } from '../memberships/memberships.js';
@@ -30,39 +31,8 @@ export interface MemberSearch {
   filter?: DeskMemberFilter | undefined;
 }
 
-/** Where a page starts: after this user in the list's order. */
-interface Cursor {
-  createdAt: Date;
-  id: string;
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString(
-    'base64url',
-  );
-}
-
-export function decodeCursor(text: string): Cursor {
-  const invalid = () =>
-    new DomainError(
-      400,
-      'invalid_cursor',
-      'That page link is not valid: start from the first page.',
-    );
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [at, id] = value as unknown[];
-  const createdAt = typeof at === 'string' ? new Date(at) : new Date(Number.NaN);
-  if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string' || !UUID_PATTERN.test(id)) {
-    throw invalid();
-  }
-  return { createdAt, id };
-}
+/** Where a page starts: after this user in the list's order (`createdAt`, then id). */
+export const MEMBERS_CURSOR = pageCursor('after', 'date', 'uuid');
 
 /** `%`, `_` and `\` match themselves in the LIKE pattern. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -140,7 +110,7 @@ export function membersPageQuery(
   search: MemberSearch & { after?: string | undefined },
   limit = MEMBERS_PAGE_SIZE,
 ): { text: string; values: unknown[] } {
-  const cursor = search.after ? decodeCursor(search.after) : null;
+  const [afterTime, afterId] = search.after ? MEMBERS_CURSOR.decode(search.after) : [null, null];
   const where = memberWhere(search, 4);
   return {
     text: `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
@@ -152,7 +122,7 @@ export function membersPageQuery(
        AND ($1::timestamptz IS NULL OR (u."createdAt", u.id) < ($1::timestamptz, $2::uuid))
      ORDER BY u."createdAt" DESC, u.id DESC
      LIMIT $3`,
-    values: [cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1, ...where.params],
+    values: [afterTime, afterId, limit + 1, ...where.params],
   };
 }
 
@@ -168,7 +138,7 @@ export async function listMembers(
   const last = page.at(-1);
   return {
     members: page.map(toRow),
-    next: rows.length > limit && last ? encodeCursor(last) : null,
+    next: rows.length > limit && last ? MEMBERS_CURSOR.encode([last.createdAt, last.id]) : null,
   };
 }
 

@@ -192,6 +192,28 @@ describe('moderating comments from the desk', () => {
     await act(owner, `/commenters/${writer.userId}/unblock`, {});
   });
 
+  it('answers a cursor it did not give with 400 invalid_cursor, never a server error', async () => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const id = '0190a000-0000-7000-8000-000000000000';
+    const tampered = [
+      'zzz',
+      encode([true, '2026-03-01T12:00:00.000Z']),
+      encode(['true', '2026-03-01T12:00:00.000Z', id]),
+      encode([false, '2026-03-01', id]),
+      encode([false, '2026-03-01T12:00:00.000Z', 'not-a-uuid']),
+      encode({ reported: false, createdAt: '2026-03-01T12:00:00.000Z', id }),
+    ];
+    for (const cursor of tampered) {
+      const answer = await site.call(editor, 'GET', `/api/desk/comments?cursor=${cursor}`);
+      expect(answer.statusCode, cursor).toBe(400);
+      expect(answer.json().error.code, cursor).toBe('invalid_cursor');
+    }
+    const wellFormed = encode([false, '2026-03-01T12:00:00.000Z', id]);
+    expect(
+      (await site.call(editor, 'GET', `/api/desk/comments?cursor=${wellFormed}`)).statusCode,
+    ).toBe(200);
+  });
+
   it('keeps writers and members out', async () => {
     const post = await livePost(site);
     const ada = await namedMember(site, 'Ada W');
