@@ -70,7 +70,12 @@ export default defineConfig<object, SiteOptions>({
   retries: 0,
   timeout: 30_000,
   forbidOnly: Boolean(process.env.CI),
-  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  reporter: [
+    ['list'],
+    ['json', { outputFile: 'test-results/playwright.json' }],
+    // Lists what was skipped, and fails a run on CI for a skip not allowed (skips.ts).
+    ['./tests/support/playwright-skips-reporter.ts'],
+  ],
   use: { trace: 'retain-on-failure' },
   projects: PROJECTS.map(({ name, site, specs, fullBrowser }) => ({
     name,

@@ -20,17 +20,24 @@ export const MAX_PLAN_CENTS = 1_000_000;
 /** The longest free trial a plan may give. */
 export const MAX_TRIAL_DAYS = 90;
 
-export type { Plan, DeskPlan, PlanChange } from './plans-api.js';
-import type { Plan } from './plans-api.js';
+/**
+ * What a price label reads of a plan (a `Plan` of plans-api.ts has it): plans-api.ts builds its
+ * schemas from the limits above, so the rules import nothing of it.
+ */
+export interface PlanPrice {
+  amountCents: number;
+  currency: string;
+  interval: 'month' | 'year' | null;
+}
 
 /** "$1 a month", "$12 a year", "$12 once". */
-export function planPriceLabel(plan: Pick<Plan, 'amountCents' | 'currency' | 'interval'>) {
+export function planPriceLabel(plan: PlanPrice) {
   const price = formatMoney(plan.amountCents, plan.currency);
   return plan.interval ? `${price} a ${plan.interval}` : `${price} for a year`;
 }
 
 /** A monthly price as a year of it: "$12 a year". */
-export const perYearLabel = (plan: Pick<Plan, 'amountCents' | 'currency'>) =>
+export const perYearLabel = (plan: Pick<PlanPrice, 'amountCents' | 'currency'>) =>
   `${formatMoney(plan.amountCents * 12, plan.currency)} a year`;
 
 export function formatMoney(cents: number, currency: string): string {

@@ -17,7 +17,7 @@ import { parseUploadUrl } from './images.js';
 import { readBySchema } from './schema-problems.js';
 import { MAX_TAGS, topicSlug } from './topics.js';
 import { MAX_POST_AUTHORS } from './authors.js';
-import { MAX_SECTION_NAME } from './sections.js';
+import { MAX_SECTION_NAME } from './section-rules.js';
 
 // The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
 // post's fields (contract/posts.ts): the import checks files with these schemas, the desk's API

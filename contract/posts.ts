@@ -1,9 +1,9 @@
-import { AUTHORS_PATH } from './site-paths.js';
 import { articleCategories } from './content-types.js';
 import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';
+import { SCREENS, type Screen } from './screens.js';
 import { MANIFEST_ICONS, SITE_FILES } from './site-index.js';
-import { categoryPath, contentPages, paths, redirects, serverOwnPaths } from './site-paths.js';
+import { categoryPath, paths, redirects, serverOwnPaths } from './site-paths.js';
 
 // Posts: every kind of editorial content, in the database (decision 16). A post's JSON uses the
 // front-matter names of content/FORMAT.md (`slug`, `title`, `summary`, `category`, a boycott's
@@ -85,13 +85,9 @@ export interface PostJson {
  * The screens a page's text appears on, by the page's slug: a page post with one of these slugs is
  * that screen's text; a page post with any other slug is a page of its own, at `/<slug>`.
  */
-export const PAGE_SCREENS: Record<string, string> = {
-  home: paths.home,
-  why: paths.earlyAccess,
-  collective: paths.collective,
-  empowerment: paths.empowerment,
-  ...Object.fromEntries(contentPages.map((page) => [page.slug, page.path])),
-};
+export const PAGE_SCREENS: Record<string, string> = Object.fromEntries(
+  SCREENS.flatMap((screen: Screen) => (screen.text ? [[screen.text, screen.path]] : [])),
+);
 
 /** Whether a page post is the text of one of the site's screens (PAGE_SCREENS). */
 export const isScreenText = (slug: string) => Object.hasOwn(PAGE_SCREENS, slug);
@@ -139,7 +135,7 @@ const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * Every first segment of an address the site or its server answers, and what answers it: the
- * screens (contract/site-paths.ts, the sections, the newsletter, topics, search, the desk), the
+ * screens (contract/screens.ts, and the shipped sections of articles), the
  * old addresses that redirect, what the server answers itself and the files of the built client.
  * A file's name counts without its extension as well: a slug has no dot.
  */
@@ -153,11 +149,8 @@ const TAKEN_SEGMENTS: ReadonlyMap<string, string> = (() => {
   };
   const screen = (path: string) => `${path} is one of the site's own screens`;
   for (const path of [
-    ...Object.values(paths),
+    ...SCREENS.map((row) => row.path).filter((path) => !path.startsWith('/:')),
     ...articleCategories.map(categoryPath),
-    ...contentPages.map((page) => page.path),
-    NEWSLETTER_PATHS.archive,
-    AUTHORS_PATH,
   ]) {
     take(path, screen(path.split('/').slice(0, 2).join('/')));
   }

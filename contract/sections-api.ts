@@ -7,7 +7,7 @@ import {
   MAX_SECTION_NAME,
   SECTION_LISTS,
   SECTION_SLUG_PATTERN,
-} from './sections.js';
+} from './section-rules.js';
 
 // The HTTP schemas of the desk's sections and links (`/api/desk/sections`, `/api/desk/links`);
 // contract/sections.ts has what the site's pages use, without TypeBox in their bundle.

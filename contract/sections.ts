@@ -1,26 +1,11 @@
 import type { Static } from 'typebox';
 import type { SectionSchema, SiteLinkSchema } from './sections-api.js';
 
-// The site's sections and navigation links (docs/publishing.md, "Sections and the menu"): the publisher's data, managed by owners in
-// the desk (contract/sections-api.ts), drawn by the navbar, the footer and the router from what
-// every page carries (SiteData.navigation). Types and helpers only: the public pages' bundle
-// carries no schema library.
-
-/**
- * What a section lists: articles (any number of sections), or one of the site's special kinds,
- * each in exactly one section whose screen is built for it (`campaigns`: Direct Action,
- * `boycotts`: Collective Action, `resources`: Empowerment).
- */
-export const SECTION_LISTS = ['articles', 'campaigns', 'boycotts', 'resources'] as const;
-export type SectionLists = (typeof SECTION_LISTS)[number];
-
-export const MAX_SECTION_NAME = 40;
-export const MAX_SECTION_DESCRIPTION = 300;
-export const MAX_LINK_LABEL = 40;
-export const MAX_LINK_ADDRESS = 300;
-
-/** Lower-case words joined by hyphens: a section's address is `/<slug>`. */
-export const SECTION_SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+// The site's sections and navigation links (docs/publishing.md, "Sections and the menu"): the
+// publisher's data, managed by owners in the desk (contract/sections-api.ts, whose limits are
+// section-rules.ts's), drawn by the navbar, the footer and the router from what every page
+// carries (SiteData.navigation). Types and helpers only: the public pages' bundle carries no
+// schema library.
 
 /**
  * The colours a section may have, each readable (at least 4.5:1) as text on the site's white and
@@ -45,9 +30,6 @@ export function freeSectionColor(taken: readonly string[]): SectionColor {
   const free = SECTION_COLORS.find((color) => !taken.includes(color.value));
   return (free ?? SECTION_COLORS[0]).value;
 }
-
-export const LINK_PLACEMENTS = ['navbar', 'footer'] as const;
-export type LinkPlacement = (typeof LINK_PLACEMENTS)[number];
 
 export type SiteSection = Static<typeof SectionSchema>;
 export type SiteLink = Static<typeof SiteLinkSchema>;

@@ -1,7 +1,11 @@
 /** Where authors' pages are (`/authors/<slug>`, and each one's feed beside it: contract/authors.ts). */
 export const AUTHORS_PATH = '/authors';
 
-/** Every client route in one table: components link through these, never through string literals. */
+/**
+ * The addresses of the site's screens: components link through these, never through string
+ * literals. What each one is, and the screens whose paths have parameters, are in
+ * contract/screens.ts.
+ */
 export const paths = {
   home: '/',
   health: '/health',
@@ -66,25 +70,6 @@ export const topicPages = [
   { path: paths.legalResources, slug: 'legal-resources', label: 'Legal Resources' },
 ] as const;
 
-/**
- * Screens that depend on the visitor (forms, the account, links from mails): drawn only in the
- * browser, so the server answers them with the bare shell rather than a prerendered page.
- */
-export const browserOnlyPages = [
-  paths.register,
-  paths.registerConfirm,
-  paths.login,
-  paths.signInLink,
-  paths.account,
-  paths.resetPassword,
-  paths.confirmEmail,
-  paths.newsletterConfirm,
-  paths.newsletterUnsubscribe,
-  paths.gift,
-  paths.giftClaim,
-  paths.payItForward,
-] as const;
-
 export const policyPages = [
   { path: paths.privacy, slug: 'privacy', label: 'Privacy policy' },
   { path: paths.terms, slug: 'terms', label: 'Terms of use' },
@@ -92,7 +77,6 @@ export const policyPages = [
 ] as const;
 
 export const contentPages = [...topicPages, ...policyPages] as const;
-export type ContentPageSlug = (typeof contentPages)[number]['slug'];
 
 /**
  * What the server answers at the top of the site besides its pages, the paths of

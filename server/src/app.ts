@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { DESK_API, DESK_PATH } from '../../contract/constants.js';
+import { DESK_API } from '../../contract/constants.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import {
@@ -15,6 +15,7 @@ import clientAssets from './plugins/app/client-assets.js';
 import commentsPlugin from './plugins/app/comments-plugin.js';
 import configPlugin from './plugins/app/config.js';
 import foundation from './plugins/app/foundation.js';
+import sitePages from './plugins/app/site-pages-plugin.js';
 import siteServices from './plugins/app/site-services.js';
 import accounts from './routes/accounts.js';
 import desk from './routes/desk/index.js';
@@ -105,6 +106,14 @@ export async function buildApp(
   });
   // Comments under posts: their rules, the reader behind a request, their mail queue.
   await app.register(commentsPlugin);
+  // The pages, drawn from the published content with the client's server build.
+  await app.register(sitePages, {
+    clientDir: dependencies.clientDir ?? clientDistDir,
+    ssrDir: dependencies.ssrDir ?? ssrDistDir,
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    paymentsEnabled: config.stripe !== null,
+  });
 
   // The areas, each registering its own routes.
   await app.register(publicSite);
@@ -129,16 +138,8 @@ export async function buildApp(
     maxUploadBytes: config.uploads.maxBytes,
   });
 
-  // The pages, and every address no route has.
-  await app.register(clientAssets, {
-    dir: dependencies.clientDir ?? clientDistDir,
-    ssrDir: dependencies.ssrDir ?? ssrDistDir,
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    paymentsEnabled: config.stripe !== null,
-    // The desk's pages exist for staff only: to anyone else, the not-found page and a 404.
-    staffOnlyPrefix: DESK_PATH,
-  });
+  // The built client's files.
+  await app.register(clientAssets, { dir: dependencies.clientDir ?? clientDistDir });
 
   return app;
 }

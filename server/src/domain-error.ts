@@ -12,7 +12,10 @@ export class DomainError extends Error {
     /** snake_case, stable: clients and tests read it. */
     readonly code: string,
     message: string,
-    /** More of the answer, beside `error` (a 409's current post, say). */
+    /**
+     * More of the answer, beside `error` (a 409's current post, say). `ghostType` and
+     * `ghostContext` are Ghost's error type and context, for Ghost's APIs (ghost-api/ghost-error.ts).
+     */
     readonly details: Record<string, unknown> = {},
     /** For a refusal that passes with time (a limit), how long to wait. */
     readonly retryAfterSeconds?: number,

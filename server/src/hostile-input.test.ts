@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 
 // Every route gets random and malformed bodies, headers, cookies, query strings and content
@@ -106,7 +106,7 @@ const extraHeaders = fc.record(
 
 describe('hostile input', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
   let member: Visitor;
   let before: { memberships: unknown; payments: number };
 
@@ -120,7 +120,7 @@ describe('hostile input', () => {
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({
+    t = await withSite({
       env: { ...stripe.env(), SESSION_RATE_LIMIT: '100000', LOGIN_RATE_LIMIT: '100000' },
     });
     member = await newVisitor(t.app);

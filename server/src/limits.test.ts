@@ -7,7 +7,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { parseConfig } from './config.js';
 import { LIMITS } from './limits.js';
 import rateLimiting from './plugins/external/rate-limit.js';
@@ -57,7 +57,7 @@ describe('the limits table', () => {
 });
 
 describe("every route's rate limit", () => {
-  let t: TestApp;
+  let t: Site;
   const seen: SeenRoute[] = [];
   beforeAll(async () => {
     // Fastify announces each new instance here before any plugin runs, so this hook sees every
@@ -74,7 +74,7 @@ describe("every route's rate limit", () => {
     const channel = diagnostics.channel('fastify.initialization');
     channel.subscribe(collect as (message: unknown) => void);
     try {
-      t = await createTestApp({ env: { SESSION_RATE_LIMIT: '7' } });
+      t = await withSite({ env: { SESSION_RATE_LIMIT: '7' } });
     } finally {
       channel.unsubscribe(collect as (message: unknown) => void);
     }

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { saveBenchResult } from '#test/bench-result';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { describeTestDatabase } from '#test/postgres-cluster';
 import { createTestApp } from '#test/test-app';
 import { utcDay } from '../../server/src/analytics/visitors.js';
@@ -23,7 +23,7 @@ const bench = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
 // The seed's statements take longer than the app's statement timeout allows: a client of its own.
 const pool = new pg.Client({ connectionString: bench.testDatabase.url });
 await pool.connect();
-const owner = await seedMember(bench, { role: 'owner' });
+const owner = await buildMember(bench, { role: 'owner' });
 
 const viewsADay = Math.round(VIEWS / DAYS);
 const perPath = Math.round(viewsADay / PATHS_A_DAY);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { CommentList } from '../../contract/comments.js';
 import { saveBenchResult } from '#test/bench-result';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { describeTestDatabase } from '#test/postgres-cluster';
 import { createTestApp } from '#test/test-app';
 
@@ -37,7 +37,7 @@ await pool.query(
           now() - interval '2 days', now()
      FROM generate_series(1, 20) n`,
 );
-const member = await seedMember(bench, { paid: true });
+const member = await buildMember(bench, { paid: true });
 const users: string[] = [member.userId];
 await pool.query(
   `INSERT INTO users (id, email, "emailVerifiedAt", name, "updatedAt")

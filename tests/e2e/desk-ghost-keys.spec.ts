@@ -1,23 +1,11 @@
-import type { Page } from '@playwright/test';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { DESK_WIDTHS as WIDTHS, expectNoSidewaysScroll } from './support/widths.js';
 
 // Keys for Ghost's Admin API from the desk (docs/ghost-api.md), at phone and desktop width: an
 // owner makes their staff access token on their profile page (shown once, in Ghost's key shape),
 // and adds a webhook to an integration on the Integrations page, which lists it.
 
 const PASSWORD = 'correct horse battery staple';
-
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
-/** The page is no wider than the window: nothing to scroll sideways. */
-async function expectNoSidewaysScroll(page: Page, width: number) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    width,
-  );
-}
 
 // The loopback webhook refused at the end is a 400 the browser logs.
 test.use({ expectedConsoleErrors: [/status of 400/] });

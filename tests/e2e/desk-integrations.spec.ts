@@ -1,22 +1,11 @@
-import type { Page } from '@playwright/test';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { DESK_WIDTHS as WIDTHS, expectNoSidewaysScroll } from './support/widths.js';
 
 // Integrations (docs/ghost-api.md), at phone and desktop width: an owner opens Integrations from
 // the desk's menu, makes one, sees its API URL and both keys once, in Ghost's shapes, with a Copy
 // button each; the list names it without its secrets; deleting it asks first, then it is gone.
 
 const PASSWORD = 'correct horse battery staple';
-
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
-async function expectNoSidewaysScroll(page: Page, width: number) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    width,
-  );
-}
 
 for (const { name, width, height } of WIDTHS) {
   test(`an owner makes an integration, copies its keys once, and deletes it (${name})`, async ({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNHEALTHY_AFTER_FAILED_CHECKS } from '../../server/src/routes/health/index.js';
-import { seedMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { TcpProxy } from '#test/tcp-proxy';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 
@@ -21,10 +21,10 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 
 describe('a database that stops answering', () => {
   let proxy: TcpProxy;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    t = await createTestApp({
+    t = await withSite({
       maxConnections: 4,
       connectThrough: async (url) => {
         const proxied = await TcpProxy.forUrl(url);
@@ -40,7 +40,7 @@ describe('a database that stops answering', () => {
   });
 
   it('answers 503 within 5 s while it is stalled, /healthz follows, and all recovers', async () => {
-    const { cookie } = await seedMember(t, { email: `stall${Date.now()}@example.com` });
+    const { cookie } = await buildMember(t, { email: `stall${Date.now()}@example.com` });
     const me = () => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
     expect((await me()).statusCode).toBe(200);
 
@@ -74,13 +74,13 @@ describe('a database that stops answering', () => {
 describe('a Redis that stops answering', () => {
   let proxy: TcpProxy;
   let redis: TestRedis;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     redis = await createTestRedis();
     const proxied = await TcpProxy.forUrl(redis.url);
     proxy = proxied.proxy;
-    t = await createTestApp({
+    t = await withSite({
       captureLogs: true,
       env: { REDIS_URL: proxied.url, LOG_LEVEL: 'info' },
     });
@@ -94,7 +94,7 @@ describe('a Redis that stops answering', () => {
 
   it('lets sessions and sign-ins through within a second or two, and warns the operator', async () => {
     const email = `redis${Date.now()}@example.com`;
-    await seedMember(t, { email, password: 'correct horse battery' });
+    await buildMember(t, { email, password: 'correct horse battery' });
 
     proxy.stall();
     const session = await timed(() => t.app.inject({ method: 'POST', url: '/api/session' }));

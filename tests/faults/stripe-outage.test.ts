@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 import { FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 
 /**
@@ -27,11 +27,11 @@ const failures: Failure[] = [
 
 describe('a Stripe API that fails', () => {
   const stripe = new FakeStripe();
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     await stripe.start();
-    t = await createTestApp({ env: { ...stripe.env(), STRIPE_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    t = await withSite({ env: { ...stripe.env(), STRIPE_TIMEOUT_MS: String(TIMEOUT_MS) } });
   });
   afterEach(() => stripe.failNext(0));
   afterAll(async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeStripe } from '#test/fake-stripe';
-import { seedMember } from '#test/members';
+import type { FakeStripe } from '#test/fake-stripe';
+import { buildMember, buildPost } from '#test/factories';
 import { newPaymentEvent } from '#test/payment-deliveries';
 import { pgbouncerBinary, startPgBouncer, type PgBouncer } from '#test/pgbouncer';
 import { registerThroughMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, createTestAppWithStripe, type TestApp } from '#test/test-app';
+import type { SmtpCapture } from '#test/smtp-capture';
 import { createTestDatabase, type TestDatabase } from '#test/test-database';
+import { withSite, type Site } from '#test/with-site';
 import { applyMigrations, pendingMigrations } from '../../server/src/db/migrate.js';
 import { migrationsDir } from '../../server/src/paths.js';
 import { POLL_MS } from '../../server/src/plugins/app/site-content-plugin.js';
@@ -27,9 +27,9 @@ const title =
 
 describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () => {
   let bouncer: PgBouncer;
-  let testApp: TestApp;
-  const stripe = new FakeStripe();
-  const mailbox = new SmtpCapture();
+  let testApp: Site;
+  let stripe: FakeStripe;
+  let mailbox: SmtpCapture;
   const throughBouncer = (url: string) => {
     const pooled = new URL(bouncer.urlFor(url));
     pooled.searchParams.set('pgbouncer', 'true');
@@ -39,18 +39,18 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
   beforeAll(async () => {
     // Two server connections for the app's eight: transactions take turns on them.
     bouncer = await startPgBouncer(process.env.TEST_DATABASE_URL ?? '', { poolSize: 2 });
-    await stripe.start();
-    await mailbox.start();
-    testApp = await createTestAppWithStripe(stripe, {
-      env: { SMTP_URL: mailbox.url, STAFF_EMAILS: OWNER },
+    testApp = await withSite({
+      payments: true,
+      mail: true,
+      env: { STAFF_EMAILS: OWNER },
       connectThrough: async (url) => throughBouncer(url),
       maxConnections: 8,
     });
+    stripe = testApp.stripe;
+    mailbox = testApp.mailbox;
   });
   afterAll(async () => {
     await testApp?.close();
-    await stripe.stop();
-    await mailbox.stop();
     await bouncer?.stop();
   });
 
@@ -114,15 +114,16 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
 
   it('tells a server that listens of a change made through it, and polls for one made elsewhere', async () => {
     // A second app server on the same database, connected directly: it LISTENs.
-    const direct = await createTestApp({
+    const direct = await withSite({
       env: { STAFF_EMAILS: OWNER },
       sharedDatabase: testApp.testDatabase,
     });
     try {
-      const { cookie } = await seedMember(direct, { email: OWNER });
-      const call = (t: TestApp, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      const owner = await buildMember(direct, { email: OWNER });
+      const { cookie } = owner;
+      const call = (t: Site, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
         t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
-      const topicOn = async (t: TestApp) => {
+      const topicOn = async (t: Site) => {
         const listed = await call(t, 'GET', '/api/desk/topics');
         const topics = listed.json().topics as {
           slug: string;
@@ -133,7 +134,7 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
       };
       /** Milliseconds until `t` shows the topic `pooled` as `shown` says (gives up at 5 s). */
       const until = async (
-        t: TestApp,
+        t: Site,
         shown: (topic: { count: number; description: string }) => boolean,
       ) => {
         const started = performance.now();
@@ -143,24 +144,8 @@ describe.skipIf(!pgbouncerBinary || !process.env.TEST_DATABASE_URL)(title, () =>
         }
         return performance.now() - started;
       };
-      const publish = async (t: TestApp, slug: string) => {
-        const created = await call(t, 'POST', '/api/desk/posts', {
-          kind: 'article',
-          title: 'Pooled Connections',
-          slug,
-          category: 'Wealth',
-          summary: 'One server connection for many clients.',
-          readingMinutes: 2,
-          tags: ['Pooled'],
-          body: 'Transactions take turns.\n',
-        });
-        expect(created.statusCode, created.body).toBe(201);
-        const { post } = created.json();
-        const published = await call(t, 'POST', `/api/desk/posts/${post.id}/publish`, {
-          version: post.version,
-        });
-        expect(published.statusCode, published.body).toBe(200);
-      };
+      const publish = (t: Site, slug: string) =>
+        buildPost(t, { by: owner, title: 'Pooled Connections', slug, tags: ['Pooled'] });
 
       // Published through PgBouncer: the server that listens is told.
       await publish(testApp, 'pooled-through-pgbouncer');

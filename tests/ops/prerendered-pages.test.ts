@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { PRERENDER_SITE_URL } from '../../contract/prerendered.js';
 import type { NewsletterIssue } from '../../contract/newsletters.js';
 import type { SiteIndex } from '../../contract/site-index.js';
-import { clientDistDir, contentDir, ssrDistDir } from '../../server/src/paths.js';
+import { clientDistDir, contentDir } from '../../server/src/paths.js';
 
 /**
  * The pages the server draws from the shipped content (server/src/site/), served by the real app
@@ -13,8 +13,7 @@ import { clientDistDir, contentDir, ssrDistDir } from '../../server/src/paths.js
  */
 
 const SITE = 'https://members.example.org';
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
-const builtApp = { clientDir: clientDistDir, ssrDir: ssrDistDir, seedContentDir: contentDir };
+const builtApp = { built: true, seedContentDir: contentDir };
 
 /** The width and height a PNG's header declares. */
 function pngSize(png: Buffer): { width: number; height: number } | null {
@@ -39,13 +38,13 @@ const visibleText = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
-  let t: TestApp;
+describe('every page as HTML, before JavaScript', () => {
+  let t: Site;
   let routes: { pages: { path: string }[] };
   let index: SiteIndex;
 
   beforeAll(async () => {
-    t = await createTestApp({ ...builtApp, env: { SITE_URL: SITE } });
+    t = await withSite({ ...builtApp, env: { SITE_URL: SITE } });
     index = t.app.siteContent.current().index;
     routes = { pages: index.pages };
   });
@@ -137,12 +136,12 @@ describe.skipIf(!built)('every page as HTML, before JavaScript', () => {
   });
 });
 
-describe.skipIf(!built)('the newsletter archive as HTML', () => {
-  let t: TestApp;
+describe('the newsletter archive as HTML', () => {
+  let t: Site;
   let issues: NewsletterIssue[];
 
   beforeAll(async () => {
-    t = await createTestApp(builtApp);
+    t = await withSite(builtApp);
     issues = t.app.siteContent.current().newsletters;
   });
   afterAll(() => t?.close());

@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { describe, expect, it } from 'vitest';
+import { useSite } from '#test/with-site';
 import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../contract/site-name.js';
-import { clientDistDir, contentDir, ssrDistDir } from '../../server/src/paths.js';
+import { contentDir } from '../../server/src/paths.js';
 
 /**
  * SITE_NAME names the site in every prerendered page (titles, Open Graph, JSON-LD, the navbar, the
  * footer, the home hero), filled in at start as SITE_URL is: one build serves any site.
  */
 
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 // A name an operator might write, with every character HTML and JSON treat specially.
 const NAME = `Tidewater "Press" & <Sons>' $& Co`;
 const IN_HTML = 'Tidewater &quot;Press&quot; &amp; &lt;Sons&gt;&#39; $&amp; Co';
@@ -26,17 +23,12 @@ const navbarBrand = (html: string) =>
 const footerBrand = (html: string) =>
   /<p class="footer__brand">([^<]*)<\/p>/.exec(html)?.[1] ?? null;
 
-describe.skipIf(!built)('a site named by SITE_NAME', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      seedContentDir: contentDir,
-      env: { SITE_URL: 'https://tidewater.example', SITE_NAME: NAME },
-    });
+describe('a site named by SITE_NAME', () => {
+  const t = useSite({
+    built: true,
+    seedContentDir: contentDir,
+    env: { SITE_URL: 'https://tidewater.example', SITE_NAME: NAME },
   });
-  afterAll(() => t?.close());
 
   const html = async (url: string) => {
     const response = await t.app.inject({ method: 'GET', url });

@@ -1,48 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Comment, CommentList } from '../../contract/comments.js';
-import { seedMember, type SeededMember } from '#test/members';
+import type { Member } from '#test/factories';
 import type { Site } from '#test/with-site';
 
-// What the comment tests share: a live post written straight to the database (publishing is tested
-// with the desk's posts), a member with a name, and the calls they make.
-
-let posts = 0;
-
-/** A published article, public unless `membersOnly`; answers its id and its address. */
-export async function livePost(
-  site: Pick<Site, 'database'>,
-  options: { membersOnly?: boolean; title?: string } = {},
-): Promise<{ id: number; path: string }> {
-  posts += 1;
-  const slug = `talking-${Date.now()}-${posts}`;
-  const { rows } = await site.database.pool.query<{ id: number }>(
-    `INSERT INTO posts (kind, slug, status, visibility, title, fields, body, "publishedAt", "updatedAt")
-     VALUES ('article', $1, 'published', $2, $3, '{"category": "Wealth", "summary": "S"}',
-             'A body.', now() - interval '1 hour', now())
-     RETURNING id`,
-    [slug, options.membersOnly ? 'members' : 'public', options.title ?? `Talking ${posts}`],
-  );
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('no post');
-  return { id, path: `/wealth/${slug}` };
-}
-
-/** A paying member (a year paid once) whose comments are shown with `name`. */
-export async function namedMember(
-  site: Site,
-  name: string,
-  options: { paid?: boolean; role?: 'owner' | 'editor' | 'writer' } = {},
-): Promise<SeededMember> {
-  const member = await seedMember(site, { paid: options.paid ?? true, ...options });
-  const named = await site.call(member, 'PATCH', '/api/account/profile', { name });
-  expect(named.statusCode, named.body).toBe(200);
-  return member;
-}
+// The calls the comment tests make (their posts, members and comments come from the factories).
 
 export async function comment(
   site: Site,
-  who: SeededMember | null,
+  who: Member | null,
   postId: number,
   body: string,
   parentId?: string,
@@ -56,7 +22,7 @@ export async function comment(
 /** Posts a comment that must be taken: the comment. */
 export async function posted(
   site: Site,
-  who: SeededMember,
+  who: Member,
   postId: number,
   body: string,
   parentId?: string,
@@ -68,7 +34,7 @@ export async function posted(
 
 export async function list(
   site: Site,
-  who: SeededMember | null,
+  who: Member | null,
   postId: number,
   query = '',
 ): Promise<CommentList> {

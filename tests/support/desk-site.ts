@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
+import { beforeAll } from 'vitest';
+import { buildMember, uniqueEmail as uniqueAddress, type Member } from '#test/factories';
 import { madeLater } from '#test/made-later';
-import { withSite, type Site } from '#test/with-site';
+import { useSite } from '#test/with-site';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 
 // The site the publisher's desk tests (server/src/routes/desk/desk-*.test.ts) run against: the real
@@ -12,18 +12,21 @@ export const PASSWORD = 'correct horse battery staple';
 export const OWNER = 'owner@example.com';
 export const EDITOR = 'editor@example.com';
 export const OFFER = { priceCents: 1200, currency: 'usd', priceId: undefined };
-let counter = 0;
-export const uniqueEmail = () => `desk-${Date.now()}-${(counter += 1)}@example.com`;
+export const uniqueEmail = () => uniqueAddress('desk-');
 
-export type Browser = Pick<SeededMember, 'userId' | 'cookie'>;
+export type Browser = Pick<Member, 'userId' | 'cookie'>;
 
 /**
- * Starts the site before the calling describe's tests and stops it after them. Everything it
- * answers can be named at once; its app and members are made by this `beforeAll` (the describe's
- * first), and stand in until then (`madeLater`), so the tests use them.
+ * Starts the site before the calling describe's tests and stops it after them (`useSite`).
+ * Everything it answers can be named at once; its app and members are made by the describe's first `beforeAll`
+ * hooks, and stand in until then (`madeLater`), so the tests use them.
  */
 export function useDeskSite() {
-  const [t, makeT, madeT] = madeLater<Site>('The desk site');
+  const t = useSite({
+    payments: true,
+    mail: true,
+    env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
+  });
   const [owner, makeOwner] = madeLater<Browser>('The owner');
   const [editor, makeEditor] = madeLater<Browser>('The editor');
   const [reader, makeReader] = madeLater<Browser>('The reader');
@@ -36,19 +39,12 @@ export function useDeskSite() {
 
   /** A reader with an account (a password too, to sign in elsewhere), signed in just now. */
   const register = (email = uniqueEmail()): Promise<Browser> =>
-    seedMember(t, { email, password: PASSWORD });
+    buildMember(t, { email, password: PASSWORD });
 
   const auditCount = async () =>
     Number((await t.database.pool.query('SELECT count(*) FROM audit_log')).rows[0].count);
 
   beforeAll(async () => {
-    makeT(
-      await withSite({
-        payments: true,
-        mail: true,
-        env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR },
-      }),
-    );
     const [madeOwner, madeEditor, madeReader] = await Promise.all([
       register(OWNER),
       register(EDITOR),
@@ -57,9 +53,6 @@ export function useDeskSite() {
     makeOwner(madeOwner);
     makeEditor(madeEditor);
     makeReader(madeReader);
-  });
-  afterAll(async () => {
-    await madeT()?.close();
   });
 
   const grant = (userId: string, until: string, reason = 'Speaker at our spring event') =>

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { SignJWT } from 'jose';
 
 // Ghost's official Admin API client (`@tryghost/admin-api`, a development dependency), typed for
 // the tests that drive the site's Admin API with it (server/src/routes/ghost-admin). The package
@@ -48,4 +49,25 @@ export async function ghostFailure(call: Promise<unknown>): Promise<GhostClientE
     return error as GhostClientError;
   }
   throw new Error('expected the call to be refused');
+}
+
+/** A token as Ghost's client signs one with an admin key's id and secret, with what a test changes. */
+export async function ghostAdminToken(
+  kid: string,
+  secretHex: string,
+  options: { lifeS?: number; aud?: string } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', kid })
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.lifeS ?? 300))
+    .setAudience(options.aud ?? '/admin/')
+    .sign(Buffer.from(secretHex, 'hex'));
+}
+
+/** `Authorization: Ghost <jwt>`, as Ghost's client sends it with an admin key (`<id>:<secret>`). */
+export async function ghostAuthorization(adminKey: string): Promise<string> {
+  const [kid = '', secret = ''] = adminKey.split(':');
+  return `Ghost ${await ghostAdminToken(kid, secret)}`;
 }

@@ -6,17 +6,21 @@ import { join } from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { madeLater } from '#test/made-later';
 import { testConfig } from '#test/test-app';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { articleCategories } from '../../contract/content-types.js';
+import { createMailer } from '../../server/src/mail/mailer.js';
 import { folderStore } from '../../server/src/uploads/image-store.js';
 import { writePosts } from '../../server/src/imports/import-posts.js';
+import type { ImportDeps } from '../../server/src/imports/run-import.js';
 import type { PostsDeps } from '../../server/src/imports/post-planning.js';
 import type { SourceBundle, SourcePost } from '../../server/src/imports/source.js';
 
-// What the tests of writing an export's posts (server/src/imports/import-posts*.test.ts) share: a
-// real PostgreSQL emptied before each test, images served by a local HTTP server and stored in a
-// folder as the desk's upload stores them, and the posts and exports they write.
+// What the tests of imports share: for writing an export's posts
+// (server/src/imports/import-posts*.test.ts), a real PostgreSQL emptied before each test, images
+// served by a local HTTP server and stored in a folder as the desk's upload stores them, and the
+// posts and exports they write; for a whole import (run-import.ts), what it runs with.
 
 export const [FIRST_SECTION, OTHER_SECTION] = articleCategories as readonly string[] as [
   string,
@@ -198,4 +202,41 @@ export function useImportTarget() {
     future,
     publication,
   };
+}
+
+/**
+ * What a whole import (run-import.ts) runs with, on a real PostgreSQL of the calling describe's
+ * own: its pool, images stored in a folder, no Stripe, mail sent nowhere, no image fetched from
+ * the web. Made by this `beforeAll`, ended by its `afterAll`; the pool and the dependencies stand
+ * in until then (`madeLater`), so a test file names them at once.
+ */
+export function useImportDeps(): { pool: pg.Pool; deps: ImportDeps } {
+  const [pool, makePool, madePool] = madeLater<pg.Pool>('The import’s pool');
+  const [deps, makeDeps] = madeLater<ImportDeps>('The import’s dependencies');
+  let database: TestDatabase | undefined;
+  let uploadsDir: string | undefined;
+
+  beforeAll(async () => {
+    database = await createMigratedTestDatabase();
+    const made = makePool(
+      new pg.Pool({ connectionString: database.url, max: database.embedded ? 1 : 4 }),
+    );
+    uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-import-uploads-'));
+    const config = testConfig({ UPLOADS_DIR: uploadsDir });
+    makeDeps({
+      pool: made,
+      imageStore: folderStore(uploadsDir),
+      config,
+      stripe: null,
+      mail: createMailer({ smtpUrl: undefined, from: config.mailFrom, log: { info: () => {} } }),
+      fetchRemoteImages: false,
+    });
+  });
+  afterAll(async () => {
+    await madePool()?.end();
+    await database?.drop();
+    if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
+  });
+
+  return { pool, deps };
 }

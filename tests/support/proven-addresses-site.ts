@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { beforeAll, expect } from 'vitest';
+import type { FakeStripe } from '#test/fake-stripe';
+import { uniqueEmail as uniqueAddress } from '#test/factories';
 import { sessionCookieOf, tokenFromMail, waitForMail } from '#test/registration';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import type { SmtpCapture } from '#test/smtp-capture';
 import type { Visitor } from '#test/visitor';
 import { madeLater } from '#test/made-later';
+import { useSite } from '#test/with-site';
 import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 
@@ -16,39 +17,29 @@ import { EARLY_ACCESS_OFFER } from '../../contract/constants.js';
 export const PASSWORD = 'correct horse battery';
 export const OWNER = 'owner@proven.example';
 export const LISTED = 'listed@proven.example';
-let counter = 0;
 export const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-export const uniqueEmail = () => `proven${Date.now()}${(counter += 1)}@example.com`;
+export const uniqueEmail = () => uniqueAddress('proven');
 
 /**
- * Starts the site before the calling describe's tests and stops it after them. Everything it
- * answers can be named at once; its app, Stripe and mailbox are made by this `beforeAll` (the
- * describe's first), and stand in until then (`madeLater`), so the tests use them.
+ * Starts the site before the calling describe's tests and stops it after them (`useSite`).
+ * Everything it answers can be named at once; its app, Stripe and mailbox are made by the
+ * describe's first `beforeAll` hooks, and stand in until then (`madeLater`), so the tests use them.
  */
 export function useProvenAddressesSite() {
-  const [stripe, makeStripe, madeStripe] = madeLater<FakeStripe>('The fake Stripe');
-  const [smtp, makeSmtp, madeSmtp] = madeLater<SmtpCapture>('The mailbox');
-  const [t, makeT, madeT] = madeLater<TestApp>('The proven addresses site');
-
-  beforeAll(async () => {
-    makeStripe(await startFakeStripe());
-    makeSmtp(await new SmtpCapture().start());
-    makeT(
-      await createTestApp({
-        env: {
-          ...stripe.env(),
-          SMTP_URL: smtp.url,
-          SITE_URL: 'https://cohort.example',
-          LOGIN_RATE_LIMIT: '1000',
-          STAFF_EMAILS: `${OWNER},${LISTED}`,
-        },
-      }),
-    );
+  const t = useSite({
+    payments: true,
+    mail: true,
+    env: {
+      SITE_URL: 'https://cohort.example',
+      LOGIN_RATE_LIMIT: '1000',
+      STAFF_EMAILS: `${OWNER},${LISTED}`,
+    },
   });
-  afterAll(async () => {
-    await madeT()?.close();
-    await madeSmtp()?.stop();
-    await madeStripe()?.stop();
+  const [stripe, makeStripe] = madeLater<FakeStripe>('The fake Stripe');
+  const [smtp, makeSmtp] = madeLater<SmtpCapture>('The mailbox');
+  beforeAll(() => {
+    makeStripe(t.stripe);
+    makeSmtp(t.mailbox);
   });
 
   const post = (cookie: string | null, url: string, payload: object) =>

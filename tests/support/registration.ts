@@ -1,5 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { newVisitor } from './visitor.js';
+import type { LightMyRequestResponse } from 'fastify';
 import type { SmtpCapture } from './smtp-capture.js';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 import { normalizeEmail } from '../../contract/account-rules.js';
@@ -79,18 +78,4 @@ export function sessionCookieOf(response: LightMyRequestResponse): string {
   const token = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)?.value;
   if (!token) throw new Error(`No session cookie: ${response.statusCode} ${response.body}`);
   return `${SESSION_COOKIE}=${token}`;
-}
-
-/**
- * A new account, registered through its mailed link in a visitor's session: its user id and the
- * `cookie` header of the signed-in session (what staff tests call the desk with).
- */
-export async function registeredAccount(
-  app: FastifyInstance,
-  mailbox: SmtpCapture,
-  account: { email: string; password: string },
-): Promise<{ userId: string; cookie: string }> {
-  const visitor = await newVisitor(app);
-  const response = await registerThroughMail(visitor.request, mailbox, account);
-  return { userId: visitor.userId, cookie: sessionCookieOf(response) };
 }

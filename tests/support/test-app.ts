@@ -6,7 +6,6 @@ import { parseConfig, type AppConfig } from '../../server/src/config.js';
 import { createDatabase, type Database } from '../../server/src/db/database.js';
 import type { HttpTimeouts } from '../../server/src/http/framework-errors.js';
 import type { PerkCatalog } from '../../server/src/perks/catalog.js';
-import type { FakeStripe } from './fake-stripe.js';
 import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
@@ -39,7 +38,10 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   });
 }
 
-/** The real app on a migrated database of its own. */
+/**
+ * The real app on a migrated database of its own: what `withSite` (with-site.ts, the door tests
+ * use) builds on, and what the benchmarks (tests/bench, outside Vitest) start.
+ */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -70,31 +72,41 @@ export async function createTestApp(
     sharedDatabase?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const testDatabase = options.sharedDatabase ?? (await createMigratedTestDatabase());
+  // Read first: a test of a setting refused makes no database.
   const config = testConfig({
     ...(options.captureLogs && { LOG_LEVEL: 'warn' }),
     ...options.env,
   });
+  const testDatabase = options.sharedDatabase ?? (await createMigratedTestDatabase());
   const logLines: string[] = [];
-  const url = options.connectThrough
-    ? await options.connectThrough(testDatabase.url)
-    : testDatabase.url;
-  const database = createDatabase(url, {
-    maxConnections: testDatabase.embedded ? 1 : (options.maxConnections ?? 5),
-    embedded: testDatabase.embedded,
-    refuseSecondConnections: true,
-  });
-  const app = await buildApp(config, {
-    database,
-    clientDir: options.clientDir ?? '/nonexistent-client-dir',
-    ssrDir: options.ssrDir ?? '/nonexistent-ssr-dir',
-    seedContentDir: options.seedContentDir ?? null,
-    ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
-    ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
-    ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
-  });
-  await options.configure?.(app, database);
-  await app.ready();
+  let database: Database | undefined;
+  let app: FastifyInstance;
+  try {
+    const url = options.connectThrough
+      ? await options.connectThrough(testDatabase.url)
+      : testDatabase.url;
+    database = createDatabase(url, {
+      maxConnections: testDatabase.embedded ? 1 : (options.maxConnections ?? 5),
+      embedded: testDatabase.embedded,
+      refuseSecondConnections: true,
+    });
+    app = await buildApp(config, {
+      database,
+      clientDir: options.clientDir ?? '/nonexistent-client-dir',
+      ssrDir: options.ssrDir ?? '/nonexistent-ssr-dir',
+      seedContentDir: options.seedContentDir ?? null,
+      ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
+      ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
+      ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
+    });
+    await options.configure?.(app, database);
+    await app.ready();
+  } catch (error) {
+    // An app that does not start (a test of what it refuses) leaves no database behind.
+    await database?.close().catch(() => {});
+    if (!options.sharedDatabase) await testDatabase.drop();
+    throw error;
+  }
   return {
     app,
     config,
@@ -106,25 +118,4 @@ export async function createTestApp(
       if (!options.sharedDatabase) await testDatabase.drop();
     },
   };
-}
-
-/**
- * The real app with payments on against a fake Stripe whose events are delivered to the app's
- * webhook endpoint (`stripe.deliverPending()`), as Stripe's would be.
- */
-export async function createTestAppWithStripe(
-  stripe: FakeStripe,
-  options: Parameters<typeof createTestApp>[0] = {},
-): Promise<TestApp> {
-  const t = await createTestApp({ ...options, env: { ...stripe.env(), ...options.env } });
-  stripe.setWebhookTarget(async ({ payload, headers }) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/webhooks/stripe',
-      payload,
-      headers,
-    });
-    return response.statusCode;
-  });
-  return t;
 }

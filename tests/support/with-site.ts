@@ -1,9 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import type { User } from '../../contract/api.js';
+import { clientDistDir, projectRoot, ssrDistDir } from '../../server/src/paths.js';
+import { buildStaff, type Member } from './factories.js';
 import { startFakeStripe, type FakeStripe } from './fake-stripe.js';
-import { seedStaff, type SeededMember } from './members.js';
+import { madeLater } from './made-later.js';
+import { freePort } from './site.js';
 import { SmtpCapture } from './smtp-capture.js';
-import { createTestApp, createTestAppWithStripe, type TestApp } from './test-app.js';
+import { createDatabase, type Database } from '../../server/src/db/database.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { createMigratedTestDatabase, type TestDatabase } from './test-database.js';
+
+// The one door to a site for a server test: `withSite(options)` (or `useSite(options)`, which
+// makes it in the describe's beforeAll and closes it in its afterAll) builds the real app on a
+// database of its own, with what the options ask: its env, payments against a fake Stripe of its
+// own, a mailbox, a real port, the built pages. Its members, posts, comments and integrations come
+// from the factories (factories.ts). A test of a module below the app takes the database alone
+// (`useDatabase`); the built server as a process of its own is `startSite` (site.ts), for browser
+// and operator tests.
 
 /** Whoever a test calls the API as: a seeded member, a visitor, anything with a session cookie. */
 export interface Caller {
@@ -33,6 +49,8 @@ export interface Site extends TestApp {
    * would, and delivers the events Stripe then sends; answers the PaymentIntent's id.
    */
   payClientSecret(answer: LightMyRequestResponse): Promise<string>;
+  /** Where the site listens (`listen: true`): `http://127.0.0.1:<port>`, its SITE_URL. */
+  readonly url: string;
 }
 
 export type SiteOptions = NonNullable<Parameters<typeof createTestApp>[0]> & {
@@ -40,22 +58,74 @@ export type SiteOptions = NonNullable<Parameters<typeof createTestApp>[0]> & {
   payments?: boolean;
   /** Mail sent to an SMTP server run in the test, for tests that read it. */
   mail?: boolean;
+  /**
+   * Listening on a free loopback port, for clients that speak HTTP (fetch, Ghost's clients); its
+   * address is the SITE_URL unless `env` names another. Else requests are injected.
+   */
+  listen?: boolean;
+  /**
+   * The pages drawn by the built app (dist/client and dist/ssr), as in production: a site without
+   * them answers 404 for pages. Fails at once, saying how to build, when there is no build.
+   */
+  built?: boolean;
 };
 
+/** The built client and page renderer, or an error that says to build them. */
+export function builtDirs(): { clientDir: string; ssrDir: string } {
+  const entry = join(ssrDistDir, 'entry-server.js');
+  if (!existsSync(entry)) {
+    throw new Error(
+      `This test draws pages with the built app, and ${relative(projectRoot, entry)} is missing: run \`npm run build\` (\`npm run test:quick\` builds when the sources changed)`,
+    );
+  }
+  return { clientDir: clientDistDir, ssrDir: ssrDistDir };
+}
+
 /**
- * A site for a test file, in one call: the real app, with a fake Stripe and a mailbox when asked,
- * and `call` and `me` bound to it. `close()` (in `afterAll`) stops all of it.
+ * A site for a test file, in one call: the real app, with a fake Stripe, a mailbox, a port and
+ * the built pages when asked, and `call` and `me` bound to it. `close()` (in `afterAll`) stops
+ * all of it.
  */
 export async function withSite(options: SiteOptions = {}): Promise<Site> {
-  const { payments, mail, ...appOptions } = options;
+  const { payments, mail, listen, built, ...appOptions } = options;
+  const dirs = built ? builtDirs() : {};
+  const port = listen ? await freePort() : null;
+  const url = port === null ? null : `http://127.0.0.1:${port}`;
+  const env = {
+    ...(url && { SITE_URL: url }),
+    ...appOptions.env,
+  };
   const stripe = payments ? await startFakeStripe() : null;
   const mailbox = mail ? await new SmtpCapture().start() : null;
-  const withMail = mailbox
-    ? { ...appOptions, env: { SMTP_URL: mailbox.url, ...appOptions.env } }
-    : appOptions;
-  const t = stripe
-    ? await createTestAppWithStripe(stripe, withMail)
-    : await createTestApp(withMail);
+  const stopHelpers = async () => {
+    await stripe?.stop();
+    await mailbox?.stop();
+  };
+  const t = await createTestApp({
+    ...dirs,
+    ...appOptions,
+    env: { ...stripe?.env(), ...(mailbox && { SMTP_URL: mailbox.url }), ...env },
+  }).catch(async (error: unknown) => {
+    await stopHelpers();
+    throw error;
+  });
+  // What happens at the fake Stripe reaches the site's webhook endpoint, as Stripe's events would.
+  stripe?.setWebhookTarget(async ({ payload, headers }) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/stripe',
+      payload,
+      headers,
+    });
+    return response.statusCode;
+  });
+  if (port !== null) {
+    await t.app.listen({ port, host: '127.0.0.1' }).catch(async (error: unknown) => {
+      await t.close();
+      await stopHelpers();
+      throw error;
+    });
+  }
   const call: Site['call'] = (who, method, url, payload) =>
     t.app.inject({
       method,
@@ -84,6 +154,11 @@ export async function withSite(options: SiteOptions = {}): Promise<Site> {
       if (!mailbox) throw new Error('This site sends no mail to read: withSite({ mail: true })');
       return mailbox;
     },
+    get url() {
+      if (!url)
+        throw new Error('This site answers injected requests only: withSite({ listen: true })');
+      return url;
+    },
     async payClientSecret(answer) {
       const secret = answer.statusCode === 200 ? answer.json().clientSecret : undefined;
       if (typeof secret !== 'string') {
@@ -96,11 +171,55 @@ export async function withSite(options: SiteOptions = {}): Promise<Site> {
     },
     async close() {
       await t.close();
-      await stripe?.stop();
-      await mailbox?.stop();
+      await stopHelpers();
     },
   };
   return site;
+}
+
+/**
+ * The site of the calling describe: made by its `beforeAll` (this one, and before those declared
+ * after it), closed by its `afterAll`. Answered at once, as a stand-in until then (`madeLater`),
+ * so a test file names it in one `const` and uses it in its tests and later hooks.
+ */
+export function useSite(options: SiteOptions = {}): Site {
+  const [site, make, made] = madeLater<Site>('The site');
+  beforeAll(async () => {
+    make(await withSite(options));
+  });
+  afterAll(async () => {
+    await made()?.close();
+  });
+  return site;
+}
+
+/**
+ * A migrated database of the calling describe's own and the app's pool on it, for the tests of a
+ * module below the app: made by its `beforeAll`, closed and dropped by its `afterAll`, standing in
+ * until then (`madeLater`). At most `maxConnections` pooled connections (3 unless said; one on
+ * the embedded database, which serves one backend).
+ */
+export function useDatabase(
+  options: { maxConnections?: number; refuseSecondConnections?: boolean } = {},
+): { db: Database; testDatabase: TestDatabase } {
+  const [testDatabase, makeTestDatabase, madeTestDatabase] =
+    madeLater<TestDatabase>('The test database');
+  const [db, makeDb, madeDb] = madeLater<Database>('The database');
+  beforeAll(async () => {
+    const made = makeTestDatabase(await createMigratedTestDatabase());
+    makeDb(
+      createDatabase(made.url, {
+        maxConnections: made.embedded ? 1 : (options.maxConnections ?? 3),
+        embedded: made.embedded,
+        ...(options.refuseSecondConnections && { refuseSecondConnections: true }),
+      }),
+    );
+  });
+  afterAll(async () => {
+    await madeDb()?.close();
+    await madeTestDatabase()?.drop();
+  });
+  return { db, testDatabase };
 }
 
 /**
@@ -110,14 +229,14 @@ export async function withSite(options: SiteOptions = {}): Promise<Site> {
 export async function withGivingSite(
   staff: { owner: string; editor: string },
   env: Record<string, string> = {},
-): Promise<{ site: Site; owner: SeededMember; editor: SeededMember }> {
+): Promise<{ site: Site; owner: Member; editor: Member }> {
   const site = await withSite({
     payments: true,
     mail: true,
     env: { STAFF_EMAILS: staff.owner, EDITOR_EMAILS: staff.editor, ...env },
   });
   try {
-    const [owner, editor] = await seedStaff(site, 'owner', 'editor');
+    const [owner, editor] = await buildStaff(site, 'owner', 'editor');
     return { site, owner, editor };
   } catch (error) {
     await site.close();

@@ -5,7 +5,8 @@ import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
 import { paths } from '../config/paths';
-import type { Plan, SubscriptionPlanId } from '../../../contract/plan-rules';
+import type { SubscriptionPlanId } from '../../../contract/plan-rules';
+import type { Plan } from '../../../contract/plans-api';
 import './join-button.css';
 
 // The plans to choose from: loaded when a visitor first asks to join.
@@ -107,6 +108,7 @@ export function JoinButton({
             plans={choosing}
             {...(offer && { offer })}
             onClose={() => setChoosing(null)}
+            PlanButton={JoinButton}
           />
         </Suspense>
       )}

@@ -1,15 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useLocation } from '../lib/router';
 import { paths } from '../config/paths';
 import { useSiteName } from '../lib/site-name';
-import {
-  formatMoney,
-  perYearLabel,
-  type Plan,
-  type SubscriptionPlanId,
-} from '../../../contract/plan-rules';
-import { JoinButton } from './join-button';
+import { formatMoney, perYearLabel, type SubscriptionPlanId } from '../../../contract/plan-rules';
+import type { Plan } from '../../../contract/plans-api';
 import './dialog.css';
 import './plan-chooser.css';
 
@@ -25,15 +20,25 @@ const trialNote = (plan: Plan) =>
     ? ` Starts with ${plan.trialDays} days free, once, for readers with an account.`
     : '';
 
+/** A subscription's button to its Checkout: join-button.tsx passes its own (JoinButton). */
+export type PlanButton = ComponentType<{
+  className: string;
+  plan: SubscriptionPlanId;
+  offer?: string;
+  children: ReactNode;
+}>;
+
 export default function PlanChooser({
   plans,
   offer,
   onClose,
+  PlanButton,
 }: {
   plans: readonly Plan[];
   /** A code the page was opened with (an offer's link). */
   offer?: string;
   onClose: () => void;
+  PlanButton: PlanButton;
 }) {
   const [code, setCode] = useState(offer ?? '');
   const redeemed = code.trim() || undefined;
@@ -78,6 +83,7 @@ export default function PlanChooser({
             id="monthly"
             plan={monthly}
             offer={redeemed}
+            PlanButton={PlanButton}
             note={`${perYearLabel(monthly)}. Cancel any time.`}
           >
             Monthly: {formatMoney(monthly.amountCents, monthly.currency)} a month
@@ -88,6 +94,7 @@ export default function PlanChooser({
             id="yearly"
             plan={yearly}
             offer={redeemed}
+            PlanButton={PlanButton}
             note={
               saving > 0
                 ? `Saves ${formatMoney(saving, yearly.currency)} on paying monthly. Cancel any time.`
@@ -148,24 +155,26 @@ function SubscriptionChoice({
   id,
   plan,
   offer,
+  PlanButton,
   note,
   children,
 }: {
   id: SubscriptionPlanId;
   plan: Plan;
   offer: string | undefined;
+  PlanButton: PlanButton;
   note: string;
   children: ReactNode;
 }) {
   return (
     <li className="plan-chooser__plan">
-      <JoinButton
+      <PlanButton
         className="button button--accent plan-chooser__button"
         plan={id}
         {...(offer && { offer })}
       >
         {children}
-      </JoinButton>
+      </PlanButton>
       <span className="plan-chooser__note">
         {note}
         {trialNote(plan)}

@@ -9,8 +9,9 @@ import {
 // The app's routing: react-router 7 in its declarative mode (docs/decisions/0020-react-router.md),
 // a <BrowserRouter> in the browser and a <StaticRouter> on the server, with no data router (no
 // screen needs loaders or actions, and it would cost the first load about 15 KB). Route tables are
-// <Routes> of <Route path element>: react-router ranks them, the most specific path wins, and a
-// `*` route takes what no other does. Screens import routing from here only, so what this module
+// <Routes> of <Route path element>, or the same as objects (`useRoutes`: the app's screens,
+// app/screens.tsx): react-router ranks them, the most specific path wins, and a `*` route takes
+// what no other does. Screens import routing from here only, so what this module
 // narrows (links without framework-mode markers, links that mark the current page, redirects that
 // stay quiet on the server) holds everywhere.
 
@@ -21,7 +22,9 @@ export {
   Routes,
   StaticRouter,
   useParams,
+  useRoutes,
   useSearchParams,
+  type RouteObject,
 } from 'react-router-dom';
 
 /** How the reader arrived at the current entry: a link (PUSH), a replacement, or Back/Forward. */

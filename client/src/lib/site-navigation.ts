@@ -4,10 +4,10 @@ import {
   SITE_NAVIGATION_ELEMENT_ID,
   type SiteData,
 } from '../../../contract/site-data';
+import type { SectionLists } from '../../../contract/section-rules';
 import {
   articleSectionSlugs,
   sectionPath,
-  type SectionLists,
   type SiteNavigation,
   type SiteSection,
 } from '../../../contract/sections';

@@ -2,10 +2,10 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueEmail } from '#test/members';
+import { uniqueEmail } from '#test/factories';
 import { askToRegister, registerThroughMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { SESSION_COOKIE } from '../plugins/app/sessions.js';
 import { HASHING } from './passwords.js';
@@ -18,7 +18,7 @@ const PASSWORD = 'correct horse battery';
 const ERROR_LEVEL = 50;
 
 describe('account input', () => {
-  let t: TestApp;
+  let t: Site;
   let clientDir: string;
   let mailbox: SmtpCapture;
 
@@ -28,7 +28,7 @@ describe('account input', () => {
     await writeFile(join(clientDir, 'index.html'), '<!doctype html><title>Cohort</title>');
     await writeFile(join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1);'.repeat(2000));
     mailbox = await new SmtpCapture().start();
-    t = await createTestApp({
+    t = await withSite({
       env: { LOGIN_RATE_LIMIT: '100000', SESSION_RATE_LIMIT: '100000', SMTP_URL: mailbox.url },
       captureLogs: true,
       clientDir,

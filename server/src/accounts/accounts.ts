@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import { DomainError } from '../domain-error.js';
-import { hashLinkToken as hashToken, newLinkToken } from '../http/link-tokens.js';
+import { hashLinkToken as hashToken, newLinkToken } from '../mail/link-tokens.js';
 import { mergeAnonymousUser } from '../memberships/memberships.js';
 import type { Session } from '../sessions/session.js';
 import type { Services } from '../services.js';
@@ -17,7 +17,7 @@ import {
   verifyPassword,
 } from './passwords.js';
 import { proveAddress } from './proven-address.js';
-import { DESK_SIGN_IN_MAX_AGE_MS } from '../desk/staff.js';
+import { DESK_SIGN_IN_MAX_AGE_MS } from '../staff/staff.js';
 import { sessionSignIn } from '../sessions/user-sessions.js';
 import type { SignInMethod } from '../../../contract/sign-in-methods.js';
 

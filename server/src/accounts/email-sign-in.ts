@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import { DomainError } from '../domain-error.js';
-import { hashLinkToken as hashToken, newLinkToken as newToken } from '../http/link-tokens.js';
+import { hashLinkToken as hashToken, newLinkToken as newToken } from '../mail/link-tokens.js';
 import { holdsPayments } from '../memberships/memberships.js';
 import type { Session } from '../sessions/session.js';
 import type { Services } from '../services.js';
@@ -11,7 +11,7 @@ import { followIntoAccount, requireValidEmail, type SessionGrant } from './accou
 import type { CodeLimit } from './code-limit.js';
 import { checkNewPassword, getPasswordHash } from './passwords.js';
 import { claimNewsletterSignUp, proveAddress } from './proven-address.js';
-import { prismaEventWriter, recordMemberEvent } from '../webhooks/webhook-events.js';
+import { prismaEventWriter, recordMemberEvent } from '../outbox/webhook-events.js';
 
 /**
  * Addresses proven by mail (docs/decisions/0014-proven-addresses.md). A registration waits in

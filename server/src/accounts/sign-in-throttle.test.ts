@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, uniqueEmail } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, uniqueEmail } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 import { SIGN_IN_LIMITS } from './sign-in-throttle.js';
 
@@ -16,8 +16,8 @@ const stores = [
 ];
 
 describe.each(stores)('sign-in counters $name', ({ redis }) => {
-  let t: TestApp;
-  let other: TestApp;
+  let t: Site;
+  let other: Site;
   let testRedis: TestRedis | undefined;
 
   beforeAll(async () => {
@@ -26,9 +26,9 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
       LOGIN_RATE_LIMIT: '100000',
       ...(testRedis && { REDIS_URL: testRedis.url }),
     };
-    t = await createTestApp({ env });
+    t = await withSite({ env });
     // A second app server on its own database shares only what Redis holds.
-    other = await createTestApp({ env });
+    other = await withSite({ env });
   });
   afterAll(async () => {
     await t?.close();
@@ -36,7 +36,7 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
     await testRedis?.drop();
   });
 
-  const signIn = (app: TestApp, email: string, password: string, ip: string) =>
+  const signIn = (app: Site, email: string, password: string, ip: string) =>
     app.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -57,7 +57,7 @@ describe.each(stores)('sign-in counters $name', ({ redis }) => {
   }
 
   async function owner(ip: string) {
-    const { email } = await seedMember(t, { email: uniqueEmail('throttle'), password: PASSWORD });
+    const { email } = await buildMember(t, { email: uniqueEmail('throttle'), password: PASSWORD });
     // The owner has signed in from home before.
     expect((await signIn(t, email, PASSWORD, ip)).statusCode).toBe(200);
     return email;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskAnalytics, DeskPostAnalytics } from '../../../contract/analytics.js';
-import { seedStaff, type SeededMember } from '#test/members';
+import { buildStaff, type Member } from '#test/factories';
 import { registerThroughMail } from '#test/registration';
 import { newVisitor, visitorWith } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
@@ -35,9 +35,9 @@ const CRAWLERS = [
 
 describe('analytics', () => {
   let site: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
+  let owner: Member;
+  let editor: Member;
+  let writer: Member;
   /** Posts: A and B by the owner, W by the writer. */
   const posts: Record<'a' | 'b' | 'w', { id: number; path: string }> = {
     a: { id: 0, path: '' },
@@ -46,7 +46,7 @@ describe('analytics', () => {
   };
   const today = utcDay(new Date());
 
-  async function publish(as: SeededMember, title: string, slug: string) {
+  async function publish(as: Member, title: string, slug: string) {
     const created = await site.call(as, 'POST', '/api/desk/posts', {
       kind: 'article',
       title,
@@ -89,7 +89,7 @@ describe('analytics', () => {
     return Number(rows[0]?.count);
   };
 
-  async function desk(who: SeededMember | null, query = `from=${today}&to=${today}`) {
+  async function desk(who: Member | null, query = `from=${today}&to=${today}`) {
     const answer = await site.call(who, 'GET', `/api/desk/analytics?${query}`);
     expect(answer.statusCode, answer.body).toBe(200);
     return answer.json<DeskAnalytics>();
@@ -119,7 +119,7 @@ describe('analytics', () => {
       mail: true,
       env: { SITE_URL: SITE, STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER },
     });
-    [owner, editor, writer] = await seedStaff(site, 'owner', 'editor', 'writer');
+    [owner, editor, writer] = await buildStaff(site, 'owner', 'editor', 'writer');
     posts.a = await publish(owner, 'Post A', 'post-a');
     posts.b = await publish(owner, 'Post B', 'post-b');
     posts.w = await publish(writer, 'Post W', 'post-w');

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createDatabase, type Database } from '../db/database.js';
+import { describe, expect, it } from 'vitest';
+import { useDatabase } from '#test/with-site';
 import { createEventWriter, VIEWS_PER_VISITOR_PAGE_DAY, type CountedView } from './event-writer.js';
 import { maintainAnalytics } from './rollup.js';
 import { utcDay } from './visitors.js';
@@ -10,20 +9,7 @@ import { utcDay } from './visitors.js';
 // database: across batches, and across app servers writing the same visitor's views at once.
 
 describe('the event writer', () => {
-  let testDatabase: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    db = createDatabase(testDatabase.url, {
-      maxConnections: testDatabase.embedded ? 1 : 4,
-      embedded: testDatabase.embedded,
-    });
-  });
-  afterAll(async () => {
-    await db?.close();
-    await testDatabase?.drop();
-  });
+  const { db } = useDatabase({ maxConnections: 4 });
 
   const errors: unknown[] = [];
   /** An app server's writer: batches wait for `flush()` alone. */

@@ -6,6 +6,7 @@ import {
   type AnalyticsTotals,
   type DeskAnalytics,
 } from '../../../contract/analytics.js';
+import type { Staff } from '../staff/staff.js';
 import { readPostAddresses } from './counted-pages.js';
 import { TAGGED_EVENTS } from './tagged-events.js';
 import { utcDay } from './visitors.js';
@@ -21,6 +22,22 @@ export interface AnalyticsScope {
   postIds: readonly number[] | null;
   /** Signups, paid conversions and revenue: owners' and editors'. */
   money: boolean;
+}
+
+/**
+ * What of the analytics a staff member sees: owners and editors, the whole site and its money; a
+ * writer, their own posts' views alone.
+ */
+export async function analyticsShownTo(
+  pool: pg.Pool,
+  staff: Pick<Staff, 'role' | 'userId'>,
+): Promise<Pick<AnalyticsScope, 'postIds' | 'money'>> {
+  if (staff.role !== 'writer') return { postIds: null, money: true };
+  const { rows } = await pool.query<{ postId: number }>(
+    `SELECT "postId" FROM "post_authors" WHERE "userId" = $1`,
+    [staff.userId],
+  );
+  return { postIds: rows.map((row) => row.postId), money: false };
 }
 
 interface Figures {

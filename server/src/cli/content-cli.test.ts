@@ -5,13 +5,12 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { registeredAccount } from '#test/registration';
+import { buildMember } from '#test/factories';
 import { runCommand } from '#test/run-command';
-import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { withSite, type Site as RunningSite } from '#test/with-site';
 import { parseUploadUrl, uploadFileNames } from '../../../contract/images.js';
-import { clientDistDir, contentDir, ssrDistDir } from '../paths.js';
+import { contentDir } from '../paths.js';
 import { main } from './content.js';
 
 // `npm run content:import` and `npm run content:export`, through the `main` scripts/cli.mjs runs.
@@ -157,23 +156,17 @@ describe('the content commands', () => {
     const SITE = 'https://restored.example.org';
     // Words that appear in the members' part and nowhere else.
     const SECRET = 'The greenhouse quorum tallies every seed packet';
-    const mailbox = await new SmtpCapture().start();
     const uploadsA = await mkdtemp(join(tmpdir(), 'cohort-images-a-'));
     const uploadsB = await mkdtemp(join(tmpdir(), 'cohort-images-b-'));
-    let first: TestApp | undefined;
-    let restored: TestApp | undefined;
+    let first: RunningSite | undefined;
+    let restored: RunningSite | undefined;
     try {
-      first = await createTestApp({
-        env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url, UPLOADS_DIR: uploadsA },
-      });
+      first = await withSite({ env: { STAFF_EMAILS: OWNER, UPLOADS_DIR: uploadsA } });
       if (first.testDatabase.embedded) {
         context.skip('the embedded test database serves one backend');
       }
       const site = first;
-      const { cookie } = await registeredAccount(site.app, mailbox, {
-        email: OWNER,
-        password: 'correct horse battery staple',
-      });
+      const { cookie } = await buildMember(site, { email: OWNER });
       const desk = async (url: string, payload: object) => {
         const response = await site.app.inject({
           method: 'POST',
@@ -239,10 +232,9 @@ describe('the content commands', () => {
       const imported = await run({ database, uploadsDir: uploadsB }, 'import', folder);
       expect(imported.code, imported.stderr).toBe(0);
 
-      restored = await createTestApp({
+      restored = await withSite({
         sharedDatabase: database,
-        clientDir: clientDistDir,
-        ssrDir: ssrDistDir,
+        built: true,
         env: { SITE_URL: SITE, UPLOADS_DIR: uploadsB },
       });
       const app = restored.app;
@@ -307,7 +299,6 @@ describe('the content commands', () => {
     } finally {
       await restored?.close();
       await first?.close();
-      await mailbox.stop();
       await rm(uploadsA, { recursive: true, force: true });
       await rm(uploadsB, { recursive: true, force: true });
     }

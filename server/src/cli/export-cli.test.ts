@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedStaff } from '#test/members';
+import { buildStaff } from '#test/factories';
 import { runCommand } from '#test/run-command';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { main } from './export.js';
 
 // `npm run export -- ghost <file>`, through the `main` scripts/cli.mjs runs, on a site's database.
@@ -14,7 +14,7 @@ const SITE = 'https://leaving.example.org';
 const OWNER = 'owner@example.com';
 
 describe('the export command', () => {
-  let t: TestApp;
+  let t: Site;
   let scratch: string;
   const run = (...args: string[]) =>
     runCommand(main, args, {
@@ -25,8 +25,8 @@ describe('the export command', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'cohort-export-command-'));
-    t = await createTestApp({ env: { SITE_URL: SITE, STAFF_EMAILS: OWNER } });
-    const [owner] = await seedStaff(t, 'owner');
+    t = await withSite({ env: { SITE_URL: SITE, STAFF_EMAILS: OWNER } });
+    const [owner] = await buildStaff(t, 'owner');
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/desk/posts',

@@ -1,5 +1,6 @@
 import { createPostSchedule } from '../content/post-schedule.js';
 import { DomainError } from '../domain-error.js';
+import { createJobQueue } from '../jobs/job-queue.js';
 import { runImport, type ImportProgress, type ImportRequest } from '../imports/run-import.js';
 import {
   IMPORT_SOURCES,
@@ -200,10 +201,10 @@ function scheduleFor(pool: Parameters<typeof createPostSchedule>[0]) {
     },
     async flush(warn: (line: string) => void) {
       if (queued.length === 0) return;
-      const schedule = createPostSchedule(pool, {
-        onPublished: () => {},
+      const jobs = createJobQueue(pool, {
         log: (error) => warn(`the schedule: ${messageOf(error)}`),
       });
+      const schedule = createPostSchedule(pool, jobs, { onPublished: () => {} });
       try {
         for (const { id, at } of queued) await schedule.publishAt(id, at);
       } catch (error) {
@@ -212,7 +213,7 @@ function scheduleFor(pool: Parameters<typeof createPostSchedule>[0]) {
             'they go live when the site next starts after it.',
         );
       } finally {
-        await schedule.stop();
+        await jobs.stop();
       }
     },
   };

@@ -1,20 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
 import { commentAnchor } from '../../../contract/comments.js';
 import { UUID_PATTERN } from '../../../contract/constants.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { CommentMailKind } from './comment-mail-rows.js';
 import { postPaths } from './comment-store.js';
 
 /**
- * The mails comments owe (docs/comments.md#mail), sent through a job queue in PostgreSQL (pg-boss,
- * as scheduled posts and newsletters are: decision 11). A comment writes a `comment_mails` row per
- * recipient in its own transaction; once it has committed, each row gets a job whose id is the
- * row's, so a row queued twice (after a restart, by two servers) is still one job. The job claims
- * its row (`queued` → `sending`) before it mails and marks it `sent` after: a job run again, or by
- * another server, finds the row taken and mails nothing. A failed send puts the row back to
- * `queued` and the job is retried.
+ * The mails comments owe (docs/comments.md#mail), sent through the job queue in PostgreSQL
+ * (jobs/job-queue.ts, as scheduled posts and newsletters are: decision 11). A comment writes a
+ * `comment_mails` row per recipient in its own transaction; once it has committed, each row gets a
+ * job whose id is the row's, so a row queued twice (after a restart, by two servers) is still one
+ * job. The job claims its row (`queued` → `sending`) before it mails and marks it `sent` after: a
+ * job run again, or by another server, finds the row taken and mails nothing. A failed send puts
+ * the row back to `queued` and the job is retried.
  */
 
 export const COMMENT_MAIL_QUEUE = 'comment-mails';
@@ -27,7 +27,6 @@ export interface CommentMailDeps {
   siteUrl: string;
   siteName: string;
   tokens: CommentMailTokens;
-  log: (error: unknown, message: string) => void;
 }
 
 export interface CommentMailQueue {
@@ -35,7 +34,8 @@ export interface CommentMailQueue {
   enqueue(mailIds: string[]): Promise<void>;
   /** Puts every row still queued on the queue (at start: rows whose jobs a crash lost). */
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** Queues nothing more; the job queue's own stop waits for a mail in hand. */
+  stop(): void;
 }
 
 /**
@@ -174,61 +174,27 @@ function commentMail(deps: CommentMailDeps, row: MailRow & { email: string | nul
 }
 
 /**
- * The queue and its worker. pg-boss starts with the first mail (or at start when rows are waiting),
- * so a site whose comments never mail runs no worker.
+ * The queue and its worker. The worker starts with the first mail (or at start when rows are
+ * waiting), so a site whose comments never mail runs none.
  */
-export function createCommentMailQueue(
-  deps: CommentMailDeps,
-  options: { pollingIntervalSeconds?: number } = {},
-): CommentMailQueue {
+export function createCommentMailQueue(deps: CommentMailDeps, jobs: JobQueue): CommentMailQueue {
   const { pool } = deps;
-  let boss: Promise<PgBoss> | null = null;
   let stopped = false;
-
-  function startBoss(): Promise<PgBoss> {
-    boss ??= (async () => {
-      const started = new PgBoss({
-        db: { executeSql: (text, values) => pool.query(text, values) },
-        schema: 'pgboss',
-        schedule: false,
-        supervise: true,
-        maintenanceIntervalSeconds: 30,
-      });
-      started.on('error', (error) => deps.log(error, 'comment mail queue'));
-      await started.start();
-      if (!(await started.getQueue(COMMENT_MAIL_QUEUE))) {
-        await started
-          .createQueue(COMMENT_MAIL_QUEUE, {
-            name: COMMENT_MAIL_QUEUE,
-            retryLimit: 5,
-            retryDelay: 30,
-            retryBackoff: true,
-            expireInSeconds: 60,
-          })
-          .catch(async (error: unknown) => {
-            // Another server made it first.
-            if (!(await started.getQueue(COMMENT_MAIL_QUEUE))) throw error;
-          });
-      }
-      await started.work<{ mailId: string }>(
-        COMMENT_MAIL_QUEUE,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async (jobs) => {
-          for (const job of jobs) await deliverCommentMail(deps, job.data.mailId);
-        },
-      );
-      return started;
-    })();
-    return boss;
-  }
+  const queue = jobs.define<{ mailId: string }>({
+    name: COMMENT_MAIL_QUEUE,
+    policy: { retryLimit: 5, retryDelaySeconds: 30, expireSeconds: 60 },
+    work: {
+      pollingIntervalSeconds: 2,
+      async handle(mails) {
+        for (const job of mails) await deliverCommentMail(deps, job.data.mailId);
+      },
+    },
+  });
 
   async function enqueue(mailIds: string[]) {
     if (mailIds.length === 0 || stopped) return;
-    const queue = await startBoss();
     // The row's id is the job's: pg-boss inserts a job whose id exists already as nothing.
-    await queue.insert(
-      mailIds.map((id) => ({ id, name: COMMENT_MAIL_QUEUE, data: { mailId: id } })),
-    );
+    await queue.insert(mailIds.map((id) => ({ id, data: { mailId: id } })));
   }
 
   return {
@@ -239,10 +205,8 @@ export function createCommentMailQueue(
       );
       await enqueue(rows.map((row) => row.id));
     },
-    async stop() {
+    stop() {
       stopped = true;
-      const running = await boss?.catch(() => null);
-      await running?.stop({ graceful: true, wait: true, close: false, timeout: 5_000 });
     },
   };
 }

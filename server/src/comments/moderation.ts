@@ -9,8 +9,8 @@ import {
 } from '../../../contract/comments.js';
 import type { StaffConfig } from '../config.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { writeAudit, type AuditAction } from '../desk/audit.js';
-import { staffRoleOf, type Staff, type StaffRole } from '../desk/staff.js';
+import { writeAudit, type AuditAction } from '../staff/audit.js';
+import { staffRoleOf, type Staff, type StaffRole } from '../staff/staff.js';
 import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import { queueCommentMails } from './comment-mail-rows.js';

@@ -2,7 +2,7 @@ import { RESERVED_NEWSLETTER_SLUGS } from '../../../contract/newsletters.js';
 import { isScreenText, pageSlugProblem } from '../../../contract/posts.js';
 import type { ResourceGroupFrontMatter } from '../../../contract/post-fields.js';
 import type { IssueLog } from './content-issues.js';
-import type { ContentFile, LoadedContent } from './load-content.js';
+import type { ContentFile, LoadedContent } from './content-files.js';
 
 /**
  * The rules that span files: a post's id is unique across every kind (it is the post's id in the

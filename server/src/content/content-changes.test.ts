@@ -1,22 +1,15 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createDatabase, type Database } from '../db/database.js';
+import { useDatabase } from '#test/with-site';
 import { withTransaction } from '../db/transaction.js';
 import { CONTENT_CHANNEL, contentChanged, readContentGeneration } from './content-changes.js';
 
 describe('contentChanged', () => {
-  let testDatabase: TestDatabase;
-  let db: Database;
+  const { db, testDatabase } = useDatabase();
   let listener: pg.Client | null = null;
   const heard: string[] = [];
 
   beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    db = createDatabase(testDatabase.url, {
-      maxConnections: testDatabase.embedded ? 1 : 3,
-      embedded: testDatabase.embedded,
-    });
     listener = db.connectListener();
     if (listener) {
       listener.on('notification', (notice) => {
@@ -28,8 +21,6 @@ describe('contentChanged', () => {
   });
   afterAll(async () => {
     await listener?.end();
-    await db?.close();
-    await testDatabase?.drop();
   });
 
   /** Waits until `count` notices arrived (or 2 s passed). */

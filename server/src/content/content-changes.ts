@@ -1,4 +1,29 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tx } from '../db/transaction.js';
+
+/**
+ * The changes announced while one piece of work runs (a request's handler): the highest
+ * generation of them, null while there is none. What a request announced is what its answer waits
+ * for (plugins/app/content-waits.ts).
+ */
+export interface AnnouncedChanges {
+  highest: number | null;
+}
+
+const announcing = new AsyncLocalStorage<AnnouncedChanges>();
+
+/** Runs `work`, noting in `changes` each content change `contentChanged` announces within it. */
+export function collectContentChanges<T>(changes: AnnouncedChanges, work: () => T): T {
+  return announcing.run(changes, work);
+}
+
+/**
+ * Runs `work` apart from the request that starts it: what it announces is its own (an import run
+ * in the background), not the request's, whose answer does not wait for it.
+ */
+export function apartFromRequest<T>(work: () => T): T {
+  return announcing.exit(work);
+}
 
 /** The channel every app server listens on; a notice's payload is the new content generation. */
 export const CONTENT_CHANNEL = 'cohort_content';
@@ -9,7 +34,8 @@ export const CONTENT_CHANNEL = 'cohort_content';
  * counted nor told, and a server that reads the generation never sees it ahead of the rows.
  * Every write to posts, topics or anything else the site is drawn from calls it
  * (docs/decisions/0021-content-generation.md).
- * Answers the new generation: what this server waits for before answering with the new state.
+ * Answers the new generation, and notes it for the request it runs in: that request's answer
+ * waits until this server draws it.
  */
 export async function contentChanged(tx: Tx): Promise<number> {
   // The row stays locked until the commit, so changes take their generations in commit order.
@@ -20,6 +46,8 @@ export async function contentChanged(tx: Tx): Promise<number> {
   );
   const generation = rows[0]?.generation ?? '0';
   await tx.query(`SELECT pg_notify($1, $2)`, [CONTENT_CHANNEL, generation]);
+  const changes = announcing.getStore();
+  if (changes) changes.highest = Math.max(changes.highest ?? 0, Number(generation));
   return Number(generation);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import type { SiteData } from '../../../contract/site-data.js';
 
 // A file imported with a date still to come is scheduled, not published: off the site until its
@@ -20,7 +20,7 @@ const article = (slug: string, publishedAt: string) =>
   );
 
 describe('importing a post dated in the future', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('importing a post dated in the future', () => {
       'articles/already-out.md': article('already-out', '2024-01-01'),
       'articles/coming-soon.md': article('coming-soon', '2099-01-01'),
     });
-    testApp = await createTestApp({ seedContentDir: folder.dir });
+    testApp = await withSite({ seedContentDir: folder.dir });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { LinkChange, LinkCreate } from '../../../contract/sections-api.js';
 import type { SiteLink } from '../../../contract/sections.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';

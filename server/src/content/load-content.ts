@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { StaticDecode, TObject } from 'typebox';
-import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { checkCollections } from './check-collections.js';
+import type { ContentFile, LoadedContent } from './content-files.js';
 import { IssueLog } from './content-issues.js';
 import {
   articleSchema,
@@ -11,51 +11,12 @@ import {
   pageSchema,
   postFileColumnsSchema,
   resourceGroupSchema,
-  type ArticleFrontMatter,
-  type BoycottFrontMatter,
-  type CampaignFrontMatter,
-  type PageFrontMatter,
-  type PostFileColumns,
-  type ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import { perkSchema } from '../../../contract/perk-schema.js';
-import { newsletterSchema, type NewsletterFrontMatter } from '../../../contract/newsletters.js';
-import type { Perk } from '../../../contract/perks.js';
+import { newsletterSchema } from '../../../contract/newsletters.js';
 import { readBySchema } from '../../../contract/schema-problems.js';
 import { checkAndConvertMarkdown } from './markdown-to-tree.js';
 import { splitFrontMatter } from '../../../contract/split-front-matter.js';
-
-/**
- * A file of a content folder as read to import it (post-files.ts); the site itself is drawn from
- * the posts' rows (published-content.ts, site-content.ts), never from this shape.
- */
-export interface ContentFile<T> {
-  /** Where it came from, as the error report names it: `content/articles/sleep-debt-reset.md`. */
-  file: string;
-  /** The file name without `.md`. */
-  name: string;
-  data: T;
-  body: MarkdownTree | null;
-  /** The body as written. */
-  markdown: string;
-  /**
-   * What a post's file says of the columns every post has (who reads it, its feature image, its
-   * search fields…), each absent where it says nothing. Absent for perks.
-   */
-  columns?: PostFileColumns;
-}
-
-export interface LoadedContent {
-  articles: ContentFile<ArticleFrontMatter>[];
-  campaigns: ContentFile<CampaignFrontMatter>[];
-  boycotts: ContentFile<BoycottFrontMatter>[];
-  resourceGroups: ContentFile<ResourceGroupFrontMatter>[];
-  pages: ContentFile<PageFrontMatter>[];
-  perks: ContentFile<Perk>[];
-  newsletters: ContentFile<NewsletterFrontMatter>[];
-  /** Every file read, so a dev server can watch them. */
-  files: string[];
-}
 
 /**
  * The length the shipped articles keep to (content/FORMAT.md): an editorial rule, checked on the

@@ -1,7 +1,7 @@
 import type { PostJson } from '../../../contract/posts.js';
 import type { Tx } from '../db/transaction.js';
-import { writeAudit, type AuditAction } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit, type AuditAction } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { DomainError } from '../domain-error.js';
 import { isLiveOrScheduled, type PostRow } from './post-row.js';
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Author } from '../../../contract/authors.js';
-import { ensureAuthorProfile, PROFILE_NAME_SQL } from '../authors/author-profiles.js';
+import { ensureAuthorProfile, PROFILE_NAME_SQL } from './author-profiles.js';
 import type { Tx } from '../db/transaction.js';
 import { invalidPost } from './post-validation.js';
 

@@ -25,7 +25,7 @@ import {
   type Candidate,
 } from './post-validation.js';
 import { keepRevision, lockAtVersion, revisionAuthors } from './post-versions.js';
-import { recordPostEvent } from '../webhooks/webhook-events.js';
+import { recordPostEvent } from '../outbox/webhook-events.js';
 
 /**
  * The desk's posts (decision 16), made, saved, restored and deleted here, published in

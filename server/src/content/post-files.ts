@@ -9,7 +9,7 @@ import {
   type PostVisibility,
 } from '../../../contract/posts.js';
 import { uploadsShownBy } from './content-images.js';
-import type { ContentFile, LoadedContent } from './load-content.js';
+import type { ContentFile, LoadedContent } from './content-files.js';
 import { isoDay, POST_COLUMNS, type PostRow } from './post-row.js';
 
 /** Posts as content files (content/FORMAT.md) and back: what an import reads, what an export writes. */

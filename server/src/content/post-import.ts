@@ -6,7 +6,7 @@ import {
   type PostStatus,
   type PostVisibility,
 } from '../../../contract/posts.js';
-import { ensureImportedAuthor } from '../authors/author-profiles.js';
+import { ensureImportedAuthor } from './author-profiles.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';

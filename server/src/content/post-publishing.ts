@@ -25,7 +25,7 @@ import {
 } from './post-validation.js';
 import { readArticleSectionNames } from './section-store.js';
 import { lockAtVersion } from './post-versions.js';
-import { recordPostEvent } from '../webhooks/webhook-events.js';
+import { recordPostEvent } from '../outbox/webhook-events.js';
 
 /**
  * A post going live and coming off: published now or scheduled, unpublished, submitted by a

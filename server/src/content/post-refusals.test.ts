@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
+import { describe, expect, it } from 'vitest';
+import { useDatabase } from '#test/with-site';
 import type { NewPostBody } from '../../../contract/post-bodies.js';
 import { MAX_TOPIC_DESCRIPTION } from '../../../contract/topics.js';
-import { createDatabase, type Database } from '../db/database.js';
 import { DomainError } from '../domain-error.js';
 import type { Actor } from './post-actors.js';
 import { createPost, restoreRevision, updatePost } from './post-editing.js';
@@ -25,22 +24,9 @@ const ARTICLE = {
 } satisfies NewPostBody;
 
 describe('what the post store refuses', () => {
-  let testDatabase: TestDatabase;
-  let db: Database;
+  const { db } = useDatabase();
   const editor: Actor = { userId: randomUUID(), email: 'editor@example.com', role: 'editor' };
   const writer: Actor = { userId: randomUUID(), email: 'writer@example.com', role: 'writer' };
-
-  beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    db = createDatabase(testDatabase.url, {
-      maxConnections: testDatabase.embedded ? 1 : 3,
-      embedded: testDatabase.embedded,
-    });
-  });
-  afterAll(async () => {
-    await db?.close();
-    await testDatabase?.drop();
-  });
 
   /** What a call threw (it must throw). */
   const refusal = async (call: Promise<unknown>): Promise<unknown> => {

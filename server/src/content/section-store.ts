@@ -4,12 +4,11 @@ import { freeSectionColor, SECTION_COLORS } from '../../../contract/sections.js'
 import type { SectionChange, SectionCreate } from '../../../contract/sections-api.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
-import type { SectionsData } from './site-content.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 
 /**
@@ -20,6 +19,14 @@ import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
  */
 
 type Db = Pick<pg.Pool, 'query'>;
+
+/** The sections as the site reads them: the navigation, and the slugs sections had before. */
+export interface SectionsData {
+  navigation: SiteNavigation;
+  /** A slug a section had before, to its slug now. */
+  oldSlugs: ReadonlyMap<string, string>;
+}
+
 type Actor = Pick<Staff, 'userId' | 'email'>;
 
 const SECTION_COLUMNS = `"id", "name", "slug", "description", "position", "inMenu", "lists", "color"`;

@@ -30,6 +30,7 @@ import { isScreenText, postPath, type PostKind } from '../../../contract/posts.j
 import { articleSectionSlugs, type SiteNavigation } from '../../../contract/sections.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
 import type { PostAddresses } from './post-addresses.js';
+import type { SectionsData } from './section-store.js';
 import { isoDay, type PostRow } from './post-row.js';
 import type { PublishedPost } from './published-content.js';
 import { indexSite } from './site-index.js';
@@ -93,13 +94,6 @@ export interface SiteContent {
   sectionSlugs: ReadonlyMap<string, string>;
   /** The published posts it was made from (server only: Ghost's Content API reads them). */
   published: readonly PublishedPost[];
-}
-
-/** The sections as the site reads them: the navigation, and the slugs sections had before. */
-export interface SectionsData {
-  navigation: SiteNavigation;
-  /** A slug a section had before, to its slug now. */
-  oldSlugs: ReadonlyMap<string, string>;
 }
 
 /** A page of its own as the site keeps it: its body as anyone reads it, and as members do. */

@@ -1,8 +1,6 @@
-import type { ArticleCategory, PageCopy } from '../../../contract/content-types.js';
-import { AUTHORS_PATH } from '../../../contract/site-paths.js';
-import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
+import type { ArticleCategory } from '../../../contract/content-types.js';
+import { matchScreen } from '../../../contract/screen-match.js';
 import { bodyKey, type SiteData } from '../../../contract/site-data.js';
-import { contentPages, paths } from '../../../contract/site-paths.js';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import type { SiteContent } from './site-content.js';
 import type { FastifyRequest } from 'fastify';
@@ -19,84 +17,80 @@ export async function readerOf(request: FastifyRequest): Promise<Reader> {
 }
 
 /**
- * What the screen at `path` draws (contract/site-data.ts): only that, so a page carries its own
- * content and no more. A path no content screen has gets an empty object; an unknown slug gets
- * lists without it, which the screen draws as the not-found page. The navigation (the sections
- * and links of the navbar and footer) goes into the pages the server draws (site-pages.ts).
+ * What the screen at `path` draws (contract/site-data.ts): what its row of the screens table
+ * names (contract/screens.ts), and only that, so a page carries its own content and no more. A
+ * path no screen drawn by the server has gets an empty object; an unknown slug gets lists without
+ * it, which the screen draws as the not-found page. The navigation (the sections and links of the
+ * navbar and footer) goes into the pages the server draws (site-pages.ts).
  */
 export function siteDataFor(
   content: SiteContent,
   path: string,
   reader: Reader = 'public',
 ): SiteData {
-  const pages = (...slugs: string[]): Record<string, PageCopy> =>
-    Object.fromEntries(
-      slugs.flatMap((slug) => {
-        const page = content.pages.get(slug);
-        return page ? [[slug, page]] : [];
-      }),
-    );
-
   if (content.gone.has(path)) return { removed: true };
-  switch (path) {
-    case paths.home:
-      return { pages: pages('home'), highlights: content.highlights };
-    case paths.directAction:
+  const match = matchScreen(path, content.sectionSlugs);
+  if (!match) return {};
+  const { screen, params } = match;
+  const slug = params.slug ?? '';
+  const text = textOf(content, screen.text);
+  switch (screen.data) {
+    case 'home':
+      return { ...text, highlights: content.highlights };
+    case 'campaigns':
       return { campaigns: content.campaigns, ...storiesOf(content, 'campaign', reader) };
-    case paths.collective:
-      return {
-        pages: pages('collective'),
-        boycotts: content.boycotts,
-        ...storiesOf(content, 'boycott', reader),
-      };
-    case paths.empowerment:
-      return { pages: pages('empowerment'), resourceGroups: content.resourceGroups };
-    case paths.earlyAccess:
-      return { pages: pages('why') };
-    case paths.perks:
+    case 'boycotts':
+      return { ...text, boycotts: content.boycotts, ...storiesOf(content, 'boycott', reader) };
+    case 'resources':
+      return { ...text, resourceGroups: content.resourceGroups };
+    case 'text':
+      return text;
+    case 'perks':
       return { perks: content.perks };
-    case NEWSLETTER_PATHS.archive:
-      return { newsletters: content.newsletterListings };
-    case paths.topics:
+    case 'newsletter':
+      return params.slug === undefined
+        ? { newsletters: content.newsletterListings }
+        : issueData(content, slug);
+    case 'topics':
       return { topics: [...content.topics.values()].map(topicOf) };
+    case 'topic': {
+      const topic = content.topics.get(slug);
+      if (!topic) return { topics: [] };
+      return { topics: [topicOf(topic)], articles: topic.articles, campaigns: topic.campaigns };
+    }
+    case 'author': {
+      const entry = content.authors.get(slug);
+      return entry ? { authors: [entry.author], articles: entry.articles } : { authors: [] };
+    }
+    case 'section':
+      return { articles: inSection(content, params.section ?? '') };
+    case 'article':
+      return articleData(content, params.section ?? '', slug, reader);
+    case 'page':
+      return standaloneData(content, slug, reader);
+    default:
+      return {};
   }
-  if (path.startsWith(`${paths.topics}/`)) {
-    const topic = content.topics.get(path.slice(paths.topics.length + 1));
-    if (!topic) return { topics: [] };
-    return { topics: [topicOf(topic)], articles: topic.articles, campaigns: topic.campaigns };
-  }
-  const page = contentPages.find((item) => item.path === path);
-  if (page) return { pages: pages(page.slug) };
-  if (path.startsWith(`${AUTHORS_PATH}/`)) {
-    const entry = content.authors.get(path.slice(AUTHORS_PATH.length + 1));
-    return entry ? { authors: [entry.author], articles: entry.articles } : { authors: [] };
-  }
-
-  for (const [category, slug] of content.sectionSlugs) {
-    const section = `/${slug}`;
-    if (path === section) return { articles: inSection(content, category) };
-    if (path.startsWith(`${section}/`))
-      return articleData(content, category, path.slice(section.length + 1), reader);
-  }
-  if (path.startsWith(`${NEWSLETTER_PATHS.archive}/`)) {
-    return issueData(content, path.slice(NEWSLETTER_PATHS.archive.length + 1));
-  }
-  const standalone = standaloneAt(content, path);
-  if (standalone) {
-    const whole = reader === 'member' ? standalone.memberBody : undefined;
-    const key = bodyKey('page', standalone.page.slug);
-    return {
-      standalonePages: [standalone.page],
-      bodies: { [key]: whole ?? standalone.body },
-      ...(standalone.page.membersOnly && !whole && { teasers: [key] }),
-    };
-  }
-  return {};
 }
 
-/** The page of its own at `path` (`/<slug>`), if one is published there. */
-const standaloneAt = (content: SiteContent, path: string) =>
-  /^\/[a-z0-9-]+$/.test(path) ? content.standalonePages.get(path.slice(1)) : undefined;
+/** A screen's text (its page post), by its slug, or none when it is not published. */
+function textOf(content: SiteContent, slug: string | undefined): Pick<SiteData, 'pages'> {
+  const page = slug === undefined ? undefined : content.pages.get(slug);
+  return { pages: slug !== undefined && page ? { [slug]: page } : {} };
+}
+
+/** A page of its own, its body as this reader may read it. */
+function standaloneData(content: SiteContent, slug: string, reader: Reader): SiteData {
+  const standalone = content.standalonePages.get(slug);
+  if (!standalone) return {};
+  const whole = reader === 'member' ? standalone.memberBody : undefined;
+  const key = bodyKey('page', standalone.page.slug);
+  return {
+    standalonePages: [standalone.page],
+    bodies: { [key]: whole ?? standalone.body },
+    ...(standalone.page.membersOnly && !whole && { teasers: [key] }),
+  };
+}
 
 const inSection = (content: SiteContent, category: ArticleCategory) =>
   content.articles.filter((article) => article.category === category);
@@ -149,19 +143,23 @@ function storiesOf(
  * campaign or boycott): its page and data then depend on who asks, and a member's copy is private.
  */
 export function differsForMembers(content: SiteContent, path: string): boolean {
-  if (standaloneAt(content, path)?.page.membersOnly) return true;
-  if (path === paths.directAction) return content.campaigns.some((item) => item.membersOnly);
-  if (path === paths.collective) return content.boycotts.some((item) => item.membersOnly);
-  for (const [category, slug] of content.sectionSlugs) {
-    const section = `/${slug}/`;
-    if (path.startsWith(section)) {
-      const slug = path.slice(section.length);
+  const match = matchScreen(path, content.sectionSlugs);
+  const slug = match?.params.slug;
+  switch (match?.screen.data) {
+    case 'page':
+      return content.standalonePages.get(slug ?? '')?.page.membersOnly === true;
+    case 'campaigns':
+      return content.campaigns.some((item) => item.membersOnly);
+    case 'boycotts':
+      return content.boycotts.some((item) => item.membersOnly);
+    case 'article':
       return content.articles.some(
-        (item) => item.category === category && item.slug === slug && item.membersOnly === true,
+        (item) =>
+          item.category === match.params.section && item.slug === slug && item.membersOnly === true,
       );
-    }
+    default:
+      return false;
   }
-  return false;
 }
 
 /** The issue, the articles it shows as cards, and its body unless it is for members. */

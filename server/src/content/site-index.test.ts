@@ -4,8 +4,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECTION_FEED_PATHS, type SiteIndex } from '../../../contract/site-index.js';
 import { contentPages } from '../../../contract/site-paths.js';
-import { createTestApp, type TestApp } from '#test/test-app';
-import { loadContent, type ContentFile, type LoadedContent } from './load-content.js';
+import { withSite, type Site } from '#test/with-site';
+import type { ContentFile, LoadedContent } from './content-files.js';
+import { loadContent } from './load-content.js';
 import { indexSite, readCssColour } from './site-index.js';
 
 const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
@@ -154,11 +155,11 @@ describe('the site index of the real content', () => {
 });
 
 describe('the real content through the server', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   const parser = new XMLParser({ isArray: (name) => name === 'item' || name === 'url' });
 
   beforeAll(async () => {
-    testApp = await createTestApp({ env: { SITE_URL }, seedContentDir: contentDir });
+    testApp = await withSite({ env: { SITE_URL }, seedContentDir: contentDir });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { MAX_TOPIC_DESCRIPTION } from '../../../contract/topics.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';

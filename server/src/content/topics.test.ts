@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import type { ArticleSummary } from '../../../contract/content-types.js';
 import type { SiteData } from '../../../contract/site-data.js';
 import { topicSlug } from '../../../contract/topics.js';
-import { clientDistDir, ssrDistDir } from '../paths.js';
 import { collectTopics, relatedArticles } from './topics.js';
 
 const summary = (
@@ -97,21 +94,14 @@ const TOPIC_CONTENT = {
   }),
 };
 
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
-
 describe('topic pages, feeds and the sitemap', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
   const SITE = 'https://members.example.org';
 
   beforeAll(async () => {
     folder = await writeContentFolder(TOPIC_CONTENT);
-    testApp = await createTestApp({
-      env: { SITE_URL: SITE },
-      seedContentDir: folder.dir,
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-    });
+    testApp = await withSite({ env: { SITE_URL: SITE }, seedContentDir: folder.dir, built: true });
   });
   afterAll(async () => {
     await testApp?.close();
@@ -178,26 +168,23 @@ describe('topic pages, feeds and the sitemap', () => {
     expect(sitemap).toContain(`<loc>${SITE}/search</loc>`);
   });
 
-  it.runIf(built)(
-    'draws a topic page with its posts and its feed’s link, and 404 for an unknown one',
-    async () => {
-      const page = await get('/topics/housing');
-      expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('<title>Housing · Cohort</title>');
-      expect(page.body).toContain(
-        `<link rel="alternate" type="application/rss+xml" title="Cohort: Housing" href="${SITE}/topics/housing/rss.xml"`,
-      );
-      for (const title of ['About buying', 'About renting', 'Tenant Fund']) {
-        expect(page.body).toContain(title);
-      }
-      expect(page.body).not.toContain('About sleep');
-      expect((await get('/topics/unknown')).statusCode).toBe(404);
+  it('draws a topic page with its posts and its feed’s link, and 404 for an unknown one', async () => {
+    const page = await get('/topics/housing');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Housing · Cohort</title>');
+    expect(page.body).toContain(
+      `<link rel="alternate" type="application/rss+xml" title="Cohort: Housing" href="${SITE}/topics/housing/rss.xml"`,
+    );
+    for (const title of ['About buying', 'About renting', 'Tenant Fund']) {
+      expect(page.body).toContain(title);
+    }
+    expect(page.body).not.toContain('About sleep');
+    expect((await get('/topics/unknown')).statusCode).toBe(404);
 
-      // The article names its topics, each a link to its page.
-      const articlePage = await get('/wealth/renting');
-      expect(articlePage.body).toContain('<a href="/topics/housing">Housing</a>');
-      expect(articlePage.body).toContain('<a href="/topics/budgeting">Budgeting</a>');
-      expect(articlePage.body).toContain('Related reading');
-    },
-  );
+    // The article names its topics, each a link to its page.
+    const articlePage = await get('/wealth/renting');
+    expect(articlePage.body).toContain('<a href="/topics/housing">Housing</a>');
+    expect(articlePage.body).toContain('<a href="/topics/budgeting">Budgeting</a>');
+    expect(articlePage.body).toContain('Related reading');
+  });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createDatabase, type Database } from '../db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDatabase } from '#test/with-site';
 import { readDashboard } from './dashboard.js';
 
 // The dashboard's figures against a ledger small enough to add up by hand. "Now" is Wednesday
@@ -122,12 +121,9 @@ const MEMBERSHIPS: [string, 'one-time' | 'subscription', string, string][] = [
 ];
 
 describe('the desk’s dashboard', () => {
-  let testDatabase: TestDatabase;
-  let db: Database;
+  const { db } = useDatabase();
 
   beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    db = createDatabase(testDatabase.url, { maxConnections: testDatabase.embedded ? 1 : 3 });
     const q = (sql: string, params: unknown[]) => db.pool.query(sql, params);
     for (const id of Object.values(users)) {
       await q(`INSERT INTO users (id, "createdAt", "updatedAt") VALUES ($1, $2, $2)`, [
@@ -214,10 +210,6 @@ describe('the desk’s dashboard', () => {
         [email, user, state, confirmExpiresAt && at(confirmExpiresAt)],
       );
     }
-  });
-  afterAll(async () => {
-    await db?.close();
-    await testDatabase?.drop();
   });
 
   it('adds up members, joiners, leavers, money, perk claims and newsletter subscribers as the ledger and the list say', async () => {

@@ -8,8 +8,8 @@ import type { Services } from '../services.js';
 import type { StripeEventDeps } from '../stripe/handle-stripe-event.js';
 import { reconcileUser } from '../stripe/reconcile.js';
 import { lastDayOf } from '../../../contract/last-day.js';
-import { writeAudit } from './audit.js';
-import type { Staff } from './staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 
 /**
  * What an owner can do to one member from the desk. Each change and its audit entry commit

@@ -2,8 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { EXPORT_BATCH_SIZE, EXPORT_QUERY_MARK } from './members-csv.js';
 
 // The members CSV of 100,000 users through the real app on a real port: it streams (the first
@@ -22,14 +22,14 @@ const heapHeld = () => {
 const OWNER = 'csv-owner@example.com';
 
 describe('the members CSV export', () => {
-  let t: TestApp;
+  let t: Site;
   let url: string;
   let cookie: string;
   let exportQueries = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
-    ({ cookie } = await seedMember(t, { role: 'owner' }));
+    t = await withSite({ env: { STAFF_EMAILS: OWNER } });
+    ({ cookie } = await buildMember(t, { role: 'owner' }));
     // The rows are the test's, not the app's: written on a connection of their own, without the
     // app's 3.5 s statement timeout (100,000 rows can take longer on a busy machine).
     const seed = new pg.Client({ connectionString: t.testDatabase.url });

@@ -13,7 +13,7 @@ import { toMembershipView, type MembershipState } from '../memberships/membershi
 import type { Services } from '../services.js';
 import type { StripeMode } from '../stripe/key-check.js';
 import { listUserSessions } from '../sessions/user-sessions.js';
-import { listAudit } from './audit.js';
+import { listAudit } from '../staff/audit.js';
 import { MEMBER_FILTERS } from './member-filters.js';
 import { stripeDashboardUrl } from './stripe-links.js';
 import { describeBrowser } from '../sessions/describe-browser.js';

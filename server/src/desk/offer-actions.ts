@@ -7,8 +7,8 @@ import { DomainError } from '../domain-error.js';
 import { discountedCents, OFFER_COLUMNS, type OfferRow } from '../memberships/offers.js';
 import type { PlanRow } from '../memberships/plan-catalog.js';
 import { callStripe } from '../stripe/call-stripe.js';
-import { writeAudit } from './audit.js';
-import type { Staff } from './staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 
 /**
  * What an owner can do to offers from the desk (docs/decisions/0023-offers-and-trials.md): make

@@ -1,9 +1,10 @@
-import type { PlanChange, PlanId } from '../../../contract/plan-rules.js';
+import type { PlanId } from '../../../contract/plan-rules.js';
+import type { PlanChange } from '../../../contract/plans-api.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { PLAN_COLUMNS, PLAN_ORDER, type PlanRow } from '../memberships/plan-catalog.js';
-import { writeAudit } from './audit.js';
-import type { Staff } from './staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 
 /**
  * What an owner can do to the plans from the desk (docs/decisions/0022-plans.md): each change and

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Actor } from '../content/post-actors.js';
 import type { StaffConfig } from '../config.js';
-import { requireChangingRole, requireMaySeeMembers, staffRoleOf } from '../desk/staff.js';
+import { requireChangingRole, requireMaySeeMembers, staffRoleOf } from '../staff/staff.js';
 import { DomainError } from '../domain-error.js';
 import { adminKeySecret, type KeySecrets } from '../integrations/integrations.js';
 import { invalidToken, keyIdOf, tokenOf, verifyAdminToken } from './admin-token.js';
@@ -79,7 +79,7 @@ export type GhostAccess = 'anyone' | 'posts' | 'see-members' | 'change-members';
 
 /**
  * Lets the caller in, or refuses with 403 (Ghost's NoPermissionError) in the desk's words: a staff
- * token by the desk's rules for its owner's role (desk/staff.ts), without the desk's 12-hour
+ * token by the desk's rules for its owner's role (staff/staff.ts), without the desk's 12-hour
  * sign-in (a token is only made within 12 hours of one); an integration by its documented rights.
  */
 export function requireGhostAccess(caller: AdminCaller, access: GhostAccess): void {

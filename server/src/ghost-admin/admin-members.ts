@@ -1,15 +1,16 @@
 import type pg from 'pg';
+import type { GhostMemberInput } from '../../../contract/ghost-admin-api.js';
 import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
 import { MAX_AUTHOR_NAME } from '../../../contract/authors.js';
 import type { Database } from '../db/database.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
+import { writeAudit } from '../staff/audit.js';
 import { DomainError } from '../domain-error.js';
 import { cleanText, writeAccount, writeConsent } from '../imports/member-accounts.js';
 import type { Mail } from '../mail/mailer.js';
 import { signUpMail } from '../newsletter/sign-up-mail.js';
 import { subscribe } from '../newsletter/subscribers.js';
-import { memberJsonSql } from '../webhooks/webhook-events.js';
+import { memberJsonSql } from '../outbox/webhook-events.js';
 import type { AdminCaller } from './admin-caller.js';
 
 /**
@@ -117,13 +118,20 @@ interface MemberInput {
   subscribed?: boolean;
 }
 
-/** Ghost's member body read: labels as names or `{name}`, consent as `newsletters` or `subscribed`. */
-function readMemberInput(input: Record<string, unknown>): MemberInput {
+/**
+ * Ghost's member body, read by its schema at the route (contract/ghost-admin-api.ts), in the
+ * site's terms: text cleaned and held to its length, labels as names, consent as `newsletters` or
+ * `subscribed`.
+ */
+function readMemberInput(input: GhostMemberInput): MemberInput {
   const read: MemberInput = {};
-  const text = (field: string, max: number, keepLines: boolean) => {
-    const value = input[field];
+  const text = (
+    value: string | null | undefined,
+    field: string,
+    max: number,
+    keepLines: boolean,
+  ) => {
     if (value === undefined || value === null) return value;
-    if (typeof value !== 'string') throw invalidMember(`${field} must be text.`);
     const cleaned = cleanText(value, keepLines);
     if (cleaned !== null && cleaned.length > max) {
       throw invalidMember(`${field} must be at most ${max} characters.`);
@@ -131,33 +139,25 @@ function readMemberInput(input: Record<string, unknown>): MemberInput {
     return cleaned;
   };
   if (input.email !== undefined) {
-    if (typeof input.email !== 'string' || !isValidEmail(normalizeEmail(input.email))) {
-      throw invalidMember('email must be a valid email address.');
-    }
-    read.email = normalizeEmail(input.email);
+    const email = normalizeEmail(input.email);
+    if (!isValidEmail(email)) throw invalidMember('email must be a valid email address.');
+    read.email = email;
   }
   // The name a member's comments and a staff member's byline show: the profile's rule.
-  const name = text('name', MAX_AUTHOR_NAME, false);
+  const name = text(input.name, 'name', MAX_AUTHOR_NAME, false);
   if (name !== undefined) read.name = name;
-  const note = text('note', 2000, true);
+  const note = text(input.note, 'note', 2000, true);
   if (note !== undefined) read.note = note;
   if (input.labels !== undefined) {
-    if (!Array.isArray(input.labels)) throw invalidMember('labels must be a list.');
-    const labels = (input.labels as unknown[]).map((label) => {
-      const name =
-        typeof label === 'string'
-          ? label
-          : typeof (label as { name?: unknown } | null)?.name === 'string'
-            ? (label as { name: string }).name
-            : null;
-      const clean = name === null ? null : cleanText(name, false);
+    const labels = input.labels.map((label) => {
+      const clean = cleanText(typeof label === 'string' ? label : label.name, false);
       if (!clean || clean.length > 191) throw invalidMember('labels must be names or {name}.');
       return clean;
     });
     read.labels = [...new Set(labels)];
   }
-  if (Array.isArray(input.newsletters)) read.subscribed = input.newsletters.length > 0;
-  if (typeof input.subscribed === 'boolean') read.subscribed = input.subscribed;
+  if (input.newsletters !== undefined) read.subscribed = input.newsletters.length > 0;
+  if (input.subscribed !== undefined) read.subscribed = input.subscribed;
   return read;
 }
 
@@ -228,7 +228,7 @@ async function unsubscribe(tx: Tx, email: string) {
 export async function addGhostMember(
   site: AdminMembersSite,
   caller: AdminCaller,
-  input: Record<string, unknown>,
+  input: GhostMemberInput,
   options: { alreadyAgreed: boolean },
 ): Promise<AdminMemberWrite> {
   const { pool } = site.db;
@@ -271,7 +271,7 @@ export async function editGhostMember(
   site: AdminMembersSite,
   caller: AdminCaller,
   id: string,
-  input: Record<string, unknown>,
+  input: GhostMemberInput,
   options: { alreadyAgreed: boolean },
 ): Promise<AdminMemberWrite> {
   const { pool } = site.db;

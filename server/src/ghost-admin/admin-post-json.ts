@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Author } from '../../../contract/authors.js';
-import { PROFILE_NAME_SQL } from '../authors/author-profiles.js';
+import { PROFILE_NAME_SQL } from '../content/author-profiles.js';
 import type { PostRow } from '../content/post-row.js';
 import { ghostPost, type GhostSite } from '../ghost-api/serializers.js';
 import { lexicalOfHtml } from '../imports/ghost-export.js';

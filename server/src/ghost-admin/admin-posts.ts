@@ -1,15 +1,16 @@
 import type pg from 'pg';
+import type { GhostPostInput } from '../../../contract/ghost-admin-api.js';
 import { NewPostBodySchema, PostChangeBodySchema } from '../../../contract/post-bodies.js';
 import type { PostJson } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
-import { ensureAuthorProfile } from '../authors/author-profiles.js';
+import { ensureAuthorProfile } from '../content/author-profiles.js';
 import { withTransaction } from '../db/transaction.js';
 import { createPost, deletePost, updatePost } from '../content/post-editing.js';
 import { publishPost, unpublishPost } from '../content/post-publishing.js';
 import { postJson, readPostRow, type PostRow } from '../content/post-row.js';
 import { summaryOf } from '../content/post-summary.js';
 import { readPostBody } from '../content/post-validation.js';
-import { writeAudit } from '../desk/audit.js';
+import { writeAudit } from '../staff/audit.js';
 import { DomainError } from '../domain-error.js';
 import type { AdminCaller } from './admin-caller.js';
 import {
@@ -18,7 +19,6 @@ import {
   readingMinutesOf,
   slugFromTitle,
   summaryAfterChange,
-  type GhostInput,
   type ReadGhostPost,
 } from './ghost-post-input.js';
 
@@ -97,7 +97,7 @@ export async function createGhostPost(
   site: AdminPostSite,
   caller: AdminCaller,
   resource: GhostResource,
-  input: GhostInput,
+  input: GhostPostInput,
 ): Promise<AdminPostWrite> {
   const read = readGhostPost(input, site);
   if (read.title === undefined) throw invalidGhostField('title', 'is required');
@@ -202,7 +202,7 @@ export async function editGhostPost(
   caller: AdminCaller,
   resource: GhostResource,
   id: number,
-  input: GhostInput,
+  input: GhostPostInput,
 ): Promise<AdminPostWrite> {
   const row = await readGhostRow(site.pool, resource, id);
   const read = readGhostPost(input, site);

@@ -1,3 +1,4 @@
+import type { GhostPostInput } from '../../../contract/ghost-admin-api.js';
 import { parseUploadUrl } from '../../../contract/images.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import type { PostRow } from '../content/post-row.js';
@@ -16,8 +17,6 @@ import { htmlToMarkdown, rewriteImages } from '../imports/html-to-markdown.js';
  * taken and not kept.
  */
 
-export type GhostInput = Record<string, unknown>;
-
 /** A refusal in Ghost's terms: 422 ValidationError, naming the field. */
 export const invalidGhostField = (field: string, message: string) =>
   new DomainError(400, 'invalid_post', `Validation error, cannot save post: ${field} ${message}.`, {
@@ -25,44 +24,27 @@ export const invalidGhostField = (field: string, message: string) =>
     ghostContext: `${field} ${message}`,
   });
 
-/** The one object in `{posts: [object]}` (or `pages`); 400 for anything else. */
-export function readGhostDocument(body: unknown, resource: 'posts' | 'pages'): GhostInput {
-  const list = (body as Record<string, unknown> | null)?.[resource];
-  const first = Array.isArray(list) ? (list[0] as unknown) : undefined;
-  if (!Array.isArray(list) || list.length !== 1 || typeof first !== 'object' || first === null) {
-    throw new DomainError(
-      400,
-      'invalid_request',
-      `Send one ${resource.slice(0, -1)} as {"${resource}": [{…}]}.`,
-      { ghostType: 'BadRequestError' },
-    );
-  }
-  return first as GhostInput;
-}
-
-const textOf = (input: GhostInput, field: string, max: number): string | undefined | null => {
-  const value = input[field];
-  if (value === undefined) return undefined;
-  if (value === null) return null;
-  if (typeof value !== 'string') throw invalidGhostField(field, 'must be text');
-  if (value.length > max) throw invalidGhostField(field, `must be at most ${max} characters`);
+/** A text field as sent (undefined: not sent), held to its length. */
+const textOf = (value: string | null | undefined, field: string, max: number) => {
+  if (value && value.length > max)
+    throw invalidGhostField(field, `must be at most ${max} characters`);
   return value;
 };
 
 /** The site's Markdown for the body the input carries, or undefined when it carries none. */
-export function markdownOf(input: GhostInput, siteUrl: string): string | undefined {
+export function markdownOf(input: GhostPostInput, siteUrl: string): string | undefined {
   let html: string | undefined;
   try {
     if (input.lexical !== undefined && input.lexical !== null) {
-      html = renderLexical(input.lexical as string);
+      html = renderLexical(input.lexical);
     } else if (input.mobiledoc !== undefined && input.mobiledoc !== null) {
-      html = renderMobiledoc(input.mobiledoc as string);
+      html = renderMobiledoc(input.mobiledoc);
     }
   } catch {
     throw invalidGhostField(input.lexical ? 'lexical' : 'mobiledoc', 'is not valid JSON');
   }
   if (html === undefined) {
-    const given = textOf(input, 'html', 2_000_000);
+    const given = textOf(input.html, 'html', 2_000_000);
     if (given === undefined) return undefined;
     html = given ?? '';
   }
@@ -84,21 +66,19 @@ export function ownUploadPath(url: string, siteUrl: string): string | null {
 }
 
 /** Tags as Ghost sends them (names, `{name}` or `{slug}` objects) as the site's topic names. */
-export function tagNamesOf(input: GhostInput, knownNames: ReadonlyMap<string, string>): string[] {
-  const tags = input.tags;
-  if (tags === undefined || tags === null) return [];
-  if (!Array.isArray(tags)) throw invalidGhostField('tags', 'must be a list');
+export function tagNamesOf(
+  input: GhostPostInput,
+  knownNames: ReadonlyMap<string, string>,
+): string[] {
   const names: string[] = [];
-  for (const tag of tags as unknown[]) {
-    const object = typeof tag === 'object' && tag !== null ? (tag as Record<string, unknown>) : {};
+  for (const tag of input.tags ?? []) {
     const name =
       typeof tag === 'string'
         ? tag
-        : typeof object.name === 'string'
-          ? object.name
-          : typeof object.slug === 'string'
-            ? (knownNames.get(object.slug) ?? object.slug.replace(/-/g, ' '))
-            : null;
+        : (tag.name ??
+          (tag.slug === undefined
+            ? null
+            : (knownNames.get(tag.slug) ?? tag.slug.replace(/-/g, ' '))));
     if (name === null) throw invalidGhostField('tags', 'must be names or {name} or {slug}');
     const trimmed = name.trim();
     // Ghost's internal tags (`#…`) are for its themes: not topics.
@@ -136,25 +116,27 @@ const VISIBILITIES: Record<string, 'public' | 'members'> = {
 };
 
 export function readGhostPost(
-  input: GhostInput,
+  input: GhostPostInput,
   site: { siteUrl: string; topicNames: ReadonlyMap<string, string> },
 ): ReadGhostPost {
   const read: ReadGhostPost = {};
-  const title = textOf(input, 'title', 200);
+  const title = textOf(input.title, 'title', 200);
   if (title !== undefined) {
     if (!title?.trim()) throw invalidGhostField('title', 'is required');
     read.title = title.replace(/\s+/g, ' ').trim();
   }
-  const slug = textOf(input, 'slug', 180);
+  const slug = textOf(input.slug, 'slug', 180);
   if (slug) read.slug = cleanSlug(slug, read.title ?? slug, slug);
   const body = markdownOf(input, site.siteUrl);
   if (body !== undefined) read.body = body;
   if (input.visibility !== undefined) {
-    const visibility = VISIBILITIES[String(input.visibility)];
+    const visibility = Object.hasOwn(VISIBILITIES, input.visibility)
+      ? VISIBILITIES[input.visibility]
+      : undefined;
     if (!visibility) throw invalidGhostField('visibility', 'must be public, members or paid');
     read.visibility = visibility;
   }
-  const image = textOf(input, 'feature_image', 2000);
+  const image = textOf(input.feature_image, 'feature_image', 2000);
   if (image !== undefined) {
     const path = image === null || image === '' ? null : ownUploadPath(image, site.siteUrl);
     if (image && !path) {
@@ -165,13 +147,13 @@ export function readGhostPost(
     }
     read.featureImage = path;
   }
-  const alt = textOf(input, 'feature_image_alt', 500);
+  const alt = textOf(input.feature_image_alt, 'feature_image_alt', 500);
   if (alt !== undefined) read.featureImageAlt = alt?.trim() || null;
-  const seoTitle = textOf(input, 'meta_title', 120);
+  const seoTitle = textOf(input.meta_title, 'meta_title', 120);
   if (seoTitle !== undefined) read.seoTitle = seoTitle?.trim() || null;
-  const seoDescription = textOf(input, 'meta_description', 300);
+  const seoDescription = textOf(input.meta_description, 'meta_description', 300);
   if (seoDescription !== undefined) read.seoDescription = seoDescription?.trim() || null;
-  const excerpt = textOf(input, 'custom_excerpt', 300);
+  const excerpt = textOf(input.custom_excerpt, 'custom_excerpt', 300);
   if (excerpt !== undefined) read.excerpt = excerpt?.trim() || null;
   if (input.tags !== undefined) read.tags = tagNamesOf(input, site.topicNames);
   if (input.status !== undefined) {
@@ -180,7 +162,7 @@ export function readGhostPost(
     }
     read.status = input.status;
   }
-  const publishedAt = textOf(input, 'published_at', 40);
+  const publishedAt = textOf(input.published_at, 'published_at', 40);
   if (publishedAt !== undefined) {
     const at = publishedAt === null ? null : new Date(publishedAt);
     if (at && Number.isNaN(at.getTime())) {
@@ -191,7 +173,7 @@ export function readGhostPost(
   if (read.status === 'scheduled' && !(read.publishedAt && read.publishedAt > new Date())) {
     throw invalidGhostField('published_at', 'must be in the future for a scheduled post');
   }
-  const updatedAt = textOf(input, 'updated_at', 40);
+  const updatedAt = textOf(input.updated_at, 'updated_at', 40);
   if (updatedAt) read.updatedAt = updatedAt;
   return read;
 }

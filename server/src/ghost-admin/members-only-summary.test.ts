@@ -1,46 +1,27 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_DATA_PATH } from '../../../contract/site-data.js';
 import { SITE_FILE_PATHS } from '../../../contract/site-index.js';
 import { GhostAdminAPI, type GhostAdminApi, type GhostItem } from '#test/ghost-admin-client';
-import { seedStaff, type SeededMember } from '#test/members';
-import { freePort } from '#test/site';
-import { createTestApp, type TestApp } from '#test/test-app';
-import { clientDistDir, ssrDistDir } from '../paths.js';
+import { buildIntegration } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 
 // A members-only post written by an app that sends no excerpt (iA Writer, Ulysses): its summary
 // is made from what visitors may read, else its title, so its members-only words reach no page,
-// list, feed, search result or Content API answer. Drawn pages are read too when the app is built.
+// list, feed, search result or Content API answer, drawn pages included.
 
 const OWNER = 'members-summary-owner@example.com';
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
-let t: TestApp;
+let t: Site;
 let site: string;
-let owner: SeededMember;
 let admin: GhostAdminApi;
 let contentKey: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  site = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
-    ...(built && { clientDir: clientDistDir, ssrDir: ssrDistDir }),
-    env: { SITE_URL: site, STAFF_EMAILS: OWNER },
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  [owner] = await seedStaff(t, 'owner');
-  const made = await t.app.inject({
-    method: 'POST',
-    url: '/api/desk/integrations',
-    headers: { cookie: owner.cookie },
-    payload: { name: 'Ulysses' },
-  });
-  expect(made.statusCode, made.body).toBe(201);
-  const integration = made.json<{ integration: { adminKey: string; contentKey: string } }>();
-  contentKey = integration.integration.contentKey;
-  admin = GhostAdminAPI({ url: site, key: integration.integration.adminKey, version: 'v5.0' });
+  t = await withSite({ built: true, listen: true, env: { STAFF_EMAILS: OWNER } });
+  site = t.url;
+  const integration = await buildIntegration(t, { name: 'Ulysses' });
+  contentKey = integration.contentKey;
+  admin = GhostAdminAPI({ url: site, key: integration.adminKey, version: 'v5.0' });
 });
 
 afterAll(async () => {
@@ -60,7 +41,7 @@ const contentApi = (path: string) =>
 /**
  * Everything a visitor or a Content API key can read of a published post, by where it is read:
  * the home page, its section's list, its own page, its topics' and its author's pages (the
- * screens' data, and the drawn pages when the app is built), the feeds, a search for `word`, the
+ * screens' data, and the drawn pages), the feeds, a search for `word`, the
  * Content API's lists and the post itself.
  */
 async function publicSurfaces(
@@ -83,7 +64,7 @@ async function publicSurfaces(
   ];
   const reads: [string, Promise<string>][] = [
     ...pages.map((page): [string, Promise<string>] => [`data of ${page}`, siteData(page)]),
-    ...(built ? pages.map((page): [string, Promise<string>] => [`page ${page}`, text(page)]) : []),
+    ...pages.map((page): [string, Promise<string>] => [`page ${page}`, text(page)]),
     ...feeds.map((feed): [string, Promise<string>] => [`feed ${feed}`, text(feed)]),
     // What it found: the answer says the query again.
     ['search', text(`/api/search?q=${encodeURIComponent(word)}`).then(resultsOf)],

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { createAdminKey, type KeySecrets } from '../integrations/integrations.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter, type FieldValues } from './filter.js';
-import { GhostError } from './ghost-error.js';
+import { DomainError } from '../domain-error.js';
 
 // The part of Ghost's filter language the Content API takes (docs/ghost-api.md): what it keeps and
 // leaves out of a few records, and the 400 it answers for what it does not understand.
@@ -75,8 +75,12 @@ describe('the Content API’s filter', () => {
       } catch (error) {
         thrown = error;
       }
-      expect(thrown, filter).toBeInstanceOf(GhostError);
-      expect(thrown).toMatchObject({ status: 400, type: 'BadRequestError', message });
+      expect(thrown, filter).toBeInstanceOf(DomainError);
+      expect(thrown).toMatchObject({
+        status: 400,
+        details: { ghostType: 'BadRequestError' },
+        message,
+      });
     }
   });
 });

@@ -1,24 +1,32 @@
+import { DomainError } from '../domain-error.js';
+
 /**
- * A refusal of Ghost's APIs, answered in Ghost's shape (`{errors: [{message, type, context}]}`,
- * docs/ghost-api.md) by the area's error handler (routes/ghost-api/index.ts). `type` is Ghost's
- * error class name, which clients read: `BadRequestError`, `UnauthorizedError`, `NotFoundError`…
+ * A refusal of Ghost's APIs: a DomainError that names Ghost's error type (its class name, which
+ * clients read: `BadRequestError`, `UnauthorizedError`, `NotFoundError`…) and, for some, Ghost's
+ * `context`. The one error handler writes it in Ghost's shape on Ghost's routes
+ * (http/ghost-errors.ts).
  */
-export class GhostError extends Error {
-  override name = 'GhostError';
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly context: string | null = null,
-  ) {
-    super(message);
-  }
+function ghostRefusal(
+  status: number,
+  code: string,
+  ghostType: string,
+  message: string,
+  context: string | null = null,
+): DomainError {
+  return new DomainError(status, code, message, {
+    ghostType,
+    ...(context !== null && { ghostContext: context }),
+  });
 }
 
 export const badRequest = (message: string, context: string | null = null) =>
-  new GhostError(400, 'BadRequestError', message, context);
+  ghostRefusal(400, 'bad_request', 'BadRequestError', message, context);
 
-export const notFound = (message: string) => new GhostError(404, 'NotFoundError', message);
+export const notFound = (message: string) =>
+  ghostRefusal(404, 'not_found', 'NotFoundError', message);
+
+export const unauthorized = (message: string) =>
+  ghostRefusal(401, 'unauthorized', 'UnauthorizedError', message);
 
 /** Ghost's error type for a status, for errors raised outside the Ghost modules. */
 export function ghostTypeOfStatus(status: number): string {

@@ -7,10 +7,10 @@ import {
 } from '../../../contract/gifts.js';
 import { formatMoney } from '../../../contract/plan-rules.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { DomainError } from '../domain-error.js';
-import { hashLinkToken, newLinkToken } from '../http/link-tokens.js';
+import { hashLinkToken, newLinkToken } from '../mail/link-tokens.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 
 /**

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY } from './security-headers.js';
 
 /** What a raw HTTP exchange on a real socket gave back: the status line and the body. */
@@ -41,11 +41,11 @@ const request = (line: string, headers = 'Host: cohort.test\r\nConnection: close
   `${line}\r\n${headers}\r\n`;
 
 describe('the edges of HTTP', () => {
-  let t: TestApp;
+  let t: Site;
   let port: number;
 
   beforeAll(async () => {
-    t = await createTestApp({ httpTimeouts: { headersMs: 500, requestMs: 1_500 } });
+    t = await withSite({ httpTimeouts: { headersMs: 500, requestMs: 1_500 } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { describeError, NOT_HTTP } from '../plugins/app/error-handler.js';
 import { errorBody } from './errors.js';
 
 /** How long a client may take to send its headers, and its whole request (body included). */
@@ -14,66 +16,28 @@ export interface HttpTimeouts {
  */
 export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
-/** Router errors Fastify raises before any route runs, in our error shape. */
-const ROUTER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_BAD_URL: { status: 400, code: 'bad_request', message: 'The address is not valid.' },
-  FST_ERR_MAX_PARAM_LENGTH: {
-    status: 414,
-    code: 'uri_too_long',
-    message: 'The address is too long.',
-  },
-};
-
+/** Router errors Fastify raises before any route runs (a bad address), in the site's shape. */
 export function frameworkErrors(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const known = ROUTER_ERRORS[error.code];
-  if (!known) request.log.error({ err: error }, 'router error');
-  const { status, code, message } = known ?? {
-    status: 500,
-    code: 'internal_error',
-    message: 'Something went wrong on our side.',
-  };
-  void reply.code(status).send(errorBody(code, message));
-}
-
-/** What Node's HTTP parser refuses (an unknown method, oversized headers, a timeout). */
-function clientErrorAnswer(code: string | undefined) {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return {
-      status: 408,
-      text: 'Request Timeout',
-      code: 'request_timeout',
-      message: 'The request took too long to arrive.',
-    };
-  }
-  if (code === 'HPE_HEADER_OVERFLOW') {
-    return {
-      status: 431,
-      text: 'Request Header Fields Too Large',
-      code: 'headers_too_large',
-      message: 'The request headers are too large.',
-    };
-  }
-  return {
-    status: 400,
-    text: 'Bad Request',
-    code: 'bad_request',
-    message: 'The request is not valid HTTP.',
-  };
+  const described = describeError(error);
+  if (described.logAs) request.log.error({ err: error }, 'router error');
+  void reply.code(described.status).send(errorBody(described.code, described.message));
 }
 
 /** Answers a request Node could not parse in our error shape, then closes the connection. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const answer = clientErrorAnswer(error.code);
-  const body = JSON.stringify(errorBody(answer.code, answer.message));
+  // What Node's parser refuses is the client's doing: a 400 unless it is known to be more.
+  const described = describeError(error);
+  const { status, code, message } = described.status >= 500 ? NOT_HTTP : described;
+  const body = JSON.stringify(errorBody(code, message));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${answer.status} ${answer.text}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +

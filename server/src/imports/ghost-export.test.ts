@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#test/site';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, buildStaff, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { htmlOfMarkdown } from './ghost-export.js';
 import { plainTextOf } from '../content/markdown-text.js';
@@ -72,24 +72,19 @@ const bodies = (image: string) => ({
 });
 
 describe('the Ghost export', () => {
-  let t: TestApp;
-  let owner: SeededMember;
+  let t: Site;
+  let owner: Member;
   let exported: GhostExport;
   let raw: string;
   let folder: string;
-  let comped: SeededMember;
-  let labelled: SeededMember;
+  let comped: Member;
+  let labelled: Member;
   /** The site's own address (a real port: the fresh site fetches its images from it). */
   let site = '';
   let uploadedImage = '';
   const compUntil = new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString().slice(0, 10);
 
-  const call = (
-    who: SeededMember,
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: object,
-  ) =>
+  const call = (who: Member, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({
       method,
       url,
@@ -114,11 +109,11 @@ describe('the Ghost export', () => {
     folder = await mkdtemp(join(tmpdir(), 'cohort-ghost-export-test-'));
     const port = await freePort();
     site = `http://127.0.0.1:${port}`;
-    t = await createTestApp({
+    t = await withSite({
       env: { SITE_URL: site, STAFF_EMAILS: OWNER, UPLOADS_DIR: join(folder, 'uploads') },
     });
     await t.app.listen({ port, host: '127.0.0.1' });
-    [owner] = await seedStaff(t, 'owner');
+    [owner] = await buildStaff(t, 'owner');
     const form = new FormData();
     const png = await sharp({
       create: { width: 300, height: 200, channels: 3, background: '#336699' },
@@ -201,13 +196,13 @@ describe('the Ghost export', () => {
       {},
     );
 
-    comped = await seedMember(t, { email: 'comped@example.com' });
+    comped = await buildMember(t, { email: 'comped@example.com' });
     const comp = await call(owner, 'POST', `/api/desk/members/${comped.userId}/comps`, {
       until: compUntil,
       reason: 'Helped with the letter',
     });
     expect(comp.statusCode, comp.body).toBe(200);
-    labelled = await seedMember(t, { email: 'labelled@example.com', paid: true });
+    labelled = await buildMember(t, { email: 'labelled@example.com', paid: true });
     await t.database.pool.query(
       `UPDATE users SET name = 'Sam Neighbour', note = 'Flat 12', labels = '{Elm Court,Volunteer}' WHERE id = $1`,
       [labelled.userId],
@@ -388,7 +383,7 @@ describe('the Ghost export', () => {
   it('imported into a fresh site, gives back the same posts, pages, topics and members', async () => {
     const file = join(folder, 'export.json');
     await writeFile(file, raw);
-    const fresh = await createTestApp({
+    const fresh = await withSite({
       env: { SITE_URL: 'https://arriving.example.org', UPLOADS_DIR: join(folder, 'fresh-uploads') },
     });
     try {
@@ -411,7 +406,7 @@ describe('the Ghost export', () => {
       expect(report.images).toEqual({ stored: 1, notFetched: [] });
       expect(report.topics).toBe(2);
 
-      const read = async (pool: TestApp['database']['pool']) =>
+      const read = async (pool: Site['database']['pool']) =>
         (
           await pool.query<{
             kind: string;
@@ -437,7 +432,7 @@ describe('the Ghost export', () => {
         }));
       expect(await read(fresh.database.pool)).toEqual(await read(t.database.pool));
 
-      const people = async (pool: TestApp['database']['pool']) =>
+      const people = async (pool: Site['database']['pool']) =>
         (
           await pool.query<{
             email: string;
@@ -448,7 +443,7 @@ describe('the Ghost export', () => {
         ).rows;
       expect(await people(fresh.database.pool)).toEqual(await people(t.database.pool));
 
-      const compEnd = async (pool: TestApp['database']['pool']) =>
+      const compEnd = async (pool: Site['database']['pool']) =>
         (
           await pool.query<{ periodEnd: Date }>(
             `SELECT e."periodEnd" FROM entitlements e JOIN users u ON u.id = e."userId"

@@ -7,7 +7,7 @@ import { toHast } from 'mdast-util-to-hast';
 import type pg from 'pg';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
-import { profileNameSql } from '../authors/author-profiles.js';
+import { profileNameSql } from '../content/author-profiles.js';
 import type { StaffConfig } from '../config.js';
 import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';

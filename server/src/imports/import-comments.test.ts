@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useImportDeps } from '#test/import-posts-target';
 import { sample } from '#test/migration-samples';
-import { testConfig } from '#test/test-app';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createMailer } from '../mail/mailer.js';
-import { folderStore } from '../uploads/image-store.js';
-import { runImport, type ImportDeps } from './run-import.js';
+import { runImport } from './run-import.js';
 
 // WordPress's comments come with its posts (docs/migrating.md): the approved ones of the theme
 // unit test in ../shared/migration-samples (pingbacks, trackbacks and those held for approval
@@ -29,30 +22,7 @@ interface CommentRow {
 }
 
 describe('WordPress comments', () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
-  let scratch: string;
-  let deps: ImportDeps;
-
-  beforeAll(async () => {
-    database = await createMigratedTestDatabase();
-    pool = new pg.Pool({ connectionString: database.url, max: database.embedded ? 1 : 4 });
-    scratch = await mkdtemp(join(tmpdir(), 'cohort-import-comments-'));
-    const config = testConfig({ UPLOADS_DIR: join(scratch, 'uploads') });
-    deps = {
-      pool,
-      imageStore: folderStore(config.uploads.dir),
-      config,
-      stripe: null,
-      mail: createMailer({ smtpUrl: undefined, from: config.mailFrom, log: { info: () => {} } }),
-      fetchRemoteImages: false,
-    };
-  });
-  afterAll(async () => {
-    await pool.end();
-    await database.drop();
-    await rm(scratch, { recursive: true, force: true });
-  });
+  const { pool, deps } = useImportDeps();
 
   /** The comments on the post with this slug, oldest first. */
   const commentsOn = async (slug: string) =>

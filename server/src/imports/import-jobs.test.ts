@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createDatabase, type Database } from '../db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDatabase } from '#test/with-site';
 import { withTransaction } from '../db/transaction.js';
 import { PROGRESS_EVERY_MS, ProgressWriter } from './import-jobs.js';
 
@@ -10,17 +9,10 @@ import { PROGRESS_EVERY_MS, ProgressWriter } from './import-jobs.js';
 // import ends. Each write is counted by a trigger on the real table.
 
 describe('an import’s progress', () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
+  // As the tests' apps: a second connection asked for inside a transaction is refused.
+  const { db: database } = useDatabase({ refuseSecondConnections: true });
 
   beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    database = createDatabase(testDatabase.url, {
-      maxConnections: testDatabase.embedded ? 1 : 3,
-      embedded: testDatabase.embedded,
-      // As the tests' apps: a second connection asked for inside a transaction is refused.
-      refuseSecondConnections: true,
-    });
     await database.pool.query(`
       CREATE TABLE progress_writes (at timestamptz NOT NULL, progress jsonb NOT NULL);
       CREATE FUNCTION count_progress_write() RETURNS trigger AS $$
@@ -30,10 +22,6 @@ describe('an import’s progress', () => {
         END $$ LANGUAGE plpgsql;
       CREATE TRIGGER progress_written AFTER UPDATE OF progress ON imports
         FOR EACH ROW EXECUTE FUNCTION count_progress_write();`);
-  });
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
   });
 
   it('is written at once, then at most every 500 ms with the latest, and its last report when it stops, whatever transaction the importer reports from', async () => {

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type pg from 'pg';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import type { Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 import { DomainError } from '../domain-error.js';
 import {
   runImport,

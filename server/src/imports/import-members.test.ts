@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempFolder } from '#test/temp-folder';
 import type { StripeObject } from '#test/fake-stripe';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { planLookupKey } from '../stripe/cohort-sales.js';
 import { writeMembers, type MemberImportDeps, type MemberImportOptions } from './import-members.js';
@@ -82,7 +82,7 @@ describe('importing members', () => {
 
     // Already here before the import: an account with a name, an address that unsubscribed, and
     // an account someone registered with a password but never proved.
-    const here = await seedMember(site, { email: 'here@example.com' });
+    const here = await buildMember(site, { email: 'here@example.com' });
     await site.database.pool.query('UPDATE users SET name = $2 WHERE id = $1', [
       here.userId,
       'Kept Name',
@@ -103,7 +103,7 @@ describe('importing members', () => {
        VALUES (gen_random_uuid(), 'claimed@example.com', 'scrypt$not-a-real-hash', 1, now())`,
     );
     // A member here who paid with a card whose Stripe customer the file names for someone else.
-    const cardHolder = await seedMember(site, { email: 'card-holder@example.com' });
+    const cardHolder = await buildMember(site, { email: 'card-holder@example.com' });
     await site.database.pool.query('INSERT INTO stripe_customers (id, "userId") VALUES ($1, $2)', [
       customers.shared,
       cardHolder.userId,

@@ -5,7 +5,7 @@ import { pageSlugProblem, postPath, type PostKind } from '../../../contract/post
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
 import { cutAtWord, summaryOf } from '../content/post-summary.js';
-import { ensureImportedAuthor } from '../authors/author-profiles.js';
+import { ensureImportedAuthor } from '../content/author-profiles.js';
 import { setPostAuthors } from '../content/post-authors.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
@@ -355,7 +355,7 @@ function lifecycleOf(post: SourcePost): Pick<ImportedPost, 'status' | 'published
 
 /**
  * Gives an imported post the authors its export named, in their order, each a profile here
- * (found by slug, address or name, else made: authors/author-profiles.ts). A post whose export
+ * (found by slug, address or name, else made: content/author-profiles.ts). A post whose export
  * names nobody (Substack's) keeps the authors it had, if it was imported before.
  */
 async function creditImportedAuthors(tx: Tx, postId: number, authors: readonly SourceAuthor[]) {

@@ -6,7 +6,7 @@ import {
 } from '../../../contract/account-rules.js';
 import { cleanLine, cleanProse } from '../../../contract/text-hygiene.js';
 import type { Tx } from '../db/transaction.js';
-import { recordMemberEvent } from '../webhooks/webhook-events.js';
+import { recordMemberEvent } from '../outbox/webhook-events.js';
 import type { SourceMember } from './source.js';
 
 // Accounts and consent for an import's members (import-members.ts): each member's row of the

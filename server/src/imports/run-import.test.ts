@@ -2,14 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/test-app';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createMailer } from '../mail/mailer.js';
+import { useImportDeps } from '#test/import-posts-target';
 import { MIGRATION_SAMPLES } from '#test/migration-samples';
-import { folderStore } from '../uploads/image-store.js';
-import { runImport, type ImportDeps, type ImportProgress } from './run-import.js';
+import { runImport, type ImportProgress } from './run-import.js';
 import { ImportFileError, type ImportCounts } from './source.js';
 import { writeZip } from './test-zip.js';
 
@@ -41,28 +37,13 @@ const accounted = (counts: ImportCounts) =>
   counts.created + counts.updated + counts.unchanged + counts.skipped.length;
 
 describe('a whole import', () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  const { pool, deps } = useImportDeps();
   let scratch: string;
-  let deps: ImportDeps;
 
   beforeAll(async () => {
-    database = await createMigratedTestDatabase();
-    pool = new pg.Pool({ connectionString: database.url, max: database.embedded ? 1 : 4 });
     scratch = await mkdtemp(join(tmpdir(), 'cohort-run-import-'));
-    const config = testConfig({ UPLOADS_DIR: join(scratch, 'uploads') });
-    deps = {
-      pool,
-      imageStore: folderStore(config.uploads.dir),
-      config,
-      stripe: null,
-      mail: createMailer({ smtpUrl: undefined, from: config.mailFrom, log: { info: () => {} } }),
-      fetchRemoteImages: false,
-    };
   });
   afterAll(async () => {
-    await pool.end();
-    await database.drop();
     await rm(scratch, { recursive: true, force: true });
   });
   beforeEach(async () => {

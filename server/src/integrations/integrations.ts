@@ -9,8 +9,8 @@ import {
 import type pg from 'pg';
 import { MAX_INTEGRATION_NAME } from '../../../contract/integrations-api.js';
 import { contentChanged } from '../content/content-changes.js';
-import type { Staff } from '../desk/staff.js';
-import { writeAudit } from '../desk/audit.js';
+import type { Staff } from '../staff/staff.js';
+import { writeAudit } from '../staff/audit.js';
 import { DomainError } from '../domain-error.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';

@@ -10,7 +10,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { earlyAccessMetadata, giftMetadata } from '../stripe/cohort-sales.js';
 import { withTransaction } from '../db/transaction.js';
-import { hashLinkToken } from '../http/link-tokens.js';
+import { hashLinkToken } from '../mail/link-tokens.js';
 import { deriveMembership, type EntitlementState, type LedgerEntry } from './derive-membership.js';
 import { claimGift } from '../gifts/gift-ledger.js';
 

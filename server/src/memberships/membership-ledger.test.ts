@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { seedMember } from '#test/members';
+import type { FakeStripe } from '#test/fake-stripe';
+import { buildMember } from '#test/factories';
 import { sessionCookieOf } from '#test/registration';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
 import { newVisitor, visitorWith, type Visitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { earlyAccessMetadata } from '../stripe/cohort-sales.js';
 
 // The whole life of a payment, against the real app and PostgreSQL, with Stripe's side played by
@@ -16,15 +16,14 @@ const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined
 
 describe('a membership through the whole life of a payment', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await createTestAppWithStripe(stripe);
+    t = await withSite({ payments: true });
+    stripe = t.stripe;
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
   });
   // Each story starts with nothing in flight: what one left undelivered never reaches the next.
   beforeEach(() => stripe.clearPending());
@@ -59,7 +58,7 @@ describe('a membership through the whole life of a payment', () => {
 
   /** A browser signed in to an account of its own, with a password to sign in elsewhere. */
   async function account(email?: string): Promise<Visitor> {
-    const member = await seedMember(t, { email, password: PASSWORD });
+    const member = await buildMember(t, { email, password: PASSWORD });
     return visitorWith(t.app, member.userId, member.cookie);
   }
 

@@ -11,7 +11,7 @@ import {
   type LedgerSubscription,
 } from './derive-membership.js';
 import { lockUserId, recomputeMembership } from './ledger.js';
-import { recordMemberEvent } from '../webhooks/webhook-events.js';
+import { recordMemberEvent } from '../outbox/webhook-events.js';
 
 /**
  * Cohort's membership rules, in one place (docs/decisions/0008-membership-ledger.md).

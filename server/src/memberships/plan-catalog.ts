@@ -1,11 +1,6 @@
 import type pg from 'pg';
-import {
-  PLAN_IDS,
-  PLAN_SHAPES,
-  type DeskPlan,
-  type Plan,
-  type PlanId,
-} from '../../../contract/plan-rules.js';
+import { PLAN_IDS, PLAN_SHAPES, type PlanId } from '../../../contract/plan-rules.js';
+import type { DeskPlan, Plan } from '../../../contract/plans-api.js';
 import { DomainError } from '../domain-error.js';
 
 /**

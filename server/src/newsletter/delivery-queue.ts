@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
-import { withTransaction, type Tx } from '../db/transaction.js';
+import { withTransaction } from '../db/transaction.js';
+import { isLastTry, type Job, type JobQueue, type Queue } from '../jobs/job-queue.js';
 import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
 import { classifySmtpFailure, type Mailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
@@ -8,7 +8,7 @@ import { issueMailFor, type IssueMailSite, type RenderedIssue } from './render-i
 import type { UnsubscribeTokens } from './tokens.js';
 
 /**
- * Newsletter deliveries on a durable job queue in PostgreSQL (pg-boss, schema `pgboss`): one job
+ * Newsletter deliveries on the durable job queue in PostgreSQL (jobs/job-queue.ts): one job
  * per (issue, subscriber), whose id is the id of the delivery row that records what happened.
  * The row, not the job, is the truth: a job that runs again after a crash finds its row `sent`
  * and does nothing. See docs/decisions/0011-newsletter-queue.md.
@@ -23,9 +23,9 @@ export interface QueueTimings {
   /** Seconds before the first retry (then about 2×, 4×, … with jitter). */
   retryDelaySeconds: number;
   /**
-   * A job still running after this long is taken as its worker's death and tried again (pg-boss
-   * checks every `maintenanceSeconds`): so a crashed worker's deliveries resume within a minute
-   * even when no sender restarts.
+   * A job still running after this long is taken as its worker's death and tried again (the job
+   * queue checks every `maintenanceSeconds`): so a crashed worker's deliveries resume within a
+   * minute even when no sender restarts.
    */
   expireSeconds: number;
   maintenanceSeconds: number;
@@ -40,42 +40,18 @@ export const DEFAULT_TIMINGS: QueueTimings = {
 
 export const queueName = (slug: string) => `newsletter-${slug}`;
 
-/** pg-boss on the app's own pool (so it works on the embedded database too). */
-export async function startQueue(pool: pg.Pool, timings: QueueTimings): Promise<PgBoss> {
-  const boss = new PgBoss({
-    db: { executeSql: (text, values) => pool.query(text, values) },
-    schema: 'pgboss',
-    schedule: false,
-    supervise: true,
-    maintenanceIntervalSeconds: timings.maintenanceSeconds,
-  });
-  boss.on('error', () => {});
-  await boss.start();
-  return boss;
+export interface DeliveryJob {
+  deliveryId: string;
 }
 
-export async function ensureIssueQueue(boss: PgBoss, slug: string, timings: QueueTimings) {
-  const name = queueName(slug);
-  if (await boss.getQueue(name)) return name;
-  await boss
-    .createQueue(name, {
-      name,
-      retryLimit: timings.retryLimit,
-      retryDelay: timings.retryDelaySeconds,
-      retryBackoff: true,
-      expireInSeconds: timings.expireSeconds,
-    })
-    .catch(async (error: unknown) => {
-      // Created by another process at the same moment.
-      if (!(await boss.getQueue(name))) throw error;
-    });
-  return name;
+/** The issue's queue, with the timings' retries and expiry; its jobs are fetched by the sender. */
+export function issueQueue(
+  jobs: JobQueue,
+  slug: string,
+  timings: QueueTimings,
+): Queue<DeliveryJob> {
+  return jobs.define<DeliveryJob>({ name: queueName(slug), policy: timings });
 }
-
-/** Adapts one transaction's connection for pg-boss's `db` option. */
-const bossDb = (tx: Tx) => ({
-  executeSql: (text: string, values: unknown[]) => tx.query(text, values),
-});
 
 /**
  * Who an issue goes to, for `s` a newsletter_subscribers row: a confirmed address, and for a
@@ -94,12 +70,13 @@ const IS_RECIPIENT = `s."state" = 'confirmed'
  */
 export async function queueIssue(
   { db }: Pick<Services, 'db'>,
-  boss: PgBoss,
+  queue: Queue<DeliveryJob>,
   slug: string,
   /** Only subscribers whose address is a member's (a members-only issue). */
   membersOnly = false,
 ): Promise<number> {
-  const name = queueName(slug);
+  // Before the transactions: on the embedded database a transaction holds the one connection.
+  await queue.start();
   let queued = 0;
   for (;;) {
     const added = await withTransaction(db.pool, async (tx) => {
@@ -116,12 +93,10 @@ export async function queueIssue(
          RETURNING "id"`,
         [slug, membersOnly, [...ACCESS_STATUSES]],
       );
-      if (rows.length > 0) {
-        await boss.insert(
-          rows.map((row) => ({ id: row.id, name, data: { deliveryId: row.id } })),
-          { db: bossDb(tx) },
-        );
-      }
+      await queue.insert(
+        rows.map((row) => ({ id: row.id, data: { deliveryId: row.id } })),
+        tx,
+      );
       return rows.length;
     });
     queued += added;
@@ -195,11 +170,7 @@ interface DeliveryRow {
 }
 
 /** Delivers one job's mail and records the outcome on its row. */
-async function deliver(
-  pool: pg.Pool,
-  worker: Worker,
-  job: PgBoss.JobWithMetadata<{ deliveryId: string }>,
-): Promise<Outcome> {
+async function deliver(pool: pg.Pool, worker: Worker, job: Job<DeliveryJob>): Promise<Outcome> {
   const { deliveryId } = job.data;
   const { rows } = await pool.query<DeliveryRow>(
     `SELECT d."state", s."email", s."id" AS "subscriberId", s."state" AS "subscriberState",
@@ -233,7 +204,7 @@ async function deliver(
     await worker.mailer.send(mail);
   } catch (error) {
     const failure = classifySmtpFailure(error);
-    const lastTry = failure.kind === 'permanent' || job.retryCount >= job.retryLimit;
+    const lastTry = failure.kind === 'permanent' || isLastTry(job);
     await pool.query(
       `UPDATE newsletter_deliveries
           SET "attempts" = "attempts" + 1, "lastError" = $2, "updatedAt" = now(),
@@ -276,18 +247,14 @@ async function deliver(
  */
 export async function workIssueQueue(
   pool: pg.Pool,
-  boss: PgBoss,
+  queue: Queue<DeliveryJob>,
   slug: string,
   worker: Worker,
   signal?: AbortSignal,
 ): Promise<void> {
-  const name = queueName(slug);
   const batchSize = Math.max(worker.concurrency * 4, 20);
   while (!signal?.aborted) {
-    const jobs = await boss.fetch<{ deliveryId: string }>(name, {
-      batchSize,
-      includeMetadata: true,
-    });
+    const jobs = await queue.fetch(batchSize);
     if (jobs.length === 0) {
       const { rows } = await pool.query<{ left: number }>(
         `SELECT count(*)::int AS left FROM newsletter_deliveries
@@ -305,7 +272,7 @@ export async function workIssueQueue(
       for (let job = jobs[next++]; job; job = jobs[next++]) {
         const outcome = await deliver(pool, worker, job);
         if (outcome === 'retry') {
-          await boss.fail(name, job.id, { message: 'temporary SMTP failure' });
+          await queue.fail(job.id, 'temporary SMTP failure');
         } else {
           finished.push(job.id);
         }
@@ -313,7 +280,7 @@ export async function workIssueQueue(
       }
     };
     await Promise.all(Array.from({ length: Math.min(worker.concurrency, jobs.length) }, lane));
-    if (finished.length > 0) await boss.complete(name, finished);
+    if (finished.length > 0) await queue.complete(finished);
   }
 }
 

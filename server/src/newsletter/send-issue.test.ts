@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertConfirmedSubscribers, TEST_ISSUE, TEST_SITE } from '#test/newsletter-fixtures';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
-import { createDatabase, type Database } from '../db/database.js';
+import { useDatabase } from '#test/with-site';
 import { createMailer } from '../mail/mailer.js';
 import { csvCell, exportConfirmedSubscribers } from './export-csv.js';
 import { countRecipients } from './delivery-queue.js';
@@ -13,22 +12,14 @@ import { createUnsubscribeTokens } from './tokens.js';
 const SECRET = 'send-issue-test-secret-0123456789abcdef0123';
 
 describe('sending an issue', () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
+  const { db: database, testDatabase } = useDatabase({ maxConnections: 5 });
   let smtp: SmtpCapture;
 
   beforeAll(async () => {
-    testDatabase = await createMigratedTestDatabase();
-    database = createDatabase(testDatabase.url, {
-      maxConnections: testDatabase.embedded ? 1 : 5,
-      embedded: testDatabase.embedded,
-    });
     smtp = await new SmtpCapture().start();
   });
   afterAll(async () => {
-    await database?.close();
     await smtp?.stop();
-    await testDatabase?.drop();
   });
 
   const send = async (issue: NewsletterIssue = TEST_ISSUE) => {

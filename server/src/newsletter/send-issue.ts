@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import type { Database } from '../db/database.js';
+import { createJobQueue, type JobQueue } from '../jobs/job-queue.js';
 import type { Mailer } from '../mail/mailer.js';
 import {
   countDeliveries,
-  ensureIssueQueue,
+  issueQueue,
   queueIssue,
   requeueOrphans,
-  startQueue,
   workIssueQueue,
   type DeliveryCounts,
   type QueueTimings,
@@ -17,6 +17,11 @@ import type { UnsubscribeTokens } from './tokens.js';
 
 export interface SendOptions {
   database: Database;
+  /**
+   * The app's job queue (the desk's "Send"). A process outside the app (`newsletter:send`) leaves
+   * it out: the send then makes its own, through the same module, for as long as it runs.
+   */
+  jobs?: JobQueue;
   /** False on the embedded database, which one process opens at a time anyway. */
   lockable: boolean;
   mailer: Mailer;
@@ -73,12 +78,15 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
   const { database, issue } = options;
   const pool = database.pool;
   const lock = options.lockable ? await lockIssue(pool, issue.slug) : null;
-  const boss = await startQueue(pool, options.timings);
+  const jobs =
+    options.jobs ??
+    createJobQueue(pool, { log: () => {}, maintenanceSeconds: options.timings.maintenanceSeconds });
   try {
-    await ensureIssueQueue(boss, issue.slug, options.timings);
+    const queue = issueQueue(jobs, issue.slug, options.timings);
+    await queue.start();
     // Holding the issue's lock, we are its only sender: any job still "active" lost its worker.
     const resumed = await requeueOrphans(pool, issue.slug);
-    const newlyQueued = await queueIssue({ db: database }, boss, issue.slug, issue.membersOnly);
+    const newlyQueued = await queueIssue({ db: database }, queue, issue.slug, issue.membersOnly);
     const rendered = renderIssue(issue, options.site);
     const forMembers = options.membersIssue && renderIssue(options.membersIssue, options.site);
     const started = Date.now();
@@ -99,7 +107,7 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     try {
       await workIssueQueue(
         pool,
-        boss,
+        queue,
         issue.slug,
         {
           mailer: options.mailer,
@@ -121,7 +129,8 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     options.onProgress?.(final);
     return final;
   } finally {
-    await boss.stop({ graceful: false, wait: true, close: false }).catch(() => {});
+    // Its own queue only: the app's stops with the app.
+    if (jobs !== options.jobs) await jobs.stop({ graceful: false }).catch(() => {});
     if (lock) {
       await lock
         .query(`SELECT pg_advisory_unlock(hashtext('cohort-newsletter'), hashtext($1))`, [

@@ -6,6 +6,7 @@ import healthRoutes from './health/index.js';
 import newsletterRoutes from './newsletter/index.js';
 import newsletterIssueRoutes from './newsletter/issues.js';
 import newsletterTrackingRoutes from './newsletter/tracking.js';
+import pageRoutes from './pages/index.js';
 import perkRoutes from './perks/index.js';
 import searchRoutes from './search/index.js';
 import sessionRoutes from './session/index.js';
@@ -16,8 +17,9 @@ import uploadedImageRoutes from './uploads/index.js';
 /**
  * What any visitor's browser asks of the API and of the site's files: health, the run-time
  * configuration, the session, the content's data and files (sitemap, feeds), search, the
- * newsletter's sign-up and issues, the perks, uploaded images. The pages themselves are the
- * client's assets (plugins/app/client-assets.ts).
+ * newsletter's sign-up and issues, the perks, uploaded images; then the pages, the screens of
+ * contract/screens.ts, at every address no route has (routes/pages). The built client's files
+ * are plugins/app/client-assets.ts.
  */
 const publicSite: FastifyPluginAsync = async (app) => {
   const { config } = app;
@@ -39,6 +41,7 @@ const publicSite: FastifyPluginAsync = async (app) => {
   await app.register(uploadedImageRoutes, { store: app.imageStore });
   await app.register(commentRoutes);
   await app.register(eventRoutes);
+  await app.register(pageRoutes);
 };
 
 export default publicSite;

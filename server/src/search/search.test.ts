@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildPost } from '#test/factories';
+import type { TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import type { SearchResult, SearchResults } from '../../../contract/search.js';
-import { clientDistDir, ssrDistDir } from '../paths.js';
 import { editDistance, excerptParts } from './search.js';
 
 // Search against the real app and PostgreSQL: a fixed set of posts whose words sit in known
@@ -144,29 +143,36 @@ const SEARCH_CONTENT = {
   }),
 };
 
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
-
 describe('search', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
     folder = await writeContentFolder(SEARCH_CONTENT);
-    testApp = await createTestApp({
+    testApp = await withSite({
       seedContentDir: folder.dir,
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
+      built: true,
+      env: { STAFF_EMAILS: 'search-owner@example.com' },
     });
-    const { pool } = testApp.database;
     // A draft and a post scheduled for next year, each with a word of its own.
-    await pool.query(
-      `INSERT INTO "posts" ("kind", "slug", "title", "status", "fields", "body", "publishedAt", "updatedAt")
-        VALUES ('article', 'draft-post', 'Unfinished quokka notes', 'draft',
-          '{"category":"Health","summary":"Not yet.","readingMinutes":2}', 'quokka', NULL, now()),
-        ('article', 'future-post', 'Wombat season', 'scheduled',
-          '{"category":"Health","summary":"Soon.","readingMinutes":2}', 'wombat',
-          now() + interval '1 year', now())`,
-    );
+    const unpublished = { category: 'Health', readingMinutes: 2 };
+    await buildPost(testApp, {
+      ...unpublished,
+      status: 'draft',
+      slug: 'draft-post',
+      title: 'Unfinished quokka notes',
+      summary: 'Not yet.',
+      body: 'quokka',
+    });
+    await buildPost(testApp, {
+      ...unpublished,
+      status: 'scheduled',
+      at: new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString(),
+      slug: 'future-post',
+      title: 'Wombat season',
+      summary: 'Soon.',
+      body: 'wombat',
+    });
     await testApp.app.siteContent.refresh();
     await waitForWords(testApp, 'loan');
   });
@@ -345,7 +351,7 @@ describe('search', () => {
     expect(words.statusCode).toBe(200);
   });
 
-  describe.runIf(built)('the page, without JavaScript', () => {
+  describe('the page, without JavaScript', () => {
     const visible = (html: string) =>
       (/<div id="root">([\s\S]*)<\/div>/.exec(html)?.[1] ?? '')
         .replace(/<[^>]+>/g, ' ')

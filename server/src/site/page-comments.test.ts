@@ -1,21 +1,17 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { seedMember, type SeededMember } from '#test/members';
-import { createTestApp } from '#test/test-app';
+import { buildMember, type Member } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import type { Comment } from '../../../contract/comments.js';
 import { SITE_DATA_ELEMENT_ID, type SiteData } from '../../../contract/site-data.js';
-import { clientDistDir, contentDir, ssrDistDir } from '../paths.js';
+import { contentDir } from '../paths.js';
 
 // The comments drawn into the site's pages (docs/comments.md): the count and the newest comments
 // in the article's HTML, for readers without scripts and for the browser to hydrate from; a new
 // comment in the next page at once (kept pages are drawn again when their comments change, and
 // only then); a members-only post's comments never in a page; nothing with COMMENTS=off.
-
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
 const OPEN = '/health/talk-it-through';
 const MEMBERS = '/health/members-talk';
@@ -64,24 +60,15 @@ async function contentFolder() {
   });
 }
 
-describe.runIf(built)('comments in the pages', () => {
+describe('comments in the pages', () => {
   let site: Site;
   let folder: Awaited<ReturnType<typeof contentFolder>>;
   /** A member with a name; a new one for each test, each under its own limit of comments. */
-  async function commenter(name: string): Promise<SeededMember> {
-    const member = await seedMember(site, { paid: true });
-    const named = await site.call(member, 'PATCH', '/api/account/profile', { name });
-    expect(named.statusCode, named.body).toBe(200);
-    return member;
-  }
+  const commenter = (name: string): Promise<Member> => buildMember(site, { paid: true, name });
 
   beforeAll(async () => {
     folder = await contentFolder();
-    site = await withSite({
-      seedContentDir: folder.dir,
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-    });
+    site = await withSite({ seedContentDir: folder.dir, built: true });
   });
   afterAll(async () => {
     await site?.close();
@@ -89,7 +76,7 @@ describe.runIf(built)('comments in the pages', () => {
   });
 
   async function comment(
-    member: SeededMember,
+    member: Member,
     postId: number,
     body: string,
     parentId?: string,
@@ -139,13 +126,9 @@ describe.runIf(built)('comments in the pages', () => {
     expect(said && 'count' in said && said.count).toBe(3);
   });
 
-  it('shows a comment written through another app server on this one’s next page', async () => {
-    if (site.testDatabase.embedded) return; // One process only: no second server to ask.
-    const other = await createTestApp({
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      sharedDatabase: site.testDatabase,
-    });
+  it('shows a comment written through another app server on this one’s next page', async (context) => {
+    if (site.testDatabase.embedded) context.skip('the embedded test database serves one app');
+    const other = await withSite({ built: true, sharedDatabase: site.testDatabase });
     try {
       const before = drawnPart((await other.app.inject({ url: OPEN })).body);
       const text = 'Written on the first server, read on the second.';
@@ -202,18 +185,13 @@ describe.runIf(built)('comments in the pages', () => {
   });
 });
 
-describe.runIf(built)('comments turned off', () => {
+describe('comments turned off', () => {
   let site: Site;
   let folder: Awaited<ReturnType<typeof contentFolder>>;
 
   beforeAll(async () => {
     folder = await contentFolder();
-    site = await withSite({
-      seedContentDir: folder.dir,
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: { COMMENTS: 'off' },
-    });
+    site = await withSite({ seedContentDir: folder.dir, built: true, env: { COMMENTS: 'off' } });
   });
   afterAll(async () => {
     await site?.close();

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedStaff, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
-import { clientDistDir, ssrDistDir } from '../paths.js';
+import { buildPost, buildStaff, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 
 // Sharing a post shows its cover: an article with a feature photo names the photo's 1200×630 share
 // copy in og:image and twitter:image (with its alt), the copy is served, and the page draws the
@@ -14,7 +12,6 @@ import { clientDistDir, ssrDistDir } from '../paths.js';
 
 const OWNER = 'owner@example.com';
 const SITE = 'https://members.example.org';
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
 /** A landscape photo of 3000×2000 with some texture, as a JPEG. */
 function landscapePhoto(): Promise<Buffer> {
@@ -39,31 +36,13 @@ function metaOf(html: string, key: string): string | undefined {
   return tag?.[1]?.replaceAll('&#39;', "'").replaceAll('&#38;', '&');
 }
 
-describe.runIf(built)('a shared post’s picture', () => {
-  let t: TestApp;
-  let owner: SeededMember;
+describe('a shared post’s picture', () => {
+  let t: Site;
+  let owner: Member;
   let uploadsDir: string;
   let base: string;
 
-  async function publish(post: object): Promise<string> {
-    const headers = { cookie: owner.cookie };
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/desk/posts',
-      headers,
-      payload: post,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id, version } = created.json().post;
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/api/desk/posts/${id}/publish`,
-      headers,
-      payload: { version },
-    });
-    expect(done.statusCode, done.body).toBe(200);
-    return done.json().post.path;
-  }
+  const publish = async (post: object) => (await buildPost(t, { ...post, by: owner })).path;
 
   async function upload(bytes: Buffer): Promise<{ id: string; url: string }> {
     const form = new FormData();
@@ -91,16 +70,13 @@ describe.runIf(built)('a shared post’s picture', () => {
 
   beforeAll(async () => {
     uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-share-test-'));
-    t = await createTestApp({
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
+    t = await withSite({
+      built: true,
+      listen: true,
       env: { SITE_URL: SITE, STAFF_EMAILS: OWNER, UPLOADS_DIR: uploadsDir },
     });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
-    [owner] = await seedStaff(t, 'owner');
+    base = t.url;
+    [owner] = await buildStaff(t, 'owner');
   });
   afterAll(async () => {
     await t?.close();

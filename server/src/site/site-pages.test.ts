@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { SITE_DATA_ELEMENT_ID } from '../../../contract/site-data.js';
-import { clientDistDir, ssrDistDir } from '../paths.js';
 import { pageCopy } from './site-pages.js';
 
 // Text that a replacement string would expand: `$&` is the matched text, `` $` `` what comes before
@@ -14,8 +11,6 @@ import { pageCopy } from './site-pages.js';
 const TITLE = "Saving $` and $' and $& and $1 a week";
 const SUMMARY = "Costs $` less, $' more, $& in all and $1 each: kept as written.";
 const SITE_NAME = "Cents $' Sense";
-
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
 /** Every string anywhere in a parsed JSON value. */
 function stringsIn(value: unknown): string[] {
@@ -49,8 +44,8 @@ function siteDataOf(html: string): unknown {
   return JSON.parse(scripts[0]?.[1] ?? '');
 }
 
-describe.runIf(built)('text spliced into a page', () => {
-  let testApp: TestApp;
+describe('text spliced into a page', () => {
+  let testApp: Site;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
@@ -67,12 +62,7 @@ describe.runIf(built)('text spliced into a page', () => {
         'Put a little aside every week, before the rent is due.',
       ),
     });
-    testApp = await createTestApp({
-      seedContentDir: folder.dir,
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: { SITE_NAME },
-    });
+    testApp = await withSite({ seedContentDir: folder.dir, built: true, env: { SITE_NAME } });
     for (let attempt = 0; ; attempt += 1) {
       const found = await testApp.app.inject({ url: '/api/search?q=saving' });
       if (found.json<{ results: unknown[] }>().results.length > 0) break;

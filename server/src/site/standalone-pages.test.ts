@@ -1,16 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, buildPost, buildStaff, type Member } from '#test/factories';
+import { builtDirs, withSite, type Site } from '#test/with-site';
 import { SERVER_PATHS } from '../../../contract/constants.js';
 import { PAGE_SCREENS, pageSlugProblem } from '../../../contract/posts.js';
 import { SITE_FILES } from '../../../contract/site-index.js';
 import { paths, redirects } from '../../../contract/site-paths.js';
 import { ContentValidationError } from '../content/content-issues.js';
 import { loadContent } from '../content/load-content.js';
-import { clientDistDir, ssrDistDir } from '../paths.js';
 
 // Pages of their own (`/about`): a page post whose slug is no screen's is drawn at `/<slug>` like
 // an article (head, sitemap, members-only, 410, 301), never over an address the site answers
@@ -18,7 +16,6 @@ import { clientDistDir, ssrDistDir } from '../paths.js';
 
 const OWNER = 'owner@example.com';
 const SITE = 'https://members.example.org';
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
 const ABOUT = {
   kind: 'page',
@@ -75,8 +72,8 @@ describe('the slugs a page of its own may have', () => {
     expect(pageSlugProblem('')).toBe('must be lower-case words joined by hyphens');
   });
 
-  it.runIf(built)('refuses the name of every file of the built client', () => {
-    const names = readdirSync(clientDistDir).filter((name) => !/\.(gz|br)$/.test(name));
+  it('refuses the name of every file of the built client', () => {
+    const names = readdirSync(builtDirs().clientDir).filter((name) => !/\.(gz|br)$/.test(name));
     expect(names).toContain('favicon.ico');
     for (const name of names) {
       expect(pageSlugProblem(name.replace(/\.[^.]*$/, '')), name).not.toBeNull();
@@ -113,24 +110,17 @@ describe('a content folder’s pages', () => {
   });
 });
 
-describe.runIf(built)('a page of its own on the site', () => {
-  let t: TestApp;
-  let owner: SeededMember;
+describe('a page of its own on the site', () => {
+  let t: Site;
+  let owner: Member;
 
-  const page = (url: string, who: SeededMember | null = null) =>
+  const page = (url: string, who: Member | null = null) =>
     t.app.inject({ method: 'GET', url, headers: who ? { cookie: who.cookie } : {} });
   const call = (method: 'POST' | 'PATCH', url: string, payload: object) =>
     t.app.inject({ method, url, headers: { cookie: owner.cookie }, payload });
 
   /** A new post by the owner, published: its JSON. */
-  async function published(post: object) {
-    const created = await call('POST', '/api/desk/posts', post);
-    expect(created.statusCode, created.body).toBe(201);
-    const { id, version } = created.json().post;
-    const done = await call('POST', `/api/desk/posts/${id}/publish`, { version });
-    expect(done.statusCode, done.body).toBe(200);
-    return done.json().post as { id: number; version: number; path: string; slug: string };
-  }
+  const published = (post: object) => buildPost(t, { ...post, by: owner });
 
   /** Records an old address of a post, as an import does, and has the site read it. */
   async function recordOldPath(path: string, postId: number) {
@@ -142,12 +132,8 @@ describe.runIf(built)('a page of its own on the site', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: { SITE_URL: SITE, STAFF_EMAILS: OWNER },
-    });
-    [owner] = await seedStaff(t, 'owner');
+    t = await withSite({ built: true, env: { SITE_URL: SITE, STAFF_EMAILS: OWNER } });
+    [owner] = await buildStaff(t, 'owner');
   });
   afterAll(async () => {
     await t?.close();
@@ -236,7 +222,7 @@ describe.runIf(built)('a page of its own on the site', () => {
     expect(data.json().teasers).toEqual(['page/meetings']);
     expect(data.body).not.toContain(SECRET);
 
-    const member = await seedMember(t, { email: 'member@example.com', paid: true });
+    const member = await buildMember(t, { email: 'member@example.com', paid: true });
     const whole = await page('/meetings', member);
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['cache-control']).toBe('private, no-cache');

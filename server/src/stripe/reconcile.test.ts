@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import type { FakeStripe } from '#test/fake-stripe';
 import { runCommand } from '#test/run-command';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { main } from '../cli/stripe.js';
 import { earlyAccessMetadata } from './cohort-sales.js';
 import { formatReconcileReport, reconcileStripe } from './reconcile.js';
@@ -16,12 +16,12 @@ const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined
 
 describe('npm run stripe:reconcile', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
   const members: Visitor[] = [];
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await createTestAppWithStripe(stripe);
+    t = await withSite({ payments: true });
+    stripe = t.stripe;
 
     // A year paid once; a year paid then refunded; a subscription renewed once; a subscription
     // cancelled; a subscriber whose charge was disputed and lost; another product on a member's
@@ -52,7 +52,6 @@ describe('npm run stripe:reconcile', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
   });
 
   /** Every membership, and every paid period with its state, as the ledger holds them. */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EARLY_ACCESS_OFFER } from '../../../contract/constants.js';
 import { FAKE_STRIPE_KEYS, startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, createTestAppWithStripe, type LogLine, type TestApp } from '#test/test-app';
+import type { LogLine } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
 import { checkStripeAtStart } from '../plugins/app/payments.js';
@@ -21,7 +21,7 @@ const pay = (visitor: Visitor) =>
   });
 
 /** The error-level lines about a failed Stripe call, logged since `from`. */
-const stripeErrors = (t: TestApp, from = 0): LogLine[] =>
+const stripeErrors = (t: Site, from = 0): LogLine[] =>
   t
     .logs()
     .slice(from)
@@ -29,11 +29,11 @@ const stripeErrors = (t: TestApp, from = 0): LogLine[] =>
 
 describe('Stripe failures reach the operator, not the visitor', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await createTestAppWithStripe(stripe, { captureLogs: true });
+    t = await withSite({ payments: true, captureLogs: true });
+    stripe = t.stripe;
   });
   afterEach(() => {
     stripe.revokedKeys.clear();
@@ -41,7 +41,6 @@ describe('Stripe failures reach the operator, not the visitor', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await stripe?.stop();
   });
 
   it('a rolled secret key: the visitor gets our message, the log Stripe’s error, /readyz says payments are misconfigured', async () => {
@@ -143,13 +142,13 @@ describe('Stripe failures reach the operator, not the visitor', () => {
 
 describe('a price changed the same day', () => {
   let stripe: FakeStripe;
-  let before: TestApp;
-  let after: TestApp;
+  let before: Site;
+  let after: Site;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    before = await createTestApp({ env: stripe.env() });
-    after = await createTestApp({
+    before = await withSite({ env: stripe.env() });
+    after = await withSite({
       env: { ...stripe.env(), MEMBERSHIP_PRICE_CENTS: '2500', MEMBERSHIP_CURRENCY: 'eur' },
     });
   });
@@ -199,11 +198,11 @@ describe('Stripe that hangs, with the default STRIPE_TIMEOUT_MS', () => {
 
 describe('the Stripe check at start-up', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({
+    t = await withSite({
       env: { ...stripe.env(), SITE_URL: 'https://members.example.org' },
       captureLogs: true,
     });

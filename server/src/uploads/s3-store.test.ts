@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { imageSizes, formatsOf, uploadUrl } from '../../../contract/images.js';
 
 // Images in an S3-compatible bucket, so that app servers on different machines share them: two
@@ -26,8 +26,8 @@ describe('images in an S3-compatible bucket', () => {
   let s3: S3rver;
   let s3Dir: string;
   let endpoint: string;
-  let first: TestApp;
-  let second: TestApp;
+  let first: Site;
+  let second: Site;
   let cookie: string;
 
   const s3Env = (accessKeyId = KEY) => ({
@@ -41,7 +41,7 @@ describe('images in an S3-compatible bucket', () => {
     UPLOADS_DIR: '/nonexistent-uploads-dir',
   });
 
-  async function upload(t: TestApp, bytes: Buffer) {
+  async function upload(t: Site, bytes: Buffer) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'chart.png');
     const encoded = new Response(form);
@@ -67,9 +67,9 @@ describe('images in an S3-compatible bucket', () => {
     });
     const address = (await s3.run()) as AddressInfo;
     endpoint = `http://127.0.0.1:${address.port}`;
-    first = await createTestApp({ env: s3Env() });
-    second = await createTestApp({ env: s3Env(), sharedDatabase: first.testDatabase });
-    ({ cookie } = await seedMember(first, { role: 'owner' }));
+    first = await withSite({ env: s3Env() });
+    second = await withSite({ env: s3Env(), sharedDatabase: first.testDatabase });
+    ({ cookie } = await buildMember(first, { role: 'owner' }));
   });
   afterAll(async () => {
     await second?.close();
@@ -117,7 +117,7 @@ describe('images in an S3-compatible bucket', () => {
   });
 
   it('answers 503 and keeps no image when the bucket refuses the keys', async () => {
-    const wrong = await createTestApp({
+    const wrong = await withSite({
       env: s3Env('NOT-A-KEY'),
       sharedDatabase: first.testDatabase,
     });
@@ -140,7 +140,7 @@ describe('images in an S3-compatible bucket', () => {
 
   it('refuses to start with only some of the S3 settings', async () => {
     await expect(
-      createTestApp({ env: { S3_ENDPOINT: 'http://127.0.0.1:1', S3_BUCKET: BUCKET } }),
+      withSite({ env: { S3_ENDPOINT: 'http://127.0.0.1:1', S3_BUCKET: BUCKET } }),
     ).rejects.toThrow(/S3_ACCESS_KEY_ID: is required when any S3_ setting is set/);
   });
 });

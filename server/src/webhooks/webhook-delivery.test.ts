@@ -3,6 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { createDatabase, type Database } from '../db/database.js';
+import { createJobQueue, type JobQueue } from '../jobs/job-queue.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhook-delivery.js';
 
 // One receiver that answers a byte at a time must not hold up the others: deliveries run several
@@ -21,6 +22,7 @@ describe('webhook deliveries beside a slow receiver', () => {
   let testDatabase: TestDatabase;
   let db: Database;
   let receiver: Server;
+  let jobs: JobQueue;
   let delivery: WebhookDelivery;
   let integrationId: string;
   let base: string;
@@ -126,7 +128,8 @@ describe('webhook deliveries beside a slow receiver', () => {
        RETURNING "id"`,
     );
     integrationId = rows[0]?.id ?? '';
-    delivery = startWebhookDelivery(db.pool, {
+    jobs = createJobQueue(db.pool, { log: () => {} });
+    delivery = startWebhookDelivery(db.pool, jobs, {
       secrets: [],
       allowPrivate: true,
       renderPost: () => Promise.resolve(null),
@@ -139,6 +142,7 @@ describe('webhook deliveries beside a slow receiver', () => {
   afterAll(async () => {
     receiver?.closeAllConnections();
     await delivery?.stop();
+    await jobs?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
     await db?.close();
     await testDatabase?.drop();

@@ -1,27 +1,27 @@
 import http from 'node:http';
 import https from 'node:https';
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
 import { withTransaction } from '../db/transaction.js';
 import { openSecret, type KeySecrets } from '../integrations/integrations.js';
-import type { PostEventSubject } from './webhook-events.js';
+import { isLastTry, type JobQueue } from '../jobs/job-queue.js';
+import type { PostEventSubject } from '../outbox/webhook-events.js';
 import { resolveTarget, type ResolvedTarget } from './safe-target.js';
 import { signWebhook } from './webhook-signature.js';
 import { webhookSecretId } from './webhook-store.js';
 
 /**
- * Webhooks out on the job queue (pg-boss, as scheduled posts and the newsletter): the deliveries
- * a change recorded (webhook-events.ts) become jobs, each job's id its delivery's; a job POSTs
- * its event's JSON to the webhook's address, signed, and a failure (no whole answer within the
- * deadline, a refused address, a status other than 2xx) is tried again with the waits doubling
+ * Webhooks out on the job queue (jobs/job-queue.ts, as scheduled posts and the newsletter): the
+ * deliveries a change recorded (webhook-events.ts) become jobs, each job's id its delivery's; a job
+ * POSTs its event's JSON to the webhook's address, signed, and a failure (no whole answer within
+ * the deadline, a refused address, a status other than 2xx) is tried again with the waits doubling
  * (about 10 s, 20 s, 40 s…), then the delivery is marked `failed`. The row, not the job, is the
- * truth: a job that runs again finds its row `sent` and does nothing. Several are sent at once,
- * so a receiver that answers a byte at a time holds one sender, for one deadline, not the queue.
+ * truth: a job that runs again finds its row `sent` and does nothing. Several are sent at once, so
+ * a receiver that answers a byte at a time holds one sender, for one deadline, not the queue.
  */
 
 export const WEBHOOK_QUEUE = 'webhooks-out';
 
-/** Deliveries sent at once by each server (one pg-boss worker each). */
+/** Deliveries sent at once by each server (one worker of the queue each). */
 export const WEBHOOK_SENDERS = 4;
 
 /** What is read of a receiver's answer before the connection is dropped: Ghost ignores it. */
@@ -57,6 +57,7 @@ export interface WebhookDeliveryOptions {
 export interface WebhookDelivery {
   /** Puts what was recorded on the queue now (after a change this server made). */
   kick(): void;
+  /** Queues nothing more; the job queue's own stop waits for the deliveries in hand. */
   stop(): Promise<void>;
 }
 
@@ -70,54 +71,31 @@ interface DeliveryRow {
   webhookId: string;
 }
 
-/** Starts looking for deliveries to send; the queue itself starts with the first one. */
+/** Starts looking for deliveries to send; the queue's workers start with the first one. */
 export function startWebhookDelivery(
   pool: pg.Pool,
+  jobs: JobQueue,
   options: WebhookDeliveryOptions,
 ): WebhookDelivery {
   const timings = { ...DEFAULT_WEBHOOK_TIMINGS, ...options.timings };
-  let boss: Promise<PgBoss> | null = null;
   let stopped = false;
   let moving: Promise<void> | null = null;
-
-  function startBoss(): Promise<PgBoss> {
-    boss ??= (async () => {
-      const started = new PgBoss({
-        db: { executeSql: (text, values) => pool.query(text, values) },
-        schema: 'pgboss',
-        schedule: false,
-        supervise: true,
-        maintenanceIntervalSeconds: 30,
-      });
-      started.on('error', (error) => options.log.error({ err: error }, 'webhook queue'));
-      await started.start();
-      if (!(await started.getQueue(WEBHOOK_QUEUE))) {
-        await started
-          .createQueue(WEBHOOK_QUEUE, {
-            name: WEBHOOK_QUEUE,
-            retryLimit: timings.retryLimit,
-            retryDelay: timings.retryDelaySeconds,
-            retryBackoff: true,
-            expireInSeconds: 60,
-          })
-          .catch(async (error: unknown) => {
-            if (!(await started.getQueue(WEBHOOK_QUEUE))) throw error;
-          });
-      }
-      // pg-boss 10 runs one job at a time per worker: several workers, several at once.
-      for (let sender = 0; sender < WEBHOOK_SENDERS; sender += 1) {
-        await started.work<{ final?: boolean }>(
-          WEBHOOK_QUEUE,
-          { pollingIntervalSeconds: 1, includeMetadata: true },
-          async ([job]) => {
-            if (job) await deliver(job.id, job.retryCount >= job.retryLimit);
-          },
-        );
-      }
-      return started;
-    })();
-    return boss;
-  }
+  const queue = jobs.define({
+    name: WEBHOOK_QUEUE,
+    policy: {
+      retryLimit: timings.retryLimit,
+      retryDelaySeconds: timings.retryDelaySeconds,
+      expireSeconds: 60,
+    },
+    work: {
+      // One delivery a worker at a time, WEBHOOK_SENDERS at once.
+      workers: WEBHOOK_SENDERS,
+      pollingIntervalSeconds: 1,
+      async handle([job]) {
+        if (job) await deliver(job.id, isLastTry(job));
+      },
+    },
+  });
 
   /** The recorded deliveries, as jobs: row and job change in one transaction. */
   async function moveToQueue(): Promise<void> {
@@ -125,7 +103,8 @@ export function startWebhookDelivery(
       `SELECT "id" FROM "webhook_deliveries" WHERE "state" = 'pending' LIMIT 1`,
     );
     if (rows.length === 0 || stopped) return;
-    const queue = await startBoss();
+    // Before the transaction: on the embedded database the transaction holds the one connection.
+    await queue.start();
     for (;;) {
       const moved = await withTransaction(pool, async (tx) => {
         const { rows: ids } = await tx.query<{ id: string }>(
@@ -136,8 +115,8 @@ export function startWebhookDelivery(
         );
         if (ids.length === 0) return 0;
         await queue.insert(
-          ids.map(({ id }) => ({ id, name: WEBHOOK_QUEUE, data: {} })),
-          { db: { executeSql: (text: string, values: unknown[]) => tx.query(text, values) } },
+          ids.map(({ id }) => ({ id, data: {} })),
+          tx,
         );
         return ids.length;
       });
@@ -242,8 +221,6 @@ export function startWebhookDelivery(
       stopped = true;
       clearInterval(poll);
       await moving;
-      const running = await boss?.catch(() => null);
-      await running?.stop({ graceful: true, wait: true, close: false, timeout: 5_000 });
     },
   };
 }

@@ -1,13 +1,18 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GhostAdminAPI } from '#test/ghost-admin-client';
-import { seedMember, seedStaff, uniqueEmail, type SeededMember } from '#test/members';
-import { freePort } from '#test/site';
-import { createTestApp, type TestApp } from '#test/test-app';
+import {
+  buildIntegration,
+  buildMember,
+  buildStaff,
+  uniqueEmail,
+  type Member,
+} from '#test/factories';
+import { useSite, withSite, type Site } from '#test/with-site';
 import { deleteUserAndLedger } from '../memberships/memberships.js';
 import { isPrivateAddress } from '../private-addresses.js';
 import { resolveTarget } from './safe-target.js';
-import { prismaEventWriter, recordMemberEvent } from './webhook-events.js';
+import { prismaEventWriter, recordMemberEvent } from '../outbox/webhook-events.js';
 import { signWebhook, verifyWebhookSignature } from './webhook-signature.js';
 
 // Webhooks out, as Ghost sends them: an owner adds one to an integration, a post published and a
@@ -24,9 +29,9 @@ interface Received {
 }
 
 describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)', () => {
-  let t: TestApp;
+  let t: Site;
   let site: string;
-  let owner: SeededMember;
+  let owner: Member;
   let receiver: Server;
   let target: string;
   const received: Received[] = [];
@@ -68,13 +73,12 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
     const address = receiver.address();
     if (!address || typeof address === 'string') throw new Error('not listening');
     target = `http://127.0.0.1:${address.port}/hook`;
-    const port = await freePort();
-    site = `http://127.0.0.1:${port}`;
-    t = await createTestApp({
-      env: { SITE_URL: site, STAFF_EMAILS: OWNER, WEBHOOKS_ALLOW_PRIVATE: 'on' },
+    t = await withSite({
+      listen: true,
+      env: { STAFF_EMAILS: OWNER, WEBHOOKS_ALLOW_PRIVATE: 'on' },
     });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    [owner] = await seedStaff(t, 'owner');
+    site = t.url;
+    [owner] = await buildStaff(t, 'owner');
   });
 
   afterAll(async () => {
@@ -83,9 +87,7 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
   });
 
   it('posts post.published and member.added, signed as Ghost signs, in Ghost’s shapes', async () => {
-    const made = await desk('POST', '/api/desk/integrations', { name: 'Zapier' });
-    expect(made.status).toBe(201);
-    const integration = made.body.integration as { id: string; adminKey: string };
+    const integration = await buildIntegration(t, { name: 'Zapier', by: owner });
     for (const event of ['post.published', 'member.added']) {
       const added = await desk('POST', `/api/desk/integrations/${integration.id}/webhooks`, {
         event,
@@ -163,12 +165,8 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
       `SELECT "id" FROM "integrations" LIMIT 1`,
     );
     expect(keys).toHaveLength(1);
-    const integration = await desk('POST', '/api/desk/integrations', { name: 'Retry' });
-    const api = GhostAdminAPI({
-      url: site,
-      key: (integration.body.integration as { adminKey: string }).adminKey,
-      version: 'v5.0',
-    });
+    const integration = await buildIntegration(t, { name: 'Retry', by: owner });
+    const api = GhostAdminAPI({ url: site, key: integration.adminKey, version: 'v5.0' });
     await api.members.add({ email: uniqueEmail('webhook-retry') });
     await arrivals(1);
     let failing: { id: string; attempts: number; state: string; lastError: string }[] = [];
@@ -196,25 +194,15 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
 });
 
 describe('members’ events, recorded in the change’s own transaction', () => {
-  let t: TestApp;
-  let owner: SeededMember;
+  const t = useSite({ env: { STAFF_EMAILS: OWNER } });
+  let owner: Member;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
-    [owner] = await seedStaff(t, 'owner');
-  });
-  afterAll(async () => {
-    await t?.close();
+    [owner] = await buildStaff(t, 'owner');
   });
 
   it('keeps the member as they were, in the same transaction that deletes them', async () => {
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/desk/integrations',
-      headers: { cookie: owner.cookie },
-      payload: { name: 'CRM' },
-    });
-    const { id } = (made.json() as { integration: { id: string } }).integration;
+    const { id } = await buildIntegration(t, { name: 'CRM', by: owner });
     // A public address given as an IP: nothing is sent here (no queue is worked in time to
     // matter); what the deletion recorded is what is read.
     const added = await t.app.inject({
@@ -224,10 +212,7 @@ describe('members’ events, recorded in the change’s own transaction', () => 
       payload: { event: 'member.deleted', targetUrl: 'https://93.184.216.34/hook' },
     });
     expect(added.statusCode).toBe(201);
-    const member = await seedMember(t, { email: uniqueEmail('leaving') });
-    await t.database.pool.query(`UPDATE users SET name = 'Leaving Soon' WHERE id = $1`, [
-      member.userId,
-    ]);
+    const member = await buildMember(t, { email: uniqueEmail('leaving'), name: 'Leaving Soon' });
     await deleteUserAndLedger({ db: t.database }, member.userId);
     const { rows } = await t.database.pool.query<{ payload: Record<string, unknown> }>(
       `SELECT "payload" FROM "webhook_deliveries" WHERE "event" = 'member.deleted'`,
@@ -254,7 +239,7 @@ describe('members’ events, recorded in the change’s own transaction', () => 
        VALUES (gen_random_uuid(), $1, 'member.added', 'https://93.184.216.34/hook')`,
       [hooks[0]?.integrationId],
     );
-    const member = await seedMember(t, { email: uniqueEmail('registered') });
+    const member = await buildMember(t, { email: uniqueEmail('registered') });
     await t.database.prisma.$transaction((tx) =>
       recordMemberEvent(prismaEventWriter(tx), 'member.added', member.userId),
     );
@@ -275,25 +260,15 @@ describe('members’ events, recorded in the change’s own transaction', () => 
 });
 
 describe('where webhooks may go', () => {
-  let t: TestApp;
-  let owner: SeededMember;
+  const t = useSite({ env: { STAFF_EMAILS: OWNER } });
+  let owner: Member;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
-    [owner] = await seedStaff(t, 'owner');
-  });
-  afterAll(async () => {
-    await t?.close();
+    [owner] = await buildStaff(t, 'owner');
   });
 
   it('refuses a loopback or private target unless the operator allows them', async () => {
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/desk/integrations',
-      headers: { cookie: owner.cookie },
-      payload: { name: 'Local' },
-    });
-    const { id } = (made.json() as { integration: { id: string } }).integration;
+    const { id } = await buildIntegration(t, { name: 'Local', by: owner });
     for (const targetUrl of [
       'http://127.0.0.1:9/hook',
       'http://localhost/hook',

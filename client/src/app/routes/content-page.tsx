@@ -1,6 +1,6 @@
 import { MarkdownContent } from '../../components/markdown-content';
 import { PageMasthead } from '../../components/page-masthead';
-import { paths, policyPages, type ContentPageSlug } from '../../config/paths';
+import { paths, policyPages } from '../../config/paths';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { ContentCard } from '../../features/content/components/content-card';
@@ -15,13 +15,13 @@ import NotFoundRoute from './not-found';
  * A page the operator writes in content/pages/<slug>.md: the topic pages (an intro, then related
  * articles, campaigns and resources) and the policies (privacy, terms, refunds).
  */
-export default function ContentPageRoute({ slug }: { slug: ContentPageSlug }) {
+export default function ContentPageRoute({ slug }: { slug: string }) {
   const page = useSiteData().pages?.[slug];
   if (!page) return <NotFoundRoute />;
   return <ContentPage page={page} slug={slug} />;
 }
 
-function ContentPage({ page, slug }: { page: PageCopy; slug: ContentPageSlug }) {
+function ContentPage({ page, slug }: { page: PageCopy; slug: string }) {
   const siteName = useSiteName();
   useDocumentHead(page.title, page.description);
   const isPolicy = policyPages.some((policy) => policy.slug === slug);

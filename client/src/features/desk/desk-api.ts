@@ -1,6 +1,7 @@
 import type { DeskGift } from '../../../../contract/gifts';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
-import type { DeskPlan, PlanChange, PlanId } from '../../../../contract/plan-rules';
+import type { PlanId } from '../../../../contract/plan-rules';
+import type { DeskPlan, PlanChange } from '../../../../contract/plans-api';
 import type { DeskSeats } from '../../../../contract/seats';
 import type {
   DeskAuditPage,

@@ -6,8 +6,8 @@ import {
   MAX_TRIAL_DAYS,
   MIN_PLAN_CENTS,
   perYearLabel,
-  type DeskPlan,
 } from '../../../../contract/plan-rules';
+import type { DeskPlan } from '../../../../contract/plans-api';
 import { changePlan, fetchPlans, moveSubscribers } from './desk-api';
 import { OutcomeNote, type Outcome } from './outcome';
 import { describeError, useDeskData } from './use-desk-data';

@@ -5,10 +5,12 @@ import {
   MAX_LINK_LABEL,
   MAX_SECTION_DESCRIPTION,
   MAX_SECTION_NAME,
+  type LinkPlacement,
+} from '../../../../contract/section-rules';
+import {
   SECTION_COLORS,
   freeSectionColor,
   sectionPath,
-  type LinkPlacement,
   type SiteLink,
   type SiteSection,
 } from '../../../../contract/sections';

@@ -3,7 +3,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
+import { TEST_SESSION_SECRET } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { createSessionTokens } from '../../sessions/session-token.js';
 import { SESSION_COOKIE } from './sessions.js';
 import { PRERENDER_SITE_URL } from '../../../../contract/prerendered.js';
@@ -15,10 +16,10 @@ const script = readdirSync(assets).find((file) => file.endsWith('.js')) ?? 'none
 const scriptText = () => readFileSync(join(assets, script), 'utf8');
 
 describe('serving the built client', () => {
-  let testApp: TestApp;
+  let testApp: Site;
 
   beforeAll(async () => {
-    testApp = await createTestApp({
+    testApp = await withSite({
       clientDir: clientDistDir,
       ssrDir: ssrDistDir,
       seedContentDir: contentDir,

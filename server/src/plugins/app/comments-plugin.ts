@@ -7,7 +7,7 @@ import {
   type CommentMailTokens,
 } from '../../comments/comment-mail.js';
 import type { CommentReader, CommentRules } from '../../comments/comments.js';
-import { staffRoleOf } from '../../desk/staff.js';
+import { staffRoleOf } from '../../staff/staff.js';
 import { isMembershipActive } from '../../memberships/memberships.js';
 
 declare module 'fastify' {
@@ -32,14 +32,16 @@ export default fp(
   async function comments(app: FastifyInstance) {
     const { config } = app;
     const tokens = createCommentMailTokens(config.sessionSecret);
-    const mail = createCommentMailQueue({
-      pool: app.db.pool,
-      mailer: app.mailer,
-      siteUrl: config.siteUrl,
-      siteName: config.siteName,
-      tokens,
-      log: (error, message) => app.log.error({ err: error }, message),
-    });
+    const mail = createCommentMailQueue(
+      {
+        pool: app.db.pool,
+        mailer: app.mailer,
+        siteUrl: config.siteUrl,
+        siteName: config.siteName,
+        tokens,
+      },
+      app.jobs,
+    );
     const rules: CommentRules = {
       who: config.comments.who,
       holdFirstLink: config.comments.holdFirstLink,
@@ -65,5 +67,5 @@ export default fp(
     });
     app.addHook('onClose', async () => mail.stop());
   },
-  { name: 'comments', dependencies: ['mailer'] },
+  { name: 'comments', dependencies: ['mailer', 'job-queue'] },
 );

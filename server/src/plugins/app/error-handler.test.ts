@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { DomainError } from '../../domain-error.js';
 import { PaymentsUnavailableError } from '../../stripe/call-stripe.js';
 
@@ -26,10 +26,10 @@ const stripeFailure = () =>
   });
 
 describe('the error handler', () => {
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    t = await createTestApp({
+    t = await withSite({
       captureLogs: true,
       env: { METRICS_TOKEN },
       configure(app) {

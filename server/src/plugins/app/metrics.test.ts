@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeStripe } from '#test/fake-stripe';
-import { createTestApp, createTestAppWithStripe, type TestApp } from '#test/test-app';
+import type { FakeStripe } from '#test/fake-stripe';
+import { withSite, type Site } from '#test/with-site';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const bearer = { authorization: `Bearer ${METRICS_TOKEN}` };
@@ -12,15 +12,14 @@ function sample(text: string, series: string): number {
 }
 
 describe('GET /metrics', () => {
-  const stripe = new FakeStripe();
-  let testApp: TestApp;
+  let testApp: Site;
+  let stripe: FakeStripe;
   beforeAll(async () => {
-    await stripe.start();
-    testApp = await createTestAppWithStripe(stripe, { env: { METRICS_TOKEN } });
+    testApp = await withSite({ payments: true, env: { METRICS_TOKEN } });
+    stripe = testApp.stripe;
   });
   afterAll(async () => {
     await testApp?.close();
-    await stripe.stop();
   });
   const scrape = async () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/metrics', headers: bearer });
@@ -153,9 +152,9 @@ describe('GET /metrics', () => {
 });
 
 describe('metrics without METRICS_TOKEN', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   beforeAll(async () => {
-    testApp = await createTestApp();
+    testApp = await withSite();
   });
   afterAll(() => testApp?.close());
 
@@ -167,9 +166,9 @@ describe('metrics without METRICS_TOKEN', () => {
 });
 
 describe('request ids and the request log', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   beforeAll(async () => {
-    testApp = await createTestApp({ captureLogs: true, env: { LOG_LEVEL: 'info' } });
+    testApp = await withSite({ captureLogs: true, env: { LOG_LEVEL: 'info' } });
   });
   afterAll(() => testApp?.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, buildPost, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { POLL_MS } from './site-content-plugin.js';
 
 // A server that cannot LISTEN (behind PgBouncer's transaction pooling) learns of a change made on
@@ -16,33 +16,33 @@ const asBehindPgBouncer = async (url: string) => {
 };
 
 describe('a change made on one app server, on a second that polls', () => {
-  let listening: TestApp;
-  let polling: TestApp;
-  let owner: SeededMember;
+  let listening: Site;
+  let polling: Site;
+  let owner: Member;
 
   beforeAll(async () => {
     const env = { STAFF_EMAILS: OWNER };
-    listening = await createTestApp({ env });
-    polling = await createTestApp({
+    listening = await withSite({ env });
+    polling = await withSite({
       env,
       sharedDatabase: listening.testDatabase,
       connectThrough: asBehindPgBouncer,
     });
-    owner = await seedMember(listening, { email: OWNER });
+    owner = await buildMember(listening, { email: OWNER });
   });
   afterAll(async () => {
     await polling?.close();
     await listening?.close();
   });
 
-  const call = (t: TestApp, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  const call = (t: Site, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     t.app.inject({
       method,
       url,
       headers: { cookie: owner.cookie },
       ...(payload !== undefined && { payload }),
     });
-  const topicOn = async (t: TestApp, slug: string) => {
+  const topicOn = async (t: Site, slug: string) => {
     const listed = await call(t, 'GET', '/api/desk/topics');
     expect(listed.statusCode, listed.body).toBe(200);
     return (listed.json().topics as { slug: string; description: string }[]).find(
@@ -61,21 +61,7 @@ describe('a change made on one app server, on a second that polls', () => {
 
   it('shows a post published just after it started', async (context) => {
     if (listening.testDatabase.embedded) context.skip('the embedded test database serves one app');
-    const created = await call(listening, 'POST', '/api/desk/posts', {
-      kind: 'article',
-      title: 'Saving for a Deposit',
-      category: 'Wealth',
-      summary: 'How much, how fast, and where to keep it.',
-      readingMinutes: 3,
-      tags: ['Deposits'],
-      body: 'Start with a number.\n',
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { post } = created.json();
-    const published = await call(listening, 'POST', `/api/desk/posts/${post.id}/publish`, {
-      version: post.version,
-    });
-    expect(published.statusCode, published.body).toBe(200);
+    await buildPost(listening, { by: owner, title: 'Saving for a Deposit', tags: ['Deposits'] });
 
     const took = await until(async () => (await topicOn(polling, 'deposits')) !== undefined);
     expect(await topicOn(polling, 'deposits')).toMatchObject({ count: 1 });

@@ -13,6 +13,7 @@ import { seedPosts } from '../../content/seed.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
 import { readTopicDescriptions } from '../../content/topic-store.js';
 import { readSectionsData } from '../../content/section-store.js';
+import { waitForAnnouncedChanges } from './content-waits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,8 +28,8 @@ export interface SiteContentSource {
   current(): SiteContent;
   /**
    * Resolves once the site is drawn from `generation` or a later one, reading the content again
-   * at once if it is behind: what a route that made a change awaits before it answers with the
-   * new state. Null (the change showed nothing new on the site): at once.
+   * at once if it is behind: what the answer of a route that made a change waits for
+   * (content-waits.ts). Null (the change showed nothing new on the site): at once.
    */
   waitFor(generation: number | null): Promise<void>;
   /**
@@ -167,10 +168,11 @@ export default fp(
         return createSiteContent(posts, options.perks, css, addresses, descriptions, sections);
       },
     } satisfies SiteContentSource);
+    // A route that changed the content answers once this server draws it (content-waits.ts).
+    waitForAnnouncedChanges(app, { production: app.config.env === 'production' });
 
-    const schedule = createPostSchedule(app.db.pool, {
+    const schedule = createPostSchedule(app.db.pool, app.jobs, {
       onPublished: () => void checkGeneration().catch(() => {}),
-      log: (error) => app.log.error({ err: error }, 'the scheduled posts queue failed'),
     });
     app.decorate('postSchedule', schedule);
 
@@ -235,14 +237,14 @@ export default fp(
 
     app.addHook('onClose', async () => {
       closed = true;
-      await schedule.stop();
+      schedule.stop();
       clearTimeout(nextLive);
       clearInterval(poll);
       await pending;
       await listener?.end().catch(() => {});
     });
   },
-  { name: 'site-content', dependencies: ['database'] },
+  { name: 'site-content', dependencies: ['database', 'job-queue'] },
 );
 
 /** The first of these stylesheets that is there. */

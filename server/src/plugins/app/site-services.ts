@@ -6,6 +6,7 @@ import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
 import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
 import analytics from './analytics-plugin.js';
 import giving from './giving.js';
+import jobQueue from './job-queue.js';
 import mailer from './mailer.js';
 import pageComments from './page-comments-plugin.js';
 import payments from './payments.js';
@@ -33,13 +34,15 @@ export interface SiteServicesOptions {
 }
 
 /**
- * The site's services, each decorated once for every area: staff, payments, plans, mail, gifts and
- * seats, the perks, uploaded images, the published content, its search and the comments its pages
- * draw.
+ * The site's services, each decorated once for every area: the job queue, staff, payments, plans,
+ * mail, gifts and seats, the perks, uploaded images, the published content, its search and the
+ * comments its pages draw.
  */
 export default fp(
   async function siteServices(app: FastifyInstance, options: SiteServicesOptions) {
     const { config } = app;
+    // First: the areas below and after define their queues on it, and it closes after them.
+    await app.register(jobQueue);
     await app.register(staff, { staff: config.staff });
     await app.register(payments, { config });
     await app.register(plans, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { StaffConfig } from '../../config.js';
-import { deskNotFound, staffRoleOf, type Staff } from '../../desk/staff.js';
+import { deskNotFound, staffRoleOf, type Staff } from '../../staff/staff.js';
 import { sessionSignedInAt } from '../../sessions/user-sessions.js';
 
 declare module 'fastify' {

@@ -33,7 +33,7 @@ export default fp(
       timings?: Partial<WebhookTimings>;
     },
   ) {
-    const delivery = startWebhookDelivery(app.db.pool, {
+    const delivery = startWebhookDelivery(app.db.pool, app.jobs, {
       allowPrivate: options.allowPrivate,
       secrets: options.secrets,
       log: app.log,
@@ -58,5 +58,5 @@ export default fp(
     });
     app.addHook('onClose', () => delivery.stop());
   },
-  { name: 'webhooks-out', dependencies: ['site-content'] },
+  { name: 'webhooks-out', dependencies: ['site-content', 'job-queue'] },
 );

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { createTestRedis, type TestRedis } from '#test/test-redis';
 
-const startSession = (t: TestApp, ip: string) =>
+const startSession = (t: Site, ip: string) =>
   t.app.inject({ method: 'POST', url: '/api/session', remoteAddress: ip });
 
 describe('rate limits shared through Redis', () => {
   let redis: TestRedis;
-  let first: TestApp;
-  let second: TestApp;
+  let first: Site;
+  let second: Site;
   beforeAll(async () => {
     redis = await createTestRedis();
     const env = { REDIS_URL: redis.url, SESSION_RATE_LIMIT: '4' };
-    [first, second] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
+    [first, second] = await Promise.all([withSite({ env }), withSite({ env })]);
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
@@ -39,10 +39,10 @@ describe('rate limits shared through Redis', () => {
 });
 
 describe('rate limits when Redis is unreachable', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
     // Port 1 refuses connections: the app starts anyway, after a bounded wait.
-    t = await createTestApp({
+    t = await withSite({
       env: { REDIS_URL: 'redis://127.0.0.1:1', SESSION_RATE_LIMIT: '1' },
     });
   });

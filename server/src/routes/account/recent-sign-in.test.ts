@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, uniqueEmail } from '#test/members';
+import { buildMember, uniqueEmail } from '#test/factories';
 import { sessionCookieOf, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 
 // Changing the address or the password, or deleting the account, needs proof that the owner is
@@ -13,12 +13,12 @@ const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
 
 describe('account changes after a recent sign-in', () => {
-  let t: TestApp;
+  let t: Site;
   let smtp: SmtpCapture;
 
   beforeAll(async () => {
     smtp = await new SmtpCapture().start();
-    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
+    t = await withSite({ env: { LOGIN_RATE_LIMIT: '1000', SMTP_URL: smtp.url } });
   });
   afterAll(async () => {
     await t?.close();
@@ -31,7 +31,7 @@ describe('account changes after a recent sign-in', () => {
     t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
   /** An account made by a sign-in link (so without a password), signed in by that link. */
-  const linkAccount = () => seedMember(t, { email: uniqueEmail('recent'), method: 'link' });
+  const linkAccount = () => buildMember(t, { email: uniqueEmail('recent'), method: 'link' });
   /** The session signed in `hours` ago. */
   const signedInHoursAgo = (userId: string, hours: number) =>
     t.database.pool.query(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, uniqueEmail } from '#test/members';
-import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
+import { buildMember, uniqueEmail } from '#test/factories';
+import { TEST_SESSION_SECRET } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 import { requestEmailChange } from '../../accounts/accounts.js';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
@@ -18,10 +19,10 @@ const PHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe('sessions a user can end', () => {
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '1000' } });
+    t = await withSite({ env: { LOGIN_RATE_LIMIT: '1000' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -51,7 +52,7 @@ describe('sessions a user can end', () => {
   async function account() {
     // Signed in on the laptop first.
     const email = uniqueEmail('sessions');
-    const laptop = await seedMember(t, { email, password: PASSWORD, userAgent: LAPTOP });
+    const laptop = await buildMember(t, { email, password: PASSWORD, userAgent: LAPTOP });
     const fresh = await newVisitor(t.app);
     const signedIn = await request(
       fresh.cookie,
@@ -185,10 +186,10 @@ describe('sessions a user can end', () => {
 
 describe('rotating SESSION_SECRET', () => {
   const OLD_SECRET = 'o'.repeat(40);
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { SESSION_SECRET_PREVIOUS: OLD_SECRET } });
+    t = await withSite({ env: { SESSION_SECRET_PREVIOUS: OLD_SECRET } });
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueEmail } from '#test/members';
+import { uniqueEmail } from '#test/factories';
 import { askToRegister, registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
-import { createTestApp, type TestApp } from '#test/test-app';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
@@ -437,9 +436,9 @@ describe('accounts', () => {
 });
 
 describe('sign-in rate limits', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOGIN_RATE_LIMIT: '3' } });
+    t = await withSite({ env: { LOGIN_RATE_LIMIT: '3' } });
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { SoftAuthenticator } from '#test/soft-authenticator';
 import { withSite, type Site } from '#test/with-site';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
@@ -72,7 +72,7 @@ describe('passkeys', () => {
 
   /** A browser signed in to an account of its own just now. */
   async function registeredBrowser(email = uniqueEmail()) {
-    const member = await seedMember(t, { email });
+    const member = await buildMember(t, { email });
     const browser = newBrowser();
     browser.cookies.set(SESSION_COOKIE, member.cookie.slice(`${SESSION_COOKIE}=`.length));
     return { browser, email: member.email, userId: member.userId };

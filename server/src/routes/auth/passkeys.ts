@@ -21,7 +21,7 @@ import {
   startPasskeyRegistration,
   startPasskeySignIn,
 } from '../../accounts/passkeys.js';
-import { DESK_SIGN_IN_MAX_AGE_MS } from '../../desk/staff.js';
+import { DESK_SIGN_IN_MAX_AGE_MS } from '../../staff/staff.js';
 import { HttpError } from '../../http/errors.js';
 import { sessionSignedInAt } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';

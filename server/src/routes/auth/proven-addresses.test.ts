@@ -5,7 +5,7 @@ import {
   tokenFromMail,
   waitForMail,
 } from '#test/registration';
-import { createTestApp } from '#test/test-app';
+import { withSite } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 import {
   PASSWORD,
@@ -225,7 +225,7 @@ describe('proven addresses', () => {
       const attacker = await newVisitor(t.app);
       const listedEmail = `late${Date.now()}@proven.example`;
       // A fresh app whose STAFF_EMAILS lists an address nobody registered yet.
-      const other = await createTestApp({
+      const other = await withSite({
         env: { SMTP_URL: smtp.url, STAFF_EMAILS: listedEmail },
       });
       try {
@@ -291,7 +291,7 @@ describe('proven addresses', () => {
       const oldEmail = uniqueEmail();
       // The new address is listed in STAFF_EMAILS.
       const newEmail = `moved${Date.now()}@proven.example`;
-      const other = await createTestApp({
+      const other = await withSite({
         env: { SMTP_URL: smtp.url, STAFF_EMAILS: newEmail, SITE_URL: 'https://cohort.example' },
       });
       try {

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerThroughMail, tokenFromMail, waitForMail } from '#test/registration';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 
 describe('secrets in the log', () => {
   let smtp: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     smtp = await new SmtpCapture().start();
-    t = await createTestApp({
+    t = await withSite({
       captureLogs: true,
       // Every line the app writes, request logs included.
       env: { LOG_LEVEL: 'trace', SMTP_URL: smtp.url, SITE_URL: 'https://cohort.example' },

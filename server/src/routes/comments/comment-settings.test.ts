@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/transaction.js';
 import { storeImportedComment } from '../../comments/imported-comments.js';
 import { withSite, type Site } from '#test/with-site';
-import { comment, list, livePost, namedMember, posted } from '#test/comment-fixtures';
+import { buildComment, buildMember, buildPost } from '#test/factories';
+import { comment, list, posted } from '#test/comment-fixtures';
 
 // What the operator's settings change (COMMENTS, COMMENTS_HOLD_FIRST_LINK: docs/comments.md), the
 // pace limit across two app servers, and comments brought by an import.
@@ -10,19 +11,14 @@ import { comment, list, livePost, namedMember, posted } from '#test/comment-fixt
 describe('COMMENTS=off', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await withSite({ env: { COMMENTS: 'off' } });
+    site = await withSite({ env: { COMMENTS: 'off', STAFF_EMAILS: 'muted-owner@example.com' } });
   });
   afterAll(async () => site?.close());
 
   it('lists nothing and refuses every comment, like and report with 403', async () => {
-    const post = await livePost(site);
-    const member = await namedMember(site, 'Muted');
-    const { rows } = await site.database.pool.query<{ id: string }>(
-      `INSERT INTO comments (id, "postId", "userId", body, html)
-       VALUES (gen_random_uuid(), $1, $2, 'Before', '<p>Before</p>') RETURNING id`,
-      [post.id, member.userId],
-    );
-    const before = rows[0]?.id ?? '';
+    const post = await buildPost(site);
+    const member = await buildMember(site, { paid: true, name: 'Muted' });
+    const before = (await buildComment(site, { post, by: member, body: 'Before' })).id;
     const seen = await list(site, member, post.id);
     expect(seen).toMatchObject({ count: 0, comments: [], nextCursor: null });
     expect(seen.viewer.canComment).toBe(false);
@@ -45,15 +41,16 @@ describe('COMMENTS=everyone with COMMENTS_HOLD_FIRST_LINK=on', () => {
       env: {
         COMMENTS: 'everyone',
         COMMENTS_HOLD_FIRST_LINK: 'on',
-        STAFF_EMAILS: 'boss@example.com',
+        // The first writes the posts; the boss is made by the test that needs one.
+        STAFF_EMAILS: 'writing-owner@example.com,boss@example.com',
       },
     });
   });
   afterAll(async () => site?.close());
 
   it('lets any account with a proven address comment, not an unproven one', async () => {
-    const post = await livePost(site);
-    const reader = await namedMember(site, 'Free Reader', { paid: false });
+    const post = await buildPost(site);
+    const reader = await buildMember(site, { name: 'Free Reader' });
     expect((await comment(site, reader, post.id, 'No link here')).statusCode).toBe(201);
     await site.database.pool.query(`UPDATE users SET "emailVerifiedAt" = NULL WHERE id = $1`, [
       reader.userId,
@@ -64,14 +61,16 @@ describe('COMMENTS=everyone with COMMENTS_HOLD_FIRST_LINK=on', () => {
   });
 
   it('holds a new account’s first comment with a link for its author alone until staff show it', async () => {
-    const post = await livePost(site);
-    const newcomer = await namedMember(site, 'Newcomer', { paid: false });
+    const post = await buildPost(site);
+    const newcomer = await buildMember(site, { name: 'Newcomer' });
     const held = await posted(site, newcomer, post.id, 'Cheap pills at https://spam.example');
     expect(held.pending).toBe(true);
     expect((await list(site, null, post.id)).comments).toEqual([]);
     expect((await list(site, newcomer, post.id)).comments.map((c) => c.id)).toEqual([held.id]);
 
-    const [boss] = await Promise.all([namedMember(site, 'Boss', { role: 'owner' })]);
+    const [boss] = await Promise.all([
+      buildMember(site, { paid: true, name: 'Boss', role: 'owner' }),
+    ]);
     const pending = await site.call(boss, 'GET', '/api/desk/comments?status=pending');
     expect(pending.json().comments.map((c: { id: string }) => c.id)).toEqual([held.id]);
     const shown = await site.call(boss, 'POST', `/api/desk/comments/${held.id}/show`);
@@ -88,7 +87,7 @@ describe('two app servers on one database', () => {
   let a: Site;
   let b: Site;
   beforeAll(async () => {
-    a = await withSite();
+    a = await withSite({ env: { STAFF_EMAILS: 'two-servers-owner@example.com' } });
     b = await withSite({ sharedDatabase: a.testDatabase });
   });
   afterAll(async () => {
@@ -98,8 +97,8 @@ describe('two app servers on one database', () => {
 
   it('holds the pace limit across both: 5 a minute in all', async (context) => {
     if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');
-    const post = await livePost(a);
-    const member = await namedMember(a, 'Two Servers');
+    const post = await buildPost(a);
+    const member = await buildMember(a, { paid: true, name: 'Two Servers' });
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
         comment(index % 2 === 0 ? a : b, member, post.id, `Number ${index}`),
@@ -111,7 +110,7 @@ describe('two app servers on one database', () => {
   });
 
   it('stores an imported guest comment with its date and thread, once however often imported', async () => {
-    const post = await livePost(a);
+    const post = await buildPost(a);
     const when = new Date('2019-05-04T10:00:00.000Z');
     const store = () =>
       withTransaction(a.database.pool, async (tx) => {
@@ -152,7 +151,7 @@ describe('two app servers on one database', () => {
   });
 
   it('imports a comment nested past the limit as its text, and cleans a guest’s name', async () => {
-    const post = await livePost(a);
+    const post = await buildPost(a);
     const deep = `${'>'.repeat(20_000)} x`;
     const stored = await withTransaction(a.database.pool, (tx) =>
       storeImportedComment(tx, {

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment } from '../../../../contract/comments.js';
-import { seedMember } from '#test/members';
+import { buildComment, buildMember, buildPost } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
-import { comment, eventually, list, livePost, namedMember, posted } from '#test/comment-fixtures';
+import { comment, eventually, list, posted } from '#test/comment-fixtures';
 
 // Members talk under posts (docs/comments.md): reading, writing, replies and their mail, edits,
 // deletes, likes, reports, names, and what a hostile comment, a deeply nested one or a flood gets.
@@ -17,13 +17,16 @@ async function listening(site: Site): Promise<string> {
 describe('comments under a post', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await withSite({ mail: true, env: { SITE_URL: 'https://members.example.org' } });
+    site = await withSite({
+      mail: true,
+      env: { SITE_URL: 'https://members.example.org', STAFF_EMAILS: 'comments-owner@example.com' },
+    });
   });
   afterAll(async () => site?.close());
 
   it('a member comments and a visitor reads it with the author’s name and the count', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada Lovelace');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada Lovelace' });
     const mine = await posted(site, ada, post.id, 'Organise the **whole** street.');
     expect(mine).toMatchObject({
       parentId: null,
@@ -53,18 +56,18 @@ describe('comments under a post', () => {
   });
 
   it('refuses visitors (401), accounts that are not members (403), nameless members (409) and bad bodies (400)', async () => {
-    const post = await livePost(site);
+    const post = await buildPost(site);
     const visitor = await comment(site, null, post.id, 'Hello');
     expect(visitor.statusCode).toBe(401);
     expect(visitor.json().error.code).toBe('unauthenticated');
 
-    const reader = await namedMember(site, 'Not Paying', { paid: false });
+    const reader = await buildMember(site, { name: 'Not Paying' });
     const refused = await comment(site, reader, post.id, 'Hello');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('not_a_member');
     expect((await list(site, reader, post.id)).viewer.canComment).toBe(false);
 
-    const nameless = await seedMember(site, { paid: true });
+    const nameless = await buildMember(site, { paid: true });
     const noName = await comment(site, nameless, post.id, 'Hello');
     expect(noName.statusCode).toBe(409);
     expect(noName.json().error.code).toBe('name_required');
@@ -78,7 +81,7 @@ describe('comments under a post', () => {
     });
     expect(sixty.json()).toEqual({ name: 'y'.repeat(60) });
 
-    const member = await namedMember(site, 'Grace');
+    const member = await buildMember(site, { paid: true, name: 'Grace' });
     for (const [body, code] of [
       ['   \n ', 'comment_empty'],
       ['x'.repeat(5001), 'comment_too_long'],
@@ -102,7 +105,7 @@ describe('comments under a post', () => {
   });
 
   it('cleans a name of direction overrides, invisible and control characters instead of refusing it', async () => {
-    const member = await seedMember(site, { paid: true });
+    const member = await buildMember(site, { paid: true });
     const named = await site.call(member, 'PATCH', '/api/account/profile', {
       name: ' Ada\u202e Love\u200blace\u0007 ',
     });
@@ -115,8 +118,8 @@ describe('comments under a post', () => {
   });
 
   it('renders script, handlers, javascript: and data: links, images and iframes inert', async () => {
-    const post = await livePost(site);
-    const member = await namedMember(site, 'Mallory');
+    const post = await buildPost(site);
+    const member = await buildMember(site, { paid: true, name: 'Mallory' });
     const hostile = [
       '<script>alert(1)</script>',
       '<img src=x onerror="alert(2)">',
@@ -142,9 +145,9 @@ describe('comments under a post', () => {
   });
 
   it('nests a reply to a reply in its thread and mails the answered author once, never the replier', async () => {
-    const post = await livePost(site, { title: 'Rent strikes' });
-    const ada = await namedMember(site, 'Ada');
-    const bob = await namedMember(site, 'Bob');
+    const post = await buildPost(site, { title: 'Rent strikes' });
+    const ada = await buildMember(site, { paid: true, name: 'Ada' });
+    const bob = await buildMember(site, { paid: true, name: 'Bob' });
     const top = await posted(site, ada, post.id, 'Who is in?');
     const reply = await posted(site, bob, post.id, 'Me.', top.id);
     expect(reply.parentId).toBe(top.id);
@@ -211,9 +214,9 @@ describe('comments under a post', () => {
   });
 
   it('lets the author edit (shown edited) and delete: a placeholder with replies, gone without', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada E');
-    const bob = await namedMember(site, 'Bob E');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada E' });
+    const bob = await buildMember(site, { paid: true, name: 'Bob E' });
     const top = await posted(site, ada, post.id, 'Frist');
     const edited = await site.call(ada, 'PATCH', `/api/comments/${top.id}`, { body: 'First' });
     expect(edited.statusCode, edited.body).toBe(200);
@@ -254,9 +257,9 @@ describe('comments under a post', () => {
   });
 
   it('counts a like once per member, takes it back, and takes a report with 202', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada L');
-    const bob = await namedMember(site, 'Bob L');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada L' });
+    const bob = await buildMember(site, { paid: true, name: 'Bob L' });
     const top = await posted(site, ada, post.id, 'Like me');
     const url = `/api/comments/${top.id}/likes`;
     expect((await site.call(bob, 'POST', url)).json()).toEqual({ likes: 1, likedByMe: true });
@@ -285,16 +288,18 @@ describe('comments under a post', () => {
   });
 
   it('sorts by best, newest and oldest, and pages with a cursor', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada S');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada S' });
     const ids: string[] = [];
     for (const [index, body] of ['one', 'two', 'three'].entries()) {
-      await site.database.pool.query(
-        `INSERT INTO comments (id, "postId", "userId", body, html, likes, "createdAt")
-         VALUES (gen_random_uuid(), $1, $2, $3, $3, $4, now() - make_interval(mins => $5))
-         RETURNING id`,
-        [post.id, ada.userId, body, index === 1 ? 5 : 0, 10 - index],
-      );
+      await buildComment(site, {
+        post,
+        by: ada,
+        body,
+        html: body,
+        likes: index === 1 ? 5 : 0,
+        createdAt: new Date(Date.now() - (10 - index) * 60_000),
+      });
     }
     const oldest = await list(site, null, post.id, '?sort=oldest');
     ids.push(...oldest.comments.map((each) => each.html));
@@ -335,8 +340,8 @@ describe('comments under a post', () => {
   });
 
   it('refuses a sixth comment in a minute with 429 and Retry-After while the site keeps answering, and a duplicate', async () => {
-    const post = await livePost(site);
-    const member = await namedMember(site, 'Flood');
+    const post = await buildPost(site);
+    const member = await buildMember(site, { paid: true, name: 'Flood' });
     const duplicate = await posted(site, member, post.id, 'Same words');
     const again = await comment(site, member, post.id, 'Same words');
     expect(again.statusCode).toBe(400);
@@ -358,8 +363,8 @@ describe('comments under a post', () => {
   });
 
   it('refuses a 5,000-deep quote with a 400 at once while /healthz keeps answering', async () => {
-    const post = await livePost(site);
-    const member = await namedMember(site, 'Deep');
+    const post = await buildPost(site);
+    const member = await buildMember(site, { paid: true, name: 'Deep' });
     const base = await listening(site);
     const deep = `${'>'.repeat(4_998)} x`;
     const started = Date.now();
@@ -383,7 +388,7 @@ describe('comments under a post', () => {
   });
 
   it('takes quotes nested 5 deep and lists 10 deep, and refuses one level more, however nested', async () => {
-    const post = await livePost(site);
+    const post = await buildPost(site);
     const atLimit = [
       '> > > > > Five quotes',
       `${'- '.repeat(10)}Ten lists`,
@@ -395,7 +400,7 @@ describe('comments under a post', () => {
       `${'*'.repeat(20)}Ten strong emphases${'*'.repeat(20)}`,
     ];
     for (const [index, body] of atLimit.entries()) {
-      const member = await namedMember(site, `Nested ${index}`);
+      const member = await buildMember(site, { paid: true, name: `Nested ${index}` });
       const answer = await comment(site, member, post.id, body);
       expect(answer.statusCode, `${body}: ${answer.body}`).toBe(201);
     }
@@ -417,7 +422,7 @@ describe('comments under a post', () => {
       `${'*'.repeat(2_400)}Deep emphasis${'*'.repeat(2_400)}`,
     ];
     for (const [index, body] of tooDeep.entries()) {
-      const member = await namedMember(site, `Too Nested ${index}`);
+      const member = await buildMember(site, { paid: true, name: `Too Nested ${index}` });
       const answer = await comment(site, member, post.id, body);
       expect(answer.statusCode, `${body.slice(0, 60)}: ${answer.body}`).toBe(400);
       expect(answer.json().error.code).toBe('comment_too_deep');
@@ -426,8 +431,8 @@ describe('comments under a post', () => {
   });
 
   it('counts refused comments against the pace: after five a minute the next is 429, and an edit is refused too', async () => {
-    const post = await livePost(site);
-    const member = await namedMember(site, 'Hammer');
+    const post = await buildPost(site);
+    const member = await buildMember(site, { paid: true, name: 'Hammer' });
     const mine = await posted(site, member, post.id, 'A fine comment');
     const deepEdit = await site.call(member, 'PATCH', `/api/comments/${mine.id}`, {
       body: '>'.repeat(5_000),
@@ -457,10 +462,10 @@ describe('comments under a post', () => {
   });
 
   it('keeps a members-only post’s comments for those who may read its body', async () => {
-    const post = await livePost(site, { membersOnly: true });
-    const member = await namedMember(site, 'Inside');
+    const post = await buildPost(site, { visibility: 'members' });
+    const member = await buildMember(site, { paid: true, name: 'Inside' });
     await posted(site, member, post.id, 'For us');
-    const reader = await namedMember(site, 'Outside', { paid: false });
+    const reader = await buildMember(site, { name: 'Outside' });
     for (const who of [null, reader]) {
       const answer = await site.call(who, 'GET', `/api/posts/${post.id}/comments`);
       expect(answer.statusCode).toBe(404);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type pg from 'pg';
 import { Type } from 'typebox';
 import {
   AnalyticsRangeQuerySchema,
@@ -9,8 +8,11 @@ import {
   type AnalyticsRangeQuery,
 } from '../../../../contract/analytics.js';
 import { readPostAddresses } from '../../analytics/counted-pages.js';
-import { readAnalytics, readPostAnalytics } from '../../analytics/read-analytics.js';
-import type { Staff } from '../../desk/staff.js';
+import {
+  analyticsShownTo,
+  readAnalytics,
+  readPostAnalytics,
+} from '../../analytics/read-analytics.js';
 import { HttpError } from '../../http/errors.js';
 import { deskStaff } from './desk-staff.js';
 
@@ -42,16 +44,6 @@ function requireRange({ from, to }: AnalyticsRangeQuery): { from: string; to: st
   return { from, to };
 }
 
-/** Owners and editors see the site and its money; a writer, their own posts' views alone. */
-async function scopeOf(pool: pg.Pool, staff: Staff) {
-  if (staff.role !== 'writer') return { postIds: null, money: true };
-  const { rows } = await pool.query<{ postId: number }>(
-    `SELECT "postId" FROM "post_authors" WHERE "userId" = $1`,
-    [staff.userId],
-  );
-  return { postIds: rows.map((row) => row.postId), money: false };
-}
-
 /**
  * The desk's analytics (docs/analytics.md#the-desk): the site's figures over a range of days, and
  * one post's for its editor page. Writers see their own posts' views and visitors, no money.
@@ -59,13 +51,16 @@ async function scopeOf(pool: pg.Pool, staff: Staff) {
 const deskAnalyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/analytics',
-    { schema: { querystring: AnalyticsRangeQuerySchema, response: { 200: DeskAnalyticsSchema } } },
+    {
+      schema: { querystring: AnalyticsRangeQuerySchema, response: { 200: DeskAnalyticsSchema } },
+      config: { access: 'staff' },
+    },
     async (request) => {
       const range = requireRange(request.query);
       await app.analytics.flush();
       return readAnalytics(app.db.pool, {
         ...range,
-        ...(await scopeOf(app.db.pool, deskStaff(request))),
+        ...(await analyticsShownTo(app.db.pool, deskStaff(request))),
       });
     },
   );
@@ -78,11 +73,12 @@ const deskAnalyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: AnalyticsRangeQuerySchema,
         response: { 200: DeskPostAnalyticsSchema },
       },
+      config: { access: 'staff' },
     },
     async (request) => {
       const range = requireRange(request.query);
       const postId = Number(request.params.postId);
-      const scope = await scopeOf(app.db.pool, deskStaff(request));
+      const scope = await analyticsShownTo(app.db.pool, deskStaff(request));
       const [post] =
         scope.postIds === null || scope.postIds.includes(postId)
           ? await readPostAddresses(app.db.pool, { published: false, ids: [postId] })

@@ -5,7 +5,7 @@ import {
   listStaffAuthors,
   readOwnProfile,
   updateOwnProfile,
-} from '../../authors/author-profiles.js';
+} from '../../content/author-profiles.js';
 import { deskStaff } from './desk-staff.js';
 
 /**
@@ -16,26 +16,24 @@ const deskAuthorRoutes: FastifyPluginAsyncTypebox<{ staff: StaffConfig }> = asyn
   app,
   options,
 ) => {
-  app.get('/profile', async (request) => ({
+  app.get('/profile', { config: { access: 'staff' } }, async (request) => ({
     profile: await readOwnProfile(app.db.pool, deskStaff(request)),
   }));
 
   app.patch(
     '/profile',
-    { schema: { body: Type.Record(Type.String(), Type.Unknown()) } },
-    async (request) => {
-      const { profile, generation } = await updateOwnProfile(
-        app.db.pool,
-        deskStaff(request),
-        request.body,
-      );
+    {
+      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
       // Bylines and the author's page show the change before the answer.
-      await app.siteContent.waitFor(generation);
+      config: { access: 'staff', changesContent: true },
+    },
+    async (request) => {
+      const { profile } = await updateOwnProfile(app.db.pool, deskStaff(request), request.body);
       return { profile };
     },
   );
 
-  app.get('/authors', async () => ({
+  app.get('/authors', { config: { access: 'staff' } }, async () => ({
     authors: await listStaffAuthors(app.db.pool, options.staff),
   }));
 };

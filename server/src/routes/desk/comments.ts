@@ -18,7 +18,6 @@ import {
   setCommentMailChoice,
   unblockCommenter,
 } from '../../comments/moderation.js';
-import { requireMaySeeMembers } from '../../desk/staff.js';
 import { deskStaff } from './desk-staff.js';
 
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
@@ -33,10 +32,6 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorR
 const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { pool } = app.db;
   const { rules } = app.comments;
-  app.addHook('onRequest', async (request) => {
-    requireMaySeeMembers(deskStaff(request));
-  });
-
   app.get(
     '/comments',
     {
@@ -44,6 +39,7 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeskCommentQuerySchema,
         response: { 200: DeskCommentListSchema, ...errors },
       },
+      config: { access: 'see-members' },
     },
     async (request) =>
       listDeskComments(pool, {
@@ -60,6 +56,7 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           params: CommentIdParamsSchema,
           response: { 200: DeskCommentAnswerSchema, ...errors },
         },
+        config: { access: 'see-members' },
       },
       async (request) => {
         const { comment, mailIds } = await moderateComment(
@@ -83,6 +80,7 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommenterBlockBodySchema,
         response: { 200: CommenterBlockSchema, ...errors },
       },
+      config: { access: 'see-members' },
     },
     async (request) =>
       blockCommenter(
@@ -98,13 +96,17 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/commenters/:userId/unblock',
     {
       schema: { params: CommenterParamsSchema, response: { 200: CommenterBlockSchema, ...errors } },
+      config: { access: 'see-members' },
     },
     async (request) => unblockCommenter(pool, deskStaff(request), request.params.userId),
   );
 
   app.get(
     '/comment-mail',
-    { schema: { response: { 200: CommentMailChoiceSchema, ...errors } } },
+    {
+      schema: { response: { 200: CommentMailChoiceSchema, ...errors } },
+      config: { access: 'see-members' },
+    },
     async (request) => ({
       onEveryComment: await readCommentMailChoice(pool, deskStaff(request).userId),
     }),
@@ -117,6 +119,7 @@ const deskCommentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommentMailChoiceSchema,
         response: { 200: CommentMailChoiceSchema, ...errors },
       },
+      config: { access: 'see-members' },
     },
     async (request) => ({
       onEveryComment: await setCommentMailChoice(

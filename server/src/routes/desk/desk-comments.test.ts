@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskCommentList } from '../../../../contract/comments.js';
-import { seedStaff, type SeededMember } from '#test/members';
+import { buildMember, buildPost, buildStaff, type Member } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
-import { comment, eventually, list, livePost, namedMember, posted } from '#test/comment-fixtures';
+import { comment, eventually, list, posted } from '#test/comment-fixtures';
 
 // The desk's Comments page's API (docs/comments.md#moderation): owners and editors hide, show,
 // pin, block; each action is in the audit log; writers and members cannot.
 
 describe('moderating comments from the desk', () => {
   let site: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
+  let owner: Member;
+  let editor: Member;
+  let writer: Member;
   beforeAll(async () => {
     site = await withSite({
       mail: true,
@@ -21,16 +21,16 @@ describe('moderating comments from the desk', () => {
         WRITER_EMAILS: 'writer@example.com',
       },
     });
-    [owner, editor, writer] = await seedStaff(site, 'owner', 'editor', 'writer');
+    [owner, editor, writer] = await buildStaff(site, 'owner', 'editor', 'writer');
   });
   afterAll(async () => site?.close());
 
-  const deskList = async (who: SeededMember, query = '') => {
+  const deskList = async (who: Member, query = '') => {
     const answer = await site.call(who, 'GET', `/api/desk/comments${query}`);
     expect(answer.statusCode, answer.body).toBe(200);
     return answer.json() as DeskCommentList;
   };
-  const act = (who: SeededMember, url: string, payload?: object) =>
+  const act = (who: Member, url: string, payload?: object) =>
     site.call(who, 'POST', `/api/desk${url}`, payload);
   const auditActions = async (targetUserId: string) =>
     (
@@ -41,9 +41,9 @@ describe('moderating comments from the desk', () => {
     ).rows;
 
   it('lists reported comments first, then the newest, with post, author and text', async () => {
-    const post = await livePost(site, { title: 'On the desk' });
-    const ada = await namedMember(site, 'Ada D');
-    const bob = await namedMember(site, 'Bob D');
+    const post = await buildPost(site, { title: 'On the desk' });
+    const ada = await buildMember(site, { paid: true, name: 'Ada D' });
+    const bob = await buildMember(site, { paid: true, name: 'Bob D' });
     const first = await posted(site, ada, post.id, 'First words');
     const second = await posted(site, bob, post.id, 'Second words');
     await site.call(bob, 'POST', `/api/comments/${first.id}/reports`, { reason: 'Rude' });
@@ -66,8 +66,8 @@ describe('moderating comments from the desk', () => {
   });
 
   it('hides and shows a comment, each in the audit log, and a hidden one leaves the page', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada H');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada H' });
     const top = await posted(site, ada, post.id, 'Hide me');
     const hidden = await act(editor, `/comments/${top.id}/hide`);
     expect(hidden.statusCode, hidden.body).toBe(200);
@@ -85,8 +85,8 @@ describe('moderating comments from the desk', () => {
   });
 
   it('pins a top comment first, refuses to pin a reply', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada P');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada P' });
     const older = await posted(site, ada, post.id, 'Pin me');
     const newer = await posted(site, ada, post.id, 'Newer');
     const reply = await posted(site, ada, post.id, 'A reply', newer.id);
@@ -105,8 +105,8 @@ describe('moderating comments from the desk', () => {
   });
 
   it('blocks a commenter: the next comment is refused, earlier ones hidden in one step; unblock', async () => {
-    const post = await livePost(site);
-    const troll = await namedMember(site, 'Troll');
+    const post = await buildPost(site);
+    const troll = await buildMember(site, { paid: true, name: 'Troll' });
     await posted(site, troll, post.id, 'One');
     await posted(site, troll, post.id, 'Two');
     const blocked = await act(owner, `/commenters/${troll.userId}/block`, { hideEarlier: true });
@@ -135,9 +135,9 @@ describe('moderating comments from the desk', () => {
   });
 
   it('keeps a blocked member from every comment action but deleting their own', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada B');
-    const troll = await namedMember(site, 'Troll B');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada B' });
+    const troll = await buildMember(site, { paid: true, name: 'Troll B' });
     const theirs = await posted(site, ada, post.id, 'Be kind');
     const [kept, gone] = [
       await posted(site, troll, post.id, 'Kept'),
@@ -168,7 +168,7 @@ describe('moderating comments from the desk', () => {
   });
 
   it('lets staff block only a lower role: an owner an editor, never an editor an owner or an equal', async () => {
-    const [secondOwner, secondEditor] = await seedStaff(site, 'owner', 'editor');
+    const [secondOwner, secondEditor] = await buildStaff(site, 'owner', 'editor');
     const refused = [
       [editor, owner],
       [editor, secondEditor],
@@ -215,8 +215,8 @@ describe('moderating comments from the desk', () => {
   });
 
   it('keeps writers and members out', async () => {
-    const post = await livePost(site);
-    const ada = await namedMember(site, 'Ada W');
+    const post = await buildPost(site);
+    const ada = await buildMember(site, { paid: true, name: 'Ada W' });
     const top = await posted(site, ada, post.id, 'Safe');
     expect((await site.call(writer, 'GET', '/api/desk/comments')).statusCode).toBe(403);
     expect((await act(writer, `/comments/${top.id}/hide`)).statusCode).toBe(403);
@@ -233,8 +233,8 @@ describe('moderating comments from the desk', () => {
     expect((await site.call(owner, 'GET', '/api/desk/comment-mail')).json()).toEqual({
       onEveryComment: true,
     });
-    const post = await livePost(site, { title: 'Watched' });
-    const ada = await namedMember(site, 'Ada M');
+    const post = await buildPost(site, { title: 'Watched' });
+    const ada = await buildMember(site, { paid: true, name: 'Ada M' });
     const top = await posted(site, ada, post.id, 'Hello staff');
     const box = site.mailbox;
     expect(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { DESK_API } from '../../../../contract/desk-api.js';
 
@@ -13,7 +13,7 @@ interface Route {
 }
 
 /** Every route the app serves, read from Fastify's own listing (`printRoutes`). */
-function routesOf(t: TestApp): Route[] {
+function routesOf(t: Site): Route[] {
   const routes: Route[] = [];
   const stack: string[] = [];
   for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
@@ -52,11 +52,11 @@ function encodedVariants(address: string): string[] {
 }
 
 describe('the desk’s gate', () => {
-  let t: TestApp;
+  let t: Site;
   let anonymous: Visitor;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await withSite();
     anonymous = await newVisitor(t.app);
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Staff } from '../../desk/staff.js';
+import type { Staff } from '../../staff/staff.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 
 // The desk's exports on a pool of one connection, as the embedded database has: an export that
 // waited for a second connection while holding its first would wait for itself (a 503 after the
@@ -9,12 +9,12 @@ import { createTestApp, type TestApp } from '#test/test-app';
 const EDITOR = 'one-connection-editor@example.com';
 
 describe('the desk’s exports on a one-connection pool', () => {
-  let t: TestApp;
-  let editor: SeededMember;
+  let t: Site;
+  let editor: Member;
 
   beforeAll(async () => {
-    t = await createTestApp({ maxConnections: 1, env: { EDITOR_EMAILS: EDITOR } });
-    editor = await seedMember(t, { email: EDITOR });
+    t = await withSite({ maxConnections: 1, env: { EDITOR_EMAILS: EDITOR } });
+    editor = await buildMember(t, { email: EDITOR });
     await t.database.pool.query(
       `INSERT INTO newsletter_subscribers (id, email, state, "confirmedAt", "updatedAt")
        VALUES (gen_random_uuid(), 'reader@example.com', 'confirmed', now(), now())`,

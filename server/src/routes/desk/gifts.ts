@@ -26,20 +26,24 @@ const deskGiftRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/gifts',
     {
       schema: { response: { 200: Type.Object({ gifts: Type.Array(DeskGiftSchema) }), ...errors } },
+      config: { access: 'see-members' },
     },
     async () => ({ gifts: await listUnclaimedGifts(app.db.pool) }),
   );
 
   app.post(
     '/gifts/:id/resend',
-    { schema: { params, response: { 200: GiftAnswer, ...errors } } },
+    { schema: { params, response: { 200: GiftAnswer, ...errors } }, config: { access: 'change' } },
     async (request) =>
       resendGift(app.giving.deps, deskStaff(request), { giftId: request.params.id }),
   );
 
   app.post(
     '/gifts/:id/address',
-    { schema: { params, body: GiftAddressBodySchema, response: { 200: GiftAnswer, ...errors } } },
+    {
+      schema: { params, body: GiftAddressBodySchema, response: { 200: GiftAnswer, ...errors } },
+      config: { access: 'change' },
+    },
     async (request) => {
       const recipientEmail = normalizeEmail(request.body.recipientEmail);
       if (!isValidEmail(recipientEmail)) {

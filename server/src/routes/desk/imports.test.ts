@@ -5,8 +5,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember, buildStaff, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import type { DeskImport } from '../../../../contract/desk-api.js';
 import { INTERRUPTED_MESSAGE, STALE_AFTER_MS } from '../../imports/import-jobs.js';
 
@@ -23,18 +23,18 @@ const FIXTURE = readFileSync(
 );
 
 describe('the desk’s imports', () => {
-  let t: TestApp;
+  let t: Site;
   let base: string;
-  let owner: SeededMember;
-  let editor: SeededMember;
-  let writer: SeededMember;
-  let reader: SeededMember;
+  let owner: Member;
+  let editor: Member;
+  let writer: Member;
+  let reader: Member;
   /** The uploads' temporary folders go here while this file runs, to be counted. */
   let temporary: string;
   let tmpBefore: string | undefined;
 
   const upload = (
-    who: SeededMember | null,
+    who: Member | null,
     fields: Record<string, string>,
     file: { bytes: Buffer; name: string } | null = { bytes: FIXTURE, name: 'export.json' },
   ) => {
@@ -53,7 +53,7 @@ describe('the desk’s imports', () => {
       body: form,
     });
   };
-  const get = (who: SeededMember | null, path: string) =>
+  const get = (who: Member | null, path: string) =>
     fetch(`${base}${path}`, { headers: who ? { cookie: who.cookie } : {} });
   const importsRunning = async () =>
     Number(
@@ -81,7 +81,7 @@ describe('the desk’s imports', () => {
     // os.tmpdir() reads TMPDIR each time: the route's folders land here, where they are counted.
     tmpBefore = process.env.TMPDIR;
     process.env.TMPDIR = temporary;
-    t = await createTestApp({
+    t = await withSite({
       env: {
         STAFF_EMAILS: OWNER,
         EDITOR_EMAILS: EDITOR,
@@ -93,8 +93,8 @@ describe('the desk’s imports', () => {
     const address = t.app.server.address();
     if (!address || typeof address === 'string') throw new Error('not listening');
     base = `http://127.0.0.1:${address.port}`;
-    [owner, editor, writer] = await seedStaff(t, 'owner', 'editor', 'writer');
-    reader = await seedMember(t);
+    [owner, editor, writer] = await buildStaff(t, 'owner', 'editor', 'writer');
+    reader = await buildMember(t);
   });
   afterAll(async () => {
     if (tmpBefore === undefined) delete process.env.TMPDIR;
@@ -331,7 +331,7 @@ describe('the desk’s imports', () => {
       [stopped, alive, old],
     );
     // A second app server starting on the same database, as after a restart.
-    const restarted = await createTestApp({
+    const restarted = await withSite({
       sharedDatabase: t.testDatabase,
       env: { STAFF_EMAILS: OWNER },
     });

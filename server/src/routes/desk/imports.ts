@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { UUID_PATTERN } from '../../../../contract/constants.js';
+import { apartFromRequest } from '../../content/content-changes.js';
 import { readArticleSectionNames } from '../../content/section-store.js';
 import {
   DeskImportSchema,
@@ -18,7 +19,7 @@ import {
   type DeskImportSource,
 } from '../../../../contract/desk-api.js';
 import { withTransaction } from '../../db/transaction.js';
-import { writeAudit } from '../../desk/audit.js';
+import { writeAudit } from '../../staff/audit.js';
 import { HttpError } from '../../http/errors.js';
 import { countGhostExport, ghostExportStream } from '../../imports/ghost-export.js';
 import {
@@ -132,9 +133,8 @@ const sameReport = (report: ImportReport): DeskImportReport => report;
 void sameReport;
 
 /**
- * The desk's imports and the Ghost export, for owners only: inside the members-and-money gate
- * (members-and-money.ts: writers 403, changes by an owner signed in within 12 hours), and its own
- * hook, since an import writes posts and members, and the export holds every member and every
+ * The desk's imports and the Ghost export, for owners only (an import, by one signed in within 12
+ * hours): an import writes posts and members, and the export holds every member and every
  * members-only text.
  *
  * `POST /imports` streams the uploaded file to a folder of its own under the system's temporary
@@ -149,17 +149,6 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const pool = app.db.pool;
   /** The imports this process runs, by id: marked failed if the server closes first. */
   const running = new Set<string>();
-
-  app.addHook('onRequest', async (request) => {
-    const staff = deskStaff(request);
-    if (staff.role !== 'owner') {
-      throw new HttpError(
-        403,
-        'owners_only',
-        'Imports and exports are for owners (STAFF_EMAILS): they write posts and members, and an export holds every member.',
-      );
-    }
-  });
 
   await app.register(multipart, {
     limits: {
@@ -203,6 +192,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         response: { 202: Type.Object({ import: Type.Object({ id: Type.String() }) }), ...errors },
       },
+      config: { access: 'owner-change' },
     },
     async (request, reply) => {
       const staff = deskStaff(request);
@@ -265,27 +255,31 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
         started = true;
         running.add(id);
-        void runImportJob(
-          {
-            pool,
-            imageStore: app.imageStore,
-            config,
-            stripe: app.payments?.stripe ?? null,
-            mail: app.mailer,
-            schedule: app.postSchedule,
-          },
-          {
-            id,
-            request: {
-              source,
-              path: file.path,
-              ...(section && { section }),
-              maxBytes,
+        // Run apart from this request: the posts it writes are the import's changes, shown as
+        // each is written, not this answer's (which leaves at once).
+        void apartFromRequest(() =>
+          runImportJob(
+            {
+              pool,
+              imageStore: app.imageStore,
+              config,
+              stripe: app.payments?.stripe ?? null,
+              mail: app.mailer,
+              schedule: app.postSchedule,
             },
-            staff,
-            folder,
-            logError: (error, message) => app.log.error({ err: error, import: id }, message),
-          },
+            {
+              id,
+              request: {
+                source,
+                path: file.path,
+                ...(section && { section }),
+                maxBytes,
+              },
+              staff,
+              folder,
+              logError: (error, message) => app.log.error({ err: error, import: id }, message),
+            },
+          ),
         ).finally(() => running.delete(id));
         return await reply.code(202).send({ import: { id } });
       } finally {
@@ -300,6 +294,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         response: { 200: DeskImportsSchema, ...errors },
       },
+      config: { access: 'owner' },
     },
     async () => ({ imports: (await listImportJobs(pool)).map(viewOf), maxBytes }),
   );
@@ -311,6 +306,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         response: { 200: Type.Object({ import: DeskImportSchema }), ...errors },
       },
+      config: { access: 'owner' },
     },
     async (request) => {
       const job = UUID_PATTERN.test(request.params.id)
@@ -327,7 +323,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * Everything as a Ghost export (server/src/imports/ghost-export.ts), streamed as it is read; the
    * download is audited with what it holds.
    */
-  app.get('/exports/ghost', async (request, reply) => {
+  app.get('/exports/ghost', { config: { access: 'owner' } }, async (request, reply) => {
     const staff = deskStaff(request);
     await withTransaction(pool, async (tx) =>
       writeAudit(tx, staff, {

@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeskStaffSchema } from '../../../../contract/desk-api.js';
-import { changesAllowedUntil } from '../../desk/staff.js';
+import { changesAllowedUntil } from '../../staff/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
 import deskAnalyticsRoutes from './analytics.js';
 import deskCommentRoutes from './comments.js';
+import { requireAccessDeclared, requireDeskAccess } from './desk-access.js';
 import { deskStaff } from './desk-staff.js';
 import deskMailboxRoutes from './mailbox.js';
 import membersAndMoney from './members-and-money.js';
 import newsletterSendRoutes from './newsletter-send.js';
 import deskPostRoutes from './posts.js';
+import deskPostPreviewRoutes from './post-preview.js';
 import deskAuthorRoutes from './authors.js';
 import deskSectionRoutes from './sections.js';
 import deskUploadRoutes from './uploads.js';
@@ -22,16 +24,20 @@ import { keySecretsOf } from '../../integrations/integrations.js';
  * before anything else of a request is looked at (its body, its parameters): to anyone who is not
  * staff, every address here answers what an unknown address answers (404, same body, same
  * headers), whatever way the path is spelled, since the hook belongs to the routes the router
- * found, not to the text of the URL. The hook puts the staff member it let in on the request,
- * which every handler here reads with `deskStaff(request)` (desk-staff.ts): none checks again.
- * Writers stop here; members and money have a gate of their own inside this one. Staff answers
- * are never cached or indexed.
+ * found, not to the text of the URL. Then it holds the staff member to what the route declares
+ * (`config: { access }`, desk-access.ts: every route here says who may call it, or the app does
+ * not start) and puts them on the request, which every handler here reads with
+ * `deskStaff(request)` (desk-staff.ts): none checks a role again. Staff answers are never cached
+ * or indexed.
  */
 const desk: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
   app.decorateRequest('staff', null);
-  app.addHook('onRequest', async (request) => {
-    request.staff = await request.requireStaff();
+  app.addHook('onRoute', requireAccessDeclared);
+  app.addHook('onRequest', async function deskGate(request) {
+    const staff = await request.requireStaff();
+    requireDeskAccess(staff, request.routeOptions.config.access);
+    request.staff = staff;
   });
   app.addHook('onSend', async (request, reply) => {
     if (await request.getStaff().catch(() => null)) {
@@ -40,26 +46,31 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   /** Who the staff member is and what they may do: the desk's first request. */
-  app.get('/me', { schema: { response: { 200: DeskStaffSchema } } }, async (request) => {
-    const staff = deskStaff(request);
-    const until = changesAllowedUntil(staff);
-    return {
-      email: staff.email,
-      role: staff.role,
-      canChange: until !== null && until.getTime() > Date.now(),
-      signedInAt: staff.signedInAt?.toISOString() ?? null,
-      changesAllowedUntil: until?.toISOString() ?? null,
-      paymentsEnabled: app.payments !== null,
-      currency: config.membership.currency,
-      mailbox: app.mailbox !== null,
-    };
-  });
+  app.get(
+    '/me',
+    { schema: { response: { 200: DeskStaffSchema } }, config: { access: 'staff' } },
+    async (request) => {
+      const staff = deskStaff(request);
+      const until = changesAllowedUntil(staff);
+      return {
+        email: staff.email,
+        role: staff.role,
+        canChange: until !== null && until.getTime() > Date.now(),
+        signedInAt: staff.signedInAt?.toISOString() ?? null,
+        changesAllowedUntil: until?.toISOString() ?? null,
+        paymentsEnabled: app.payments !== null,
+        currency: config.membership.currency,
+        mailbox: app.mailbox !== null,
+      };
+    },
+  );
 
   const site = { siteUrl: config.siteUrl, siteName: config.siteName };
   await app.register(deskPostRoutes, {
     ...site,
     publishers: [...config.staff.owners, ...config.staff.editors],
   });
+  await app.register(deskPostPreviewRoutes);
   await app.register(deskSectionRoutes);
   await app.register(deskAuthorRoutes, { staff: config.staff });
   await app.register(deskUploadRoutes, {
@@ -74,7 +85,7 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     connections: config.newsletterConnections,
     tracking: config.newsletterTracking,
   });
-  await app.register(deskMailboxRoutes);
+  if (app.mailbox) await app.register(deskMailboxRoutes, { mailbox: app.mailbox });
   await app.register(deskCommentRoutes);
   await app.register(deskAnalyticsRoutes);
   await app.register(deskIntegrationRoutes, {

@@ -6,8 +6,6 @@ import {
   IntegrationCreateSchema,
   IntegrationListSchema,
 } from '../../../../contract/integrations-api.js';
-import { requireChangeAllowed } from '../../desk/staff.js';
-import { HttpError } from '../../http/errors.js';
 import {
   createIntegration,
   deleteIntegration,
@@ -27,29 +25,21 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorR
 /**
  * `/api/desk/integrations` (docs/ghost-api.md): owners make, list and delete integrations, the
  * keys tools made for Ghost use. Their keys open the site's content and let a tool write posts,
- * so the whole scope is for owners (403 to editors and writers, as imports are), and a change
- * needs an owner signed in within 12 hours. The keys are in the creation's answer only.
+ * so they are for owners (403 to editors and writers, as imports are), and a change needs an owner
+ * signed in within 12 hours. The keys are in the creation's answer only.
  */
 const deskIntegrationRoutes: FastifyPluginAsyncTypebox<DeskIntegrationOptions> = async (
   app,
   options,
 ) => {
-  app.addHook('onRequest', async (request) => {
-    const staff = deskStaff(request);
-    if (staff.role !== 'owner') {
-      throw new HttpError(
-        403,
-        'owners_only',
-        'Integrations are for owners (STAFF_EMAILS): their keys open the site to other tools.',
-      );
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
-  });
-
-  app.get('/integrations', { schema: { response: { 200: IntegrationListSchema } } }, async () => ({
-    integrations: await listIntegrations(app.db.pool),
-    apiUrl: options.siteUrl,
-  }));
+  app.get(
+    '/integrations',
+    { schema: { response: { 200: IntegrationListSchema } }, config: { access: 'owner' } },
+    async () => ({
+      integrations: await listIntegrations(app.db.pool),
+      apiUrl: options.siteUrl,
+    }),
+  );
 
   app.post(
     '/integrations',
@@ -58,6 +48,7 @@ const deskIntegrationRoutes: FastifyPluginAsyncTypebox<DeskIntegrationOptions> =
         body: IntegrationCreateSchema,
         response: { 201: Type.Object({ integration: CreatedIntegrationSchema }), ...errors },
       },
+      config: { access: 'owner-change' },
     },
     async (request, reply) => {
       const integration = await createIntegration(
@@ -70,13 +61,16 @@ const deskIntegrationRoutes: FastifyPluginAsyncTypebox<DeskIntegrationOptions> =
     },
   );
 
-  app.delete('/integrations/:id', { schema: { params: Id } }, async (request, reply) => {
-    // Answered once this server has forgotten the keys: they stop with the next request.
-    await app.siteContent.waitFor(
-      await deleteIntegration(app.db.pool, deskStaff(request), request.params.id),
-    );
-    return reply.code(204).send();
-  });
+  // Answered once this server has forgotten the keys (a content change): they stop with the next
+  // request.
+  app.delete(
+    '/integrations/:id',
+    { schema: { params: Id }, config: { access: 'owner-change', changesContent: true } },
+    async (request, reply) => {
+      await deleteIntegration(app.db.pool, deskStaff(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 };
 
 export default deskIntegrationRoutes;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 import { keepMail, MAILBOX_SIZE } from '../../mail/mailbox.js';
 
@@ -20,17 +20,17 @@ interface MailJson {
   at: string;
 }
 
-const get = (t: TestApp, cookie: string, url: string) =>
+const get = (t: Site, cookie: string, url: string) =>
   t.app.inject({ method: 'GET', url, headers: { cookie } });
 
-async function readMails(t: TestApp, cookie: string): Promise<MailJson[]> {
+async function readMails(t: Site, cookie: string): Promise<MailJson[]> {
   const response = await get(t, cookie, '/api/desk/mailbox');
   expect(response.statusCode, response.body).toBe(200);
   return response.json().mails;
 }
 
 /** A newsletter draft of the owner's, and its test copy sent to them. */
-async function sendTestCopy(t: TestApp, cookie: string, title: string) {
+async function sendTestCopy(t: Site, cookie: string, title: string) {
   const created = await t.app.inject({
     method: 'POST',
     url: '/api/desk/posts',
@@ -52,17 +52,17 @@ async function sendTestCopy(t: TestApp, cookie: string, title: string) {
 }
 
 describe('the desk’s mailbox while mail goes to the log', () => {
-  let t: TestApp;
+  let t: Site;
   let owner: string;
   let editor: string;
   let writer: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...STAFF, ...WRITER, MAIL_TRANSPORT: 'log' } });
+    t = await withSite({ env: { ...STAFF, ...WRITER, MAIL_TRANSPORT: 'log' } });
     [{ cookie: owner }, { cookie: editor }, { cookie: writer }] = await Promise.all([
-      seedMember(t, { role: 'owner' }),
-      seedMember(t, { role: 'editor' }),
-      seedMember(t, { role: 'writer' }),
+      buildMember(t, { role: 'owner' }),
+      buildMember(t, { role: 'editor' }),
+      buildMember(t, { role: 'writer' }),
     ]);
   });
   afterAll(async () => t?.close());
@@ -105,13 +105,13 @@ describe('the desk’s mailbox while mail goes to the log', () => {
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ error: { code: 'owners_only' } });
     }
-    const member = await seedMember(t);
+    const member = await buildMember(t);
     expect((await get(t, member.cookie, '/api/desk/mailbox')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/desk/mailbox' })).statusCode).toBe(404);
   });
 
   it('is the same on another app server of the site, and after a restart', async () => {
-    const other = await createTestApp({
+    const other = await withSite({
       env: { ...STAFF, MAIL_TRANSPORT: 'log' },
       sharedDatabase: t.testDatabase,
     });
@@ -141,9 +141,9 @@ describe('the desk’s mailbox while mail goes to the log', () => {
 describe('no mailbox', () => {
   it('when mail goes to an SMTP server: 404, and the desk does not offer it', async () => {
     const smtp = await new SmtpCapture().start();
-    const t = await createTestApp({ env: { ...STAFF, SMTP_URL: smtp.url } });
+    const t = await withSite({ env: { ...STAFF, SMTP_URL: smtp.url } });
     try {
-      const { cookie } = await seedMember(t, { role: 'owner' });
+      const { cookie } = await buildMember(t, { role: 'owner' });
       expect((await get(t, cookie, '/api/desk/me')).json()).toMatchObject({ mailbox: false });
       expect((await sendTestCopy(t, cookie, 'Mailed For Real')).statusCode).toBe(200);
       const missing = await get(t, cookie, '/api/desk/mailbox');
@@ -158,7 +158,7 @@ describe('no mailbox', () => {
   });
 
   it('in production, even with MAIL_TRANSPORT=log: mail is only logged, nothing is kept', async () => {
-    const t = await createTestApp({
+    const t = await withSite({
       env: {
         ...STAFF,
         NODE_ENV: 'production',
@@ -168,7 +168,7 @@ describe('no mailbox', () => {
       },
     });
     try {
-      const { cookie } = await seedMember(t, { role: 'owner' });
+      const { cookie } = await buildMember(t, { role: 'owner' });
       expect((await get(t, cookie, '/api/desk/me')).json()).toMatchObject({ mailbox: false });
       const sent = await sendTestCopy(t, cookie, 'Logged In Production');
       expect(sent.statusCode, sent.body).toBe(200);

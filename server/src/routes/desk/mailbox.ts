@@ -1,32 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { HttpError } from '../../http/errors.js';
-import { deskStaff } from './desk-staff.js';
+import type { Mailbox } from '../../plugins/app/mailer.js';
 
 /**
  * `GET /api/desk/mailbox`: the mail the site would have sent while it goes to the log (no SMTP
  * server; never in production: mail/mailbox.ts), newest first, `{mails: [{to, subject, text, html,
- * at}]}`. For owners only: it holds every member's sign-in links and codes. When mail goes to a
- * real server there is no mailbox, and the address answers 404 to everyone.
+ * at}]}`. For owners only: it holds every member's sign-in links and codes. Registered only when
+ * there is a mailbox: when mail goes to a real server, the address answers 404 to everyone.
  */
-const deskMailboxRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/mailbox', async (request) => {
-    const { mailbox } = app;
-    if (!mailbox) {
-      throw new HttpError(
-        404,
-        'not_found',
-        'There is no mailbox: mail goes to the SMTP server (SMTP_URL), or this is production.',
-      );
-    }
-    if (deskStaff(request).role !== 'owner') {
-      throw new HttpError(
-        403,
-        'owners_only',
-        "The mailbox is for owners (STAFF_EMAILS): it holds every member's sign-in links and codes.",
-      );
-    }
-    return { mails: await mailbox.read() };
-  });
+const deskMailboxRoutes: FastifyPluginAsync<{ mailbox: Mailbox }> = async (app, { mailbox }) => {
+  app.get('/mailbox', { config: { access: 'owner' } }, async () => ({
+    mails: await mailbox.read(),
+  }));
 };
 
 export default deskMailboxRoutes;

@@ -47,13 +47,17 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
         querystring: DeskMembersQuerySchema,
         response: { 200: DeskMembersPageSchema, ...errors },
       },
+      config: { access: 'see-members' },
     },
     async (request) => listMembers(app, request.query),
   );
 
   app.get(
     '/members/:id',
-    { schema: { params: DeskMemberParamsSchema, response: { 200: DeskMemberSchema, ...errors } } },
+    {
+      schema: { params: DeskMemberParamsSchema, response: { 200: DeskMemberSchema, ...errors } },
+      config: { access: 'see-members' },
+    },
     async (request) => readMember(app, request.params.id, { stripeMode: options.stripeMode }),
   );
 
@@ -62,17 +66,21 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
     response: { 200: DeskActionResultSchema, ...errors },
   };
 
-  app.post('/members/:id/reread', { schema: action }, async (request) => ({
-    message: await rereadFromStripe(
-      { ...app.requirePayments(), db: app.db, log: request.log, graceDays: options.graceDays },
-      deskStaff(request),
-      request.params.id,
-    ),
-  }));
+  app.post(
+    '/members/:id/reread',
+    { schema: action, config: { access: 'change' } },
+    async (request) => ({
+      message: await rereadFromStripe(
+        { ...app.requirePayments(), db: app.db, log: request.log, graceDays: options.graceDays },
+        deskStaff(request),
+        request.params.id,
+      ),
+    }),
+  );
 
   app.post(
     '/members/:id/comps',
-    { schema: { ...action, body: DeskCompBodySchema } },
+    { schema: { ...action, body: DeskCompBodySchema }, config: { access: 'change' } },
     async (request) => ({
       message: await grantCompAsStaff(app, deskStaff(request), {
         userId: request.params.id,
@@ -85,7 +93,7 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
 
   app.post(
     '/members/:id/comps/:compId/end',
-    { schema: { ...action, params: DeskCompParamsSchema } },
+    { schema: { ...action, params: DeskCompParamsSchema }, config: { access: 'change' } },
     async (request) => ({
       message: await endCompAsStaff(app, deskStaff(request), {
         userId: request.params.id,
@@ -95,23 +103,31 @@ const deskMemberRoutes: FastifyPluginAsyncTypebox<DeskMemberOptions> = async (ap
     }),
   );
 
-  app.post('/members/:id/sessions/end', { schema: action }, async (request) => ({
-    message: await endSessionsAsStaff(app, deskStaff(request), request.params.id),
-  }));
+  app.post(
+    '/members/:id/sessions/end',
+    { schema: action, config: { access: 'change' } },
+    async (request) => ({
+      message: await endSessionsAsStaff(app, deskStaff(request), request.params.id),
+    }),
+  );
 
-  app.post('/members/:id/password-reset', { schema: action }, async (request) => ({
-    message: await sendPasswordResetAsStaff(
-      {
-        db: app.db,
-        log: request.log,
-        mailer: app.mailer,
-        siteUrl: options.siteUrl,
-        siteName: options.siteName,
-      },
-      deskStaff(request),
-      request.params.id,
-    ),
-  }));
+  app.post(
+    '/members/:id/password-reset',
+    { schema: action, config: { access: 'change' } },
+    async (request) => ({
+      message: await sendPasswordResetAsStaff(
+        {
+          db: app.db,
+          log: request.log,
+          mailer: app.mailer,
+          siteUrl: options.siteUrl,
+          siteName: options.siteName,
+        },
+        deskStaff(request),
+        request.params.id,
+      ),
+    }),
+  );
 };
 
 export default deskMemberRoutes;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { SmtpCapture } from '#test/smtp-capture';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 
 // A newsletter issue written and mailed from the desk, through the real app, PostgreSQL, the
 // delivery queue and an SMTP server run in the test: a test copy to the staff member alone, then
@@ -14,7 +14,7 @@ const SUBSCRIBERS = ['ada@example.org', 'grace@example.org', 'linus@example.org'
 
 describe('a newsletter issue mailed from the desk', () => {
   let mailbox: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
   let owner: string;
   let writer: string;
 
@@ -31,12 +31,12 @@ describe('a newsletter issue mailed from the desk', () => {
 
   beforeAll(async () => {
     mailbox = await new SmtpCapture().start();
-    t = await createTestApp({
+    t = await withSite({
       env: { STAFF_EMAILS: OWNER, WRITER_EMAILS: WRITER, SMTP_URL: mailbox.url },
     });
     [{ cookie: owner }, { cookie: writer }] = await Promise.all([
-      seedMember(t, { role: 'owner' }),
-      seedMember(t, { role: 'writer' }),
+      buildMember(t, { role: 'owner' }),
+      buildMember(t, { role: 'writer' }),
     ]);
     // Three confirmed subscribers, and one who never confirmed (never mailed).
     for (const [index, email] of [...SUBSCRIBERS, 'pending@example.org'].entries()) {
@@ -135,7 +135,7 @@ describe('a newsletter issue mailed from the desk', () => {
   it('mails a members-only article as an issue: whole to members, up to its line with a Join link to the others', async () => {
     const SECRET = 'The members’ checklist, step by step.';
     // A subscriber who is a member (a comp), beside the three who are not.
-    const member = await seedMember(t, { email: 'member@example.org' });
+    const member = await buildMember(t, { email: 'member@example.org' });
     const comp = await call(owner, 'POST', `/api/desk/members/${member.userId}/comps`, {
       until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       reason: 'a member on the list',

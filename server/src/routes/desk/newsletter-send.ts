@@ -6,10 +6,8 @@ import type { NewsletterIssue } from '../../../../contract/newsletters.js';
 import { paths } from '../../../../contract/site-paths.js';
 import { postPath } from '../../../../contract/posts.js';
 import type { SiteContent } from '../../content/site-content.js';
-import { requireMayPublish } from '../../content/post-actors.js';
 import { previewRow } from '../../content/post-publishing.js';
-import { writeAudit } from '../../desk/audit.js';
-import { requireChangeAllowed } from '../../desk/staff.js';
+import { writeAudit } from '../../staff/audit.js';
 import { HttpError } from '../../http/errors.js';
 import { createMailer, type Mailer } from '../../mail/mailer.js';
 import {
@@ -111,8 +109,8 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
 /**
  * A newsletter issue, or an article as one (mailableOf), mailed from the desk
  * (docs/decisions/0017-writing-desk.md), with the machinery `npm run newsletter:send` uses: "Send
- * test" mails the issue as it is in the editor to the staff member alone; "Send" (editors and
- * owners, once the issue is published, naming the recipient count the desk showed) queues every
+ * test" mails the issue as it is in the editor to the staff member alone; "Send" (an owner signed
+ * in within 12 hours, once the issue is published, naming the recipient count the desk showed) queues every
  * confirmed subscriber not yet queued and works the queue on this server, in the background,
  * exactly once per subscriber however often it is started or stopped.
  */
@@ -198,17 +196,21 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   }
 
   // Who it would reach, from the post as saved: a draft still missing fields has a count too.
-  app.get('/posts/:id/newsletter', { schema: { params: Id } }, async (request) => {
-    const post = await mailedPost(Number(request.params.id));
-    const article = post.kind === 'article';
-    return {
-      status: await statusOf({
-        slug: article ? articleIssueKey(post.slug) : post.slug,
-        membersOnly: !article && post.visibility === 'members',
-        sample: post.sample,
-      }),
-    };
-  });
+  app.get(
+    '/posts/:id/newsletter',
+    { schema: { params: Id }, config: { access: 'staff' } },
+    async (request) => {
+      const post = await mailedPost(Number(request.params.id));
+      const article = post.kind === 'article';
+      return {
+        status: await statusOf({
+          slug: article ? articleIssueKey(post.slug) : post.slug,
+          membersOnly: !article && post.visibility === 'members',
+          sample: post.sample,
+        }),
+      };
+    },
+  );
 
   app.post(
     '/posts/:id/newsletter/test',
@@ -219,6 +221,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
         querystring: Type.Object({ as: Type.Optional(TestReader) }),
         body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
       },
+      config: { access: 'staff' },
     },
     async (request) => {
       const staff = deskStaff(request);
@@ -267,11 +270,11 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
           sendSample: Type.Optional(Type.Boolean()),
         }),
       },
+      // A change to subscribers' inboxes: an owner's, signed in within 12 hours (decision 25).
+      config: { access: 'change' },
     },
     async (request, reply) => {
       const staff = deskStaff(request);
-      requireMayPublish(staff);
-      requireChangeAllowed(staff);
       const post = await mailedPost(Number(request.params.id));
       const mailable = mailableOf(app.siteContent.current(), post.kind, post.slug);
       if (!mailable) {
@@ -319,6 +322,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     });
     const done = sendIssue({
       database: app.db,
+      jobs: app.jobs,
       lockable: app.db.sessionLocks,
       mailer,
       site,

@@ -25,6 +25,7 @@ const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
       schema: {
         response: { 200: Type.Object({ offers: Type.Array(DeskOfferSchema) }), ...errors },
       },
+      config: { access: 'see-members' },
     },
     async () => ({ offers: await listOffers(app.db.pool, siteUrl) }),
   );
@@ -39,6 +40,7 @@ const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
           409: ErrorResponseSchema,
         },
       },
+      config: { access: 'change' },
     },
     async (request, reply) => {
       const staff = deskStaff(request);
@@ -60,6 +62,7 @@ const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
         response: { 200: Type.Object({ offer: DeskOfferSchema }), ...errors },
       },
+      config: { access: 'change' },
     },
     async (request) => {
       const staff = deskStaff(request);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedStaff, type SeededMember } from '#test/members';
+import { buildStaff, type Member } from '#test/factories';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
 import { OFFER_HOLD_MS, releaseLapsedRedemptions } from '../../memberships/offer-redemptions.js';
@@ -16,8 +16,8 @@ const SITE = 'http://localhost:3000';
 
 describe('offers', () => {
   let t: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
+  let owner: Member;
+  let editor: Member;
 
   const make = (payload: object) => t.call(owner, 'POST', '/api/desk/offers', payload);
   const offers = async () => (await t.call(owner, 'GET', '/api/desk/offers')).json().offers;
@@ -35,7 +35,7 @@ describe('offers', () => {
       payments: true,
       env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, SITE_URL: SITE },
     });
-    [owner, editor] = await seedStaff(t, 'owner', 'editor');
+    [owner, editor] = await buildStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();

@@ -6,7 +6,7 @@ import {
   DeskMembersQuerySchema,
 } from '../../../../contract/desk-api.js';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
-import { listAudit, writeAudit } from '../../desk/audit.js';
+import { listAudit, writeAudit } from '../../staff/audit.js';
 import { readDashboard } from '../../desk/dashboard.js';
 import { streamMembersCsv } from '../../desk/members-csv.js';
 import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
@@ -27,12 +27,15 @@ const attachment = (name: string) => {
 
 /** The dashboard, the audit log and the two exports (members, newsletter subscribers). */
 const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async (app, options) => {
-  app.get('/dashboard', { schema: { response: { 200: DeskDashboardSchema } } }, async () =>
-    readDashboard(app, {
-      currency: options.currency,
-      graceDays: options.graceDays,
-      perkTitles: options.perkTitles,
-    }),
+  app.get(
+    '/dashboard',
+    { schema: { response: { 200: DeskDashboardSchema } }, config: { access: 'see-members' } },
+    async () =>
+      readDashboard(app, {
+        currency: options.currency,
+        graceDays: options.graceDays,
+        perkTitles: options.perkTitles,
+      }),
   );
 
   app.get(
@@ -42,6 +45,7 @@ const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async
         querystring: DeskAuditQuerySchema,
         response: { 200: DeskAuditPageSchema, 400: ErrorResponseSchema },
       },
+      config: { access: 'see-members' },
     },
     async (request) => listAudit(app, { after: request.query.after }),
   );
@@ -49,7 +53,7 @@ const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async
   /** The members list (its search and filter) as CSV, streamed; the export is audited. */
   app.get(
     '/exports/members',
-    { schema: { querystring: DeskMembersQuerySchema } },
+    { schema: { querystring: DeskMembersQuerySchema }, config: { access: 'see-members' } },
     async (request, reply) => {
       const staff = deskStaff(request);
       const search = { q: request.query.q, filter: request.query.filter };
@@ -73,7 +77,7 @@ const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async
    * read on the audit's own connection: waiting for a second one while holding the first
    * deadlocks a one-connection pool (the embedded database) and, ten at once, any pool.
    */
-  app.get('/exports/newsletter', async (request, reply) => {
+  app.get('/exports/newsletter', { config: { access: 'see-members' } }, async (request, reply) => {
     const staff = deskStaff(request);
     await withTransaction(app.db.pool, async (tx) =>
       writeAudit(tx, staff, {

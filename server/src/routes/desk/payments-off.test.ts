@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedStaff, type SeededMember } from '#test/members';
+import { buildStaff, type Member } from '#test/factories';
 import { newVisitor } from '#test/visitor';
 import { withSite, type Site } from '#test/with-site';
 
@@ -12,12 +12,12 @@ const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBH
 
 describe('a site without Stripe keys', () => {
   let t: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
+  let owner: Member;
+  let editor: Member;
 
   beforeAll(async () => {
     t = await withSite({ env: STAFF });
-    [owner, editor] = await seedStaff(t, 'owner', 'editor');
+    [owner, editor] = await buildStaff(t, 'owner', 'editor');
   });
   afterAll(async () => t?.close());
 
@@ -63,7 +63,7 @@ describe('a site with Stripe keys', () => {
   it('does not say payments are off', async () => {
     const t = await withSite({ env: STAFF, payments: true });
     try {
-      const [owner] = await seedStaff(t, 'owner');
+      const [owner] = await buildStaff(t, 'owner');
       const answer = await t.call(owner, 'GET', '/api/desk/plans');
       expect(answer.statusCode, answer.body).toBe(200);
       expect(answer.json().paymentsOff).toBeNull();

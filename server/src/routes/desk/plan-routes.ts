@@ -7,7 +7,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { HttpError } from '../../http/errors.js';
 import { readDeskPlans, readPlans } from '../../memberships/plan-catalog.js';
 import { changePlan } from '../../desk/plan-actions.js';
-import { writeAudit } from '../../desk/audit.js';
+import { writeAudit } from '../../staff/audit.js';
 import { applyPaymentFacts } from '../../stripe/apply-payment-facts.js';
 import { retrieveOrNull } from '../../stripe/call-stripe.js';
 import { moveSubscriptionPrice, type SubscriptionPlan } from '../../stripe/membership-checkout.js';
@@ -48,6 +48,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
           ...errors,
         },
       },
+      config: { access: 'see-members' },
     },
     async () => ({
       plans: await readDeskPlans(app.db.pool),
@@ -63,6 +64,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
         body: PlanChangeSchema,
         response: { 200: Type.Object({ plan: DeskPlanSchema }), ...errors },
       },
+      config: { access: 'change' },
     },
     async (request) => {
       const staff = deskStaff(request);
@@ -90,7 +92,10 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
    */
   app.post(
     '/plans/:id/move-subscribers',
-    { schema: { params: Type.Object({ id: Type.String({ maxLength: 40 }) }) } },
+    {
+      schema: { params: Type.Object({ id: Type.String({ maxLength: 40 }) }) },
+      config: { access: 'change' },
+    },
     async (request) => {
       const staff = deskStaff(request);
       const payments = app.requirePayments();

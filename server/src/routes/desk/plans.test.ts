@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, seedStaff, type SeededMember } from '#test/members';
+import { buildMember, buildStaff, type Member } from '#test/factories';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { withSite, type Caller, type Site } from '#test/with-site';
 import { randomUUID } from 'node:crypto';
@@ -15,8 +15,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe('plans', () => {
   let t: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
+  let owner: Member;
+  let editor: Member;
 
   const config = async () => (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
   const onSale = async () => (await config()).plans.map((plan: { id: string }) => plan.id);
@@ -45,7 +45,7 @@ describe('plans', () => {
         MONTHLY_PRICE_CENTS: '100',
       },
     });
-    [owner, editor] = await seedStaff(t, 'owner', 'editor');
+    [owner, editor] = await buildStaff(t, 'owner', 'editor');
   });
   afterAll(async () => {
     await t?.close();
@@ -108,7 +108,7 @@ describe('plans', () => {
       ['yearly', true],
     ]);
     expect((await change('monthly', { amountCents: 200 }, editor)).statusCode).toBe(403);
-    const reader = await seedMember(t, { email: 'plans-reader@example.com' });
+    const reader = await buildMember(t, { email: 'plans-reader@example.com' });
     expect((await change('monthly', { amountCents: 200 }, reader)).statusCode).toBe(404);
     expect((await t.call(reader, 'GET', '/api/desk/plans')).statusCode).toBe(404);
 
@@ -185,7 +185,7 @@ describe('plans', () => {
   });
 
   it('lets a member switch monthly → yearly → monthly: Stripe’s proration charges the difference, and access is the time paid', async () => {
-    const member = await seedMember(t, { email: 'plans-switcher@example.com' });
+    const member = await buildMember(t, { email: 'plans-switcher@example.com' });
     const as = (url: string, payload?: unknown) =>
       t.app.inject({
         method: 'POST',
@@ -295,7 +295,7 @@ describe('plans', () => {
     expect(trialDaysOf(await sessionOf(visitor.cookie))).toBeUndefined();
 
     // A reader with an account: 14 days, with a card asked for up front.
-    const reader = await seedMember(t, { email: 'plans-trial@example.com' });
+    const reader = await buildMember(t, { email: 'plans-trial@example.com' });
     const session = await sessionOf(reader.cookie);
     expect(trialDaysOf(session)).toBe('14');
     expect(session.payment_method_collection).toBe('always');
@@ -331,7 +331,7 @@ describe('plans', () => {
 
     // Without a card up front: Checkout collects none, and the trial's end ends the subscription.
     expect((await change('monthly', { trialNeedsCard: false })).statusCode).toBe(200);
-    const other = await seedMember(t, { email: 'plans-trial-no-card@example.com' });
+    const other = await buildMember(t, { email: 'plans-trial-no-card@example.com' });
     const noCard = await sessionOf(other.cookie);
     expect(noCard).toMatchObject({
       payment_method_collection: 'if_required',
@@ -384,7 +384,7 @@ describe('plans', () => {
   it('moves members who subscribed at an older price to the new one, each told by mail first, charged from their renewal', async () => {
     await change('yearly', { amountCents: 1200 });
     // Three yearly members at $12: one with an account, one anonymous, one renewing in 3 days.
-    const told = await seedMember(t, { email: 'plans-mover@example.com' });
+    const told = await buildMember(t, { email: 'plans-mover@example.com' });
     const subscribe = async (cookie: string, periodEnd?: number) => {
       const started = await t.app.inject({
         method: 'POST',
@@ -399,10 +399,10 @@ describe('plans', () => {
     const toldSub = await subscribe(told.cookie);
     const anonymous = await newVisitor(t.app);
     const anonymousSub = await subscribe(anonymous.cookie);
-    const soon = await seedMember(t, { email: 'plans-renews-soon@example.com' });
+    const soon = await buildMember(t, { email: 'plans-renews-soon@example.com' });
     const soonSub = await subscribe(soon.cookie, Math.floor(Date.now() / 1000) + 3 * 24 * 3600);
     // And one whose mail server refuses the notice: not told, so not moved.
-    const unreachable = await seedMember(t, { email: 'plans-unreachable@example.com' });
+    const unreachable = await buildMember(t, { email: 'plans-unreachable@example.com' });
     const unreachableSub = await subscribe(unreachable.cookie);
     await t.stripe.deliverPending();
     t.mailbox.refuse('plans-unreachable@example.com', 550);

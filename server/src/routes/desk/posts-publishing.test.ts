@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
+import { buildMember, type Member } from '#test/factories';
 import {
   OWNER,
   EDITOR,
@@ -158,7 +158,7 @@ describe('the desk’s posts: what a visitor sees', () => {
       body: `Everyone reads this opening.\n\n<!-- members-only -->\n\n${SECRET}\n`,
     });
     expect(live.path).toBe('/health/for-members');
-    const member = await seedMember(t, { email: 'member@example.com' });
+    const member = await buildMember(t, { email: 'member@example.com' });
     const comp = await call(owner, 'POST', `/api/desk/members/${member.userId}/comps`, {
       until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       reason: 'a test member',
@@ -246,7 +246,7 @@ describe('the desk’s posts: what a visitor sees', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const draft = created.json().post;
-    const preview = (who: SeededMember | null, as: string, post: object) =>
+    const preview = (who: Member | null, as: string, post: object) =>
       t.app.inject({
         method: 'POST',
         url: `/api/desk/posts/${draft.id}/preview`,

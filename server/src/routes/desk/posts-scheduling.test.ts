@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { createPostSchedule, PUBLISH_QUEUE } from '../../content/post-schedule.js';
+import { createJobQueue } from '../../jobs/job-queue.js';
 import { ARTICLE, OWNER, SITE, useDeskPostsSite } from '#test/desk-posts-site';
 
 // A scheduled post: off the site before its time, live at it on the job queue with no visitor,
@@ -115,10 +116,10 @@ describe('the desk’s posts: scheduled', () => {
 });
 
 describe('a scheduled post across a restart', () => {
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { STAFF_EMAILS: OWNER } });
+    t = await withSite({ env: { STAFF_EMAILS: OWNER } });
   });
   afterAll(async () => {
     await t?.close();
@@ -135,24 +136,25 @@ describe('a scheduled post across a restart', () => {
     );
     const id = rows[0]?.id ?? 0;
     // The server that scheduled it: its job is queued, then it stops before the time.
-    const before = createPostSchedule(pool, { onPublished: () => {}, log: () => {} });
+    const beforeJobs = createJobQueue(pool, { log: () => {} });
+    const before = createPostSchedule(pool, beforeJobs, { onPublished: () => {} });
     const at = new Date(Date.now() + 3_000);
     await before.publishAt(id, at);
-    await before.stop();
+    before.stop();
+    await beforeJobs.stop();
 
     // Another server starts (or the same one again): it finds the queued job and works it.
     let published = false;
-    const after = createPostSchedule(pool, {
-      onPublished: () => (published = true),
-      log: () => {},
-    });
+    const afterJobs = createJobQueue(pool, { log: () => {} });
+    const after = createPostSchedule(pool, afterJobs, { onPublished: () => (published = true) });
     await after.start();
     try {
       for (let tries = 0; tries < 60 && !published; tries += 1) {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     } finally {
-      await after.stop();
+      after.stop();
+      await afterJobs.stop();
     }
     expect(published).toBe(true);
     const status = await pool.query(`SELECT status FROM posts WHERE id = $1`, [id]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { useDeskPostsSite } from '#test/desk-posts-site';
 
 // A campaign's or a boycott's story (its body: docs/publishing.md, "Writing and publishing"): written in the desk, shown under its
@@ -91,7 +91,7 @@ describe('the story behind a campaign or a boycott', () => {
       expect.objectContaining({ path: '/direct-action#members-bus', membersOnly: true }),
     ]);
 
-    const member = await seedMember(t, { email: 'bus-member@example.com', paid: true });
+    const member = await buildMember(t, { email: 'bus-member@example.com', paid: true });
     const whole = await call(member, 'GET', '/direct-action');
     expect(whole.headers['cache-control']).toBe('private, no-cache');
     expect(whole.body).toContain(SECRET);

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import { clientDistDir, ssrDistDir } from '../../paths.js';
 import { ARTICLE, OWNER } from '#test/desk-posts-site';
 
 // Two app servers on one database: what the desk changes through one is served by the other.
 
 describe('two app servers on one database', () => {
-  let a: TestApp;
-  let b: TestApp;
+  let a: Site;
+  let b: Site;
 
   beforeAll(async () => {
     const options = {
@@ -16,8 +16,8 @@ describe('two app servers on one database', () => {
       ssrDir: ssrDistDir,
       env: { STAFF_EMAILS: OWNER },
     };
-    a = await createTestApp(options);
-    b = await createTestApp({ ...options, sharedDatabase: a.testDatabase });
+    a = await withSite(options);
+    b = await withSite({ ...options, sharedDatabase: a.testDatabase });
   });
   afterAll(async () => {
     await b?.close();
@@ -26,7 +26,7 @@ describe('two app servers on one database', () => {
 
   it('serves a post published through one from the other within 2 seconds, and its removal too', async (context) => {
     if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');
-    const { cookie } = await seedMember(a, { role: 'owner' });
+    const { cookie } = await buildMember(a, { role: 'owner' });
     const call = (method: 'POST' | 'PATCH', url: string, payload: object) =>
       a.app.inject({ method, url, headers: { cookie }, payload });
 

@@ -16,7 +16,7 @@ import {
 } from '../../../../contract/post-bodies.js';
 import type { FieldProblem } from '../../../../contract/schema-problems.js';
 import { readPostBody } from '../../content/post-validation.js';
-import { type Actor, requireMayPublish } from '../../content/post-actors.js';
+import type { Actor } from '../../content/post-actors.js';
 import {
   createPost,
   deletePost,
@@ -32,7 +32,6 @@ import {
   unpublishPost,
 } from '../../content/post-publishing.js';
 import { listRevisions, readRevision } from '../../content/post-versions.js';
-import { requireChangeAllowed } from '../../desk/staff.js';
 import { describeTopic, refuseTopic } from '../../content/topic-store.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
@@ -96,11 +95,11 @@ export function submittedMail(
 
 /**
  * The desk's posts (decision 16): every staff member writes; editors and owners publish; owners
- * delete. To anyone else each address answers what an unknown address does (404). A save naming
- * a stale version answers 409 `edit_conflict` with the post as it is now (the store's DomainError
- * carries it to the one error handler). A change the site shows is drawn on this server before the
- * answer (it waits for the change's content generation), and on the others when they learn of
- * that generation.
+ * delete (each route says who may call it: `config.access`). A save naming a stale version
+ * answers 409 `edit_conflict` with the post as it is now (the store's DomainError carries it to the
+ * one error handler). A change the site shows is drawn on this server before the answer (each
+ * write declares `changesContent`: its answer waits for the change's content generation), and on
+ * the others when they learn of that generation.
  */
 const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, options) => {
   /** Who is acting, for the store's rights and the audit log. */
@@ -108,11 +107,8 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     const staff = deskStaff(request);
     return { userId: staff.userId, email: staff.email, role: staff.role };
   };
-  /** A changed post's answer, once this server draws what the change made (its generation). */
-  const shown = async ({ post, generation }: PostChange) => {
-    await app.siteContent.waitFor(generation);
-    return { post };
-  };
+  /** A changed post's answer (sent once this server draws the change: `changesContent`). */
+  const shown = ({ post }: PostChange) => ({ post });
 
   app.get(
     '/posts',
@@ -129,6 +125,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
           cursor: Type.Optional(Type.String({ maxLength: 200 })),
         }),
       },
+      config: { access: 'staff' },
     },
     async (request) => {
       const { kind, status, q, text, cursor } = request.query;
@@ -153,16 +150,21 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       schema: { body: NewPostBodySchema },
       validatorCompiler: postBody,
       bodyLimit: MAX_POST_REQUEST_BYTES,
+      config: { access: 'staff', changesContent: true },
     },
     async (request, reply) => {
       const change = await createPost(app.db.pool, actor(request), request.body);
-      return reply.code(201).send(await shown(change));
+      return reply.code(201).send(shown(change));
     },
   );
 
-  app.get('/posts/:id', { schema: { params: Id } }, async (request) => ({
-    post: await getPost(app.db.pool, Number(request.params.id)),
-  }));
+  app.get(
+    '/posts/:id',
+    { schema: { params: Id }, config: { access: 'staff' } },
+    async (request) => ({
+      post: await getPost(app.db.pool, Number(request.params.id)),
+    }),
+  );
 
   app.patch(
     '/posts/:id',
@@ -170,6 +172,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       schema: { params: Id, body: PostChangeBodySchema },
       validatorCompiler: postBody,
       bodyLimit: MAX_POST_REQUEST_BYTES,
+      config: { access: 'staff', changesContent: true },
     },
     async (request) =>
       shown(await updatePost(app.db.pool, actor(request), Number(request.params.id), request.body)),
@@ -183,6 +186,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       schema: { params: Id, body: PostPreviewBodySchema },
       validatorCompiler: postBody,
       bodyLimit: MAX_POST_REQUEST_BYTES,
+      config: { access: 'staff' },
     },
     async (request) => {
       const { warnings } = await previewPost(
@@ -196,7 +200,11 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
 
   app.post(
     '/posts/:id/publish',
-    { schema: { params: Id, body: PublishBodySchema }, validatorCompiler: postBody },
+    {
+      schema: { params: Id, body: PublishBodySchema },
+      validatorCompiler: postBody,
+      config: { access: 'publisher', changesContent: true },
+    },
     async (request) => {
       const result = await publishPost(
         app.db.pool,
@@ -213,7 +221,11 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
 
   app.post(
     '/posts/:id/unpublish',
-    { schema: { params: Id, body: VersionBodySchema }, validatorCompiler: postBody },
+    {
+      schema: { params: Id, body: VersionBodySchema },
+      validatorCompiler: postBody,
+      config: { access: 'publisher', changesContent: true },
+    },
     async (request) =>
       shown(
         await unpublishPost(app.db.pool, actor(request), Number(request.params.id), request.body),
@@ -222,7 +234,11 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
 
   app.post(
     '/posts/:id/submit',
-    { schema: { params: Id, body: VersionBodySchema }, validatorCompiler: postBody },
+    {
+      schema: { params: Id, body: VersionBodySchema },
+      validatorCompiler: postBody,
+      config: { access: 'staff' },
+    },
     async (request) => {
       const by = actor(request);
       const post = await submitPost(app.db.pool, by, Number(request.params.id), request.body);
@@ -248,7 +264,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     written,
   });
 
-  app.get('/topics', async () => ({
+  app.get('/topics', { config: { access: 'staff' } }, async () => ({
     topics: [...app.siteContent.current().topics.values()].map(deskTopic),
   }));
 
@@ -260,42 +276,48 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
         body: TopicBodySchema,
       },
       validatorCompiler: topicBody,
+      config: { access: 'publisher', changesContent: true },
     },
     async (request) => {
-      const by = actor(request);
-      requireMayPublish(by);
       const { slug } = request.params;
       if (!app.siteContent.current().topics.has(slug)) {
         throw new HttpError(404, 'not_found', 'No published post has this topic.');
       }
-      await app.siteContent.waitFor(
-        await describeTopic(app.db.pool, by, slug, request.body.description),
+      const generation = await describeTopic(
+        app.db.pool,
+        actor(request),
+        slug,
+        request.body.description,
       );
+      // The answer is the topic as the site now draws it (a blank description is the page's own
+      // sentence): drawn here, before the answer is made, not only before it leaves.
+      await app.siteContent.waitFor(generation);
       const topic = app.siteContent.current().topics.get(slug);
       if (!topic) throw new HttpError(404, 'not_found', 'No published post has this topic.');
       return { topic: deskTopic(topic) };
     },
   );
 
-  app.delete('/posts/:id', { schema: { params: Id } }, async (request, reply) => {
-    const staff = deskStaff(request);
-    if (staff.role !== 'owner') {
-      throw new HttpError(403, 'owners_only', 'Only an owner (STAFF_EMAILS) deletes a post.');
-    }
-    requireChangeAllowed(staff);
-    await app.siteContent.waitFor(
-      await deletePost(app.db.pool, actor(request), Number(request.params.id)),
-    );
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/posts/:id',
+    { schema: { params: Id }, config: { access: 'owner-change', changesContent: true } },
+    async (request, reply) => {
+      await deletePost(app.db.pool, actor(request), Number(request.params.id));
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/posts/:id/revisions', { schema: { params: Id } }, async (request) => ({
-    revisions: await listRevisions(app.db.pool, Number(request.params.id)),
-  }));
+  app.get(
+    '/posts/:id/revisions',
+    { schema: { params: Id }, config: { access: 'staff' } },
+    async (request) => ({
+      revisions: await listRevisions(app.db.pool, Number(request.params.id)),
+    }),
+  );
 
   app.get(
     '/posts/:id/revisions/:revision',
-    { schema: { params: IdAndRevision } },
+    { schema: { params: IdAndRevision }, config: { access: 'staff' } },
     async (request) => ({
       revision: await readRevision(
         app.db.pool,
@@ -310,6 +332,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     {
       schema: { params: IdAndRevision, body: RestoreBodySchema },
       validatorCompiler: postBody,
+      config: { access: 'staff', changesContent: true },
     },
     async (request) => {
       const id = Number(request.params.id);

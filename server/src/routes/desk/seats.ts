@@ -22,11 +22,18 @@ const SeatsAnswer = Type.Object({ seats: DeskSeatsSchema });
 const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const answer = async () => ({ seats: await readDeskSeats(app.db.pool) });
 
-  app.get('/seats', { schema: { response: { 200: SeatsAnswer, ...errors } } }, answer);
+  app.get(
+    '/seats',
+    { schema: { response: { 200: SeatsAnswer, ...errors } }, config: { access: 'see-members' } },
+    answer,
+  );
 
   app.put(
     '/seats',
-    { schema: { body: SeatSettingsBodySchema, response: { 200: SeatsAnswer, ...errors } } },
+    {
+      schema: { body: SeatSettingsBodySchema, response: { 200: SeatsAnswer, ...errors } },
+      config: { access: 'change' },
+    },
     async (request) => {
       await setAutoGrant(app.db.pool, deskStaff(request), request.body.autoGrantPerMonth);
       await app.giving.deliverNow(); // a higher number may grant waiting requests at once
@@ -37,7 +44,10 @@ const deskSeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const decision of ['grant', 'decline'] as const) {
     app.post(
       `/seats/requests/:id/${decision}`,
-      { schema: { params, response: { 200: SeatsAnswer, ...errors } } },
+      {
+        schema: { params, response: { 200: SeatsAnswer, ...errors } },
+        config: { access: 'change' },
+      },
       async (request) => {
         await decideSeatRequest(app.giving.deps, deskStaff(request), {
           requestId: request.params.id,

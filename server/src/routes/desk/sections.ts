@@ -16,7 +16,6 @@ import {
   deleteSection,
   readNavigation,
 } from '../../content/section-store.js';
-import { requireChangeAllowed } from '../../desk/staff.js';
 import { deskStaff } from './desk-staff.js';
 
 /** The sections and links, as the desk lists them (and as a deletion leaves them). */
@@ -24,7 +23,6 @@ const Listed = Type.Object({
   sections: Type.Array(SectionSchema),
   links: Type.Array(SiteLinkSchema),
 });
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const Id = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
 const errors = {
   400: ErrorResponseSchema,
@@ -35,19 +33,16 @@ const errors = {
 
 /**
  * The site's sections and its navbar's and footer's links (docs/publishing.md, "Sections and the menu"). Every staff member reads
- * them (the editor's Section offers the sections of articles); a change (any method but GET) is an
- * owner's, signed in within 12 hours, which this scope's hook says once. Each change is audited
- * and drawn on this server before the answer (it waits for the change's content generation).
+ * them (the editor's Section offers the sections of articles); a change is an owner's, signed in
+ * within 12 hours. Each change is audited and drawn on this server before the answer (each
+ * declares `changesContent`: the answer waits for the change's content generation).
  */
 const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', async (request) => {
-    if (!SAFE_METHODS.has(request.method)) requireChangeAllowed(deskStaff(request));
-  });
-
   app.get(
     '/sections',
     {
       schema: { response: { 200: Listed } },
+      config: { access: 'staff' },
     },
     async () => readNavigation(app.db.pool),
   );
@@ -59,14 +54,10 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: SectionCreateSchema,
         response: { 201: Type.Object({ section: SectionSchema }), ...errors },
       },
+      config: { access: 'change', changesContent: true },
     },
     async (request, reply) => {
-      const { section, generation } = await createSection(
-        app.db.pool,
-        deskStaff(request),
-        request.body,
-      );
-      await app.siteContent.waitFor(generation);
+      const { section } = await createSection(app.db.pool, deskStaff(request), request.body);
       return reply.code(201).send({ section });
     },
   );
@@ -79,25 +70,27 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: SectionChangeSchema,
         response: { 200: Type.Object({ section: SectionSchema }), ...errors },
       },
+      config: { access: 'change', changesContent: true },
     },
     async (request) => {
-      const { section, generation } = await changeSection(
+      const { section } = await changeSection(
         app.db.pool,
         deskStaff(request),
         Number(request.params.id),
         request.body,
       );
-      await app.siteContent.waitFor(generation);
       return { section };
     },
   );
 
   app.delete(
     '/sections/:id',
-    { schema: { params: Id, response: { 200: Listed, ...errors } } },
+    {
+      schema: { params: Id, response: { 200: Listed, ...errors } },
+      config: { access: 'change', changesContent: true },
+    },
     async (request) => {
-      const id = Number(request.params.id);
-      await app.siteContent.waitFor(await deleteSection(app.db.pool, deskStaff(request), id));
+      await deleteSection(app.db.pool, deskStaff(request), Number(request.params.id));
       return readNavigation(app.db.pool);
     },
   );
@@ -109,10 +102,10 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: LinkCreateSchema,
         response: { 201: Type.Object({ link: SiteLinkSchema }), ...errors },
       },
+      config: { access: 'change', changesContent: true },
     },
     async (request, reply) => {
-      const { link, generation } = await createLink(app.db.pool, deskStaff(request), request.body);
-      await app.siteContent.waitFor(generation);
+      const { link } = await createLink(app.db.pool, deskStaff(request), request.body);
       return reply.code(201).send({ link });
     },
   );
@@ -125,26 +118,23 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: LinkChangeSchema,
         response: { 200: Type.Object({ link: SiteLinkSchema }), ...errors },
       },
+      config: { access: 'change', changesContent: true },
     },
     async (request) => {
       const id = Number(request.params.id);
-      const { link, generation } = await changeLink(
-        app.db.pool,
-        deskStaff(request),
-        id,
-        request.body,
-      );
-      await app.siteContent.waitFor(generation);
+      const { link } = await changeLink(app.db.pool, deskStaff(request), id, request.body);
       return { link };
     },
   );
 
   app.delete(
     '/links/:id',
-    { schema: { params: Id, response: { 200: Listed, ...errors } } },
+    {
+      schema: { params: Id, response: { 200: Listed, ...errors } },
+      config: { access: 'change', changesContent: true },
+    },
     async (request) => {
-      const id = Number(request.params.id);
-      await app.siteContent.waitFor(await deleteLink(app.db.pool, deskStaff(request), id));
+      await deleteLink(app.db.pool, deskStaff(request), Number(request.params.id));
       return readNavigation(app.db.pool);
     },
   );

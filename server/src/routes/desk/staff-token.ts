@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DESK_SIGN_IN_MAX_AGE_MS } from '../../desk/staff.js';
+import { DESK_SIGN_IN_MAX_AGE_MS } from '../../staff/staff.js';
 import { readStaffToken, regenerateStaffToken } from '../../ghost-admin/staff-tokens.js';
 import { HttpError } from '../../http/errors.js';
 import { deskStaff } from './desk-staff.js';
@@ -14,11 +14,11 @@ const deskStaffTokenRoutes: FastifyPluginAsyncTypebox<{ secrets: readonly string
   app,
   { secrets },
 ) => {
-  app.get('/profile/token', async (request) =>
+  app.get('/profile/token', { config: { access: 'staff' } }, async (request) =>
     readStaffToken(app.db.pool, deskStaff(request).userId),
   );
 
-  app.post('/profile/token', async (request, reply) => {
+  app.post('/profile/token', { config: { access: 'staff' } }, async (request, reply) => {
     const staff = deskStaff(request);
     const signedInAt = staff.signedInAt?.getTime() ?? 0;
     if (Date.now() - signedInAt > DESK_SIGN_IN_MAX_AGE_MS) {

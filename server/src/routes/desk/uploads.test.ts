@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { buildMember } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 import {
   formatsOf,
   imageSizes,
@@ -43,7 +43,7 @@ async function phonePhoto(): Promise<Buffer> {
 }
 
 describe('image uploads', () => {
-  let t: TestApp;
+  let t: Site;
   let uploadsDir: string;
   let base: string;
   let writerCookie: string;
@@ -68,7 +68,7 @@ describe('image uploads', () => {
 
   beforeAll(async () => {
     uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-uploads-test-'));
-    t = await createTestApp({
+    t = await withSite({
       env: {
         WRITER_EMAILS: WRITER,
         UPLOADS_DIR: uploadsDir,
@@ -80,8 +80,8 @@ describe('image uploads', () => {
     if (!address || typeof address === 'string') throw new Error('not listening');
     base = `http://127.0.0.1:${address.port}`;
     [{ cookie: writerCookie }, { cookie: readerCookie }, photo] = await Promise.all([
-      seedMember(t, { role: 'writer' }),
-      seedMember(t),
+      buildMember(t, { role: 'writer' }),
+      buildMember(t),
       phonePhoto(),
     ]);
   });

@@ -54,7 +54,7 @@ const deskUploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (
     setTimeout(() => request.raw.destroy(), LINGER_MS).unref();
   });
 
-  app.post('/uploads', async (request, reply) => {
+  app.post('/uploads', { config: { access: 'staff' } }, async (request, reply) => {
     const staff = deskStaff(request);
     void reply.header('cache-control', 'no-store');
     const declared = Number(request.headers['content-length']);

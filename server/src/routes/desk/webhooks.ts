@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readBySchema } from '../../../../contract/schema-problems.js';
 import { NewWebhookBodySchema } from '../../../../contract/webhooks.js';
-import { requireChangeAllowed } from '../../desk/staff.js';
 import { HttpError } from '../../http/errors.js';
 import type { KeySecrets } from '../../integrations/integrations.js';
 import { addWebhook, listWebhooks, removeWebhook } from '../../webhooks/webhook-store.js';
@@ -18,23 +17,16 @@ const deskWebhookRoutes: FastifyPluginAsyncTypebox<{
   allowPrivate: boolean;
   secrets: KeySecrets;
 }> = async (app, { allowPrivate, secrets }) => {
-  app.addHook('onRequest', async (request) => {
-    const staff = deskStaff(request);
-    if (staff.role !== 'owner') {
-      throw new HttpError(
-        403,
-        'owners_only',
-        'Webhooks are for owners (STAFF_EMAILS): they send the site’s events to other tools.',
-      );
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireChangeAllowed(staff);
-  });
-
-  app.get('/webhooks', async () => ({ webhooks: await listWebhooks(app.db.pool) }));
+  app.get('/webhooks', { config: { access: 'owner' } }, async () => ({
+    webhooks: await listWebhooks(app.db.pool),
+  }));
 
   app.get(
     '/integrations/:id/webhooks',
-    { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+    {
+      schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) },
+      config: { access: 'owner' },
+    },
     async (request) => ({ webhooks: await listWebhooks(app.db.pool, request.params.id) }),
   );
 
@@ -42,6 +34,7 @@ const deskWebhookRoutes: FastifyPluginAsyncTypebox<{
     '/integrations/:id/webhooks',
     {
       schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) },
+      config: { access: 'owner-change' },
     },
     async (request, reply) => {
       // The body is read by its schema here, so each wrong field is named in its own words.
@@ -71,6 +64,7 @@ const deskWebhookRoutes: FastifyPluginAsyncTypebox<{
           webhookId: Type.String({ format: 'uuid' }),
         }),
       },
+      config: { access: 'owner-change' },
     },
     async (request, reply) => {
       await removeWebhook(

@@ -1,8 +1,8 @@
 import Fastify, { type HTTPMethods } from 'fastify';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AUTHOR_NAME } from '../../../../contract/authors.js';
-import { seedStaff, uniqueEmail, type SeededMember } from '#test/members';
+import { buildIntegration, buildStaff, uniqueEmail, type Member } from '#test/factories';
+import { ghostAuthorization } from '#test/ghost-admin-client';
 import { withSite, type Site } from '#test/with-site';
 import ghostAdminRoutes from './index.js';
 
@@ -17,30 +17,17 @@ const WRITER = 'ghost-rights-writer@example.com';
 const ADMIN = '/ghost/api/admin';
 
 let site: Site;
-let owner: SeededMember;
-let editor: SeededMember;
-let writer: SeededMember;
+let owner: Member;
+let editor: Member;
+let writer: Member;
 /** Admin keys (`<id>:<secret>`): each staff member's own token, and an integration's. */
 const keys = { owner: '', editor: '', writer: '', integration: '' };
-
-/** `Authorization: Ghost <jwt>` as Ghost's client makes it from an admin key. */
-async function authorization(key: string) {
-  const [kid = '', secret = ''] = key.split(':');
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .setAudience('/admin/')
-    .sign(Buffer.from(secret, 'hex'));
-  return `Ghost ${jwt}`;
-}
 
 async function api(key: string, method: HTTPMethods, path: string, payload?: object) {
   const response = await site.app.inject({
     method,
     url: `${ADMIN}/${path}`,
-    headers: { authorization: await authorization(key) },
+    headers: { authorization: await ghostAuthorization(key) },
     ...(payload && { payload }),
   });
   const body = response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {};
@@ -49,7 +36,7 @@ async function api(key: string, method: HTTPMethods, path: string, payload?: obj
   return { status: response.statusCode, body, errorType: errors?.[0]?.type, member: members?.[0] };
 }
 
-async function staffToken(who: SeededMember) {
+async function staffToken(who: Member) {
   const made = await site.call(who, 'POST', '/api/desk/profile/token');
   expect(made.statusCode, made.body).toBe(201);
   return String(made.json().token);
@@ -77,13 +64,11 @@ beforeAll(async () => {
     mail: true,
     env: { STAFF_EMAILS: OWNER, EDITOR_EMAILS: EDITOR, WRITER_EMAILS: WRITER },
   });
-  [owner, editor, writer] = await seedStaff(site, 'owner', 'editor', 'writer');
+  [owner, editor, writer] = await buildStaff(site, 'owner', 'editor', 'writer');
   keys.owner = await staffToken(owner);
   keys.editor = await staffToken(editor);
   keys.writer = await staffToken(writer);
-  const made = await site.call(owner, 'POST', '/api/desk/integrations', { name: 'Mail sync' });
-  expect(made.statusCode, made.body).toBe(201);
-  keys.integration = String(made.json().integration.adminKey);
+  keys.integration = (await buildIntegration(site, { name: 'Mail sync', by: owner })).adminKey;
 });
 
 afterAll(async () => {

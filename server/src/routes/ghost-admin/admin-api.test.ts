@@ -1,15 +1,16 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GhostAdminAPI, ghostFailure, type GhostAdminApi } from '#test/ghost-admin-client';
-import { seedStaff, uniqueEmail, type SeededMember } from '#test/members';
-import { freePort } from '#test/site';
-import { createTestApp, type TestApp } from '#test/test-app';
-import { clientDistDir, ssrDistDir } from '../../paths.js';
+import {
+  GhostAdminAPI,
+  ghostAdminToken as token,
+  ghostFailure,
+  type GhostAdminApi,
+} from '#test/ghost-admin-client';
+import { buildIntegration, buildStaff, uniqueEmail, type Member } from '#test/factories';
+import { withSite, type Site } from '#test/with-site';
 
 // Ghost's Admin API driven by Ghost's own client (@tryghost/admin-api) against the app on a real
 // port: a writing app's post made as a draft from HTML, published live on its page, a stale save
@@ -17,24 +18,18 @@ import { clientDistDir, ssrDistDir } from '../../paths.js';
 
 const OWNER = 'ghost-admin-owner@example.com';
 const WRITER = 'ghost-admin-writer@example.com';
-const built = existsSync(join(ssrDistDir, 'entry-server.js'));
 
-let t: TestApp;
+let t: Site;
 let site: string;
 let folder: string;
-let owner: SeededMember;
-let writer: SeededMember;
+let owner: Member;
+let writer: Member;
 let adminKey: string;
 let contentKey: string;
 let integrationId: string;
 let admin: GhostAdminApi;
 
-async function desk(
-  who: SeededMember,
-  method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  body?: object,
-) {
+async function desk(who: Member, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) {
   const response = await t.app.inject({
     method,
     url,
@@ -47,28 +42,9 @@ async function desk(
   };
 }
 
-async function makeIntegration(name: string) {
-  const made = await desk(owner, 'POST', '/api/desk/integrations', { name });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  return made.body.integration as { id: string; contentKey: string; adminKey: string };
-}
+const makeIntegration = (name: string) => buildIntegration(t, { name, by: owner });
 
 const client = (key: string) => GhostAdminAPI({ url: site, key, version: 'v5.0' });
-
-/** A token as Ghost's client makes one, with what a test changes. */
-async function token(
-  kid: string,
-  secretHex: string,
-  options: { lifeS?: number; aud?: string } = {},
-) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + (options.lifeS ?? 300))
-    .setAudience(options.aud ?? '/admin/')
-    .sign(Buffer.from(secretHex, 'hex'));
-}
 
 async function rawGet(path: string, authorization?: string) {
   const response = await fetch(`${site}${path}`, {
@@ -83,19 +59,13 @@ async function rawGet(path: string, authorization?: string) {
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'cohort-ghost-admin-test-'));
-  const port = await freePort();
-  site = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
-    ...(built && { clientDir: clientDistDir, ssrDir: ssrDistDir }),
-    env: {
-      SITE_URL: site,
-      STAFF_EMAILS: OWNER,
-      WRITER_EMAILS: WRITER,
-      UPLOADS_DIR: join(folder, 'uploads'),
-    },
+  t = await withSite({
+    built: true,
+    listen: true,
+    env: { STAFF_EMAILS: OWNER, WRITER_EMAILS: WRITER, UPLOADS_DIR: join(folder, 'uploads') },
   });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  [owner, writer] = await seedStaff(t, 'owner', 'writer');
+  site = t.url;
+  [owner, writer] = await buildStaff(t, 'owner', 'writer');
   const integration = await makeIntegration('iA Writer');
   adminKey = integration.adminKey;
   contentKey = integration.contentKey;
@@ -154,13 +124,11 @@ describe('Ghost’s Admin API with Ghost’s own client', () => {
     expect(published).toMatchObject({ id: post.id, status: 'published' });
     expect(published.published_at).toEqual(expect.any(String));
 
-    if (built) {
-      const page = await fetch(String(published.url));
-      const html = await page.text();
-      expect(page.status).toBe(200);
-      expect(html).toContain('Budgeting on a first salary');
-      expect(html).toContain('Everything else fits around them.');
-    }
+    const page = await fetch(String(published.url));
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('Budgeting on a first salary');
+    expect(html).toContain('Everything else fits around them.');
 
     // The updated_at read before publishing is stale now.
     const stale = await ghostFailure(
@@ -385,7 +353,7 @@ describe('who the Admin API lets in', () => {
     // The same site started again without the writer in WRITER_EMAILS: the token stops.
     const [keyId = '', secret = ''] = String(second.body.token).split(':');
     const authorization = `Ghost ${await token(keyId, secret)}`;
-    const restarted = await createTestApp({
+    const restarted = await withSite({
       sharedDatabase: t.testDatabase,
       env: { SITE_URL: site, STAFF_EMAILS: OWNER },
     });

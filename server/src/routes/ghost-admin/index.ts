@@ -1,5 +1,12 @@
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import {
+  GhostMembersBodySchema,
+  GhostPagesBodySchema,
+  GhostPostsBodySchema,
+  type GhostMembersBody,
+  type GhostPostBody,
+} from '../../../../contract/ghost-admin-api.js';
 import { uploadUrl } from '../../../../contract/images.js';
 import type { StaffConfig } from '../../config.js';
 import type { PostRow } from '../../content/post-row.js';
@@ -25,14 +32,12 @@ import {
   type AdminPostSite,
   type GhostResource,
 } from '../../ghost-admin/admin-posts.js';
-import { readGhostDocument } from '../../ghost-admin/ghost-post-input.js';
 import { ghostTag, type GhostSite } from '../../ghost-api/serializers.js';
-import { GhostError, ghostTypeOfStatus } from '../../ghost-api/ghost-error.js';
 import { browseAdminRows } from '../../ghost-admin/admin-browse.js';
-import { HttpError } from '../../http/errors.js';
+import { answerErrorsAsGhost } from '../../http/ghost-errors.js';
 import { ghostId } from '../../imports/ghost-export.js';
 import { adminPostJson } from '../../ghost-admin/admin-post-json.js';
-import { writeAudit } from '../../desk/audit.js';
+import { writeAudit } from '../../staff/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { keySecretsOf } from '../../integrations/integrations.js';
 import { ImageStoreError, storeImage } from '../../uploads/store-image.js';
@@ -59,29 +64,6 @@ declare module 'fastify' {
 
 /** What the site answers as Ghost's version: the 5.x API. */
 const CONTENT_VERSION = 'v5.0';
-
-/** An error in Ghost's shape: `{errors: [{message, context, type, details, property, help, code, id}]}`. */
-function ghostErrorBody(
-  status: number,
-  message: string,
-  { type, code, context }: { type?: string; code?: string; context?: string | null } = {},
-) {
-  return {
-    errors: [
-      {
-        message,
-        context: context ?? null,
-        type: type ?? ghostTypeOfStatus(status),
-        details: null,
-        property: null,
-        help: null,
-        code: code ?? null,
-        id: crypto.randomUUID(),
-        ghostErrorCode: null,
-      },
-    ],
-  };
-}
 
 const caller = (request: FastifyRequest): AdminCaller => {
   if (!request.ghostCaller) throw new Error('the Admin API gate did not run');
@@ -121,26 +103,16 @@ function alreadyAgreedOf(query: Record<string, string | undefined>): boolean {
   });
 }
 
-/** The one member a members/ body carries (`{"members": [{…}]}`). */
-function memberInputOf(body: unknown): Record<string, unknown> {
-  const input = (body as { members?: unknown[] } | null)?.members?.[0];
-  if (typeof input !== 'object' || input === null) {
-    throw new DomainError(400, 'invalid_request', 'Send one member as {"members": [{…}]}.', {
-      ghostType: 'BadRequestError',
-    });
-  }
-  return input as Record<string, unknown>;
-}
-
 /**
  * Ghost's Admin API under `/ghost/api/admin/` (docs/ghost-api.md#admin-api), for writing apps and
  * tools made for Ghost: `site/` for anyone; with a token (`Authorization: Ghost <jwt>`, made with an
  * integration's admin key or a staff access token) posts/ and pages/ (browse, read, add, edit,
  * delete), images/upload/, tags/ and members/ (browse, read, add, edit). Every route declares the
  * right it needs (`config: {ghostAccess}`), and one gate checks it against the caller: a route
- * that declares none stops the app from starting. Paths end with a slash, as Ghost's do. Errors
- * are Ghost's (`{errors: [{message, type}]}`) with Ghost's statuses; `Accept-Version` is read and
- * `Content-Version` answered.
+ * that declares none stops the app from starting. Paths end with a slash, as Ghost's do. Bodies
+ * are read by their schemas (contract/ghost-admin-api.ts). Errors are Ghost's
+ * (`{errors: [{message, type}]}`, written by the one error handler) with Ghost's statuses;
+ * `Accept-Version` is read and `Content-Version` answered.
  */
 const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, options) => {
   const { siteUrl } = options;
@@ -153,6 +125,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   });
 
   app.decorateRequest('ghostCaller', null);
+  answerErrorsAsGhost(app);
   // Fail closed: a route that does not say who may call it is not added at all.
   app.addHook('onRoute', (route) => {
     if (!route.config?.ghostAccess) {
@@ -175,46 +148,6 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     );
     requireGhostAccess(who, access);
     request.ghostCaller = who;
-  });
-
-  // Every refusal in Ghost's shape: the domain's (a DomainError may name Ghost's type and
-  // context in its details), the Ghost modules' (GhostError), Fastify's own.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof GhostError) {
-      return reply
-        .code(error.status)
-        .send(
-          ghostErrorBody(error.status, error.message, { type: error.type, context: error.context }),
-        );
-    }
-    if (error instanceof DomainError) {
-      const { ghostType, ghostContext } = error.details;
-      return reply.code(error.status).send(
-        ghostErrorBody(error.status, error.message, {
-          // The post store's and members' field refusals are Ghost's ValidationError.
-          ...(error.code.startsWith('invalid_') && { type: 'ValidationError' }),
-          ...(typeof ghostType === 'string' && { type: ghostType }),
-          ...(typeof ghostContext === 'string' && { context: ghostContext }),
-          // Ghost's codes are upper case (INVALID_JWT); the site's own snake_case ones stay out.
-          ...(error.code === error.code.toUpperCase() && { code: error.code }),
-        }),
-      );
-    }
-    if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .headers(error.headers)
-        .send(ghostErrorBody(error.statusCode, error.message));
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const message = error.validation ? `Validation error: ${error.message}` : error.message;
-      return reply.code(status).send(ghostErrorBody(status, message));
-    }
-    request.log.error({ err: error }, 'Ghost Admin API request failed');
-    return reply
-      .code(500)
-      .send(ghostErrorBody(500, 'Something went wrong on our side. Please try again.'));
   });
 
   const ghostSite = (): GhostSite => ({
@@ -276,6 +209,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   }));
 
   for (const resource of ['posts', 'pages'] as const) {
+    const body = resource === 'posts' ? GhostPostsBodySchema : GhostPagesBodySchema;
     app.get<{ Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
       { config: { ghostAccess: 'posts' } },
@@ -333,17 +267,17 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       },
     );
 
-    app.post<{ Querystring: Record<string, string | undefined> }>(
+    app.post<{ Body: GhostPostBody; Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
       {
         bodyLimit: 4 * 1024 * 1024,
-        config: { ghostAccess: 'posts', limit: 'admin-api-posts' },
+        schema: { body },
+        config: { ghostAccess: 'posts', limit: 'admin-api-posts', changesContent: true },
       },
       async (request, reply) => {
-        const input = readGhostDocument(request.body, resource);
+        const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
         if (request.query.source === 'html' && input.lexical === undefined) delete input.mobiledoc;
         const written = await createGhostPost(await postSite(), caller(request), resource, input);
-        await app.siteContent.waitFor(written.generation);
         const row = await readGhostRow(app.db.pool, resource, written.id);
         return reply
           .code(201)
@@ -351,17 +285,21 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       },
     );
 
-    app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    app.put<{
+      Body: GhostPostBody;
+      Params: { id: string };
+      Querystring: Record<string, string | undefined>;
+    }>(
       `/${resource}/:id/`,
       {
         bodyLimit: 4 * 1024 * 1024,
-        config: { ghostAccess: 'posts', limit: 'admin-api-posts' },
+        schema: { body },
+        config: { ghostAccess: 'posts', limit: 'admin-api-posts', changesContent: true },
       },
       async (request) => {
-        const input = readGhostDocument(request.body, resource);
+        const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
         const id = await rowIdOf(resource, request.params.id);
         const written = await editGhostPost(await postSite(), caller(request), resource, id, input);
-        await app.siteContent.waitFor(written.generation);
         const row = await readGhostRow(app.db.pool, resource, written.id);
         return { [resource]: [await adminPost(row, formatsOf(request.query))] };
       },
@@ -369,12 +307,10 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.delete<{ Params: { id: string } }>(
       `/${resource}/:id/`,
-      { config: { ghostAccess: 'posts' } },
+      { config: { ghostAccess: 'posts', changesContent: true } },
       async (request, reply) => {
         const id = await rowIdOf(resource, request.params.id);
-        await app.siteContent.waitFor(
-          await deleteGhostPost(await postSite(), caller(request), resource, id),
-        );
+        await deleteGhostPost(await postSite(), caller(request), resource, id);
         return reply.code(204).send();
       },
     );
@@ -514,29 +450,36 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     async (request) => ({ members: [await readGhostMember(app.db.pool, request.params.id)] }),
   );
 
-  app.post<{ Querystring: Record<string, string | undefined> }>(
+  app.post<{ Body: GhostMembersBody; Querystring: Record<string, string | undefined> }>(
     '/members/',
-    { config: { ghostAccess: 'change-members', limit: 'admin-api-members' } },
+    {
+      schema: { body: GhostMembersBodySchema },
+      config: { ghostAccess: 'change-members', limit: 'admin-api-members' },
+    },
     async (request, reply) => {
-      const written = await addGhostMember(
-        membersSite,
-        caller(request),
-        memberInputOf(request.body),
-        { alreadyAgreed: alreadyAgreedOf(request.query) },
-      );
+      const written = await addGhostMember(membersSite, caller(request), request.body.members[0], {
+        alreadyAgreed: alreadyAgreedOf(request.query),
+      });
       return reply.code(201).send(await answerMember(request, written));
     },
   );
 
-  app.put<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+  app.put<{
+    Body: GhostMembersBody;
+    Params: { id: string };
+    Querystring: Record<string, string | undefined>;
+  }>(
     '/members/:id/',
-    { config: { ghostAccess: 'change-members', limit: 'admin-api-members' } },
+    {
+      schema: { body: GhostMembersBodySchema },
+      config: { ghostAccess: 'change-members', limit: 'admin-api-members' },
+    },
     async (request) => {
       const written = await editGhostMember(
         membersSite,
         caller(request),
         request.params.id,
-        memberInputOf(request.body),
+        request.body.members[0],
         { alreadyAgreed: alreadyAgreedOf(request.query) },
       );
       return answerMember(request, written);

@@ -11,7 +11,7 @@ import {
   type GhostContentIndex,
   type GhostQuery,
 } from '../../ghost-api/content-index.js';
-import { badRequest, GhostError } from '../../ghost-api/ghost-error.js';
+import { badRequest, unauthorized } from '../../ghost-api/ghost-error.js';
 import { ghostSettings, ghostTiers } from '../../ghost-api/site-settings.js';
 import { findIntegrationByContentKey } from '../../integrations/integrations.js';
 
@@ -36,8 +36,6 @@ const answerKey = (resource: string, query: GhostQuery) =>
 
 /** How many checked keys one generation of the content keeps (a site has at most 100). */
 const MAX_KEPT_KEYS = 1_000;
-
-const unauthorized = (message: string) => new GhostError(401, 'UnauthorizedError', message);
 
 /**
  * Ghost's Content API (docs/ghost-api.md), registered under `/ghost/api/content` (and the older

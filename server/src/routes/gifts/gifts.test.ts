@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
+import { buildMember, type Member } from '#test/factories';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import { newVisitor } from '#test/visitor';
 import { giveAndPay, withGivingSite, type Caller, type Site } from '#test/with-site';
@@ -18,8 +18,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe('gifts', () => {
   let t: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
+  let owner: Member;
+  let editor: Member;
 
   /** Buys a gift as `buyer` and pays it at the fake Stripe; answers the PaymentIntent's id. */
   const buyAndPay = (buyer: Caller, payload: object) => giveAndPay(t, buyer, '/api/gifts', payload);
@@ -119,7 +119,7 @@ describe('gifts', () => {
     expect(await t.app.giving.deliverNow()).toEqual({ sent: 0, failed: 0 });
 
     // The friend already holds a year paid once: the gift's year comes after it.
-    const friend = await seedMember(t, { email: 'friend.one@example.com' });
+    const friend = await buildMember(t, { email: 'friend.one@example.com' });
     const own = t.stripe.paidPaymentIntent({
       userId: friend.userId,
       offer: 'early-access',
@@ -159,7 +159,7 @@ describe('gifts', () => {
     const twice = await t.call(friend, 'POST', '/api/gifts/claim', { token });
     expect(twice.statusCode).toBe(200);
     expect(twice.json().user.membership.expiresAt).toBe(claimed.json().user.membership.expiresAt);
-    const stranger = await seedMember(t, { email: 'gifts-stranger@example.com' });
+    const stranger = await buildMember(t, { email: 'gifts-stranger@example.com' });
     const taken = await t.call(stranger, 'POST', '/api/gifts/claim', { token });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.code).toBe('gift_claimed');
@@ -183,7 +183,7 @@ describe('gifts', () => {
   });
 
   it('refunded before the claim, the gift cannot be claimed; refunded after it, only its year ends', async () => {
-    const buyer = await seedMember(t, { email: 'gifts-buyer@example.com' });
+    const buyer = await buildMember(t, { email: 'gifts-buyer@example.com' });
     const first = await buyAndPay(buyer, { recipientEmail: 'gifts-late@example.com' });
     const token = tokenFromMail(
       (await waitForMail(t.mailbox, 'gifts-late@example.com')).text,
@@ -194,7 +194,7 @@ describe('gifts', () => {
     t.stripe.refundPaymentIntent(first);
     await t.stripe.deliverPending();
     expect(await gift(first)).toMatchObject({ state: 'refunded', stateReason: 'refund' });
-    const late = await seedMember(t, { email: 'gifts-late@example.com' });
+    const late = await buildMember(t, { email: 'gifts-late@example.com' });
     const refused = await t.call(late, 'POST', '/api/gifts/claim', { token });
     expect(refused.statusCode).toBe(410);
     expect(refused.json().error.code).toBe('gift_refunded');
@@ -285,7 +285,7 @@ describe('gifts', () => {
       (await waitForMail(t.mailbox, 'gifts-fixed@example.com')).text,
       `${SITE}/gift/claim`,
     );
-    const fixed = await seedMember(t, { email: 'gifts-fixed@example.com' });
+    const fixed = await buildMember(t, { email: 'gifts-fixed@example.com' });
     expect((await t.call(fixed, 'POST', '/api/gifts/claim', { token: oldToken })).statusCode).toBe(
       404,
     );

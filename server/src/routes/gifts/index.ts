@@ -13,7 +13,7 @@ import {
 import { withTransaction } from '../../db/transaction.js';
 import { previewGift } from '../../gifts/gifts.js';
 import { HttpError } from '../../http/errors.js';
-import { hashLinkToken } from '../../http/link-tokens.js';
+import { hashLinkToken } from '../../mail/link-tokens.js';
 import { claimGift } from '../../gifts/gift-ledger.js';
 import { createGiftPayment } from '../../stripe/membership-checkout.js';
 import { findSessionUser, toUser } from '../../users/users.js';

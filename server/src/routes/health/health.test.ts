@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { TcpProxy } from '#test/tcp-proxy';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
 import { buildApp } from '../../app.js';
@@ -8,9 +8,9 @@ import { UNHEALTHY_AFTER_FAILED_CHECKS } from './index.js';
 import { testConfig } from '#test/test-app';
 
 describe('health endpoints', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   beforeAll(async () => {
-    testApp = await createTestApp();
+    testApp = await withSite();
   });
   afterAll(() => testApp?.close());
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { FakeStripe } from '#test/fake-stripe';
-import { createTestAppWithStripe, type TestApp } from '#test/test-app';
+import type { FakeStripe } from '#test/fake-stripe';
 import { newVisitor, type Visitor } from '#test/visitor';
+import { withSite, type Site } from '#test/with-site';
 import { earlyAccessMetadata } from '../../stripe/cohort-sales.js';
 
 const MEMBERSHIP_PRICE = { priceCents: 1200, currency: 'usd', priceId: undefined };
@@ -16,13 +16,12 @@ const paragraph = (value: string) => ({
 });
 
 describe('GET /api/newsletter/issues/:slug', () => {
-  const stripe = new FakeStripe();
-  let t: TestApp;
+  let stripe: FakeStripe;
+  let t: Site;
   let member: Visitor;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
-    await stripe.start();
     const issue = (slug: string, membersOnly: boolean, body: string) =>
       contentFile(
         {
@@ -38,7 +37,8 @@ describe('GET /api/newsletter/issues/:slug', () => {
       'newsletters/members-briefing.md': issue('members-briefing', true, SECRET_LINE),
       'newsletters/test-issue.md': issue('test-issue', false, PUBLIC_LINE),
     });
-    t = await createTestAppWithStripe(stripe, { seedContentDir: folder.dir });
+    t = await withSite({ payments: true, seedContentDir: folder.dir });
+    stripe = t.stripe;
     member = await newVisitor(t.app);
     stripe.paidPaymentIntent(earlyAccessMetadata(member.userId, MEMBERSHIP_PRICE));
     await stripe.deliverPending();
@@ -46,7 +46,6 @@ describe('GET /api/newsletter/issues/:slug', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await stripe.stop();
     await folder?.remove();
   });
 

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, uniqueEmail } from '#test/members';
+import { buildMember, uniqueEmail } from '#test/factories';
 import { registerThroughMail } from '#test/registration';
 import { SmtpCapture, type CapturedMail } from '#test/smtp-capture';
-import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
+import { TEST_SESSION_SECRET } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor } from '#test/visitor';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
 import { CHECK_INBOX_MESSAGE } from './index.js';
 
 describe('newsletter sign-up and unsubscribe', () => {
   let smtp: SmtpCapture;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     smtp = await new SmtpCapture().start();
-    t = await createTestApp({
+    t = await withSite({
       env: { SMTP_URL: smtp.url, SITE_URL: 'https://cohort.example', NEWSLETTER_RATE_LIMIT: '5' },
     });
   });
@@ -150,7 +151,7 @@ describe('newsletter sign-up and unsubscribe', () => {
 
   it('subscribes a registered user’s own address at once, linked to the user, and /account switches it', async () => {
     const email = uniqueEmail('reader');
-    const member = await seedMember(t, { email });
+    const member = await buildMember(t, { email });
     const headers = { cookie: member.cookie };
     const before = await t.app.inject({
       method: 'GET',

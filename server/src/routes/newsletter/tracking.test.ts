@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember } from '#test/members';
+import { buildMember } from '#test/factories';
 import { SmtpCapture, type CapturedMail } from '#test/smtp-capture';
-import { createTestApp } from '#test/test-app';
+import { withSite } from '#test/with-site';
 
 // Newsletter opens and clicks through the real app, PostgreSQL, the delivery queue and an SMTP
 // server run in the test: an issue sent to two subscribers, one of whom opens it and follows a
@@ -31,10 +31,10 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string) {
 
 async function startSite(env: Record<string, string> = {}) {
   const mailbox = await new SmtpCapture().start();
-  const t = await createTestApp({
+  const t = await withSite({
     env: { STAFF_EMAILS: OWNER, SMTP_URL: mailbox.url, ...env },
   });
-  const { cookie } = await seedMember(t, { role: 'owner' });
+  const { cookie } = await buildMember(t, { role: 'owner' });
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
   const created = await call('POST', '/api/desk/posts', {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 
@@ -8,11 +8,11 @@ const SITE_URL = 'https://cohort.example';
 
 describe('payments', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({
+    t = await withSite({
       env: {
         ...stripe.env(),
         SITE_URL,
@@ -312,9 +312,9 @@ describe('payments', () => {
 });
 
 describe('payments without Stripe keys', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await withSite();
   });
   afterAll(() => t?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMember, type SeededMember } from '#test/members';
+import { buildMember, type Member } from '#test/factories';
 import { waitForMail } from '#test/registration';
 import { newVisitor } from '#test/visitor';
 import { giveAndPay, withGivingSite, type Caller, type Site } from '#test/with-site';
@@ -17,8 +17,8 @@ const NOTE = 'I lost my job this spring and cannot pay for now.';
 
 describe('solidarity seats', () => {
   let t: Site;
-  let owner: SeededMember;
-  let editor: SeededMember;
+  let owner: Member;
+  let editor: Member;
 
   /** Funds `seats` as `supporter` and pays at the fake Stripe; answers the PaymentIntent's id. */
   const fund = (supporter: Caller, payload: object) =>
@@ -27,7 +27,7 @@ describe('solidarity seats', () => {
   const ask = (who: Caller, note = NOTE) => t.call(who, 'POST', '/api/seats/requests', { note });
   const pool = async () => (await t.call(null, 'GET', '/api/seats/pool')).json();
   const desk = async () => (await t.call(owner, 'GET', '/api/desk/seats')).json().seats;
-  const requestOf = async (who: SeededMember) =>
+  const requestOf = async (who: Member) =>
     (await desk()).requests.find((r: { userId: string }) => r.userId === who.userId);
 
   beforeAll(async () => {
@@ -59,7 +59,7 @@ describe('solidarity seats', () => {
     expect(t.stripe.requestsTo('POST', '/v1/payment_intents').length).toBe(before);
 
     expect((await ask(visitor)).statusCode).toBe(401); // no account
-    const reader = await seedMember(t, { email: 'seats-short@example.com' });
+    const reader = await buildMember(t, { email: 'seats-short@example.com' });
     for (const note of ['', 'help', 'x'.repeat(501), '\u0007\u202e\u200b help \u0007']) {
       const refused = await ask(reader, note);
       expect(refused.statusCode, note).toBe(400);
@@ -83,7 +83,7 @@ describe('solidarity seats', () => {
     );
     expect(await pool()).toEqual({ given: 0, available: 2, waiting: 0 });
 
-    const reader = await seedMember(t, { email: 'seats-reader@example.com' });
+    const reader = await buildMember(t, { email: 'seats-reader@example.com' });
     const asked = await ask(reader);
     expect(asked.statusCode, asked.body).toBe(201);
     expect(asked.json().request).toMatchObject({ note: NOTE, state: 'open' });
@@ -124,9 +124,9 @@ describe('solidarity seats', () => {
   });
 
   it('grants the monthly number on its own, first come first served, and never more than the pool holds', async () => {
-    const first = await seedMember(t, { email: 'seats-first@example.com' });
-    const second = await seedMember(t, { email: 'seats-second@example.com' });
-    const declined = await seedMember(t, { email: 'seats-declined@example.com' });
+    const first = await buildMember(t, { email: 'seats-first@example.com' });
+    const second = await buildMember(t, { email: 'seats-second@example.com' });
+    const declined = await buildMember(t, { email: 'seats-declined@example.com' });
     expect((await ask(first)).statusCode).toBe(201);
     expect((await ask(second)).statusCode).toBe(201);
     expect((await ask(declined)).statusCode).toBe(201);
@@ -159,7 +159,7 @@ describe('solidarity seats', () => {
     expect((await requestOf(declined)).state).toBe('declined');
 
     // New money: the waiting request is granted on the next sweep, on its own.
-    const supporter = await seedMember(t, { email: 'seats-supporter@example.com' });
+    const supporter = await buildMember(t, { email: 'seats-supporter@example.com' });
     await fund(supporter, { seats: 3 });
     expect((await t.me(second)).isSubscribed).toBe(true);
     expect(await pool()).toEqual({ given: 3, available: 2, waiting: 0 });
@@ -192,7 +192,7 @@ describe('solidarity seats', () => {
   });
 
   it('lets a reader withdraw their request', async () => {
-    const reader = await seedMember(t, { email: 'seats-withdraw@example.com' });
+    const reader = await buildMember(t, { email: 'seats-withdraw@example.com' });
     expect((await ask(reader)).statusCode).toBe(201);
     const withdrawn = await t.call(reader, 'DELETE', '/api/seats/requests/mine');
     expect(withdrawn.json()).toEqual({ withdrawn: true });
@@ -204,8 +204,8 @@ describe('solidarity seats', () => {
 
   it('gives the last seat once when two owners grant it at the same moment', async () => {
     await t.call(owner, 'PUT', '/api/desk/seats', { autoGrantPerMonth: 0 });
-    const a = await seedMember(t, { email: 'seats-race-a@example.com' });
-    const b = await seedMember(t, { email: 'seats-race-b@example.com' });
+    const a = await buildMember(t, { email: 'seats-race-a@example.com' });
+    const b = await buildMember(t, { email: 'seats-race-b@example.com' });
     expect((await ask(a)).statusCode).toBe(201);
     expect((await ask(b)).statusCode).toBe(201);
     await fund(await newVisitor(t.app), { seats: 1, supporterEmail: 'seats-race@example.com' });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_SESSION_SECRET, type TestApp } from '#test/test-app';
+import { TEST_SESSION_SECRET } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { SESSION_COOKIE } from '../../plugins/app/sessions.js';
 import { createSessionTokens, SESSION_TTL_SECONDS } from '../../sessions/session-token.js';
 
@@ -26,9 +27,9 @@ async function craftToken(claims: { sub: string; sv?: number; iat: number; exp: 
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('anonymous sessions', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await withSite();
   });
   afterAll(() => t?.close());
 
@@ -238,9 +239,9 @@ describe('anonymous sessions', () => {
 });
 
 describe('session key rotation', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp({
+    t = await withSite({
       env: { SESSION_SECRET: OTHER_SECRET, SESSION_SECRET_PREVIOUS: TEST_SESSION_SECRET },
     });
   });
@@ -265,9 +266,9 @@ describe('session key rotation', () => {
 });
 
 describe('cross-site protection', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp({ env: { SITE_URL: 'https://cohort.example' } });
+    t = await withSite({ env: { SITE_URL: 'https://cohort.example' } });
   });
   afterAll(() => t?.close());
 
@@ -330,9 +331,9 @@ describe('cross-site protection', () => {
 });
 
 describe('rate limit on starting sessions', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp({ env: { SESSION_RATE_LIMIT: '3' } });
+    t = await withSite({ env: { SESSION_RATE_LIMIT: '3' } });
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 
 // Titles and summaries with every character XML must escape, and one it cannot hold at all.
 const HOSTILE_TITLE = `Rent & "Buy" <Now> or 'Later'?`;
@@ -78,14 +78,14 @@ interface RssItem {
 }
 
 describe('the sitemap, feeds, robots.txt and manifest', () => {
-  let testApp: TestApp;
+  let testApp: Site;
   let folder: Awaited<ReturnType<typeof writeContentFolder>>;
 
   beforeAll(async () => {
     folder = await writeContentFolder(SITE_FILES_CONTENT);
     // SITE_URL with a trailing slash and SITE_NAME with an ampersand, as an operator might write them.
     const env = { SITE_URL: `${SITE_URL}/`, SITE_NAME: 'Fish & Chips "Co-op"' };
-    testApp = await createTestApp({ env, seedContentDir: folder.dir });
+    testApp = await withSite({ env, seedContentDir: folder.dir });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
-import { createTestApp, type TestApp } from '#test/test-app';
+import { withSite, type Site } from '#test/with-site';
 import { TcpProxy } from '#test/tcp-proxy';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
@@ -9,11 +9,11 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe('Stripe webhooks', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({ env: stripe.env() });
+    t = await withSite({ env: stripe.env() });
   });
   afterAll(async () => {
     await t?.close();
@@ -232,9 +232,9 @@ describe('Stripe webhooks', () => {
 });
 
 describe('Stripe webhooks without Stripe keys', () => {
-  let t: TestApp;
+  let t: Site;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await withSite();
   });
   afterAll(() => t?.close());
 
@@ -255,12 +255,12 @@ describe('Stripe webhooks without Stripe keys', () => {
 
 describe('Stripe webhooks while the database is away', () => {
   let stripe: FakeStripe;
-  let t: TestApp;
+  let t: Site;
   let proxy: TcpProxy;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({
+    t = await withSite({
       env: stripe.env(),
       async connectThrough(url) {
         const proxied = await TcpProxy.forUrl(url);

@@ -8,11 +8,11 @@ import {
 import { readBySchema } from '../../../contract/schema-problems.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
 import type { StaffConfig } from '../config.js';
-import { contentChanged } from '../content/content-changes.js';
-import { slugFrom } from '../content/post-validation.js';
+import { contentChanged } from './content-changes.js';
+import { slugFrom } from './post-validation.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
-import { writeAudit } from '../desk/audit.js';
-import { staffRoleOf, type Staff } from '../desk/staff.js';
+import { writeAudit } from '../staff/audit.js';
+import { staffRoleOf, type Staff } from '../staff/staff.js';
 import { DomainError } from '../domain-error.js';
 
 /**

@@ -5,7 +5,8 @@ import type { WebhookEvent } from '../../../contract/webhooks.js';
  * change itself (publishing, unpublishing, a member made or deleted), so an event is sent only
  * for a change that committed, and never lost for one that did. A row per webhook of that event
  * (none when no integration asked for it: one small query); the job queue sends them
- * (webhook-delivery.ts). The domain knows nothing of HTTP here: it writes rows.
+ * (webhooks/webhook-delivery.ts). The domain knows nothing of HTTP here: it writes rows. The
+ * outbox sits below every module that writes to it (memberships/ included) and imports none.
  */
 
 /** A transaction's connection, as node-postgres's and (through a small adapter) Prisma's are. */

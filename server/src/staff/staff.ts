@@ -76,6 +76,20 @@ export function requireChangingRole(staff: Pick<Staff, 'role'>): void {
   }
 }
 
+/**
+ * What only owners see or do (403 to editors and writers): integrations and their webhooks,
+ * imports and exports, the mailbox, deleting a post.
+ */
+export function requireOwner(staff: Pick<Staff, 'role'>): void {
+  if (staff.role !== 'owner') {
+    throw new DomainError(
+      403,
+      'owners_only',
+      'This is for owners (STAFF_EMAILS) only: ask an owner to do it.',
+    );
+  }
+}
+
 /** Writers see only posts: members, money and the audit log are for owners and editors. */
 export function requireMaySeeMembers(staff: Pick<Staff, 'role'>): void {
   if (staff.role === 'writer') {

@@ -1,0 +1,148 @@
+import { lazy, Suspense, type ReactElement } from 'react';
+import {
+  isSectionScreen,
+  pathInSection,
+  SCREENS,
+  type Screen,
+  type ScreenName,
+} from '../../../contract/screens';
+import type { SiteSection } from '../../../contract/sections';
+import { redirects } from '../config/paths';
+import { Navigate, Outlet, type RouteObject } from '../lib/router';
+import { Layout } from './layout/layout';
+import { HomeRoute } from './routes/home';
+
+// The home page is in the first chunk; every other screen, and each article body, loads on demand.
+const ArticleListRoute = lazy(() => import('./routes/article-list'));
+const ArticleRoute = lazy(() => import('./routes/article'));
+const DirectActionRoute = lazy(() => import('./routes/direct-action'));
+const CollectiveRoute = lazy(() => import('./routes/collective'));
+const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
+const ContentPageRoute = lazy(() => import('./routes/content-page'));
+const StandalonePageRoute = lazy(() => import('./routes/standalone-page'));
+const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
+const GiftPage = lazy(() => import('../features/payments/gift-page'));
+const GiftClaimPage = lazy(() => import('../features/account/gift-claim-page'));
+const PayItForwardPage = lazy(() => import('../features/payments/pay-it-forward-page'));
+const RegisterPage = lazy(() => import('../features/account/register-page'));
+const LoginPage = lazy(() => import('../features/account/login-page'));
+const AccountPage = lazy(() => import('../features/account/account-page'));
+const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
+const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
+const RegisterConfirmPage = lazy(() => import('../features/account/register-confirm-page'));
+const SignInLinkPage = lazy(() => import('../features/account/sign-in-link-page'));
+const VerifyAddressPage = lazy(() => import('../features/account/verify-address-page'));
+const PerksPage = lazy(() => import('../features/perks/perks-page'));
+const NotFoundRoute = lazy(() => import('./routes/not-found'));
+const ConfirmSubscriptionPage = lazy(
+  () => import('../features/newsletter/confirm-subscription-page'),
+);
+const NewsletterRoute = lazy(() => import('./routes/newsletter'));
+const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
+const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
+const SearchRoute = lazy(() => import('./routes/search'));
+const TopicsRoute = lazy(() => import('./routes/topics'));
+const TopicRoute = lazy(() => import('./routes/topic'));
+const AuthorRoute = lazy(() => import('./routes/author'));
+const DeskApp = lazy(() => import('../features/desk/desk-app'));
+
+/**
+ * What the page the server sent says of the desk (`<html data-desk>`): `desk` for staff,
+ * `verify-address` for staff whose address is not proven yet; null for anyone else, who got the
+ * not-found page there and must hydrate it as that.
+ */
+export type DeskMark = 'desk' | 'verify-address' | null;
+
+interface ScreenContext {
+  screen: Screen;
+  /** For a screen of each section of articles: the section's name (its articles' `category`). */
+  category: string;
+  desk: DeskMark;
+}
+
+/** Each screen of the table (contract/screens.ts) as it is drawn; null: no route here. */
+const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null> = {
+  home: () => <HomeRoute />,
+  articleList: ({ category }) => <ArticleListRoute category={category} />,
+  article: ({ category }) => <ArticleRoute category={category} />,
+  directAction: () => <DirectActionRoute />,
+  collective: () => <CollectiveRoute />,
+  empowerment: () => <EmpowermentRoute />,
+  contentPage: ({ screen }) => <ContentPageRoute slug={screen.text ?? ''} />,
+  earlyAccess: () => <EarlyAccessPage />,
+  gift: () => <GiftPage />,
+  giftClaim: () => <GiftClaimPage />,
+  payItForward: () => <PayItForwardPage />,
+  register: () => <RegisterPage />,
+  registerConfirm: () => <RegisterConfirmPage />,
+  login: () => <LoginPage />,
+  signInLink: () => <SignInLinkPage />,
+  account: () => <AccountPage newsletter={<NewsletterChoice />} />,
+  resetPassword: () => <ResetPasswordPage />,
+  confirmEmail: () => <ConfirmEmailPage />,
+  perks: () => <PerksPage />,
+  newsletterConfirm: () => <ConfirmSubscriptionPage />,
+  newsletterUnsubscribe: () => <UnsubscribePage />,
+  search: () => <SearchRoute />,
+  topics: () => <TopicsRoute />,
+  topic: () => <TopicRoute />,
+  author: () => <AuthorRoute />,
+  newsletter: () => <NewsletterRoute />,
+  desk: ({ desk }) =>
+    desk === 'desk' ? (
+      <Suspense fallback={null}>
+        <DeskApp notFound={<NotFoundRoute />} />
+      </Suspense>
+    ) : desk === 'verify-address' ? (
+      <Layout>
+        <VerifyAddressPage />
+      </Layout>
+    ) : null,
+  page: () => <StandalonePageRoute />,
+};
+
+/** The screens that draw their own frame rather than the site's navbar and footer. */
+const OWN_FRAME: ReadonlySet<ScreenName> = new Set(['desk']);
+
+/**
+ * The app's routes, from the screens table: a route per row (a screen of each section of
+ * articles once per section, wherever the publisher put it), inside the site's layout but for
+ * the desk; the old addresses that redirect; and the not-found page for what no route names.
+ */
+export function appRoutes(sections: readonly SiteSection[], desk: DeskMark): RouteObject[] {
+  const articleSections = sections.filter((section) => section.lists === 'articles');
+  const framed: RouteObject[] = [];
+  const ownFrame: RouteObject[] = [];
+  for (const screen of SCREENS) {
+    const places = isSectionScreen(screen)
+      ? articleSections.map((section) => ({
+          path: pathInSection(screen.path, section.slug),
+          category: section.name,
+        }))
+      : [{ path: screen.path, category: '' }];
+    for (const { path, category } of places) {
+      const element = VIEWS[screen.name]({ screen, category, desk });
+      if (!element) continue;
+      (OWN_FRAME.has(screen.name) ? ownFrame : framed).push({
+        path,
+        element,
+        handle: screen.name,
+      });
+    }
+  }
+  return [
+    ...ownFrame,
+    {
+      element: (
+        <Layout>
+          <Outlet />
+        </Layout>
+      ),
+      children: [
+        ...framed,
+        ...redirects.map(({ from, to }) => ({ path: from, element: <Navigate to={to} /> })),
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ];
+}
