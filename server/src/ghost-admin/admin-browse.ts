@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { PAGE_SCREENS } from '../../../contract/posts.js';
 import { POST_COLUMNS, type PostRow } from '../content/post-row.js';
+import { POST_FILTER_FIELDS } from '../ghost-api/content-index.js';
 import { parseFilter, type FieldValues } from '../ghost-api/filter.js';
 import { ghostTagsOf, ghostTypeOf, type GhostSite } from '../ghost-api/serializers.js';
 import { ghostId } from '../imports/ghost-export.js';
@@ -9,30 +10,9 @@ import type { GhostResource } from './admin-posts.js';
 /**
  * The Admin API's `posts/` and `pages/` browse (docs/ghost-api.md#admin-api): every post of the
  * resource, whatever its status (drafts and scheduled ones too, unlike the Content API), filtered
- * with the Content API's filter language (ghost-api/filter.ts) over the same fields plus `status`,
+ * with the Content API's filter language (ghost-api/filter.ts) over the same fields,
  * newest first (drafts by their last change), a page at a time.
  */
-
-const FIELDS = new Set([
-  'id',
-  'slug',
-  'title',
-  'tag',
-  'tags',
-  'tags.slug',
-  'author',
-  'authors',
-  'authors.slug',
-  'primary_tag',
-  'primary_tag.slug',
-  'primary_author',
-  'primary_author.slug',
-  'featured',
-  'visibility',
-  'status',
-  'published_at',
-  'updated_at',
-]);
 
 const KINDS: Record<GhostResource, string[]> = {
   posts: ['article', 'campaign', 'boycott', 'newsletter'],
@@ -85,7 +65,7 @@ export async function browseAdminRows(
   resource: GhostResource,
   query: { filter?: string; limit: number; page: number },
 ): Promise<{ rows: PostRow[]; total: number }> {
-  const filter = query.filter ? parseFilter(query.filter, FIELDS) : null;
+  const filter = query.filter ? parseFilter(query.filter, POST_FILTER_FIELDS) : null;
   const { rows } = await db.query<PostRow>(
     `SELECT ${POST_COLUMNS} FROM "posts"
       WHERE "kind" = ANY($1) AND "deletedAt" IS NULL AND NOT ("kind" = 'page' AND "slug" = ANY($2))

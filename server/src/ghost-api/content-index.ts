@@ -242,7 +242,8 @@ function pick(row: Row, fields: readonly string[]): Row {
   return picked;
 }
 
-const POST_FILTER_FIELDS = new Set([
+/** The fields a post filter may name, in the Content API and the Admin API's browse alike. */
+export const POST_FILTER_FIELDS: ReadonlySet<string> = new Set([
   'id',
   'slug',
   'title',

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import { useImportFixture } from '#test/import-fixtures';
 import { haveMigrationSamples, MIGRATION_SAMPLES } from '#test/migration-samples';
 import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '../../../contract/posts.js';
@@ -13,6 +14,8 @@ import type { HtmlFlavour, SourceImage } from './source.js';
 
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const fixtures = join(repository, 'tests', 'fixtures', 'imports', '/');
+const substackExport = useImportFixture('substack');
+const mediumExport = useImportFixture('medium');
 // The platforms' own exports sit beside the repository (on CI too), not in it.
 const samples = `${MIGRATION_SAMPLES}/`;
 
@@ -493,8 +496,8 @@ describe('the exports of other platforms convert with nothing the site refuses',
 
   it("converts Substack's and Medium's sample posts", () => {
     for (const [flavour, folder] of [
-      ['substack', `${fixtures}substack/posts/`],
-      ['medium', `${fixtures}medium/posts/`],
+      ['substack', `${substackExport.path}/posts/`],
+      ['medium', `${mediumExport.path}/posts/`],
     ] as const) {
       for (const name of readdirSync(folder).filter((file) => file.endsWith('.html'))) {
         const converted = htmlToMarkdown(readFileSync(folder + name, 'utf8'), { flavour });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useImportFixture } from '#test/import-fixtures';
 import { postWhere } from '#test/source-bundle';
 import { useTempFolder } from '#test/temp-folder';
 import { openExport } from './archive.js';
@@ -9,14 +9,14 @@ import { readMedium, readMediumPost } from './medium.js';
 import type { SourceBundle } from './source.js';
 import { writeZip } from './test-zip.js';
 
-const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/medium/', import.meta.url));
+const fixtures = useImportFixture('medium');
 
 const byTitle = (bundle: SourceBundle, title: string) => postWhere(bundle, 'title', title);
 
 describe('readMedium on the export folder', () => {
   let bundle: SourceBundle;
   beforeAll(async () => {
-    bundle = await readMedium(await openExport(fixtures));
+    bundle = await readMedium(await openExport(fixtures.path));
   });
 
   it('reads every post page, skips the response with its reason, and ignores the profile', () => {
@@ -82,7 +82,7 @@ describe('readMedium on a zip', () => {
   const temp = useTempFolder('cohort-medium-');
 
   it('reads posts/ inside the zip and treats draft_ files as drafts', async () => {
-    const basic = await readFile(join(fixtures, 'posts/basic-post.html'), 'utf8');
+    const basic = await readFile(join(fixtures.path, 'posts/basic-post.html'), 'utf8');
     const zip = join(temp.path, 'medium-export.zip');
     await writeZip(zip, [
       { name: 'medium-export/posts/2018-08-11_Basic-efefef12121212.html', data: basic },

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { writeImportFixture } from '#test/import-fixtures';
 import { useTempFolder } from '#test/temp-folder';
 import { readExport } from './read-export.js';
 import { ImportFileError, type SourceBundle } from './source.js';
@@ -29,8 +30,10 @@ describe('readExport', () => {
       (await readExport(source, join(fixtures, path))).source;
     expect(await read('ghost', 'ghost/v4_export.json')).toBe('ghost');
     expect(await read('wordpress', 'wordpress/wxr-1.2.xml')).toBe('wordpress');
-    expect(await read('substack', 'substack')).toBe('substack');
-    expect(await read('medium', 'medium')).toBe('medium');
+    const substack = await writeImportFixture('substack', join(temp.path, 'substack'));
+    expect((await readExport('substack', substack)).source).toBe('substack');
+    const medium = await writeImportFixture('medium', join(temp.path, 'medium'));
+    expect((await readExport('medium', medium)).source).toBe('medium');
     expect(await read('members', 'members/ghost-members.csv')).toBe('members');
   });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useImportFixture } from '#test/import-fixtures';
 import { postWhere } from '#test/source-bundle';
 import { useTempFolder } from '#test/temp-folder';
 import { openExport } from './archive.js';
@@ -9,16 +9,14 @@ import type { SourceBundle } from './source.js';
 import { readSubstack } from './substack.js';
 import { writeZip } from './test-zip.js';
 
-const fixtures = fileURLToPath(
-  new URL('../../../tests/fixtures/imports/substack/', import.meta.url),
-);
+const fixtures = useImportFixture('substack');
 
 const post = (bundle: SourceBundle, slug: string) => postWhere(bundle, 'slug', slug);
 
 describe('readSubstack on the export folder', () => {
   let bundle: SourceBundle;
   beforeAll(async () => {
-    bundle = await readSubstack(await openExport(fixtures));
+    bundle = await readSubstack(await openExport(fixtures.path));
   });
 
   it('reads every post in posts.csv with its body, slug and /p/ address', () => {
@@ -49,7 +47,7 @@ describe('readSubstack on the export folder', () => {
   });
 
   it('puts the podcast episode as a link at the top of its body', async () => {
-    const body = await readFile(join(fixtures, 'posts/123402.podcast.html'), 'utf8');
+    const body = await readFile(join(fixtures.path, 'posts/123402.podcast.html'), 'utf8');
     expect(post(bundle, 'podcast').html).toBe(
       `<p><a href="https://example.com/my-audio/file.mp3">Listen to the episode</a></p>\n${body}`,
     );

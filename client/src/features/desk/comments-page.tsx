@@ -17,6 +17,7 @@ import {
 } from './comments-api';
 import { ConfirmBox } from './confirm-box';
 import { formatDateTime } from './desk-format';
+import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
 import commentsCss from './comments-page.css?inline';
 
@@ -195,27 +196,7 @@ function CommentsList({ filter }: { filter: DeskCommentFilter }) {
           </ol>
         ))}
       {list.state === 'ready' && (cursors.length > 1 || list.data.nextCursor) && (
-        <p className="button-row desk-pager">
-          <button
-            type="button"
-            className="button button--outline"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <button
-            type="button"
-            className="button button--outline"
-            disabled={!list.data.nextCursor}
-            onClick={() => {
-              const next = list.data.nextCursor;
-              if (next) setCursors([...cursors, next]);
-            }}
-          >
-            Next page
-          </button>
-        </p>
+        <DeskPager cursors={cursors} next={list.data.nextCursor} onCursors={setCursors} />
       )}
     </>
   );

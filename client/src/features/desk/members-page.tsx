@@ -4,6 +4,7 @@ import type { DeskMemberFilter } from '../../../../contract/desk-api';
 import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from './desk-api';
 import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
 import { DeskTable } from './desk-table';
+import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
 
 const FILTERS = {
@@ -145,24 +146,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
               ))}
             </DeskTable>
           )}
-          <p className="button-row desk-pager">
-            <button
-              type="button"
-              className="button button--outline"
-              disabled={cursors.length === 1}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              className="button button--outline"
-              disabled={!page.data.next}
-              onClick={() => page.data.next && setCursors([...cursors, page.data.next])}
-            >
-              Next page
-            </button>
-          </p>
+          <DeskPager cursors={cursors} next={page.data.next} onCursors={setCursors} />
         </>
       )}
     </section>

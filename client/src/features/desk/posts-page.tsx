@@ -15,6 +15,7 @@ import { ConfirmBox } from './confirm-box';
 import { DeskTable } from './desk-table';
 import { KIND_LABELS } from './editor/post-form';
 import { NewPostChooser } from './new-post-chooser';
+import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
 
 const STATUS_LABELS: Record<PostStatus, string> = {
@@ -240,27 +241,7 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
           </DeskTable>
         ))}
       {posts.state === 'ready' && (cursors.length > 1 || posts.data.nextCursor) && (
-        <p className="button-row desk-pager">
-          <button
-            type="button"
-            className="button button--outline"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <button
-            type="button"
-            className="button button--outline"
-            disabled={!posts.data.nextCursor}
-            onClick={() => {
-              const next = posts.data.nextCursor;
-              if (next) setCursors([...cursors, next]);
-            }}
-          >
-            Next page
-          </button>
-        </p>
+        <DeskPager cursors={cursors} next={posts.data.nextCursor} onCursors={setCursors} />
       )}
     </section>
   );

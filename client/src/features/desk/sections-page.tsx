@@ -163,24 +163,20 @@ function SectionRow({
         </span>
       </h2>
       <div className="desk-sections__fields">
-        <label className="desk-field">
-          <span>Name</span>
-          <input
-            value={name}
-            maxLength={MAX_SECTION_NAME}
-            readOnly={!mayChange || special}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
-        <label className="desk-field">
-          <span>Address</span>
-          <input
-            value={slug}
-            maxLength={60}
-            readOnly={!mayChange || special}
-            onChange={(event) => setSlug(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={MAX_SECTION_NAME}
+          readOnly={!mayChange || special}
+          onChange={setName}
+        />
+        <TextField
+          label="Address"
+          value={slug}
+          maxLength={60}
+          readOnly={!mayChange || special}
+          onChange={setSlug}
+        />
       </div>
       <label className="desk-field">
         <span>Description</span>
@@ -349,24 +345,14 @@ function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
   return (
     <AddForm title="Add a section" onSubmit={add} submit="Add section">
       <div className="desk-sections__fields">
-        <label className="desk-field">
-          <span>Name</span>
-          <input
-            value={name}
-            required
-            maxLength={MAX_SECTION_NAME}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
-        <label className="desk-field">
-          <span>Address</span>
-          <input
-            value={address}
-            required
-            maxLength={60}
-            onChange={(event) => setSlug(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Name"
+          value={name}
+          required
+          maxLength={MAX_SECTION_NAME}
+          onChange={setName}
+        />
+        <TextField label="Address" value={address} required maxLength={60} onChange={setSlug} />
       </div>
       <label className="desk-field">
         <span>Description</span>
@@ -474,24 +460,20 @@ function LinkRow({
         void change({ label, address }, `Saved the link ${label}.`);
       }}
     >
-      <label className="desk-field">
-        <span>Label</span>
-        <input
-          value={label}
-          maxLength={MAX_LINK_LABEL}
-          readOnly={!mayChange}
-          onChange={(event) => setLabel(event.target.value)}
-        />
-      </label>
-      <label className="desk-field">
-        <span>Address</span>
-        <input
-          value={address}
-          maxLength={MAX_LINK_ADDRESS}
-          readOnly={!mayChange}
-          onChange={(event) => setAddress(event.target.value)}
-        />
-      </label>
+      <TextField
+        label="Label"
+        value={label}
+        maxLength={MAX_LINK_LABEL}
+        readOnly={!mayChange}
+        onChange={setLabel}
+      />
+      <TextField
+        label="Address"
+        value={address}
+        maxLength={MAX_LINK_ADDRESS}
+        readOnly={!mayChange}
+        onChange={setAddress}
+      />
       {mayChange && (
         <p className="desk-topic__actions">
           <button className="button" type="submit">
@@ -536,25 +518,21 @@ function NewLink({ report }: { report: RowReport }) {
       }}
     >
       <div className="desk-sections__fields">
-        <label className="desk-field">
-          <span>Label</span>
-          <input
-            value={label}
-            required
-            maxLength={MAX_LINK_LABEL}
-            onChange={(event) => setLabel(event.target.value)}
-          />
-        </label>
-        <label className="desk-field">
-          <span>Address</span>
-          <input
-            value={address}
-            required
-            placeholder="/about or https://…"
-            maxLength={MAX_LINK_ADDRESS}
-            onChange={(event) => setAddress(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Label"
+          value={label}
+          required
+          maxLength={MAX_LINK_LABEL}
+          onChange={setLabel}
+        />
+        <TextField
+          label="Address"
+          value={address}
+          required
+          placeholder="/about or https://…"
+          maxLength={MAX_LINK_ADDRESS}
+          onChange={setAddress}
+        />
         <label className="desk-field">
           <span>Where</span>
           <select
@@ -570,5 +548,38 @@ function NewLink({ report }: { report: RowReport }) {
         </label>
       </div>
     </AddForm>
+  );
+}
+
+/** A labelled one-line text box of this page's forms. */
+function TextField({
+  label,
+  value,
+  onChange,
+  maxLength,
+  required = false,
+  readOnly = false,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  maxLength: number;
+  required?: boolean;
+  readOnly?: boolean;
+  placeholder?: string;
+}) {
+  return (
+    <label className="desk-field">
+      <span>{label}</span>
+      <input
+        value={value}
+        required={required}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        readOnly={readOnly}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </label>
   );
 }

@@ -12,7 +12,7 @@ import {
   type SaveOptions,
 } from './draft-sync';
 import type { SaveResult } from './post-api';
-import { emptyForm, formOf } from './post-form';
+import { emptyForm, formOf, type PostForm } from './post-form';
 
 // The editor's draft kept in step with the server, with the clock in the test's hands: when a draft
 // saves itself, what a save on its way does to the next, what happens without a connection, when
@@ -436,14 +436,20 @@ describe('another staff member’s save', () => {
 });
 
 describe('opening a post again', () => {
+  /** A sync opening `onServer` in a browser that kept `form`, typed over version 1, at `at`. */
+  function reopen(onServer: PostJson, form: PostForm, at = START.toISOString()) {
+    const storage = memoryStorage();
+    storage.setItem(keptKey(onServer.id), JSON.stringify({ version: 1, form, at }));
+    const server = fakeServer(onServer);
+    const sync = createDraftSync({ kind: 'article', form: null, server: server.server, storage });
+    return { sync, server, storage };
+  }
+
   it('brings back work kept in this browser and saves it', async () => {
     const post = postOf();
-    const storage = memoryStorage();
     const at = '2026-11-27T09:00:00.000Z';
     const form = { ...formOf(post), body: 'One. Typed before the tab closed.' };
-    storage.setItem(keptKey(post.id), JSON.stringify({ version: 1, form, at }));
-    const server = fakeServer(post);
-    const sync = createDraftSync({ kind: 'article', form: null, server: server.server, storage });
+    const { sync, server, storage } = reopen(post, form, at);
     stops.push(sync.start(browserPage().environment));
 
     expect(sync.resume(post)).toEqual({ keptAt: at });
@@ -455,21 +461,11 @@ describe('opening a post again', () => {
 
   it('takes work kept in this browser that a save sent as the page closed gave the server as saved, not as a conflict', () => {
     const post = postOf({ version: 2, body: 'One. Two.' });
-    const storage = memoryStorage();
     // The same words, its fields listed in another order (the editor added the reading time).
     const { fields, ...rest } = formOf(post);
     const form = { ...rest, fields: { readingMinutes: 1, ...fields } };
     const stored = { ...post, readingMinutes: 1 } as PostJson;
-    storage.setItem(
-      keptKey(post.id),
-      JSON.stringify({ version: 1, form, at: START.toISOString() }),
-    );
-    const sync = createDraftSync({
-      kind: 'article',
-      form: null,
-      server: fakeServer(stored).server,
-      storage,
-    });
+    const { sync, storage } = reopen(stored, form);
 
     expect(sync.resume(stored)).toBeNull();
     expect(sync.getState()).toMatchObject({ conflict: null, save: { state: 'saved' } });
@@ -478,18 +474,8 @@ describe('opening a post again', () => {
 
   it('shows work kept over a version someone else has saved since beside theirs', () => {
     const post = postOf({ version: 2, body: 'One. Theirs.' });
-    const storage = memoryStorage();
     const form = { ...formOf(post), body: 'One. Mine.' };
-    storage.setItem(
-      keptKey(post.id),
-      JSON.stringify({ version: 1, form, at: START.toISOString() }),
-    );
-    const sync = createDraftSync({
-      kind: 'article',
-      form: null,
-      server: fakeServer(post).server,
-      storage,
-    });
+    const { sync } = reopen(post, form);
 
     expect(sync.resume(post)).toBeNull();
     expect(sync.getState()).toMatchObject({ form, conflict: post });

@@ -1,0 +1,34 @@
+/**
+ * Previous and next page buttons under a desk list read by cursor: `cursors` is the trail of pages
+ * seen (the first is `null`), `next` the cursor of the page after this one, if any.
+ */
+export function DeskPager({
+  cursors,
+  next,
+  onCursors,
+}: {
+  cursors: (string | null)[];
+  next: string | null | undefined;
+  onCursors: (cursors: (string | null)[]) => void;
+}) {
+  return (
+    <p className="button-row desk-pager">
+      <button
+        type="button"
+        className="button button--outline"
+        disabled={cursors.length === 1}
+        onClick={() => onCursors(cursors.slice(0, -1))}
+      >
+        Previous page
+      </button>
+      <button
+        type="button"
+        className="button button--outline"
+        disabled={!next}
+        onClick={() => next && onCursors([...cursors, next])}
+      >
+        Next page
+      </button>
+    </p>
+  );
+}
