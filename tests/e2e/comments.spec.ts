@@ -261,6 +261,9 @@ test('a members-only article’s comments stay out of its HTML, and reach its me
   await expect(page.getByText('Only members read this comment.')).toBeVisible();
 });
 
+/** The comments' own chunk of the built client (loaded lazily, after the page). */
+const COMMENTS_CODE = /\/assets\/comments-section-[\w-]+\.js$/;
+
 test('each campaign and boycott folds its comments under it, at phone and desktop width', async ({
   page,
   signedInElsewhere,
@@ -273,6 +276,16 @@ test('each campaign and boycott folds its comments under it, at phone and deskto
   expect(comp.status(), await comp.text()).toBe(200);
   const named = await page.request.patch('/api/account/profile', { data: { name: 'Dolores' } });
   expect(named.status(), await named.text()).toBe(200);
+  let waitFor: Promise<void> = Promise.resolve();
+  const hold = () => {
+    let release = () => {};
+    waitFor = new Promise<void>((resolve) => (release = resolve));
+    return { release };
+  };
+  await page.route(COMMENTS_CODE, async (route) => {
+    await waitFor;
+    await route.continue();
+  });
   for (const [path, list, text] of [
     ['/direct-action', 'campaigns', 'Our garden has tomatoes now.'],
     ['/collective', 'boycotts', 'Still boycotting, thirty years on.'],
@@ -284,10 +297,14 @@ test('each campaign and boycott folds its comments under it, at phone and deskto
     expect(said.status(), await said.text()).toBe(201);
     for (const { name, width, height } of WIDTHS) {
       await page.setViewportSize({ width, height });
-      await page.goto(path);
+      // The comments' code loads after the page hydrates: held here until the reader has opened
+      // them, as on a slow connection, the box still comes when it arrives.
+      const held = hold();
+      await page.goto(path, { waitUntil: 'domcontentloaded' });
       const folded = page.locator(`#comments-${postId}`);
       await expect(folded.getByText(text)).toBeHidden();
       await folded.locator('summary').click();
+      held.release();
       await expect(folded.getByText(text)).toBeVisible();
       await expect(folded.getByText('Dolores')).toBeVisible();
       await expect(folded.getByLabel('Comment', { exact: true })).toBeVisible();

@@ -59,6 +59,12 @@ export function CommentsSection({
   const signedIn = status === 'ready' && Boolean(user?.email);
   const anchor = `comments-${postId}`;
   const request = useRef<AbortController | null>(null);
+  const foldedBox = useRef<HTMLDetailsElement>(null);
+  // A reader may open the folded comments before their code has loaded (it loads after the page
+  // hydrates): the box the server drew opened then, with no toggle for React to hear.
+  useEffect(() => {
+    if (foldedBox.current?.open) setOpen(true);
+  }, []);
 
   /**
    * The first page in `order`, with what the reader may do (replacing what was shown). The caller
@@ -202,6 +208,7 @@ export function CommentsSection({
       <details
         className="comments comments--folded"
         id={anchor}
+        ref={foldedBox}
         onToggle={(event) => setOpen(event.currentTarget.open)}
       >
         <summary>{heading}</summary>
