@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import { startEmbeddedDatabase } from '../../server/src/db/embedded-database.js';
 import { applyMigrations, readMigrationFiles } from '../../server/src/db/migrate.js';
 import { migrationsDir } from '../../server/src/paths.js';
-import { testDatabaseName } from './test-run.js';
+import { testDatabaseName, withServer } from './test-run.js';
 
 export interface TestDatabase {
   url: string;
@@ -27,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
 
   const name = testDatabaseName();
-  await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  await withServer(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   return onServer(serverUrl, name);
 }
 
@@ -38,7 +37,7 @@ function onServer(serverUrl: string, name: string): TestDatabase {
     url: url.toString(),
     embedded: false,
     drop: async () => {
-      await withAdmin(serverUrl, (admin) =>
+      await withServer(serverUrl, (admin) =>
         admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
       );
     },
@@ -60,7 +59,7 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
   }
   const template = await migratedTemplate(serverUrl);
   const name = testDatabaseName();
-  await withAdmin(serverUrl, (admin) =>
+  await withServer(serverUrl, (admin) =>
     admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
   );
   return onServer(serverUrl, name);
@@ -83,7 +82,7 @@ function migratedTemplate(serverUrl: string): Promise<string> {
       .digest('hex')
       .slice(0, 16);
     const name = `cohort_template_${digest}`;
-    const exists = await withAdmin(serverUrl, (admin) =>
+    const exists = await withServer(serverUrl, (admin) =>
       admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]),
     );
     if (exists.rowCount) return name;
@@ -91,13 +90,13 @@ function migratedTemplate(serverUrl: string): Promise<string> {
     try {
       await applyMigrations(building.url, migrationsDir, silentLog);
       const buildingName = new URL(building.url).pathname.slice(1);
-      await withAdmin(serverUrl, (admin) =>
+      await withServer(serverUrl, (admin) =>
         admin.query(`ALTER DATABASE "${buildingName}" RENAME TO "${name}"`),
       );
     } catch (error) {
       await building.drop();
       // Another process finished the same template first: use it.
-      const made = await withAdmin(serverUrl, (admin) =>
+      const made = await withServer(serverUrl, (admin) =>
         admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]),
       );
       if (!made.rowCount) throw error;
@@ -105,14 +104,4 @@ function migratedTemplate(serverUrl: string): Promise<string> {
     return name;
   })();
   return templateName;
-}
-
-async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -216,7 +216,11 @@ async function dropDatabasesOfThisRun(serverUrl: string): Promise<void> {
   });
 }
 
-async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** A connection to a PostgreSQL server for `work`, closed after it whatever happens. */
+export async function withServer<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -3,6 +3,7 @@ import { Link } from '../../lib/router';
 import type { DeskAuditEntry } from '../../../../contract/desk-api';
 import { fetchAudit } from './desk-api';
 import { formatDateTime } from './desk-format';
+import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
 
 const ACTIONS: Record<string, string> = {
@@ -75,24 +76,12 @@ export function AuditPage() {
         ) : (
           <>
             <AuditList entries={page.data.entries} linkMembers />
-            <p className="button-row desk-pager">
-              <button
-                type="button"
-                className="button button--outline"
-                disabled={pages.length === 1}
-                onClick={() => setPages(pages.slice(0, -1))}
-              >
-                Newer
-              </button>
-              <button
-                type="button"
-                className="button button--outline"
-                disabled={!page.data.next}
-                onClick={() => page.data.next && setPages([...pages, page.data.next])}
-              >
-                Older
-              </button>
-            </p>
+            <DeskPager
+              cursors={pages}
+              next={page.data.next}
+              onCursors={setPages}
+              labels={['Newer', 'Older']}
+            />
           </>
         ))}
     </section>

@@ -6,10 +6,13 @@ export function DeskPager({
   cursors,
   next,
   onCursors,
+  labels = ['Previous page', 'Next page'],
 }: {
   cursors: (string | null)[];
   next: string | null | undefined;
   onCursors: (cursors: (string | null)[]) => void;
+  /** The two buttons' words (a log reads newer and older). */
+  labels?: readonly [string, string];
 }) {
   return (
     <p className="button-row desk-pager">
@@ -19,7 +22,7 @@ export function DeskPager({
         disabled={cursors.length === 1}
         onClick={() => onCursors(cursors.slice(0, -1))}
       >
-        Previous page
+        {labels[0]}
       </button>
       <button
         type="button"
@@ -27,7 +30,7 @@ export function DeskPager({
         disabled={!next}
         onClick={() => next && onCursors([...cursors, next])}
       >
-        Next page
+        {labels[1]}
       </button>
     </p>
   );
