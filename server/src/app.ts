@@ -76,6 +76,9 @@ export async function buildApp(
     // Keep-alive sockets would hold a graceful shutdown open: idle ones close at once, the others
     // once their response is sent (plugins/app/graceful-close.ts).
     forceCloseConnections: 'idle',
+    // The app is ready once it has read the site (and, on a first start, imported the shipped
+    // posts): on a slow or busy machine that takes more than Fastify's 10 s, which would stop it.
+    pluginTimeout: 120_000,
     // A request that arrives while closing is served (with `Connection: close`), not refused with a
     // 503: nginx would pass that 503 on, where a refused connection it retries on another replica.
     return503OnClosing: false,

@@ -148,10 +148,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(site);
       await site.stop();
     },
-    // A site starts once per worker, in about 20 s on a busy machine: a test's 30 s would fail the
-    // first test of a worker whose start the other worker's load slowed (the server's own wait,
-    // 30 s, says why when it does not start).
-    { scope: 'worker', timeout: 60_000 },
+    // A site starts once per worker, in about 20 s on a busy machine and over 30 s on a busier
+    // one: a test's 30 s would fail the first test of a worker whose start the other worker's load
+    // slowed (the server's own wait, 120 s, says why when it does not start).
+    { scope: 'worker', timeout: 150_000 },
   ],
   baseURL: async ({ site }, use) => {
     await use(site.url);

@@ -66,11 +66,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(title, () => {
   it('waits for a database that is not up yet, one line per try, then serves', async () => {
     const { proxy, url } = await TcpProxy.forUrl(database.url);
     await proxy.cut();
-    const starting = startServerProcess({ DATABASE_URL: url, LOG_LEVEL: 'info' });
-    // Long enough for a server started on a busy machine (the whole suite at once) to have tried
-    // at least once: it tries every 0.5 s from its first second.
-    setTimeout(() => void proxy.restore(), 4_000);
-    const server = await starting;
+    // The database comes up once the server has said it tried and will try again: however slowly
+    // a busy machine starts the server, it has met a database that is not up yet.
+    let restored = false;
+    const server = await startServerProcess(
+      { DATABASE_URL: url, LOG_LEVEL: 'info' },
+      {
+        onOutput: (output) => {
+          if (restored || !output.includes('trying again in')) return;
+          restored = true;
+          void proxy.restore();
+        },
+      },
+    );
     servers.push(server);
     const output = server.output();
     expect(output).toMatch(

@@ -94,6 +94,8 @@ export async function startServerProcess(
      * relying party id cannot be an IP address. The server listens on 127.0.0.1 either way.
      */
     hostname?: string;
+    /** Told the server's whole output so far each time more comes, before it is ready too. */
+    onOutput?: (text: string) => void;
   } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
@@ -119,9 +121,13 @@ export async function startServerProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const read = (chunk: Buffer) => {
+    output += chunk.toString();
+    options.onOutput?.(output);
+  };
   if (options.readOutput === false) child.stdout?.pause();
-  else child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  else child.stdout?.on('data', read);
+  child.stderr?.on('data', read);
 
   try {
     await waitUntilReady(`http://127.0.0.1:${port}/readyz`, child, () => output);
@@ -143,11 +149,16 @@ export async function startServerProcess(
   };
 }
 
+/**
+ * Waits for `url` to answer `status`, failing at once if the process exits. The deadline is
+ * generous: a first start imports the shipped posts, which has taken over 30 s on a machine busy
+ * with the rest of the suite; a server that is up is seen within 100 ms either way.
+ */
 export async function waitUntilReady(
   url: string,
   child: ChildProcess,
   output: () => string,
-  timeoutMs = 30_000,
+  timeoutMs = 120_000,
   status = 200,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

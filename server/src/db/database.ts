@@ -36,6 +36,12 @@ export interface Database {
 export const STATEMENT_TIMEOUT_MS = 3_500;
 /** The longest a request waits for a connection, new or from a full pool. */
 export const CONNECTION_WAIT_MS = 3_000;
+/**
+ * The same on the embedded database: its one connection lives in this process and is never away,
+ * so a wait there is a queue behind a long write (the first start's import on a slow machine),
+ * not an outage to fail fast on.
+ */
+export const EMBEDDED_CONNECTION_WAIT_MS = 60_000;
 
 export interface DatabaseOptions {
   /** The embedded database has one backend: keep one connection so transactions never interleave. */
@@ -55,7 +61,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     connectionString,
     max: options.maxConnections ?? 10,
     // Fail fast while the database is away: a request gets a 503 instead of hanging.
-    connectionTimeoutMillis: CONNECTION_WAIT_MS,
+    connectionTimeoutMillis: options.embedded ? EMBEDDED_CONNECTION_WAIT_MS : CONNECTION_WAIT_MS,
     idleTimeoutMillis: 30_000,
     // A peer that vanished without closing (a dropped network) is noticed by TCP in time.
     keepAlive: true,
