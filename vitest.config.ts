@@ -41,8 +41,10 @@ export default defineConfig({
     // libraries again for every file cost about 190 s of a run's CPU. Nothing in the app keeps
     // state in a module that a test depends on (each test builds its own app and database).
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Every wait inside a test is for an event; these are the deadlines for a machine busy with
+    // the rest of the suite, where starting a server process has taken over 30 s.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // The last lists what was skipped, and fails a run on CI for a skip not allowed (skips.ts).
     reporters: ['default', 'json', './tests/support/vitest-skips-reporter.ts'],
     outputFile: { json: 'test-results/vitest.json' },
