@@ -2,7 +2,8 @@
 
 /**
  * The paths the Node server answers itself; every other path is the client's (nginx agrees).
- * `/art` and `/og` are the posts' artwork and link previews, drawn from the content.
+ * `/art` and `/og` are the posts' artwork and link previews, drawn from the content; `/site` the
+ * files made from the publication's settings (its stylesheet and icons).
  */
 export const SERVER_PATHS = [
   '/api',
@@ -13,6 +14,7 @@ export const SERVER_PATHS = [
   '/art',
   '/og',
   '/uploads',
+  '/site',
 ];
 
 /** The only thing sold through POST /create-payment-intent: the one-year early-access membership. */

@@ -129,9 +129,17 @@ export interface StandalonePage {
 /** What a page's heading and meta description need, without its body. */
 export type PageHead = Pick<PageCopy, 'title' | 'description'>;
 
-/** The newest items of each section, for the home page: only what its cards show. */
+/**
+ * What the home page lists below its hero, as its settings choose (contract/site-settings.ts
+ * HomeSettings): the pinned articles, then the newest items of each section it shows, only what
+ * their cards show.
+ */
 export interface HomeHighlights {
-  /** Each section of articles' newest, by the section's name (an article's `category`). */
+  /** The pinned articles still published, in the owners' order. */
+  featured: ArticleSummary[];
+  /** The slugs of the sections listed, in order (renamed ones followed, deleted ones left out). */
+  sections: string[];
+  /** Each section of articles' newest, pinned ones aside, by the section's name (`category`). */
   articles: Record<string, ArticleSummary[]>;
   campaigns: Campaign[];
   boycotts: Pick<Boycott, 'id' | 'slug' | 'title' | 'status' | 'reason' | 'heroImage'>[];

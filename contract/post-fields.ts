@@ -1,4 +1,4 @@
-import { Type, type StaticDecode } from 'typebox';
+import { Type, type StaticDecode, type TProperties } from 'typebox';
 import { boycottStatuses } from './content-types.js';
 import {
   idField,
@@ -33,7 +33,7 @@ const shortText = () => textField(200);
 /** A title or a name within a post: one line. */
 const line = () => lineField();
 /** A tag (contract/topics.ts) as a writer types it: a short name with letters or digits. */
-const tagSchema = Type.Refine(
+export const tagSchema = Type.Refine(
   lineField(40),
   (name) => topicSlug(name) !== '',
   () => 'must have a letter or a digit',
@@ -114,16 +114,20 @@ const articleFields = {
   tags: Type.Optional(tagsSchema),
 };
 
-export const articleSchema = Type.Object(
-  {
-    id: Type.Optional(id()),
-    slug: slug(),
-    title: line(),
-    publishedAt: publishedAtSchema,
-    ...articleFields,
-  },
-  strict,
-);
+/** The file of a kind read by its date (an article, a campaign): what it is, when, its fields. */
+const datedFileSchema = <Fields extends TProperties>(fields: Fields) =>
+  Type.Object(
+    {
+      id: Type.Optional(id()),
+      slug: slug(),
+      title: line(),
+      publishedAt: publishedAtSchema,
+      ...fields,
+    },
+    strict,
+  );
+
+export const articleSchema = datedFileSchema(articleFields);
 
 const campaignFields = {
   category: Type.Literal('Direct Action', { errorMessage: 'must be Direct Action' }),
@@ -132,16 +136,7 @@ const campaignFields = {
   tags: Type.Optional(tagsSchema),
 };
 
-export const campaignSchema = Type.Object(
-  {
-    id: Type.Optional(id()),
-    slug: slug(),
-    title: line(),
-    publishedAt: publishedAtSchema,
-    ...campaignFields,
-  },
-  strict,
-);
+export const campaignSchema = datedFileSchema(campaignFields);
 
 /**
  * The fewest updates a boycott that is or goes live has. A draft may have fewer (its story is

@@ -1,7 +1,8 @@
 import { articleCategories } from './content-types.js';
 import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';
-import { SCREENS, type Screen } from './screens.js';
+import { isSectionScreen, SCREENS, screenLists, type Screen } from './screens.js';
+import { specialListPath, type SpecialList } from './sections.js';
 import { MANIFEST_ICONS, SITE_FILES } from './site-index.js';
 import { categoryPath, paths, redirects, serverOwnPaths } from './site-paths.js';
 
@@ -77,6 +78,8 @@ export interface PostJson {
    * server always sends it; a post sent without it keeps its authors.
    */
   authors?: string[];
+  /** When it was deleted, for a post in the Trash (the desk's list with `status=deleted`). */
+  deletedAt?: string;
   /** The kind's other fields, by their front-matter names (contract/post-fields.ts). */
   [field: string]: unknown;
 }
@@ -92,6 +95,27 @@ export const PAGE_SCREENS: Record<string, string> = Object.fromEntries(
 /** Whether a page post is the text of one of the site's screens (PAGE_SCREENS). */
 export const isScreenText = (slug: string) => Object.hasOwn(PAGE_SCREENS, slug);
 
+/** The screens' texts shown on a special kind's section (`collective`: boycotts), by slug. */
+const SECTION_TEXTS: ReadonlyMap<string, SpecialList> = new Map(
+  SCREENS.flatMap((screen: Screen) => {
+    const lists = screenLists(screen);
+    return screen.text && isSectionScreen(screen) && lists !== 'articles'
+      ? [[screen.text, lists] as const]
+      : [];
+  }),
+);
+
+/** The kinds a section of a special kind lists, and which. */
+export const KIND_SECTIONS = {
+  campaign: 'campaigns',
+  boycott: 'boycotts',
+  resources: 'resources',
+} as const satisfies Partial<Record<PostKind, SpecialList>>;
+
+/** What the section listing posts of this kind lists, for the special kinds; else undefined. */
+export const kindSection = (kind: PostKind): SpecialList | undefined =>
+  (KIND_SECTIONS as Partial<Record<PostKind, SpecialList>>)[kind];
+
 /**
  * Where a post is seen: its own page for an article, a newsletter issue or a page that is not a
  * screen's text, the screen that lists it for the other kinds.
@@ -100,6 +124,8 @@ export function postPath(
   post: { kind: PostKind; slug: string; category?: unknown },
   /** Each article section's slug by its name (contract/sections.ts); else the seed's rule. */
   sectionSlugs?: ReadonlyMap<string, string>,
+  /** The section of each special kind (contract/sections.ts specialSectionSlugs). */
+  special?: ReadonlyMap<SpecialList, string>,
 ): string {
   switch (post.kind) {
     case 'article': {
@@ -110,13 +136,14 @@ export function postPath(
     case 'newsletter':
       return `${NEWSLETTER_PATHS.archive}/${post.slug}`;
     case 'campaign':
-      return paths.directAction;
     case 'boycott':
-      return paths.collective;
     case 'resources':
-      return paths.empowerment;
-    case 'page':
+      return specialListPath(KIND_SECTIONS[post.kind], special);
+    case 'page': {
+      const lists = SECTION_TEXTS.get(post.slug);
+      if (lists) return specialListPath(lists, special);
       return isScreenText(post.slug) ? (PAGE_SCREENS[post.slug] ?? paths.home) : `/${post.slug}`;
+    }
   }
 }
 
@@ -178,7 +205,9 @@ export const segmentTakenBy = (segment: string): string | null =>
 export function pageSlugProblem(slug: string): string | null {
   if (!SLUG_PATTERN.test(slug)) return 'must be lower-case words joined by hyphens';
   if (isScreenText(slug)) {
-    return `a page with the slug "${slug}" is the text of the site's ${PAGE_SCREENS[slug]} screen, not a page of its own`;
+    const lists = SECTION_TEXTS.get(slug);
+    const screen = lists ? `section of ${lists}` : `${PAGE_SCREENS[slug]} screen`;
+    return `a page with the slug "${slug}" is the text of the site's ${screen}, not a page of its own`;
   }
   const taken = TAKEN_SEGMENTS.get(slug);
   return taken ? `${taken}: choose another slug` : null;

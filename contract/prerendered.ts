@@ -14,9 +14,13 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/** Text as HTML text or an attribute's value, escaped as React escapes it: one way everywhere. */
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
 /** A built page with this deployment's address and name in place of the build's. */
 export function fillPrerenderedPage(html: string, site: { url: string; name: string }): string {
-  const nameInHtml = site.name.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+  const nameInHtml = escapeHtml(site.name);
   // A JSON string's content that no `</script>` or `<!--` inside can end early.
   const nameInJson = JSON.stringify(site.name).slice(1, -1).replace(/</g, '\\u003c');
   return html

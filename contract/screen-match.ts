@@ -1,4 +1,5 @@
-import { isSectionScreen, pathInSection, SCREENS, type Screen } from './screens.js';
+import type { SpecialList } from './sections.js';
+import { isSectionScreen, pathInSection, SCREENS, screenLists, type Screen } from './screens.js';
 
 // Which screen of the table (contract/screens.ts) a path is, ranked as react-router ranks the
 // client's routes (its `computeScore`: a static segment 10, a `:param` 3, the empty one 1, a
@@ -61,21 +62,36 @@ function patternsOf(screen: Screen, path: string, section?: string): Pattern[] {
   });
 }
 
-/** Every row's patterns, best first, for these sections of articles (name → slug). */
-const ranked = new WeakMap<ReadonlyMap<string, string>, Pattern[]>();
-function patternsFor(sections: ReadonlyMap<string, string>): Pattern[] {
-  let patterns = ranked.get(sections);
+/**
+ * Every row's patterns, best first, for these sections of articles (name → slug) and these
+ * sections of the special kinds (kind → slug).
+ */
+const ranked = new WeakMap<
+  ReadonlyMap<string, string>,
+  WeakMap<ReadonlyMap<SpecialList, string>, Pattern[]>
+>();
+function patternsFor(
+  sections: ReadonlyMap<string, string>,
+  special: ReadonlyMap<SpecialList, string>,
+): Pattern[] {
+  let bySpecial = ranked.get(sections);
+  if (!bySpecial) ranked.set(sections, (bySpecial = new WeakMap()));
+  let patterns = bySpecial.get(special);
   if (!patterns) {
-    patterns = SCREENS.flatMap((screen: Screen) =>
-      isSectionScreen(screen)
-        ? [...sections].flatMap(([name, slug]) =>
-            patternsOf(screen, pathInSection(screen.path, slug), name),
-          )
-        : patternsOf(screen, screen.path),
-    );
+    patterns = SCREENS.flatMap((screen: Screen) => {
+      if (!isSectionScreen(screen)) return patternsOf(screen, screen.path);
+      const lists = screenLists(screen);
+      if (lists === 'articles') {
+        return [...sections].flatMap(([name, slug]) =>
+          patternsOf(screen, pathInSection(screen.path, slug), name),
+        );
+      }
+      const slug = special.get(lists);
+      return slug === undefined ? [] : patternsOf(screen, pathInSection(screen.path, slug));
+    });
     // A stable sort: the table's order among equals.
     patterns.sort((a, b) => b.score - a.score);
-    ranked.set(sections, patterns);
+    bySpecial.set(special, patterns);
   }
   return patterns;
 }
@@ -100,15 +116,18 @@ function matchPattern(pattern: Pattern, segments: string[]): Record<string, stri
 
 /**
  * The screen at `path` (a pathname: no query) and its parameters, or null when no screen is
- * there (the not-found page). `sections`: each section of articles' slug by its name.
+ * there (the not-found page). `sections`: each section of articles' slug by its name;
+ * `special`: the slug of the section listing each special kind (contract/sections.ts
+ * specialSectionSlugs), whose screen is there.
  */
 export function matchScreen(
   path: string,
   sections: ReadonlyMap<string, string>,
+  special: ReadonlyMap<SpecialList, string>,
 ): ScreenMatch | null {
   if (!path.startsWith('/')) return null;
   const segments = path.split('/').slice(1);
-  for (const pattern of patternsFor(sections)) {
+  for (const pattern of patternsFor(sections, special)) {
     const params = matchPattern(pattern, segments);
     if (!params) continue;
     if (pattern.section !== undefined) params.section = pattern.section;

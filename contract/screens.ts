@@ -1,3 +1,4 @@
+import type { SectionLists } from './section-rules.js';
 import { AUTHORS_PATH, contentPages, paths } from './site-paths.js';
 
 // The site's screens, in one table: the client's router is built from it
@@ -33,10 +34,15 @@ export interface Screen {
   readonly name: string;
   /**
    * react-router's syntax (`/topics/:slug`, `:slug?` optional, `/*` below). A `:section` segment
-   * is one of the publisher's sections of articles (its slug), which each side puts in from the
-   * navigation: never any word.
+   * is the slug of one of the publisher's sections that list `lists`, which each side puts in
+   * from the navigation: never any word.
    */
   readonly path: string;
+  /**
+   * For a screen with `:section`: what its sections list (articles when left out). A special
+   * kind's screen is at its one section's address, and nowhere when no section lists it.
+   */
+  readonly lists?: SectionLists;
   /**
    * What the server draws into its page, which is then in the sitemap when its item is
    * published; null: drawn only in the browser (sign-in, the account, links from mails), the
@@ -56,9 +62,22 @@ export const SCREENS = [
   { name: 'home', path: paths.home, data: 'home', text: 'home' },
   { name: 'articleList', path: `/${SECTION_SEGMENT}`, data: 'section' },
   { name: 'article', path: `/${SECTION_SEGMENT}/:slug`, data: 'article' },
-  { name: 'directAction', path: paths.directAction, data: 'campaigns' },
-  { name: 'collective', path: paths.collective, data: 'boycotts', text: 'collective' },
-  { name: 'empowerment', path: paths.empowerment, data: 'resources', text: 'empowerment' },
+  // The samples' Direct Action, Collective Action and Empowerment, wherever their sections are.
+  { name: 'directAction', path: `/${SECTION_SEGMENT}`, lists: 'campaigns', data: 'campaigns' },
+  {
+    name: 'collective',
+    path: `/${SECTION_SEGMENT}`,
+    lists: 'boycotts',
+    data: 'boycotts',
+    text: 'collective',
+  },
+  {
+    name: 'empowerment',
+    path: `/${SECTION_SEGMENT}`,
+    lists: 'resources',
+    data: 'resources',
+    text: 'empowerment',
+  },
   ...contentPages.map(
     (page) => ({ name: 'contentPage', path: page.path, data: 'text', text: page.slug }) as const,
   ),
@@ -95,6 +114,9 @@ export const pathInSection = (path: string, sectionSlug: string) =>
     .map((segment) => (segment === SECTION_SEGMENT ? sectionSlug : segment))
     .join('/');
 
-/** Whether a screen is one per section of articles (its path has `:section`). */
+/** Whether a screen is one per section (its path has `:section`): of articles, or of its kind. */
 export const isSectionScreen = (screen: Pick<Screen, 'path'>) =>
   screen.path.split('/').includes(SECTION_SEGMENT);
+
+/** What the sections of a section screen list (`articles` unless the row says otherwise). */
+export const screenLists = (screen: Screen): SectionLists => screen.lists ?? 'articles';

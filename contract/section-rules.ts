@@ -4,8 +4,9 @@
 
 /**
  * What a section lists: articles (any number of sections), or one of the site's special kinds,
- * each in exactly one section whose screen is built for it (`campaigns`: Direct Action,
- * `boycotts`: Collective Action, `resources`: Empowerment).
+ * each in at most one section whose screen is built for it (`campaigns`, `boycotts`,
+ * `resources`: the samples' Direct Action, Collective Action and Empowerment). Any section may be
+ * renamed, moved to another address or deleted; a kind no section lists has no page.
  */
 export const SECTION_LISTS = ['articles', 'campaigns', 'boycotts', 'resources'] as const;
 export type SectionLists = (typeof SECTION_LISTS)[number];

@@ -30,19 +30,29 @@ export const SectionSchema = Type.Object({
   color: Type.String(),
 });
 
+const Lists = Type.Union([
+  Type.Literal(SECTION_LISTS[0]),
+  Type.Literal(SECTION_LISTS[1]),
+  Type.Literal(SECTION_LISTS[2]),
+  Type.Literal(SECTION_LISTS[3]),
+]);
 const Name = Type.String({ minLength: 1, maxLength: MAX_SECTION_NAME });
 const Slug = Type.String({ minLength: 1, maxLength: 60, pattern: SECTION_SLUG_PATTERN });
 const Description = Type.String({ maxLength: MAX_SECTION_DESCRIPTION });
 /** `#rrggbb`; the section store takes only the palette's (SECTION_COLORS). */
 const Color = Type.String({ pattern: '^#[0-9a-f]{6}$' });
 
-/** POST /api/desk/sections: a new section of articles. */
+/**
+ * POST /api/desk/sections: a new section, of articles unless `lists` names a special kind no
+ * section lists now (each has at most one).
+ */
 export const SectionCreateSchema = Type.Object(
   {
     name: Name,
     slug: Slug,
     description: Type.Optional(Description),
     inMenu: Type.Boolean(),
+    lists: Type.Optional(Lists),
     /** The palette's first free colour when left out. */
     color: Type.Optional(Color),
   },
@@ -63,6 +73,21 @@ export const SectionChangeSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type SectionChange = Static<typeof SectionChangeSchema>;
+
+/**
+ * DELETE /api/desk/sections/:id, in its query or its JSON body: where the section's posts (drafts
+ * and the Trash's included) go. `moveTo`: the slug of another section listing the same kind (the
+ * articles take its name as their section); `posts: 'trash'`: into the Trash, restorable for 30
+ * days. A section with posts and neither is refused (409); one without needs neither.
+ */
+export const SectionDeleteSchema = Type.Object(
+  {
+    moveTo: Type.Optional(Slug),
+    posts: Type.Optional(Type.Literal('trash')),
+  },
+  { additionalProperties: false },
+);
+export type SectionDelete = Static<typeof SectionDeleteSchema>;
 
 export const SiteLinkSchema = Type.Object({
   id: Type.Integer(),
@@ -102,3 +127,12 @@ export const LinkChangeSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type LinkChange = Static<typeof LinkChangeSchema>;
+
+/** GET /api/desk/sections: the navigation, and how many posts each section has (by its id). */
+export const DeskSectionsSchema = Type.Object({
+  sections: Type.Array(SectionSchema),
+  links: Type.Array(SiteLinkSchema),
+  /** The posts not in the Trash, drafts included, each section lists, by the section's id. */
+  postCounts: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 })),
+});
+export type DeskSections = Static<typeof DeskSectionsSchema>;

@@ -1,5 +1,7 @@
 import type { Static } from 'typebox';
+import type { SectionLists } from './section-rules.js';
 import type { SectionSchema, SiteLinkSchema } from './sections-api.js';
+import { paths } from './site-paths.js';
 
 // The site's sections and navigation links (docs/publishing.md, "Sections and the menu"): the
 // publisher's data, managed by owners in the desk (contract/sections-api.ts, whose limits are
@@ -44,5 +46,46 @@ export interface SiteNavigation {
 export const sectionPath = (section: Pick<SiteSection, 'slug'>) => `/${section.slug}`;
 
 /** The slug of each section of articles, by its name (an article's `category`). */
-export const articleSectionSlugs = (sections: readonly SiteSection[]): Map<string, string> =>
+export const articleSectionSlugs = (
+  sections: readonly Pick<SiteSection, 'name' | 'slug' | 'lists'>[],
+): Map<string, string> =>
   new Map(sections.filter((section) => section.lists === 'articles').map((s) => [s.name, s.slug]));
+
+/** What a section lists besides articles: each of these kinds has at most one section. */
+export type SpecialList = Exclude<SectionLists, 'articles'>;
+
+/**
+ * The slug of the section that lists each of the site's special kinds (campaigns, boycotts,
+ * resources), whatever the owners named it; a kind no section lists has no page (no entry).
+ */
+export const specialSectionSlugs = (
+  sections: readonly Pick<SiteSection, 'lists' | 'slug'>[],
+): Map<SpecialList, string> => {
+  const slugs = new Map<SpecialList, string>();
+  for (const section of sections) {
+    if (section.lists !== 'articles' && !slugs.has(section.lists)) {
+      slugs.set(section.lists, section.slug);
+    }
+  }
+  return slugs;
+};
+
+/** The samples' address of each special kind's section: where it is when no one says. */
+const SAMPLE_SPECIAL_PATHS: Record<SpecialList, string> = {
+  campaigns: paths.directAction,
+  boycotts: paths.collective,
+  resources: paths.empowerment,
+};
+
+/**
+ * Where a special kind's posts are listed: its section's address, or the home page when no
+ * section lists the kind; without `special`, the samples' address.
+ */
+export function specialListPath(
+  lists: SpecialList,
+  special?: ReadonlyMap<SpecialList, string>,
+): string {
+  if (!special) return SAMPLE_SPECIAL_PATHS[lists];
+  const slug = special.get(lists);
+  return slug === undefined ? paths.home : `/${slug}`;
+}

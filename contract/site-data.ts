@@ -18,6 +18,7 @@ import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
 import type { SearchResults } from './search.js';
 import type { SiteNavigation } from './sections.js';
+import type { SiteSettings } from './site-settings.js';
 import type { Topic } from './topics.js';
 
 export interface SiteData {
@@ -55,6 +56,11 @@ export interface SiteData {
    * GET /api/site-data answer, so a menu changed meanwhile shows at the reader's next move.
    */
   navigation?: SiteNavigation;
+  /**
+   * The publication's settings (its name, words and look): like the navigation, in every page the
+   * server draws and every GET /api/site-data answer, so a change shows at the reader's next move.
+   */
+  settings?: SiteSettings;
   /** The author an author's page shows (`/authors/<slug>`), their articles in `articles`. */
   authors?: Author[];
   /** A post was here and was taken down (answered 410 Gone): the screen says it was removed. */
@@ -88,6 +94,9 @@ export const SITE_DATA_ELEMENT_ID = 'site-data';
  * in the pages drawn only in the browser (sign-in, the account), which carry no SiteData.
  */
 export const SITE_NAVIGATION_ELEMENT_ID = 'site-navigation';
+
+/** The same for the publication's settings (SiteSettings), in those pages too. */
+export const SITE_SETTINGS_ELEMENT_ID = 'site-settings';
 
 /** GET ?path=/health/sleep-debt-reset → SiteData (200, an empty object for a path with none). */
 export const SITE_DATA_PATH = '/api/site-data';

@@ -6,6 +6,8 @@ import './styles.css';
 import './styles/home-and-cards.css';
 import './styles/reading.css';
 import './styles/sections.css';
+import './styles/home-layouts.css';
+import './styles/theme.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -114,7 +114,6 @@ export async function buildApp(
     clientDir: dependencies.clientDir ?? clientDistDir,
     ssrDir: dependencies.ssrDir ?? ssrDistDir,
     siteUrl: config.siteUrl,
-    siteName: config.siteName,
     paymentsEnabled: config.stripe !== null,
   });
 

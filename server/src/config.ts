@@ -7,6 +7,7 @@ import { readBySchema } from '../../contract/schema-problems.js';
 import { LIMITS, limitsWith, type Limits } from './limits.js';
 import { stripeKeyProblems } from './stripe/key-check.js';
 import type { S3Options } from './uploads/image-store.js';
+import { senderNamed } from './mail/sender.js';
 
 /** Typed configuration, read from the environment once at start-up. */
 export interface AppConfig {
@@ -15,6 +16,13 @@ export interface AppConfig {
   port: number;
   siteUrl: string;
   siteName: string;
+  /** SITE_NAME was set: it wins over the sample site's title at the first start. */
+  siteNameSet: boolean;
+  /**
+   * A new site's first start loads the sample content (posts, perks, sections, settings) from
+   * content/ (SAMPLE_CONTENT, on unless off); an existing site is never changed by it.
+   */
+  sampleContent: boolean;
   logLevel: string;
   /** `undefined` means: start the embedded database under `dataDir`. */
   databaseUrl: string | undefined;
@@ -43,7 +51,13 @@ export interface AppConfig {
   /** The site's social profile for the navbar; `null` hides the link. */
   social: SocialLink | null;
   smtpUrl: string | undefined;
+  /** MAIL_FROM, or the sender named after SITE_NAME (mail/sender.ts). */
   mailFrom: string;
+  /**
+   * Whether MAIL_FROM is set: unset, the site's mail is from the publication's title of the
+   * moment (its settings), not SITE_NAME's.
+   */
+  mailFromSet: boolean;
   redisUrl: string | undefined;
   /** Who may open the publisher's desk (/desk): registered accounts by email. */
   staff: StaffConfig;
@@ -237,6 +251,7 @@ export const envSchema = Type.Object({
   EVENTS_RATE_LIMIT: integer(1, 1_000_000, LIMITS.events.max),
   NEWSLETTER_SMTP_CONNECTIONS: integer(1, 50, 5),
   NEWSLETTER_TRACKING: oneOf(['on', 'off'], 'on'),
+  SAMPLE_CONTENT: oneOf(['on', 'off'], 'on'),
   STRIPE_SECRET_KEY: optionalText(),
   STRIPE_PUBLISHABLE_KEY: optionalText(),
   STRIPE_WEBHOOK_SECRET: optionalText(),
@@ -414,6 +429,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     port: e.PORT,
     siteUrl: e.SITE_URL.replace(/\/+$/, ''),
     siteName: e.SITE_NAME,
+    siteNameSet: (env.SITE_NAME ?? '').trim() !== '',
+    sampleContent: e.SAMPLE_CONTENT === 'on',
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
@@ -449,7 +466,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     paywallDelayMs: e.PAYWALL_DELAY_MS,
     social: e.SOCIAL_URL ? { url: e.SOCIAL_URL, label: socialLinkLabel(e.SOCIAL_URL) } : null,
     smtpUrl: e.MAIL_TRANSPORT === 'log' ? undefined : e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `"${e.SITE_NAME.replace(/["\\]/g, '\\$&')}" <no-reply@localhost>`,
+    mailFrom: e.MAIL_FROM ?? senderNamed(e.SITE_NAME),
+    mailFromSet: e.MAIL_FROM !== undefined,
     redisUrl: e.REDIS_URL,
     staff: { owners: e.STAFF_EMAILS, editors: e.EDITOR_EMAILS, writers: e.WRITER_EMAILS },
     metricsToken: e.METRICS_TOKEN,

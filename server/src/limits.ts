@@ -50,6 +50,8 @@ export const LIMITS = {
   'admin-api-posts': { max: 120, timeWindow: '1 minute' },
   'admin-api-images': { max: 60, timeWindow: '1 minute' },
   'admin-api-members': { max: 600, timeWindow: '1 minute' },
+  /** The desk's bulk actions on posts (up to 1000 posts each): a person makes a few a minute. */
+  'desk-posts-bulk': { max: 60, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

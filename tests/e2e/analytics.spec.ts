@@ -4,6 +4,7 @@ import type { PostJson } from '../../contract/posts.js';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import { waitForHydration } from './support/visit.js';
+import { openDeskMenu } from './support/desk-menu.js';
 
 // The site's own analytics (docs/analytics.md) in a real browser: a reader's page load counts one
 // view and a move within the site one more; the desk's Analytics page draws its chart at desktop
@@ -150,10 +151,7 @@ for (const { name, width, height } of [
     await expect.poll(() => viewsOf(page.request, post.id), { timeout: 10_000 }).toBe(1);
 
     await page.goto('/desk');
-    await page
-      .getByRole('navigation', { name: 'Desk' })
-      .getByRole('link', { name: 'Analytics' })
-      .click();
+    await (await openDeskMenu(page)).getByRole('link', { name: 'Analytics' }).click();
     await page
       .getByRole('navigation', { name: 'Range' })
       .getByRole('link', { name: '90 days' })

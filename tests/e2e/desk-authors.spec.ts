@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { openDeskMenu } from './support/desk-menu.js';
 
 // Authors, at phone and desktop width: two staff members set their profiles (one with
 // a picture), an owner gives a new article both of them as authors, and a reader finds both
@@ -62,10 +63,7 @@ for (const { name, width, height } of WIDTHS) {
     const editorPage = await editorContext.newPage();
     await signInAs(editorPage, mailbox, { email: EDITOR, password: PASSWORD });
     await editorPage.goto('/desk');
-    await editorPage
-      .getByRole('navigation', { name: 'Desk' })
-      .getByRole('link', { name: 'Profile' })
-      .click();
+    await (await openDeskMenu(editorPage)).getByRole('link', { name: 'Profile' }).click();
     await expect(editorPage.getByRole('heading', { level: 1 })).toHaveText('Your profile');
     await saveProfile(editorPage, {
       name: 'Sam Lee',

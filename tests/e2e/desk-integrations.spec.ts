@@ -1,5 +1,6 @@
 import { expect, signInAs, STAFF, test } from './fixtures.js';
 import { DESK_WIDTHS as WIDTHS, expectNoSidewaysScroll } from './support/widths.js';
+import { openDeskMenu } from './support/desk-menu.js';
 
 // Integrations (docs/ghost-api.md), at phone and desktop width: an owner opens Integrations from
 // the desk's menu, makes one, sees its API URL and both keys once, in Ghost's shapes, with a Copy
@@ -16,10 +17,7 @@ for (const { name, width, height } of WIDTHS) {
     await signInAs(page, mailbox, { email: STAFF.owner, password: PASSWORD });
 
     await page.goto('/desk');
-    await page
-      .getByRole('navigation', { name: 'Desk' })
-      .getByRole('link', { name: 'Integrations' })
-      .click();
+    await (await openDeskMenu(page)).getByRole('link', { name: 'Integrations' }).click();
     await expect(page).toHaveURL('/desk/integrations');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Integrations');
 

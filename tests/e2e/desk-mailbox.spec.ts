@@ -3,6 +3,7 @@ import pg from 'pg';
 import { tokenFromMail } from '#test/registration';
 import { expect, STAFF, test } from './fixtures.js';
 import { visit } from './support/visit.js';
+import { openDeskMenu } from './support/desk-menu.js';
 
 // Mail you can see, on a site whose mail goes to the log (MAIL_TRANSPORT=log, no SMTP server): an
 // owner sends a newsletter's test copy from the editor and reads its HTML in the desk's Mailbox,
@@ -82,11 +83,8 @@ for (const [width, height] of [
     await mail.getByRole('button', { name: 'Send test' }).click();
     await expect(mail.getByText(/is in the desk's Mailbox/)).toBeVisible();
 
-    // The desk's navigation offers the mailbox (the menu wraps on a phone).
-    await page
-      .getByRole('navigation', { name: 'Desk' })
-      .getByRole('link', { name: 'Mailbox' })
-      .click();
+    // The desk's navigation offers the mailbox (behind its Menu button on a phone).
+    await (await openDeskMenu(page)).getByRole('link', { name: 'Mailbox' }).click();
     await expect(page).toHaveURL('/desk/mailbox');
     await expect(page.getByRole('heading', { level: 1, name: 'Mailbox' })).toBeVisible();
     const newest = page

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { openDeskMenu } from './support/desk-menu.js';
 
 // Sections are the publisher's (docs/publishing.md, "Sections and the menu"), at phone and desktop width: an owner adds a section on
 // the desk's Sections page, writes an article into it from the editor (its Section offers the new
@@ -33,10 +34,7 @@ for (const { name, width, height, section, slug } of WIDTHS) {
     await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
 
     await page.goto('/desk');
-    await page
-      .getByRole('navigation', { name: 'Desk' })
-      .getByRole('link', { name: 'Sections' })
-      .click();
+    await (await openDeskMenu(page)).getByRole('link', { name: 'Sections' }).click();
     await expect(page).toHaveURL('/desk/sections');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sections and navigation');
     const add = page.getByRole('form', { name: 'Add a section' });

@@ -25,7 +25,7 @@ test.describe('on a phone', () => {
 
   test('the benefits box keeps a margin from both edges of the window', async ({ page }) => {
     await page.goto('/early-access');
-    const benefits = page.getByRole('region', { name: 'For a dollar per month get access to' });
+    const benefits = page.getByRole('region', { name: 'What members get' });
     await expect(benefits).toBeVisible();
     const box = await benefits.boundingBox();
     expect(box?.x).toBeGreaterThanOrEqual(16);

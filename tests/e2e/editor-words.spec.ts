@@ -1,7 +1,15 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import type { PostJson } from '../../contract/posts.js';
-import { expect, signInAs, signInWithArticle, STAFF, test } from './fixtures.js';
+import {
+  createArticle,
+  expect,
+  publishPost,
+  signInAs,
+  signInWithArticle,
+  STAFF,
+  test,
+} from './fixtures.js';
 
 // No word lost, and the editor's rough edges, as a writer met them: a new post left at once (by
 // "← Posts" and by closing the tab), an image inserted just before the tab closed, a preview that
@@ -338,24 +346,12 @@ test('the reading time follows the words until the writer sets it, and the addre
 
 test('topics suggest the site’s existing ones as they are typed', async ({ page, mailbox }) => {
   await signInAs(page, mailbox, owner);
-  // A published article carrying the topic "Student debt".
-  const created = await page.request.post('/api/desk/posts', {
-    data: {
-      kind: 'article',
-      title: 'Paying It Down',
-      category: 'Wealth',
-      summary: 'A plan for the loans.',
-      readingMinutes: 2,
-      body: 'Start with the smallest.',
-      tags: ['Tenant unions', 'Rent strikes'],
-    },
+  // A published article carrying the topics "Tenant unions" and "Rent strikes".
+  const post = await createArticle(page.request, {
+    title: 'Paying It Down',
+    tags: ['Tenant unions', 'Rent strikes'],
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const { post } = (await created.json()) as { post: PostJson };
-  const published = await page.request.post(`/api/desk/posts/${post.id}/publish`, {
-    data: { version: post.version },
-  });
-  expect(published.status(), await published.text()).toBe(200);
+  await publishPost(page.request, post);
 
   await typeNewPost(page, 'Loans, Again', 'More on the loans.');
   const topics = page.getByRole('combobox', { name: 'Topics' });
@@ -387,18 +383,10 @@ test('a link set to open in a new tab keeps the choice through a save, a reload 
   mailbox,
 }, testInfo) => {
   await signInAs(page, mailbox, owner);
-  const created = await page.request.post('/api/desk/posts', {
-    data: {
-      kind: 'article',
-      title: 'Opened Beside',
-      category: 'Wealth',
-      summary: 'A link that opens beside the page.',
-      readingMinutes: 1,
-      body: 'Read this first.',
-    },
+  const post = await createArticle(page.request, {
+    title: 'Opened Beside',
+    body: 'Read this first.',
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const { post } = (await created.json()) as { post: PostJson };
   await page.goto(`/desk/posts/${post.id}`);
   await body(page).click();
   await page.keyboard.press('Control+End');
@@ -428,12 +416,8 @@ test('a link set to open in a new tab keeps the choice through a save, a reload 
   await page.screenshot({ path: testInfo.outputPath('link-new-tab.png') });
   await edit.getByRole('button', { name: 'Cancel' }).click();
 
-  const stored = await storedPost(page, post.id);
-  const published = await page.request.post(`/api/desk/posts/${post.id}/publish`, {
-    data: { version: stored.version },
-  });
-  expect(published.status(), await published.text()).toBe(200);
-  await page.goto(stored.path);
+  const published = await publishPost(page.request, await storedPost(page, post.id));
+  await page.goto(published.path);
   const link = page.getByRole('main').getByRole('link', { name: /our wealth section/ });
   await expect(link).toHaveAttribute('href', '/wealth');
   await expect(link).toHaveAttribute('target', '_blank');

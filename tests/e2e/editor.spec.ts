@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { waitForMail } from '#test/registration';
 import type { SmtpCapture } from '#test/smtp-capture';
+import { gradientPhoto } from '#test/test-photos';
 import { expect, signInAs, signInWithArticle, STAFF, test } from './fixtures.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
@@ -15,25 +16,14 @@ const PASSWORD = 'correct horse battery staple';
 const owner = { email: OWNER, password: PASSWORD };
 
 /** A photo as a camera leaves it: 1600×1200, with the camera's name and where it was taken. */
-async function photoWithGps(blue = 140): Promise<Buffer> {
-  const width = 1600;
-  const height = 1200;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    const x = (i / 3) % width;
-    const y = Math.floor(i / 3 / width);
-    pixels[i] = (x * 255) / width;
-    pixels[i + 1] = (y * 255) / height;
-    pixels[i + 2] = blue;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
+const photoWithGps = (blue = 140) =>
+  gradientPhoto(1600, 1200, () => blue)
     .jpeg({ quality: 85 })
     .withExif({
       IFD0: { Make: 'CameraMaker' },
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2637/100' },
     })
     .toBuffer();
-}
 
 const body = (page: Page) => page.getByRole('textbox', { name: 'Body' });
 

@@ -42,16 +42,30 @@ async function navbarFramesOf(page: Page, path: string): Promise<string[][]> {
   return page.evaluate(() => (window as unknown as { navbarFrames: string[][] }).navbarFrames);
 }
 
+/**
+ * A signed-in reader's navbar on `path`: "Account" from the first paint, none of `never` in any
+ * frame, and `last` once the page has settled.
+ */
+async function expectSignedInNavbar(
+  page: Page,
+  path: string,
+  { never, last }: { never: string[]; last: string[] },
+) {
+  const frames = await navbarFramesOf(page, path);
+  expect(frames[0], 'the first paint').toContain('Account');
+  for (const name of never) expect(frames.flat(), JSON.stringify(frames)).not.toContain(name);
+  expect(frames[frames.length - 1]).toEqual(last);
+}
+
 test('a member sees “Account” from the first paint, never “Sign in” or “Join”', async ({
   page,
   member,
 }) => {
   expect(member.email).toContain('@');
-  const frames = await navbarFramesOf(page, '/health');
-  expect(frames[0], 'the first paint').toContain('Account');
-  expect(frames.flat(), JSON.stringify(frames)).not.toContain('Sign in');
-  expect(frames.flat(), JSON.stringify(frames)).not.toContain('Join');
-  expect(frames[frames.length - 1]).toEqual(['Perks', 'Account']);
+  await expectSignedInNavbar(page, '/health', {
+    never: ['Sign in', 'Join'],
+    last: ['Perks', 'Account'],
+  });
 });
 
 test('a signed-in reader who is not a member never sees “Sign in”', async ({
@@ -59,10 +73,7 @@ test('a signed-in reader who is not a member never sees “Sign in”', async ({
   registered,
 }) => {
   expect(registered.email).toContain('@');
-  const frames = await navbarFramesOf(page, '/');
-  expect(frames[0], 'the first paint').toContain('Account');
-  expect(frames.flat(), JSON.stringify(frames)).not.toContain('Sign in');
-  expect(frames[frames.length - 1]).toEqual(['Perks', 'Account', 'Join']);
+  await expectSignedInNavbar(page, '/', { never: ['Sign in'], last: ['Perks', 'Account', 'Join'] });
 });
 
 test('a visitor sees “Sign in · Join” from the first paint, never “Account”', async ({ page }) => {

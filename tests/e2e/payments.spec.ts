@@ -102,9 +102,7 @@ test('the early-access form pays, shows "Payment succeeded!" on return, and the 
   const fake = requireStripe(stripe);
   await visit(page, '/early-access');
   await expect(page.getByRole('heading', { name: 'Coming Soon!' })).toBeVisible();
-  await expect(
-    page.getByRole('heading', { name: 'For a dollar per month get access to' }),
-  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'What members get' })).toBeVisible();
   await expect(page.getByRole('main').getByRole('link', { name: 'Privacy policy' })).toBeVisible();
   const payNow = page.getByRole('button', { name: 'Pay now' });
   await expect(payNow).toBeEnabled();

@@ -65,7 +65,7 @@ test('a member reveals a code, copies it, and gets the same code again', async (
 
 test('the benefits box and the footer lead to the perks', async ({ page }) => {
   await visit(page, '/early-access');
-  await page.getByRole('link', { name: /^Discounts on food, travel/ }).click();
+  await page.getByRole('link', { name: /^Member perks: offers/ }).click();
   await expect(page).toHaveURL(/\/perks$/);
   await page.getByRole('contentinfo').getByRole('link', { name: 'Member perks' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Member perks' })).toBeVisible();

@@ -69,7 +69,9 @@ describe('every page as HTML, before JavaScript', () => {
       expect(html).toContain(`<link rel="canonical" href="${SITE}${path}"`);
       expect(metaContent(html, 'og:url'), path).toBe(`${SITE}${path}`);
       expect(metaContent(html, 'og:title'), path).toBe(title.replace(/ · Cohort$/, ''));
-      expect(metaContent(html, 'og:image'), path).toMatch(new RegExp(`^${SITE}/og/.+\\.png$`));
+      expect(metaContent(html, 'og:image'), path).toMatch(
+        new RegExp(`^${SITE}/og/.+\\.png(\\?v=[\\w-]+)?$`),
+      );
       expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
       expect(html, path).toMatch(/<h1[\s>]/);
       expect(visibleText(html).length, `${path}: text`).toBeGreaterThan(200);

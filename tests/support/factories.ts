@@ -252,6 +252,22 @@ const POST_DEFAULTS: Partial<Record<PostKind, (n: string) => Record<string, unkn
     readingMinutes: 3,
     body: 'Read the whole lease, then read it again.\n',
   }),
+  campaign: (n) => ({
+    title: `Fund the night bus, part ${n}`,
+    category: 'Direct Action',
+    summary: 'Keep the night bus running for shift workers.',
+    externalLink: 'https://nightbus.example.org/',
+  }),
+  boycott: (n) => ({
+    title: `Skip the fast fashion sale, part ${n}`,
+    reason: 'They still will not publish their factories.',
+    boycottStatus: 'Ongoing',
+    alternative: { name: 'Repair cafés', description: 'Mend what you have.' },
+    updates: [
+      { date: '2026-01-05', note: 'It began.' },
+      { date: '2026-02-05', note: 'It grew.' },
+    ],
+  }),
   page: (n) => ({ title: `About us, part ${n}`, body: 'We are a cooperative.\n' }),
 };
 

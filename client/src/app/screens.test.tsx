@@ -2,7 +2,11 @@ import { matchRoutes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { matchScreen } from '../../../contract/screen-match';
 import { SCREENS } from '../../../contract/screens';
-import { articleSectionSlugs, type SiteSection } from '../../../contract/sections';
+import {
+  articleSectionSlugs,
+  specialSectionSlugs,
+  type SiteSection,
+} from '../../../contract/sections';
 import { appRoutes, type DeskMark } from './screens';
 
 // The client's router is built from the screens table (contract/screens.ts): every row has its
@@ -23,11 +27,14 @@ const SECTIONS: SiteSection[] = [
   section(1, 'Health', 'health', 'articles'),
   section(2, 'Money Matters', 'money-matters', 'articles'),
   section(3, 'Direct Action', 'direct-action', 'campaigns'),
+  // Renamed by their owners: their screens are where their sections are.
+  section(4, 'Together', 'together', 'boycotts'),
+  section(5, 'Learn', 'learn', 'resources'),
 ];
 
 /** The screen each address of the app's routes shows, by its name; undefined: none of the table. */
-function screenShown(path: string, desk: DeskMark = 'desk') {
-  const matched = matchRoutes(appRoutes(SECTIONS, desk), path);
+function screenShown(path: string, desk: DeskMark = 'desk', sections = SECTIONS) {
+  const matched = matchRoutes(appRoutes(sections, desk), path);
   return matched?.at(-1)?.route.handle as string | undefined;
 }
 
@@ -53,10 +60,27 @@ describe('the app’s routes', () => {
     }
     const articleLists = flat.filter((route) => route.handle === 'articleList');
     expect(articleLists.map((route) => route.path)).toEqual(['/health', '/money-matters']);
+    const special = ['directAction', 'collective', 'empowerment'];
+    expect(special.map((name) => flat.find((route) => route.handle === name)?.path)).toEqual([
+      '/direct-action',
+      '/together',
+      '/learn',
+    ]);
+  });
+
+  it('route a special kind no section lists nowhere: its samples’ address is any page’s', () => {
+    const without = SECTIONS.filter((each) => each.lists !== 'boycotts');
+    expect(screenShown('/together', 'desk', without)).toBe('page');
+    expect(screenShown('/collective', 'desk', without)).toBe('page');
+    expect(screenShown('/learn', 'desk', without)).toBe('empowerment');
+    expect(
+      matchScreen('/together', articleSectionSlugs(without), specialSectionSlugs(without)),
+    ).toMatchObject({ screen: { name: 'page' } });
   });
 
   it('show the screen the server matched, at every address of every route', () => {
     const sections = articleSectionSlugs(SECTIONS);
+    const special = specialSectionSlugs(SECTIONS);
     const addresses = [
       // The old addresses that redirect are the server's before any screen: not the table's.
       ...flat.flatMap((route) => (route.handle && route.path ? addressesOf(route.path) : [])),
@@ -66,7 +90,9 @@ describe('the app’s routes', () => {
       '/newsletter/a/b',
     ];
     for (const address of addresses) {
-      expect(screenShown(address), address).toBe(matchScreen(address, sections)?.screen.name);
+      expect(screenShown(address), address).toBe(
+        matchScreen(address, sections, special)?.screen.name,
+      );
     }
   });
 

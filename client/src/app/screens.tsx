@@ -3,6 +3,7 @@ import {
   isSectionScreen,
   pathInSection,
   SCREENS,
+  screenLists,
   type Screen,
   type ScreenName,
 } from '../../../contract/screens';
@@ -55,7 +56,10 @@ export type DeskMark = 'desk' | 'verify-address' | null;
 
 interface ScreenContext {
   screen: Screen;
-  /** For a screen of each section of articles: the section's name (its articles' `category`). */
+  /**
+   * For a screen of each section: the section's name (for one of articles, its articles'
+   * `category`; for a special kind's, the screen's title).
+   */
   category: string;
   desk: DeskMark;
 }
@@ -65,9 +69,9 @@ const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null>
   home: () => <HomeRoute />,
   articleList: ({ category }) => <ArticleListRoute category={category} />,
   article: ({ category }) => <ArticleRoute category={category} />,
-  directAction: () => <DirectActionRoute />,
-  collective: () => <CollectiveRoute />,
-  empowerment: () => <EmpowermentRoute />,
+  directAction: ({ category }) => <DirectActionRoute name={category} />,
+  collective: ({ category }) => <CollectiveRoute name={category} />,
+  empowerment: ({ category }) => <EmpowermentRoute name={category} />,
   contentPage: ({ screen }) => <ContentPageRoute slug={screen.text ?? ''} />,
   earlyAccess: () => <EarlyAccessPage />,
   gift: () => <GiftPage />,
@@ -105,17 +109,20 @@ const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null>
 const OWN_FRAME: ReadonlySet<ScreenName> = new Set(['desk']);
 
 /**
- * The app's routes, from the screens table: a route per row (a screen of each section of
- * articles once per section, wherever the publisher put it), inside the site's layout but for
- * the desk; the old addresses that redirect; and the not-found page for what no route names.
+ * The app's routes, from the screens table: a route per row (a screen of each section once per
+ * section that lists its kind, wherever the publisher put it: none for a kind no section lists),
+ * inside the site's layout but for the desk; the old addresses that redirect; and the not-found
+ * page for what no route names.
  */
 export function appRoutes(sections: readonly SiteSection[], desk: DeskMark): RouteObject[] {
-  const articleSections = sections.filter((section) => section.lists === 'articles');
   const framed: RouteObject[] = [];
   const ownFrame: RouteObject[] = [];
   for (const screen of SCREENS) {
+    const lists = screenLists(screen);
+    // A special kind has one section: the first of its kind, as the server matches it.
+    const mine = sections.filter((section) => section.lists === lists);
     const places = isSectionScreen(screen)
-      ? articleSections.map((section) => ({
+      ? (lists === 'articles' ? mine : mine.slice(0, 1)).map((section) => ({
           path: pathInSection(screen.path, section.slug),
           category: section.name,
         }))

@@ -33,3 +33,50 @@ export function FormField({ label, error, hint, ...input }: FormFieldProps) {
     </div>
   );
 }
+
+/**
+ * An address, required. `autoComplete`: "username webauthn" on the sign-in page, where the browser
+ * offers passkeys.
+ */
+export function EmailField({
+  value,
+  onChange,
+  error,
+  label = 'Email',
+  hint,
+  autoComplete = 'email',
+}: {
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+  label?: string;
+  hint?: string;
+  autoComplete?: string;
+}) {
+  return (
+    <FormField
+      label={label}
+      type="email"
+      name="email"
+      autoComplete={autoComplete}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      error={error}
+      hint={hint}
+      required
+    />
+  );
+}
+
+/**
+ * A form-wide error (one not about a single field), said at once to screen readers; `id` when a
+ * field names it in its `aria-describedby`.
+ */
+export function FormError({ message, id }: { message?: string | null; id?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="form-error" role="alert">
+      {message}
+    </p>
+  );
+}

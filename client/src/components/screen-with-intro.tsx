@@ -6,7 +6,8 @@ import { PageMasthead } from './page-masthead';
 
 /**
  * A section's screen that opens with the publisher's own copy of it (`useScreenCopy` in
- * lib/site-data.ts): the masthead and the introduction, then the section's own items.
+ * lib/site-data.ts): the masthead (the section's name, as the menu says it) and the
+ * introduction, then the section's own items.
  */
 export function ScreenWithIntro({
   screen,
@@ -16,16 +17,16 @@ export function ScreenWithIntro({
 }: {
   /** The page whose copy opens the screen (`collective`, `empowerment`). */
   screen: string;
-  /** The title when the publisher has taken that page off the site. */
+  /** The section's name: the masthead's and the document's title. */
   title: string;
   eyebrow: string;
   children: ReactNode;
 }) {
   const intro = useScreenCopy(screen, title);
-  useDocumentHead(intro.title, intro.description);
+  useDocumentHead(title, intro.description);
   return (
     <>
-      <PageMasthead eyebrow={eyebrow} title={intro.title} lede={intro.description} />
+      <PageMasthead eyebrow={eyebrow} title={title} lede={intro.description} />
       <div className="page-body">
         <div className="prose intro">
           <MarkdownContent blocks={intro.body.children} />

@@ -1,9 +1,16 @@
 import { createContext, use } from 'react';
 import { useLocation } from './router';
-import { SITE_DATA_ELEMENT_ID, SITE_DATA_PATH, type SiteData } from '../../../contract/site-data';
+import {
+  SITE_DATA_ELEMENT_ID,
+  SITE_DATA_PATH,
+  SITE_SETTINGS_ELEMENT_ID,
+  type SiteData,
+} from '../../../contract/site-data';
 import type { PageCopy } from '../../../contract/content-types';
+import type { SiteSettings } from '../../../contract/site-settings';
 import { apiRequest } from './api-client';
 import { keepNavigation } from './navigation-store';
+import { keepSiteSettings } from './settings-store';
 
 /**
  * The content each screen shows (contract/site-data.ts), by path. The page the server sent carries
@@ -15,11 +22,19 @@ const byPath = new Map<string, SiteData | Promise<SiteData>>();
 /** While the server renders a page it hands the page's data in directly. */
 export const SiteDataContext = createContext<SiteData | null>(null);
 
-/** Keeps the data the server wrote into the page for its own path. Once, before hydration. */
+/**
+ * Keeps the data the server wrote into the page for its own path, and its settings (on their own
+ * in the pages drawn only in the browser). Once, before hydration.
+ */
 export function readEmbeddedSiteData(path: string) {
-  const element = document.getElementById(SITE_DATA_ELEMENT_ID);
-  if (!element?.textContent) return;
-  byPath.set(path, JSON.parse(element.textContent) as SiteData);
+  const text = (id: string) => document.getElementById(id)?.textContent;
+  const settings = text(SITE_SETTINGS_ELEMENT_ID);
+  if (settings) keepSiteSettings(JSON.parse(settings) as SiteSettings);
+  const data = text(SITE_DATA_ELEMENT_ID);
+  if (!data) return;
+  const parsed = JSON.parse(data) as SiteData;
+  byPath.set(path, parsed);
+  if (parsed.settings) keepSiteSettings(parsed.settings);
 }
 
 function load(path: string): Promise<SiteData> {
@@ -27,6 +42,7 @@ function load(path: string): Promise<SiteData> {
     (data) => {
       byPath.set(path, data);
       if (data.navigation) keepNavigation(data.navigation);
+      if (data.settings) keepSiteSettings(data.settings);
       return data;
     },
     (error: unknown) => {

@@ -8,9 +8,13 @@ import type { SectionLists } from '../../../contract/section-rules';
 import {
   articleSectionSlugs,
   sectionPath,
+  specialListPath,
+  specialSectionSlugs,
   type SiteNavigation,
   type SiteSection,
+  type SpecialList,
 } from '../../../contract/sections';
+
 import { categoryPath } from '../../../contract/site-paths';
 import { useKeptNavigation } from './navigation-store';
 import { SiteDataContext } from './site-data';
@@ -65,6 +69,14 @@ export function useArticleSectionPaths(): (category: string) => string {
     const slug = slugs.get(category);
     return slug ? sectionPath({ slug }) : categoryPath(category);
   };
+}
+
+/**
+ * Where a special kind's posts are listed: its section's address, whatever the owners named it
+ * (the home page when no section lists the kind).
+ */
+export function useSpecialListPath(lists: SpecialList): string {
+  return specialListPath(lists, specialSectionSlugs(useSiteNavigation().sections));
 }
 
 /** A section's colour as the `--tone` its cards, headings and rules are drawn in (styles.css). */

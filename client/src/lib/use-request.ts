@@ -3,9 +3,9 @@ import { describeFailure } from './api-client';
 
 /**
  * A request the reader starts (a button, a form): `busy` while it runs, and `problem` says why
- * the last one failed. `run` hands the answer to `onAnswer`.
+ * the last one failed (`unreachable` when no answer came). `run` hands the answer to `onAnswer`.
  */
-export function useRequest() {
+export function useRequest(unreachable?: string) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -15,7 +15,7 @@ export function useRequest() {
     try {
       onAnswer(await request());
     } catch (error) {
-      setProblem(describeFailure(error));
+      setProblem(describeFailure(error, unreachable));
     } finally {
       setBusy(false);
     }

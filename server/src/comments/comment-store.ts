@@ -1,6 +1,11 @@
 import type pg from 'pg';
 import type { Comment } from '../../../contract/comments.js';
 import { postPath, type PostKind } from '../../../contract/posts.js';
+import {
+  articleSectionSlugs,
+  specialSectionSlugs,
+  type SiteSection,
+} from '../../../contract/sections.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 
@@ -163,10 +168,11 @@ export async function postPaths(db: Db, postIds: number[]): Promise<Map<number, 
          FROM "posts" WHERE "id" = ANY($1::int[])`,
       [postIds],
     ),
-    db.query<{ name: string; slug: string }>(
-      `SELECT "name", "slug" FROM "sections" WHERE "lists" = 'articles'`,
+    db.query<Pick<SiteSection, 'name' | 'slug' | 'lists'>>(
+      `SELECT "name", "slug", "lists" FROM "sections" ORDER BY "position", "id"`,
     ),
   ]);
-  const sectionSlugs = new Map(sections.rows.map((row) => [row.name, row.slug]));
-  return new Map(posts.rows.map((row) => [row.id, postPath(row, sectionSlugs)]));
+  const sectionSlugs = articleSectionSlugs(sections.rows);
+  const special = specialSectionSlugs(sections.rows);
+  return new Map(posts.rows.map((row) => [row.id, postPath(row, sectionSlugs, special)]));
 }

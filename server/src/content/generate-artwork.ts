@@ -22,37 +22,22 @@ interface Palette {
   accent: string;
 }
 
+/** The one accent every section's palette shares: the site's yellow. */
+const ACCENT = '#f5c542';
+
+/** A section's palette: its gradient, three shape colours from dark to pale, its light. */
+const palette = (
+  background: readonly [string, string],
+  shapes: readonly string[],
+  light: string,
+): Palette => ({ background, shapes, light, accent: ACCENT });
+
 const palettes: Record<ArtworkTheme, Palette> = {
-  health: {
-    background: ['#0e3b34', '#1c6b59'],
-    shapes: ['#2f8f74', '#5fb394', '#9fd6bb'],
-    light: '#f3ead6',
-    accent: '#f5c542',
-  },
-  wealth: {
-    background: ['#101f45', '#1f47b8'],
-    shapes: ['#2d5be0', '#5b86f0', '#9fb8f7'],
-    light: '#eee4cc',
-    accent: '#f5c542',
-  },
-  'direct-action': {
-    background: ['#3a120d', '#a93522'],
-    shapes: ['#c8462f', '#e8745a', '#f3a98f'],
-    light: '#f8e6d8',
-    accent: '#f5c542',
-  },
-  collective: {
-    background: ['#1e1133', '#5a3390'],
-    shapes: ['#7447b3', '#a27ad6', '#cdb4ef'],
-    light: '#f2eafb',
-    accent: '#f5c542',
-  },
-  empowerment: {
-    background: ['#0b2b3b', '#176f93'],
-    shapes: ['#1d8bb5', '#4fb3d6', '#9bdcee'],
-    light: '#e9f6fa',
-    accent: '#f5c542',
-  },
+  health: palette(['#0e3b34', '#1c6b59'], ['#2f8f74', '#5fb394', '#9fd6bb'], '#f3ead6'),
+  wealth: palette(['#101f45', '#1f47b8'], ['#2d5be0', '#5b86f0', '#9fb8f7'], '#eee4cc'),
+  'direct-action': palette(['#3a120d', '#a93522'], ['#c8462f', '#e8745a', '#f3a98f'], '#f8e6d8'),
+  collective: palette(['#1e1133', '#5a3390'], ['#7447b3', '#a27ad6', '#cdb4ef'], '#f2eafb'),
+  empowerment: palette(['#0b2b3b', '#176f93'], ['#1d8bb5', '#4fb3d6', '#9bdcee'], '#e9f6fa'),
 };
 
 type Random = () => number;

@@ -24,7 +24,7 @@ import {
   splitChanges,
   type Candidate,
 } from './post-validation.js';
-import { keepRevision, lockAtVersion, revisionAuthors } from './post-versions.js';
+import { changeAtVersion, keepRevision, lockAtVersion, revisionAuthors } from './post-versions.js';
 import { recordPostEvent } from '../outbox/webhook-events.js';
 
 /**
@@ -77,8 +77,7 @@ export async function updatePost(
   id: number,
   body: PostChangeBody,
 ): Promise<PostChange> {
-  return withTransaction(pool, async (tx) => {
-    const row = await lockAtVersion(tx, id, body.version);
+  return changeAtVersion(pool, id, body.version, async (tx, row) => {
     requireMayEdit(actor, row);
     if (body.kind !== undefined && body.kind !== row.kind) {
       throw invalidPost([
@@ -122,25 +121,36 @@ async function saveAsNewVersion(
 }
 
 /**
- * Deletes the post (owners only): kept with its revisions, listed nowhere, its address 410.
+ * Deletes the post (owners only): it goes to the Trash (post-trash.ts), kept with its revisions
+ * and the status it had, listed only there, its address 410, until it is restored or purged.
  * Answers the content generation it made.
  */
 export async function deletePost(pool: pg.Pool, actor: Actor, id: number): Promise<number> {
   return withTransaction(pool, async (tx) => {
     const row = await readPostRow(tx, id, true);
     if (!row) throw postNotFound(id);
-    const wasLive = row.status === 'published';
-    await tx.query(
-      `UPDATE "posts" SET "deletedAt" = now(), "status" = 'draft',
-          "unpublishedAt" = CASE WHEN $3 THEN now() ELSE "unpublishedAt" END,
-          "updatedBy" = $2, "version" = "version" + 1, "updatedAt" = now()
-        WHERE "id" = $1`,
-      [id, actor.userId, wasLive],
-    );
-    await auditPostChange(tx, actor, 'post_delete', postJson(row), null);
-    if (wasLive) await recordPostEvent(tx, 'post.unpublished', row);
+    await trashPost(tx, actor, row);
     return contentChanged(tx);
   });
+}
+
+/**
+ * Puts a post not in the Trash yet, read and locked in this transaction, in the Trash as
+ * deletePost does (audited, a live one told to the webhooks as unpublished), within a larger
+ * change (a section deleted with its posts: section-store.ts); the caller says the content
+ * changed.
+ */
+export async function trashPost(tx: Tx, actor: Actor, row: PostRow): Promise<void> {
+  const wasLive = row.status === 'published';
+  await tx.query(
+    `UPDATE "posts" SET "deletedAt" = now(), "deletedStatus" = "status", "status" = 'draft',
+        "unpublishedAt" = CASE WHEN $3 THEN now() ELSE "unpublishedAt" END,
+        "updatedBy" = $2, "version" = "version" + 1, "updatedAt" = now()
+      WHERE "id" = $1`,
+    [row.id, actor.userId, wasLive],
+  );
+  await auditPostChange(tx, actor, 'post_delete', postJson(row), null);
+  if (wasLive) await recordPostEvent(tx, 'post.unpublished', row);
 }
 
 /**

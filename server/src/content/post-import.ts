@@ -103,11 +103,12 @@ export async function importPosts(
         const { rows } = await tx.query<{ id: number }>(
           `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
               "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription",
-              "status", "updatedAt")
+              "status", "updatedAt", "sample")
             VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
-              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now())
+              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now(), $13)
             RETURNING "id"`,
-          [draft.id ?? null, draft.kind, ...values],
+          // The shipped content/ (the seed) is the sample site's: "Remove the sample content" takes it.
+          [draft.id ?? null, draft.kind, ...values, options.seed === true],
         );
         await creditFileAuthors(tx, (rows[0] as { id: number }).id, draft.authors);
         result.created += 1;

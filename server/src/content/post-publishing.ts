@@ -24,7 +24,7 @@ import {
   type Candidate,
 } from './post-validation.js';
 import { readArticleSectionNames } from './section-store.js';
-import { lockAtVersion } from './post-versions.js';
+import { changeAtVersion } from './post-versions.js';
 import { recordPostEvent } from '../outbox/webhook-events.js';
 
 /**
@@ -146,8 +146,7 @@ export async function publishPost(
 ): Promise<PublishResult> {
   requireMayPublish(actor);
   const at = body.at ? new Date(body.at) : null;
-  return withTransaction(pool, async (tx) => {
-    const row = await lockAtVersion(tx, id, body.version);
+  return changeAtVersion(pool, id, body.version, async (tx, row) => {
     await checkCandidate(tx, merge(row.kind, row, { common: {}, fields: {} }), id, true);
     const schedule = at !== null && at.getTime() > Date.now() + SCHEDULE_MIN_MS;
     const publishedAt =
@@ -186,8 +185,7 @@ export async function unpublishPost(
   body: VersionBody,
 ): Promise<PostChange> {
   requireMayPublish(actor);
-  return withTransaction(pool, async (tx) => {
-    const row = await lockAtVersion(tx, id, body.version);
+  return changeAtVersion(pool, id, body.version, async (tx, row) => {
     if (row.status === 'draft') {
       throw new DomainError(409, 'not_published', 'This post is a draft already.');
     }
@@ -213,8 +211,7 @@ export async function submitPost(
   id: number,
   body: VersionBody,
 ): Promise<PostJson> {
-  return withTransaction(pool, async (tx) => {
-    const row = await lockAtVersion(tx, id, body.version);
+  return changeAtVersion(pool, id, body.version, async (tx, row) => {
     if (row.status !== 'draft') {
       throw new DomainError(409, 'not_a_draft', 'Only a draft is submitted for publishing.');
     }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import {
+  kindSection,
   postPath,
   type PostJson,
   type PostKind,
@@ -28,7 +29,11 @@ export interface PostRow {
   submittedAt: Date | null;
   /** Its authors' slugs in byline order (post_authors); absent where a query left them out. */
   authors?: string[];
-  /** An article's section's slug (its page is there); absent where a query left it out. */
+  /**
+   * An article's section's slug (its page is there), or the slug of the section listing a
+   * campaign's, a boycott's or a resource list's kind (null: none lists it); absent where a query
+   * left it out.
+   */
   sectionSlug?: string | null;
 }
 
@@ -43,11 +48,27 @@ export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "titl
   "updatedAt", "submittedAt",
   ARRAY(SELECT (SELECT ap."slug" FROM "author_profiles" ap WHERE ap."id" = pa."authorId")
     FROM "post_authors" pa WHERE pa."postId" = "id" ORDER BY pa."position") AS "authors",
-  (SELECT s."slug" FROM "sections" s WHERE s."lists" = 'articles'
-    AND s."name" = "fields"->>'category') AS "sectionSlug"`;
+  (SELECT s."slug" FROM "sections" s
+    WHERE ("kind" = 'article' AND s."lists" = 'articles' AND s."name" = "fields"->>'category')
+       OR s."lists" = CASE "kind" WHEN 'campaign' THEN 'campaigns' WHEN 'boycott' THEN 'boycotts'
+                                  WHEN 'resources' THEN 'resources' END
+    ORDER BY s."position", s."id" LIMIT 1) AS "sectionSlug"`;
 
 /** The day of a timestamp, as the site's pages and files write dates (`2024-02-12`). */
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Where a post is seen, by its section's slug as the row has it (else the samples' address). */
+function pathOfRow(row: PostRow): string {
+  const post = { kind: row.kind, slug: row.slug, category: row.fields.category };
+  const lists = kindSection(row.kind);
+  if (lists && row.sectionSlug !== undefined) {
+    return postPath(post, undefined, new Map(row.sectionSlug ? [[lists, row.sectionSlug]] : []));
+  }
+  return postPath(
+    post,
+    row.sectionSlug ? new Map([[String(row.fields.category), row.sectionSlug]]) : undefined,
+  );
+}
 
 /** A post's JSON (contract/posts.ts): its columns, then its kind's fields by their file names. */
 export function postJson(row: PostRow): PostJson {
@@ -67,10 +88,7 @@ export function postJson(row: PostRow): PostJson {
     seoDescription: row.seoDescription,
     version: row.version,
     updatedAt: row.updatedAt.toISOString(),
-    path: postPath(
-      { kind: row.kind, slug: row.slug, category: row.fields.category },
-      row.sectionSlug ? new Map([[String(row.fields.category), row.sectionSlug]]) : undefined,
-    ),
+    path: pathOfRow(row),
     submittedAt: row.submittedAt?.toISOString() ?? null,
     authors: row.authors ?? [],
   };

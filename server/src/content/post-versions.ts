@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { PostJson } from '../../../contract/posts.js';
-import type { Tx } from '../db/transaction.js';
+import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { POST_COLUMNS, postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
 import { invalidPost } from './post-validation.js';
@@ -16,6 +16,19 @@ export interface RevisionJson {
   savedByEmail: string | null;
   title: string;
   status: string;
+}
+
+/**
+ * Runs `change` in a transaction of its own on the post locked at `version` (lockAtVersion): a
+ * change to the post the writer last read.
+ */
+export function changeAtVersion<T>(
+  pool: pg.Pool,
+  id: number,
+  version: unknown,
+  change: (tx: Tx, row: PostRow) => Promise<T>,
+): Promise<T> {
+  return withTransaction(pool, async (tx) => change(tx, await lockAtVersion(tx, id, version)));
 }
 
 /** The current post, locked for this transaction, or a 409 with it when `version` is stale. */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { segmentTakenBy } from '../../../contract/posts.js';
+import { isScreenText, segmentTakenBy } from '../../../contract/posts.js';
 import { freeSectionColor, SECTION_COLORS } from '../../../contract/sections.js';
-import type { SectionChange, SectionCreate } from '../../../contract/sections-api.js';
+import type { DeskSections, SectionChange, SectionCreate } from '../../../contract/sections-api.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
 import { writeAudit } from '../staff/audit.js';
@@ -10,12 +10,16 @@ import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { contentChanged } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
+import { replaceHomeSection } from './site-settings.js';
 
 /**
  * The site's sections (docs/publishing.md, "Sections and the menu"): read for the site, changed by owners from the desk. Each change
  * writes its audit entry and says the content changed, in one transaction; answers the section
- * and the content generation that made it. A section of articles renamed takes its articles'
- * `category` with it; one whose slug changes keeps its old slug, so its old addresses redirect.
+ * and the content generation that made it. Any section may be renamed or moved to another
+ * address, those listing the special kinds (campaigns, boycotts, resources) too: a section of
+ * articles renamed takes its articles' `category` with it; one whose slug changes keeps its old
+ * slug, so its old addresses redirect, and the home page's list follows it. Deleting one is
+ * section-delete.ts's.
  */
 
 type Db = Pick<pg.Pool, 'query'>;
@@ -51,6 +55,43 @@ export async function readNavigation(db: Db): Promise<SiteNavigation> {
   return { sections, links: links.rows };
 }
 
+/**
+ * What a section lists of `posts` (aliased `p`), as SQL: for a section of articles those naming
+ * it, for one of a special kind every post of that kind. The Trash's are the caller's to keep out.
+ */
+const LISTED_BY = (section: string) => `(
+  (${section}."lists" = 'articles' AND p."kind" = 'article'
+    AND p."fields"->>'category' = ${section}."name")
+  OR p."kind" = CASE ${section}."lists" WHEN 'campaigns' THEN 'campaign'
+    WHEN 'boycotts' THEN 'boycott' WHEN 'resources' THEN 'resources' END)`;
+
+/** The sections and links as the desk lists them, with how many posts each section has. */
+export async function readDeskSections(db: Db): Promise<DeskSections> {
+  const [navigation, counts] = await Promise.all([
+    readNavigation(db),
+    db.query<{ id: number; posts: number }>(
+      `SELECT s."id", count(p."id")::int AS posts FROM "sections" s
+         LEFT JOIN "posts" p ON p."deletedAt" IS NULL AND ${LISTED_BY('s')}
+        GROUP BY s."id"`,
+    ),
+  ]);
+  return {
+    ...navigation,
+    postCounts: Object.fromEntries(counts.rows.map((row) => [String(row.id), row.posts])),
+  };
+}
+
+/** How many posts the section lists, drafts included, the Trash's not. */
+export async function countSectionPosts(tx: Tx, id: number): Promise<number> {
+  const { rows } = await tx.query<{ posts: number }>(
+    `SELECT count(p."id")::int AS posts FROM "sections" s
+       JOIN "posts" p ON p."deletedAt" IS NULL AND ${LISTED_BY('s')}
+      WHERE s."id" = $1`,
+    [id],
+  );
+  return rows[0]?.posts ?? 0;
+}
+
 /** The navigation, and the slugs sections had before to their slug now (those redirect). */
 export async function readSectionsData(db: Db): Promise<SectionsData> {
   const [navigation, old] = await Promise.all([
@@ -68,7 +109,10 @@ export interface SectionResult {
   generation: number;
 }
 
-/** A new section of articles, last in the menu. */
+/**
+ * A new section, last in the menu: of articles, or of a special kind no section lists now (the
+ * page of its kind is then at its address).
+ */
 export async function createSection(
   pool: pg.Pool,
   actor: Actor,
@@ -76,19 +120,33 @@ export async function createSection(
 ): Promise<SectionResult> {
   const name = cleanName(input.name);
   const description = cleanDescription(input.description ?? '');
+  const lists = input.lists ?? 'articles';
   if (input.color !== undefined) requirePaletteColor(input.color);
   return withTransaction(pool, async (tx) => {
     await lockSections(tx);
     await requireFree(tx, { name, slug: input.slug });
+    if (lists !== 'articles') {
+      const { rows: same } = await tx.query<{ name: string }>(
+        `SELECT "name" FROM "sections" WHERE "lists" = $1`,
+        [lists],
+      );
+      if (same[0]) {
+        throw new DomainError(
+          409,
+          'section_taken',
+          `lists: the section "${same[0].name}" lists the ${lists} already: a site has one.`,
+        );
+      }
+    }
     // A colour of its own unless the owner chose one: the palette's first no section has.
     const taken = await tx.query<{ color: string }>(`SELECT "color" FROM "sections"`);
     const color = input.color ?? freeSectionColor(taken.rows.map((row) => row.color));
     const { rows } = await tx.query<SiteSection>(
       `INSERT INTO "sections" ("name", "slug", "description", "position", "inMenu", "lists", "color")
         VALUES ($1, $2, $3, (SELECT coalesce(max("position"), 0) + 1 FROM "sections"), $4,
-          'articles', $5)
+          $6, $5)
         RETURNING ${SECTION_COLUMNS}`,
-      [name, input.slug, description, input.inMenu, color],
+      [name, input.slug, description, input.inMenu, color, lists],
     );
     const section = one(rows);
     // A slug a section had before leads here now, not there.
@@ -119,14 +177,6 @@ export async function changeSection(
     const before = await sectionById(tx, id);
     const renamed = name !== undefined && name !== before.name;
     const moved = change.slug !== undefined && change.slug !== before.slug;
-    if (before.lists !== 'articles' && (renamed || moved)) {
-      throw new DomainError(
-        400,
-        'special_section',
-        `${before.name} lists the site's ${before.lists}: its name and address stay; you may ` +
-          'describe it, move it in the menu and show or hide it.',
-      );
-    }
     await requireFree(tx, {
       name: renamed ? name : undefined,
       slug: moved ? change.slug : undefined,
@@ -144,7 +194,7 @@ export async function changeSection(
         change.color ?? before.color,
       ],
     );
-    if (renamed) {
+    if (renamed && before.lists === 'articles') {
       // The articles go with their section: an article's `category` is its section's name.
       await tx.query(
         `UPDATE "posts" SET "fields" = jsonb_set("fields", '{category}', to_jsonb($2::text))
@@ -159,6 +209,7 @@ export async function changeSection(
           ON CONFLICT ("slug") DO UPDATE SET "sectionId" = $2, "createdAt" = now()`,
         [before.slug, id],
       );
+      await replaceHomeSection(tx, before.slug, change.slug);
     }
     if (change.position !== undefined) await moveSection(tx, id, change.position);
     const section = await sectionById(tx, id);
@@ -169,50 +220,6 @@ export async function changeSection(
       after: section,
     });
     return { section, generation: await contentChanged(tx) };
-  });
-}
-
-/**
- * Deletes a section of articles that lists nothing: one with posts (drafts included) is refused
- * (409: move or delete them first), and so is a special kind's (400: the site has no other page
- * for it). Answers the content generation.
- */
-export async function deleteSection(pool: pg.Pool, actor: Actor, id: number): Promise<number> {
-  return withTransaction(pool, async (tx) => {
-    await lockSections(tx);
-    const section = await sectionById(tx, id);
-    if (section.lists !== 'articles') {
-      throw new DomainError(
-        400,
-        'special_section',
-        `${section.name} lists the site's ${section.lists} and cannot be deleted: hide it from the menu instead.`,
-      );
-    }
-    const { rows } = await tx.query<{ count: string }>(
-      `SELECT count(*)::text AS count FROM "posts"
-        WHERE "kind" = 'article' AND "deletedAt" IS NULL AND "fields"->>'category' = $1`,
-      [section.name],
-    );
-    const count = Number(rows[0]?.count ?? 0);
-    if (count > 0) {
-      throw new DomainError(
-        409,
-        'section_has_posts',
-        `${section.name} has ${count} ${count === 1 ? 'post' : 'posts'}: move ${count === 1 ? 'it' : 'them'} to another section or delete ${count === 1 ? 'it' : 'them'} first.`,
-      );
-    }
-    await tx.query(`DELETE FROM "sections" WHERE "id" = $1`, [id]);
-    await renumber(
-      tx,
-      (await readSections(tx)).map((each) => each.id),
-    );
-    await writeAudit(tx, actor, {
-      action: 'section_delete',
-      targetUserId: null,
-      before: section,
-      after: null,
-    });
-    return contentChanged(tx);
   });
 }
 
@@ -234,11 +241,11 @@ export async function readArticleSectionNames(db: Db): Promise<string[]> {
 }
 
 /** Changes to sections one at a time: positions and uniqueness are checked against the rest. */
-async function lockSections(tx: Tx) {
+export async function lockSections(tx: Tx) {
   await tx.query(`LOCK TABLE "sections" IN SHARE ROW EXCLUSIVE MODE`);
 }
 
-async function sectionById(tx: Tx, id: number): Promise<SiteSection> {
+export async function sectionById(tx: Tx, id: number): Promise<SiteSection> {
   const { rows } = await tx.query<SiteSection>(
     `SELECT ${SECTION_COLUMNS} FROM "sections" WHERE "id" = $1`,
     [id],
@@ -274,6 +281,8 @@ async function requireFree(tx: Tx, { name, slug }: { name?: string; slug?: strin
   const { rows: old } = await tx.query(`SELECT 1 FROM "section_slugs" WHERE "slug" = $1`, [slug]);
   const taken = old.length > 0 ? null : segmentTakenBy(slug);
   if (taken) throw new DomainError(409, 'section_taken', `slug: ${taken}: choose another slug.`);
+  // A screen's text (`collective`) is no page at its slug: a section may take that address.
+  if (isScreenText(slug)) return;
   const { rows: pages } = await tx.query<{ title: string }>(
     `SELECT "title" FROM "posts" WHERE "kind" = 'page' AND "slug" = $1 AND "deletedAt" IS NULL`,
     [slug],
@@ -294,7 +303,7 @@ async function moveSection(tx: Tx, id: number, position: number) {
   await renumber(tx, order);
 }
 
-async function renumber(tx: Tx, ids: readonly number[]) {
+export async function renumber(tx: Tx, ids: readonly number[]) {
   await tx.query(
     `UPDATE "sections" s SET "position" = o.position
        FROM unnest($1::int[]) WITH ORDINALITY AS o(id, position)

@@ -12,13 +12,20 @@ import { ImportConflict, importPosts, type ImportResult } from './post-import.js
  * operator's command) runs on it, each file once (content_seeds): an edit or a deletion made since
  * stands. A folder with a wrong file imports nothing and answers what is wrong, so the site still
  * starts with what the database holds. When every file was imported before (every start but the
- * first), the files are not even read.
+ * first), the files are not even read; a site without its samples imports none.
  */
 export async function seedPosts(
   pool: pg.Pool,
   dir: string,
 ): Promise<{ ok: true; result: ImportResult } | { ok: false; problem: string }> {
   const files = await listPostFiles(dir);
+  // A site that started without its samples, or removed them, takes none (sample-content.ts).
+  const { rows } = await pool.query<{ loaded: boolean }>(
+    `SELECT "loaded" FROM "site_samples" WHERE "id" = 1`,
+  );
+  if (rows[0]?.loaded === false) {
+    return { ok: true, result: { created: 0, updated: 0, skipped: files.length } };
+  }
   if (files.length > 0 && (await countSeeded(pool, files)) === files.length) {
     return { ok: true, result: { created: 0, updated: 0, skipped: files.length } };
   }

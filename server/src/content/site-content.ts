@@ -27,8 +27,16 @@ import type {
   ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import { isScreenText, postPath, type PostKind } from '../../../contract/posts.js';
-import { articleSectionSlugs, type SiteNavigation } from '../../../contract/sections.js';
+import {
+  articleSectionSlugs,
+  specialSectionSlugs,
+  type SiteNavigation,
+  type SpecialList,
+} from '../../../contract/sections.js';
 import { generateArtwork, type ArtworkTheme } from './generate-artwork.js';
+import { defaultSiteSettings } from './site-settings.js';
+import { homeSectionSlugs } from './home-settings.js';
+import type { SiteSettings } from '../../../contract/site-settings.js';
 import type { PostAddresses } from './post-addresses.js';
 import type { SectionsData } from './section-store.js';
 import { isoDay, type PostRow } from './post-row.js';
@@ -51,6 +59,8 @@ export const ARTWORK_PREFIX = '/art/';
  * (published-content.ts) each time they change (server/src/site/), never by a build.
  */
 export interface SiteContent {
+  /** The publication's name, words and look (contract/site-settings.ts). */
+  settings: SiteSettings;
   articles: ArticleSummary[];
   /** Each article's body as anyone may read it: a members-only one's opening only. */
   articleBodies: Map<string, MarkdownTree>;
@@ -92,6 +102,8 @@ export interface SiteContent {
   navigation: SiteNavigation;
   /** Each section of articles' slug, by its name (an article's `category`). */
   sectionSlugs: ReadonlyMap<string, string>;
+  /** The slug of the section listing each special kind; a kind no section lists has none. */
+  specialSlugs: ReadonlyMap<SpecialList, string>;
   /** The published posts it was made from (server only: Ghost's Content API reads them). */
   published: readonly PublishedPost[];
 }
@@ -117,8 +129,11 @@ export function createSiteContent(
   topicDescriptions: ReadonlyMap<string, string> = new Map(),
   /** The sections table (section-store.ts): without it, no section and no menu. */
   sections: SectionsData = { navigation: { sections: [], links: [] }, oldSlugs: new Map() },
+  /** The publication's settings (site-settings.ts): without them, a new site's. */
+  settings: SiteSettings = defaultSiteSettings(),
 ): SiteContent {
   const sectionSlugs = articleSectionSlugs(sections.navigation.sections);
+  const specialSlugs = specialSectionSlugs(sections.navigation.sections);
   const artwork = new Map<string, string>();
   const heroImage = (seed: string, theme: ArtworkTheme) => {
     const svg = generateArtwork(seed, theme);
@@ -263,12 +278,18 @@ export function createSiteContent(
       }),
   );
 
+  // The pinned articles lead the home page, each once: their sections' rows go on without them.
+  const pinned = new Map(articles.map((article) => [article.id, article]));
+  const featured = settings.home.featured.flatMap((id) => pinned.get(id) ?? []);
   const newestBySection: Record<string, ArticleSummary[]> = {};
   for (const article of articles) {
+    if (featured.includes(article)) continue;
     const newest = (newestBySection[article.category] ??= []);
     if (newest.length < HOME_ITEMS_PER_SECTION) newest.push(article);
   }
   const highlights: HomeHighlights = {
+    featured,
+    sections: homeSectionSlugs(settings.home, sections.navigation.sections, sections.oldSlugs),
     articles: newestBySection,
     campaigns: campaigns.slice(0, HOME_ITEMS_PER_SECTION),
     boycotts: boycotts
@@ -294,6 +315,7 @@ export function createSiteContent(
   );
 
   return {
+    settings,
     published: posts,
     articles,
     articleBodies,
@@ -329,6 +351,7 @@ export function createSiteContent(
         css,
         [...topics.values()],
         [...sectionSlugs].map(([name, slug]) => ({ name, slug })),
+        specialSlugs,
       ),
       authors,
     ),
@@ -336,6 +359,7 @@ export function createSiteContent(
     moved: withOldSectionAddresses(addresses.moved, sections.oldSlugs, articles, sectionSlugs),
     navigation: sections.navigation,
     sectionSlugs,
+    specialSlugs,
   };
 }
 

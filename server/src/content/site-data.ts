@@ -29,7 +29,7 @@ export function siteDataFor(
   reader: Reader = 'public',
 ): SiteData {
   if (content.gone.has(path)) return { removed: true };
-  const match = matchScreen(path, content.sectionSlugs);
+  const match = matchScreen(path, content.sectionSlugs, content.specialSlugs);
   if (!match) return {};
   const { screen, params } = match;
   const slug = params.slug ?? '';
@@ -143,7 +143,7 @@ function storiesOf(
  * campaign or boycott): its page and data then depend on who asks, and a member's copy is private.
  */
 export function differsForMembers(content: SiteContent, path: string): boolean {
-  const match = matchScreen(path, content.sectionSlugs);
+  const match = matchScreen(path, content.sectionSlugs, content.specialSlugs);
   const slug = match?.params.slug;
   switch (match?.screen.data) {
     case 'page':

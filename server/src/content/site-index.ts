@@ -11,6 +11,7 @@ import type { NewsletterListing } from '../../../contract/newsletters.js';
 import type { Perk } from '../../../contract/perks.js';
 import { topicFeedPath, topicPath } from '../../../contract/topics.js';
 import { isScreenText, postPath } from '../../../contract/posts.js';
+import type { SpecialList } from '../../../contract/sections.js';
 import type { TopicEntry } from './topics.js';
 
 /** What the index reads of the site's content: the lists, and when each item last changed. */
@@ -45,6 +46,15 @@ export function indexSite(
     name,
     slug: categoryPath(name).slice(1),
   })),
+  /**
+   * The section listing each special kind (the sections table): a kind without one has no page;
+   * the samples' three else.
+   */
+  specialSections: ReadonlyMap<SpecialList, string> = new Map([
+    ['campaigns', paths.directAction.slice(1)],
+    ['boycotts', paths.collective.slice(1)],
+    ['resources', paths.empowerment.slice(1)],
+  ]),
 ): SiteIndex {
   const slugs = new Map(articleSections.map(({ name, slug }) => [name, slug]));
   const articles = content.articles
@@ -108,21 +118,30 @@ export function indexSite(
         ...inSection.map((article) => ({ path: article.path, lastmod: article.publishedAt })),
       ];
     }),
-    { path: paths.directAction, lastmod: lastmod(campaignDates) },
-    { path: paths.collective, lastmod: lastmod([...boycottDates, ...pageDates('collective')]) },
-    {
-      path: paths.empowerment,
-      lastmod: lastmod([
+    // Each special kind's list, where its section is (none when no section lists it).
+    ...specialPage(specialSections, 'campaigns', lastmod(campaignDates)),
+    ...specialPage(
+      specialSections,
+      'boycotts',
+      lastmod([...boycottDates, ...pageDates('collective')]),
+    ),
+    ...specialPage(
+      specialSections,
+      'resources',
+      lastmod([
         ...pageDates('empowerment'),
         ...content.resourceGroups.map(({ updatedAt }) => updatedAt),
       ]),
-    },
+    ),
     { path: paths.earlyAccess, lastmod: lastmod(pageDates('why')) },
     { path: paths.perks, lastmod: lastmod(content.perks.map(({ updatedAt }) => updatedAt)) },
     // The archive and every issue: a members-only issue's page is public too (its summary).
     { path: paths.newsletter, lastmod: lastmod(issueDates) },
     ...newsletters.map((issue) => ({ path: issue.path, lastmod: issue.publishedAt })),
-    ...contentPages.map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
+    // A topic or policy page taken off the site (or never written) answers 404: not listed.
+    ...contentPages
+      .filter((page) => pageDates(page.slug).length > 0)
+      .map((page) => ({ path: page.path, lastmod: lastmod(pageDates(page.slug)) })),
     // Pages of their own (`/about`): a members-only one's page is public too (its opening).
     ...content.pages
       .filter(({ slug }) => !isScreenText(slug))
@@ -154,6 +173,15 @@ export function indexSite(
       icons: MANIFEST_ICONS.map((icon) => ({ ...icon })),
     },
   };
+}
+
+function specialPage(
+  sections: ReadonlyMap<SpecialList, string>,
+  lists: SpecialList,
+  lastmod: string | null,
+): SiteIndex['pages'] {
+  const slug = sections.get(lists);
+  return slug === undefined ? [] : [{ path: `/${slug}`, lastmod }];
 }
 
 function newest(dates: string[]): string | null {

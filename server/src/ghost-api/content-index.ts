@@ -38,21 +38,17 @@ interface PostEntry {
   full(): GhostPost;
 }
 
-interface TagEntry {
-  tag: GhostTag;
-  posts: number;
-}
-
-interface AuthorEntry {
-  author: GhostAuthor;
+/** A tag or an author, and how many published posts (not pages) carry it. */
+interface CountedEntry<Item extends GhostTag | GhostAuthor = GhostTag | GhostAuthor> {
+  item: Item;
   posts: number;
 }
 
 export interface GhostContentIndex {
   posts: PostEntry[];
   pages: PostEntry[];
-  tags: TagEntry[];
-  authors: AuthorEntry[];
+  tags: CountedEntry<GhostTag>[];
+  authors: CountedEntry<GhostAuthor>[];
   /** Answers' bytes (JSON) by their query, for this generation of the content. */
   answers: Map<string, Buffer>;
   /**
@@ -80,8 +76,8 @@ export function ghostContentIndex(content: SiteContent, site: GhostSite): GhostC
 function buildIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
   const posts: PostEntry[] = [];
   const pages: PostEntry[] = [];
-  const tags = new Map<string, TagEntry>();
-  const authors = new Map<string, AuthorEntry>();
+  const tags = new Map<string, CountedEntry<GhostTag>>();
+  const authors = new Map<string, CountedEntry<GhostAuthor>>();
   for (const published of content.published) {
     const { row } = published;
     const type = ghostTypeOf(row);
@@ -102,26 +98,27 @@ function buildIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
     };
     (type === 'post' ? posts : pages).push(entry);
     for (const tag of postTags) {
-      const held = tags.get(tag.slug) ?? { tag, posts: 0 };
+      const held = tags.get(tag.slug) ?? { item: tag, posts: 0 };
       if (type === 'post') held.posts += 1;
       tags.set(tag.slug, held);
     }
     for (const author of postAuthors) {
-      const held = authors.get(author.slug) ?? { author, posts: 0 };
+      const held = authors.get(author.slug) ?? { item: author, posts: 0 };
       if (type === 'post') held.posts += 1;
       authors.set(author.slug, held);
     }
   }
   for (const [slug, topic] of content.topics) {
     const held = tags.get(slug);
-    if (held && topic.written) held.tag = { ...held.tag, description: topic.description };
+    if (held && topic.written) held.item = { ...held.item, description: topic.description };
   }
   const newestFirst = (a: PostEntry, b: PostEntry) => b.publishedAt.localeCompare(a.publishedAt);
+  const byName = (a: CountedEntry, b: CountedEntry) => a.item.name.localeCompare(b.item.name);
   return {
     posts: posts.sort(newestFirst),
     pages: pages.sort(newestFirst),
-    tags: [...tags.values()].sort((a, b) => a.tag.name.localeCompare(b.tag.name)),
-    authors: [...authors.values()].sort((a, b) => a.author.name.localeCompare(b.author.name)),
+    tags: [...tags.values()].sort(byName),
+    authors: [...authors.values()].sort(byName),
     answers: new Map(),
     keys: new Set(),
   };
@@ -355,7 +352,7 @@ function filterOf(query: GhostQuery, fields: ReadonlySet<string>): Filter | null
 }
 
 /** `posts/` or `pages/`: a page of them, newest first unless asked otherwise. */
-export function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
+function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
   const filter = filterOf(query, POST_FILTER_FIELDS);
   const order = parseOrder(query.order, POST_ORDER, (a, b) =>
     b.publishedAt.localeCompare(a.publishedAt),
@@ -368,7 +365,7 @@ export function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
 }
 
 /** `posts/:id/` or `posts/slug/:slug/`. */
-export function readPost(
+function readPost(
   entries: readonly PostEntry[],
   by: { id: string } | { slug: string },
   query: GhostQuery,
@@ -393,94 +390,96 @@ function countIncluded(query: GhostQuery, what: string): boolean {
   return include.length > 0;
 }
 
-const TAG_FILTER_FIELDS = new Set(['id', 'slug', 'name', 'visibility']);
-const tagValues =
-  ({ tag }: TagEntry): FieldValues =>
-  (field) => {
-    const value = (tag as unknown as Record<string, Scalar>)[field];
-    return [value ?? null];
-  };
+/**
+ * Tags and authors, browsed and read alike: what a filter may name, and the filter of a browse
+ * that sends none (Ghost's default: only public tags).
+ */
+const COUNTED = {
+  tags: {
+    what: 'Tag',
+    filterFields: new Set(['id', 'slug', 'name', 'visibility']),
+    defaultFilter: parseFilter('visibility:public', new Set(['visibility'])),
+  },
+  authors: { what: 'Author', filterFields: new Set(['id', 'slug', 'name']), defaultFilter: null },
+} as const satisfies Record<
+  string,
+  { what: string; filterFields: ReadonlySet<string>; defaultFilter: Filter | null }
+>;
+type CountedResource = keyof typeof COUNTED;
 
-/** `tags/`: public tags by name unless asked otherwise (Ghost's default filter). */
-export function browseTags(entries: readonly TagEntry[], query: GhostQuery) {
-  const withCount = countIncluded(query, 'Tags');
-  const filter = filterOf(query, TAG_FILTER_FIELDS);
-  const visible = filter
-    ? entries.filter((entry) => filter(tagValues(entry)))
-    : entries.filter((entry) => entry.tag.visibility === 'public');
-  const order = parseOrder<TagEntry>(
+const countedValues =
+  ({ item }: CountedEntry): FieldValues =>
+  (field) => [(item as unknown as Record<string, Scalar>)[field] ?? null];
+
+/** `tags/` or `authors/`: a page of them, by name unless asked otherwise. */
+function browseCounted(
+  resource: CountedResource,
+  entries: readonly CountedEntry[],
+  query: GhostQuery,
+) {
+  const { what, filterFields, defaultFilter } = COUNTED[resource];
+  const withCount = countIncluded(query, `${what}s`);
+  const filter = filterOf(query, filterFields) ?? defaultFilter;
+  const chosen = filter ? entries.filter((entry) => filter(countedValues(entry))) : entries;
+  const order = parseOrder<CountedEntry>(
     query.order,
     {
-      name: (entry) => entry.tag.name,
-      slug: (entry) => entry.tag.slug,
+      name: (entry) => entry.item.name,
+      slug: (entry) => entry.item.slug,
       'count.posts': (entry) => entry.posts,
     },
-    (a, b) => a.tag.name.localeCompare(b.tag.name),
+    (a, b) => a.item.name.localeCompare(b.item.name),
   );
-  const { items, pagination } = paginate([...visible].sort(order), query);
+  const { items, pagination } = paginate([...chosen].sort(order), query);
   return {
-    items: items.map((entry) => shapeCounted(entry.tag, entry.posts, withCount, query)),
+    items: items.map((entry) => shapeCounted(entry, withCount, query)),
     meta: { pagination },
   };
 }
 
-function shapeCounted(
-  item: GhostTag | GhostAuthor,
-  posts: number,
-  withCount: boolean,
+/** `tags/:id/`, `tags/slug/:slug/` and the same of `authors/`. */
+function readCounted(
+  resource: CountedResource,
+  entries: readonly CountedEntry[],
+  by: { id: string } | { slug: string },
   query: GhostQuery,
 ) {
+  const { what } = COUNTED[resource];
+  const withCount = countIncluded(query, `${what}s`);
+  const entry = entries.find(({ item }) =>
+    'id' in by ? item.id === by.id : item.slug === by.slug,
+  );
+  if (!entry) throw notFound(`${what} not found.`);
+  return shapeCounted(entry, withCount, query);
+}
+
+function shapeCounted({ item, posts }: CountedEntry, withCount: boolean, query: GhostQuery) {
   const row: Row = { ...item, ...(withCount && { count: { posts } }) };
   return pick(row, listOf(query.fields));
 }
 
-export function readTag(
-  entries: readonly TagEntry[],
-  by: { id: string } | { slug: string },
+/** What the Content API lists: the published posts and pages, and the tags and authors they carry. */
+export type GhostResource = 'posts' | 'pages' | CountedResource;
+
+/** A browse of `resource`: a page of it, as the query asks, with its pagination. */
+export function browseResource(
+  index: GhostContentIndex,
+  resource: GhostResource,
   query: GhostQuery,
 ) {
-  const withCount = countIncluded(query, 'Tags');
-  const entry = entries.find(({ tag }) => ('id' in by ? tag.id === by.id : tag.slug === by.slug));
-  if (!entry) throw notFound('Tag not found.');
-  return shapeCounted(entry.tag, entry.posts, withCount, query);
+  return resource === 'posts' || resource === 'pages'
+    ? browsePosts(index[resource], query)
+    : browseCounted(resource, index[resource], query);
 }
 
-const AUTHOR_FILTER_FIELDS = new Set(['id', 'slug', 'name']);
-
-/** `authors/`: everyone credited on a published post, by name. */
-export function browseAuthors(entries: readonly AuthorEntry[], query: GhostQuery) {
-  const withCount = countIncluded(query, 'Authors');
-  const filter = filterOf(query, AUTHOR_FILTER_FIELDS);
-  const chosen = filter
-    ? entries.filter(({ author }) =>
-        filter((field) => [(author as unknown as Record<string, Scalar>)[field] ?? null]),
-      )
-    : entries;
-  const order = parseOrder<AuthorEntry>(
-    query.order,
-    {
-      name: (entry) => entry.author.name,
-      slug: (entry) => entry.author.slug,
-      'count.posts': (entry) => entry.posts,
-    },
-    (a, b) => a.author.name.localeCompare(b.author.name),
-  );
-  const { items, pagination } = paginate([...chosen].sort(order), query);
-  return {
-    items: items.map((entry) => shapeCounted(entry.author, entry.posts, withCount, query)),
-    meta: { pagination },
-  };
-}
-
-export function readAuthor(
-  entries: readonly AuthorEntry[],
+/** A read of one of `resource` by its id or slug; a 404 when there is none. */
+export function readResource(
+  index: GhostContentIndex,
+  resource: GhostResource,
   by: { id: string } | { slug: string },
   query: GhostQuery,
-) {
-  const withCount = countIncluded(query, 'Authors');
-  const entry = entries.find(({ author }) =>
-    'id' in by ? author.id === by.id : author.slug === by.slug,
-  );
-  if (!entry) throw notFound('Author not found.');
-  return shapeCounted(entry.author, entry.posts, withCount, query);
+): Row {
+  return resource === 'posts' || resource === 'pages'
+    ? readPost(index[resource], by, query, resource === 'posts' ? 'Post' : 'Page')
+    : readCounted(resource, index[resource], by, query);
 }

@@ -61,25 +61,23 @@ class Parser {
   }
 
   private or(): Node {
-    const children = [this.and()];
-    for (;;) {
-      this.skipSpace();
-      if (this.text[this.at] !== ',') break;
-      this.at += 1;
-      children.push(this.and());
-    }
-    return children.length === 1 && children[0] ? children[0] : { type: 'or', children };
+    return this.joined('or', ',', () => this.and());
   }
 
   private and(): Node {
-    const children = [this.atom()];
+    return this.joined('and', '+', () => this.atom());
+  }
+
+  /** One or more `operand`s between `separator`s: the operand alone, or their `type` node. */
+  private joined(type: 'or' | 'and', separator: string, operand: () => Node): Node {
+    const children = [operand()];
     for (;;) {
       this.skipSpace();
-      if (this.text[this.at] !== '+') break;
+      if (this.text[this.at] !== separator) break;
       this.at += 1;
-      children.push(this.atom());
+      children.push(operand());
     }
-    return children.length === 1 && children[0] ? children[0] : { type: 'and', children };
+    return children.length === 1 && children[0] ? children[0] : { type, children };
   }
 
   private atom(): Node {

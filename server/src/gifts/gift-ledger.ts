@@ -2,7 +2,7 @@ import type { Tx } from '../db/transaction.js';
 import type { EntitlementState } from '../memberships/derive-membership.js';
 import {
   lockUserId,
-  newerStateOf,
+  onConflictNewerState,
   recomputeMembership,
   TAKEN_BACK,
 } from '../memberships/ledger.js';
@@ -38,9 +38,7 @@ export async function recordGiftPayment(tx: Tx, fact: GiftFact): Promise<GiftPay
                         state, "stateReason", "stateReadAt", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::timestamptz, $11), $9, $10, $11, $12, $13, $14,
              now())
-     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
-                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE ${newerStateOf('gifts')}
+     ${onConflictNewerState('gifts')}
      RETURNING "claimedBy"`,
     [
       fact.giftId,

@@ -32,60 +32,84 @@ const siteProblems = (markdown: string) =>
     rewriteImages(markdown, (image) => ({ url: UPLOAD, alt: image.alt ?? '' })),
   ).problems;
 
+/** HTML and the Markdown it becomes (from Ghost's HTML unless `flavour` says). */
+interface Conversion {
+  what: string;
+  html: string;
+  flavour?: HtmlFlavour;
+  markdown: string;
+}
+
+/** One test a conversion, named by what it shows: the Markdown it becomes, which the site takes. */
+const itConverts = (conversions: Conversion[]) =>
+  it.each(conversions)('$what', ({ html, flavour, markdown }) => {
+    expect(markdownOf(html, flavour)).toBe(markdown);
+    expect(siteProblems(markdown)).toEqual([]);
+  });
+
 describe('htmlToMarkdown keeps the structure of a post', () => {
-  it('turns an h1 into ## and caps deeper headings at ####', () => {
-    expect(
-      markdownOf('<h1>One</h1><h2>Two</h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six</h6>'),
-    ).toBe('## One\n\n## Two\n\n### Three\n\n#### Four\n\n#### Five\n\n#### Six');
-  });
-
-  it('keeps paragraphs, emphasis, strong, strikethrough, links and inline code', () => {
-    expect(
-      markdownOf(
-        '<p>Plain <em>soft</em> <strong>loud</strong> <del>gone</del> <s>struck</s> <a href="https://example.org/a">a link</a> and <code>x = 1</code>.</p><p>Second<br>line</p>',
-      ),
-    ).toBe(
-      'Plain *soft* **loud** ~~gone~~ ~~struck~~ [a link](https://example.org/a) and `x = 1`.\n\nSecond\\\nline',
-    );
-  });
-
-  it('keeps nested lists and the start of an ordered list', () => {
-    expect(
-      markdownOf(
-        '<ol start="3"><li>Three<ul><li>Inner</li><li>Inner two</li></ul></li><li>Four</li></ol>',
-      ),
-    ).toBe('3. Three\n   - Inner\n   - Inner two\n4. Four');
-  });
-
-  it('keeps quotes, code blocks with their language and rules', () => {
-    expect(
-      markdownOf(
-        '<blockquote><p>Said once.</p></blockquote><pre><code class="language-js">const a = 1;\nif (a) go();\n</code></pre><hr><pre class="language-py"><code>print(1)</code></pre><pre><code>plain</code></pre>',
-      ),
-    ).toBe(
-      '> Said once.\n\n```js\nconst a = 1;\nif (a) go();\n```\n\n---\n\n```py\nprint(1)\n```\n\n```\nplain\n```',
-    );
-  });
-
-  it('keeps a table with its header row, and cells on one line', () => {
-    expect(
-      markdownOf(
-        '<table><thead><tr><th>Name</th><th>Cost</th></tr></thead><tbody><tr><td><a href="https://example.org/">Tea</a></td><td><p>1</p><p>2</p></td></tr></tbody></table>',
-      ),
-    ).toBe(
-      [
+  itConverts([
+    {
+      what: 'turns an h1 into ## and caps deeper headings at ####',
+      html: '<h1>One</h1><h2>Two</h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six</h6>',
+      markdown: '## One\n\n## Two\n\n### Three\n\n#### Four\n\n#### Five\n\n#### Six',
+    },
+    {
+      what: 'keeps paragraphs, emphasis, strong, strikethrough, links and inline code',
+      html: '<p>Plain <em>soft</em> <strong>loud</strong> <del>gone</del> <s>struck</s> <a href="https://example.org/a">a link</a> and <code>x = 1</code>.</p><p>Second<br>line</p>',
+      markdown:
+        'Plain *soft* **loud** ~~gone~~ ~~struck~~ [a link](https://example.org/a) and `x = 1`.\n\nSecond\\\nline',
+    },
+    {
+      what: 'keeps nested lists and the start of an ordered list',
+      html: '<ol start="3"><li>Three<ul><li>Inner</li><li>Inner two</li></ul></li><li>Four</li></ol>',
+      markdown: '3. Three\n   - Inner\n   - Inner two\n4. Four',
+    },
+    {
+      what: 'keeps quotes, code blocks with their language and rules',
+      html: '<blockquote><p>Said once.</p></blockquote><pre><code class="language-js">const a = 1;\nif (a) go();\n</code></pre><hr><pre class="language-py"><code>print(1)</code></pre><pre><code>plain</code></pre>',
+      markdown:
+        '> Said once.\n\n```js\nconst a = 1;\nif (a) go();\n```\n\n---\n\n```py\nprint(1)\n```\n\n```\nplain\n```',
+    },
+    {
+      what: 'keeps a table with its header row, and cells on one line',
+      html: '<table><thead><tr><th>Name</th><th>Cost</th></tr></thead><tbody><tr><td><a href="https://example.org/">Tea</a></td><td><p>1</p><p>2</p></td></tr></tbody></table>',
+      markdown: [
         '| Name                        | Cost |',
         '| --------------------------- | ---- |',
         '| [Tea](https://example.org/) | 1 2  |',
       ].join('\n'),
-    );
-  });
-
-  it('uses the first row of a table without header cells as its header', () => {
-    expect(
-      markdownOf('<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2<br>3</td></tr></table>'),
-    ).toBe('| a | b   |\n| - | --- |\n| 1 | 2 3 |');
-  });
+    },
+    {
+      what: 'uses the first row of a table without header cells as its header',
+      html: '<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2<br>3</td></tr></table>',
+      markdown: '| a | b   |\n| - | --- |\n| 1 | 2 3 |',
+    },
+    {
+      what: 'gives an image without alt text its caption, else the words of its file name',
+      html: '<figure><img src="https://cdn.example/x.png" alt><figcaption>The harbour</figcaption></figure><img src="https://cdn.example/2021/03/old-harbour_at-dusk-300x200.jpg">',
+      markdown:
+        '![The harbour](https://cdn.example/x.png "The harbour")\n\n![old harbour at dusk](https://cdn.example/2021/03/old-harbour_at-dusk-300x200.jpg)',
+    },
+    {
+      what: "turns WordPress's footnotes block into Markdown footnotes",
+      html: '<!-- wp:paragraph --><p>Text<sup data-fn="a1b2" class="fn"><a href="#a1b2" id="a1b2-link">1</a></sup>.</p><!-- /wp:paragraph --><!-- wp:footnotes --><ol class="wp-block-footnotes"><li id="a1b2">A note. <a href="#a1b2-link" aria-label="Jump to footnote reference 1">↩︎</a></li></ol><!-- /wp:footnotes -->',
+      flavour: 'wordpress',
+      markdown: 'Text[^1].\n\n[^1]: A note.',
+    },
+    {
+      what: "turns Substack's footnotes into Markdown footnotes",
+      html: '<p>Text<a class="footnote-anchor" id="footnote-anchor-1" href="#footnote-1">1</a></p><div class="footnote"><a id="footnote-1" href="#footnote-anchor-1" class="footnote-number">1</a><div class="footnote-content"><p>The note.</p></div></div>',
+      flavour: 'substack',
+      markdown: 'Text[^1]\n\n[^1]: The note.',
+    },
+    {
+      what: "turns Ghost's footnotes into Markdown footnotes",
+      html: '<p>Claim<sup class="footnote-ref"><a href="#fn1" id="fnref1">[1]</a></sup> and more<sup class="footnote-ref"><a href="#fn2" id="fnref2">[2]</a></sup>.</p><hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list"><li id="fn1" class="footnote-item"><p>The source. <a href="#fnref1" class="footnote-backref">↩︎</a></p></li><li id="fn2" class="footnote-item"><p>Another <a href="https://example.org/">one</a>. <a href="#fnref2" class="footnote-backref">↩︎</a></p></li></ol></section>',
+      markdown:
+        'Claim[^1] and more[^2].\n\n[^1]: The source.\n\n[^2]: Another [one](https://example.org/).',
+    },
+  ]);
 
   it('puts a figure on a line of its own with its alt text and caption', () => {
     const converted = convert(
@@ -97,16 +121,6 @@ describe('htmlToMarkdown keeps the structure of a post', () => {
     expect(converted.images).toEqual([
       { url: 'https://cdn.example/a.jpg', alt: 'A red door', caption: 'Our new door' },
     ]);
-  });
-
-  it('gives an image without alt text its caption, else the words of its file name', () => {
-    expect(
-      markdownOf(
-        '<figure><img src="https://cdn.example/x.png" alt><figcaption>The harbour</figcaption></figure><img src="https://cdn.example/2021/03/old-harbour_at-dusk-300x200.jpg">',
-      ),
-    ).toBe(
-      '![The harbour](https://cdn.example/x.png "The harbour")\n\n![old harbour at dusk](https://cdn.example/2021/03/old-harbour_at-dusk-300x200.jpg)',
-    );
   });
 
   it('takes an image without src from its lazy-loading attributes or its srcset', () => {
@@ -128,34 +142,6 @@ describe('htmlToMarkdown keeps the structure of a post', () => {
       'Look\n\n![A](https://cdn.example/a.jpg)\n\nhere.\n\n![A](https://cdn.example/a.jpg)',
     );
     expect(converted.images).toEqual([{ url: 'https://cdn.example/a.jpg', alt: 'A' }]);
-  });
-
-  it("turns Ghost's footnotes into Markdown footnotes", () => {
-    const markdown = markdownOf(
-      '<p>Claim<sup class="footnote-ref"><a href="#fn1" id="fnref1">[1]</a></sup> and more<sup class="footnote-ref"><a href="#fn2" id="fnref2">[2]</a></sup>.</p><hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list"><li id="fn1" class="footnote-item"><p>The source. <a href="#fnref1" class="footnote-backref">↩︎</a></p></li><li id="fn2" class="footnote-item"><p>Another <a href="https://example.org/">one</a>. <a href="#fnref2" class="footnote-backref">↩︎</a></p></li></ol></section>',
-    );
-    expect(markdown).toBe(
-      'Claim[^1] and more[^2].\n\n[^1]: The source.\n\n[^2]: Another [one](https://example.org/).',
-    );
-    expect(siteProblems(markdown)).toEqual([]);
-  });
-
-  it("turns WordPress's footnotes block into Markdown footnotes", () => {
-    expect(
-      markdownOf(
-        '<!-- wp:paragraph --><p>Text<sup data-fn="a1b2" class="fn"><a href="#a1b2" id="a1b2-link">1</a></sup>.</p><!-- /wp:paragraph --><!-- wp:footnotes --><ol class="wp-block-footnotes"><li id="a1b2">A note. <a href="#a1b2-link" aria-label="Jump to footnote reference 1">↩︎</a></li></ol><!-- /wp:footnotes -->',
-        'wordpress',
-      ),
-    ).toBe('Text[^1].\n\n[^1]: A note.');
-  });
-
-  it("turns Substack's footnotes into Markdown footnotes", () => {
-    expect(
-      markdownOf(
-        '<p>Text<a class="footnote-anchor" id="footnote-anchor-1" href="#footnote-1">1</a></p><div class="footnote"><a id="footnote-1" href="#footnote-anchor-1" class="footnote-number">1</a><div class="footnote-content"><p>The note.</p></div></div>',
-        'substack',
-      ),
-    ).toBe('Text[^1]\n\n[^1]: The note.');
   });
 });
 
@@ -185,45 +171,40 @@ describe("htmlToMarkdown reads back the HTML of the site's own Ghost export", ()
 });
 
 describe('htmlToMarkdown keeps the members-only marker and drops other comments', () => {
-  it("makes Ghost's members-only marker the site's divider on a line of its own", () => {
-    const markdown = markdownOf(
-      '<p>For all.</p><!--members-only--><p>For members.</p><!--kg-card-begin: html--><p>More.</p><!--kg-card-end: html-->',
-    );
-    expect(markdown).toBe(`For all.\n\n${MEMBERS_DIVIDER}\n\nFor members.\n\nMore.`);
-    expect(siteProblems(markdown)).toEqual([]);
-  });
-
-  it('keeps only the first divider, and none inside a paragraph', () => {
-    expect(
-      markdownOf('<p>A<!--members-only-->B</p><!--members-only--><p>C</p><!--members-only-->'),
-    ).toBe(`AB\n\n${MEMBERS_DIVIDER}\n\nC`);
-  });
-
-  it('does not mistake a tag in the HTML for the divider', () => {
-    expect(markdownOf('<p>A</p><cohortdivider></cohortdivider><p>B</p>')).toBe('A\n\nB');
-  });
+  itConverts([
+    {
+      what: "makes Ghost's members-only marker the site's divider on a line of its own",
+      html: '<p>For all.</p><!--members-only--><p>For members.</p><!--kg-card-begin: html--><p>More.</p><!--kg-card-end: html-->',
+      markdown: `For all.\n\n${MEMBERS_DIVIDER}\n\nFor members.\n\nMore.`,
+    },
+    {
+      what: 'keeps only the first divider, and none inside a paragraph',
+      html: '<p>A<!--members-only-->B</p><!--members-only--><p>C</p><!--members-only-->',
+      markdown: `AB\n\n${MEMBERS_DIVIDER}\n\nC`,
+    },
+    {
+      what: 'does not mistake a tag in the HTML for the divider',
+      html: '<p>A</p><cohortdivider></cohortdivider><p>B</p>',
+      markdown: 'A\n\nB',
+    },
+  ]);
 });
 
 describe('htmlToMarkdown turns embeds into links', () => {
-  it('links a YouTube or Vimeo player to the video page, from an iframe or embed markup', () => {
-    expect(
-      markdownOf(
-        '<figure class="kg-card kg-embed-card"><iframe width="200" height="113" src="https://www.youtube.com/embed/hmH3XMlms8E?feature=oembed" title="Ghost editor"></iframe></figure><p><iframe src="https://player.vimeo.com/video/76979871?h=8272103f6e"></iframe></p><div class="youtube-wrap" data-attrs="{&quot;videoId&quot;:&quot;dQw4w9WgXcQ&quot;}"><div class="youtube-inner"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0"></iframe></div></div>',
-      ),
-    ).toBe(
-      '[Ghost editor](https://www.youtube.com/watch?v=hmH3XMlms8E)\n\n<https://vimeo.com/76979871>\n\n<https://www.youtube.com/watch?v=dQw4w9WgXcQ>',
-    );
-  });
-
-  it('links a tweet and a bookmark card with their titles', () => {
-    expect(
-      markdownOf(
-        '<figure class="kg-card kg-embed-card"><blockquote class="twitter-tweet"><p lang="en">Shipping today.</p>&mdash; Ghost (@Ghost) <a href="https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc">May 21, 2021</a></blockquote><script async src="https://platform.twitter.com/widgets.js"></script></figure><figure class="kg-card kg-bookmark-card"><a class="kg-bookmark-container" href="https://opensubscriptionplatforms.com/"><div class="kg-bookmark-content"><div class="kg-bookmark-title">Open Subscription Platforms</div><div class="kg-bookmark-description">A shared movement.</div></div></a></figure>',
-      ),
-    ).toBe(
-      '[Shipping today.](https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc)\n\n[Open Subscription Platforms](https://opensubscriptionplatforms.com/)',
-    );
-  });
+  itConverts([
+    {
+      what: 'links a YouTube or Vimeo player to the video page, from an iframe or embed markup',
+      html: '<figure class="kg-card kg-embed-card"><iframe width="200" height="113" src="https://www.youtube.com/embed/hmH3XMlms8E?feature=oembed" title="Ghost editor"></iframe></figure><p><iframe src="https://player.vimeo.com/video/76979871?h=8272103f6e"></iframe></p><div class="youtube-wrap" data-attrs="{&quot;videoId&quot;:&quot;dQw4w9WgXcQ&quot;}"><div class="youtube-inner"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0"></iframe></div></div>',
+      markdown:
+        '[Ghost editor](https://www.youtube.com/watch?v=hmH3XMlms8E)\n\n<https://vimeo.com/76979871>\n\n<https://www.youtube.com/watch?v=dQw4w9WgXcQ>',
+    },
+    {
+      what: 'links a tweet and a bookmark card with their titles',
+      html: '<figure class="kg-card kg-embed-card"><blockquote class="twitter-tweet"><p lang="en">Shipping today.</p>&mdash; Ghost (@Ghost) <a href="https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc">May 21, 2021</a></blockquote><script async src="https://platform.twitter.com/widgets.js"></script></figure><figure class="kg-card kg-bookmark-card"><a class="kg-bookmark-container" href="https://opensubscriptionplatforms.com/"><div class="kg-bookmark-content"><div class="kg-bookmark-title">Open Subscription Platforms</div><div class="kg-bookmark-description">A shared movement.</div></div></a></figure>',
+      markdown:
+        '[Shipping today.](https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc)\n\n[Open Subscription Platforms](https://opensubscriptionplatforms.com/)',
+    },
+  ]);
 
   it('drops any other iframe and names its host', () => {
     const converted = convert(
@@ -324,27 +305,22 @@ describe("htmlToMarkdown removes Substack's widgets and keeps its images and aud
     expect(converted.dropped).toEqual(['button (subscribe, share or comment)', 'subscribe widget']);
   });
 
-  it('keeps a captioned image container as an image with its caption', () => {
-    expect(
-      markdownOf(
-        '<div class="captioned-image-container"><figure><a class="image-link image2" href="https://substackcdn.com/image/fetch/big.png"><picture><source type="image/webp" srcset="https://substackcdn.com/image/fetch/w_424/a.webp 424w"><img src="https://substackcdn.com/image/fetch/w_1456/a.png" data-attrs="{&quot;src&quot;:&quot;https://bucketeer.s3.amazonaws.com/public/images/a.png&quot;,&quot;alt&quot;:null}" alt=""></picture><div class="image-link-expand"><svg><path d="M0"></path></svg></div></a><figcaption class="image-caption">The market at noon</figcaption></figure></div>',
-        'substack',
-      ),
-    ).toBe(
-      '![The market at noon](https://bucketeer.s3.amazonaws.com/public/images/a.png "The market at noon")',
-    );
-  });
-
-  it('links a podcast or audio embed to what it plays', () => {
-    expect(
-      markdownOf(
-        '<div class="native-audio-embed" data-attrs="{&quot;url&quot;:&quot;https://x.substack.com/api/v1/audio/upload/ep1.mp3&quot;,&quot;label&quot;:&quot;Episode 1&quot;}"></div><iframe class="spotify-wrap" src="https://open.spotify.com/embed/episode/4rOoJ6Egrf8K2IrywzwOMk"></iframe><audio controls src="https://cdn.example/ep2.mp3"></audio>',
-        'substack',
-      ),
-    ).toBe(
-      '[Episode 1](https://x.substack.com/api/v1/audio/upload/ep1.mp3)\n\n<https://open.spotify.com/episode/4rOoJ6Egrf8K2IrywzwOMk>\n\n[Audio](https://cdn.example/ep2.mp3)',
-    );
-  });
+  itConverts([
+    {
+      what: 'keeps a captioned image container as an image with its caption',
+      html: '<div class="captioned-image-container"><figure><a class="image-link image2" href="https://substackcdn.com/image/fetch/big.png"><picture><source type="image/webp" srcset="https://substackcdn.com/image/fetch/w_424/a.webp 424w"><img src="https://substackcdn.com/image/fetch/w_1456/a.png" data-attrs="{&quot;src&quot;:&quot;https://bucketeer.s3.amazonaws.com/public/images/a.png&quot;,&quot;alt&quot;:null}" alt=""></picture><div class="image-link-expand"><svg><path d="M0"></path></svg></div></a><figcaption class="image-caption">The market at noon</figcaption></figure></div>',
+      flavour: 'substack',
+      markdown:
+        '![The market at noon](https://bucketeer.s3.amazonaws.com/public/images/a.png "The market at noon")',
+    },
+    {
+      what: 'links a podcast or audio embed to what it plays',
+      html: '<div class="native-audio-embed" data-attrs="{&quot;url&quot;:&quot;https://x.substack.com/api/v1/audio/upload/ep1.mp3&quot;,&quot;label&quot;:&quot;Episode 1&quot;}"></div><iframe class="spotify-wrap" src="https://open.spotify.com/embed/episode/4rOoJ6Egrf8K2IrywzwOMk"></iframe><audio controls src="https://cdn.example/ep2.mp3"></audio>',
+      flavour: 'substack',
+      markdown:
+        '[Episode 1](https://x.substack.com/api/v1/audio/upload/ep1.mp3)\n\n<https://open.spotify.com/episode/4rOoJ6Egrf8K2IrywzwOMk>\n\n[Audio](https://cdn.example/ep2.mp3)',
+    },
+  ]);
 });
 
 describe("htmlToMarkdown removes Medium's repeats and section markup", () => {

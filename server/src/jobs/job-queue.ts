@@ -53,9 +53,10 @@ export interface Queue<T extends object> {
   send(data: T, options?: { startAfter?: Date; retryLimit?: number }): Promise<void>;
   /**
    * Jobs whose ids are the caller's (a job whose id exists already is not added again), inside
-   * `tx` when given, so that they commit, or not, with the rows they stand for.
+   * `tx` when given, so that they commit, or not, with the rows they stand for; each from
+   * `startAfter` when it says.
    */
-  insert(jobs: { id: string; data: T }[], tx?: Tx): Promise<void>;
+  insert(jobs: { id: string; data: T; startAfter?: Date }[], tx?: Tx): Promise<void>;
   fetch(batchSize: number): Promise<Job<T>[]>;
   complete(ids: string[]): Promise<void>;
   /** Back on the queue for its retry (or failed for good after the last). */
@@ -170,7 +171,7 @@ export function createJobQueue(pool: pg.Pool, options: JobQueueOptions): JobQueu
         },
         async insert(jobs, tx) {
           if (jobs.length === 0) return;
-          const rows = jobs.map(({ id, data }) => ({ id, name, data }));
+          const rows = jobs.map(({ id, data, startAfter }) => ({ id, name, data, startAfter }));
           const started = await start();
           if (!tx) await started.insert(rows);
           else {

@@ -23,7 +23,8 @@ interface Logger {
 
 export interface MailerOptions {
   smtpUrl: string | undefined;
-  from: string;
+  /** The sender, or how to say it at each send (the publication's title of the moment). */
+  from: string | (() => string);
   log: Logger;
   /**
    * Keep this many SMTP connections open and reuse them (bulk sending). Without it each mail opens
@@ -86,7 +87,8 @@ export function createMailer(options: MailerOptions): Mailer {
     : nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS });
   return {
     async send(mail) {
-      await transport.sendMail({ from: options.from, ...mail });
+      const { from } = options;
+      await transport.sendMail({ from: typeof from === 'string' ? from : from(), ...mail });
     },
     close() {
       transport.close();

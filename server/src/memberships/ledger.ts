@@ -43,12 +43,14 @@ export const newLedgerChange = (): LedgerChange => ({
 const LIVE = [...LIVE_SUBSCRIPTION_STATUSES];
 
 /**
- * An upsert's condition for a payment's state (an entitlement's, a gift's, a seat funding's): it
- * follows the newest read of the charge, except that a state taken back (refunded, lost in a
+ * The upsert of a payment's row (an entitlement, a gift, a seat funding) when it is read again: its
+ * state follows the newest read of the charge, except that a state taken back (refunded, lost in a
  * dispute) stays taken back whatever arrives after.
  */
-export const newerStateOf = (table: string) =>
-  `${table}.state NOT IN ('refunded', 'revoked')
+export const onConflictNewerState = (table: string) =>
+  `ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
+                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
+     WHERE ${table}.state NOT IN ('refunded', 'revoked')
        AND ${table}.state IS DISTINCT FROM EXCLUDED.state
        AND (EXCLUDED.state IN ('refunded', 'revoked')
             OR ${table}."stateReadAt" <= EXCLUDED."stateReadAt")`;
@@ -175,9 +177,7 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
                                "trialEmail", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
              CASE WHEN $15 THEN (SELECT email FROM users WHERE id = $2) END, now())
-     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
-                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE ${newerStateOf('entitlements')}`,
+     ${onConflictNewerState('entitlements')}`,
     [
       row.id,
       row.userId,

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
-import { isLastTry, type Job, type JobQueue, type Queue } from '../jobs/job-queue.js';
+import {
+  isLastTry,
+  type Job,
+  type JobQueue,
+  type Queue,
+  type QueuePolicy,
+} from '../jobs/job-queue.js';
 import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
 import { classifySmtpFailure, type Mailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
@@ -17,17 +23,12 @@ import type { UnsubscribeTokens } from './tokens.js';
 /** After 3 permanent refusals in a row an address is `bouncing` and gets no more mail. */
 export const BOUNCE_AFTER = 3;
 
-export interface QueueTimings {
-  /** Tries after the first for a temporary (4xx) failure; the waits double each time. */
-  retryLimit: number;
-  /** Seconds before the first retry (then about 2×, 4×, … with jitter). */
-  retryDelaySeconds: number;
-  /**
-   * A job still running after this long is taken as its worker's death and tried again (the job
-   * queue checks every `maintenanceSeconds`): so a crashed worker's deliveries resume within a
-   * minute even when no sender restarts.
-   */
-  expireSeconds: number;
+/**
+ * The issue queue's policy (retries for a temporary (4xx) failure; the expiry after which a crashed
+ * worker's deliveries resume, within a minute even when no sender restarts) and how often the job
+ * queue looks for expired jobs.
+ */
+export interface QueueTimings extends QueuePolicy {
   maintenanceSeconds: number;
 }
 

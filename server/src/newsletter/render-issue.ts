@@ -8,15 +8,40 @@ import { imageSizes, parseUploadUrl, uploadUrl } from '../../../contract/images.
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import type { SiteSettings } from '../../../contract/site-settings.js';
 import { TEST_COPY_DELIVERY, isTrackableUrl, type MailTracking } from './tracking.js';
 
 export interface IssueMailSite {
   siteUrl: string;
+  /** The publication's title (its settings' now, or SITE_NAME's for the command line). */
   siteName: string;
+  /** The publication's logo as an absolute address, shown above the issue; none: its name. */
+  logoUrl?: string | null;
+  /** The settings' footer text, at the foot of every issue. */
+  footerText?: string;
+  /** The settings' accent (`#rrggbb`): the bar above the issue and the edge of its cards. */
+  accentColor?: string;
   /** The address of the List-Unsubscribe mailto (MAIL_FROM's). */
   unsubscribeMailbox: string;
   /** An open pixel and links through the site in the HTML part; none when NEWSLETTER_TRACKING=off. */
   tracking?: MailTracking;
+}
+
+/**
+ * The site as the publication's settings say now (its title, logo, footer text and accent): a
+ * send started after a rename says the new name.
+ */
+export function issueMailSiteWith(
+  site: Omit<IssueMailSite, 'siteName'>,
+  settings: Pick<SiteSettings, 'title' | 'logo' | 'footerText' | 'accentColor'>,
+): IssueMailSite {
+  return {
+    ...site,
+    siteName: settings.title,
+    logoUrl: settings.logo && `${site.siteUrl}${settings.logo}`,
+    footerText: settings.footerText,
+    accentColor: settings.accentColor,
+  };
 }
 
 /** What differs per recipient: filled into the rendered issue by `issueMailFor`. */
@@ -258,6 +283,7 @@ export function renderIssue(
   site: IssueMailSite,
 ): RenderedIssue {
   const { siteUrl, siteName } = site;
+  const footerText = site.footerText?.trim() ?? '';
   const webUrl = `${siteUrl}${issue.path ?? NEWSLETTER_PATHS.issue(issue.slug)}`;
   const unsubscribeUrl = `${siteUrl}${NEWSLETTER_PATHS.unsubscribe}#token=${TOKEN}`;
   const date = new Date(`${issue.publishedAt}T00:00:00Z`).toLocaleDateString('en-US', {
@@ -266,23 +292,26 @@ export function renderIssue(
     month: 'long',
     day: 'numeric',
   });
+  const accent =
+    site.accentColor && /^#[0-9a-fA-F]{6}$/.test(site.accentColor) ? site.accentColor : null;
+  const cardStyle = accent ? `${STYLE.card}border-left:4px solid ${accent};` : STYLE.card;
   const cards = issue.articles
     .map(
       (article) =>
-        `<a href="${escapeHtml(siteUrl + article.path)}" style="${STYLE.card}"><p style="${STYLE.cardTitle}">${escapeHtml(article.title)}</p><p style="${STYLE.cardSummary}">${escapeHtml(article.summary)}</p></a>`,
+        `<a href="${escapeHtml(siteUrl + article.path)}" style="${cardStyle}"><p style="${STYLE.cardTitle}">${escapeHtml(article.title)}</p><p style="${STYLE.cardSummary}">${escapeHtml(article.summary)}</p></a>`,
     )
     .join('\n');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(issue.title)}</title></head>
-<body style="${STYLE.body}"><div style="${STYLE.wrapper}">
-<p style="${STYLE.eyebrow}">${escapeHtml(siteName)} newsletter · ${escapeHtml(date)}</p>
+<body style="${STYLE.body}"><div style="${STYLE.wrapper}${accent ? `border-top:6px solid ${accent};` : ''}">
+${site.logoUrl ? `<p style="margin:8px 0 16px;"><a href="${escapeHtml(`${siteUrl}/`)}"><img src="${escapeHtml(site.logoUrl)}" alt="${escapeHtml(siteName)}" height="48" style="display:block;height:48px;width:auto;max-width:100%;border:0;"></a></p>\n` : ''}<p style="${STYLE.eyebrow}">${escapeHtml(siteName)} newsletter · ${escapeHtml(date)}</p>
 <h1 style="${STYLE.title}">${escapeHtml(issue.title)}</h1>
 ${blockHtml(issue.body.children, siteUrl)}
 ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards}` : ''}
 <div style="${STYLE.footer}">
 <p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter. <a href="${escapeHtml(webUrl)}" style="${STYLE.link}">Read it on the site</a>.</p>
 <p style="margin:0;"><a href="${unsubscribeUrl}" style="${STYLE.link}">Unsubscribe</a> in one click.</p>
-</div></div></body></html>
+${footerText ? `<p style="margin:8px 0 0;white-space:pre-line;">${escapeHtml(footerText)}</p>\n` : ''}</div></div></body></html>
 `;
   const cardText = issue.articles
     .map((article) => `- ${article.title}: ${siteUrl}${article.path}`)
@@ -293,6 +322,7 @@ ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards
     blockText(issue.body.children, siteUrl),
     cardText ? `Read on ${siteName}:\n${cardText}` : '',
     `--\nYou get this because you subscribed to the ${siteName} newsletter.\nRead it on the site: ${webUrl}\nUnsubscribe in one click: ${unsubscribeUrl}`,
+    footerText,
   ]
     .filter(Boolean)
     .join('\n\n');

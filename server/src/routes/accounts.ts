@@ -3,13 +3,15 @@ import accountRoutes from './account/index.js';
 import accountPaymentRoutes from './account/payments.js';
 import authRoutes from './auth/index.js';
 import passkeyRoutes from './auth/passkeys.js';
+import { siteNamed } from '../http/site-named.js';
 
 /** Accounts: registering, signing in (password, link, code, passkey), and /account's requests. */
 const accounts: FastifyPluginAsync = async (app) => {
   const { config } = app;
-  const site = { siteUrl: config.siteUrl, siteName: config.siteName };
-  await app.register(authRoutes, { ...site, graceDays: config.membership.graceDays });
-  await app.register(passkeyRoutes, { ...site, graceDays: config.membership.graceDays });
+  // Their mails name the site as its settings do when each is sent.
+  const site = siteNamed(app, { graceDays: config.membership.graceDays });
+  await app.register(authRoutes, site);
+  await app.register(passkeyRoutes, site);
   await app.register(accountRoutes, site);
   await app.register(accountPaymentRoutes);
 };

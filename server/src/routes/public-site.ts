@@ -12,7 +12,9 @@ import searchRoutes from './search/index.js';
 import sessionRoutes from './session/index.js';
 import siteDataRoutes from './site-data/index.js';
 import siteFileRoutes from './site-files/index.js';
+import siteLookRoutes from './site-files/site-look.js';
 import uploadedImageRoutes from './uploads/index.js';
+import { siteNamed } from '../http/site-named.js';
 
 /**
  * What any visitor's browser asks of the API and of the site's files: health, the run-time
@@ -23,14 +25,14 @@ import uploadedImageRoutes from './uploads/index.js';
  */
 const publicSite: FastifyPluginAsync = async (app) => {
   const { config } = app;
-  const site = { siteUrl: config.siteUrl, siteName: config.siteName };
   await app.register(healthRoutes);
   await app.register(configRoutes, { config });
   await app.register(sessionRoutes);
   await app.register(siteDataRoutes);
-  await app.register(siteFileRoutes, site);
+  await app.register(siteFileRoutes, { siteUrl: config.siteUrl });
+  await app.register(siteLookRoutes, { store: app.imageStore });
   await app.register(searchRoutes);
-  await app.register(newsletterRoutes, { ...site, sessionSecret: config.sessionSecret });
+  await app.register(newsletterRoutes, siteNamed(app, { sessionSecret: config.sessionSecret }));
   await app.register(newsletterIssueRoutes);
   await app.register(newsletterTrackingRoutes, {
     siteUrl: config.siteUrl,

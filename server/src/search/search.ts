@@ -1,5 +1,15 @@
 import type pg from 'pg';
-import { postPath, type PostKind, type PostVisibility } from '../../../contract/posts.js';
+import {
+  kindSection,
+  postPath,
+  type PostKind,
+  type PostVisibility,
+} from '../../../contract/posts.js';
+import {
+  specialSectionSlugs,
+  type SiteSection,
+  type SpecialList,
+} from '../../../contract/sections.js';
 import type { ExcerptPart, SearchResult } from '../../../contract/search.js';
 import { queryWords } from '../../../contract/search.js';
 import { isoDay } from '../content/post-row.js';
@@ -84,12 +94,19 @@ export async function searchPosts(
     const statement = await searchStatement(tx, query, limit);
     if (!statement) return [];
     const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
-    // An article is at its section's slug (contract/sections.ts).
-    const sections = await tx.query<{ name: string; slug: string }>(
-      `SELECT "name", "slug" FROM "sections" WHERE "lists" = 'articles'`,
+    // An article is at its section's slug, a campaign, boycott or resource list at its kind's
+    // section (contract/sections.ts), by the name the owners gave it.
+    const sections = await tx.query<Pick<SiteSection, 'name' | 'slug' | 'lists'>>(
+      `SELECT "name", "slug", "lists" FROM "sections" ORDER BY "position", "id"`,
     );
-    const slugs = new Map(sections.rows.map((row) => [row.name, row.slug]));
-    return rows.map((row) => resultOf(row, slugs));
+    const places: SectionPlaces = {
+      slugs: new Map(
+        sections.rows.filter((row) => row.lists === 'articles').map((row) => [row.name, row.slug]),
+      ),
+      special: specialSectionSlugs(sections.rows),
+      names: new Map(sections.rows.map((row) => [row.lists, row.name])),
+    };
+    return rows.map((row) => resultOf(row, places));
   });
 }
 
@@ -303,8 +320,22 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
-function resultOf(row: ResultRow, sectionSlugs: ReadonlyMap<string, string>): SearchResult {
-  const where = postPath({ kind: row.kind, slug: row.slug, category: row.category }, sectionSlugs);
+/** Where the sections are: articles' by name, each special kind's, and each kind's name. */
+interface SectionPlaces {
+  slugs: ReadonlyMap<string, string>;
+  special: ReadonlyMap<SpecialList, string>;
+  /** The name of the section of each special kind. */
+  names: ReadonlyMap<string, string>;
+}
+
+function resultOf(row: ResultRow, places: SectionPlaces): SearchResult {
+  const where = postPath(
+    { kind: row.kind, slug: row.slug, category: row.category },
+    places.slugs,
+    places.special,
+  );
+  const lists = kindSection(row.kind);
+  const sectionName = lists && places.names.get(lists);
   const dated = row.kind === 'article' || row.kind === 'campaign' || row.kind === 'newsletter';
   return {
     id: row.id,
@@ -312,7 +343,7 @@ function resultOf(row: ResultRow, sectionSlugs: ReadonlyMap<string, string>): Se
     title: row.title,
     // An item of a list: its place in the list (each has the slug as its id).
     path: LISTED_KINDS.has(row.kind) ? `${where}#${row.slug}` : where,
-    section: SECTION_LABELS[row.kind] ?? row.category ?? '',
+    section: sectionName ?? SECTION_LABELS[row.kind] ?? row.category ?? '',
     publishedAt: dated && row.publishedAt ? isoDay(row.publishedAt) : null,
     ...(row.visibility === 'members' && { membersOnly: true as const }),
     excerpt: excerptParts(row.excerpt),

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/transaction.js';
-import { lockUserId, newerStateOf, recomputeMembership } from '../memberships/ledger.js';
+import { lockUserId, onConflictNewerState, recomputeMembership } from '../memberships/ledger.js';
 import type { SeatFundingFact } from '../memberships/payment-facts.js';
 import { SEAT_DAYS } from '../../../contract/seat-rules.js';
 
@@ -23,9 +23,7 @@ export async function recordSeatFunding(tx: Tx, fact: SeatFundingFact): Promise<
                                 "amountCents", currency, "paidAt", state, "stateReason",
                                 "stateReadAt", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
-     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, "stateReason" = EXCLUDED."stateReason",
-                                    "stateReadAt" = EXCLUDED."stateReadAt", "updatedAt" = now()
-     WHERE ${newerStateOf('seat_fundings')}`,
+     ${onConflictNewerState('seat_fundings')}`,
     [
       fact.fundingId,
       fact.paymentIntentId,

@@ -36,17 +36,29 @@ export function renderRobotsTxt(siteUrl: string): string {
   ].join('\n');
 }
 
-/** The web manifest (W3C Web App Manifest): the deployment's name, the build's colours and icons. */
-export function renderWebManifest(index: SiteIndex, siteName: string): string {
+/** What the web manifest says: the publication's settings, the site's background and icons. */
+export interface WebManifest {
+  name: string;
+  description: string;
+  lang: string;
+  themeColor: string;
+  backgroundColor: string;
+  icons: readonly { src: string; sizes: string; type: string }[];
+}
+
+/** The web manifest (W3C Web App Manifest): the publication's name, words, colour and icons. */
+export function renderWebManifest(site: WebManifest): string {
   const manifest = {
-    name: siteName,
-    short_name: siteName,
+    name: site.name,
+    short_name: site.name,
+    ...(site.description && { description: site.description }),
+    lang: site.lang,
     start_url: '/',
     scope: '/',
     display: 'standalone',
-    theme_color: index.manifest.themeColor,
-    background_color: index.manifest.backgroundColor,
-    icons: index.manifest.icons,
+    theme_color: site.themeColor,
+    background_color: site.backgroundColor,
+    icons: site.icons,
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

@@ -8,6 +8,8 @@ export interface RssChannel {
   link: string;
   /** The feed's own address, absolute (RSS best practice: `atom:link rel="self"`). */
   self: string;
+  /** The publication's language, a BCP 47 tag (`en`, `fr-CA`). */
+  language: string;
 }
 
 /**
@@ -51,7 +53,7 @@ export function renderRssFeed(
     `    ${textElement('title', channel.title)}`,
     `    ${textElement('link', channel.link)}`,
     `    ${textElement('description', channel.description)}`,
-    '    <language>en</language>',
+    `    ${textElement('language', channel.language)}`,
     ...(newest ? [`    ${textElement('lastBuildDate', toRfc822(newest))}`] : []),
     `    <atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
     ...items,

@@ -1,5 +1,4 @@
 import type { PostComments } from '../../../contract/site-data.js';
-import { paths } from '../../../contract/site-paths.js';
 import { readCommentsVersion, type Db } from '../comments/comment-store.js';
 import { listPostComments } from '../comments/comments.js';
 import type { SiteContent } from '../content/site-content.js';
@@ -52,8 +51,14 @@ function findCommentedPosts(content: SiteContent, path: string): CommentedPost[]
     id: post.id,
     membersOnly: post.membersOnly === true,
   });
-  if (path === paths.directAction) return content.campaigns.map(of);
-  if (path === paths.collective) return content.boycotts.map(of);
+  // The campaigns' and the boycotts' lists, where their sections are.
+  const { specialSlugs } = content;
+  if (specialSlugs.has('campaigns') && path === `/${specialSlugs.get('campaigns')}`) {
+    return content.campaigns.map(of);
+  }
+  if (specialSlugs.has('boycotts') && path === `/${specialSlugs.get('boycotts')}`) {
+    return content.boycotts.map(of);
+  }
   for (const [category, slug] of content.sectionSlugs) {
     const section = `/${slug}/`;
     if (!path.startsWith(section)) continue;

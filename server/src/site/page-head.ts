@@ -1,21 +1,29 @@
-import { PRERENDER_SITE_URL, type PageHead } from '../../../contract/prerendered.js';
+import { createHash } from 'node:crypto';
+import { PRERENDER_SITE_URL, type PageHead, escapeHtml } from '../../../contract/prerendered.js';
 import { PRERENDER_SITE_NAME, PRERENDER_SITE_NAME_IN_JSON } from '../../../contract/site-name.js';
 import { SITE_FILE_PATHS, type SiteIndex } from '../../../contract/site-index.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import { parseUploadUrl, shareImageUrl } from '../../../contract/images.js';
+import type { SiteSettings } from '../../../contract/site-settings.js';
 import type { ArtworkTheme } from '../content/generate-artwork.js';
+import { iconVersion, siteIconUrl } from './site-look.js';
 import { OG_HEIGHT, OG_WIDTH } from './og-image.js';
 
 // What a page says about itself in its <head>: title, description, canonical link, Open Graph and
 // Twitter tags, JSON-LD and its 1200×630 preview image. Absolute addresses use PRERENDER_SITE_URL
 // and the site's name PRERENDER_SITE_NAME (PRERENDER_SITE_NAME_IN_JSON in JSON-LD): the server
-// fills in SITE_URL and SITE_NAME once the page is drawn (contract/prerendered.ts).
+// fills in SITE_URL and the settings' title once the page is drawn (contract/prerendered.ts). The
+// rest of what the publication's settings say of it (its language, tagline and logo) is `look`.
 
 const SITE_NAME = PRERENDER_SITE_NAME;
 
+/** What a page's head says of the publication, from its settings (contract/site-settings.ts). */
+export type HeadLook = Pick<SiteSettings, 'title' | 'description' | 'language' | 'logo' | 'icon'>;
+
 /**
- * A page's link preview (server/src/site/og-images.ts draws it when first asked). It never names
- * the site, so one image serves a site renamed later.
+ * A page's link preview (server/src/site/og-images.ts draws it when first asked). Only the home
+ * page's names the site (its title and tagline): its address carries their `version`, so a
+ * rename is a new image for the share cards' caches too.
  */
 export interface PreviewImage {
   /** Its path without the leading slash, e.g. `og/health.png`. */
@@ -24,9 +32,9 @@ export interface PreviewImage {
   theme: ArtworkTheme;
   eyebrow: string;
   title: string;
+  version?: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /**
  * JSON inside <script>: no `</script>` can end it early; the site's name is marked for the server to
  * fill in escaped for JSON, not for HTML.
@@ -42,9 +50,26 @@ function sharedPhoto(head: PageHead): string | undefined {
   return photo ? `${PRERENDER_SITE_URL}${shareImageUrl(photo)}` : undefined;
 }
 
-export function describePage(path: string, head: PageHead, index: SiteIndex) {
+/** The publication's logo for JSON-LD: its uploaded logo, else its icon, else the build's. */
+function logoOf(look: HeadLook): string {
+  const icon = iconVersion(look);
+  return `${PRERENDER_SITE_URL}${look.logo ?? (icon ? siteIconUrl(icon, 180) : '/apple-touch-icon.png')}`;
+}
+
+export function describePage(
+  path: string,
+  head: PageHead,
+  index: SiteIndex,
+  look: HeadLook,
+): { preview: PreviewImage; jsonLd: object[] } {
   const site = PRERENDER_SITE_URL;
-  const organization = { '@type': 'Organization', name: SITE_NAME, url: `${site}/` };
+  const inLanguage = look.language;
+  const organization = {
+    '@type': 'Organization',
+    name: SITE_NAME,
+    url: `${site}/`,
+    ...(look.logo && { logo: logoOf(look) }),
+  };
   const article = index.articles.find((item) => item.path === path);
   const section = index.sections.find((item) => item.path === path);
   const issue = index.newsletters.find((item) => item.path === path);
@@ -74,6 +99,7 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
         {
           '@context': 'https://schema.org',
           '@type': 'Article',
+          inLanguage,
           headline: article.title,
           description: article.summary,
           datePublished: article.publishedAt,
@@ -113,6 +139,7 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
         {
           '@context': 'https://schema.org',
           '@type': 'Article',
+          inLanguage,
           headline: issue.title,
           description: issue.summary,
           datePublished: issue.publishedAt,
@@ -139,12 +166,13 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
         artworkSeed: 'newsletter',
         theme: 'collective',
         eyebrow: 'Newsletter',
-        title: 'New guides, campaigns worth backing and one thing to do each week',
+        title: 'Every issue, newest first',
       } satisfies PreviewImage,
       jsonLd: [
         {
           '@context': 'https://schema.org',
           '@type': 'CollectionPage',
+          inLanguage,
           name: head.name,
           description: head.description,
           url: `${site}${path}`,
@@ -179,23 +207,32 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
       ],
     };
   }
+  // The publication's own words: its name above its tagline (or its name alone).
+  const homeTitle = look.description.trim() || look.title;
   const home: PreviewImage = {
     file: 'og/home.png',
     artworkSeed: 'home',
     theme: 'wealth',
-    eyebrow: 'For Millennials and Gen Z',
-    title: 'Trusted guides, causes to back and free learning for Millennials and Gen Z',
+    eyebrow: look.title,
+    title: homeTitle,
+    version: createHash('sha256')
+      .update(`${look.title}\n${homeTitle}`)
+      .digest('base64url')
+      .slice(0, 12),
   };
   if (path === '/') {
     return {
       preview: home,
       jsonLd: [
-        { '@context': 'https://schema.org', '@type': 'WebSite', name: SITE_NAME, url: `${site}/` },
         {
           '@context': 'https://schema.org',
-          ...organization,
-          logo: `${site}/apple-touch-icon.png`,
+          '@type': 'WebSite',
+          name: SITE_NAME,
+          url: `${site}/`,
+          inLanguage,
+          ...(look.description && { description: look.description }),
         },
+        { '@context': 'https://schema.org', ...organization, logo: logoOf(look) },
       ],
     };
   }
@@ -213,8 +250,8 @@ export function describePage(path: string, head: PageHead, index: SiteIndex) {
 }
 
 /** The tags a page adds to index.html's head; `data-page-head` lets the browser drop them later. */
-export function headTags(path: string, head: PageHead, index: SiteIndex) {
-  const { preview, jsonLd } = describePage(path, head, index);
+export function headTags(path: string, head: PageHead, index: SiteIndex, look: HeadLook) {
+  const { preview, jsonLd } = describePage(path, head, index, look);
   const url = `${PRERENDER_SITE_URL}${path}`;
   const title = head.name;
   const meta = (attribute: 'property' | 'name', key: string, value: string | undefined) =>
@@ -222,7 +259,9 @@ export function headTags(path: string, head: PageHead, index: SiteIndex) {
   const og = head.openGraph;
   // A post's feature photo, as its 1200×630 share copy; else the drawn title card.
   const photo = sharedPhoto(head);
-  const image = photo ?? `${PRERENDER_SITE_URL}/${preview.file}`;
+  const image =
+    photo ??
+    `${PRERENDER_SITE_URL}/${preview.file}${preview.version ? `?v=${preview.version}` : ''}`;
   const imageAlt = (photo && og?.image?.alt) || title;
   const section = index.sections.find((item) => item.path === path);
   const feed = (title: string, feedPath: string) =>

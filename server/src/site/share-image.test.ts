@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPost, buildStaff, type Member } from '#test/factories';
+import { gradientPhoto } from '#test/test-photos';
 import { withSite, type Site } from '#test/with-site';
 
 // Sharing a post shows its cover: an article with a feature photo names the photo's 1200×630 share
@@ -14,21 +15,10 @@ const OWNER = 'owner@example.com';
 const SITE = 'https://members.example.org';
 
 /** A landscape photo of 3000×2000 with some texture, as a JPEG. */
-function landscapePhoto(): Promise<Buffer> {
-  const width = 3000;
-  const height = 2000;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    const x = (i / 3) % width;
-    const y = Math.floor(i / 3 / width);
-    pixels[i] = (x * 255) / width;
-    pixels[i + 1] = (y * 255) / height;
-    pixels[i + 2] = (x * 7 + y * 13) % 256;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
+const landscapePhoto = () =>
+  gradientPhoto(3000, 2000, (x, y) => (x * 7 + y * 13) % 256)
     .jpeg({ quality: 85 })
     .toBuffer();
-}
 
 /** A meta tag's content in a page's head, by its property or name. */
 function metaOf(html: string, key: string): string | undefined {

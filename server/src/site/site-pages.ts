@@ -9,9 +9,11 @@ import { fillPrerenderedPage, type PageHead } from '../../../contract/prerendere
 import {
   SITE_DATA_ELEMENT_ID,
   SITE_NAVIGATION_ELEMENT_ID,
+  SITE_SETTINGS_ELEMENT_ID,
   type SiteData,
 } from '../../../contract/site-data.js';
 import type { SiteIndex } from '../../../contract/site-index.js';
+import type { SiteSettings } from '../../../contract/site-settings.js';
 import type { SiteContent } from '../content/site-content.js';
 import type { PageCommentsData } from './page-comments.js';
 import { differsForMembers, siteDataFor, type Reader } from '../content/site-data.js';
@@ -23,6 +25,7 @@ import {
   type Css,
   type PreviewImage,
 } from './page-head.js';
+import { applyLook, markDescription } from './site-look.js';
 
 /** The app built for Node (dist/ssr/entry-server.js): one page as HTML from its content. */
 type RenderPage = (path: string, data: SiteData) => Promise<{ html: string; head: PageHead }>;
@@ -53,7 +56,6 @@ export interface SitePagesOptions {
   /** The app built for Node (dist/ssr). */
   ssrDir: string;
   siteUrl: string;
-  siteName: string;
   /**
    * Whether Stripe keys are set: pages say so on <html> (`data-payments="off"`), so their CSS can
    * leave no room for a payment form before any script runs.
@@ -69,6 +71,9 @@ interface Generation {
   known: Set<string>;
   /** The bare shell with this content's navigation. */
   shell: Page;
+  /** The desk's shell, and the one asking staff to prove their address first. */
+  deskShell: Buffer;
+  deskVerifyShell: Buffer;
   /**
    * Each page drawn once, when first asked for, until the content changes, or the comments it
    * shows do (`comments`: the key of those it was drawn with, site/page-comments.ts).
@@ -94,8 +99,6 @@ export class SitePages {
     private readonly css: Css,
     private readonly renderPage: RenderPage,
     content: SiteContent,
-    readonly deskShell: Buffer,
-    readonly deskVerifyShell: Buffer,
   ) {
     this.generation = this.generationOf(content);
   }
@@ -105,23 +108,12 @@ export class SitePages {
     const templateFile = join(options.clientDir, 'index.html');
     const ssrEntry = join(options.ssrDir, 'entry-server.js');
     if (!existsSync(templateFile) || !existsSync(ssrEntry)) return null;
-    const template = await readFile(templateFile, 'utf8');
+    const template = markDescription(await readFile(templateFile, 'utf8'));
     const css = await readStylesheet(options.clientDir, template);
     const { renderPage } = (await import(pathToFileURL(ssrEntry).href)) as {
       renderPage: RenderPage;
     };
-    const shell = finishPage(options, 200, template);
-    const marked = (mark: string) =>
-      Buffer.from(shell.signedIn.html.toString().replace(/<html\b/, () => `<html ${mark}`));
-    return new SitePages(
-      options,
-      template,
-      css,
-      renderPage,
-      content,
-      marked('data-desk'),
-      marked('data-desk="verify-address"'),
-    );
+    return new SitePages(options, template, css, renderPage, content);
   }
 
   /** Draw every page from this content from now on. */
@@ -143,6 +135,16 @@ export class SitePages {
    */
   get shell(): Page {
     return this.generation.shell;
+  }
+
+  /** The desk's shell, for staff. */
+  get deskShell(): Buffer {
+    return this.generation.deskShell;
+  }
+
+  /** The shell asking staff to prove their address before the desk opens. */
+  get deskVerifyShell(): Buffer {
+    return this.generation.deskVerifyShell;
   }
 
   /** Whether `path` is one of the site's public pages (the sitemap's). */
@@ -205,15 +207,20 @@ export class SitePages {
    * published version, and what it shows is what was drawn.
    */
   async drawPreview(content: SiteContent, path: string, reader: Reader): Promise<string> {
-    const data = { navigation: content.navigation, ...siteDataFor(content, path, reader) };
-    const { html, head } = await this.renderPage(path, data);
-    const { tags } = headTags(path, head, content.index);
-    const page = composePage(this.template, html, head, tags, this.css)
+    const data = {
+      navigation: content.navigation,
+      settings: content.settings,
+      ...siteDataFor(content, path, reader),
+    };
+    const drawn = await this.renderPage(path, data);
+    const head = withTagline(path, drawn.head, content.settings);
+    const { tags } = headTags(path, head, content.index, content.settings);
+    const page = composePage(this.template, drawn.html, head, tags, this.css)
       .replace(/<script\b[^>]*type="module"[^>]*><\/script>\s*/g, '')
       .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/g, '');
-    const filled = fillPrerenderedPage(page, {
+    const filled = fillPrerenderedPage(applyLook(page, content.settings), {
       url: this.options.siteUrl,
-      name: this.options.siteName,
+      name: content.settings.title,
     });
     return reader === 'member' ? filled.replace(/<html\b/, '<html data-signed-in') : filled;
   }
@@ -244,16 +251,22 @@ export class SitePages {
     address = path,
   ): Promise<Page> {
     // Every page draws the navbar and footer from the navigation, whatever its screen's data.
-    const data: SiteData = { navigation: generation.content.navigation, ...screen };
-    const { html, head } = await this.renderPage(address, data);
-    const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index);
-    const page = composePage(this.template, html, head, tags, this.css).replace(
+    const data: SiteData = {
+      navigation: generation.content.navigation,
+      settings: generation.content.settings,
+      ...screen,
+    };
+    const { settings } = generation.content;
+    const drawn = await this.renderPage(address, data);
+    const head = withTagline(path, drawn.head, settings);
+    const { tags } = headTags(path === NOT_FOUND ? '/404' : path, head, generation.index, settings);
+    const page = composePage(this.template, drawn.html, head, tags, this.css).replace(
       '<div id="root">',
       () =>
         `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>\n    <div id="root">`,
     );
     return {
-      ...finishPage(this.options, status ?? head.status, page),
+      ...finishPage(this.options, settings, status ?? head.status, page),
       forMember: reader === 'member',
     };
   }
@@ -262,18 +275,32 @@ export class SitePages {
     const { index } = content;
     const previews = new Map<string, PreviewImage>();
     for (const { path } of index.pages) {
-      const { preview } = describePage(path, { title: '', name: '', status: 200 }, index);
+      const { preview } = describePage(
+        path,
+        { title: '', name: '', status: 200 },
+        index,
+        content.settings,
+      );
       previews.set(preview.file, preview);
     }
-    const navigation = `<script type="application/json" id="${SITE_NAVIGATION_ELEMENT_ID}">${jsonForScript(content.navigation)}</script>`;
+    const navigation =
+      `<script type="application/json" id="${SITE_NAVIGATION_ELEMENT_ID}">${jsonForScript(content.navigation)}</script>\n    ` +
+      `<script type="application/json" id="${SITE_SETTINGS_ELEMENT_ID}">${jsonForScript(content.settings)}</script>`;
+    const shell = finishPage(
+      this.options,
+      content.settings,
+      200,
+      this.template.replace('<div id="root">', () => `${navigation}\n    <div id="root">`),
+    );
+    const bare = finishPage(this.options, content.settings, 200, this.template);
+    const marked = (mark: string) =>
+      Buffer.from(bare.signedIn.html.toString().replace(/<html\b/, () => `<html ${mark}`));
     return {
       content,
       index,
-      shell: finishPage(
-        this.options,
-        200,
-        this.template.replace('<div id="root">', () => `${navigation}\n    <div id="root">`),
-      ),
+      shell,
+      deskShell: marked('data-desk'),
+      deskVerifyShell: marked('data-desk="verify-address"'),
       known: new Set(index.pages.map((page) => page.path)),
       drawn: new Map(),
       previews,
@@ -286,9 +313,27 @@ const NOT_FOUND = '/this-page-does-not-exist';
 /** The key of the not-found page sent with 410 (never a path: paths start with /). */
 const GONE = 'gone';
 
-/** A page with this deployment's address and name, each way it is sent. */
-function finishPage(options: SitePagesOptions, status: number, template: string): Page {
-  let text = fillPrerenderedPage(template, { url: options.siteUrl, name: options.siteName });
+/**
+ * The home page describes itself with the publication's tagline, where the settings have one
+ * (its head, share card and JSON-LD alike).
+ */
+function withTagline(path: string, head: PageHead, settings: SiteSettings): PageHead {
+  return path === '/' && settings.description.trim()
+    ? { ...head, description: settings.description }
+    : head;
+}
+
+/** A page with this deployment's address and the settings' name and look, each way it is sent. */
+function finishPage(
+  options: SitePagesOptions,
+  settings: SiteSettings,
+  status: number,
+  template: string,
+): Page {
+  let text = fillPrerenderedPage(applyLook(template, settings), {
+    url: options.siteUrl,
+    name: settings.title,
+  });
   if (!options.paymentsEnabled) text = text.replace(/<html\b/, '<html data-payments="off"');
   return {
     status,

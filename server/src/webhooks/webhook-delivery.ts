@@ -3,7 +3,7 @@ import https from 'node:https';
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import { openSecret, type KeySecrets } from '../integrations/integrations.js';
-import { isLastTry, type JobQueue } from '../jobs/job-queue.js';
+import { isLastTry, type JobQueue, type QueuePolicy } from '../jobs/job-queue.js';
 import type { PostEventSubject } from '../outbox/webhook-events.js';
 import { resolveTarget, type ResolvedTarget } from './safe-target.js';
 import { signWebhook } from './webhook-signature.js';
@@ -27,9 +27,7 @@ export const WEBHOOK_SENDERS = 4;
 /** What is read of a receiver's answer before the connection is dropped: Ghost ignores it. */
 export const WEBHOOK_ANSWER_BYTES = 4_096;
 
-export interface WebhookTimings {
-  retryLimit: number;
-  retryDelaySeconds: number;
+export interface WebhookTimings extends Pick<QueuePolicy, 'retryLimit' | 'retryDelaySeconds'> {
   /** How often a server looks for deliveries recorded by another (or missed). */
   pollMs: number;
   /** One attempt's whole time: connecting, sending, the status and the answer's first bytes. */

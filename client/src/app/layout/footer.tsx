@@ -1,25 +1,41 @@
 import { Link } from '../../lib/router';
 import { paths, policyPages } from '../../config/paths';
 import { sectionPath } from '../../../../contract/sections';
-import { useSiteName } from '../../lib/site-name';
 import { useSiteNavigation } from '../../lib/site-navigation';
+import { useSiteSettings } from '../../lib/site-settings';
+import { paragraphsOf } from '../../lib/plain-text';
 import { NavigationLink } from './navigation-link';
 
 /** Offers to pay: gone on a site without payments (styles.css, `.for-sale`). */
 const FOR_SALE = new Set<string>([paths.gift, paths.payItForward]);
 
 export default function Footer() {
-  const siteName = useSiteName();
+  const { title: siteName, footerText, socialLinks } = useSiteSettings();
   const { sections, links } = useSiteNavigation();
   return (
     <footer className="footer">
       <div className="footer__inner">
         <div className="footer__about">
           <p className="footer__brand">{siteName}</p>
-          <p>
-            Trusted health and money guides, causes to back and free learning for Millennials and
-            Gen Z.
-          </p>
+          {/* The publisher's words (settings), as text: nothing in them is markup. */}
+          {paragraphsOf(footerText).map((paragraph, at) => (
+            <p key={at} className="footer__text">
+              {paragraph}
+            </p>
+          ))}
+          {socialLinks.length > 0 && (
+            <ul className="footer__social" aria-label={`${siteName} elsewhere`}>
+              {socialLinks.map((link, at) => (
+                <li key={at}>
+                  {/* The publication's own profiles: `me`, which those sites read to verify them. */}
+                  <a href={link.url} target="_blank" rel="noopener noreferrer me">
+                    {link.label}
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
         <nav aria-label="Sections" className="footer__column">
           <h2 className="footer__heading">Sections</h2>
@@ -57,7 +73,7 @@ export default function Footer() {
           </ul>
         </nav>
         <p className="footer__note">
-          © {new Date().getFullYear()} {siteName}. Built for Millennials and Gen Z.
+          © {new Date().getFullYear()} {siteName}.
         </p>
       </div>
     </footer>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { sectionPath, type SiteSection } from '../../../../contract/sections';
@@ -6,10 +6,15 @@ import { useSiteNavigation } from '../../lib/site-navigation';
 import { NavigationLink } from './navigation-link';
 import { JoinButton } from '../../components/join-button';
 import { useSession } from '../../lib/session/session-context';
-import { useSiteConfig } from '../../lib/site-config';
-import { useSiteName } from '../../lib/site-name';
+import { useSiteSettings } from '../../lib/site-settings';
 import { ExternalLink } from '../../components/external-link';
 import { useScrolledPast } from './use-scrolled-past';
+
+// A logo brings its own chunk (its sizes, contract/images.ts): a site without one does without it;
+// with one, the server's HTML shows it until the chunk hydrates it.
+const SiteLogo = lazy(() =>
+  import('../../components/site-logo').then((module) => ({ default: module.SiteLogo })),
+);
 
 /** The seed's threshold: the navbar turns solid once scrolled more than 99 px. */
 export const SOLID_NAVBAR_AFTER_PX = 99;
@@ -25,8 +30,11 @@ export function Navbar() {
   const { sentinelRef, scrolled: solid } = useScrolledPast<HTMLDivElement>();
   const location = useLocation();
   const { user, status } = useSession();
-  const social = useSiteConfig()?.social;
-  const siteName = useSiteName();
+  const {
+    title: siteName,
+    logo,
+    socialLinks: [social],
+  } = useSiteSettings();
   const { sections, links } = useSiteNavigation();
   const toggleRef = useRef<HTMLButtonElement>(null);
   // The menu remembers the navigation it was opened on (every navigation, even to the page being
@@ -68,7 +76,12 @@ export function Navbar() {
         <div className={className} data-testid="navbar">
           <nav className="navbar__inner" aria-label="Main">
             <Link className="navbar__brand" to={paths.home}>
-              {siteName}
+              {logo && (
+                <Suspense fallback={null}>
+                  <SiteLogo src={logo} />
+                </Suspense>
+              )}
+              <span className="navbar__name">{siteName}</span>
             </Link>
             <NavbarSearch />
             <button
@@ -107,7 +120,7 @@ export function Navbar() {
                   .map((link) => (
                     <NavigationLink key={link.id} link={link} className="navbar__link" />
                   ))}
-                {/* The operator's profile (SOCIAL_URL), named by its host; no link without one. */}
+                {/* The publication's first profile elsewhere (settings); no link without one. */}
                 {social && (
                   <ExternalLink href={social.url} className="navbar__social">
                     {social.label}

@@ -7,7 +7,7 @@ import { LazyCommentsSection } from '../../features/comments/lazy-comments-secti
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
 import { Link, useParams } from '../../lib/router';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
-import { ArticleCard } from '../../features/content/components/article-card';
+import { ArticleCardGrid } from '../../features/content/components/article-card';
 import { PostBody } from '../../features/content/components/post-body';
 import { Byline } from '../../features/content/components/byline';
 import type { ArticleCategory } from '../../features/content/types';
@@ -111,13 +111,7 @@ function ArticleScreen({
       {more.length > 0 && (
         <aside className="more" aria-labelledby="more-title">
           <h2 id="more-title">Related reading</h2>
-          <ul className="card-grid" role="list">
-            {more.map((item) => (
-              <li key={item.id}>
-                <ArticleCard article={item} headingLevel={3} />
-              </li>
-            ))}
-          </ul>
+          <ArticleCardGrid articles={more} />
         </aside>
       )}
     </>

@@ -3,7 +3,7 @@ import type { ArticleSummary } from '../../../../contract/content-types';
 import { parseUploadUrl, srcsetOf } from '../../../../contract/images';
 import { ExternalLink } from '../../components/external-link';
 import { PageMasthead } from '../../components/page-masthead';
-import { ArticleCard } from '../../features/content/components/article-card';
+import { ArticleCardGrid } from '../../features/content/components/article-card';
 import { useDocumentHead } from '../../lib/document-head';
 import { useParams } from '../../lib/router';
 import { useSiteData } from '../../lib/site-data';
@@ -63,13 +63,7 @@ function AuthorScreen({
       <div className="page-body topic-page">
         <section aria-labelledby="author-articles">
           <h2 id="author-articles">Articles</h2>
-          <ul className="card-grid" role="list">
-            {articles.map((article, index) => (
-              <li key={article.id}>
-                <ArticleCard article={article} headingLevel={3} priority={index === 0} />
-              </li>
-            ))}
-          </ul>
+          <ArticleCardGrid articles={articles} firstPriority />
         </section>
         <p className="topic-page__feed">
           <a href={authorFeedPath(author.slug)}>Follow {author.name} by RSS</a>

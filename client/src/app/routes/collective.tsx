@@ -5,13 +5,14 @@ import { useSiteData } from '../../lib/site-data';
 import { bodyKey } from '../../../../contract/site-data';
 
 /**
- * /collective: boycotts, why they began, what to support instead and what happened, and the story
- * behind one when it has one.
+ * The boycotts' section (the samples' /collective, Collective Action): why each began, what to
+ * support instead and what happened, and the story behind one when it has one. `name`: the
+ * section's.
  */
-export default function CollectiveRoute() {
+export default function CollectiveRoute({ name }: { name: string }) {
   const { boycotts = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
   return (
-    <ScreenWithIntro screen="collective" title="Collective Action" eyebrow="Boycotts">
+    <ScreenWithIntro screen="collective" title={name} eyebrow="Boycotts">
       <div className="boycott-list">
         {boycotts.map((boycott) => {
           const said = comments[boycott.id];

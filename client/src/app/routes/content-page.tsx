@@ -1,13 +1,13 @@
 import { MarkdownContent } from '../../components/markdown-content';
 import { PageMasthead } from '../../components/page-masthead';
-import { paths, policyPages } from '../../config/paths';
+import { policyPages } from '../../config/paths';
 import { ArticleCard } from '../../features/content/components/article-card';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { ContentCard } from '../../features/content/components/content-card';
 import type { PageCopy, RelatedItem } from '../../features/content/types';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
-import { useSectionColor } from '../../lib/site-navigation';
+import { useSectionColor, useSpecialListPath } from '../../lib/site-navigation';
 import { useSiteData } from '../../lib/site-data';
 import NotFoundRoute from './not-found';
 
@@ -67,6 +67,7 @@ function relatedKey(item: RelatedItem): string {
 
 function RelatedCard({ item }: { item: RelatedItem }) {
   const resourcesTone = useSectionColor('resources');
+  const resourcesPath = useSpecialListPath('resources');
   switch (item.kind) {
     case 'article':
       return <ArticleCard article={item.article} headingLevel={3} />;
@@ -76,7 +77,7 @@ function RelatedCard({ item }: { item: RelatedItem }) {
       return (
         <ContentCard
           title={item.group.category}
-          href={`${paths.empowerment}#${item.group.slug}`}
+          href={`${resourcesPath}#${item.group.slug}`}
           image={item.group.heroImage}
           tone={resourcesTone}
           eyebrow={`${item.group.resourceCount} free resources`}

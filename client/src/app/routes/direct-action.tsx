@@ -10,19 +10,20 @@ import { useDocumentHead } from '../../lib/document-head';
 import { useSiteData } from '../../lib/site-data';
 
 /**
- * /direct-action: fundraising campaigns, each opening its own site in a new tab, and the story
- * behind it under its card when it has one.
+ * The campaigns' section (the samples' /direct-action, Direct Action): fundraising campaigns,
+ * each opening its own site in a new tab, and the story behind it under its card when it has
+ * one. `name`: the section's.
  */
-export default function DirectActionRoute() {
+export default function DirectActionRoute({ name }: { name: string }) {
   const { campaigns = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
   // The intro is the publisher's: the description of the section that lists the campaigns.
   const intro =
     useSiteNavigation().sections.find((section) => section.lists === 'campaigns')?.description ??
     '';
-  useDocumentHead('Direct Action', intro);
+  useDocumentHead(name, intro);
   return (
     <>
-      <PageMasthead eyebrow="Campaigns" title="Direct Action" lede={intro} />
+      <PageMasthead eyebrow="Campaigns" title={name} lede={intro} />
       <div className="page-body">
         <NewestFirstList
           items={campaigns}

@@ -11,7 +11,7 @@ import { useSiteData } from '../../lib/site-data';
 export function NewsletterArchive() {
   const siteName = useSiteName();
   const { newsletters = [] } = useSiteData();
-  const description = `Every issue of the ${siteName} newsletter: new guides, campaigns worth backing and one thing to do each week. Members get their own issues too.`;
+  const description = `Every issue of the ${siteName} newsletter. Members get their own issues too.`;
   useDocumentHead('Newsletter', description);
   return (
     <>

@@ -6,7 +6,7 @@ import { bodyKey } from '../../../../contract/site-data';
 import { MarkdownContent } from '../../components/markdown-content';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ArticleCard } from '../../features/content/components/article-card';
+import { ArticleCardGrid } from '../../features/content/components/article-card';
 import { Byline } from '../../features/content/components/byline';
 import { MembersOnlyIssue } from '../../features/newsletter/members-only-issue';
 import { NewsletterSignup } from '../../features/newsletter/newsletter-signup';
@@ -67,13 +67,7 @@ function IssueScreen({
       {cards.length > 0 && (
         <aside className="more" aria-labelledby="issue-articles-title">
           <h2 id="issue-articles-title">In this issue</h2>
-          <ul className="card-grid" role="list">
-            {cards.map((article) => (
-              <li key={article.id}>
-                <ArticleCard article={article} headingLevel={3} />
-              </li>
-            ))}
-          </ul>
+          <ArticleCardGrid articles={cards} />
         </aside>
       )}
       <NewsletterSignup heading="Get the next issue by mail" />

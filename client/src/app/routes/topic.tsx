@@ -2,7 +2,7 @@ import type { ArticleSummary, Campaign } from '../../../../contract/content-type
 import { topicFeedPath, type Topic } from '../../../../contract/topics';
 import { BackLink, PageMasthead } from '../../components/page-masthead';
 import { paths } from '../../config/paths';
-import { ArticleCard } from '../../features/content/components/article-card';
+import { ArticleCardGrid } from '../../features/content/components/article-card';
 import { CampaignCard } from '../../features/content/components/campaign-card';
 import { useDocumentHead } from '../../lib/document-head';
 import { useParams } from '../../lib/router';
@@ -40,13 +40,7 @@ function TopicScreen({
         {articles.length > 0 && (
           <section aria-labelledby="topic-articles">
             <h2 id="topic-articles">Articles</h2>
-            <ul className="card-grid" role="list">
-              {articles.map((article, index) => (
-                <li key={article.id}>
-                  <ArticleCard article={article} headingLevel={3} priority={index === 0} />
-                </li>
-              ))}
-            </ul>
+            <ArticleCardGrid articles={articles} firstPriority />
           </section>
         )}
         {campaigns.length > 0 && (

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
-import { FormField } from '../../components/form-field';
+import { EmailField, FormError, FormField } from '../../components/form-field';
 import { AccountScreen } from './account-screen';
-import { EmailField, FormError, PasswordField } from './fields';
+import { PasswordField } from './fields';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';

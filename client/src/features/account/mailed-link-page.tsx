@@ -6,7 +6,7 @@ import { describeFailure } from '../../lib/api-client';
 import { useSession } from '../../lib/session/session-context';
 import { useTokenFromAddress } from '../../lib/use-token-from-address';
 import { AccountScreen } from './account-screen';
-import { FormError } from './fields';
+import { FormError } from '../../components/form-field';
 import { takeReturnPath } from './return-path';
 import { useFormSubmit } from './use-form-submit';
 import type { FieldErrors } from './validation';

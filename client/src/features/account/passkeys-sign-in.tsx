@@ -1,4 +1,4 @@
-import { FormError } from './fields';
+import { FormError } from '../../components/form-field';
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { User } from '../../../../contract/api';
 import { ApiError } from '../../lib/api-client';

@@ -1,6 +1,5 @@
-import { FormError } from './fields';
 import { useState, type FormEvent } from 'react';
-import { FormField } from '../../components/form-field';
+import { FormError, FormField } from '../../components/form-field';
 import { describeFailure } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { useLoadOnMount } from '../../lib/use-load-on-mount';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
-import { EmailField, FormError } from './fields';
+import { EmailField, FormError } from '../../components/form-field';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';

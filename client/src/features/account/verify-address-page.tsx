@@ -5,7 +5,7 @@ import { describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSession } from '../../lib/session/session-context';
 import { AccountScreen } from './account-screen';
-import { FormError } from './fields';
+import { FormError } from '../../components/form-field';
 import { requestSignInLink } from './account-api';
 import { rememberReturnPath } from './return-path';
 

@@ -1,10 +1,12 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { COMMENTER_NAME_MAX, type CommentViewer } from '../../../../contract/comments';
+import { FormError } from '../../components/form-field';
 import { paths } from '../../config/paths';
-import { describeFailure } from '../../lib/api-client';
 import { Link, useLocation } from '../../lib/router';
 import { useSession } from '../../lib/session/session-context';
+import { useRequest } from '../../lib/use-request';
 import { saveCommenterName } from './comments-api';
+import { UNREACHABLE } from './comment-form';
 
 /**
  * What stands where a reader writes, before they may: for a visitor (and in the server's HTML,
@@ -54,30 +56,23 @@ export function CommentGate({
 function NameForm({ onNamed }: { onNamed(name: string): void }) {
   const id = useId();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, busy, run } = useRequest(UNREACHABLE);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
       setProblem('Write the name your comments will show.');
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    try {
-      const saved = await saveCommenterName(trimmed);
-      onNamed(saved.name);
-    } catch (error) {
-      setProblem(describeFailure(error, 'Could not reach the server. Try again.'));
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      () => saveCommenterName(trimmed),
+      (saved) => onNamed(saved.name),
+    );
   }
 
   return (
-    <form className="comment-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="comment-form" onSubmit={submit} noValidate>
       <label htmlFor={`${id}-name`}>Your name</label>
       <p id={`${id}-hint`} className="comment-form__hint">
         Your comments show it beside what you write.
@@ -91,11 +86,7 @@ function NameForm({ onNamed }: { onNamed(name: string): void }) {
         aria-describedby={problem ? `${id}-problem` : `${id}-hint`}
         onChange={(event) => setName(event.target.value)}
       />
-      {problem && (
-        <p id={`${id}-problem`} className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FormError id={`${id}-problem`} message={problem} />
       <p className="button-row">
         <button type="submit" className="button" disabled={busy}>
           {busy ? 'Saving…' : 'Save name'}

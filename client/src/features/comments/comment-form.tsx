@@ -2,13 +2,16 @@ import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_LENGTH } from '../../../../contract/comments';
 import { ApiError, describeFailure } from '../../lib/api-client';
 
+/** What a commenter is told when the server did not answer. */
+export const UNREACHABLE = 'Could not reach the server. Try again.';
+
 /** What to tell a commenter when the server refused, in words (a flood's wait included). */
 export function describeCommentFailure(error: unknown): string {
   if (error instanceof ApiError && error.status === 429) {
     const seconds = error.retryAfterSeconds ?? 60;
     return `You are commenting too fast. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
   }
-  return describeFailure(error, 'Could not reach the server. Try again.');
+  return describeFailure(error, UNREACHABLE);
 }
 
 /**

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { REPORT_REASON_MAX } from '../../../../contract/comments';
-import { describeFailure } from '../../lib/api-client';
+import { FormError } from '../../components/form-field';
+import { useRequest } from '../../lib/use-request';
 import { reportComment } from './comments-api';
 import '../../components/dialog.css';
+import { UNREACHABLE } from './comment-form';
 
 /**
  * "Report this comment": why, in the reader's words, sent to the publisher's desk. A native modal
@@ -23,30 +25,26 @@ export function ReportDialog({
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, busy, run } = useRequest(UNREACHABLE);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
   }, []);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = reason.trim();
     if (!trimmed) {
       setProblem('Say what is wrong with it.');
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    try {
-      await reportComment(commentId, trimmed);
-      onReported();
-      dialog.current?.close();
-    } catch (error) {
-      setProblem(describeFailure(error, 'Could not reach the server. Try again.'));
-      setBusy(false);
-    }
+    void run(
+      () => reportComment(commentId, trimmed),
+      () => {
+        onReported();
+        dialog.current?.close();
+      },
+    );
   }
 
   return createPortal(
@@ -56,7 +54,7 @@ export function ReportDialog({
       aria-labelledby={`${id}-title`}
       onClose={(event) => event.target === event.currentTarget && onClose()}
     >
-      <form onSubmit={(event) => void submit(event)} noValidate className="comment-form">
+      <form onSubmit={submit} noValidate className="comment-form">
         <h2 id={`${id}-title`}>Report {author}’s comment</h2>
         <label htmlFor={`${id}-reason`}>Why should the publisher look at it?</label>
         <textarea
@@ -68,11 +66,7 @@ export function ReportDialog({
           aria-describedby={problem ? `${id}-problem` : undefined}
           onChange={(event) => setReason(event.target.value)}
         />
-        {problem && (
-          <p id={`${id}-problem`} className="form-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <FormError id={`${id}-problem`} message={problem} />
         <p className="button-row">
           <button type="submit" className="button" disabled={busy}>
             {busy ? 'Sending…' : 'Send report'}

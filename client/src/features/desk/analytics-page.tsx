@@ -4,6 +4,7 @@ import { Link, useSearchParams } from '../../lib/router';
 import analyticsCss from './analytics-page.css?inline';
 import { ANALYTICS_RANGES, fetchAnalytics, rangeDates, type AnalyticsRange } from './analytics-api';
 import { formatMoney, formatShortDate } from './desk-format';
+import { DeskTable } from './desk-table';
 import { describeError, useDeskData } from './use-desk-data';
 import { ViewsChart } from './views-chart';
 
@@ -94,38 +95,37 @@ function Figures({
         {posts.length === 0 ? (
           <p>No post was read in this range.</p>
         ) : (
-          <table className="desk-table desk-table--numbers desk-table--cards">
-            <caption>Ranked by views</caption>
-            <thead>
-              <tr>
-                <th scope="col">Post</th>
-                <th scope="col">Views</th>
-                <th scope="col">Visitors</th>
-                {conversions && <th scope="col">Signups</th>}
-                {conversions && <th scope="col">Paid conversions</th>}
-                {money && <th scope="col">Revenue</th>}
+          <DeskTable
+            numbers
+            cards
+            caption="Ranked by views"
+            columns={[
+              'Post',
+              'Views',
+              'Visitors',
+              conversions && 'Signups',
+              conversions && 'Paid conversions',
+              money && 'Revenue',
+            ]}
+          >
+            {posts.map((post) => (
+              <tr key={post.postId}>
+                <th scope="row">
+                  <Link to={`/desk/posts/${post.postId}`}>{post.title}</Link>
+                  <span className="desk-analytics__path">{post.path}</span>
+                </th>
+                <td data-label="Views">{number(post.views)}</td>
+                <td data-label="Visitors">{number(post.visitors)}</td>
+                {conversions && <td data-label="Signups">{number(post.signups ?? 0)}</td>}
+                {conversions && (
+                  <td data-label="Paid conversions">{number(post.paidConversions ?? 0)}</td>
+                )}
+                {money && (
+                  <td data-label="Revenue">{formatMoney(post.revenueCents ?? 0, currency)}</td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {posts.map((post) => (
-                <tr key={post.postId}>
-                  <th scope="row">
-                    <Link to={`/desk/posts/${post.postId}`}>{post.title}</Link>
-                    <span className="desk-analytics__path">{post.path}</span>
-                  </th>
-                  <td data-label="Views">{number(post.views)}</td>
-                  <td data-label="Visitors">{number(post.visitors)}</td>
-                  {conversions && <td data-label="Signups">{number(post.signups ?? 0)}</td>}
-                  {conversions && (
-                    <td data-label="Paid conversions">{number(post.paidConversions ?? 0)}</td>
-                  )}
-                  {money && (
-                    <td data-label="Revenue">{formatMoney(post.revenueCents ?? 0, currency)}</td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DeskTable>
         )}
       </section>
 
@@ -135,25 +135,20 @@ function Figures({
           Named by a link’s <code>?ref=</code> or <code>utm_source</code>, else by the site the
           reader came from; “Direct” when neither says.
         </p>
-        <table className="desk-table desk-table--numbers desk-table--cards">
-          <caption>Ranked by visitors</caption>
-          <thead>
-            <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Visitors</th>
-              {conversions && <th scope="col">Signups</th>}
+        <DeskTable
+          numbers
+          cards
+          caption="Ranked by visitors"
+          columns={['Source', 'Visitors', conversions && 'Signups']}
+        >
+          {sources.map((source) => (
+            <tr key={source.source}>
+              <th scope="row">{source.source}</th>
+              <td data-label="Visitors">{number(source.visitors)}</td>
+              {conversions && <td data-label="Signups">{number(source.signups ?? 0)}</td>}
             </tr>
-          </thead>
-          <tbody>
-            {sources.map((source) => (
-              <tr key={source.source}>
-                <th scope="row">{source.source}</th>
-                <td data-label="Visitors">{number(source.visitors)}</td>
-                {conversions && <td data-label="Signups">{number(source.signups ?? 0)}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DeskTable>
       </section>
     </>
   );

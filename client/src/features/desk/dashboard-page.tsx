@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
 import type { DeskDashboard } from '../../../../contract/desk-api';
 import { fetchDashboard } from './desk-api';
+import { DeskTable } from './desk-table';
 import { formatDateTime, formatMoney, formatMonth, formatWeek } from './desk-format';
 import { FlowChart } from './flow-chart';
+import { SampleContentPanel } from './sample-content-panel';
 import { describeError, useDeskData } from './use-desk-data';
 
 const GREEN = '#0f6b52';
@@ -15,6 +17,7 @@ export default function DashboardPage() {
   return (
     <section aria-labelledby="dashboard-title">
       <h1 id="dashboard-title">Dashboard</h1>
+      <SampleContentPanel />
       {dashboard.state === 'loading' && <p className="desk__loading">Loading…</p>}
       {dashboard.state === 'error' && <p role="alert">{describeError(dashboard.error)}</p>}
       {dashboard.state === 'ready' && <Figures dashboard={dashboard.data} />}
@@ -84,29 +87,20 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
           formatValue={(value) => String(Math.round(value))}
           wholeNumbers
         />
-        <div className="desk-scroll">
-          <table className="desk-table desk-table--numbers">
-            <caption>Weeks from Monday (UTC)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Week of</th>
-                <th scope="col">New</th>
-                <th scope="col">Lost</th>
-                <th scope="col">Members at its end</th>
-              </tr>
-            </thead>
-            <tbody>
-              {dashboard.weeks.map((week) => (
-                <tr key={week.start}>
-                  <th scope="row">{formatWeek(week.start)}</th>
-                  <td>{week.newMembers}</td>
-                  <td>{week.lostMembers}</td>
-                  <td>{week.members}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DeskTable
+          numbers
+          caption="Weeks from Monday (UTC)"
+          columns={['Week of', 'New', 'Lost', 'Members at its end']}
+        >
+          {dashboard.weeks.map((week) => (
+            <tr key={week.start}>
+              <th scope="row">{formatWeek(week.start)}</th>
+              <td>{week.newMembers}</td>
+              <td>{week.lostMembers}</td>
+              <td>{week.members}</td>
+            </tr>
+          ))}
+        </DeskTable>
       </section>
 
       <section className="desk-section" aria-labelledby="monthly-title">
@@ -116,41 +110,37 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
           summary={`Over the last ${dashboard.months.length} months, ${money(revenue)} was paid.`}
           formatValue={(value) => money(Math.round(value * 100)).replace(/\.00$/, '')}
         />
-        <div className="desk-scroll">
-          <table className="desk-table desk-table--numbers">
-            <caption>Calendar months (UTC)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Payments</th>
-                <th scope="col">Revenue</th>
-                <th scope="col">One-time</th>
-                <th scope="col">Monthly</th>
-                <th scope="col">Yearly</th>
-                <th scope="col">Gifts</th>
-                <th scope="col">Seats</th>
-                <th scope="col">Refunded</th>
-                <th scope="col">Lost in disputes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {dashboard.months.map((month) => (
-                <tr key={month.start}>
-                  <th scope="row">{formatMonth(month.start)}</th>
-                  <td>{month.payments}</td>
-                  <td>{money(month.revenueCents)}</td>
-                  <td>{money(month.revenueByPlan.oneTime)}</td>
-                  <td>{money(month.revenueByPlan.monthly)}</td>
-                  <td>{money(month.revenueByPlan.yearly)}</td>
-                  <td>{money(month.revenueByPlan.gift)}</td>
-                  <td>{money(month.revenueByPlan.seats)}</td>
-                  <td>{money(month.refundedCents)}</td>
-                  <td>{money(month.disputeLostCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DeskTable
+          numbers
+          caption="Calendar months (UTC)"
+          columns={[
+            'Month',
+            'Payments',
+            'Revenue',
+            'One-time',
+            'Monthly',
+            'Yearly',
+            'Gifts',
+            'Seats',
+            'Refunded',
+            'Lost in disputes',
+          ]}
+        >
+          {dashboard.months.map((month) => (
+            <tr key={month.start}>
+              <th scope="row">{formatMonth(month.start)}</th>
+              <td>{month.payments}</td>
+              <td>{money(month.revenueCents)}</td>
+              <td>{money(month.revenueByPlan.oneTime)}</td>
+              <td>{money(month.revenueByPlan.monthly)}</td>
+              <td>{money(month.revenueByPlan.yearly)}</td>
+              <td>{money(month.revenueByPlan.gift)}</td>
+              <td>{money(month.revenueByPlan.seats)}</td>
+              <td>{money(month.refundedCents)}</td>
+              <td>{money(month.disputeLostCents)}</td>
+            </tr>
+          ))}
+        </DeskTable>
         {dashboard.otherCurrencies.length > 0 && (
           <p className="desk__note">
             Not counted above, paid in other currencies:{' '}
@@ -172,59 +162,46 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
             <strong>{newsletter.confirmedMembers}</strong> of them members now
           </li>
         </ul>
-        <table className="desk-table desk-table--numbers">
-          <caption>Addresses on the list, by state</caption>
-          <thead>
-            <tr>
-              <th scope="col">State</th>
-              <th scope="col">Addresses</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <th scope="row">Subscribed (confirmed)</th>
-              <td>{newsletter.confirmed}</td>
-            </tr>
-            <tr>
-              <th scope="row">Confirmation pending</th>
-              <td>{newsletter.pending}</td>
-            </tr>
-            <tr>
-              <th scope="row">Unsubscribed</th>
-              <td>{newsletter.unsubscribed}</td>
-            </tr>
-            <tr>
-              <th scope="row">Bouncing (mail to it fails)</th>
-              <td>{newsletter.bouncing}</td>
-            </tr>
-          </tbody>
-        </table>
+        <DeskTable
+          numbers
+          caption="Addresses on the list, by state"
+          columns={['State', 'Addresses']}
+        >
+          <tr>
+            <th scope="row">Subscribed (confirmed)</th>
+            <td>{newsletter.confirmed}</td>
+          </tr>
+          <tr>
+            <th scope="row">Confirmation pending</th>
+            <td>{newsletter.pending}</td>
+          </tr>
+          <tr>
+            <th scope="row">Unsubscribed</th>
+            <td>{newsletter.unsubscribed}</td>
+          </tr>
+          <tr>
+            <th scope="row">Bouncing (mail to it fails)</th>
+            <td>{newsletter.bouncing}</td>
+          </tr>
+        </DeskTable>
       </section>
 
       {dashboard.offers.length > 0 && (
         <section className="desk-section" aria-labelledby="offers-title">
           <h2 id="offers-title">Offers</h2>
-          <div className="desk-scroll">
-            <table className="desk-table desk-table--numbers">
-              <caption>Payments that redeemed each offer, and what they brought</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Code</th>
-                  <th scope="col">Redemptions</th>
-                  <th scope="col">Revenue</th>
-                </tr>
-              </thead>
-              <tbody>
-                {dashboard.offers.map((offer) => (
-                  <tr key={offer.code}>
-                    <th scope="row">{offer.code}</th>
-                    <td>{offer.redemptions}</td>
-                    <td>{money(offer.revenueCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            numbers
+            caption="Payments that redeemed each offer, and what they brought"
+            columns={['Code', 'Redemptions', 'Revenue']}
+          >
+            {dashboard.offers.map((offer) => (
+              <tr key={offer.code}>
+                <th scope="row">{offer.code}</th>
+                <td>{offer.redemptions}</td>
+                <td>{money(offer.revenueCents)}</td>
+              </tr>
+            ))}
+          </DeskTable>
         </section>
       )}
 
@@ -233,24 +210,15 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
         {dashboard.perks.length === 0 ? (
           <p className="desk__empty">No perk claimed yet.</p>
         ) : (
-          <table className="desk-table desk-table--numbers">
-            <thead>
-              <tr>
-                <th scope="col">Perk</th>
-                <th scope="col">Claims</th>
-                <th scope="col">Last 30 days</th>
+          <DeskTable numbers columns={['Perk', 'Claims', 'Last 30 days']}>
+            {dashboard.perks.map((perk) => (
+              <tr key={perk.perkId}>
+                <th scope="row">{perk.title}</th>
+                <td>{perk.claims}</td>
+                <td>{perk.last30Days}</td>
               </tr>
-            </thead>
-            <tbody>
-              {dashboard.perks.map((perk) => (
-                <tr key={perk.perkId}>
-                  <th scope="row">{perk.title}</th>
-                  <td>{perk.claims}</td>
-                  <td>{perk.last30Days}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DeskTable>
         )}
       </section>
     </>

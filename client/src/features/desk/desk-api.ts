@@ -18,7 +18,8 @@ import type {
   DeskTopic,
 } from '../../../../contract/desk-api';
 import { DESK_API } from '../../../../contract/constants';
-import type { PostJson, PostKind, PostStatus } from '../../../../contract/posts';
+import type { PostListStatus } from '../../../../contract/post-bulk';
+import type { PostJson, PostKind } from '../../../../contract/posts';
 import { ApiError, apiRequest } from '../../lib/api-client';
 
 /** The desk's API (contract/desk-api.ts). Every call answers 404 to anyone who is not staff. */
@@ -91,13 +92,16 @@ export const sendPasswordReset = (id: string): ActionResult =>
 export interface PostSearch {
   q: string;
   kind: PostKind | '';
-  status: PostStatus | '';
+  /** `deleted`: the Trash. */
+  status: PostListStatus | '';
 }
 
 /** One page of the posts list; `nextCursor` asks for the next one (null: this is the last). */
 export interface PostsPage {
   posts: PostJson[];
   nextCursor: string | null;
+  /** How many posts the search finds in all. */
+  total: number;
 }
 
 export const fetchPosts = (

@@ -15,6 +15,8 @@ import { CommentsPage } from './comments-page';
 import { PostsPage } from './posts-page';
 import { TopicsPage } from './topics-page';
 import { SectionsPage } from './sections-page';
+import { HomePage } from './home-page';
+import { SettingsPage } from './settings-page';
 import { PlansPage } from './plans-page';
 import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
@@ -24,6 +26,7 @@ import { IntegrationsPage } from './integrations-page';
 import { MailboxPage } from './mailbox-page';
 import { ProfilePage } from './profile-page';
 import { describeError, useDeskData } from './use-desk-data';
+import { DeskMenu } from './desk-menu';
 import { formatDateTime } from './desk-format';
 
 // The dashboard brings the charting library, the editor its own: each loaded only when opened.
@@ -93,6 +96,8 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           {staff.data.role === 'owner' && (
             <Route path="sections" element={<SectionsPage staff={staff.data} />} />
           )}
+          {staff.data.role === 'owner' && <Route path="home" element={<HomePage />} />}
+          {staff.data.role === 'owner' && <Route path="settings" element={<SettingsPage />} />}
           {staff.data.role === 'owner' && staff.data.mailbox && (
             <Route path="mailbox" element={<MailboxPage />} />
           )}
@@ -121,7 +126,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
         <a className="desk__brand" href="/">
           {siteName} <span>desk</span>
         </a>
-        <nav aria-label="Desk">
+        <DeskMenu>
           {staff?.role === 'writer' ? (
             <>
               <NavLink to="/desk/posts">Posts</NavLink>
@@ -137,6 +142,8 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               <NavLink to="/desk/comments">Comments</NavLink>
               <NavLink to="/desk/topics">Topics</NavLink>
               {staff?.role === 'owner' && <NavLink to="/desk/sections">Sections</NavLink>}
+              {staff?.role === 'owner' && <NavLink to="/desk/home">Home page</NavLink>}
+              {staff?.role === 'owner' && <NavLink to="/desk/settings">Settings</NavLink>}
               <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/offers">Offers</NavLink>
               <NavLink to="/desk/gifts">Gifts</NavLink>
@@ -152,7 +159,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               )}
             </>
           )}
-        </nav>
+        </DeskMenu>
         {staff && (
           <p className="desk__who">
             {staff.email} · {ROLE_LABELS[staff.role]}

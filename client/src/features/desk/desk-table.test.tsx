@@ -45,4 +45,22 @@ describe('a desk table', () => {
         '<tbody><tr><td>a@example.com</td></tr></tbody></table>',
     );
   });
+
+  it('of figures, says so to the stylesheet, which aligns its cells right', () => {
+    expect(
+      renderToStaticMarkup(
+        <DeskTable numbers caption="Weeks" columns={['Week of', 'New']}>
+          <tr>
+            <th scope="row">1 Dec</th>
+            <td>3</td>
+          </tr>
+        </DeskTable>,
+      ),
+    ).toBe(
+      '<div class="desk-scroll"><table class="desk-table desk-table--numbers">' +
+        '<caption>Weeks</caption>' +
+        '<thead><tr><th scope="col">Week of</th><th scope="col">New</th></tr></thead>' +
+        '<tbody><tr><th scope="row">1 Dec</th><td>3</td></tr></tbody></table></div>',
+    );
+  });
 });

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
  * card a row on a phone (each cell shows its `data-label`); the others scroll sideways in a box of
  * their own rather than widening the page (desk.css). `actions` adds a last column for a row's
  * buttons, named only for screen readers; a `false` column is one this staff member does not get.
+ * `numbers` tables are figures: their cells align right, as their column headers after the first.
  */
 export function DeskTable({
   caption,
@@ -12,6 +13,7 @@ export function DeskTable({
   columns,
   actions = false,
   cards = false,
+  numbers = false,
   children,
 }: {
   caption?: string;
@@ -20,10 +22,15 @@ export function DeskTable({
   columns: (string | false)[];
   actions?: boolean;
   cards?: boolean;
+  numbers?: boolean;
   children: ReactNode;
 }) {
   const table = (
-    <table className={cards ? 'desk-table desk-table--cards' : 'desk-table'}>
+    <table
+      className={['desk-table', numbers && 'desk-table--numbers', cards && 'desk-table--cards']
+        .filter(Boolean)
+        .join(' ')}
+    >
       {caption && (
         <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
       )}

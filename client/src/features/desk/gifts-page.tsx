@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormError } from '../../components/form-field';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import type { DeskGift } from '../../../../contract/gifts';
 import { ConfirmBox } from './confirm-box';
@@ -202,11 +203,7 @@ function GiftActions({
               Cancel
             </button>
           </p>
-          {problem && (
-            <p role="alert" className="form-error">
-              {problem}
-            </p>
-          )}
+          <FormError message={problem} />
         </form>
       )}
       {mode === 'idle' && (

@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
+import { FormError } from '../../components/form-field';
 import { WEBHOOK_EVENTS, type DeskWebhook, type WebhookEvent } from '../../../../contract/webhooks';
 import { formatDateTime } from './desk-format';
 import { OutcomeNote, type Outcome } from './outcome';
-import { describeError, useDeskData } from './use-desk-data';
+import { describeError, useDeskData, useDeskRequest } from './use-desk-data';
 import { addWebhook, fetchWebhooks, removeWebhook } from './webhooks-api';
 
 /** What each event means, as the owner picks one. */
@@ -118,28 +119,18 @@ function NewWebhook({
   const [event, setEvent] = useState<WebhookEvent>('post.published');
   const [targetUrl, setTargetUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { problem, busy, run } = useDeskRequest();
 
-  async function submit(formEvent: FormEvent) {
+  function submit(formEvent: FormEvent) {
     formEvent.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { webhook } = await addWebhook(integrationId, {
-        event,
-        targetUrl,
-        ...(secret.trim() && { secret }),
-      });
-      onDone(webhook);
-    } catch (failure) {
-      setError(describeError(failure));
-      setBusy(false);
-    }
+    void run(
+      () => addWebhook(integrationId, { event, targetUrl, ...(secret.trim() && { secret }) }),
+      ({ webhook }) => onDone(webhook),
+    );
   }
 
   return (
-    <form className="desk-webhooks__new" onSubmit={(formEvent) => void submit(formEvent)}>
+    <form className="desk-webhooks__new" onSubmit={submit}>
       <label className="desk-field">
         <span>Event</span>
         <select value={event} onChange={(change) => setEvent(change.target.value as WebhookEvent)}>
@@ -181,11 +172,7 @@ function NewWebhook({
           Cancel
         </button>
       </p>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={problem} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormError } from '../../components/form-field';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import {
   MAX_INTEGRATION_NAME,
@@ -11,7 +12,7 @@ import { formatDateTime } from './desk-format';
 import { createIntegration, deleteIntegration, fetchIntegrations } from './integrations-api';
 import integrationsCss from './integrations-page.css?inline';
 import { OutcomeLines, type Outcome } from './outcome';
-import { describeError, useDeskData } from './use-desk-data';
+import { describeError, useDeskData, useDeskRequest } from './use-desk-data';
 
 /**
  * /desk/integrations (owners): keys for tools made for Ghost (docs/ghost-api.md). Making one shows
@@ -80,26 +81,21 @@ export function IntegrationsPage({ staff }: { staff: DeskStaff }) {
 
 function NewIntegration({ onMade }: { onMade: (integration: CreatedIntegration) => void }) {
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { problem, busy, run } = useDeskRequest();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { integration } = await createIntegration({ name });
-      setName('');
-      onMade(integration);
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      () => createIntegration({ name }),
+      ({ integration }) => {
+        setName('');
+        onMade(integration);
+      },
+    );
   }
 
   return (
-    <form className="desk-integrations__new" onSubmit={(event) => void submit(event)}>
+    <form className="desk-integrations__new" onSubmit={submit}>
       <label className="desk-field">
         <span>Name (what the tool is)</span>
         <input
@@ -113,11 +109,7 @@ function NewIntegration({ onMade }: { onMade: (integration: CreatedIntegration) 
       <button type="submit" className="button" disabled={busy}>
         {busy ? 'Making…' : 'Make an integration'}
       </button>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={problem} />
     </form>
   );
 }

@@ -2,12 +2,14 @@ import { Link, useLocation, useNavigate } from '../../lib/router';
 import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import {
-  POST_KINDS,
-  POST_STATUSES,
-  type PostJson,
-  type PostKind,
-  type PostStatus,
-} from '../../../../contract/posts';
+  POST_LIST_STATUSES,
+  purgedAfter,
+  TRASH_DAYS,
+  type BulkResult,
+  type BulkSelection,
+  type PostListStatus,
+} from '../../../../contract/post-bulk';
+import { POST_KINDS, type PostJson, type PostKind } from '../../../../contract/posts';
 import { ApiError } from '../../lib/api-client';
 import { changePostStatus, fetchPosts, type PostSearch } from './desk-api';
 import { formatDate, formatDateTime } from './desk-format';
@@ -17,11 +19,14 @@ import { KIND_LABELS } from './editor/post-form';
 import { NewPostChooser } from './new-post-chooser';
 import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
+import { BulkOutcome, PostsBulkBar } from './posts-bulk-bar';
+import postsBulkCss from './posts-bulk.css?inline';
 
-const STATUS_LABELS: Record<PostStatus, string> = {
+const STATUS_LABELS: Record<PostListStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
   published: 'Published',
+  deleted: 'In the Trash',
 };
 
 /** A change the staff member asked for, waiting for them to confirm it. */
@@ -38,7 +43,7 @@ function readPostSearch(query: string): PostSearch {
   return {
     q: params.get('q') ?? '',
     kind: POST_KINDS.find((known) => known === kind) ?? '',
-    status: POST_STATUSES.find((known) => known === status) ?? '',
+    status: POST_LIST_STATUSES.find((known) => known === status) ?? '',
   };
 }
 
@@ -57,6 +62,8 @@ function postSearchQuery(search: PostSearch): string {
  * editors and owners publish a draft or take a post off the site from here, after a confirmation
  * that names the address. Writers see the list (their drafts among them) without those buttons.
  * The search lives in the address: a filtered list can be bookmarked, and Back returns to it.
+ * Posts are selected (each, all on the page, or all the search finds) for the bulk actions
+ * (posts-bulk-bar.tsx); `?status=deleted` is the Trash, where owners restore them.
  */
 export function PostsPage({ staff }: { staff: DeskStaff }) {
   const { search } = useLocation();
@@ -77,7 +84,49 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
   const [pending, setPending] = useState<Pending | null>(null);
   const [working, setWorking] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const mayPublish = staff.role !== 'writer';
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  // Every post the search finds, on every page: the bulk action takes the search, not ids.
+  const [allMatching, setAllMatching] = useState(false);
+  const [bulkResult, setBulkResult] = useState<BulkResult | null>(null);
+  const [titles, setTitles] = useState<ReadonlyMap<number, string>>(new Map());
+  const trash = search.status === 'deleted';
+  const mayPublish = staff.role !== 'writer' && !trash;
+  const shown = posts.state === 'ready' ? posts.data.posts : [];
+  const total = posts.state === 'ready' ? posts.data.total : 0;
+  const allOnPage = shown.length > 0 && shown.every((post) => allMatching || selected.has(post.id));
+  const someOnPage = shown.some((post) => allMatching || selected.has(post.id));
+  const count = allMatching ? total : selected.size;
+  const selection: BulkSelection = allMatching
+    ? {
+        filter: {
+          ...(search.kind && { kind: search.kind }),
+          ...(search.status && { status: search.status }),
+          ...(search.q.trim() && { q: search.q.trim() }),
+        },
+      }
+    : { ids: [...selected] };
+
+  function select(ids: number[], on: boolean) {
+    // Leaving "all matching" keeps what this page shows selected, less what was unticked.
+    const next = new Set(allMatching ? shown.map((post) => post.id) : selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    setAllMatching(false);
+    setSelected(next);
+  }
+
+  function bulkDone(result: BulkResult | Error) {
+    setOutcome(result instanceof Error ? { ok: false, text: describeError(result) } : null);
+    setBulkResult(result instanceof Error ? null : result);
+    if (!(result instanceof Error)) {
+      setTitles(new Map(shown.map((post) => [post.id, post.title])));
+      setSelected(new Set());
+      setAllMatching(false);
+    }
+    reload();
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -86,6 +135,7 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
 
   async function confirm() {
     if (!pending) return;
+    setBulkResult(null);
     setWorking(true);
     try {
       const { post } = await changePostStatus(pending.post, pending.change);
@@ -114,10 +164,24 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
 
   return (
     <section aria-labelledby="posts-title">
+      <style>{postsBulkCss}</style>
       <div className="desk__heading">
-        <h1 id="posts-title">Posts</h1>
-        <NewPostChooser kind={search.kind} />
+        <h1 id="posts-title">{trash ? 'Trash' : 'Posts'}</h1>
+        <p className="posts-bulk__trash-link">
+          {trash ? (
+            <Link to="/desk/posts">Back to the posts</Link>
+          ) : (
+            <Link to="/desk/posts?status=deleted">Trash</Link>
+          )}
+        </p>
+        {!trash && <NewPostChooser kind={search.kind} />}
       </div>
+      {trash && (
+        <p className="desk__lede">
+          Deleted posts stay here for {TRASH_DAYS} days, their addresses answering “gone”; an owner
+          restores them as they were. After that they are deleted for good.
+        </p>
+      )}
       <form className="desk-search" onSubmit={submit} role="search">
         <label className="desk-field desk-search__q">
           <span>Words in the title or text</span>
@@ -147,11 +211,11 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
           <select
             value={draft.status}
             onChange={(event) =>
-              setDraft({ ...draft, status: event.target.value as PostStatus | '' })
+              setDraft({ ...draft, status: event.target.value as PostListStatus | '' })
             }
           >
             <option value="">Any status</option>
-            {POST_STATUSES.map((status) => (
+            {POST_LIST_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {STATUS_LABELS[status]}
               </option>
@@ -164,6 +228,7 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
       <p className={outcome?.ok === false ? 'form-error' : 'desk__done'} role="status">
         {outcome?.text ?? ''}
       </p>
+      <div role="status">{bulkResult && <BulkOutcome result={bulkResult} titles={titles} />}</div>
       {pending && (
         <ConfirmBox
           confirmLabel={pending.change === 'publish' ? 'Yes, publish' : 'Yes, unpublish'}
@@ -179,22 +244,89 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
 
       {posts.state === 'error' && <p role="alert">{describeError(posts.error)}</p>}
       {posts.state === 'loading' && <p className="desk__loading">Loading…</p>}
+      {posts.state === 'ready' && posts.data.posts.length > 0 && (
+        <div className="posts-bulk__select">
+          <label className="posts-bulk__check">
+            <input
+              type="checkbox"
+              checked={allOnPage}
+              ref={(box) => {
+                if (box) box.indeterminate = someOnPage && !allOnPage;
+              }}
+              onChange={(event) =>
+                select(
+                  shown.map((post) => post.id),
+                  event.target.checked,
+                )
+              }
+            />
+            Select all on this page
+          </label>
+          {allOnPage && total > shown.length && !allMatching && (
+            <button
+              type="button"
+              className="button button--outline desk__small"
+              onClick={() => setAllMatching(true)}
+            >
+              Select all {total} matching this filter
+            </button>
+          )}
+          {allMatching && <span>All {total} posts this filter finds are selected.</span>}
+          {count > 0 && (
+            <button
+              type="button"
+              className="button button--outline desk__small"
+              onClick={() => {
+                setSelected(new Set());
+                setAllMatching(false);
+              }}
+            >
+              Clear selection
+            </button>
+          )}
+        </div>
+      )}
+      {count > 0 && (
+        <PostsBulkBar
+          staff={staff}
+          trash={trash}
+          selection={selection}
+          count={count}
+          onDone={bulkDone}
+        />
+      )}
       {posts.state === 'ready' &&
         (posts.data.posts.length === 0 ? (
-          <p>No post matches.</p>
+          <p>{trash ? 'The Trash is empty.' : 'No post matches.'}</p>
         ) : (
           <DeskTable
             cards
             caption={cursors.length > 1 ? `Posts, page ${cursors.length}` : 'Posts'}
             captionHidden
-            columns={['Title', 'Kind', 'Status', 'Changed', mayPublish && 'Publishing']}
+            columns={['Select', 'Title', 'Kind', 'Status', 'Changed', mayPublish && 'Publishing']}
           >
             {posts.data.posts.map((post) => (
               <tr key={post.id}>
+                <td data-label="Select" className="posts-bulk__row-check">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${post.title}`}
+                    checked={allMatching || selected.has(post.id)}
+                    onChange={(event) => select([post.id], event.target.checked)}
+                  />
+                </td>
                 <td data-label="Title">
-                  <Link to={`/desk/posts/${post.id}`}>{post.title}</Link>
+                  {post.deletedAt ? (
+                    <strong>{post.title}</strong>
+                  ) : (
+                    <Link to={`/desk/posts/${post.id}`}>{post.title}</Link>
+                  )}
                   <span className="desk__id">
-                    {post.status === 'published' ? <a href={post.path}>{post.path}</a> : post.path}
+                    {post.status === 'published' && !post.deletedAt ? (
+                      <a href={post.path}>{post.path}</a>
+                    ) : (
+                      post.path
+                    )}
                   </span>
                 </td>
                 <td data-label="Kind">
@@ -202,20 +334,16 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
                   {post.visibility === 'members' ? ' · members only' : ''}
                 </td>
                 <td data-label="Status">
-                  <span
-                    className={
-                      post.status === 'published' ? 'desk-badge desk-badge--on' : 'desk-badge'
-                    }
-                  >
-                    {STATUS_LABELS[post.status]}
-                  </span>{' '}
-                  {post.status === 'scheduled' && post.publishedAt
-                    ? `for ${formatDateTime(post.publishedAt)}`
-                    : post.status === 'published' && post.publishedAt
-                      ? formatDate(post.publishedAt)
-                      : post.submittedAt
-                        ? 'submitted for publishing'
-                        : ''}
+                  {post.deletedAt ? (
+                    <>
+                      <span className="desk-badge">Deleted {formatDate(post.deletedAt)}</span>{' '}
+                      <span className="desk__when">
+                        restorable until {formatDate(purgedAfter(post.deletedAt).toISOString())}
+                      </span>
+                    </>
+                  ) : (
+                    <PostStatusCell post={post} />
+                  )}
                 </td>
                 <td data-label="Changed">{formatDateTime(post.updatedAt)}</td>
                 {mayPublish && (
@@ -226,6 +354,7 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
                       aria-label={`${post.status === 'draft' ? 'Publish' : 'Unpublish'} ${post.title}`}
                       onClick={() => {
                         setOutcome(null);
+                        setBulkResult(null);
                         setPending({
                           post,
                           change: post.status === 'draft' ? 'publish' : 'unpublish',
@@ -244,5 +373,23 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
         <DeskPager cursors={cursors} next={posts.data.nextCursor} onCursors={setCursors} />
       )}
     </section>
+  );
+}
+
+/** A post's status on the list: its badge, and when it goes or went live, or that it waits. */
+function PostStatusCell({ post }: { post: PostJson }) {
+  return (
+    <>
+      <span className={post.status === 'published' ? 'desk-badge desk-badge--on' : 'desk-badge'}>
+        {STATUS_LABELS[post.status]}
+      </span>{' '}
+      {post.status === 'scheduled' && post.publishedAt
+        ? `for ${formatDateTime(post.publishedAt)}`
+        : post.status === 'published' && post.publishedAt
+          ? formatDate(post.publishedAt)
+          : post.submittedAt
+            ? 'submitted for publishing'
+            : ''}
+    </>
   );
 }

@@ -1,31 +1,24 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import {
-  MAX_LINK_ADDRESS,
-  MAX_LINK_LABEL,
   MAX_SECTION_DESCRIPTION,
   MAX_SECTION_NAME,
-  type LinkPlacement,
+  SECTION_LISTS,
+  type SectionLists,
 } from '../../../../contract/section-rules';
 import {
   SECTION_COLORS,
   freeSectionColor,
   sectionPath,
-  type SiteLink,
   type SiteSection,
 } from '../../../../contract/sections';
 import { ConfirmBox } from './confirm-box';
 import { OutcomeLines, useListOutcome, type RowReport } from './outcome';
-import {
-  changeLink,
-  changeSection,
-  createLink,
-  createSection,
-  deleteLink,
-  deleteSection,
-  fetchSections,
-} from './sections-api';
+import { DeleteWithPosts } from './section-delete-dialog';
+import { changeSection, createSection, deleteSection, fetchSections } from './sections-api';
 import sectionsCss from './sections-page.css?inline';
+import { AddForm, MoveButtons, TextField, postsWord, run } from './sections-parts';
+import { LinkList, NewLink } from './site-links-list';
 import { describeError, useDeskData } from './use-desk-data';
 
 const LISTS_LABELS: Record<SiteSection['lists'], string> = {
@@ -33,11 +26,6 @@ const LISTS_LABELS: Record<SiteSection['lists'], string> = {
   campaigns: 'The campaigns',
   boycotts: 'The boycotts',
   resources: 'The learning resources',
-};
-
-const PLACEMENT_LABELS: Record<LinkPlacement, string> = {
-  navbar: 'Navbar (beside Sign in)',
-  footer: 'Footer (More)',
 };
 
 /** "Culture & Arts" → "culture-arts": the address a new section is offered. */
@@ -73,9 +61,13 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
         <>
           <ol className="desk-topics" aria-label="Sections">
             {navigation.data.sections.map((section, index, all) => (
-              <li key={`${section.id}-${section.position}-${section.slug}`}>
+              <li key={`${section.id}-${section.position}-${section.slug}-${section.name}`}>
                 <SectionRow
                   section={section}
+                  posts={navigation.data.postCounts[String(section.id)] ?? 0}
+                  others={all.filter(
+                    (other) => other.id !== section.id && other.lists === section.lists,
+                  )}
                   first={index === 0}
                   last={index === all.length - 1}
                   mayChange={mayChange}
@@ -88,6 +80,7 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
             <NewSection
               report={report}
               taken={navigation.data.sections.map((section) => section.color)}
+              listed={navigation.data.sections.map((section) => section.lists)}
             />
           )}
           <h2 className="desk-sections__heading">Links</h2>
@@ -106,26 +99,20 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
     </section>
   );
 }
-
-/** Runs a change and says how it went on the page's one line. */
-async function run(report: RowReport, done: string, change: () => Promise<unknown>) {
-  report.start();
-  try {
-    await change();
-    report.done({ ok: true, text: done });
-  } catch (error) {
-    report.done({ ok: false, text: describeError(error) });
-  }
-}
-
 function SectionRow({
   section,
+  posts,
+  others,
   first,
   last,
   mayChange,
   report,
 }: {
   section: SiteSection;
+  /** How many posts it lists (drafts included). */
+  posts: number;
+  /** The other sections listing the same kind: where its posts may go. */
+  others: SiteSection[];
   first: boolean;
   last: boolean;
   mayChange: boolean;
@@ -136,7 +123,7 @@ function SectionRow({
   const [description, setDescription] = useState(section.description);
   const [color, setColor] = useState(section.color);
   const [confirming, setConfirming] = useState(false);
-  const special = section.lists !== 'articles';
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const id = `section-${section.id}`;
   const change = (body: Parameters<typeof changeSection>[1], done: string) =>
     run(report, done, () => changeSection(section.id, body));
@@ -159,7 +146,8 @@ function SectionRow({
       <h2 id={`${id}-name`} className="desk-topic__name">
         <a href={sectionPath(section)}>{section.name}</a>{' '}
         <span className="desk__small">
-          {LISTS_LABELS[section.lists]} · {section.inMenu ? 'in the menu' : 'hidden from the menu'}
+          {LISTS_LABELS[section.lists]} · {postsWord(posts)} ·{' '}
+          {section.inMenu ? 'in the menu' : 'hidden from the menu'}
         </span>
       </h2>
       <div className="desk-sections__fields">
@@ -167,14 +155,14 @@ function SectionRow({
           label="Name"
           value={name}
           maxLength={MAX_SECTION_NAME}
-          readOnly={!mayChange || special}
+          readOnly={!mayChange}
           onChange={setName}
         />
         <TextField
           label="Address"
           value={slug}
           maxLength={60}
-          readOnly={!mayChange || special}
+          readOnly={!mayChange}
           onChange={setSlug}
         />
       </div>
@@ -188,11 +176,6 @@ function SectionRow({
         />
       </label>
       <ColorChoice name={`${id}-color`} value={color} onChange={setColor} disabled={!mayChange} />
-      {special && (
-        <p className="desk__small">
-          {section.name} lists the site’s {section.lists}: its name and address stay.
-        </p>
-      )}
       {mayChange && (
         <p className="desk-topic__actions">
           <button className="button" type="submit">
@@ -220,18 +203,18 @@ function SectionRow({
               void change({ position: section.position + by }, `Moved ${section.name}.`)
             }
           />
-          {!special && (
-            <button
-              className="button button--outline"
-              type="button"
-              onClick={() => setConfirming(true)}
-            >
-              Delete
-            </button>
-          )}
+          <button
+            ref={deleteButton}
+            className="button button--outline"
+            type="button"
+            aria-expanded={confirming}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </button>
         </p>
       )}
-      {confirming && (
+      {confirming && posts === 0 && (
         <ConfirmBox
           confirmLabel={`Delete ${section.name}`}
           onCancel={() => setConfirming(false)}
@@ -240,45 +223,27 @@ function SectionRow({
             void run(report, `Deleted ${section.name}.`, () => deleteSection(section.id));
           }}
         >
-          Delete the section {section.name}? Its page goes; a section with posts cannot be deleted.
+          Delete the section {section.name}? It lists no post; its page goes.
         </ConfirmBox>
       )}
+      {confirming && posts > 0 && (
+        <DeleteWithPosts
+          section={section}
+          posts={posts}
+          others={others}
+          onCancel={() => {
+            setConfirming(false);
+            deleteButton.current?.focus();
+          }}
+          onConfirm={(choice, where) => {
+            setConfirming(false);
+            void run(report, `Deleted ${section.name}; ${where}.`, () =>
+              deleteSection(section.id, choice),
+            );
+          }}
+        />
+      )}
     </form>
-  );
-}
-
-function MoveButtons({
-  label,
-  first,
-  last,
-  onMove,
-}: {
-  label: string;
-  first: boolean;
-  last: boolean;
-  onMove: (by: -1 | 1) => void;
-}) {
-  return (
-    <>
-      <button
-        className="button button--outline desk-sections__move"
-        type="button"
-        disabled={first}
-        aria-label={`Move ${label} up`}
-        onClick={() => onMove(-1)}
-      >
-        ↑
-      </button>
-      <button
-        className="button button--outline desk-sections__move"
-        type="button"
-        disabled={last}
-        aria-label={`Move ${label} down`}
-        onClick={() => onMove(1)}
-      >
-        ↓
-      </button>
-    </>
   );
 }
 
@@ -321,7 +286,27 @@ function ColorChoice({
   );
 }
 
-function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
+/** What a new section may list: articles, or a special kind no section lists now. */
+const NEW_LISTS_LABELS: Record<SectionLists, string> = {
+  articles: 'Articles',
+  campaigns: 'The campaigns (no section lists them now)',
+  boycotts: 'The boycotts (no section lists them now)',
+  resources: 'The learning resources (no section lists them now)',
+};
+
+function NewSection({
+  report,
+  taken,
+  listed,
+}: {
+  report: RowReport;
+  taken: string[];
+  /** What the sections there are list. */
+  listed: SectionLists[];
+}) {
+  const free = SECTION_LISTS.filter((kind) => kind === 'articles' || !listed.includes(kind));
+  const [chosenLists, setLists] = useState<SectionLists>('articles');
+  const lists = free.includes(chosenLists) ? chosenLists : 'articles';
   const [name, setName] = useState('');
   const [slug, setSlug] = useState<string | null>(null);
   const [description, setDescription] = useState('');
@@ -334,7 +319,14 @@ function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
   function add(event: FormEvent) {
     event.preventDefault();
     void run(report, `Added ${name}: its page is /${address}.`, async () => {
-      await createSection({ name, slug: address, description, inMenu, color });
+      await createSection({
+        name,
+        slug: address,
+        description,
+        inMenu,
+        color,
+        ...(lists !== 'articles' && { lists }),
+      });
       setName('');
       setSlug(null);
       setDescription('');
@@ -353,6 +345,21 @@ function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
           onChange={setName}
         />
         <TextField label="Address" value={address} required maxLength={60} onChange={setSlug} />
+        {free.length > 1 && (
+          <label className="desk-field">
+            <span>Lists</span>
+            <select
+              value={lists}
+              onChange={(event) => setLists(event.target.value as SectionLists)}
+            >
+              {free.map((kind) => (
+                <option key={kind} value={kind}>
+                  {NEW_LISTS_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
       <label className="desk-field">
         <span>Description</span>
@@ -372,214 +379,5 @@ function NewSection({ report, taken }: { report: RowReport; taken: string[] }) {
         Show in the menu
       </label>
     </AddForm>
-  );
-}
-
-function AddForm({
-  title,
-  submit,
-  onSubmit,
-  children,
-}: {
-  title: string;
-  submit: string;
-  onSubmit: (event: FormEvent) => void;
-  children: ReactNode;
-}) {
-  return (
-    <form className="desk-topic desk-sections__add" onSubmit={onSubmit} aria-label={title}>
-      <h2 className="desk-topic__name">{title}</h2>
-      {children}
-      <p className="desk-topic__actions">
-        <button className="button button--accent" type="submit">
-          {submit}
-        </button>
-      </p>
-    </form>
-  );
-}
-
-function LinkList({
-  placement,
-  links,
-  mayChange,
-  report,
-}: {
-  placement: LinkPlacement;
-  links: SiteLink[];
-  mayChange: boolean;
-  report: RowReport;
-}) {
-  return (
-    <>
-      <h3 className="desk-sections__placement">{PLACEMENT_LABELS[placement]}</h3>
-      {links.length === 0 ? (
-        <p className="desk__small">No links here.</p>
-      ) : (
-        <ol className="desk-sections__links" aria-label={PLACEMENT_LABELS[placement]}>
-          {links.map((link, index) => (
-            <li key={`${link.id}-${link.position}-${link.label}-${link.address}`}>
-              <LinkRow
-                link={link}
-                first={index === 0}
-                last={index === links.length - 1}
-                mayChange={mayChange}
-                report={report}
-              />
-            </li>
-          ))}
-        </ol>
-      )}
-    </>
-  );
-}
-
-function LinkRow({
-  link,
-  first,
-  last,
-  mayChange,
-  report,
-}: {
-  link: SiteLink;
-  first: boolean;
-  last: boolean;
-  mayChange: boolean;
-  report: RowReport;
-}) {
-  const [label, setLabel] = useState(link.label);
-  const [address, setAddress] = useState(link.address);
-  const change = (body: Parameters<typeof changeLink>[1], done: string) =>
-    run(report, done, () => changeLink(link.id, body));
-  return (
-    <form
-      className="desk-sections__link"
-      aria-label={link.label}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void change({ label, address }, `Saved the link ${label}.`);
-      }}
-    >
-      <TextField
-        label="Label"
-        value={label}
-        maxLength={MAX_LINK_LABEL}
-        readOnly={!mayChange}
-        onChange={setLabel}
-      />
-      <TextField
-        label="Address"
-        value={address}
-        maxLength={MAX_LINK_ADDRESS}
-        readOnly={!mayChange}
-        onChange={setAddress}
-      />
-      {mayChange && (
-        <p className="desk-topic__actions">
-          <button className="button" type="submit">
-            Save
-          </button>
-          <MoveButtons
-            label={link.label}
-            first={first}
-            last={last}
-            onMove={(by) => void change({ position: link.position + by }, `Moved ${link.label}.`)}
-          />
-          <button
-            className="button button--outline"
-            type="button"
-            onClick={() =>
-              void run(report, `Deleted the link ${link.label}.`, () => deleteLink(link.id))
-            }
-          >
-            Delete
-          </button>
-        </p>
-      )}
-    </form>
-  );
-}
-
-function NewLink({ report }: { report: RowReport }) {
-  const [label, setLabel] = useState('');
-  const [address, setAddress] = useState('');
-  const [placement, setPlacement] = useState<LinkPlacement>('footer');
-  return (
-    <AddForm
-      title="Add a link"
-      submit="Add link"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void run(report, `Added the link ${label}.`, async () => {
-          await createLink({ label, address, placement });
-          setLabel('');
-          setAddress('');
-        });
-      }}
-    >
-      <div className="desk-sections__fields">
-        <TextField
-          label="Label"
-          value={label}
-          required
-          maxLength={MAX_LINK_LABEL}
-          onChange={setLabel}
-        />
-        <TextField
-          label="Address"
-          value={address}
-          required
-          placeholder="/about or https://…"
-          maxLength={MAX_LINK_ADDRESS}
-          onChange={setAddress}
-        />
-        <label className="desk-field">
-          <span>Where</span>
-          <select
-            value={placement}
-            onChange={(event) => setPlacement(event.target.value as LinkPlacement)}
-          >
-            {(['navbar', 'footer'] as const).map((each) => (
-              <option key={each} value={each}>
-                {PLACEMENT_LABELS[each]}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-    </AddForm>
-  );
-}
-
-/** A labelled one-line text box of this page's forms. */
-function TextField({
-  label,
-  value,
-  onChange,
-  maxLength,
-  required = false,
-  readOnly = false,
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  maxLength: number;
-  required?: boolean;
-  readOnly?: boolean;
-  placeholder?: string;
-}) {
-  return (
-    <label className="desk-field">
-      <span>{label}</span>
-      <input
-        value={value}
-        required={required}
-        placeholder={placeholder}
-        maxLength={maxLength}
-        readOnly={readOnly}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </label>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../lib/api-client';
+import { describeFailure, type ApiError } from '../../lib/api-client';
+import { useRequest } from '../../lib/use-request';
 
 export type Loaded<T> =
   { state: 'loading' } | { state: 'ready'; data: T } | { state: 'error'; error: ApiError | Error };
@@ -34,8 +35,10 @@ export function useDeskData<T>(
   return [result, reload];
 }
 
+const UNREACHABLE = 'The desk could not reach the server. Check your connection and try again.';
+
 /** A message for the staff member, whatever a request threw. */
-export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  return 'The desk could not reach the server. Check your connection and try again.';
-}
+export const describeError = (error: unknown): string => describeFailure(error, UNREACHABLE);
+
+/** A request a staff member starts (a form, a button): `useRequest`, its problems as the desk's. */
+export const useDeskRequest = () => useRequest(UNREACHABLE);

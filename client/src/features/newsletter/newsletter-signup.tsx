@@ -2,12 +2,15 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { useMessageRequest } from '../../lib/use-request';
+import { useSiteSettings } from '../../lib/site-settings';
+import { DEFAULT_SIGNUP_TEXT } from '../../../../contract/site-settings';
 import { subscribe } from './newsletter-api';
 import './newsletter.css';
 
 /**
- * The newsletter's sign-up: one email field. Everyone gets the same answer (check your inbox),
- * except a signed-in reader giving their own account's address, who is subscribed at once.
+ * The newsletter's sign-up: one email field, under the publisher's words (settings `signupText`,
+ * else DEFAULT_SIGNUP_TEXT). Everyone gets the same answer (check your inbox), except a signed-in
+ * reader giving their own account's address, who is subscribed at once.
  */
 export function NewsletterSignup({
   heading = 'Get the newsletter',
@@ -18,6 +21,7 @@ export function NewsletterSignup({
   showArchiveLink?: boolean;
 }) {
   const id = useId();
+  const words = useSiteSettings().signupText.trim() || DEFAULT_SIGNUP_TEXT;
   const [email, setEmail] = useState('');
   const { done, problem, busy: sending, send } = useMessageRequest();
 
@@ -30,8 +34,7 @@ export function NewsletterSignup({
     <section className="newsletter-signup" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{heading}</h2>
       <p className="newsletter-signup__lede">
-        New guides, campaigns worth backing and one thing to do each week. No tracking, one-click
-        unsubscribe.
+        {words}
         {showArchiveLink && (
           <>
             {' '}

@@ -2,7 +2,7 @@ import { Link } from '../../lib/router';
 import { Elements } from '@stripe/react-stripe-js';
 import { useCallback } from 'react';
 import { MarkdownContent } from '../../components/markdown-content';
-import { useScreenCopy } from '../../lib/site-data';
+import { useScreenCopy, useSiteData } from '../../lib/site-data';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { useSession } from '../../lib/session/session-context';
@@ -24,6 +24,8 @@ import './early-access.css';
 export default function EarlyAccessPage() {
   const siteName = useSiteName();
   const why = useScreenCopy('why', `Why ${siteName}`);
+  // The publication's own line (its tagline, from the desk's settings), or none: never ours.
+  const tagline = useSiteData().settings?.description ?? '';
   useDocumentHead('Early Access', `Support ${siteName} early: one year of membership for $12.`);
   const config = useSiteConfig();
   const { user, status, refresh } = useSession();
@@ -50,12 +52,9 @@ export default function EarlyAccessPage() {
       <section className="early-access__hero">
         <div className="early-access__inner">
           <h1>Coming Soon!</h1>
-          <p className="early-access__lede">
-            {siteName} is the membership for Millennials and Gen Z: trusted guides to health and
-            money, campaigns and boycotts that work, and free courses that grow your skills.
-          </p>
+          {tagline && <p className="early-access__lede">{tagline}</p>}
           <p className="for-sale" hidden={config !== null && !paymentsOn}>
-            Support early access today for only{' '}
+            Join today:{' '}
             <JoinButton className="link-button" offer={offer ?? undefined}>
               {price} for your first year
             </JoinButton>
@@ -93,7 +92,7 @@ export default function EarlyAccessPage() {
       </section>
 
       <section className="benefits" aria-labelledby="benefits-title">
-        <h2 id="benefits-title">For a dollar per month get access to</h2>
+        <h2 id="benefits-title">What members get</h2>
         <ul className="benefits__list">
           {MEMBER_BENEFITS.map((benefit) => (
             <li key={benefit.text}>

@@ -1,12 +1,12 @@
 import { paths } from '../../config/paths';
 
-/** The four member benefits, as the original site listed them; the discounts lead to /perks. */
+/**
+ * What a membership gives on any Cohort site, in the software's words (the publication's own are
+ * in its settings and pages); the perks lead to /perks.
+ */
 export const MEMBER_BENEFITS: readonly { text: string; to?: string }[] = [
-  { text: 'Trusted information and resources for a better quality of life' },
-  {
-    text: 'Discounts on food, travel, services and online retailers from Millennial businesses',
-    to: paths.perks,
-  },
-  { text: 'Content and tools accessible from anywhere' },
-  { text: 'A subscription to the newsletter' },
+  { text: 'Every post, the members-only ones included' },
+  { text: 'Member perks: offers from partner businesses', to: paths.perks },
+  { text: 'Reading on any device, wherever you are' },
+  { text: 'The newsletter in your inbox' },
 ];

@@ -1,7 +1,7 @@
 import { Elements } from '@stripe/react-stripe-js';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { SiteConfig } from '../../../../contract/api';
-import { FormField } from '../../components/form-field';
+import { EmailField } from '../../components/form-field';
 import { describeFailure } from '../../lib/api-client';
 import { formatPrice } from '../../lib/site-config';
 import { PaymentForm } from './payment-form';
@@ -74,16 +74,7 @@ export function ReceiptEmail({
     );
   }
   return (
-    <FormField
-      label="Your email"
-      type="email"
-      autoComplete="email"
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      error={error}
-      hint={hint}
-      required
-    />
+    <EmailField label="Your email" value={value} onChange={onChange} error={error} hint={hint} />
   );
 }
 

@@ -44,8 +44,7 @@ export default function PaywallModal({ onClose }: { onClose: () => void }) {
       <h2 id="paywall-title">Get Full Access</h2>
       <p>
         Join {siteName} for {config ? formatPrice(config.priceCents, config.currency) : '$12'} for
-        your first year: trusted guides for a better quality of life, discounts from Millennial
-        businesses, and the newsletter.
+        your first year: every post, member perks and the newsletter.
       </p>
       <JoinButton className="button button--accent">Join Now</JoinButton>
       {monthly && (

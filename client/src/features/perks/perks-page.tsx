@@ -9,8 +9,7 @@ import { PerkCard } from './perk-card';
 import { useSiteData } from '../../lib/site-data';
 import './perks.css';
 
-const DESCRIPTION =
-  'Discounts on food, travel, services and online retailers from Millennial businesses, for members.';
+const DESCRIPTION = 'Offers from partner businesses, for members.';
 
 /** /perks: every partner's offer, by category; how to redeem them, for members. */
 export default function PerksPage() {

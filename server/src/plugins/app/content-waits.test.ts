@@ -19,12 +19,17 @@ function addWrites(app: FastifyInstance, waited: number[]) {
     await waitFor(generation);
   };
   const change = () => withTransaction(app.db.pool, (tx) => contentChanged(tx));
-  app.post('/test/declared', { config: { changesContent: true } }, async () => ({
+  const write = { access: 'anyone', changesState: true } as const;
+  app.post('/test/declared', { config: { ...write, changesContent: true } }, async () => ({
     generation: await change(),
   }));
-  app.post('/test/undeclared', async () => ({ generation: await change() }));
-  app.post('/test/declared-unchanged', { config: { changesContent: true } }, async () => ({}));
-  app.post('/test/read-only', async () => {
+  app.post('/test/undeclared', { config: write }, async () => ({ generation: await change() }));
+  app.post(
+    '/test/declared-unchanged',
+    { config: { ...write, changesContent: true } },
+    async () => ({}),
+  );
+  app.post('/test/read-only', { config: write }, async () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     return {};
   });

@@ -33,18 +33,19 @@ describe('the error handler', () => {
       captureLogs: true,
       env: { METRICS_TOKEN },
       configure(app) {
-        app.get('/test/conflict', async () => {
+        const config = { access: 'anyone', changesState: false } as const;
+        app.get('/test/conflict', { config }, async () => {
           throw conflict;
         });
-        app.get('/test/limited', async () => {
+        app.get('/test/limited', { config }, async () => {
           throw limited;
         });
-        app.get('/test/spoofing', async () => {
+        app.get('/test/spoofing', { config }, async () => {
           throw spoofing;
         });
         app.register(
           async (area) => {
-            area.get('/stripe', async () => {
+            area.get('/stripe', { config }, async () => {
               throw stripeFailure();
             });
           },

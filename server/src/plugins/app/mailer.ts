@@ -14,6 +14,8 @@ export interface Mailbox {
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
+    /** The sender of the site's mail now: MAIL_FROM, or the publication's title (settings). */
+    mailFrom(): string;
     /** Null when mail goes to an SMTP server, and in production (isMailboxOn). */
     mailbox: Mailbox | null;
   }
@@ -22,19 +24,22 @@ declare module 'fastify' {
 export default fp(
   async function mailer(
     app: FastifyInstance,
-    options: { smtpUrl: string | undefined; from: string; mailbox: boolean },
+    options: { smtpUrl: string | undefined; from: string | (() => string); mailbox: boolean },
   ) {
     const pool = app.db.pool;
     const mailbox: Mailbox | null = options.mailbox
       ? { keep: (mail) => keepMail(pool, mail), read: () => readMailbox(pool) }
       : null;
+    const { from } = options;
+    const mailFrom = typeof from === 'string' ? () => from : from;
     const value = createMailer({
       smtpUrl: options.smtpUrl,
-      from: options.from,
+      from: mailFrom,
       log: app.log,
       ...(mailbox && { keep: mailbox.keep }),
     });
     app.decorate('mailer', value);
+    app.decorate('mailFrom', mailFrom);
     app.decorate('mailbox', mailbox);
     app.addHook('onClose', async () => value.close());
   },

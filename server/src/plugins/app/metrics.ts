@@ -1,8 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { errorBody } from '../../http/errors.js';
 import { ACCESS_STATUSES } from '../../memberships/derive-membership.js';
 
 /** Everything the app counts, for Prometheus (GET /metrics). */
@@ -21,8 +19,6 @@ declare module 'fastify' {
 }
 
 export interface MetricsOptions {
-  /** The bearer token Prometheus sends; unset = /metrics answers 404 (off). */
-  token: string | undefined;
   /** Log lines dropped because standard output would not take them (http/log-destination.ts). */
   droppedLogLines?: () => number;
 }
@@ -154,18 +150,12 @@ export default fp(
       durations.observe(labels, reply.elapsedTime / 1000);
     });
 
-    const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
-    app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
-      if (!expected) return reply.code(404).send(errorBody('not_found', 'Metrics are off.'));
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer')
-          .send(errorBody('unauthenticated', 'Metrics need the METRICS_TOKEN bearer token.'));
-      }
-      return reply.type(registry.contentType).send(await registry.metrics());
-    });
+    // METRICS_TOKEN's bearer token, held by the access hook (404 when metrics are off).
+    app.get(
+      '/metrics',
+      { logLevel: 'warn', config: { access: 'metrics-token', changesState: false } },
+      async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+    );
   },
   { name: 'metrics', dependencies: ['database'] },
 );

@@ -10,9 +10,16 @@ import { readPublishedPosts } from '../../content/published-content.js';
 import { createPostSchedule, type PostSchedule } from '../../content/post-schedule.js';
 import { publishDuePosts } from '../../content/post-publishing.js';
 import { seedPosts } from '../../content/seed.js';
+import { readSampleSettings, samplesLoaded, startSamples } from '../../content/sample-content.js';
+import { fillSiteClaims, type SiteFacts } from '../../content/site-claims.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
 import { readTopicDescriptions } from '../../content/topic-store.js';
 import { readSectionsData } from '../../content/section-store.js';
+import {
+  ensureSiteSettings,
+  readSiteSettings,
+  type SettingsSeed,
+} from '../../content/site-settings.js';
 import { waitForAnnouncedChanges } from './content-waits.js';
 
 declare module 'fastify' {
@@ -47,6 +54,15 @@ export interface SiteContentOptions {
   /** The shipped content/ folder, imported once into an empty site; null: none (tests). */
   seedDir: string | null;
   perks: readonly Perk[];
+  /** What the first start makes the site's settings from (SITE_NAME, SOCIAL_URL). */
+  settingsSeed: SettingsSeed;
+  /**
+   * A new site loads the sample content (SAMPLE_CONTENT): the posts of `seedDir`, its sample
+   * settings, the sample perks and sections; `titleSet`: SITE_NAME wins over the sample title.
+   */
+  samples: { load: boolean; titleSet: boolean };
+  /** What the site does, which pages may state (site-claims.ts): NEWSLETTER_TRACKING… */
+  facts: SiteFacts;
   /** The site's stylesheets, built then source: the web manifest's colours come from the first there. */
   cssFiles: string[];
 }
@@ -77,18 +93,34 @@ export default fp(
       // The generation before the rows: the rows are then at least that new, so a change that
       // commits in between makes the next check read again rather than go unseen.
       const generation = await readContentGeneration(app.db.pool);
-      const [posts, addresses, descriptions, sections] = await Promise.all([
-        readPublishedPosts(app.db.pool),
-        readPostAddresses(app.db.pool),
-        readTopicDescriptions(app.db.pool),
-        readSectionsData(app.db.pool),
-      ]);
-      const next = createSiteContent(posts, options.perks, css, addresses, descriptions, sections);
+      const next = await draw();
       content = next;
       held = generation;
       for (const listener of listeners) listener(next);
       await scheduleNextLive();
       return next;
+    }
+
+    /** The site as the database holds it now; with `post`, as if it were published as given. */
+    async function draw(post?: PostRow): Promise<SiteContent> {
+      const [posts, addresses, descriptions, sections, settings, loaded] = await Promise.all([
+        readPublishedPosts(app.db.pool, post),
+        readPostAddresses(app.db.pool),
+        readTopicDescriptions(app.db.pool),
+        readSectionsData(app.db.pool),
+        readSiteSettings(app.db.pool, options.settingsSeed),
+        samplesLoaded(app.db.pool),
+      ]);
+      return createSiteContent(
+        fillSiteClaims(posts, options.facts),
+        // The shipped sample perks, while the site has its samples.
+        loaded ? options.perks : options.perks.filter((perk) => !perk.sample),
+        css,
+        addresses,
+        descriptions,
+        sections,
+        settings,
+      );
     }
 
     /** Reads the posts again when the next scheduled one goes live. */
@@ -158,15 +190,7 @@ export default fp(
       onChange(listener: (content: SiteContent) => void) {
         listeners.push(listener);
       },
-      async preview(post: PostRow) {
-        const [posts, addresses, descriptions, sections] = await Promise.all([
-          readPublishedPosts(app.db.pool, post),
-          readPostAddresses(app.db.pool),
-          readTopicDescriptions(app.db.pool),
-          readSectionsData(app.db.pool),
-        ]);
-        return createSiteContent(posts, options.perks, css, addresses, descriptions, sections);
-      },
+      preview: draw,
     } satisfies SiteContentSource);
     // A route that changed the content answers once this server draws it (content-waits.ts).
     waitForAnnouncedChanges(app, { production: app.config.env === 'production' });
@@ -180,7 +204,15 @@ export default fp(
     let poll: NodeJS.Timeout | undefined;
 
     app.addHook('onReady', async () => {
-      if (options.seedDir) {
+      const samples = await startSamples(app.db.pool, options.samples.load);
+      await ensureSiteSettings(
+        app.db.pool,
+        options.settingsSeed,
+        // Used only when the row is made: the first start (or the first since settings came).
+        samples.loaded ? await sampleSettings() : {},
+      );
+      // A site without its samples (never loaded, or removed) imports none of them again.
+      if (options.seedDir && samples.loaded) {
         const seeded = await seedPosts(app.db.pool, options.seedDir);
         if (!seeded.ok) app.log.error(seeded.problem);
         else if (seeded.result.created > 0) {
@@ -191,6 +223,18 @@ export default fp(
       await listen();
       await schedule.start();
     });
+
+    /** The sample site's settings (content/settings.json); SITE_NAME, when set, names the site. */
+    async function sampleSettings() {
+      if (!options.seedDir) return {};
+      const read = await readSampleSettings(options.seedDir);
+      if (!read.ok) {
+        app.log.error(`the sample settings were not loaded: ${read.problem}`);
+        return {};
+      }
+      const { title, ...words } = read.settings;
+      return options.samples.titleSet || title === undefined ? words : { title, ...words };
+    }
 
     /**
      * LISTEN for changes made by other app servers; reconnects when cut off. Changes made while

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { contentDir, perkRedemptionsFile, perksContentDir, siteStylesheet } from '../../paths.js';
 import { isMailboxOn } from '../../mail/mailbox.js';
+import { senderNamed } from '../../mail/sender.js';
 import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
 import { openImageStore, type ImageStore } from '../../uploads/image-store.js';
 import analytics from './analytics-plugin.js';
@@ -9,6 +10,7 @@ import giving from './giving.js';
 import jobQueue from './job-queue.js';
 import mailer from './mailer.js';
 import pageComments from './page-comments-plugin.js';
+import postTrash from './post-trash-plugin.js';
 import payments from './payments.js';
 import plans from './plans-plugin.js';
 import siteSearch from './search.js';
@@ -55,7 +57,10 @@ export default fp(
     });
     await app.register(mailer, {
       smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
+      // Without MAIL_FROM, from the publication's title at each send (the desk may rename it).
+      from: config.mailFromSet
+        ? config.mailFrom
+        : () => senderNamed(app.siteContent.current().settings.title),
       mailbox: isMailboxOn(config),
     });
     await app.register(giving, {
@@ -77,7 +82,11 @@ export default fp(
       seedDir: options.seedContentDir === undefined ? contentDir : options.seedContentDir,
       perks: perkCatalog.all().map(({ redemption: _redemption, ...perk }) => perk),
       cssFiles: [siteStylesheet],
+      settingsSeed: { title: app.config.siteName, social: app.config.social },
+      samples: { load: app.config.sampleContent, titleSet: app.config.siteNameSet },
+      facts: { newsletterTracking: app.config.newsletterTracking },
     });
+    await app.register(postTrash);
     await app.register(siteSearch);
     await app.register(pageComments);
     await app.register(analytics);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { UUID_PATTERN } from '../../../../contract/constants.js';
 import {
@@ -21,6 +20,7 @@ import {
   requireOwnerPresent,
 } from '../../accounts/accounts.js';
 import { HttpError } from '../../http/errors.js';
+import { accountOf } from '../../plugins/app/route-access.js';
 import { deleteUserAndLedger, liveSubscriptionIds } from '../../memberships/memberships.js';
 import {
   callStripe,
@@ -53,14 +53,8 @@ export interface AccountRouteOptions {
 }
 
 const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
-  const { siteUrl, siteName } = options;
-  async function requireRegistered(request: FastifyRequest) {
-    const session = await request.requireSession();
-    if (!session.user?.email) {
-      throw new HttpError(403, 'registration_required', 'Create an account first.');
-    }
-    return session;
-  }
+  // The site's name is read as each mail is written: the desk may have renamed it since.
+  const { siteUrl } = options;
 
   /**
    * Asks for a new email: a confirmation link goes to the new address and a notice to the current
@@ -74,10 +68,10 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: EmailChangeBodySchema,
         response: { 202: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       const change = await requestEmailChange(app, {
         userId: session.userId,
         sessionId: session.sessionId,
@@ -93,9 +87,9 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
       if (change.token) {
         void send({
           to: change.newEmail,
-          subject: `Confirm your new ${siteName} email`,
+          subject: `Confirm your new ${options.siteName} email`,
           text:
-            `Someone (hopefully you) asked to use this address for their ${siteName} account.\n\n` +
+            `Someone (hopefully you) asked to use this address for their ${options.siteName} account.\n\n` +
             `Open this link and press Confirm to make it the account's email. It works once, for ${hours} hours:\n\n` +
             `${siteUrl}/confirm-email#token=${change.token}\n\n` +
             `If it was not you, ignore this mail: nothing changes.\n`,
@@ -103,9 +97,9 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
       }
       void send({
         to: change.currentEmail,
-        subject: `Your ${siteName} email is about to change`,
+        subject: `Your ${options.siteName} email is about to change`,
         text:
-          `Someone signed in to your ${siteName} account asked to change its email to ${change.newEmail}.\n` +
+          `Someone signed in to your ${options.siteName} account asked to change its email to ${change.newEmail}.\n` +
           `It changes only when the link sent to that address is confirmed.\n\n` +
           `If it was not you, change your password now (${siteUrl}/reset-password): that signs everybody else out.\n`,
       });
@@ -126,7 +120,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: EmailChangeConfirmBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'email-change-confirm' },
+      config: { access: 'anyone', changesState: true, limit: 'email-change-confirm' },
     },
     async (request) => {
       const changed = await confirmEmailChange(app, request.body);
@@ -147,9 +141,9 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         void app.mailer
           .send({
             to: changed.oldEmail,
-            subject: `Your ${siteName} email was changed`,
+            subject: `Your ${options.siteName} email was changed`,
             text:
-              `The email of your ${siteName} account is now ${changed.email}: this address no longer ` +
+              `The email of your ${options.siteName} account is now ${changed.email}: this address no longer ` +
               `signs in, and the newsletter now goes there.\n\n` +
               `If you did not do this, write to us by replying to this mail.\n`,
           })
@@ -173,10 +167,10 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         body: AccountDeleteBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       await requireOwnerPresent(app, {
         userId: session.userId,
         sessionId: session.sessionId,
@@ -194,9 +188,12 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
   /** What a change of address or password, or a deletion, needs from this browser. */
   app.get(
     '/api/account/recent-sign-in',
-    { schema: { response: { 200: RecentSignInResponseSchema, ...errors } } },
+    {
+      schema: { response: { 200: RecentSignInResponseSchema, ...errors } },
+      config: { access: 'signed-in', changesState: false },
+    },
     async (request) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       const until = await recentSignInUntil(app, session.sessionId);
       return {
         hasPassword: await hasPassword(app, session.userId),
@@ -220,9 +217,12 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
   /** The browsers signed in to this account. */
   app.get(
     '/api/account/sessions',
-    { schema: { response: { 200: AccountSessionsResponseSchema, ...errors } } },
+    {
+      schema: { response: { 200: AccountSessionsResponseSchema, ...errors } },
+      config: { access: 'signed-in', changesState: false },
+    },
     async (request) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       return sessionsOf(session.userId, session.sessionId);
     },
   );
@@ -235,9 +235,10 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
         params: Type.Object({ id: Type.String({ pattern: UUID_PATTERN.source }) }),
         response: { 200: AccountSessionsResponseSchema, ...errors },
       },
+      config: { access: 'signed-in', changesState: true },
     },
     async (request) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       if (request.params.id === session.sessionId) {
         throw new HttpError(
           409,
@@ -255,9 +256,12 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
   /** "Sign out everywhere else". */
   app.post(
     '/api/account/sessions/end-others',
-    { schema: { response: { 200: AccountSessionsResponseSchema, ...errors } } },
+    {
+      schema: { response: { 200: AccountSessionsResponseSchema, ...errors } },
+      config: { access: 'signed-in', changesState: true },
+    },
     async (request) => {
-      const session = await requireRegistered(request);
+      const session = accountOf(request);
       await endOtherUserSessions(app, session.userId, session.sessionId);
       return sessionsOf(session.userId, session.sessionId);
     },

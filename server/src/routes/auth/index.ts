@@ -51,6 +51,7 @@ import {
 import { DomainError } from '../../domain-error.js';
 import { endOtherUserSessions, endUserSession } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
+import { sessionOf } from '../../plugins/app/route-access.js';
 import type { SignedInGrant } from '../../plugins/app/sessions.js';
 
 const errors = {
@@ -116,10 +117,10 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/register',
     {
       schema: { body: RegisterBodySchema, response: { 202: MessageResponseSchema, ...errors } },
-      config: { limit: 'account' },
+      config: { access: 'session', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const mail = await requestRegistration(app, {
         askedBy: session.userId,
         visitorEmail: session.user?.email ?? null,
@@ -145,7 +146,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
           body: EmailTokenBodySchema,
           response: { 200: MailedLinkPreviewSchema, ...errors },
         },
-        config: { limit: 'account' },
+        config: { access: 'anyone', changesState: false, limit: 'account' },
       },
       async (request) =>
         previewMailedLink(app, {
@@ -163,7 +164,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: RegisterConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
       requireNoControlCharacters({ password: request.body.password });
@@ -185,7 +186,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/email-link',
     {
       schema: { body: EmailLinkBodySchema, response: { 202: MessageResponseSchema, ...errors } },
-      config: { limit: 'account' },
+      config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
       const email = requireValidEmail(request.body.email);
@@ -208,7 +209,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: EmailLinkConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
       const grant = await confirmEmailLink(
@@ -227,7 +228,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/email-code/confirm',
     {
       schema: { body: EmailCodeBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { limit: 'login' },
+      config: { access: 'anyone', changesState: true, limit: 'login' },
     },
     async (request, reply) => {
       requireNoControlCharacters({ email: request.body.email });
@@ -251,7 +252,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
     '/api/auth/login',
     {
       schema: { body: CredentialsBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { limit: 'login' },
+      config: { access: 'anyone', changesState: true, limit: 'login' },
     },
     async (request, reply) => {
       requireNoControlCharacters(request.body);
@@ -276,9 +277,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
 
   app.post(
     '/api/auth/logout',
-    { schema: { response: { 200: UserResponseSchema, ...errors } } },
+    {
+      schema: { response: { 200: UserResponseSchema, ...errors } },
+      config: { access: 'session', changesState: true },
+    },
     async (request, reply) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       // Ends this browser's session for good: its old cookie, replayed, is no session.
       if (session.sessionId) await endUserSession(app, session.userId, session.sessionId);
       const userId = await app.sessions.startAnonymous(request, reply);
@@ -293,7 +297,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordResetBodySchema,
         response: { 202: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'password-reset' },
+      config: { access: 'anyone', changesState: true, limit: 'password-reset' },
     },
     async (request, reply) => {
       const reset = await createPasswordReset(app, request.body);
@@ -316,7 +320,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordResetConfirmBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { limit: 'password-reset-confirm' },
+      config: { access: 'anyone', changesState: true, limit: 'password-reset-confirm' },
     },
     async (request, reply) => {
       const grant = await completePasswordReset(app, request.body);
@@ -334,10 +338,10 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
         body: PasswordChangeBodySchema,
         response: { 200: UserResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'session', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const grant = await changePassword(app, {
         userId: session.userId,
         sessionId: session.sessionId,

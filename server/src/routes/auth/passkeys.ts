@@ -23,6 +23,7 @@ import {
 } from '../../accounts/passkeys.js';
 import { DESK_SIGN_IN_MAX_AGE_MS } from '../../staff/staff.js';
 import { HttpError } from '../../http/errors.js';
+import { accountOf } from '../../plugins/app/route-access.js';
 import { sessionSignedInAt } from '../../sessions/user-sessions.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 
@@ -54,7 +55,8 @@ export interface PasskeyRouteOptions {
  * The ceremonies' logic is in accounts/passkeys.ts; these routes carry the challenge cookie.
  */
 const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app, options) => {
-  const rp = relyingPartyOf(options.siteUrl, options.siteName);
+  // The name a passkey prompt shows is the site's as its settings say now.
+  const relyingParty = () => relyingPartyOf(options.siteUrl, options.siteName);
 
   function setChallengeCookie(request: FastifyRequest, reply: FastifyReply, challengeId: string) {
     reply.setCookie(PASSKEY_CHALLENGE_COOKIE, challengeId, {
@@ -71,22 +73,14 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     return request.cookies[PASSKEY_CHALLENGE_COOKIE];
   }
 
-  async function requireRegistered(request: FastifyRequest) {
-    const session = await request.requireSession();
-    if (!session.user?.email || !session.sessionId) {
-      throw new HttpError(403, 'registration_required', 'Create an account first.');
-    }
-    return { userId: session.userId, email: session.user.email, sessionId: session.sessionId };
-  }
-
   app.post(
     '/api/auth/passkey/register/options',
     {
       schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } },
-      config: { limit: 'account' },
+      config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const account = await requireRegistered(request);
+      const account = accountOf(request);
       const signedInAt = await sessionSignedInAt(app, account.sessionId);
       if (!signedInAt || Date.now() - signedInAt.getTime() > PASSKEY_ADD_SIGN_IN_MAX_AGE_MS) {
         throw new HttpError(
@@ -96,7 +90,7 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
         );
       }
       const { challengeId, options: creation } = await startPasskeyRegistration(app, {
-        rp,
+        rp: relyingParty(),
         ...account,
       });
       setChallengeCookie(request, reply, challengeId);
@@ -111,13 +105,13 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
         body: PasskeyRegisterBodySchema,
         response: { 201: PasskeysResponseSchema, ...errors },
       },
-      config: { limit: 'account' },
+      config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
       const challengeId = takeChallengeId(request, reply);
-      const account = await requireRegistered(request);
+      const account = accountOf(request);
       const passkeys = await finishPasskeyRegistration(app, {
-        rp,
+        rp: relyingParty(),
         challengeId,
         userId: account.userId,
         sessionId: account.sessionId,
@@ -133,10 +127,12 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/sign-in/options',
     {
       schema: { response: { 200: PasskeyOptionsResponseSchema, ...errors } },
-      config: { limit: 'session' },
+      config: { access: 'anyone', changesState: true, limit: 'session' },
     },
     async (request, reply) => {
-      const { challengeId, options: requestOptions } = await startPasskeySignIn(app, { rp });
+      const { challengeId, options: requestOptions } = await startPasskeySignIn(app, {
+        rp: relyingParty(),
+      });
       setChallengeCookie(request, reply, challengeId);
       return { options: requestOptions };
     },
@@ -146,13 +142,13 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
     '/api/auth/passkey/sign-in/verify',
     {
       schema: { body: PasskeySignInBodySchema, response: { 200: UserResponseSchema, ...errors } },
-      config: { limit: 'login' },
+      config: { access: 'anyone', changesState: true, limit: 'login' },
     },
     async (request, reply) => {
       const grant = await finishPasskeySignIn(
         { db: app.db, graceDays: options.graceDays },
         {
-          rp,
+          rp: relyingParty(),
           challengeId: takeChallengeId(request, reply),
           response: request.body.response,
           leaving: await request.getSession(),
@@ -165,9 +161,12 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
 
   app.get(
     '/api/account/passkeys',
-    { schema: { response: { 200: PasskeysResponseSchema, ...errors } } },
+    {
+      schema: { response: { 200: PasskeysResponseSchema, ...errors } },
+      config: { access: 'signed-in', changesState: false },
+    },
     async (request) => {
-      const account = await requireRegistered(request);
+      const account = accountOf(request);
       return { passkeys: await listPasskeys(app, account.userId) };
     },
   );
@@ -182,9 +181,10 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
         body: PasskeyRenameBodySchema,
         response: { 200: PasskeysResponseSchema, ...errors },
       },
+      config: { access: 'signed-in', changesState: true },
     },
     async (request) => {
-      const account = await requireRegistered(request);
+      const account = accountOf(request);
       return {
         passkeys: await renamePasskey(app, {
           userId: account.userId,
@@ -197,9 +197,12 @@ const passkeyRoutes: FastifyPluginAsyncTypebox<PasskeyRouteOptions> = async (app
 
   app.delete(
     '/api/account/passkeys/:id',
-    { schema: { params: PasskeyParams, response: { 200: PasskeysResponseSchema, ...errors } } },
+    {
+      schema: { params: PasskeyParams, response: { 200: PasskeysResponseSchema, ...errors } },
+      config: { access: 'signed-in', changesState: true },
+    },
     async (request) => {
-      const account = await requireRegistered(request);
+      const account = accountOf(request);
       return {
         passkeys: await removePasskey(app, { userId: account.userId, id: request.params.id }),
       };

@@ -52,6 +52,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: CommentListQuerySchema,
         response: { 200: CommentListSchema, ...errors },
       },
+      config: { access: 'anyone', changesState: false },
     },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
@@ -78,7 +79,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NewCommentBodySchema,
         response: { 201: CommentAnswerSchema, ...errors },
       },
-      config: { limit: 'comments-write' },
+      config: { access: 'anyone', changesState: true, limit: 'comments-write' },
     },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
@@ -100,7 +101,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommentEditBodySchema,
         response: { 200: CommentAnswerSchema, ...errors },
       },
-      config: { limit: 'comments-edit' },
+      config: { access: 'anyone', changesState: true, limit: 'comments-edit' },
     },
     async (request) => {
       const reader = await app.comments.readerOf(request);
@@ -111,7 +112,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/api/comments/:id',
-    { schema: { params: CommentIdParamsSchema } },
+    { schema: { params: CommentIdParamsSchema }, config: { access: 'anyone', changesState: true } },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
       await deleteComment(pool, reader, request.params.id);
@@ -124,7 +125,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '/api/comments/:id/likes',
       {
         schema: { params: CommentIdParamsSchema, response: { 200: CommentLikesSchema, ...errors } },
-        config: { limit: 'comment-likes' },
+        config: { access: 'anyone', changesState: true, limit: 'comment-likes' },
       },
       async (request) => {
         const reader = await app.comments.readerOf(request);
@@ -141,7 +142,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CommentReportBodySchema,
         response: { 202: Type.Object({}), ...errors },
       },
-      config: { limit: 'comment-reports' },
+      config: { access: 'anyone', changesState: true, limit: 'comment-reports' },
     },
     async (request, reply) => {
       const reader = await app.comments.readerOf(request);
@@ -154,7 +155,7 @@ const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/account/profile',
     {
       schema: { body: ProfileBodySchema, response: { 200: ProfileSchema, ...errors } },
-      config: { limit: 'comment-profile' },
+      config: { access: 'anyone', changesState: true, limit: 'comment-profile' },
     },
     async (request) => {
       const reader = await app.comments.readerOf(request);
@@ -186,7 +187,7 @@ const stopLinkRoutes: FastifyPluginAsyncTypebox = async (scope) => {
     STOP_REPLY_MAILS_PATH,
     {
       schema: { querystring: TokenQuerySchema },
-      config: { limit: 'comment-mail-stop' },
+      config: { access: 'anyone', changesState: true, limit: 'comment-mail-stop' },
     },
     async (request, reply) => {
       const stop = scope.comments.tokens.verify(request.query.token);
@@ -213,7 +214,10 @@ const stopLinkRoutes: FastifyPluginAsyncTypebox = async (scope) => {
 
   scope.get(
     STOP_REPLY_MAILS_PATH,
-    { schema: { querystring: TokenQuerySchema } },
+    {
+      schema: { querystring: TokenQuerySchema },
+      config: { access: 'anyone', changesState: false },
+    },
     async (request, reply) => {
       const stop = scope.comments.tokens.verify(request.query.token);
       const message = !stop

@@ -7,7 +7,6 @@ import { onSale } from '../../memberships/plan-catalog.js';
 export default async function configRoutes(app: FastifyInstance, options: { config: AppConfig }) {
   const { config } = options;
   const fixed = {
-    siteName: config.siteName,
     siteUrl: config.siteUrl,
     paymentsEnabled: config.stripe !== null,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
@@ -16,7 +15,10 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
   };
   app.get(
     '/api/config',
-    { schema: { response: { 200: SiteConfigSchema } } },
+    {
+      schema: { response: { 200: SiteConfigSchema } },
+      config: { access: 'anyone', changesState: false },
+    },
     async (_request, reply): Promise<SiteConfig> => {
       reply.header('cache-control', 'no-cache');
       const rows = await app.plans.list();
@@ -25,6 +27,8 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
         rows.find((row) => row.id === 'early-access' && row.enabled) ??
         rows.find((row) => row.id === 'yearly');
       return {
+        // The publication's name now (the desk's settings), not the SITE_NAME it started with.
+        siteName: app.siteContent.current().settings.title,
         ...fixed,
         priceCents: year?.amountCents ?? config.membership.priceCents,
         currency: year?.currency ?? config.membership.currency,

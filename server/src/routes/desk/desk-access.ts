@@ -40,25 +40,24 @@ export const DESK_ACCESS = {
 
 export type DeskAccess = keyof typeof DESK_ACCESS;
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Who may call a desk route (routes/desk/desk-access.ts): every route of the desk says it. */
-    access?: DeskAccess;
-  }
-}
-
 const isDeskAccess = (name: unknown): name is DeskAccess =>
   typeof name === 'string' && Object.hasOwn(DESK_ACCESS, name);
 
 /**
  * The desk's `onRoute` check: a route that does not say who may call it, or names no access of
- * DESK_ACCESS, stops the app from starting (it fails closed, never open).
+ * DESK_ACCESS, stops the app from starting (it fails closed, never open). Whether a desk route
+ * changes state is the desk's rule unless the route says otherwise: a GET reads, anything else
+ * writes (config.changesState, plugins/app/route-access.ts).
  */
 export function requireAccessDeclared(route: RouteOptions): void {
   if (!isDeskAccess(route.config?.access)) {
     throw new Error(
       `${String(route.method)} ${route.url}: a desk route says who may call it, config.access: ${Object.keys(DESK_ACCESS).join(' | ')}`,
     );
+  }
+  if (route.config.changesState === undefined) {
+    const reads = [route.method].flat().every((method) => method === 'GET' || method === 'HEAD');
+    route.config = { ...route.config, changesState: !reads };
   }
 }
 

@@ -4,7 +4,7 @@ import type { Staff } from '../../staff/staff.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The staff member the desk's gate let in (routes/desk/index.ts), set by its first hook before
+     * The staff member the desk's gate let in (plugins/app/route-access.ts), set by its hook before
      * any handler of the desk runs; the request has no such field outside the desk's scope. Read
      * it through `deskStaff(request)`.
      */

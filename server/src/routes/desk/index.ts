@@ -4,7 +4,7 @@ import { changesAllowedUntil } from '../../staff/staff.js';
 import { modeOfKey } from '../../stripe/key-check.js';
 import deskAnalyticsRoutes from './analytics.js';
 import deskCommentRoutes from './comments.js';
-import { requireAccessDeclared, requireDeskAccess } from './desk-access.js';
+import { requireAccessDeclared } from './desk-access.js';
 import { deskStaff } from './desk-staff.js';
 import deskMailboxRoutes from './mailbox.js';
 import membersAndMoney from './members-and-money.js';
@@ -13,32 +13,29 @@ import deskPostRoutes from './posts.js';
 import deskPostPreviewRoutes from './post-preview.js';
 import deskAuthorRoutes from './authors.js';
 import deskSectionRoutes from './sections.js';
+import deskSettingsRoutes from './settings.js';
+import deskSampleRoutes from './samples.js';
 import deskUploadRoutes from './uploads.js';
 import deskIntegrationRoutes from './integrations.js';
 import deskStaffTokenRoutes from './staff-token.js';
 import deskWebhookRoutes from './webhooks.js';
 import { keySecretsOf } from '../../integrations/integrations.js';
+import { siteNamed } from '../../http/site-named.js';
 
 /**
- * The publisher's desk's API, registered under `/api/desk`. Its gate is this scope's first hook,
- * before anything else of a request is looked at (its body, its parameters): to anyone who is not
- * staff, every address here answers what an unknown address answers (404, same body, same
- * headers), whatever way the path is spelled, since the hook belongs to the routes the router
- * found, not to the text of the URL. Then it holds the staff member to what the route declares
- * (`config: { access }`, desk-access.ts: every route here says who may call it, or the app does
- * not start) and puts them on the request, which every handler here reads with
- * `deskStaff(request)` (desk-staff.ts): none checks a role again. Staff answers are never cached
- * or indexed.
+ * The publisher's desk's API, registered under `/api/desk`. Its gate is the app's one access
+ * hook (plugins/app/route-access.ts), before anything else of a request is looked at (its body,
+ * its parameters): to anyone who is not staff, every address here answers what an unknown address
+ * answers (404, same body, same headers), whatever way the path is spelled, since the hook belongs
+ * to the routes the router found, not to the text of the URL. Then it holds the staff member to
+ * what the route declares (`config: { access }`, one of desk-access.ts: every route here says who
+ * may call it, or the app does not start) and puts them on the request, which every handler here
+ * reads with `deskStaff(request)` (desk-staff.ts): none checks a role again. Staff answers are
+ * never cached or indexed.
  */
 const desk: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
-  app.decorateRequest('staff', null);
   app.addHook('onRoute', requireAccessDeclared);
-  app.addHook('onRequest', async function deskGate(request) {
-    const staff = await request.requireStaff();
-    requireDeskAccess(staff, request.routeOptions.config.access);
-    request.staff = staff;
-  });
   app.addHook('onSend', async (request, reply) => {
     if (await request.getStaff().catch(() => null)) {
       void reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
@@ -65,20 +62,27 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const site = { siteUrl: config.siteUrl, siteName: config.siteName };
-  await app.register(deskPostRoutes, {
-    ...site,
-    publishers: [...config.staff.owners, ...config.staff.editors],
-  });
+  // Their mails name the site as its settings do when each is sent.
+  await app.register(
+    deskPostRoutes,
+    siteNamed(app, { publishers: [...config.staff.owners, ...config.staff.editors] }),
+  );
   await app.register(deskPostPreviewRoutes);
   await app.register(deskSectionRoutes);
+  await app.register(deskSettingsRoutes);
+  await app.register(deskSampleRoutes, {
+    samplePerks: app.perkCatalog
+      .all()
+      .filter((perk) => perk.sample)
+      .map((perk) => perk.id),
+  });
   await app.register(deskAuthorRoutes, { staff: config.staff });
   await app.register(deskUploadRoutes, {
     store: app.imageStore,
     maxBytes: config.uploads.maxBytes,
   });
   await app.register(newsletterSendRoutes, {
-    ...site,
+    siteUrl: config.siteUrl,
     mailFrom: config.mailFrom,
     smtpUrl: config.smtpUrl,
     sessionSecret: config.sessionSecret,
@@ -97,15 +101,17 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
     allowPrivate: config.webhooksAllowPrivate,
     secrets: keySecretsOf(config),
   });
-  await app.register(membersAndMoney, {
-    ...site,
-    currency: config.membership.currency,
-    graceDays: config.membership.graceDays,
-    perkTitles: new Map(
-      app.perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
-    ),
-    stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
-  });
+  await app.register(
+    membersAndMoney,
+    siteNamed(app, {
+      currency: config.membership.currency,
+      graceDays: config.membership.graceDays,
+      perkTitles: new Map(
+        app.perkCatalog.all().map((perk) => [perk.id, `${perk.partner}: ${perk.offer}`]),
+      ),
+      stripeMode: config.stripe ? modeOfKey(config.stripe.secretKey) : null,
+    }),
+  );
 };
 
 export default desk;

@@ -16,7 +16,12 @@ import {
   countRecipients,
   type QueueTimings,
 } from '../../newsletter/delivery-queue.js';
-import { issueMailFor, mailboxOf, renderIssue } from '../../newsletter/render-issue.js';
+import {
+  issueMailFor,
+  issueMailSiteWith,
+  mailboxOf,
+  renderIssue,
+} from '../../newsletter/render-issue.js';
 import { SendLockedError, sendIssue } from '../../newsletter/send-issue.js';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
 import { TEST_COPY_DELIVERY, createMailTracking, issueFigures } from '../../newsletter/tracking.js';
@@ -24,7 +29,7 @@ import { deskStaff } from './desk-staff.js';
 
 export interface NewsletterSendOptions {
   siteUrl: string;
-  siteName: string;
+  /** MAIL_FROM's address takes List-Unsubscribe's mails (the sender's name is app.mailFrom's). */
   mailFrom: string;
   smtpUrl: string | undefined;
   sessionSecret: string;
@@ -118,14 +123,15 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   app,
   options,
 ) => {
-  const site = {
+  const fixedSite = {
     siteUrl: options.siteUrl,
-    siteName: options.siteName,
     unsubscribeMailbox: mailboxOf(options.mailFrom),
     ...(options.tracking && {
       tracking: createMailTracking(options.sessionSecret, options.siteUrl),
     }),
   };
+  /** The site as its settings are now: each mail names the publication as it is called today. */
+  const siteNow = () => issueMailSiteWith(fixedSite, app.siteContent.current().settings);
   const tokens = createUnsubscribeTokens(options.sessionSecret);
   const timings = options.timings ?? DEFAULT_TIMINGS;
   /** Sends running on this server, by issue slug. */
@@ -227,6 +233,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       const staff = deskStaff(request);
       const { issue, membersIssue } = await issueOf(Number(request.params.id), request.body ?? {});
       const asMember = request.query.as !== 'subscriber';
+      const site = siteNow();
       if (!asMember && issue.membersOnly) {
         throw new HttpError(
           400,
@@ -315,7 +322,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     const controller = new AbortController();
     const mailer: Mailer = createMailer({
       smtpUrl: options.smtpUrl,
-      from: options.mailFrom,
+      from: app.mailFrom,
       log: app.log,
       poolConnections: options.connections,
       ...(app.mailbox && { keep: app.mailbox.keep }),
@@ -325,7 +332,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       jobs: app.jobs,
       lockable: app.db.sessionLocks,
       mailer,
-      site,
+      site: siteNow(),
       tokens,
       issue,
       ...(membersIssue && { membersIssue }),

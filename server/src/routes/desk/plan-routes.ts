@@ -34,7 +34,9 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   siteName: string;
   siteUrl: string;
   graceDays: number;
-}> = async (app, { siteName, siteUrl, graceDays }) => {
+}> = async (app, options) => {
+  // The site's name is read as each mail is written: the desk may have renamed it since.
+  const { siteUrl, graceDays } = options;
   app.get(
     '/plans',
     {
@@ -148,9 +150,9 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
         const told = await app.mailer
           .send({
             to: row.email,
-            subject: `Your ${siteName} membership: ${price} a ${each} from ${on}`,
+            subject: `Your ${options.siteName} membership: ${price} a ${each} from ${on}`,
             text:
-              `Your ${siteName} membership renews on ${on}. From then on it costs ${price} a ${each}, ` +
+              `Your ${options.siteName} membership renews on ${on}. From then on it costs ${price} a ${each}, ` +
               `instead of ${formatMoney(row.amountCents, plan.currency)}. Nothing changes before then, ` +
               `and nothing is charged now.\n\n` +
               `To change your plan or cancel, open ${siteUrl}/account before that day.\n`,
@@ -170,7 +172,7 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
           subscriptionId: row.id,
           itemId: item.id,
           plan,
-          siteName,
+          siteName: options.siteName,
         });
         const fact = await readSubscriptionFact(payments, row.id);
         if (fact) {

@@ -59,6 +59,7 @@ const deskPostPreviewRoutes: FastifyPluginAsync = async (app) => {
         const path = postPath(
           { kind: post.kind, slug: post.slug, category: post.fields.category },
           content.sectionSlugs,
+          content.specialSlugs,
         );
         let html = await pages.drawPreview(content, path, as);
         // Artwork the site does not serve yet (a new slug's) goes into the page itself.

@@ -1,50 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { buildMember } from '#test/factories';
+import { buildMember, buildPost } from '#test/factories';
 import { useDeskPostsSite } from '#test/desk-posts-site';
 
 // A campaign's or a boycott's story (its body: docs/publishing.md, "Writing and publishing"): written in the desk, shown under its
 // card on /direct-action and /collective; a members-only one shows its opening to others and the
 // whole to members. A resource list has no body, so nothing of it can be for members.
 
-const CAMPAIGN = {
-  kind: 'campaign',
-  title: 'Fund the Night Bus',
-  category: 'Direct Action',
-  summary: 'Keep the night bus running for shift workers.',
-  externalLink: 'https://nightbus.example.org/',
-};
-
-const BOYCOTT = {
-  kind: 'boycott',
-  title: 'Skip the Fast Fashion Sale',
-  reason: 'They still will not publish their factories.',
-  boycottStatus: 'Ongoing',
-  alternative: { name: 'Repair cafés', description: 'Mend what you have.' },
-  updates: [
-    { date: '2026-01-05', note: 'It began.' },
-    { date: '2026-02-05', note: 'It grew.' },
-  ],
-};
-
 describe('the story behind a campaign or a boycott', () => {
   const { call, owner, reader, t } = useDeskPostsSite();
 
-  /** A new post by the owner, published: its JSON. */
-  async function publish(fields: object) {
-    const created = await call(owner, 'POST', '/api/desk/posts', fields);
-    expect(created.statusCode, created.body).toBe(201);
-    const { post } = created.json();
-    const done = await call(owner, 'POST', `/api/desk/posts/${post.id}/publish`, {
-      version: post.version,
-    });
-    expect(done.statusCode, done.body).toBe(200);
-    return done.json().post;
-  }
+  /** A campaign or a boycott (the factory's fields, and `fields`) by the owner, published. */
+  const publish = (kind: 'campaign' | 'boycott', fields: object) =>
+    buildPost(t, { kind, ...fields, by: owner });
 
   it('shows a public campaign’s and boycott’s story under its card, and a campaign without one as before', async () => {
-    await publish({ ...CAMPAIGN, slug: 'night-bus', body: 'The last bus leaves at ten.' });
-    await publish({ ...CAMPAIGN, slug: 'no-story', title: 'A Campaign Without a Story' });
-    await publish({ ...BOYCOTT, slug: 'fast-fashion', body: 'It began with a thread of photos.' });
+    await publish('campaign', { slug: 'night-bus', body: 'The last bus leaves at ten.' });
+    await publish('campaign', { slug: 'no-story', title: 'A Campaign Without a Story' });
+    await publish('boycott', { slug: 'fast-fashion', body: 'It began with a thread of photos.' });
 
     const campaigns = await call(null, 'GET', '/direct-action');
     expect(campaigns.statusCode).toBe(200);
@@ -61,8 +33,7 @@ describe('the story behind a campaign or a boycott', () => {
 
   it('shows a members-only story’s opening to others and the whole to members, and no public output the rest', async () => {
     const SECRET = 'The driver rota we negotiated, shift by shift.';
-    await publish({
-      ...CAMPAIGN,
+    await publish('campaign', {
       slug: 'members-bus',
       title: 'The Members Bus',
       visibility: 'members',

@@ -3,7 +3,12 @@ import {
   type FastifyPluginAsyncTypebox,
 } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import { POST_KINDS, POST_STATUSES } from '../../../../contract/posts.js';
+import type { BulkAction, BulkResult } from '../../../../contract/post-bulk.js';
+import {
+  bulkBodyProblems,
+  PostBulkBodySchema,
+  postFilterFields,
+} from '../../../../contract/post-bulk-api.js';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import {
   NewPostBodySchema,
@@ -26,6 +31,12 @@ import {
 } from '../../content/post-editing.js';
 import { getPost, listPosts } from '../../content/post-listing.js';
 import {
+  actOnPosts,
+  invalidBulk,
+  readBulkTarget,
+  selectBulkPosts,
+} from '../../content/post-bulk.js';
+import {
   previewPost,
   publishPost,
   submitPost,
@@ -35,9 +46,11 @@ import { listRevisions, readRevision } from '../../content/post-versions.js';
 import { describeTopic, refuseTopic } from '../../content/topic-store.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
+import { DomainError } from '../../domain-error.js';
 import { readQueryNumber } from '../../http/query-number.js';
 import { MAX_POST_REQUEST_BYTES } from '../../../../contract/post-fields.js';
 import { deskStaff } from './desk-staff.js';
+import { requireDeskAccess, type DeskAccess } from './desk-access.js';
 
 /** A post's id or a revision's version in a path: a positive whole number (PostgreSQL's int). */
 const Serial = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
@@ -50,9 +63,12 @@ const IdAndRevision = Type.Object({ id: Serial, revision: Serial });
  * TypeBox's as everywhere.
  */
 const readBodyBy =
-  (refuse?: (problems: FieldProblem[]) => Error): FastifySchemaCompiler<TSchema> =>
+  (
+    refuse?: (problems: FieldProblem[]) => Error,
+    part: 'body' | 'querystring' = 'body',
+  ): FastifySchemaCompiler<TSchema> =>
   (route) => {
-    if (route.httpPart !== 'body') return TypeBoxValidatorCompiler(route);
+    if (route.httpPart !== part) return TypeBoxValidatorCompiler(route);
     // No body reads as an empty one: each field it lacks is named.
     return (body) => {
       try {
@@ -64,7 +80,33 @@ const readBodyBy =
   };
 const postBody = readBodyBy();
 const topicBody = readBodyBy(refuseTopic);
-const Enum = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+const refuseBulk = (problems: FieldProblem[]) =>
+  invalidBulk(problems.map(({ field, message }) => `${field}: ${message}`).join('; '));
+const bulkBody = readBodyBy(refuseBulk);
+/** The list's query string, read as the bulk body's filter is (the same fields). */
+const listQuery = readBodyBy(
+  (problems) =>
+    new DomainError(
+      400,
+      'invalid_request',
+      problems.map(({ field, message }) => `${field}: ${message}`).join('; '),
+    ),
+  'querystring',
+);
+
+/**
+ * Who may take each bulk action: whom the single-post route that does it lets in. Refused, every
+ * post it names is skipped with the refusal's words.
+ */
+const BULK_ACCESS: Record<BulkAction, DeskAccess> = {
+  unpublish: 'publisher',
+  delete: 'owner-change',
+  restore: 'owner-change',
+  move: 'staff',
+  addTopic: 'staff',
+  removeTopic: 'staff',
+  visibility: 'staff',
+};
 
 export interface DeskPostOptions {
   siteUrl: string;
@@ -115,16 +157,13 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     {
       schema: {
         querystring: Type.Object({
-          kind: Type.Optional(Enum(POST_KINDS)),
-          status: Type.Optional(Enum(POST_STATUSES)),
-          q: Type.Optional(Type.String({ maxLength: 200 })),
-          /** The same as `q`, by the name the filter has. */
-          text: Type.Optional(Type.String({ maxLength: 200 })),
+          ...postFilterFields,
           limit: Type.Optional(Type.String({ maxLength: 10 })),
           /** The `nextCursor` of the page before. */
           cursor: Type.Optional(Type.String({ maxLength: 200 })),
         }),
       },
+      validatorCompiler: listQuery,
       config: { access: 'staff' },
     },
     async (request) => {
@@ -135,8 +174,8 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
         fallback: 50,
       });
       return listPosts(app.db.pool, {
-        kind: kind as (typeof POST_KINDS)[number] | undefined,
-        status: status as (typeof POST_STATUSES)[number] | undefined,
+        ...(kind && { kind }),
+        ...(status && { status }),
         text: q ?? text,
         limit,
         ...(cursor !== undefined && { cursor }),
@@ -303,7 +342,40 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     { schema: { params: Id }, config: { access: 'owner-change', changesContent: true } },
     async (request, reply) => {
       await deletePost(app.db.pool, actor(request), Number(request.params.id));
+      await app.postTrash.purgeLater(new Date());
       return reply.code(204).send();
+    },
+  );
+
+  // Many posts at once: each by its single route's rules and service (content/post-bulk.ts).
+  app.post(
+    '/posts/bulk',
+    {
+      schema: { body: PostBulkBodySchema },
+      validatorCompiler: bulkBody,
+      config: { access: 'staff', limit: 'desk-posts-bulk', changesContent: true },
+    },
+    async (request): Promise<BulkResult> => {
+      const { body } = request;
+      const problems = bulkBodyProblems(body);
+      if (problems.length > 0) throw refuseBulk(problems);
+      const ids = await selectBulkPosts(app.db.pool, body);
+      const target = await readBulkTarget(app.db.pool, body, app.siteContent.current().topics);
+      try {
+        requireDeskAccess(deskStaff(request), BULK_ACCESS[body.action]);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return { done: 0, skipped: ids.map((id) => ({ id, reason: error.message })) };
+      }
+      const { done, skipped, scheduled } = await actOnPosts(
+        app.db.pool,
+        actor(request),
+        ids,
+        target,
+      );
+      for (const { id, at } of scheduled) await app.postSchedule.publishAt(id, at);
+      if (body.action === 'delete' && done > 0) await app.postTrash.purgeLater(new Date());
+      return { done, skipped };
     },
   );
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE, useDeskPostsSite } from '#test/desk-posts-site';
+import { buildPost } from '#test/factories';
 import { SECTION_COLORS } from '../../../../contract/sections.js';
 
 // Sections and navigation links are the publisher's (docs/publishing.md, "Sections and the menu"): owners add, rename, describe,
@@ -91,13 +92,20 @@ describe('the desk’s sections', () => {
     expect(
       (await call(owner, 'PATCH', `/api/desk/sections/999`, { inMenu: false })).statusCode,
     ).toBe(404);
-    const special = await call(owner, 'PATCH', '/api/desk/sections/3', { slug: 'campaigns' });
-    expect(special.statusCode).toBe(400);
-    expect(special.json().error.message).toContain('its name and address stay');
+    // A special section moves like any other, but not onto an address something else answers.
+    const special = await call(owner, 'PATCH', '/api/desk/sections/3', { slug: 'search' });
+    expect(special.statusCode).toBe(409);
+    expect(special.json().error.message).toContain('one of the site');
+    const twice = await call(owner, 'POST', '/api/desk/sections', {
+      ...culture,
+      lists: 'boycotts',
+    });
+    expect(twice.statusCode, twice.body).toBe(409);
+    expect(twice.json().error.message).toContain('"Collective Action" lists the boycotts already');
     expect(await sectionRows()).toEqual(before);
   });
 
-  it('moves, hides and deletes: a section with posts or a special one is refused with a reason', async () => {
+  it('moves, hides and deletes: a section with posts and no word of where they go is refused with the choices', async () => {
     const [culture] = (
       await t.database.pool.query<{ id: number }>(`SELECT id FROM sections WHERE slug = 'culture'`)
     ).rows;
@@ -123,16 +131,37 @@ describe('the desk’s sections', () => {
     expect((await page('/culture')).statusCode).toBe(200);
 
     await published({ slug: 'wealth-keeps-its-posts' });
+    const rowsBefore = await sectionRows();
     const withPosts = await call(owner, 'DELETE', '/api/desk/sections/2');
     expect(withPosts.statusCode).toBe(409);
-    expect(withPosts.json().error.message).toMatch(/^Wealth has \d+ posts?: move/);
-    const specialOne = await call(owner, 'DELETE', '/api/desk/sections/5');
-    expect(specialOne.statusCode).toBe(400);
-    expect(specialOne.json().error.message).toContain('hide it from the menu instead');
+    expect(withPosts.json().error.message).toMatch(
+      /^Wealth has \d+ posts?: send moveTo \(the slug of another section of articles: culture, health\) to move (it|them) there, or posts: 'trash'/,
+    );
+    // Where the posts go must be a section of their kind, one place, and a place there is.
+    for (const [query, says] of [
+      ['moveTo=direct-action', 'Direct Action lists campaigns, Wealth lists articles'],
+      ['moveTo=wealth', '/wealth is the section being deleted'],
+      ['moveTo=nowhere', 'there is no section /nowhere'],
+      ['moveTo=health&posts=trash', 'not both'],
+      ['posts=everywhere', 'posts'],
+      ['moveTo=Not%20A%20Slug', 'moveTo'],
+    ] as const) {
+      const refused = await call(owner, 'DELETE', `/api/desk/sections/2?${query}`);
+      expect(refused.statusCode, `${query}: ${refused.body}`).toBe(400);
+      expect(refused.json().error.message).toContain(says);
+    }
+    const inBody = await call(owner, 'DELETE', '/api/desk/sections/2', { moveTo: 'collective' });
+    expect(inBody.statusCode, inBody.body).toBe(400);
+    expect((await call(editor, 'DELETE', '/api/desk/sections/2?moveTo=health')).statusCode).toBe(
+      403,
+    );
+    expect(await sectionRows()).toEqual(rowsBefore);
+    expect(await auditActions()).toEqual(['section_create', 'section_change']);
 
     const deleted = await call(owner, 'DELETE', `/api/desk/sections/${culture.id}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(deleted.json().sections).toHaveLength(5);
+    expect(deleted.json().postCounts['2']).toBeGreaterThan(0);
     expect((await sectionRows()).map((row) => row.position)).toEqual([1, 2, 3, 4, 5]);
     expect((await page('/culture')).statusCode).toBe(404);
     expect(await auditActions()).toEqual(['section_create', 'section_change', 'section_delete']);
@@ -285,5 +314,153 @@ describe('the desk’s sections', () => {
     expect((await page('/')).body).toMatch(/<footer[\s\S]*href="\/about"[^>]*>About us</);
     expect((await call(owner, 'DELETE', `/api/desk/links/${link.id}`)).statusCode).toBe(200);
     expect((await page('/')).body).not.toContain('>About us<');
+  });
+});
+
+// Every section can be renamed, moved and deleted, Direct Action, Collective Action and
+// Empowerment too: their pages follow their sections, their old addresses lead to the
+// new ones in one hop, and a section with posts is deleted only with a word of where they go.
+describe('the desk’s special sections, renamed and deleted like any other', () => {
+  const { call, page, published, owner, t } = useDeskPostsSite();
+  const homeSections = (sections: string[]) =>
+    call(owner, 'PATCH', '/api/desk/settings', {
+      home: { hero: null, sections, featured: [], layout: 'grid' },
+    });
+  const storedHomeSections = async () =>
+    (
+      await t.database.pool.query<{ sections: string[] | null }>(
+        `SELECT settings->'home'->'sections' AS sections FROM site_settings`,
+      )
+    ).rows[0]?.sections;
+  const lastAudit = async () =>
+    (
+      await t.database.pool.query<{ before: unknown; after: unknown }>(
+        `SELECT before, after FROM audit_log WHERE action = 'section_delete' ORDER BY id DESC LIMIT 1`,
+      )
+    ).rows[0];
+  const menu = async () =>
+    /<nav[^>]*aria-label="Main"[\s\S]*?<\/nav>/.exec((await page('/')).body)?.[0] ?? '';
+
+  it('renames the three action sections: their pages at the new addresses, the old ones 301 in one hop, the menu and the sitemap saying so', async () => {
+    const campaign = await buildPost(t, { kind: 'campaign', slug: 'night-bus', by: owner });
+    await buildPost(t, { kind: 'boycott', slug: 'fast-fashion', by: owner });
+    expect(campaign.path).toBe('/direct-action');
+    expect((await homeSections(['health', 'direct-action', 'collective'])).statusCode).toBe(200);
+
+    for (const [id, name, slug] of [
+      [3, 'Act Now', 'act-now'],
+      [4, 'Boycotts', 'boycotts'],
+      [5, 'Learn', 'learn'],
+    ] as const) {
+      const renamed = await call(owner, 'PATCH', `/api/desk/sections/${id}`, { name, slug });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(renamed.json().section).toMatchObject({ id, name, slug });
+    }
+
+    for (const [old, now, heading, item] of [
+      ['/direct-action', '/act-now', 'Act Now', 'Fund the night bus'],
+      ['/collective', '/boycotts', 'Boycotts', 'Skip the fast fashion sale'],
+      ['/empowerment', '/learn', 'Learn', ''],
+    ] as const) {
+      const moved = await page(old);
+      expect(moved.statusCode, old).toBe(301);
+      expect(moved.headers.location, old).toBe(now);
+      const shown = await page(now);
+      expect(shown.statusCode, now).toBe(200);
+      expect(shown.body).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(shown.body).toContain(item);
+      expect(await menu()).toContain(`href="${now}"`);
+      expect(await menu()).not.toContain(`href="${old}"`);
+    }
+    expect(await menu()).toMatch(/>Act Now</);
+    const sitemap = (await page('/sitemap.xml')).body;
+    for (const path of ['/act-now', '/boycotts', '/learn']) expect(sitemap).toContain(path);
+    for (const path of ['/direct-action<', '/collective<', '/empowerment<']) {
+      expect(sitemap).not.toContain(path);
+    }
+    // The desk and search say where a campaign is now; the home page's list followed.
+    expect((await call(owner, 'GET', `/api/desk/posts/${campaign.id}`)).json().post.path).toBe(
+      '/act-now',
+    );
+    const found = (await page('/api/search?q=night%20bus')).json();
+    expect(found.results[0]).toMatchObject({ path: '/act-now#night-bus', section: 'Act Now' });
+    expect(await storedHomeSections()).toEqual(['health', 'act-now', 'boycotts']);
+  });
+
+  it('deletes the boycotts’ section with its posts into the Trash: its page, its old address and its sitemap entry go, the home page’s list follows', async () => {
+    const bare = await call(owner, 'DELETE', '/api/desk/sections/4');
+    expect(bare.statusCode).toBe(409);
+    expect(bare.json().error.message).toBe(
+      "Boycotts has 1 post: send posts: 'trash' to move it to the Trash.",
+    );
+    const elsewhere = await call(owner, 'DELETE', '/api/desk/sections/4?moveTo=health');
+    expect(elsewhere.statusCode).toBe(400);
+    expect((await page('/boycotts')).statusCode).toBe(200);
+
+    const deleted = await call(owner, 'DELETE', '/api/desk/sections/4', { posts: 'trash' });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().sections.map((s: { slug: string }) => s.slug)).not.toContain('boycotts');
+    const { rows } = await t.database.pool.query<{ deletedAt: Date | null }>(
+      `SELECT "deletedAt" FROM posts WHERE kind = 'boycott' AND slug = 'fast-fashion'`,
+    );
+    expect(rows[0]?.deletedAt).toBeInstanceOf(Date);
+    const trash = await call(owner, 'GET', '/api/desk/posts?status=deleted');
+    expect(trash.json().posts.map((post: { slug: string }) => post.slug)).toContain('fast-fashion');
+    expect(await lastAudit()).toMatchObject({
+      before: { name: 'Boycotts', lists: 'boycotts', posts: 1 },
+      after: { trashed: 1 },
+    });
+
+    expect((await page('/boycotts')).statusCode).toBe(404);
+    expect((await page('/collective')).statusCode).toBe(404);
+    expect(await menu()).not.toContain('href="/boycotts"');
+    expect((await page('/sitemap.xml')).body).not.toContain('/boycotts<');
+    expect(await storedHomeSections()).toEqual(['health', 'act-now']);
+
+    // A site without one may make its boycotts' section again, once.
+    const again = await call(owner, 'POST', '/api/desk/sections', {
+      name: 'Together',
+      slug: 'together',
+      inMenu: true,
+      lists: 'boycotts',
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    expect((await page('/together')).statusCode).toBe(200);
+  });
+
+  it('deletes a section of articles with posts into another, whose address its old ones lead to', async () => {
+    const created = await call(owner, 'POST', '/api/desk/sections', {
+      name: 'Culture',
+      slug: 'culture',
+      inMenu: true,
+    });
+    const culture = created.json().section as { id: number };
+    await published({ slug: 'museum-nights', category: 'Culture' });
+    await published({ slug: 'gallery-draft', category: 'Culture', status: 'draft' });
+    expect((await homeSections(['culture', 'health'])).statusCode).toBe(200);
+    const counted = (await call(owner, 'GET', '/api/desk/sections')).json().postCounts;
+    expect(counted[String(culture.id)]).toBe(2);
+
+    const deleted = await call(owner, 'DELETE', `/api/desk/sections/${culture.id}?moveTo=health`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const { rows } = await t.database.pool.query<{ slug: string; category: string }>(
+      `SELECT slug, fields->>'category' AS category FROM posts
+        WHERE slug IN ('museum-nights', 'gallery-draft') ORDER BY slug`,
+    );
+    expect(rows).toEqual([
+      { slug: 'gallery-draft', category: 'Health' },
+      { slug: 'museum-nights', category: 'Health' },
+    ]);
+    expect(await lastAudit()).toMatchObject({ after: { movedTo: 'health', posts: 2 } });
+    const list = await page('/culture');
+    expect(list.statusCode).toBe(301);
+    expect(list.headers.location).toBe('/health');
+    const old = await page('/culture/museum-nights');
+    expect(old.statusCode).toBe(301);
+    expect(old.headers.location).toBe('/health/museum-nights');
+    expect((await page('/health/museum-nights')).statusCode).toBe(200);
+    expect((await page('/culture/rss.xml')).statusCode).not.toBe(200);
+    expect((await page('/sitemap.xml')).body).not.toContain('/culture');
+    expect(await storedHomeSections()).toEqual(['health']);
   });
 });

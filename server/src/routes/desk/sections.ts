@@ -2,18 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import {
+  DeskSectionsSchema,
   LinkChangeSchema,
   LinkCreateSchema,
   SectionChangeSchema,
   SectionCreateSchema,
+  SectionDeleteSchema,
   SectionSchema,
   SiteLinkSchema,
 } from '../../../../contract/sections-api.js';
 import { changeLink, createLink, deleteLink } from '../../content/link-store.js';
+import { deleteSection } from '../../content/section-delete.js';
 import {
   changeSection,
   createSection,
-  deleteSection,
+  readDeskSections,
   readNavigation,
 } from '../../content/section-store.js';
 import { deskStaff } from './desk-staff.js';
@@ -41,10 +44,10 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/sections',
     {
-      schema: { response: { 200: Listed } },
+      schema: { response: { 200: DeskSectionsSchema } },
       config: { access: 'staff' },
     },
-    async () => readNavigation(app.db.pool),
+    async () => readDeskSections(app.db.pool),
   );
 
   app.post(
@@ -83,15 +86,29 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // Where its posts go, in the query (`?moveTo=wealth`, `?posts=trash`) or a JSON body; a section
+  // without posts needs neither (content/section-delete.ts).
   app.delete(
     '/sections/:id',
     {
-      schema: { params: Id, response: { 200: Listed, ...errors } },
+      schema: {
+        params: Id,
+        querystring: SectionDeleteSchema,
+        body: Type.Union([SectionDeleteSchema, Type.Null()]),
+        response: { 200: DeskSectionsSchema, ...errors },
+      },
       config: { access: 'change', changesContent: true },
     },
     async (request) => {
-      await deleteSection(app.db.pool, deskStaff(request), Number(request.params.id));
-      return readNavigation(app.db.pool);
+      const body = request.body ?? {};
+      const { trashed } = await deleteSection(
+        app.db.pool,
+        deskStaff(request),
+        Number(request.params.id),
+        { ...request.query, ...body },
+      );
+      if (trashed > 0) await app.postTrash.purgeLater(new Date());
+      return readDeskSections(app.db.pool);
     },
   );
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember } from '#test/factories';
+import { gradientPhoto } from '#test/test-photos';
 import { withSite, type Site } from '#test/with-site';
 import {
   formatsOf,
@@ -19,20 +20,9 @@ import {
 const WRITER = 'writer@example.com';
 
 /** A photo as a phone takes it: 4000×3000 (12 megapixels), turned a quarter by EXIF, with GPS. */
-async function phonePhoto(): Promise<Buffer> {
-  const width = 4000;
-  const height = 3000;
+const phonePhoto = () =>
   // A gradient with texture, so the JPEG is of a realistic size (a few MB), not a flat colour.
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      pixels[i] = (x * 255) / width;
-      pixels[i + 1] = (y * 255) / height;
-      pixels[i + 2] = (x * 31 + y * 17) % 256;
-    }
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
+  gradientPhoto(4000, 3000, (x, y) => (x * 31 + y * 17) % 256)
     .jpeg({ quality: 92 })
     .withMetadata({ orientation: 6 })
     .withExif({
@@ -40,7 +30,6 @@ async function phonePhoto(): Promise<Buffer> {
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2637/100' },
     })
     .toBuffer();
-}
 
 describe('image uploads', () => {
   let t: Site;

@@ -12,7 +12,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     EVENTS_PATH,
     {
       schema: { body: PageviewEventSchema },
-      config: { limit: 'events' },
+      config: { access: 'anyone', changesState: true, limit: 'events' },
     },
     async (request, reply) => {
       await app.analytics

@@ -195,24 +195,28 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
   }
 
   // Anyone: what a writing app asks first, to know it speaks to a Ghost-like site.
-  app.get('/site/', { config: { ghostAccess: 'anyone' } }, async () => ({
-    site: {
-      title: options.siteName,
-      description: app.siteContent.current().pages.get('home')?.description ?? null,
-      logo: null,
-      icon: `${siteUrl}/favicon.ico`,
-      accent_color: null,
-      locale: 'en',
-      url: `${siteUrl}/`,
-      version: '5.x',
-    },
-  }));
+  app.get(
+    '/site/',
+    { config: { access: 'anyone', changesState: false, ghostAccess: 'anyone' } },
+    async () => ({
+      site: {
+        title: options.siteName,
+        description: app.siteContent.current().pages.get('home')?.description ?? null,
+        logo: null,
+        icon: `${siteUrl}/favicon.ico`,
+        accent_color: null,
+        locale: 'en',
+        url: `${siteUrl}/`,
+        version: '5.x',
+      },
+    }),
+  );
 
   for (const resource of ['posts', 'pages'] as const) {
     const body = resource === 'posts' ? GhostPostsBodySchema : GhostPagesBodySchema;
     app.get<{ Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
-      { config: { ghostAccess: 'posts' } },
+      { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
       async (request) => {
         const { limit, page } = pageOf(request.query);
         const { rows, total } = await browseAdminRows(app.db.pool, ghostSite(), resource, {
@@ -242,7 +246,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
       `/${resource}/:id/`,
-      { config: { ghostAccess: 'posts' } },
+      { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
       async (request) => {
         const row = await readGhostRow(
           app.db.pool,
@@ -255,7 +259,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.get<{ Params: { slug: string }; Querystring: Record<string, string | undefined> }>(
       `/${resource}/slug/:slug/`,
-      { config: { ghostAccess: 'posts' } },
+      { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
       async (request) => {
         const { rows } = await app.db.pool.query<{ id: number }>(
           `SELECT "id" FROM "posts" WHERE "slug" = $1 AND "deletedAt" IS NULL
@@ -272,7 +276,13 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       {
         bodyLimit: 4 * 1024 * 1024,
         schema: { body },
-        config: { ghostAccess: 'posts', limit: 'admin-api-posts', changesContent: true },
+        config: {
+          access: 'admin-api-token',
+          changesState: true,
+          ghostAccess: 'posts',
+          limit: 'admin-api-posts',
+          changesContent: true,
+        },
       },
       async (request, reply) => {
         const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
@@ -294,7 +304,13 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       {
         bodyLimit: 4 * 1024 * 1024,
         schema: { body },
-        config: { ghostAccess: 'posts', limit: 'admin-api-posts', changesContent: true },
+        config: {
+          access: 'admin-api-token',
+          changesState: true,
+          ghostAccess: 'posts',
+          limit: 'admin-api-posts',
+          changesContent: true,
+        },
       },
       async (request) => {
         const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
@@ -307,7 +323,14 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.delete<{ Params: { id: string } }>(
       `/${resource}/:id/`,
-      { config: { ghostAccess: 'posts', changesContent: true } },
+      {
+        config: {
+          access: 'admin-api-token',
+          changesState: true,
+          ghostAccess: 'posts',
+          changesContent: true,
+        },
+      },
       async (request, reply) => {
         const id = await rowIdOf(resource, request.params.id);
         await deleteGhostPost(await postSite(), caller(request), resource, id);
@@ -318,7 +341,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     '/tags/',
-    { config: { ghostAccess: 'posts' } },
+    { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
     async (request) => {
       const { limit, page } = pageOf(request.query);
       const site = ghostSite();
@@ -344,7 +367,14 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.post(
     '/images/upload/',
-    { config: { ghostAccess: 'posts', limit: 'admin-api-images' } },
+    {
+      config: {
+        access: 'admin-api-token',
+        changesState: true,
+        ghostAccess: 'posts',
+        limit: 'admin-api-images',
+      },
+    },
     async (request, reply) => {
       const who = caller(request);
       if (!request.isMultipart()) {
@@ -437,7 +467,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     '/members/',
-    { config: { ghostAccess: 'see-members' } },
+    { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'see-members' } },
     async (request) => {
       const { limit, page } = pageOf(request.query);
       return browseGhostMembers(app.db.pool, { filter: request.query.filter, limit, page });
@@ -446,7 +476,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   app.get<{ Params: { id: string } }>(
     '/members/:id/',
-    { config: { ghostAccess: 'see-members' } },
+    { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'see-members' } },
     async (request) => ({ members: [await readGhostMember(app.db.pool, request.params.id)] }),
   );
 
@@ -454,7 +484,12 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     '/members/',
     {
       schema: { body: GhostMembersBodySchema },
-      config: { ghostAccess: 'change-members', limit: 'admin-api-members' },
+      config: {
+        access: 'admin-api-token',
+        changesState: true,
+        ghostAccess: 'change-members',
+        limit: 'admin-api-members',
+      },
     },
     async (request, reply) => {
       const written = await addGhostMember(membersSite, caller(request), request.body.members[0], {
@@ -472,7 +507,12 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     '/members/:id/',
     {
       schema: { body: GhostMembersBodySchema },
-      config: { ghostAccess: 'change-members', limit: 'admin-api-members' },
+      config: {
+        access: 'admin-api-token',
+        changesState: true,
+        ghostAccess: 'change-members',
+        limit: 'admin-api-members',
+      },
     },
     async (request) => {
       const written = await editGhostMember(

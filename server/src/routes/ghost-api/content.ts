@@ -1,15 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  browseAuthors,
-  browsePosts,
-  browseTags,
+  browseResource,
   ghostContentIndex,
   keptAnswer,
-  readAuthor,
-  readPost,
-  readTag,
+  readResource,
   type GhostContentIndex,
   type GhostQuery,
+  type GhostResource,
 } from '../../ghost-api/content-index.js';
 import { badRequest, unauthorized } from '../../ghost-api/ghost-error.js';
 import { ghostSettings, ghostTiers } from '../../ghost-api/site-settings.js';
@@ -67,17 +64,22 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // A browser's preflight for a request carrying Accept-Version: allowed, with no key needed.
-  app.options('/*', async (_request, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
-      .header('access-control-allow-headers', 'Accept-Version, Content-Type, Authorization')
-      .header('access-control-max-age', '86400')
-      .send(),
+  app.options(
+    '/*',
+    { config: { access: 'anyone', changesState: false } },
+    async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+        .header('access-control-allow-headers', 'Accept-Version, Content-Type, Authorization')
+        .header('access-control-max-age', '86400')
+        .send(),
   );
 
+  // The key, asked of the routes that declare it (`access: 'content-api-key'`): after the query is
+  // read, since the key is in it; here, to answer in Ghost's words.
   app.addHook('preHandler', async (request) => {
-    if (request.method === 'OPTIONS') return;
+    if (request.routeOptions.config.access !== 'content-api-key') return;
     const { key } = request.query as Record<string, unknown>;
     if (key === undefined || key === '') {
       throw unauthorized('Authorization failed: send the Content API key as ?key=.');
@@ -108,79 +110,40 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
         .type('application/json; charset=utf-8')
         .send(text);
     };
-    app.get(`${path}/`, handler);
-    app.get(path, handler);
+    const config = { access: 'content-api-key', changesState: false } as const;
+    app.get(`${path}/`, { config }, handler);
+    app.get(path, { config }, handler);
   };
 
-  for (const resource of ['posts', 'pages'] as const) {
-    const what = resource === 'posts' ? 'Post' : 'Page';
+  /** A read's answer, kept as a browse's is. */
+  const readAnswer = (
+    resource: GhostResource,
+    by: { id: string } | { slug: string },
+    query: GhostQuery,
+  ) => {
+    const held = index();
+    const address = 'id' in by ? `${resource}/${by.id}` : `${resource}/slug/${by.slug}`;
+    return keptAnswer(held, answerKey(address, query), () => ({
+      [resource]: [readResource(held, resource, by, query)],
+    }));
+  };
+
+  for (const resource of ['posts', 'pages', 'tags', 'authors'] as const) {
     get(`/${resource}`, (request) => {
       const query = queryOf(request);
       const held = index();
       return keptAnswer(held, answerKey(resource, query), () => {
-        const { items, meta } = browsePosts(held[resource], query);
+        const { items, meta } = browseResource(held, resource, query);
         return { [resource]: items, meta };
       });
     });
-    get(`/${resource}/:id`, (request) => {
-      const query = queryOf(request);
-      const held = index();
-      const id = request.params.id ?? '';
-      return keptAnswer(held, answerKey(`${resource}/${id}`, query), () => ({
-        [resource]: [readPost(held[resource], { id }, query, what)],
-      }));
-    });
-    get(`/${resource}/slug/:slug`, (request) => {
-      const query = queryOf(request);
-      const held = index();
-      const slug = request.params.slug ?? '';
-      return keptAnswer(held, answerKey(`${resource}/slug/${slug}`, query), () => ({
-        [resource]: [readPost(held[resource], { slug }, query, what)],
-      }));
-    });
+    get(`/${resource}/:id`, (request) =>
+      readAnswer(resource, { id: request.params.id ?? '' }, queryOf(request)),
+    );
+    get(`/${resource}/slug/:slug`, (request) =>
+      readAnswer(resource, { slug: request.params.slug ?? '' }, queryOf(request)),
+    );
   }
-
-  get('/tags', (request) => {
-    const query = queryOf(request);
-    const held = index();
-    return keptAnswer(held, answerKey('tags', query), () => {
-      const { items, meta } = browseTags(held.tags, query);
-      return { tags: items, meta };
-    });
-  });
-  get('/tags/:id', (request) => {
-    const query = queryOf(request);
-    return JSON.stringify({
-      tags: [readTag(index().tags, { id: request.params.id ?? '' }, query)],
-    });
-  });
-  get('/tags/slug/:slug', (request) => {
-    const query = queryOf(request);
-    return JSON.stringify({
-      tags: [readTag(index().tags, { slug: request.params.slug ?? '' }, query)],
-    });
-  });
-
-  get('/authors', (request) => {
-    const query = queryOf(request);
-    const held = index();
-    return keptAnswer(held, answerKey('authors', query), () => {
-      const { items, meta } = browseAuthors(held.authors, query);
-      return { authors: items, meta };
-    });
-  });
-  get('/authors/:id', (request) => {
-    const query = queryOf(request);
-    return JSON.stringify({
-      authors: [readAuthor(index().authors, { id: request.params.id ?? '' }, query)],
-    });
-  });
-  get('/authors/slug/:slug', (request) => {
-    const query = queryOf(request);
-    return JSON.stringify({
-      authors: [readAuthor(index().authors, { slug: request.params.slug ?? '' }, query)],
-    });
-  });
 
   get('/settings', () =>
     JSON.stringify({

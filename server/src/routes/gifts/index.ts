@@ -13,6 +13,7 @@ import {
 import { withTransaction } from '../../db/transaction.js';
 import { previewGift } from '../../gifts/gifts.js';
 import { HttpError } from '../../http/errors.js';
+import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { hashLinkToken } from '../../mail/link-tokens.js';
 import { claimGift } from '../../gifts/gift-ledger.js';
 import { createGiftPayment } from '../../stripe/membership-checkout.js';
@@ -73,10 +74,13 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: numbe
 ) => {
   app.post(
     '/api/gifts',
-    { schema: { body: GiftBodySchema, response: { 200: GiftPaymentSchema, ...errors } } },
+    {
+      schema: { body: GiftBodySchema, response: { 200: GiftPaymentSchema, ...errors } },
+      config: { access: 'session', changesState: true, needsPayments: true },
+    },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const body = request.body;
       const recipientEmail = requireEmail(body.recipientEmail, 'recipient’s address');
       const buyerEmail =
@@ -106,9 +110,12 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: numbe
   /** What the claim page shows before its button: who gave it, their message, whether claimed. */
   app.post(
     '/api/gifts/preview',
-    { schema: { body: GiftTokenBodySchema, response: { 200: GiftPreviewSchema, ...errors } } },
+    {
+      schema: { body: GiftTokenBodySchema, response: { 200: GiftPreviewSchema, ...errors } },
+      config: { access: 'session', changesState: false },
+    },
     async (request) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const preview = await previewGift(app.db.pool, request.body.token, session.userId);
       if (!preview) throw giftNotFound();
       if (typeof preview === 'string') throw claimRefused(preview);
@@ -118,16 +125,21 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: numbe
 
   app.post(
     '/api/gifts/claim',
-    { schema: { body: GiftTokenBodySchema, response: { 200: UserResponseSchema, ...errors } } },
+    {
+      schema: { body: GiftTokenBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      config: {
+        access: 'signed-in',
+        changesState: true,
+        refusal: {
+          status: 401,
+          code: 'sign_in_required',
+          message:
+            'Sign in, or create an account, to claim your gift: the year is kept on your account.',
+        },
+      },
+    },
     async (request) => {
-      const session = await request.requireSession();
-      if (!session.user?.email) {
-        throw new HttpError(
-          401,
-          'sign_in_required',
-          'Sign in, or create an account, to claim your gift: the year is kept on your account.',
-        );
-      }
+      const session = accountOf(request);
       const result = await withTransaction(app.db.pool, (tx) =>
         claimGift(
           tx,

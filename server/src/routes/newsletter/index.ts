@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponseSchema, MessageResponseSchema } from '../../../../contract/api.js';
 import {
@@ -11,6 +10,7 @@ import {
   NewsletterTokenQuerySchema,
 } from '../../../../contract/newsletters.js';
 import { HttpError } from '../../http/errors.js';
+import { accountOf } from '../../plugins/app/route-access.js';
 import {
   confirmSubscription,
   getAccountSubscription,
@@ -50,7 +50,8 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
   app,
   options,
 ) => {
-  const { siteUrl, siteName } = options;
+  // The site's name is read as each answer is written: the desk may have renamed it since.
+  const { siteUrl } = options;
   const tokens = createUnsubscribeTokens(options.sessionSecret);
 
   // RFC 8058's one-click POST carries `List-Unsubscribe=One-Click` as a form: accepted (and
@@ -59,21 +60,6 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
     app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
       done(null, { form: body }),
     );
-  }
-
-  const addressUnproven = () =>
-    new HttpError(
-      403,
-      'address_unproven',
-      'Verify your address first: sign in with a link we mail to it ("Email me a sign-in link").',
-    );
-
-  async function requireAccount(request: FastifyRequest) {
-    const session = await request.requireSession();
-    const email = session.user?.email;
-    if (!email) throw new HttpError(403, 'registration_required', 'Create an account first.');
-    if (!session.user?.emailVerified) throw addressUnproven();
-    return { userId: session.userId, email };
   }
 
   app.post(
@@ -87,7 +73,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
           ...errors,
         },
       },
-      config: { limit: 'newsletter' },
+      config: { access: 'anyone', changesState: true, limit: 'newsletter' },
     },
     async (request, reply) => {
       const session = await request.getSession();
@@ -106,7 +92,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
       const { mail, email } = outcome;
       if (mail) {
         void app.mailer
-          .send(signUpMail({ siteUrl, siteName }, email, mail))
+          .send(signUpMail({ siteUrl, siteName: options.siteName }, email, mail))
           .catch((error: unknown) =>
             request.log.error({ err: error }, 'could not send a newsletter confirmation mail'),
           );
@@ -123,11 +109,11 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterTokenBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'newsletter-confirm' },
+      config: { access: 'anyone', changesState: true, limit: 'newsletter-confirm' },
     },
     async (request) => {
       const { email } = await confirmSubscription(app, request.body.token);
-      return { message: `Subscribed: the ${siteName} newsletter will come to ${email}.` };
+      return { message: `Subscribed: the ${options.siteName} newsletter will come to ${email}.` };
     },
   );
 
@@ -142,7 +128,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         querystring: NewsletterTokenQuerySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'newsletter-unsubscribe' },
+      config: { access: 'anyone', changesState: true, limit: 'newsletter-unsubscribe' },
     },
     async (request) => {
       const subscriberId = tokens.verify(request.query.token);
@@ -158,7 +144,10 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
    */
   app.get(
     '/api/newsletter/unsubscribe',
-    { schema: { querystring: NewsletterTokenQuerySchema } },
+    {
+      schema: { querystring: NewsletterTokenQuerySchema },
+      config: { access: 'anyone', changesState: false },
+    },
     async (request, reply) =>
       reply.redirect(
         `${NEWSLETTER_PATHS.unsubscribe}#token=${encodeURIComponent(request.query.token)}`,
@@ -173,7 +162,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterTokenBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
-      config: { limit: 'newsletter-resubscribe' },
+      config: { access: 'anyone', changesState: true, limit: 'newsletter-resubscribe' },
     },
     async (request) => {
       const subscriberId = tokens.verify(request.body.token);
@@ -185,8 +174,11 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
 
   app.get(
     '/api/newsletter/subscription',
-    { schema: { response: { 200: NewsletterSubscriptionSchema, ...errors } } },
-    async (request) => getAccountSubscription(app, await requireAccount(request)),
+    {
+      schema: { response: { 200: NewsletterSubscriptionSchema, ...errors } },
+      config: { access: 'proven-address', changesState: false },
+    },
+    async (request) => getAccountSubscription(app, accountOf(request)),
   );
 
   app.post(
@@ -196,10 +188,9 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
         body: NewsletterSubscriptionBodySchema,
         response: { 200: NewsletterSubscriptionSchema, ...errors },
       },
-      config: { limit: 'newsletter-subscription' },
+      config: { access: 'proven-address', changesState: true, limit: 'newsletter-subscription' },
     },
-    async (request) =>
-      setAccountSubscription(app, await requireAccount(request), request.body.subscribed),
+    async (request) => setAccountSubscription(app, accountOf(request), request.body.subscribed),
   );
 };
 

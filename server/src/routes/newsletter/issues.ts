@@ -5,7 +5,7 @@ import {
   NewsletterIssueParamsSchema,
 } from '../../../../contract/newsletters.js';
 import { HttpError } from '../../http/errors.js';
-import { isMembershipActive } from '../../memberships/memberships.js';
+import { requireAccess } from '../../plugins/app/route-access.js';
 
 /**
  * An issue's body for the archive's page. Public issues' bodies are in the page already; a
@@ -24,7 +24,8 @@ const newsletterIssueRoutes: FastifyPluginAsyncTypebox = async (app) => {
           404: ErrorResponseSchema,
         },
       },
-      config: { limit: 'newsletter-issues' },
+      // Anyone: a members-only issue asks the `member` rule of its own (below).
+      config: { access: 'anyone', changesState: false, limit: 'newsletter-issues' },
     },
     async (request, reply) => {
       const issue = app.siteContent
@@ -32,14 +33,9 @@ const newsletterIssueRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .newsletters.find((item) => item.slug === request.params.slug);
       if (!issue) throw new HttpError(404, 'issue_not_found', 'There is no such newsletter issue.');
       if (issue.membersOnly) {
-        const session = await request.requireSession();
-        if (!isMembershipActive(session.user?.membership ?? null)) {
-          throw new HttpError(
-            403,
-            'members_only',
-            'This issue is for members: join to read it in full.',
-          );
-        }
+        await requireAccess(request, 'member', {
+          message: 'This issue is for members: join to read it in full.',
+        });
         // A member's copy: never kept by a shared cache.
         void reply.header('cache-control', 'private, no-store');
       }

@@ -33,7 +33,10 @@ const newsletterTrackingRoutes: FastifyPluginAsyncTypebox<NewsletterTrackingOpti
 
   app.get(
     `${TRACKING_PATHS.open}:file`,
-    { schema: { params: Type.Object({ file: Type.String({ maxLength: 200 }) }) } },
+    {
+      schema: { params: Type.Object({ file: Type.String({ maxLength: 200 }) }) },
+      config: { access: 'anyone', changesState: true },
+    },
     async (request, reply) => {
       const deliveryId = tracking.verifyOpen(request.params.file.replace(/\.gif$/, ''));
       if (deliveryId && options.tracking) {
@@ -61,6 +64,7 @@ const newsletterTrackingRoutes: FastifyPluginAsyncTypebox<NewsletterTrackingOpti
         querystring: Type.Object({ u: Type.String({ minLength: 1, maxLength: 4096 }) }),
         response: { 400: ErrorResponseSchema },
       },
+      config: { access: 'anyone', changesState: true },
     },
     async (request, reply) => {
       const { u: url } = request.query;

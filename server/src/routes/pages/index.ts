@@ -90,7 +90,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
         .send(staffShell);
     }
     const content = app.siteContent.current();
-    const screen = matchScreen(path, content.sectionSlugs)?.screen;
+    const screen = matchScreen(path, content.sectionSlugs, content.specialSlugs)?.screen;
     if (screen && screen.data === null && !screen.access) {
       return sendPage(request, reply, pages.shell);
     }
@@ -116,8 +116,11 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     const inStaffPages = STAFF_SCREENS.some(
       (prefix) => path === prefix || path.startsWith(`${prefix}/`),
     );
-    const { moved, sectionSlugs } = app.siteContent.current();
-    if (inStaffPages || matchScreen(path, sectionSlugs)?.screen.data === null) return undefined;
+    const { moved, sectionSlugs, specialSlugs } = app.siteContent.current();
+    // A screen's own address (a policy or topic page's text, even one not written yet) is never
+    // another post's old one.
+    const data = matchScreen(path, sectionSlugs, specialSlugs)?.screen.data;
+    if (inStaffPages || data === null || data === 'text') return undefined;
     if (path === paths.home) {
       const query = new URLSearchParams(url?.split('?')[1] ?? '');
       for (const name of ['p', 'page_id']) {
@@ -176,12 +179,20 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
       .send(errorBody('not_found', `No such resource: ${request.method} ${path}`));
   }
 
-  app.get('/', (request, reply) => answerPage('/', request, reply));
+  app.get('/', { config: { access: 'anyone', changesState: false } }, (request, reply) =>
+    answerPage('/', request, reply),
+  );
   for (const prefix of STAFF_SCREENS) {
     // Routes, not a test of the URL's text: the router decodes the path before it matches, so
     // `/%64esk` is the desk too.
-    app.get(prefix, (request, reply) => answerPath(request, reply, 'home'));
-    app.get(`${prefix}/*`, (request, reply) => answerPath(request, reply, 'page'));
+    app.get(prefix, { config: { access: 'anyone', changesState: false } }, (request, reply) =>
+      answerPath(request, reply, 'home'),
+    );
+    app.get(
+      `${prefix}/*`,
+      { config: { access: 'anyone', changesState: false } },
+      (request, reply) => answerPath(request, reply, 'page'),
+    );
   }
   // Every address no route has: a page, or the JSON 404.
   app.setNotFoundHandler((request, reply) => answerPath(request, reply));

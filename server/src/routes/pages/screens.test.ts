@@ -36,7 +36,11 @@ describe.runIf(built)('the screens the server answers', () => {
 
   const sitemapPaths = () => t.app.siteContent.current().index.pages.map((page) => page.path);
   const screenAt = (path: string) =>
-    matchScreen(path, t.app.siteContent.current().sectionSlugs)?.screen;
+    matchScreen(
+      path,
+      t.app.siteContent.current().sectionSlugs,
+      t.app.siteContent.current().specialSlugs,
+    )?.screen;
 
   /** An address of the screen: its path, or a published item's for a path with parameters. */
   function addressOf(screen: Screen): string | undefined {

@@ -40,6 +40,7 @@ import {
   readInvoiceFact,
   readSubscriptionFact,
 } from '../../stripe/read-payment-facts.js';
+import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 
 const errors = {
@@ -69,10 +70,11 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         body: PaymentIntentBodySchema,
         response: { 200: ClientSecretResponseSchema, ...errors },
       },
+      config: { access: 'session', changesState: true, needsPayments: true },
     },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const unknown = request.body.items.find((item) => item.id !== EARLY_ACCESS_OFFER);
       if (unknown) {
         throw new HttpError(
@@ -121,10 +123,13 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
    */
   app.post(
     '/api/checkout',
-    { schema: { body: CheckoutBodySchema, response: { 200: UrlResponseSchema, ...errors } } },
+    {
+      schema: { body: CheckoutBodySchema, response: { 200: UrlResponseSchema, ...errors } },
+      config: { access: 'session', changesState: true, needsPayments: true },
+    },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const plans = await app.plans.list();
       const wanted = request.body?.plan ?? 'yearly';
       const plan = plans.find(
@@ -192,10 +197,11 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         params: Type.Object({ id: Type.String({ pattern: CHECKOUT_SESSION_ID }) }),
         response: { 200: UserResponseSchema, ...errors },
       },
+      config: { access: 'session', changesState: true, needsPayments: true },
     },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       const checkout = await retrieveOrNull(payments.stripe, 'read a Checkout Session', (stripe) =>
         stripe.checkout.sessions.retrieve(request.params.id),
       );
@@ -229,13 +235,16 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         body: SwitchPlanBodySchema,
         response: { 200: UserResponseSchema, ...errors, 403: ErrorResponseSchema },
       },
+      config: {
+        access: 'signed-in',
+        changesState: true,
+        needsPayments: true,
+        refusal: { message: 'Create an account to manage billing.' },
+      },
     },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
-      if (!session.user?.email) {
-        throw new HttpError(403, 'registration_required', 'Create an account to manage billing.');
-      }
+      const session = accountOf(request);
       const plans = await app.plans.list();
       const plan = plans.find(
         (each): each is SubscriptionPlan => each.id === request.body.plan && each.enabled,
@@ -308,13 +317,17 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
 
   app.post(
     '/api/billing-portal',
-    { schema: { response: { 200: UrlResponseSchema, ...errors, 403: ErrorResponseSchema } } },
+    {
+      schema: { response: { 200: UrlResponseSchema, ...errors, 403: ErrorResponseSchema } },
+      config: {
+        access: 'signed-in',
+        changesState: false,
+        needsPayments: true,
+        refusal: { message: 'Create an account to manage billing.' },
+      },
+    },
     async (request) => {
-      app.requirePayments();
-      const session = await request.requireSession();
-      if (!session.user?.email) {
-        throw new HttpError(403, 'registration_required', 'Create an account to manage billing.');
-      }
+      const session = accountOf(request);
       const customerId = await billingCustomerOf(app, session.userId);
       if (!customerId) {
         throw new HttpError(409, 'no_billing_account', 'There is no subscription to manage yet.');

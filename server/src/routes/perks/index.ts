@@ -6,7 +6,7 @@ import {
 } from '../../../../contract/api.js';
 import { isPerkLive } from '../../../../contract/perks.js';
 import { HttpError } from '../../http/errors.js';
-import { isMembershipActive } from '../../memberships/memberships.js';
+import { sessionOf } from '../../plugins/app/route-access.js';
 import type { PerkCatalog } from '../../perks/catalog.js';
 import { redeemPerk } from '../../perks/redeem.js';
 
@@ -33,21 +33,21 @@ const perkRoutes: FastifyPluginAsyncTypebox<PerkRouteOptions> = async (app, { ca
           429: ErrorResponseSchema,
         },
       },
-      config: { limit: 'perk-redemption' },
+      config: {
+        access: 'member',
+        changesState: true,
+        limit: 'perk-redemption',
+        refusal: { message: 'Perks are for members: join to redeem this offer.' },
+      },
     },
     async (request) => {
       const perk = catalog.find(request.params.id);
-      if (!perk || !isPerkLive(perk)) {
+      // A sample perk the site no longer shows (its samples removed) is no offer either.
+      const shown = app.siteContent.current().perks.some((item) => item.id === perk?.id);
+      if (!perk || !isPerkLive(perk) || !shown) {
         throw new HttpError(404, 'perk_not_found', 'There is no such offer, or it has ended.');
       }
-      const session = await request.requireSession();
-      if (!isMembershipActive(session.user?.membership ?? null)) {
-        throw new HttpError(
-          403,
-          'members_only',
-          'Perks are for members: join to redeem this offer.',
-        );
-      }
+      const session = sessionOf(request);
       const redemption = await redeemPerk({ db: app.db, log: request.log }, perk, session.userId);
       return { perkId: perk.id, ...redemption };
     },

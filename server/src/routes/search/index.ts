@@ -18,6 +18,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           limit: Type.Optional(Type.String({ maxLength: 10 })),
         }),
       },
+      config: { access: 'anyone', changesState: false },
     },
     async (request, reply) => {
       const { limit } = request.query;

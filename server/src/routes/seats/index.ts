@@ -12,6 +12,7 @@ import {
   SeatRequestSchema,
 } from '../../../../contract/seats.js';
 import { HttpError } from '../../http/errors.js';
+import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { readMySeats, readSeatPool, requestSeat, withdrawSeatRequest } from '../../seats/seats.js';
 import { createSeatsPayment } from '../../stripe/membership-checkout.js';
 
@@ -23,12 +24,8 @@ const errors = {
   503: ErrorResponseSchema,
 };
 
-const signInFirst = () =>
-  new HttpError(
-    401,
-    'sign_in_required',
-    'Sign in, or create an account, first: a seat is kept on your account.',
-  );
+/** The refusal of a seat's request to a reader without an account. */
+const SIGN_IN_FIRST = 'Sign in, or create an account, first: a seat is kept on your account.';
 
 /**
  * Solidarity seats (docs/payments.md#solidarity-seats): a supporter pays for years for readers who
@@ -37,10 +34,13 @@ const signInFirst = () =>
 const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, { siteName }) => {
   app.post(
     '/api/seats',
-    { schema: { body: SeatFundingBodySchema, response: { 200: SeatPaymentSchema, ...errors } } },
+    {
+      schema: { body: SeatFundingBodySchema, response: { 200: SeatPaymentSchema, ...errors } },
+      config: { access: 'session', changesState: true, needsPayments: true },
+    },
     async (request) => {
       const payments = app.requirePayments();
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       let supporterEmail = session.user?.email ?? null;
       if (!supporterEmail && request.body.supporterEmail) {
         supporterEmail = normalizeEmail(request.body.supporterEmail);
@@ -64,16 +64,22 @@ const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, 
 
   app.get(
     '/api/seats/pool',
-    { schema: { response: { 200: SeatPoolSchema, 503: ErrorResponseSchema } } },
+    {
+      schema: { response: { 200: SeatPoolSchema, 503: ErrorResponseSchema } },
+      config: { access: 'anyone', changesState: false },
+    },
     // Three counts on indexed columns: read fresh, so a reader just granted a seat sees it counted.
     async () => readSeatPool(app.db.pool),
   );
 
   app.get(
     '/api/seats/mine',
-    { schema: { response: { 200: MySeatsSchema, ...errors } } },
+    {
+      schema: { response: { 200: MySeatsSchema, ...errors } },
+      config: { access: 'session', changesState: false },
+    },
     async (request) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       if (!session.user) return { requests: [], fundings: [] };
       return readMySeats(app.db.pool, session.userId);
     },
@@ -86,10 +92,14 @@ const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, 
         body: SeatRequestBodySchema,
         response: { 201: Type.Object({ request: SeatRequestSchema }), ...errors },
       },
+      config: {
+        access: 'signed-in',
+        changesState: true,
+        refusal: { status: 401, code: 'sign_in_required', message: SIGN_IN_FIRST },
+      },
     },
     async (request, reply) => {
-      const session = await request.requireSession();
-      if (!session.user?.email) throw signInFirst();
+      const session = accountOf(request);
       const made = await requestSeat(app.db.pool, {
         userId: session.userId,
         note: request.body.note,
@@ -101,10 +111,16 @@ const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, 
 
   app.delete(
     '/api/seats/requests/mine',
-    { schema: { response: { 200: Type.Object({ withdrawn: Type.Boolean() }), ...errors } } },
+    {
+      schema: { response: { 200: Type.Object({ withdrawn: Type.Boolean() }), ...errors } },
+      config: {
+        access: 'signed-in',
+        changesState: true,
+        refusal: { status: 401, code: 'sign_in_required', message: SIGN_IN_FIRST },
+      },
+    },
     async (request) => {
-      const session = await request.requireSession();
-      if (!session.user?.email) throw signInFirst();
+      const session = accountOf(request);
       return { withdrawn: await withdrawSeatRequest(app.db.pool, session.userId) };
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { UserResponseSchema } from '../../../../contract/api.js';
+import { sessionOf } from '../../plugins/app/route-access.js';
 import { toUser } from '../../users/users.js';
 
 export default async function sessionRoutes(app: FastifyInstance) {
@@ -8,7 +9,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
     '/api/session',
     {
       schema: { response: { 200: UserResponseSchema, 429: ErrorResponseSchema } },
-      config: { limit: 'session' },
+      config: { access: 'anyone', changesState: false, limit: 'session' },
     },
     async (request, reply) => {
       const session = await request.getSession();
@@ -20,9 +21,12 @@ export default async function sessionRoutes(app: FastifyInstance) {
 
   app.get(
     '/api/me',
-    { schema: { response: { 200: UserResponseSchema, 401: ErrorResponseSchema } } },
+    {
+      schema: { response: { 200: UserResponseSchema, 401: ErrorResponseSchema } },
+      config: { access: 'session', changesState: false },
+    },
     async (request) => {
-      const session = await request.requireSession();
+      const session = sessionOf(request);
       return { user: toUser(session.userId, session.user) };
     },
   );

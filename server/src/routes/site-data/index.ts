@@ -15,26 +15,28 @@ const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         querystring: Type.Object({ path: Type.String({ pattern: '^/', maxLength: 300 }) }),
       },
+      config: { access: 'anyone', changesState: false },
     },
     async (request, reply) => {
       const content = app.siteContent.current();
       const path = request.query.path.split('?')[0] ?? '/';
-      // The navigation comes with every screen: a menu changed in the desk shows at the next move.
-      const { navigation } = content;
+      // The navigation and the settings come with every screen: a menu or a look changed in the
+      // desk shows at the next move.
+      const { navigation, settings } = content;
       // The comments under its posts, as its page draws them (site/page-comments.ts).
       const said = await app.pageComments.forPage(content, path);
       const comments = said && { comments: said.comments };
       if (!differsForMembers(content, path)) {
         return reply
           .header('cache-control', 'no-cache')
-          .send({ navigation, ...siteDataFor(content, path), ...comments });
+          .send({ navigation, settings, ...siteDataFor(content, path), ...comments });
       }
       // A members-only article: whole for a member (their browser's alone), else its opening.
       const reader = await readerOf(request);
       return reply
         .header('cache-control', reader === 'member' ? 'private, no-store' : 'no-cache')
         .header('vary', 'Cookie')
-        .send({ navigation, ...siteDataFor(content, path, reader), ...comments });
+        .send({ navigation, settings, ...siteDataFor(content, path, reader), ...comments });
     },
   );
 };

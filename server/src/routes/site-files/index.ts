@@ -13,20 +13,23 @@ import { errorBody } from '../../http/errors.js';
 import { topicFeedPath, topicPath } from '../../../../contract/topics.js';
 import { paths } from '../../../../contract/site-paths.js';
 import { postPath } from '../../../../contract/posts.js';
+import { manifestIcons } from '../../site/site-look.js';
 
 // A minute: a post published now reaches readers' feed readers and the search engines soon.
 const CACHE_CONTROL = 'public, max-age=60';
 
 /**
  * The sitemap, the feeds, robots.txt and the web manifest, with absolute addresses from this
- * deployment's SITE_URL (docs/decisions/0027-site-address.md). Each is drawn from the published
- * content when first asked for, and again after the content changes.
+ * deployment's SITE_URL (docs/decisions/0027-site-address.md) and the publication's name, words
+ * and language from its settings. Each is drawn from the published content when first asked for,
+ * and again after the content (or a setting) changes.
  */
-export default async function siteFileRoutes(
-  app: FastifyInstance,
-  options: { siteUrl: string; siteName: string },
-) {
-  const { siteUrl, siteName } = options;
+export default async function siteFileRoutes(app: FastifyInstance, options: { siteUrl: string }) {
+  const { siteUrl } = options;
+  /** The publication's settings in the content drawn now (contract/site-settings.ts). */
+  const settings = () => app.siteContent.current().settings;
+  /** Each feed's channel says the publication's language. */
+  const language = () => settings().language;
   let drawn = new Map<string, string>();
   app.siteContent.onChange(() => {
     drawn = new Map();
@@ -34,16 +37,21 @@ export default async function siteFileRoutes(
 
   /** A file drawn from the site index; null: the site has no such file now (404). */
   function serve(path: string, type: string, render: (index: SiteIndex) => string | null) {
-    app.get(path, async (_request, reply) => {
-      let body = drawn.get(path);
-      if (body === undefined) {
-        const drawnNow = render(app.siteContent.current().index);
-        if (drawnNow === null) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
-        body = drawnNow;
-        drawn.set(path, body);
-      }
-      return reply.header('cache-control', CACHE_CONTROL).type(type).send(body);
-    });
+    app.get(
+      path,
+      { config: { access: 'anyone', changesState: false } },
+      async (_request, reply) => {
+        let body = drawn.get(path);
+        if (body === undefined) {
+          const drawnNow = render(app.siteContent.current().index);
+          if (drawnNow === null)
+            return reply.code(404).send(errorBody('not_found', 'No such feed.'));
+          body = drawnNow;
+          drawn.set(path, body);
+        }
+        return reply.header('cache-control', CACHE_CONTROL).type(type).send(body);
+      },
+    );
   }
 
   const robots = renderRobotsTxt(siteUrl);
@@ -51,18 +59,27 @@ export default async function siteFileRoutes(
   serve(SITE_FILE_PATHS.sitemap, 'application/xml; charset=utf-8', (index) =>
     renderSitemap(index, siteUrl),
   );
-  serve(SITE_FILE_PATHS.manifest, 'application/manifest+json; charset=utf-8', (index) =>
-    renderWebManifest(index, siteName),
-  );
+  serve(SITE_FILE_PATHS.manifest, 'application/manifest+json; charset=utf-8', (index) => {
+    const { title, description, language: lang, accentColor } = settings();
+    return renderWebManifest({
+      name: title,
+      description,
+      lang,
+      themeColor: accentColor,
+      backgroundColor: index.manifest.backgroundColor,
+      icons: manifestIcons(settings(), index.manifest.icons),
+    });
+  });
 
   const rss = 'application/rss+xml; charset=utf-8';
   serve(SITE_FILE_PATHS.feed, rss, (index) =>
     renderRssFeed(
       {
-        title: siteName,
-        description: `Articles from ${siteName}, newest first.`,
+        title: settings().title,
+        description: settings().description || `Articles from ${settings().title}, newest first.`,
         link: `${siteUrl}/`,
         self: `${siteUrl}${SITE_FILE_PATHS.feed}`,
+        language: language(),
       },
       index.articles,
       siteUrl,
@@ -71,10 +88,11 @@ export default async function siteFileRoutes(
   serve(SITE_FILE_PATHS.newsletterFeed, rss, (index) =>
     renderRssFeed(
       {
-        title: `${siteName} newsletter`,
-        description: `Every issue of the ${siteName} newsletter, newest first.`,
+        title: `${settings().title} newsletter`,
+        description: `Every issue of the ${settings().title} newsletter, newest first.`,
         link: `${siteUrl}${NEWSLETTER_PATHS.archive}`,
         self: `${siteUrl}${SITE_FILE_PATHS.newsletterFeed}`,
+        language: language(),
       },
       // A members-only issue's entry carries its summary, as its page does.
       index.newsletters.map(({ membersOnly, ...issue }) => ({
@@ -86,95 +104,114 @@ export default async function siteFileRoutes(
   );
   // Each section of articles' feed, beside its list (`/health` → `/health/rss.xml`): the
   // shipped sections' and every one the publisher added, at the section's address now.
-  app.get<{ Params: { section: string } }>('/:section/rss.xml', async (request, reply) => {
-    const feedPath = `/${request.params.section}/rss.xml`;
-    let body = drawn.get(feedPath);
-    if (body === undefined) {
-      const { index } = app.siteContent.current();
-      const section = index.sections.find((item) => item.feedPath === feedPath);
-      if (!section) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
-      const { name } = section;
-      body = renderRssFeed(
-        {
-          title: `${siteName}: ${name}`,
-          description: `${name} articles from ${siteName}, newest first.`,
-          link: `${siteUrl}${section.path}`,
-          self: `${siteUrl}${feedPath}`,
-        },
-        index.articles.filter((article) => article.section === name),
-        siteUrl,
-      );
-      drawn.set(feedPath, body);
-    }
-    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
-  });
+  app.get<{ Params: { section: string } }>(
+    '/:section/rss.xml',
+    { config: { access: 'anyone', changesState: false } },
+    async (request, reply) => {
+      const feedPath = `/${request.params.section}/rss.xml`;
+      let body = drawn.get(feedPath);
+      if (body === undefined) {
+        const { index } = app.siteContent.current();
+        const section = index.sections.find((item) => item.feedPath === feedPath);
+        if (!section) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
+        const { name } = section;
+        body = renderRssFeed(
+          {
+            title: `${settings().title}: ${name}`,
+            description: `${name} articles from ${settings().title}, newest first.`,
+            link: `${siteUrl}${section.path}`,
+            self: `${siteUrl}${feedPath}`,
+            language: language(),
+          },
+          index.articles.filter((article) => article.section === name),
+          siteUrl,
+        );
+        drawn.set(feedPath, body);
+      }
+      return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+    },
+  );
 
   // Each author's feed: their articles, newest first (contract/authors.ts).
-  app.get<{ Params: { slug: string } }>(`${AUTHORS_PATH}/:slug/rss.xml`, async (request, reply) => {
-    const { slug } = request.params;
-    const entry = app.siteContent.current().authors.get(slug);
-    if (!entry) return reply.code(404).send(errorBody('not_found', 'No such author.'));
-    const feedPath = authorFeedPath(slug);
-    let body = drawn.get(feedPath);
-    if (body === undefined) {
-      const { author } = entry;
-      body = renderRssFeed(
-        {
-          title: `${siteName}: ${author.name}`,
-          description: `Articles by ${author.name} on ${siteName}, newest first.`,
-          link: `${siteUrl}${authorPath(slug)}`,
-          self: `${siteUrl}${feedPath}`,
-        },
-        app.siteContent
-          .current()
-          .index.articles.filter((article) =>
-            article.authors?.some((credit) => credit.path === authorPath(slug)),
-          ),
-        siteUrl,
-      );
-      drawn.set(feedPath, body);
-    }
-    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
-  });
+  app.get<{ Params: { slug: string } }>(
+    `${AUTHORS_PATH}/:slug/rss.xml`,
+    { config: { access: 'anyone', changesState: false } },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const entry = app.siteContent.current().authors.get(slug);
+      if (!entry) return reply.code(404).send(errorBody('not_found', 'No such author.'));
+      const feedPath = authorFeedPath(slug);
+      let body = drawn.get(feedPath);
+      if (body === undefined) {
+        const { author } = entry;
+        body = renderRssFeed(
+          {
+            title: `${settings().title}: ${author.name}`,
+            description: `Articles by ${author.name} on ${settings().title}, newest first.`,
+            link: `${siteUrl}${authorPath(slug)}`,
+            self: `${siteUrl}${feedPath}`,
+            language: language(),
+          },
+          app.siteContent
+            .current()
+            .index.articles.filter((article) =>
+              article.authors?.some((credit) => credit.path === authorPath(slug)),
+            ),
+          siteUrl,
+        );
+        drawn.set(feedPath, body);
+      }
+      return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+    },
+  );
 
   // Each topic's feed: its articles and campaigns, newest first (contract/topics.ts).
-  app.get<{ Params: { slug: string } }>(`${paths.topics}/:slug/rss.xml`, async (request, reply) => {
-    const { slug } = request.params;
-    const topic = app.siteContent.current().topics.get(slug);
-    if (!topic) return reply.code(404).send(errorBody('not_found', 'No such topic.'));
-    const feedPath = topicFeedPath(slug);
-    let body = drawn.get(feedPath);
-    if (body === undefined) {
-      body = renderRssFeed(
-        {
-          title: `${siteName}: ${topic.name}`,
-          description: topic.description,
-          link: `${siteUrl}${topicPath(slug)}`,
-          self: `${siteUrl}${feedPath}`,
-        },
-        [
-          ...topic.articles.map((article) => ({
-            title: article.title,
-            path: postPath(
-              { kind: 'article', slug: article.slug, category: article.category },
-              app.siteContent.current().sectionSlugs,
-            ),
-            summary: article.summary,
-            publishedAt: article.publishedAt,
-            section: article.category,
-          })),
-          ...topic.campaigns.map((campaign) => ({
-            title: campaign.title,
-            path: `${paths.directAction}#${campaign.slug}`,
-            summary: campaign.summary,
-            publishedAt: campaign.publishedAt,
-            section: campaign.category,
-          })),
-        ],
-        siteUrl,
-      );
-      drawn.set(feedPath, body);
-    }
-    return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
-  });
+  app.get<{ Params: { slug: string } }>(
+    `${paths.topics}/:slug/rss.xml`,
+    { config: { access: 'anyone', changesState: false } },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const topic = app.siteContent.current().topics.get(slug);
+      if (!topic) return reply.code(404).send(errorBody('not_found', 'No such topic.'));
+      const feedPath = topicFeedPath(slug);
+      let body = drawn.get(feedPath);
+      if (body === undefined) {
+        body = renderRssFeed(
+          {
+            title: `${settings().title}: ${topic.name}`,
+            description: topic.description,
+            link: `${siteUrl}${topicPath(slug)}`,
+            self: `${siteUrl}${feedPath}`,
+            language: language(),
+          },
+          [
+            ...topic.articles.map((article) => ({
+              title: article.title,
+              path: postPath(
+                { kind: 'article', slug: article.slug, category: article.category },
+                app.siteContent.current().sectionSlugs,
+              ),
+              summary: article.summary,
+              publishedAt: article.publishedAt,
+              section: article.category,
+            })),
+            ...topic.campaigns.map((campaign) => ({
+              title: campaign.title,
+              path: `${postPath(
+                { kind: 'campaign', slug: campaign.slug },
+                undefined,
+                app.siteContent.current().specialSlugs,
+              )}#${campaign.slug}`,
+              summary: campaign.summary,
+              publishedAt: campaign.publishedAt,
+              section: campaign.category,
+            })),
+          ],
+          siteUrl,
+        );
+        drawn.set(feedPath, body);
+      }
+      return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
+    },
+  );
 }

@@ -234,7 +234,7 @@ describe('the sitemap, feeds, robots.txt and manifest', () => {
     ]);
   });
 
-  it('names the site after SITE_NAME in the web manifest, with the build’s colours and icons', async () => {
+  it('names the site after its first settings (SITE_NAME) in the web manifest, with its accent and the build’s icons', async () => {
     const response = await get('/manifest.webmanifest');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
@@ -244,7 +244,9 @@ describe('the sitemap, feeds, robots.txt and manifest', () => {
       start_url: '/',
       scope: '/',
       display: 'standalone',
-      theme_color: '#141414',
+      lang: 'en',
+      // A new site's accent (content/site-settings.ts), until the desk sets another.
+      theme_color: '#f5c542',
       background_color: '#fbfaf7',
       icons: expect.arrayContaining([
         { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },

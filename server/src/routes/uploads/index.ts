@@ -26,26 +26,30 @@ const CONTENT_TYPES: Record<string, string> = {
  * asked for (uploads/share-copy.ts).
  */
 const uploadedImageRoutes: FastifyPluginAsync<{ store: ImageStore }> = async (app, { store }) => {
-  app.get<{ Params: { file: string } }>('/uploads/:file', async (request, reply) => {
-    const { file } = request.params;
-    let found: Awaited<ReturnType<ImageStore['get']>>;
-    try {
-      // Any other name is refused before the store is asked (readShareCopy checks its own).
-      found = UPLOAD_FILE_NAME.test(file)
-        ? await store.get(file)
-        : await readShareCopy(store, file);
-    } catch (error) {
-      request.log.error({ err: error }, 'could not read an uploaded image');
-      throw storeUnavailable();
-    }
-    if (!found) throw new HttpError(404, 'not_found', 'There is no such image.');
-    return reply
-      .header('content-type', CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? '')
-      .header('content-length', String(found.length))
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(found.body);
-  });
+  app.get<{ Params: { file: string } }>(
+    '/uploads/:file',
+    { config: { access: 'anyone', changesState: false } },
+    async (request, reply) => {
+      const { file } = request.params;
+      let found: Awaited<ReturnType<ImageStore['get']>>;
+      try {
+        // Any other name is refused before the store is asked (readShareCopy checks its own).
+        found = UPLOAD_FILE_NAME.test(file)
+          ? await store.get(file)
+          : await readShareCopy(store, file);
+      } catch (error) {
+        request.log.error({ err: error }, 'could not read an uploaded image');
+        throw storeUnavailable();
+      }
+      if (!found) throw new HttpError(404, 'not_found', 'There is no such image.');
+      return reply
+        .header('content-type', CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? '')
+        .header('content-length', String(found.length))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(found.body);
+    },
+  );
 };
 
 export default uploadedImageRoutes;

@@ -32,6 +32,8 @@ export default async function stripeWebhookRoutes(
           503: ErrorResponseSchema,
         },
       },
+      // Stripe's signature of the raw body, checked below: no hook before the body can.
+      config: { access: 'stripe-signature', changesState: true },
     },
     async (request) => {
       const payments = app.requirePayments();

@@ -32,3 +32,25 @@ export function ArticleCard({
     />
   );
 }
+
+/**
+ * Articles as a grid of cards under a heading of the page's own (their titles are h3s);
+ * `firstPriority`: the first card's image is fetched first, as it is high on the page.
+ */
+export function ArticleCardGrid({
+  articles,
+  firstPriority = false,
+}: {
+  articles: readonly ArticleSummary[];
+  firstPriority?: boolean;
+}) {
+  return (
+    <ul className="card-grid" role="list">
+      {articles.map((article, index) => (
+        <li key={article.id}>
+          <ArticleCard article={article} headingLevel={3} priority={firstPriority && index === 0} />
+        </li>
+      ))}
+    </ul>
+  );
+}

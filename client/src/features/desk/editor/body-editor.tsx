@@ -1,5 +1,5 @@
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bodyExtensions } from './extensions';
 import { LinkDialog, type LinkChoice } from './link-dialog';
 import { countWords } from './post-form';
@@ -11,7 +11,8 @@ const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
 /**
  * The body's rich-text editor (TipTap on ProseMirror, decision note 0017): Markdown in and out, a toolbar
  * that works by keyboard, Markdown shortcuts as you type, images uploaded by the file input, by
- * dropping or by pasting, with their alt text and caption beside them, and a word count.
+ * dropping or by pasting, each with its alt text and caption under it (image-figure.tsx), and a
+ * word count.
  */
 export function BodyEditor({
   markdown,
@@ -27,7 +28,6 @@ export function BodyEditor({
   /** The link dialog, open: the link under the selection (an empty address for a new one). */
   const [linking, setLinking] = useState<LinkChoice | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const altId = useId();
   const uploadRef = useRef<(files: readonly File[], at?: number) => void>(() => {});
   // The editor is made once: its handlers call the latest props through this.
   const onChangeRef = useRef(onChange);
@@ -110,14 +110,21 @@ export function BodyEditor({
               },
             )
             .run();
-          // Selected, and straight to its alt text: a post with an image that has none cannot be
-          // published.
+          // Selected, and straight to its alt text, under it (image-figure.tsx): a post with an
+          // image that has none cannot be published.
           let at: number | null = null;
           editor.state.doc.descendants((node, pos) => {
             if (node.type.name === 'image' && node.attrs.src === image.url) at = pos;
           });
-          if (at !== null) editor.commands.setNodeSelection(at);
-          requestAnimationFrame(() => document.getElementById(altId)?.focus());
+          if (at === null) return;
+          const figure = at;
+          editor.commands.setNodeSelection(figure);
+          requestAnimationFrame(() => {
+            const drawn = editor.view.nodeDOM(figure);
+            if (drawn instanceof HTMLElement) {
+              drawn.querySelector<HTMLInputElement>('input[data-image-alt]')?.focus();
+            }
+          });
         })
         .catch((error: unknown) =>
           onError(`${file.name}: ${error instanceof Error ? error.message : 'upload failed'}`),
@@ -221,32 +228,6 @@ export function BodyEditor({
         {tool('Undo', null, () => chain().undo().run(), '↶')}
         {tool('Redo', null, () => chain().redo().run(), '↷')}
       </div>
-      {state.image && (
-        <div className="editor__image-fields">
-          <label className="desk-field">
-            <span>Alt text (what the image shows, for readers who cannot see it)</span>
-            <input
-              id={altId}
-              value={state.alt}
-              onChange={(event) =>
-                editor.chain().updateAttributes('image', { alt: event.target.value }).run()
-              }
-            />
-          </label>
-          <label className="desk-field">
-            <span>Caption (optional)</span>
-            <input
-              value={state.caption}
-              onChange={(event) =>
-                editor
-                  .chain()
-                  .updateAttributes('image', { title: event.target.value || null })
-                  .run()
-              }
-            />
-          </label>
-        </div>
-      )}
       {state.sourceKind && (
         <div className="editor__image-fields">
           <label className="desk-field">
@@ -298,9 +279,6 @@ function toolbarState(e: Editor) {
     bullet: e.isActive('bulletList'),
     ordered: e.isActive('orderedList'),
     quote: e.isActive('blockquote'),
-    image: e.isActive('image'),
-    alt: String(e.getAttributes('image').alt ?? ''),
-    caption: String(e.getAttributes('image').title ?? ''),
     // A table or a footnote's text kept as Markdown (extensions.ts), edited as such when selected.
     sourceKind: e.isActive('markdownSource')
       ? String(e.getAttributes('markdownSource').kind ?? 'table')
@@ -318,9 +296,6 @@ const EMPTY_STATE: ReturnType<typeof toolbarState> = {
   bullet: false,
   ordered: false,
   quote: false,
-  image: false,
-  alt: '',
-  caption: '',
   sourceKind: null,
   sourceText: '',
 };

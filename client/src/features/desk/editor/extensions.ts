@@ -2,6 +2,7 @@ import { Extension, Node, type AnyExtension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import Link from '@tiptap/extension-link';
 import { Markdown } from '@tiptap/markdown';
+import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import {
   readLinkTarget,
@@ -9,6 +10,7 @@ import {
   type LinkTarget,
 } from '../../../../../contract/link-target';
 import { MEMBERS_DIVIDER, splitAtDivider } from '../../../../../contract/posts';
+import { ImageFigure } from './image-figure';
 
 /**
  * The members-only divider (contract/posts.ts) as a block the writer sees and can move or delete:
@@ -293,6 +295,11 @@ const TargetedLink = Extension.create({
     }),
 });
 
+/** An uploaded image, drawn with its alt text and caption to edit under it (image-figure.tsx). */
+const BodyImage = Image.extend({
+  addNodeView: () => ReactNodeViewRenderer(ImageFigure),
+});
+
 /**
  * What a post's body can hold in the editor: exactly what the site draws (contract/markdown-tree):
  * headings ## to ####, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
@@ -319,7 +326,7 @@ export function bodyExtensions(): AnyExtension[] {
       HTMLAttributes: { target: null, rel: null },
     }),
     TargetedLink,
-    Image.configure({ inline: false, allowBase64: false }),
+    BodyImage.configure({ inline: false, allowBase64: false }),
     MembersDivider,
     TwoTildeStrike,
     MarkdownSource,

@@ -1,0 +1,111 @@
+import type { FormEvent, ReactNode } from 'react';
+import type { RowReport } from './outcome';
+import { describeError } from './use-desk-data';
+
+// The pieces the sections page's two lists (sections-page.tsx, site-links-list.tsx) share.
+
+/** "3 posts", "1 post". */
+export const postsWord = (count: number) => (count === 1 ? '1 post' : `${count} posts`);
+
+/** Runs a change and says how it went on the page's one line. */
+export async function run(report: RowReport, done: string, change: () => Promise<unknown>) {
+  report.start();
+  try {
+    await change();
+    report.done({ ok: true, text: done });
+  } catch (error) {
+    report.done({ ok: false, text: describeError(error) });
+  }
+}
+
+export function MoveButtons({
+  label,
+  first,
+  last,
+  onMove,
+}: {
+  label: string;
+  first: boolean;
+  last: boolean;
+  onMove: (by: -1 | 1) => void;
+}) {
+  return (
+    <>
+      <button
+        className="button button--outline desk-sections__move"
+        type="button"
+        disabled={first}
+        aria-label={`Move ${label} up`}
+        onClick={() => onMove(-1)}
+      >
+        ↑
+      </button>
+      <button
+        className="button button--outline desk-sections__move"
+        type="button"
+        disabled={last}
+        aria-label={`Move ${label} down`}
+        onClick={() => onMove(1)}
+      >
+        ↓
+      </button>
+    </>
+  );
+}
+
+export function AddForm({
+  title,
+  submit,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  submit: string;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}) {
+  return (
+    <form className="desk-topic desk-sections__add" onSubmit={onSubmit} aria-label={title}>
+      <h2 className="desk-topic__name">{title}</h2>
+      {children}
+      <p className="desk-topic__actions">
+        <button className="button button--accent" type="submit">
+          {submit}
+        </button>
+      </p>
+    </form>
+  );
+}
+
+/** A labelled one-line text box of this page's forms. */
+export function TextField({
+  label,
+  value,
+  onChange,
+  maxLength,
+  required = false,
+  readOnly = false,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  maxLength: number;
+  required?: boolean;
+  readOnly?: boolean;
+  placeholder?: string;
+}) {
+  return (
+    <label className="desk-field">
+      <span>{label}</span>
+      <input
+        value={value}
+        required={required}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        readOnly={readOnly}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </label>
+  );
+}
