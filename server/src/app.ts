@@ -134,7 +134,6 @@ export async function buildApp(
   await app.register(ghostAdminRoutes, {
     prefix: '/ghost/api/admin',
     siteUrl: config.siteUrl,
-    siteName: config.siteName,
     staff: config.staff,
     secrets: config,
     maxUploadBytes: config.uploads.maxBytes,

@@ -3,6 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { withTransaction } from '../db/transaction.js';
+import { readSiteSettings } from '../content/site-settings.js';
 import { countGhostExport, ghostExportStream } from '../imports/ghost-export.js';
 import {
   commandWithSubcommands,
@@ -41,7 +42,8 @@ export const main = commandWithSubcommands('export', USAGE, {
         await pipeline(
           ghostExportStream(database.pool, {
             siteUrl: config.siteUrl,
-            siteName: config.siteName,
+            // The publication's name as its settings say (the desk may have renamed it).
+            siteName: (await readSiteSettings(database.pool, { title: config.siteName })).title,
             staff: config.staff,
           }),
           createWriteStream(partial),

@@ -12,10 +12,17 @@ import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import type { SiteSettings } from '../../../contract/site-settings.js';
 import { readPublishedPosts } from '../content/published-content.js';
 import { createNewsletterIssues } from '../content/site-content.js';
+import { readSiteSettings } from '../content/site-settings.js';
 import { seedPosts } from '../content/seed.js';
-import { issueMailFor, mailboxOf, renderIssue } from '../newsletter/render-issue.js';
+import {
+  issueMailFor,
+  issueMailSiteWith,
+  mailboxOf,
+  renderIssue,
+} from '../newsletter/render-issue.js';
 import { SendLockedError, sendIssue, type SendProgress } from '../newsletter/send-issue.js';
 import { countSubscribersByState } from '../newsletter/subscribers.js';
 import { createUnsubscribeTokens } from '../newsletter/tokens.js';
@@ -39,16 +46,22 @@ const USAGE = `usage:
   newsletter status [<slug>]
   newsletter export [<file.csv>]`;
 
-/** A published issue, from the site's posts (the shipped ones imported first, as the site would). */
+/**
+ * A published issue, from the site's posts (the shipped ones imported first, as the site would),
+ * and the publication's settings now (its title may have changed in the desk since SITE_NAME).
+ */
 async function readIssue(
   config: AppConfig,
   slug: string | undefined,
   io: CommandIo,
-): Promise<NewsletterIssue> {
+): Promise<{ issue: NewsletterIssue; settings: SiteSettings }> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
-  const issues = await withDatabase(config, io, async ({ database }) => {
+  const { issues, settings } = await withDatabase(config, io, async ({ database }) => {
     await seedPosts(database.pool, contentDir);
-    return createNewsletterIssues(await readPublishedPosts(database.pool));
+    return {
+      issues: createNewsletterIssues(await readPublishedPosts(database.pool)),
+      settings: await readSiteSettings(database.pool, { title: config.siteName }),
+    };
   });
   const issue = issues.find((item) => item.slug === slug);
   if (!issue) {
@@ -56,15 +69,14 @@ async function readIssue(
       `There is no published issue "${slug}". Issues: ${issues.map((item) => item.slug).join(', ') || 'none'} (publish one from the desk, or import it with npm run content:import).`,
     );
   }
-  return issue;
+  return { issue, settings };
 }
 
-function siteOf(config: AppConfig) {
-  return {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    unsubscribeMailbox: mailboxOf(config.mailFrom),
-  };
+function siteOf(config: AppConfig, settings: SiteSettings) {
+  return issueMailSiteWith(
+    { siteUrl: config.siteUrl, unsubscribeMailbox: mailboxOf(config.mailFrom) },
+    settings,
+  );
 }
 
 /**
@@ -88,14 +100,14 @@ async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo
   const [slug, ...flags] = args;
   const { out, err } = printerOf(io);
   const config = readConfigOrFail(env);
-  const issue = await readIssue(config, slug, io);
+  const { issue, settings } = await readIssue(config, slug, io);
   const dryRun = flags.includes('--dry-run');
   const testIndex = flags.indexOf('--test');
   const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;
   if (testIndex >= 0 && !testAddress) fail(USAGE, 2);
   const log = pino({ level: 'warn' }, io.stdout);
   const printMail = mailPrinter(out);
-  const site = siteOf(config);
+  const site = siteOf(config, settings);
   const printed = !config.smtpUrl;
   if (issue.sample) {
     err(

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type Stripe from 'stripe';
 import { requestEmailSignIn, SIGN_IN_LINK_TTL_MS } from '../accounts/email-sign-in.js';
 import type { AppConfig } from '../config.js';
+import { readSiteSettings } from '../content/site-settings.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Mail } from '../mail/mailer.js';
@@ -175,6 +176,7 @@ export function welcomeMail(
  */
 function welcomeSender(deps: MemberImportDeps) {
   let prisma: PrismaClient | null = null;
+  let siteName: string | null = null;
   return {
     async send(email: string): Promise<string | null> {
       prisma ??= new PrismaClient({ adapter: new PrismaPg(deps.pool) });
@@ -183,7 +185,9 @@ function welcomeSender(deps: MemberImportDeps) {
           { db: { prisma } },
           { email, askedBy: null, withCode: false },
         );
-        await deps.mail.send(welcomeMail(signIn, deps.config));
+        // The publication's name as its settings say (the desk may have renamed it), once a run.
+        siteName ??= (await readSiteSettings(deps.pool, { title: deps.config.siteName })).title;
+        await deps.mail.send(welcomeMail(signIn, { siteUrl: deps.config.siteUrl, siteName }));
         return null;
       } catch (error) {
         return `welcome mail not sent: ${error instanceof Error ? error.message : String(error)}`;

@@ -24,11 +24,8 @@ const money: FastifyPluginAsync = async (app) => {
       .catch((error: unknown) => request.log.error({ err: error }, 'could not keep a checkout'));
   });
   await app.register(paymentRoutes, { config });
-  await app.register(giftRoutes, {
-    siteName: config.siteName,
-    graceDays: config.membership.graceDays,
-  });
-  await app.register(seatRoutes, { siteName: config.siteName });
+  await app.register(giftRoutes, { graceDays: config.membership.graceDays });
+  await app.register(seatRoutes);
 };
 
 export default money;

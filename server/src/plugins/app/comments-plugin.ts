@@ -37,7 +37,10 @@ export default fp(
         pool: app.db.pool,
         mailer: app.mailer,
         siteUrl: config.siteUrl,
-        siteName: config.siteName,
+        // The publication's name at each mail, from its settings (the desk may rename it).
+        get siteName() {
+          return app.siteContent.current().settings.title;
+        },
         tokens,
       },
       app.jobs,

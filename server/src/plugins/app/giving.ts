@@ -35,15 +35,15 @@ async function sweepOnce(deps: SeatDeps): Promise<GiftMailReport> {
  * within a minute, after a restart too: what is due is a row in PostgreSQL, not a timer in memory.
  */
 export default fp(
-  async function giving(
-    app: FastifyInstance,
-    options: { siteUrl: string; siteName: string; graceDays: number },
-  ) {
+  async function giving(app: FastifyInstance, options: { siteUrl: string; graceDays: number }) {
     const deps: SeatDeps = {
       pool: app.db.pool,
       mailer: app.mailer,
       siteUrl: options.siteUrl,
-      siteName: options.siteName,
+      // The publication's name at each mail, from its settings (the desk may rename it).
+      get siteName() {
+        return app.siteContent.current().settings.title;
+      },
       log: app.log,
       graceDays: options.graceDays,
     };

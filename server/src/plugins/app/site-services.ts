@@ -65,7 +65,6 @@ export default fp(
     });
     await app.register(giving, {
       siteUrl: config.siteUrl,
-      siteName: config.siteName,
       graceDays: config.membership.graceDays,
     });
 

@@ -208,7 +208,7 @@ const stopLinkRoutes: FastifyPluginAsyncTypebox = async (scope) => {
       }
       return reply
         .type('text/html; charset=utf-8')
-        .send(stopPage(scope.config.siteName, message, null));
+        .send(stopPage(scope.siteContent.current().settings.title, message, null));
     },
   );
 
@@ -229,7 +229,13 @@ const stopLinkRoutes: FastifyPluginAsyncTypebox = async (scope) => {
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .header('x-robots-tag', 'noindex')
-        .send(stopPage(scope.config.siteName, message, stop ? request.query.token : null));
+        .send(
+          stopPage(
+            scope.siteContent.current().settings.title,
+            message,
+            stop ? request.query.token : null,
+          ),
+        );
     },
   );
 };

@@ -341,7 +341,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .send(
         ghostExportStream(pool, {
           siteUrl: config.siteUrl,
-          siteName: config.siteName,
+          siteName: app.siteContent.current().settings.title,
           staff: config.staff,
         }),
       );

@@ -232,7 +232,6 @@ describe('every Admin API route says what right it needs', () => {
     await app.register(ghostAdminRoutes, {
       prefix: ADMIN,
       siteUrl: 'https://cohort.example',
-      siteName: 'Cohort',
       staff: { owners: [], editors: [], writers: [] },
       secrets: { sessionSecret: 'x'.repeat(48) },
       maxUploadBytes: 1024,

@@ -44,7 +44,6 @@ import { ImageStoreError, storeImage } from '../../uploads/store-image.js';
 
 export interface GhostAdminOptions {
   siteUrl: string;
-  siteName: string;
   staff: StaffConfig;
   secrets: { sessionSecret?: string; sessionSecretPrevious?: string };
   /** The largest image file taken (UPLOAD_MAX_MB). */
@@ -200,7 +199,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     { config: { access: 'anyone', changesState: false, ghostAccess: 'anyone' } },
     async () => ({
       site: {
-        title: options.siteName,
+        title: app.siteContent.current().settings.title,
         description: app.siteContent.current().pages.get('home')?.description ?? null,
         logo: null,
         icon: `${siteUrl}/favicon.ico`,
@@ -452,7 +451,14 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     },
   );
 
-  const membersSite = { db: app.db, siteUrl, siteName: options.siteName };
+  const membersSite = {
+    db: app.db,
+    siteUrl,
+    // The publication's name at each mail, from its settings (the desk may rename it).
+    get siteName() {
+      return app.siteContent.current().settings.title;
+    },
+  };
   /** Sends the confirmation mail a write asked for, before answering; a failure is logged. */
   async function answerMember(request: FastifyRequest, written: AdminMemberWrite) {
     if (written.mail) {

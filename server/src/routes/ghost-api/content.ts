@@ -50,7 +50,8 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
   });
   const settingsSite = () => ({
     siteUrl: config.siteUrl,
-    siteName: config.siteName,
+    // The publication's title now, from its settings (the desk may rename it).
+    siteName: app.siteContent.current().settings.title,
     paymentsEnabled: app.payments !== null,
   });
 

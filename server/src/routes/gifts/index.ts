@@ -68,10 +68,7 @@ function sendDate(value: string | undefined, now: number): Date | null {
  * Gifts (docs/payments.md#gifts): anyone buys a year for someone else's address; once paid (the
  * webhook), the recipient is mailed a claim link at the send date, and claims it signed in.
  */
-const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: number }> = async (
-  app,
-  { siteName, graceDays },
-) => {
+const giftRoutes: FastifyPluginAsyncTypebox<{ graceDays: number }> = async (app, { graceDays }) => {
   app.post(
     '/api/gifts',
     {
@@ -100,7 +97,8 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ siteName: string; graceDays: numbe
       const price = { priceCents: plan.amountCents, currency: plan.currency };
       const { clientSecret, giftId } = await createGiftPayment(payments, {
         gift,
-        siteName,
+        // The publication's name now: the desk may have renamed it since start-up.
+        siteName: app.siteContent.current().settings.title,
         price,
       });
       return { clientSecret, giftId, amountCents: price.priceCents, currency: price.currency };

@@ -60,7 +60,9 @@ const alreadyMember = () =>
   new HttpError(409, 'already_member', 'You are already a member: there is nothing to pay.');
 
 const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (app, options) => {
-  const { siteUrl, siteName, membership } = options.config;
+  const { siteUrl, membership } = options.config;
+  /** The publication's name now, for Stripe's descriptions: the desk may have renamed it. */
+  const siteNameNow = () => app.siteContent.current().settings.title;
 
   /** The early-access form: a PaymentIntent for the one-year membership, priced here. */
   app.post(
@@ -98,7 +100,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         ? await findOffer(app.db.pool, request.body.offer, 'early-access', session.userId)
         : null;
       const amountCents = offer ? discountedCents(offer, plan.amountCents) : plan.amountCents;
-      const payment = { userId: session.userId, siteName, plan };
+      const payment = { userId: session.userId, siteName: siteNameNow(), plan };
       // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind
       // (an offer's redemption held for it is given up).
       const { clientSecret } = offer
@@ -168,7 +170,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         email: user?.email ?? null,
         customerId,
         siteUrl,
-        siteName,
+        siteName: siteNameNow(),
         plan,
         ...(trial && { trial }),
       };
@@ -290,7 +292,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         subscriptionId,
         itemId: item.id,
         plan,
-        siteName,
+        siteName: siteNameNow(),
       });
       if (switched.pending_update) {
         throw new HttpError(

@@ -31,7 +31,7 @@ const SIGN_IN_FIRST = 'Sign in, or create an account, first: a seat is kept on y
  * Solidarity seats (docs/payments.md#solidarity-seats): a supporter pays for years for readers who
  * cannot pay; a reader asks for one with a note; the site shows how many were given.
  */
-const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, { siteName }) => {
+const seatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/seats',
     {
@@ -55,7 +55,8 @@ const seatRoutes: FastifyPluginAsyncTypebox<{ siteName: string }> = async (app, 
       const price = { priceCents: plan.amountCents * seats, currency: plan.currency };
       const { clientSecret } = await createSeatsPayment(payments, {
         funding: { supporterUserId: session.userId, supporterEmail, seats },
-        siteName,
+        // The publication's name now: the desk may have renamed it since start-up.
+        siteName: app.siteContent.current().settings.title,
         price,
       });
       return { clientSecret, seats, amountCents: price.priceCents, currency: price.currency };
