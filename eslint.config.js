@@ -29,12 +29,15 @@ export const serverLayers = [
   // Storage and plumbing, no rule of the site's: the database, mail, stored images, the outbox
   // (events written in a change's transaction for webhooks), the XML of feeds and crawler files.
   ['db', 'mail', 'uploads', 'outbox', 'site-files'],
+  // What a card's address says, read through the one private-address guard for outbound requests
+  // (embeds/outbound.ts), its images stored as uploads.
+  ['embeds'],
   // The job queue; the ledger (facts in, entitlements out), which the modules above call.
   ['jobs', 'memberships'],
   // Who someone is: a user with their membership; a staff member's role, and the audit log.
   ['users', 'staff'],
   ['sessions', 'content', 'comments', 'gifts', 'newsletter', 'perks'],
-  ['accounts', 'seats', 'analytics', 'integrations', 'search', 'site'],
+  ['accounts', 'seats', 'analytics', 'integrations', 'search', 'site', 'podcasts'],
   // stripe/apply-payment-facts.ts sends each fact Stripe tells of to memberships, gifts or seats.
   ['stripe', 'webhooks'],
   ['desk', 'imports'],

@@ -3,7 +3,8 @@
 /**
  * The paths the Node server answers itself; every other path is the client's (nginx agrees).
  * `/art` and `/og` are the posts' artwork and link previews, drawn from the content; `/site` the
- * files made from the publication's settings (its stylesheet and icons).
+ * files made from the publication's settings (its stylesheet and icons); `/feeds` members' private
+ * podcast feeds and the podcasts' covers.
  */
 export const SERVER_PATHS = [
   '/api',
@@ -15,6 +16,7 @@ export const SERVER_PATHS = [
   '/og',
   '/uploads',
   '/site',
+  '/feeds',
 ];
 
 /** The only thing sold through POST /create-payment-intent: the one-year early-access membership. */

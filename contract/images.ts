@@ -102,3 +102,38 @@ export function parseShareFileName(name: string): UploadedImage | null {
   if (!id || !width || !height) return null;
   return { id, width: Number(width), height: Number(height) };
 }
+
+/**
+ * The widths a mail's copy of an image is made in: twice a mail column's 560 pixels (a body
+ * image, a video's thumbnail), and a bookmark card's smaller picture.
+ */
+export const MAIL_IMAGE_WIDTHS = [600, 1200] as const;
+export type MailImageWidth = (typeof MAIL_IMAGE_WIDTHS)[number];
+
+/**
+ * An upload's copy for mail, as a JPEG: Outlook for Windows shows no WebP or AVIF, and many
+ * readers none of AVIF. Named, as the share copy is, after the widest copy it is made from and
+ * the width it is made at (`<id>-<w>x<h>-mail1200.jpg`), so it is made when first asked for.
+ */
+export const mailImageUrl = (image: UploadedImage, width: MailImageWidth) =>
+  `${UPLOADS_PATH}${image.id}-${image.width}x${image.height}-mail${width}.jpg`;
+
+/** The size of an image's mail copy: the width asked for, or the image's own when narrower. */
+export function mailImageSize(image: ImageSize, width: MailImageWidth): ImageSize {
+  if (image.width <= width) return { width: image.width, height: image.height };
+  return { width, height: Math.max(1, Math.round((image.height * width) / image.width)) };
+}
+
+const MAIL_FILE_NAME = /^([a-z0-9]{20})-([1-9][0-9]{0,4})x([1-9][0-9]{0,4})-mail(600|1200)\.jpg$/;
+
+/** The image and width a mail copy's file name names, or null when it names none. */
+export function parseMailFileName(
+  name: string,
+): { image: UploadedImage; width: MailImageWidth } | null {
+  const [, id, width, height, copyWidth] = MAIL_FILE_NAME.exec(name) ?? [];
+  if (!id || !width || !height || !copyWidth) return null;
+  return {
+    image: { id, width: Number(width), height: Number(height) },
+    width: Number(copyWidth) as MailImageWidth,
+  };
+}

@@ -1,6 +1,8 @@
 // A Markdown body as the content build hands it to the client: a safe subset of mdast. The build
 // parses Markdown and keeps only these nodes, so the client never sees raw HTML.
 
+import type { CardImage, EmbedProvider } from './embeds.js';
+
 export type InlineNode =
   | { type: 'text'; value: string }
   | { type: 'strong' | 'emphasis' | 'delete'; children: InlineNode[] }
@@ -81,6 +83,9 @@ export type BlockNode =
   | { type: 'code'; value: string }
   | { type: 'thematicBreak' }
   | ImageNode
+  | MediaNode
+  | EmbedNode
+  | BookmarkNode
   | TableNode
   | FootnotesNode;
 
@@ -95,6 +100,53 @@ export interface ImageNode {
   caption: string | null;
   width: number;
   height: number;
+}
+
+/**
+ * An uploaded audio or video file on a line of its own (`![title](/uploads/….mp3 "caption")`),
+ * drawn as a player; its duration and a video's size come from its address (contract/media.ts).
+ */
+export interface MediaNode {
+  type: 'audio' | 'video';
+  src: string;
+  /** What the file is (the Markdown's alt text): the player's accessible name. */
+  title: string;
+  caption: string | null;
+  mime: string;
+  /** Whole seconds, or null when the upload's duration could not be read. */
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+/**
+ * An address of one of the providers a post may embed, alone on its line (contract/embeds.ts):
+ * drawn as its stored thumbnail and title, and the player only once the reader asks. Without what
+ * was read of it (a content file, a source that could not be reached), it still names its
+ * provider, and its player when the address alone says it.
+ */
+export interface EmbedNode {
+  type: 'embed';
+  url: string;
+  provider: EmbedProvider;
+  player: string | null;
+  title: string | null;
+  author: string | null;
+  thumbnail: CardImage | null;
+  aspect: number | null;
+}
+
+/**
+ * Any other address alone on its line whose page could be read: a card with its title,
+ * description, site name and image. One that could not be read stays a link.
+ */
+export interface BookmarkNode {
+  type: 'bookmark';
+  url: string;
+  title: string;
+  description: string | null;
+  siteName: string | null;
+  image: CardImage | null;
 }
 
 export interface MarkdownTree {

@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { MAX_EMAIL_LENGTH } from './account-rules.js';
+import { MAX_PODCAST_AUTHOR } from './podcasts.js';
 import {
   LINK_PLACEMENTS,
   MAX_LINK_ADDRESS,
@@ -30,6 +32,39 @@ export const SectionSchema = Type.Object({
   color: Type.String(),
 });
 
+/**
+ * A podcast's words about itself (contract/podcasts.ts SectionPodcast): the section store checks
+ * the category against Apple's list, the cover's size and the address, each in its own words.
+ */
+export const PodcastSchema = Type.Object(
+  {
+    author: Type.String({ minLength: 1, maxLength: MAX_PODCAST_AUTHOR }),
+    /** One of PODCAST_CATEGORIES: `News`, `Arts > Books`. */
+    category: Type.String({ minLength: 1, maxLength: 80 }),
+    explicit: Type.Boolean(),
+    /** An uploaded image's address: square, at least 1400 pixels a side. */
+    image: Type.String({ minLength: 1, maxLength: 300 }),
+    /** Where the directories write about the show (`itunes:owner`); null or left out: none. */
+    email: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: MAX_EMAIL_LENGTH }), Type.Null()]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A section as the desk reads it: what the site's pages carry, and whether it is a podcast. */
+export const DeskSectionSchema = Type.Object({
+  ...SectionSchema.properties,
+  podcast: Type.Union([
+    Type.Object({
+      ...PodcastSchema.properties,
+      email: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+});
+export type DeskSection = Static<typeof DeskSectionSchema>;
+
 const Lists = Type.Union([
   Type.Literal(SECTION_LISTS[0]),
   Type.Literal(SECTION_LISTS[1]),
@@ -60,7 +95,10 @@ export const SectionCreateSchema = Type.Object(
 );
 export type SectionCreate = Static<typeof SectionCreateSchema>;
 
-/** PATCH /api/desk/sections/:id: what changes (at least one); `position` moves it (1: first). */
+/**
+ * PATCH /api/desk/sections/:id: what changes (at least one); `position` moves it (1: first);
+ * `podcast` makes a section of articles a podcast (or changes it), null stops it.
+ */
 export const SectionChangeSchema = Type.Object(
   {
     name: Type.Optional(Name),
@@ -69,6 +107,7 @@ export const SectionChangeSchema = Type.Object(
     inMenu: Type.Optional(Type.Boolean()),
     color: Type.Optional(Color),
     position: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    podcast: Type.Optional(Type.Union([PodcastSchema, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -130,7 +169,7 @@ export type LinkChange = Static<typeof LinkChangeSchema>;
 
 /** GET /api/desk/sections: the navigation, and how many posts each section has (by its id). */
 export const DeskSectionsSchema = Type.Object({
-  sections: Type.Array(SectionSchema),
+  sections: Type.Array(DeskSectionSchema),
   links: Type.Array(SiteLinkSchema),
   /** The posts not in the Trash, drafts included, each section lists, by the section's id. */
   postCounts: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 })),

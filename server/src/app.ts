@@ -9,6 +9,7 @@ import {
   type HttpTimeouts,
 } from './http/framework-errors.js';
 import { requestIdOf, serializeRequest } from './http/request-log.js';
+import { schemaController } from './http/schema-compilers.js';
 import { clientDistDir, ssrDistDir } from './paths.js';
 import type { PerkCatalog } from './perks/catalog.js';
 import clientAssets from './plugins/app/client-assets.js';
@@ -27,6 +28,7 @@ import money from './routes/money.js';
 import publicSite from './routes/public-site.js';
 import stripeWebhookRoutes from './routes/webhooks/stripe.js';
 import type { ImageStore } from './uploads/image-store.js';
+import type { OutboundRouting } from './embeds/outbound.js';
 
 export interface AppDependencies {
   database: Database;
@@ -42,6 +44,11 @@ export interface AppDependencies {
   seedContentDir?: string | null;
   /** Where uploaded images are kept: UPLOADS_DIR's folder unless given. */
   imageStore?: ImageStore;
+  /**
+   * Tests only, never from the environment: where outbound requests (cards' pages and providers)
+   * go instead of the network (embeds/outbound.ts).
+   */
+  outboundRouting?: OutboundRouting;
   /** Header and request timeouts; tests shorten them. */
   httpTimeouts?: HttpTimeouts;
   /** Where log lines go (JSON, one a line); standard output unless given. Tests read them. */
@@ -73,6 +80,8 @@ export async function buildApp(
     // A wrong body is a 400 with a message: no silent coercion of types, no silent dropping of
     // fields the schema does not know.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // Compiled once for the process, not once for each app (http/schema-compilers.ts).
+    schemaController,
     // Keep-alive sockets would hold a graceful shutdown open: idle ones close at once, the others
     // once their response is sent (plugins/app/graceful-close.ts).
     forceCloseConnections: 'idle',
@@ -106,6 +115,7 @@ export async function buildApp(
     perkCatalog: dependencies.perkCatalog,
     seedContentDir: dependencies.seedContentDir,
     imageStore: dependencies.imageStore,
+    outboundRouting: dependencies.outboundRouting,
   });
   // Comments under posts: their rules, the reader behind a request, their mail queue.
   await app.register(commentsPlugin);

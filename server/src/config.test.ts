@@ -29,6 +29,22 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('takes audio up to AUDIO_MAX_MB (200) and video up to VIDEO_MAX_MB (500), whole megabytes to 2048', () => {
+    expect(parseConfig({}).uploads).toMatchObject({
+      maxBytes: 20 * 1024 * 1024,
+      audioMaxBytes: 200 * 1024 * 1024,
+      videoMaxBytes: 500 * 1024 * 1024,
+    });
+    expect(parseConfig({ AUDIO_MAX_MB: '50', VIDEO_MAX_MB: '2048' }).uploads).toMatchObject({
+      audioMaxBytes: 50 * 1024 * 1024,
+      videoMaxBytes: 2048 * 1024 * 1024,
+    });
+    expect(problemsOf({ AUDIO_MAX_MB: '0', VIDEO_MAX_MB: '4096' })).toEqual([
+      'AUDIO_MAX_MB: must be at least 1',
+      'VIDEO_MAX_MB: must be at most 2048',
+    ]);
+  });
+
   it('names the site after SITE_NAME in the sender of its mail unless MAIL_FROM says otherwise', () => {
     expect(parseConfig({}).mailFrom).toBe('"Cohort" <no-reply@localhost>');
     expect(parseConfig({ SITE_NAME: 'Fish & Chips "Co-op"' }).mailFrom).toBe(

@@ -65,8 +65,17 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** The most database connections this process opens. */
   databasePoolSize: number;
-  /** Uploaded images (decision note 0017): where they are kept, and the largest file taken. */
-  uploads: { dir: string; maxBytes: number; s3: S3Options | null };
+  /**
+   * Uploaded images (decision note 0017), audio and video (0029): where they are kept, and the
+   * largest file of each taken.
+   */
+  uploads: {
+    dir: string;
+    maxBytes: number;
+    audioMaxBytes: number;
+    videoMaxBytes: number;
+    s3: S3Options | null;
+  };
   /** The largest export file the desk's Import page takes (IMPORT_MAX_MB), in bytes. */
   importMaxBytes: number;
   /** Apply pending migrations at start (true), or only check that none is pending (false). */
@@ -76,6 +85,11 @@ export interface AppConfig {
   comments: { who: 'members' | 'everyone' | 'off'; holdFirstLink: boolean };
   /** Webhooks out may go to private and loopback addresses (WEBHOOKS_ALLOW_PRIVATE=on). */
   webhooksAllowPrivate: boolean;
+  /**
+   * What the site reads of cards' addresses may come from private and loopback addresses
+   * (OUTBOUND_ALLOW_PRIVATE=on): for tests on one machine, refused in production.
+   */
+  outboundAllowPrivate: boolean;
   /** What is wrong but does not stop start-up outside production: logged at start. */
   warnings: string[];
 }
@@ -304,6 +318,10 @@ export const envSchema = Type.Object({
   S3_SECRET_ACCESS_KEY: optionalText(),
   /** The largest image file the desk takes, in megabytes. */
   UPLOAD_MAX_MB: integer(1, 200, 20),
+  /** The largest audio file (MP3, M4A, Ogg) the desk takes, in megabytes. */
+  AUDIO_MAX_MB: integer(1, 2048, 200),
+  /** The largest video file (MP4, WebM) the desk takes, in megabytes. */
+  VIDEO_MAX_MB: integer(1, 2048, 500),
   /** The largest export file (a Ghost zip with its images…) the desk's Import page takes, in MB. */
   IMPORT_MAX_MB: integer(1, 2048, 200),
   MIGRATE_ON_START: optionalBoolean(),
@@ -311,6 +329,8 @@ export const envSchema = Type.Object({
   COMMENTS_HOLD_FIRST_LINK: oneOf(['on', 'off'], 'off'),
   /** Integrations' webhooks may be sent to private, loopback and link-local addresses. */
   WEBHOOKS_ALLOW_PRIVATE: oneOf(['on', 'off'], 'off'),
+  /** Cards' pages and providers may be read from private and loopback addresses (tests only). */
+  OUTBOUND_ALLOW_PRIVATE: oneOf(['on', 'off'], 'off'),
   ALLOW_INSECURE_SITE_URL: optionalBoolean(),
 });
 
@@ -352,6 +372,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     problems.push(...siteUrlProblems(e.SITE_URL, e.ALLOW_INSECURE_SITE_URL ?? false));
     if (!e.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: is required in production');
+    if (e.OUTBOUND_ALLOW_PRIVATE === 'on') {
+      problems.push(
+        'OUTBOUND_ALLOW_PRIVATE: must be off in production: it lets anyone who writes a post make the server read addresses on its own network (it is for tests on one machine)',
+      );
+    }
     // Without it, password-reset and confirmation mails would only reach the log: users would
     // never get them, and the log would hold their links.
     if (!e.SMTP_URL && e.MAIL_TRANSPORT !== 'log') {
@@ -475,6 +500,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     uploads: {
       dir: e.UPLOADS_DIR ?? join(e.DATA_DIR, 'uploads'),
       maxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+      audioMaxBytes: e.AUDIO_MAX_MB * 1024 * 1024,
+      videoMaxBytes: e.VIDEO_MAX_MB * 1024 * 1024,
       s3:
         e.S3_ENDPOINT && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
           ? {
@@ -490,6 +517,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     migrateOnStart: e.MIGRATE_ON_START ?? true,
     comments: { who: e.COMMENTS, holdFirstLink: e.COMMENTS_HOLD_FIRST_LINK === 'on' },
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE === 'on',
     warnings,
   };
 }

@@ -52,6 +52,13 @@ export const LIMITS = {
   'admin-api-members': { max: 600, timeWindow: '1 minute' },
   /** The desk's bulk actions on posts (up to 1000 posts each): a person makes a few a minute. */
   'desk-posts-bulk': { max: 60, timeWindow: '1 minute' },
+  /**
+   * A member's private podcast feed (`/feeds/<token>.xml`): podcast apps ask every hour or so, a
+   * household's several apps behind one address a few times a minute at most.
+   */
+  'podcast-feed': { max: 60, timeWindow: '1 minute' },
+  /** A member's private feed address made, or made again (the old one then stops). */
+  'podcast-feed-address': { max: 20, timeWindow: '10 minutes' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

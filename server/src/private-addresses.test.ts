@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalOf } from './imports/fetch-image.js';
+import { refusalOf } from './embeds/outbound.js';
 import { isPrivateAddress } from './private-addresses.js';
 import { resolveTarget } from './webhooks/safe-target.js';
 

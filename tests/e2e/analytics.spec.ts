@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { DeskPostAnalytics } from '../../contract/analytics.js';
 import type { PostJson } from '../../contract/posts.js';
 import { expect, signInAs, STAFF, test } from './fixtures.js';
@@ -50,6 +50,26 @@ async function viewsOf(owner: APIRequestContext, postId: number): Promise<number
   return ((await answer.json()) as DeskPostAnalytics).totals.views;
 }
 
+/**
+ * A reader in a browser of their own (no session, no cookie of the staff), with Do Not Track on
+ * if asked, as the browser's setting makes it; `beacons` lists what its pages send to
+ * /api/events.
+ */
+async function readerBrowser(browser: Browser, baseURL: string, { doNotTrack = false } = {}) {
+  const context = await browser.newContext({ baseURL });
+  if (doNotTrack) {
+    await context.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' }),
+    );
+  }
+  const page = await context.newPage();
+  const beacons: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/events')) beacons.push(request.method());
+  });
+  return { page, beacons, close: () => context.close() };
+}
+
 /** Nothing wider than the window: no sideways scroll. */
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -65,14 +85,9 @@ test('a reader’s page load counts one view, and a move to another page within 
   const second = await publishArticle(page.request, 'Heron Pension Notes');
   const firstPath = `/wealth/${first.slug}`;
 
-  // A reader in a browser of their own: no session, no cookie of the staff.
-  const reader = await browser.newContext({ baseURL: site.url });
+  const reader = await readerBrowser(browser, site.url);
   try {
-    const readerPage = await reader.newPage();
-    const beacons: string[] = [];
-    readerPage.on('request', (request) => {
-      if (request.url().endsWith('/api/events')) beacons.push(request.method());
-    });
+    const { page: readerPage, beacons } = reader;
     await readerPage.goto(firstPath);
     await expect(readerPage.getByRole('heading', { level: 1 })).toHaveText(first.title);
     await expect.poll(() => viewsOf(page.request, first.id), { timeout: 10_000 }).toBe(1);
@@ -113,18 +128,10 @@ test('a browser that asks not to be tracked sends nothing and is not counted', a
   site,
 }) => {
   await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
-  const post = await publishArticle(page.request, 'Heron Quiet Reading');
-  const reader = await browser.newContext({ baseURL: site.url });
+  const reader = await readerBrowser(browser, site.url, { doNotTrack: true });
   try {
-    // Do Not Track on, as the browser's setting makes it.
-    await reader.addInitScript(() =>
-      Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' }),
-    );
-    const readerPage = await reader.newPage();
-    const beacons: string[] = [];
-    readerPage.on('request', (request) => {
-      if (request.url().endsWith('/api/events')) beacons.push(request.url());
-    });
+    const post = await publishArticle(page.request, 'Heron Quiet Reading');
+    const { page: readerPage, beacons } = reader;
     await readerPage.goto(`/wealth/${post.slug}`);
     await expect(readerPage.getByRole('heading', { level: 1 })).toHaveText(post.title);
     await readerPage.waitForTimeout(2_500);

@@ -50,8 +50,9 @@ const logo = () =>
     .png()
     .toBuffer();
 
-/** The dark scheme's page background (styles/theme.css). */
+/** The page background of the dark scheme and of the light one (styles.css). */
 const DARK_PAPER = 'rgb(20, 20, 20)';
+const LIGHT_PAPER = 'rgb(251, 250, 247)';
 
 const computed = (page: Page, selector: string, property: string) =>
   page
@@ -251,4 +252,41 @@ test('each font pairing draws the site in its own fonts, light and dark (screens
       });
     }
   }
+});
+
+test('the reader’s own scheme is light or dark as their system is set, and the desk stays light (screenshots)', async ({
+  page,
+  mailbox,
+  browser,
+}, testInfo) => {
+  await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+  const reader = await readerPage(browser, page, 1280, 800);
+  for (const [scheme, system, paper] of [
+    ['light', 'dark', LIGHT_PAPER],
+    ['dark', 'light', DARK_PAPER],
+    ['auto', 'light', LIGHT_PAPER],
+    ['auto', 'dark', DARK_PAPER],
+  ] as const) {
+    const changed = await page.request.patch('/api/desk/settings', {
+      data: { colorScheme: scheme },
+    });
+    expect(changed.status(), await changed.text()).toBe(200);
+    await reader.emulateMedia({ colorScheme: system });
+    await reader.goto('/');
+    await expect(reader.locator('html')).toHaveAttribute('data-color-scheme', scheme);
+    expect(await computed(reader, 'body', 'background-color')).toBe(paper);
+    await reader.screenshot({ path: testInfo.outputPath(`home-${scheme}-${system}-system.png`) });
+  }
+
+  // On a dark system the desk is light, and the preview of `auto` dark.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/desk/settings');
+  const preview = page.getByTestId('settings-preview');
+  await expect(preview).toHaveAttribute('data-color-scheme', 'auto');
+  expect(await computed(page, 'body', 'background-color')).toBe(LIGHT_PAPER);
+  expect(await computed(page, '[data-testid="settings-preview"]', 'background-color')).toBe(
+    DARK_PAPER,
+  );
+  await page.screenshot({ path: testInfo.outputPath('settings-auto-dark-system.png') });
 });

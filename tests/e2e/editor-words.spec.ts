@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import type { PostJson } from '../../contract/posts.js';
+import type { SmtpCapture } from '#test/smtp-capture';
 import {
   createArticle,
   expect,
@@ -19,9 +20,10 @@ import {
 
 const owner = { email: STAFF.owner, password: 'correct horse battery staple' };
 const VIEWPORTS = [
-  ['desktop', 1280, 900],
-  ['phone', 390, 844],
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
 ] as const;
+type Viewport = (typeof VIEWPORTS)[number];
 
 const body = (page: Page) => page.getByRole('textbox', { name: 'Body' });
 const saved = (page: Page) => expect(page.getByRole('status').first()).toContainText(/^Saved /);
@@ -35,6 +37,18 @@ const photo = (blue = 120) =>
     .jpeg({ quality: 80 })
     .toBuffer();
 
+/** The owner signed in at a viewport's size, with a new draft article titled for the viewport. */
+async function ownerWithDraft(
+  page: Page,
+  mailbox: SmtpCapture,
+  { name, width, height }: Viewport,
+  title: string,
+  words?: string,
+) {
+  await page.setViewportSize({ width, height });
+  return signInWithArticle(page, mailbox, owner, `${title} ${name}`, words);
+}
+
 /** Opens a new article in the editor and types its title and a sentence of its body. */
 async function typeNewPost(page: Page, title: string, sentence: string) {
   await page.goto('/desk/posts/new');
@@ -43,7 +57,7 @@ async function typeNewPost(page: Page, title: string, sentence: string) {
   await page.keyboard.type(sentence);
 }
 
-for (const [name, width, height] of VIEWPORTS) {
+for (const { name, width, height } of VIEWPORTS) {
   test(`a writer who presses “← Posts” at once in a new post is asked, and finds the draft saved (${name})`, async ({
     page,
     mailbox,
@@ -144,17 +158,17 @@ test('an image inserted 1.5 s before the tab closes is in the draft when it is o
   expect(stored).toMatch(/!\[\]\(\/uploads\/[a-z0-9]{20}-\d+x\d+\.webp\)/);
 });
 
-for (const [name, width, height] of VIEWPORTS) {
+for (const viewport of VIEWPORTS) {
+  const { name } = viewport;
   test(`the preview opens where the writer is, says whose view it shows, and draws a draft publishing would refuse, naming what it lacks (${name})`, async ({
     page,
     mailbox,
   }, testInfo) => {
-    await page.setViewportSize({ width, height });
-    const draft = await signInWithArticle(
+    const draft = await ownerWithDraft(
       page,
       mailbox,
-      owner,
-      `Seen Before It Is Out ${name}`,
+      viewport,
+      'Seen Before It Is Out',
       'A paragraph to preview.',
     );
     // No section and no summary yet: a draft as it is after a minute's writing.
@@ -179,9 +193,7 @@ for (const [name, width, height] of VIEWPORTS) {
         : (['desktop', 'phone', 'Phone'] as const);
     await expect(preview).toHaveAccessibleName(`Preview: as a visitor sees it (${first} width)`);
     const frame = page.frameLocator('iframe[name="post-preview"]');
-    await expect(frame.getByRole('heading', { level: 1 })).toHaveText(
-      `Seen Before It Is Out ${name}`,
-    );
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText(draft.title);
     await expect(page.locator('iframe[name="post-preview"]')).toBeInViewport();
     await expect(
       preview.getByRole('list', { name: 'Before publishing' }).getByRole('listitem'),
@@ -212,8 +224,7 @@ for (const [name, width, height] of VIEWPORTS) {
     page,
     mailbox,
   }, testInfo) => {
-    await page.setViewportSize({ width, height });
-    const draft = await signInWithArticle(page, mailbox, owner, `Linked ${name}`);
+    const draft = await ownerWithDraft(page, mailbox, viewport, 'Linked');
     await page.goto(`/desk/posts/${draft.id}`);
     const prompts: string[] = [];
     page.on('dialog', (dialog) => {
@@ -424,22 +435,16 @@ test('a link set to open in a new tab keeps the choice through a save, a reload 
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
 });
 
-for (const [name, width, height] of VIEWPORTS) {
+for (const viewport of VIEWPORTS) {
+  const { name } = viewport;
   test(`the browser’s Back asks first when there is unsaved work: stay keeps the words and the address, leave goes back (${name})`, async ({
     page,
     mailbox,
   }, testInfo) => {
-    await page.setViewportSize({ width, height });
-    const draft = await signInWithArticle(
-      page,
-      mailbox,
-      owner,
-      `Backed Out ${name}`,
-      'Saved words.',
-    );
+    const draft = await ownerWithDraft(page, mailbox, viewport, 'Backed Out', 'Saved words.');
     // Into the editor from the list, as a writer goes: Back leads to the list.
     await page.goto('/desk/posts');
-    await page.getByRole('link', { name: `Backed Out ${name}` }).click();
+    await page.getByRole('link', { name: draft.title }).click();
     await expect(page).toHaveURL(new RegExp(`/desk/posts/${draft.id}$`));
     await saved(page);
     const editorUrl = page.url();
@@ -471,7 +476,7 @@ for (const [name, width, height] of VIEWPORTS) {
     await page.goBack({ timeout: 2_000 }).catch(() => null);
     await ask.getByRole('button', { name: 'Save and leave' }).click();
     await expect(page).toHaveURL(/\/desk\/posts$/);
-    await expect(page.getByRole('link', { name: `Backed Out ${name}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: draft.title })).toBeVisible();
     expect((await storedPost(page, draft.id)).body).toBe('Saved words. Unsaved words. More.');
   });
 }

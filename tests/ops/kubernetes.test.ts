@@ -156,6 +156,11 @@ describe.skipIf(!hasKubectl)('the Kubernetes manifests (overlays/production)', (
       'nginx.ingress.kubernetes.io/proxy-body-size': '2048m',
       'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
     });
+    // So does an upload: the app refuses more than the limit of the file's kind as it reads.
+    expect(annotations('cohort-desk-uploads')).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-body-size': '2048m',
+      'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
+    });
     expect(annotations('cohort-limited')['nginx.ingress.kubernetes.io/limit-rpm']).toBeTruthy();
     // As nginx.conf's cohort_events zone: made-up page views meet a limit before the app.
     expect(annotations('cohort-events')['nginx.ingress.kubernetes.io/limit-rpm']).toBe('240');

@@ -63,6 +63,11 @@ export async function createTestApp(
     httpTimeouts?: HttpTimeouts;
     /** Partner perks of the test's own (else the shipped content/perks). */
     perkCatalog?: PerkCatalog;
+    /**
+     * Where outbound requests (cards' pages and providers) go: the hosts a test's server stands in
+     * for. Any other host name is not reached: a test never touches the network.
+     */
+    outboundHosts?: Record<string, string>;
     /** Adds test-only routes or hooks before the app is ready. */
     configure?: (app: FastifyInstance, database: Database) => void | Promise<void>;
     /**
@@ -97,6 +102,7 @@ export async function createTestApp(
       seedContentDir: options.seedContentDir ?? null,
       ...(options.httpTimeouts && { httpTimeouts: options.httpTimeouts }),
       ...(options.perkCatalog && { perkCatalog: options.perkCatalog }),
+      outboundRouting: { hosts: options.outboundHosts ?? {} },
       ...(options.captureLogs && { logStream: { write: (line: string) => logLines.push(line) } }),
     });
     await options.configure?.(app, database);

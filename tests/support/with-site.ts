@@ -194,6 +194,25 @@ export function useSite(options: SiteOptions = {}): Site {
 }
 
 /**
+ * Two app servers on one database, as a deployment with two runs them, for the calling describe:
+ * the first made with `first`, then the second with `second` on the first's database; both made
+ * by its `beforeAll` and closed, the second first, by its `afterAll`.
+ */
+export function useTwoServers(first: SiteOptions, second: SiteOptions = first): [Site, Site] {
+  const [a, makeA, madeA] = madeLater<Site>('The first server');
+  const [b, makeB, madeB] = madeLater<Site>('The second server');
+  beforeAll(async () => {
+    const made = makeA(await withSite(first));
+    makeB(await withSite({ ...second, sharedDatabase: made.testDatabase }));
+  });
+  afterAll(async () => {
+    await madeB()?.close();
+    await madeA()?.close();
+  });
+  return [a, b];
+}
+
+/**
  * A migrated database of the calling describe's own and the app's pool on it, for the tests of a
  * module below the app: made by its `beforeAll`, closed and dropped by its `afterAll`, standing in
  * until then (`madeLater`). At most `maxConnections` pooled connections (3 unless said; one on

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactElement } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import {
   isSectionScreen,
   pathInSection,
@@ -20,31 +20,10 @@ const DirectActionRoute = lazy(() => import('./routes/direct-action'));
 const CollectiveRoute = lazy(() => import('./routes/collective'));
 const EmpowermentRoute = lazy(() => import('./routes/empowerment'));
 const ContentPageRoute = lazy(() => import('./routes/content-page'));
-const StandalonePageRoute = lazy(() => import('./routes/standalone-page'));
-const EarlyAccessPage = lazy(() => import('../features/payments/early-access-page'));
-const GiftPage = lazy(() => import('../features/payments/gift-page'));
-const GiftClaimPage = lazy(() => import('../features/account/gift-claim-page'));
-const PayItForwardPage = lazy(() => import('../features/payments/pay-it-forward-page'));
-const RegisterPage = lazy(() => import('../features/account/register-page'));
-const LoginPage = lazy(() => import('../features/account/login-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
-const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
-const ConfirmEmailPage = lazy(() => import('../features/account/confirm-email-page'));
-const RegisterConfirmPage = lazy(() => import('../features/account/register-confirm-page'));
-const SignInLinkPage = lazy(() => import('../features/account/sign-in-link-page'));
 const VerifyAddressPage = lazy(() => import('../features/account/verify-address-page'));
-const PerksPage = lazy(() => import('../features/perks/perks-page'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
-const ConfirmSubscriptionPage = lazy(
-  () => import('../features/newsletter/confirm-subscription-page'),
-);
-const NewsletterRoute = lazy(() => import('./routes/newsletter'));
-const UnsubscribePage = lazy(() => import('../features/newsletter/unsubscribe-page'));
 const NewsletterChoice = lazy(() => import('../features/newsletter/newsletter-choice'));
-const SearchRoute = lazy(() => import('./routes/search'));
-const TopicsRoute = lazy(() => import('./routes/topics'));
-const TopicRoute = lazy(() => import('./routes/topic'));
-const AuthorRoute = lazy(() => import('./routes/author'));
 const DeskApp = lazy(() => import('../features/desk/desk-app'));
 
 /**
@@ -64,6 +43,12 @@ interface ScreenContext {
   desk: DeskMark;
 }
 
+/** A screen that is one page, the same wherever it is: loaded when it is first drawn. */
+function lazyPage(load: () => Promise<{ default: ComponentType }>) {
+  const Page = lazy(load);
+  return () => <Page />;
+}
+
 /** Each screen of the table (contract/screens.ts) as it is drawn; null: no route here. */
 const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null> = {
   home: () => <HomeRoute />,
@@ -73,25 +58,25 @@ const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null>
   collective: ({ category }) => <CollectiveRoute name={category} />,
   empowerment: ({ category }) => <EmpowermentRoute name={category} />,
   contentPage: ({ screen }) => <ContentPageRoute slug={screen.text ?? ''} />,
-  earlyAccess: () => <EarlyAccessPage />,
-  gift: () => <GiftPage />,
-  giftClaim: () => <GiftClaimPage />,
-  payItForward: () => <PayItForwardPage />,
-  register: () => <RegisterPage />,
-  registerConfirm: () => <RegisterConfirmPage />,
-  login: () => <LoginPage />,
-  signInLink: () => <SignInLinkPage />,
+  earlyAccess: lazyPage(() => import('../features/payments/early-access-page')),
+  gift: lazyPage(() => import('../features/payments/gift-page')),
+  giftClaim: lazyPage(() => import('../features/account/gift-claim-page')),
+  payItForward: lazyPage(() => import('../features/payments/pay-it-forward-page')),
+  register: lazyPage(() => import('../features/account/register-page')),
+  registerConfirm: lazyPage(() => import('../features/account/register-confirm-page')),
+  login: lazyPage(() => import('../features/account/login-page')),
+  signInLink: lazyPage(() => import('../features/account/sign-in-link-page')),
   account: () => <AccountPage newsletter={<NewsletterChoice />} />,
-  resetPassword: () => <ResetPasswordPage />,
-  confirmEmail: () => <ConfirmEmailPage />,
-  perks: () => <PerksPage />,
-  newsletterConfirm: () => <ConfirmSubscriptionPage />,
-  newsletterUnsubscribe: () => <UnsubscribePage />,
-  search: () => <SearchRoute />,
-  topics: () => <TopicsRoute />,
-  topic: () => <TopicRoute />,
-  author: () => <AuthorRoute />,
-  newsletter: () => <NewsletterRoute />,
+  resetPassword: lazyPage(() => import('../features/account/reset-password-page')),
+  confirmEmail: lazyPage(() => import('../features/account/confirm-email-page')),
+  perks: lazyPage(() => import('../features/perks/perks-page')),
+  newsletterConfirm: lazyPage(() => import('../features/newsletter/confirm-subscription-page')),
+  newsletterUnsubscribe: lazyPage(() => import('../features/newsletter/unsubscribe-page')),
+  search: lazyPage(() => import('./routes/search')),
+  topics: lazyPage(() => import('./routes/topics')),
+  topic: lazyPage(() => import('./routes/topic')),
+  author: lazyPage(() => import('./routes/author')),
+  newsletter: lazyPage(() => import('./routes/newsletter')),
   desk: ({ desk }) =>
     desk === 'desk' ? (
       <Suspense fallback={null}>
@@ -102,7 +87,7 @@ const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null>
         <VerifyAddressPage />
       </Layout>
     ) : null,
-  page: () => <StandalonePageRoute />,
+  page: lazyPage(() => import('./routes/standalone-page')),
 };
 
 /** The screens that draw their own frame rather than the site's navbar and footer. */

@@ -1,8 +1,12 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link } from '../lib/router';
 import { ExternalLink } from './external-link';
+import { BookmarkCard } from './bookmark-card';
+import { EmbedCard } from './embed-card';
+import { MediaPlayer } from './media-player';
 import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
 import { parseUploadUrl, srcsetOf } from '../../../contract/images';
+import { parseMediaUrl } from '../../../contract/media';
 import type {
   BlockNode,
   FootnoteNode,
@@ -62,6 +66,15 @@ function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): Rea
       return <hr key={key} />;
     case 'image':
       return <BodyImage key={key} image={node} />;
+    // The build made players only of uploads, and cards only of http(s) addresses: checking
+    // again costs nothing and guards the renderer.
+    case 'audio':
+    case 'video':
+      return parseMediaUrl(node.src) ? <MediaPlayer key={key} media={node} /> : null;
+    case 'embed':
+      return isSafeHref(node.url) ? <EmbedCard key={key} embed={node} /> : null;
+    case 'bookmark':
+      return isSafeHref(node.url) ? <BookmarkCard key={key} bookmark={node} /> : null;
     case 'table':
       return <BodyTable key={key} table={node} />;
     case 'footnotes':

@@ -1,6 +1,7 @@
 import { createPostSchedule } from '../content/post-schedule.js';
 import { DomainError } from '../domain-error.js';
 import { createJobQueue } from '../jobs/job-queue.js';
+import { createCardReader } from '../embeds/card-reader.js';
 import { runImport, type ImportProgress, type ImportRequest } from '../imports/run-import.js';
 import {
   IMPORT_SOURCES,
@@ -227,17 +228,24 @@ async function importCommand(args: string[], env: NodeJS.ProcessEnv, io: Command
   const log = commandLog(config, io);
   const report = await withDatabase(config, io, async ({ database, pglite }) => {
     const queue = scheduleFor(database.pool);
+    const imageStore = openImageStore(config.uploads);
     try {
       const done = await runImport(
         request,
         {
           pool: database.pool,
-          imageStore: openImageStore(config.uploads),
+          imageStore,
           config,
           stripe: config.stripe ? createStripeClient(config.stripe) : null,
           mail: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
           // The embedded database serves one connection: the job queue waits for the next start.
           ...(!pglite && { schedule: queue.schedule }),
+          cards: createCardReader({
+            pool: database.pool,
+            imageStore,
+            maxImageBytes: config.uploads.maxBytes,
+            outbound: { allowPrivate: config.outboundAllowPrivate },
+          }),
         },
         (step) => progress.update(step),
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlOfMarkdown } from '../imports/ghost-export.js';
+import { htmlOfMarkdown } from '../imports/ghost-html.js';
 import { htmlToMarkdown } from '../imports/html-to-markdown.js';
 import { plainTextOf } from './markdown-text.js';
 import { convertMarkdownToTree, findMarkdownProblems } from './markdown-to-tree.js';

@@ -304,3 +304,128 @@ describe('tables, footnotes and strikethrough in a body', () => {
     ).toBe(6);
   });
 });
+
+describe('cards and players in a body', () => {
+  const youtube = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
+  const article = 'https://example.com/a-long-read';
+
+  it('makes an embed card of a provider’s address alone on its line, with what was read of it', () => {
+    const thumbnail = {
+      src: '/uploads/abcdefghij0123456789-480x360.webp',
+      width: 480,
+      height: 360,
+    };
+    const cards = new Map([
+      [
+        youtube,
+        {
+          url: youtube,
+          state: 'read' as const,
+          card: {
+            kind: 'embed' as const,
+            provider: 'youtube' as const,
+            player: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
+            title: 'The video',
+            author: 'A channel',
+            thumbnail,
+            aspect: 16 / 9,
+          },
+        },
+      ],
+    ]);
+    expect(convertMarkdownToTree(`Before.\n\n${youtube}\n\nAfter.`, cards).children[1]).toEqual({
+      type: 'embed',
+      url: youtube,
+      provider: 'youtube',
+      player: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
+      title: 'The video',
+      author: 'A channel',
+      thumbnail,
+      aspect: 16 / 9,
+    });
+  });
+
+  it('still names the provider and its player when nothing was read of the address', () => {
+    expect(convertMarkdownToTree(youtube).children[0]).toMatchObject({
+      type: 'embed',
+      provider: 'youtube',
+      player: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
+      title: null,
+      thumbnail: null,
+    });
+  });
+
+  it('makes a bookmark of another page that was read, and a link of one that could not be', () => {
+    const read = new Map([
+      [
+        article,
+        {
+          url: article,
+          state: 'read' as const,
+          card: {
+            kind: 'bookmark' as const,
+            title: 'A long read',
+            description: 'About things',
+            siteName: 'Example',
+            image: null,
+          },
+        },
+      ],
+    ]);
+    expect(convertMarkdownToTree(article, read).children[0]).toEqual({
+      type: 'bookmark',
+      url: article,
+      title: 'A long read',
+      description: 'About things',
+      siteName: 'Example',
+      image: null,
+    });
+    const unreachable = new Map([
+      [article, { url: article, state: 'unreachable' as const, reason: 'timed out' }],
+    ]);
+    expect(convertMarkdownToTree(article, unreachable).children[0]).toEqual({
+      type: 'paragraph',
+      children: [{ type: 'link', url: article, children: [{ type: 'text', value: article }] }],
+    });
+  });
+
+  it('keeps an address written as a link, or beside words, a link or text', () => {
+    const tree = convertMarkdownToTree(`[${youtube}](${youtube})\n\nWatch ${youtube}`);
+    expect(tree.children.map((block) => block.type)).toEqual(['paragraph', 'paragraph']);
+  });
+
+  it('makes a player of an uploaded audio or video file alone on its line', () => {
+    const tree = convertMarkdownToTree(
+      '![Episode 12](/uploads/abcdefghij0123456789-125s.mp3 "Recorded live")\n\n![](/uploads/abcdefghij0123456789-1280x720-61s.mp4)',
+    );
+    expect(tree.children).toEqual([
+      {
+        type: 'audio',
+        src: '/uploads/abcdefghij0123456789-125s.mp3',
+        title: 'Episode 12',
+        caption: 'Recorded live',
+        mime: 'audio/mpeg',
+        duration: 125,
+        width: null,
+        height: null,
+      },
+      {
+        type: 'video',
+        src: '/uploads/abcdefghij0123456789-1280x720-61s.mp4',
+        title: '',
+        caption: null,
+        mime: 'video/mp4',
+        duration: 61,
+        width: 1280,
+        height: 720,
+      },
+    ]);
+    expect(
+      findMarkdownProblems(
+        '![](/uploads/abcdefghij0123456789-125s.mp3)\n\n![](https://evil.example/a.mp3)',
+      ),
+    ).toEqual([
+      'image "https://evil.example/a.mp3": images must be uploaded to this site (the desk\'s Upload image)',
+    ]);
+  });
+});

@@ -10,7 +10,14 @@ import type {
   RootContent,
   Table,
 } from 'mdast';
+import {
+  cardAddressOf,
+  embedProviderOf,
+  playerOf,
+  type CardReading,
+} from '../../../contract/embeds.js';
 import { parseUploadUrl } from '../../../contract/images.js';
+import { parseMediaUrl } from '../../../contract/media.js';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
@@ -84,24 +91,33 @@ function takeLinkTargets(root: Root): Root {
   return root;
 }
 
+/** What was read of card addresses (contract/embeds.ts), by address: the server's `embed_cards`. */
+export type CardReadings = ReadonlyMap<string, CardReading>;
+
+const NO_CARDS: CardReadings = new Map();
+
 /**
  * Turns a Markdown body into the tree the client renders. Only a safe subset of mdast survives:
- * raw HTML and images other than uploads alone on their line are dropped, reference links are resolved, links to anything but http(s)
- * or a path on this site become plain text, footnotes are numbered and gathered at the end, and
- * source positions are stripped.
+ * raw HTML and images other than uploads alone on their line are dropped, reference links are
+ * resolved, links to anything but http(s) or a path on this site become plain text, footnotes are
+ * numbered and gathered at the end, and source positions are stripped. An address alone on its
+ * line becomes a card, from what `cards` holds of it.
  */
-export function convertMarkdownToTree(markdown: string): MarkdownTree {
-  return checkAndConvertMarkdown(markdown).tree;
+export function convertMarkdownToTree(markdown: string, cards = NO_CARDS): MarkdownTree {
+  return checkAndConvertMarkdown(markdown, cards).tree;
 }
 
 /** Both at once, from one parse: the tree, and what the content format forbids in the body. */
-export function checkAndConvertMarkdown(markdown: string): {
+export function checkAndConvertMarkdown(
+  markdown: string,
+  cards = NO_CARDS,
+): {
   tree: MarkdownTree;
   problems: string[];
 } {
   const root = parseSiteMarkdown(markdown);
   const definitions = collectDefinitions(root);
-  const context: Context = { definitions, notes: new Notes(root) };
+  const context: Context = { definitions, notes: new Notes(root), source: markdown, cards };
   const children = convertBlocks(root.children, context);
   const footnotes = context.notes.convert(context);
   return {
@@ -127,7 +143,9 @@ function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinition
     } else if (node.type === 'html' && !isDivider(node.value)) {
       problems.push(`raw HTML is not allowed: ${node.value.trim().slice(0, 40)}`);
     } else if (node.type === 'image') {
-      if (!parseUploadUrl(node.url)) {
+      if (parseMediaUrl(node.url)) {
+        // Audio and video: the alt text is the player's name, and may be left out.
+      } else if (!parseUploadUrl(node.url)) {
         problems.push(
           `image "${node.url}": images must be uploaded to this site (the desk's Upload image)`,
         );
@@ -194,6 +212,9 @@ function plainText(node: Nodes): string {
 interface Context {
   definitions: Definitions;
   notes: Notes;
+  /** The Markdown itself: a card is told by what was typed, not by how it parsed. */
+  source: string;
+  cards: CardReadings;
 }
 
 /**
@@ -304,6 +325,8 @@ function convertBlock(
     case 'paragraph': {
       const image = imageAlone(node);
       if (image) return imageBlock(image);
+      const card = cardBlock(node, context);
+      if (card) return [card];
       const children = convertInlines(node.children, context);
       return children.length > 0 ? [{ type: 'paragraph', children }] : [];
     }
@@ -354,7 +377,7 @@ function convertTable(table: Table, context: Context): TableNode {
 const isImage = (node: PhrasingContent): node is Image => node.type === 'image';
 
 /** The image a paragraph holds alone (whitespace aside), if it does. */
-function imageAlone(paragraph: Paragraph): Image | null {
+export function imageAlone(paragraph: Paragraph): Image | null {
   const rest = paragraph.children.filter(
     (child) => !(child.type === 'text' && child.value.trim() === ''),
   );
@@ -362,8 +385,78 @@ function imageAlone(paragraph: Paragraph): Image | null {
   return rest.length === 1 && only && isImage(only) ? only : null;
 }
 
-/** An uploaded image as a figure; any other image is dropped (the checks refuse it). */
+/** The address a paragraph holds alone, as cardBlock tells it; null for any other paragraph. */
+export function cardAddressIn(paragraph: Paragraph, source: string): string | null {
+  const { start, end } = paragraph.position ?? {};
+  if (start?.offset === undefined || end?.offset === undefined) return null;
+  if (imageAlone(paragraph)) return null;
+  return cardAddressOf(source.slice(start.offset, end.offset));
+}
+
+/** Every card's address in a body, once each, in order: what a save reads (server/src/embeds). */
+export function cardAddressesIn(markdown: string): string[] {
+  const found = new Set<string>();
+  visit(parseSiteMarkdown(markdown), (node) => {
+    const url = node.type === 'paragraph' ? cardAddressIn(node, markdown) : null;
+    if (url) found.add(url);
+  });
+  return [...found];
+}
+
+/**
+ * The card a paragraph is (contract/embeds.ts): an embed for a provider's address, whatever was
+ * read of it; a bookmark for another address whose page was read, else a link to it; null for a
+ * paragraph that is not an address alone.
+ */
+function cardBlock(paragraph: Paragraph, context: Context): BlockNode | null {
+  const url = cardAddressIn(paragraph, context.source);
+  if (!url) return null;
+  const reading = context.cards.get(url);
+  const card = reading?.state === 'read' ? reading.card : null;
+  const provider = embedProviderOf(url);
+  if (provider) {
+    const embed = card?.kind === 'embed' && card.provider === provider ? card : null;
+    return {
+      type: 'embed',
+      url,
+      provider,
+      player: embed ? embed.player : playerOf(provider, url),
+      title: embed?.title ?? null,
+      author: embed?.author ?? null,
+      thumbnail: embed?.thumbnail ?? null,
+      aspect: embed?.aspect ?? null,
+    };
+  }
+  if (card?.kind !== 'bookmark') {
+    return {
+      type: 'paragraph',
+      children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }],
+    };
+  }
+  const { title, description, siteName, image } = card;
+  return { type: 'bookmark', url, title, description, siteName, image };
+}
+
+/**
+ * An uploaded image as a figure, or an uploaded audio or video file as a player; anything else is
+ * dropped (the checks refuse it).
+ */
 function imageBlock(image: Image): BlockNode[] {
+  const media = parseMediaUrl(image.url);
+  if (media) {
+    return [
+      {
+        type: media.kind,
+        src: image.url,
+        title: image.alt?.trim() ?? '',
+        caption: image.title?.trim() || null,
+        mime: media.mime,
+        duration: media.duration,
+        width: media.width,
+        height: media.height,
+      },
+    ];
+  }
   const uploaded = parseUploadUrl(image.url);
   if (!uploaded) return [];
   return [

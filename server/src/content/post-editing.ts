@@ -3,6 +3,8 @@ import type { NewPostBody, PostChangeBody, RestoreBody } from '../../../contract
 import type { PostJson } from '../../../contract/posts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
+import { SAVE_BUDGET_MS, type CardReader, type UnreadCard } from '../embeds/card-reader.js';
+import { cardAddressesIn } from './markdown-to-tree.js';
 import { contentChanged } from './content-changes.js';
 import { auditPostChange, requireMayEdit, type Actor } from './post-actors.js';
 import { claimAddress, rememberOldAddress } from './post-addresses.js';
@@ -33,13 +35,25 @@ import { recordPostEvent } from '../outbox/webhook-events.js';
  * stale one is a 409 with the post as it is now), keeps what it replaces as a revision, writes the
  * audit entry where one is due, and, when what the site shows changes, says so (contentChanged)
  * and answers the content generation that change made. A draft may be unfinished; a post that is
- * or goes live must be whole.
+ * or goes live must be whole. The cards a saved body names are read first, outside the
+ * transaction (embeds/card-reader.ts), when the caller gives its reader.
  */
 
 /** A post after a change, and the content generation it made (null: the site shows nothing new). */
 export interface PostChange {
   post: PostJson;
   generation: number | null;
+  /** The cards its body names that could not be read, now or before: shown as less than cards. */
+  unreadCards?: UnreadCard[];
+}
+
+/**
+ * Reads the cards a body names that were not read before, for at most SAVE_BUDGET_MS: a save
+ * never waits longer on the addresses it names.
+ */
+async function readCardsOf(cards: CardReader | undefined, body: unknown): Promise<UnreadCard[]> {
+  if (!cards || typeof body !== 'string') return [];
+  return cards.read(cardAddressesIn(body), { budgetMs: SAVE_BUDGET_MS });
 }
 
 /** A new post, from a body its route read whole (contract/post-bodies.ts). */
@@ -47,10 +61,12 @@ export async function createPost(
   pool: pg.Pool,
   actor: Actor,
   body: NewPostBody,
+  cards?: CardReader,
 ): Promise<PostChange> {
   const { authors, rest } = takeAuthors(body);
   const post = merge(body.kind, null, splitChanges(body.kind, rest, null));
-  return withTransaction(pool, async (tx) => {
+  const unreadCards = await readCardsOf(cards, post.body);
+  const change = await withTransaction(pool, async (tx) => {
     await checkCandidate(tx, post, null, false);
     const tookAddress = await claimAddress(tx, actor, null, post);
     const { rows } = await tx.query<PostRow>(
@@ -69,6 +85,7 @@ export async function createPost(
       generation: tookAddress ? await contentChanged(tx) : null,
     };
   });
+  return { ...change, unreadCards };
 }
 
 export async function updatePost(
@@ -76,8 +93,10 @@ export async function updatePost(
   actor: Actor,
   id: number,
   body: PostChangeBody,
+  cards?: CardReader,
 ): Promise<PostChange> {
-  return changeAtVersion(pool, id, body.version, async (tx, row) => {
+  const unreadCards = await readCardsOf(cards, body.body);
+  const change = await changeAtVersion(pool, id, body.version, async (tx, row) => {
     requireMayEdit(actor, row);
     if (body.kind !== undefined && body.kind !== row.kind) {
       throw invalidPost([
@@ -90,6 +109,7 @@ export async function updatePost(
     await checkCandidate(tx, post, id, isLiveOrScheduled(row));
     return saveAsNewVersion(tx, actor, row, post, authors);
   });
+  return { ...change, unreadCards };
 }
 
 /**

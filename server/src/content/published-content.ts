@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { splitAtDivider } from '../../../contract/posts.js';
 import type { Author } from '../../../contract/authors.js';
-import { convertMarkdownToTree } from './markdown-to-tree.js';
+import { readCardReadings } from '../embeds/card-store.js';
+import { convertMarkdownToTree, type CardReadings } from './markdown-to-tree.js';
 import { readPostCredits } from './post-authors.js';
 import { POST_COLUMNS, type PostRow } from './post-row.js';
 
@@ -30,7 +31,7 @@ export async function readPublishedPosts(
   /** A post as it would be published (the desk's preview): in place of its saved row. */
   preview?: PostRow,
 ): Promise<PublishedPost[]> {
-  const [{ rows }, credits] = await Promise.all([
+  const [{ rows }, credits, cards] = await Promise.all([
     pool.query<PostRow>(
       `SELECT ${POST_COLUMNS} FROM "posts"
         WHERE "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
@@ -38,8 +39,10 @@ export async function readPublishedPosts(
         ORDER BY "id"`,
     ),
     readPostCredits(pool),
+    // Every reading kept: the table holds only addresses posts named, each once.
+    readCardReadings(pool),
   ]);
-  const trees = new TreeCache(lastTrees);
+  const trees = new TreeCache(lastTrees, cards);
   const live = preview ? [...rows.filter((row) => row.id !== preview.id), preview] : rows;
   const posts = live.map((row) => ({
     ...parseBody(row, trees),
@@ -51,17 +54,35 @@ export async function readPublishedPosts(
 }
 
 /**
- * Bodies' trees by their Markdown, kept from one read of the posts to the next: a change to one
- * post parses that post again, not every post (trees are never changed once made).
+ * Bodies' trees by their Markdown and what was read of the cards it may name, kept from one read
+ * of the posts to the next: a change to one post parses that post again, not every post, and a
+ * card read anew parses again the posts that name it (trees are never changed once made).
  */
 class TreeCache {
   readonly used = new Map<string, MarkdownTree>();
-  constructor(private readonly earlier: ReadonlyMap<string, MarkdownTree>) {}
+  constructor(
+    private readonly earlier: ReadonlyMap<string, MarkdownTree>,
+    private readonly cards: CardReadings,
+  ) {}
   tree(markdown: string): MarkdownTree {
-    let tree = this.used.get(markdown) ?? this.earlier.get(markdown);
-    if (!tree) tree = convertMarkdownToTree(markdown);
-    this.used.set(markdown, tree);
+    const key = `${markdown}\u0000${this.readingsIn(markdown)}`;
+    let tree = this.used.get(key) ?? this.earlier.get(key);
+    if (!tree) tree = convertMarkdownToTree(markdown, this.cards);
+    this.used.set(key, tree);
     return tree;
+  }
+  /**
+   * The readings of every address the text holds, as text: more than its cards (an address in a
+   * link too), found without parsing it.
+   */
+  private readingsIn(markdown: string): string {
+    if (this.cards.size === 0) return '';
+    const readings = [];
+    for (const [url] of markdown.matchAll(/https?:\/\/[^\s<>"]+/gi)) {
+      const reading = this.cards.get(url);
+      if (reading) readings.push(reading);
+    }
+    return readings.length === 0 ? '' : JSON.stringify(readings);
   }
 }
 let lastTrees: ReadonlyMap<string, MarkdownTree> = new Map();

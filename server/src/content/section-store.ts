@@ -1,7 +1,18 @@
 import type pg from 'pg';
 import { isScreenText, segmentTakenBy } from '../../../contract/posts.js';
 import { freeSectionColor, SECTION_COLORS } from '../../../contract/sections.js';
-import type { DeskSections, SectionChange, SectionCreate } from '../../../contract/sections-api.js';
+import type {
+  DeskSection,
+  DeskSections,
+  SectionChange,
+  SectionCreate,
+} from '../../../contract/sections-api.js';
+import { isValidEmail, normalizeEmail } from '../../../contract/account-rules.js';
+import {
+  parsePodcastCategory,
+  podcastCoverProblem,
+  type SectionPodcast,
+} from '../../../contract/podcasts.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
 import { writeAudit } from '../staff/audit.js';
@@ -34,6 +45,8 @@ export interface SectionsData {
 type Actor = Pick<Staff, 'userId' | 'email'>;
 
 const SECTION_COLUMNS = `"id", "name", "slug", "description", "position", "inMenu", "lists", "color"`;
+/** The desk's sections have their podcast too; the site's pages carry none of it. */
+const DESK_SECTION_COLUMNS = `${SECTION_COLUMNS}, "podcast"`;
 
 /** Every section, in the menu's order. */
 export async function readSections(db: Db): Promise<SiteSection[]> {
@@ -45,14 +58,24 @@ export async function readSections(db: Db): Promise<SiteSection[]> {
 
 /** The sections and the navbar's and footer's links, as every page carries them. */
 export async function readNavigation(db: Db): Promise<SiteNavigation> {
-  const [sections, links] = await Promise.all([
-    readSections(db),
-    db.query<SiteNavigation['links'][number]>(
-      `SELECT "id", "label", "address", "placement", "position" FROM "site_links"
-        ORDER BY "placement", "position", "id"`,
-    ),
-  ]);
-  return { sections, links: links.rows };
+  const [sections, links] = await Promise.all([readSections(db), readLinks(db)]);
+  return { sections, links };
+}
+
+async function readLinks(db: Db): Promise<SiteNavigation['links']> {
+  const { rows } = await db.query<SiteNavigation['links'][number]>(
+    `SELECT "id", "label", "address", "placement", "position" FROM "site_links"
+      ORDER BY "placement", "position", "id"`,
+  );
+  return rows;
+}
+
+/** The podcasts: each section of articles that is one, by its id. */
+export async function readPodcasts(db: Db): Promise<Map<number, SectionPodcast>> {
+  const { rows } = await db.query<{ id: number; podcast: SectionPodcast }>(
+    `SELECT "id", "podcast" FROM "sections" WHERE "podcast" IS NOT NULL AND "lists" = 'articles'`,
+  );
+  return new Map(rows.map((row) => [row.id, row.podcast]));
 }
 
 /**
@@ -67,8 +90,11 @@ const LISTED_BY = (section: string) => `(
 
 /** The sections and links as the desk lists them, with how many posts each section has. */
 export async function readDeskSections(db: Db): Promise<DeskSections> {
-  const [navigation, counts] = await Promise.all([
-    readNavigation(db),
+  const [sections, links, counts] = await Promise.all([
+    db.query<DeskSection>(
+      `SELECT ${DESK_SECTION_COLUMNS} FROM "sections" ORDER BY "position", "id"`,
+    ),
+    readLinks(db),
     db.query<{ id: number; posts: number }>(
       `SELECT s."id", count(p."id")::int AS posts FROM "sections" s
          LEFT JOIN "posts" p ON p."deletedAt" IS NULL AND ${LISTED_BY('s')}
@@ -76,7 +102,8 @@ export async function readDeskSections(db: Db): Promise<DeskSections> {
     ),
   ]);
   return {
-    ...navigation,
+    sections: sections.rows,
+    links,
     postCounts: Object.fromEntries(counts.rows.map((row) => [String(row.id), row.posts])),
   };
 }
@@ -105,7 +132,7 @@ export async function readSectionsData(db: Db): Promise<SectionsData> {
 }
 
 export interface SectionResult {
-  section: SiteSection;
+  section: DeskSection;
   generation: number;
 }
 
@@ -141,11 +168,11 @@ export async function createSection(
     // A colour of its own unless the owner chose one: the palette's first no section has.
     const taken = await tx.query<{ color: string }>(`SELECT "color" FROM "sections"`);
     const color = input.color ?? freeSectionColor(taken.rows.map((row) => row.color));
-    const { rows } = await tx.query<SiteSection>(
+    const { rows } = await tx.query<DeskSection>(
       `INSERT INTO "sections" ("name", "slug", "description", "position", "inMenu", "lists", "color")
         VALUES ($1, $2, $3, (SELECT coalesce(max("position"), 0) + 1 FROM "sections"), $4,
           $6, $5)
-        RETURNING ${SECTION_COLUMNS}`,
+        RETURNING ${DESK_SECTION_COLUMNS}`,
       [name, input.slug, description, input.inMenu, color, lists],
     );
     const section = one(rows);
@@ -161,7 +188,7 @@ export async function createSection(
   });
 }
 
-/** Renames, describes, moves or shows/hides a section. */
+/** Renames, describes, moves or shows/hides a section; makes it a podcast, changes or stops it. */
 export async function changeSection(
   pool: pg.Pool,
   actor: Actor,
@@ -172,9 +199,17 @@ export async function changeSection(
   const description =
     change.description === undefined ? undefined : cleanDescription(change.description);
   if (change.color !== undefined) requirePaletteColor(change.color);
+  const podcast = change.podcast === undefined ? undefined : cleanPodcast(change.podcast);
   return withTransaction(pool, async (tx) => {
     await lockSections(tx);
     const before = await sectionById(tx, id);
+    if (podcast && before.lists !== 'articles') {
+      throw new DomainError(
+        400,
+        'invalid_section',
+        `podcast: only a section of articles can be a podcast; ${before.name} lists the ${before.lists}.`,
+      );
+    }
     const renamed = name !== undefined && name !== before.name;
     const moved = change.slug !== undefined && change.slug !== before.slug;
     await requireFree(tx, {
@@ -183,7 +218,7 @@ export async function changeSection(
     });
     await tx.query(
       `UPDATE "sections" SET "name" = $2, "slug" = $3, "description" = $4, "inMenu" = $5,
-          "color" = $6, "updatedAt" = now()
+          "color" = $6, "podcast" = $7, "updatedAt" = now()
         WHERE "id" = $1`,
       [
         id,
@@ -192,6 +227,7 @@ export async function changeSection(
         description ?? before.description,
         change.inMenu ?? before.inMenu,
         change.color ?? before.color,
+        podcast === undefined ? before.podcast : podcast,
       ],
     );
     if (renamed && before.lists === 'articles') {
@@ -245,9 +281,9 @@ export async function lockSections(tx: Tx) {
   await tx.query(`LOCK TABLE "sections" IN SHARE ROW EXCLUSIVE MODE`);
 }
 
-export async function sectionById(tx: Tx, id: number): Promise<SiteSection> {
-  const { rows } = await tx.query<SiteSection>(
-    `SELECT ${SECTION_COLUMNS} FROM "sections" WHERE "id" = $1`,
+export async function sectionById(tx: Tx, id: number): Promise<DeskSection> {
+  const { rows } = await tx.query<DeskSection>(
+    `SELECT ${DESK_SECTION_COLUMNS} FROM "sections" WHERE "id" = $1`,
     [id],
   );
   const section = rows[0];
@@ -331,6 +367,35 @@ function one<T>(rows: T[]): T {
   const row = rows[0];
   if (!row) throw new Error('INSERT … RETURNING answered no row');
   return row;
+}
+
+/**
+ * A podcast as it is kept: its author one clean line, its category one of Apple's, its cover an
+ * upload the directories take, its address a mailbox's; a 400 naming the first that is not.
+ */
+function cleanPodcast(podcast: SectionChange['podcast']): SectionPodcast | null {
+  if (!podcast) return null;
+  const refuse = (message: string) => new DomainError(400, 'invalid_section', `podcast.${message}`);
+  const author = cleanLine(podcast.author);
+  if (author === '') throw refuse('author: must not be empty.');
+  if (!parsePodcastCategory(podcast.category)) {
+    throw refuse(
+      `category: "${podcast.category}" is not one of Apple Podcasts’ categories: write one as the list has it, such as "News" or "Arts > Books".`,
+    );
+  }
+  const cover = podcastCoverProblem(podcast.image);
+  if (cover) throw refuse(`image: ${cover}.`);
+  const email = podcast.email ? normalizeEmail(podcast.email) : null;
+  if (email !== null && !isValidEmail(email)) {
+    throw refuse(`email: "${podcast.email}" is not an email address.`);
+  }
+  return {
+    author,
+    category: podcast.category,
+    explicit: podcast.explicit,
+    image: podcast.image,
+    email,
+  };
 }
 
 /** A 400 for a colour outside the palette, whose colours are all readable on the site's pages. */

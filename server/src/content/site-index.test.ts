@@ -150,6 +150,11 @@ describe('the site index of the real content', () => {
   it('takes the manifest’s colours from the stylesheet, and fails the build when they are gone', () => {
     expect(index.manifest.themeColor).toBe(readCssColour(css, '--ink'));
     expect(index.manifest.backgroundColor).toBe(readCssColour(css, '--paper'));
+    expect(index.manifest.themeColor).toMatch(/^#[0-9a-f]{6}$/);
+    // A colour given for both schemes: the light one, the site's as it first shows.
+    expect(readCssColour(':root { --ink: light-dark(#141414, #ecebe6); }', '--ink')).toBe(
+      '#141414',
+    );
     expect(() => createSiteIndex(content, ':root { --paper: #fff; }')).toThrow(/--ink/);
   });
 });

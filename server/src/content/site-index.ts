@@ -191,9 +191,14 @@ function newest(dates: string[]): string | null {
   );
 }
 
-/** A colour custom property's value, as the site's stylesheet declares it (`--ink: #141414;`). */
+/**
+ * A colour custom property's value, as the site's stylesheet declares it (`--ink: #141414;`); of
+ * one given for both schemes, the light one (`--ink: light-dark(#141414, #ecebe6);`).
+ */
 export function readCssColour(css: string, property: string): string {
-  const match = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*[;}]`).exec(css);
+  const match = new RegExp(
+    `${property}:\\s*(?:light-dark\\(\\s*)?(#[0-9a-fA-F]{3,8})\\s*[,;}]`,
+  ).exec(css);
   if (!match?.[1]) throw new Error(`The stylesheet declares no colour ${property}`);
   return match[1];
 }

@@ -9,7 +9,7 @@ export interface Database {
   /** The pool Prisma runs on, for the raw SQL of the hot path and the money path. */
   pool: pg.Pool;
   /**
-   * A connection of its own, outside the pool, for LISTEN (server/src/plugins/app/site-content-plugin.ts);
+   * A connection of its own, outside the pool, for LISTEN (server/src/plugins/app/listen-for-changes.ts);
    * null on the embedded database, whose one backend the pool already holds.
    */
   connectListener(): pg.Client | null;

@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import type { Author } from '../../../contract/authors.js';
 import { PROFILE_NAME_SQL } from '../content/author-profiles.js';
+import { cardAddressesIn } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
+import { readCardReadings } from '../embeds/card-store.js';
 import { ghostPost, type GhostSite } from '../ghost-api/serializers.js';
-import { lexicalOfHtml } from '../imports/ghost-export.js';
+import { lexicalOfHtml } from '../imports/ghost-html.js';
 
 /**
  * A post as the Admin API answers it and webhooks carry it: Ghost's post (the Content API's
@@ -16,7 +18,7 @@ export async function adminPostJson(
   row: PostRow,
   formats: readonly string[] = ['html'],
 ) {
-  const [{ rows: authors }, { rows: created }] = await Promise.all([
+  const [{ rows: authors }, { rows: created }, cards] = await Promise.all([
     db.query<Author>(
       `SELECT p."slug", ${PROFILE_NAME_SQL} AS "name", p."bio", p."picture", p."links"
          FROM "post_authors" a
@@ -26,9 +28,10 @@ export async function adminPostJson(
       [row.id],
     ),
     db.query<{ createdAt: Date }>(`SELECT "createdAt" FROM "posts" WHERE "id" = $1`, [row.id]),
+    readCardReadings(db, cardAddressesIn(row.body)),
   ]);
   const createdAt = created[0]?.createdAt;
-  const post = ghostPost(site, { row, authors, ...(createdAt && { createdAt }) }, 'whole');
+  const post = ghostPost(site, { row, authors, cards, ...(createdAt && { createdAt }) }, 'whole');
   const { html, plaintext, ...rest } = post;
   return {
     ...rest,

@@ -6,6 +6,7 @@ import { topicSlug } from '../../../contract/topics.js';
 import { ensureAuthorProfile } from '../content/author-profiles.js';
 import { withTransaction } from '../db/transaction.js';
 import { createPost, deletePost, updatePost } from '../content/post-editing.js';
+import type { CardReader } from '../embeds/card-reader.js';
 import { publishPost, unpublishPost } from '../content/post-publishing.js';
 import { postJson, readPostRow, type PostRow } from '../content/post-row.js';
 import { summaryOf } from '../content/post-summary.js';
@@ -45,6 +46,8 @@ export interface AdminPostSite {
   ownerUserId: string | null;
   /** The scheduled posts' job queue. */
   publishAt(postId: number, at: Date): Promise<void>;
+  /** Reads the cards a saved body names, as the desk's saves do. */
+  cards?: CardReader;
 }
 
 /** What a write changed: the post and the content generation to wait for. */
@@ -134,7 +137,7 @@ export async function createGhostPost(
     ...(authors ? { authors } : {}),
     ...fields,
   });
-  const created = await createPost(site.pool, caller.actor, draft);
+  const created = await createPost(site.pool, caller.actor, draft, site.cards);
   await audit(site, caller, 'api_post_create', created.post);
   const published = await applyStatus(site, caller, created.post, read);
   return { id: created.post.id, generation: published ?? created.generation };
@@ -243,6 +246,7 @@ export async function editGhostPost(
       caller.actor,
       row.id,
       readPostBody(PostChangeBodySchema, change),
+      site.cards,
     );
     post = saved.post;
     generation = saved.generation;

@@ -1,4 +1,7 @@
 import type { Author } from '../../../contract/authors.js';
+import type { CardReading } from '../../../contract/embeds.js';
+import type { BlockNode, MarkdownTree } from '../../../contract/markdown-tree.js';
+import type { CardReadings } from '../content/markdown-to-tree.js';
 import type { SiteContent } from '../content/site-content.js';
 import { ghostId } from '../imports/ghost-export.js';
 import { parseFilter, type FieldValues, type Filter } from './filter.js';
@@ -94,7 +97,12 @@ function buildIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
       visibility: row.visibility === 'members' ? 'paid' : 'public',
       tags: postTags,
       authors: postAuthors,
-      full: () => (drawn ??= ghostPost(site, published, 'public')),
+      full: () =>
+        (drawn ??= ghostPost(
+          site,
+          { ...published, cards: cardReadingsOf([published.body, published.teaser]) },
+          'public',
+        )),
     };
     (type === 'post' ? posts : pages).push(entry);
     for (const tag of postTags) {
@@ -482,4 +490,31 @@ export function readResource(
   return resource === 'posts' || resource === 'pages'
     ? readPost(index[resource], by, query, resource === 'posts' ? 'Post' : 'Page')
     : readCounted(resource, index[resource], by, query);
+}
+
+/**
+ * What was read of a published post's cards, as its trees hold it: the content was built with
+ * every reading kept, so the Content API's HTML shows the same titles and pictures as its pages.
+ */
+function cardReadingsOf(trees: readonly (MarkdownTree | null | undefined)[]): CardReadings {
+  const cards = new Map<string, CardReading>();
+  const visit = (nodes: readonly BlockNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'embed') {
+        const { url, provider, player, title, author, thumbnail, aspect } = node;
+        const card = { kind: 'embed', provider, player, title, author, thumbnail, aspect } as const;
+        cards.set(url, { url, state: 'read', card });
+      } else if (node.type === 'bookmark') {
+        const { url, title, description, siteName, image } = node;
+        const card = { kind: 'bookmark', title, description, siteName, image } as const;
+        cards.set(url, { url, state: 'read', card });
+      } else if (node.type === 'blockquote') {
+        visit(node.children);
+      } else if (node.type === 'list' || node.type === 'footnotes') {
+        for (const item of node.children) visit(item.children);
+      }
+    }
+  };
+  for (const tree of trees) if (tree) visit(tree.children);
+  return cards;
 }

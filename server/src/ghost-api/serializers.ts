@@ -1,9 +1,11 @@
 import { authorPath, type Author } from '../../../contract/authors.js';
 import { isScreenText, postPath } from '../../../contract/posts.js';
 import { topicPath, topicSlug } from '../../../contract/topics.js';
+import type { CardReadings } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
 import { publicPartOf, summaryOf } from '../content/post-summary.js';
-import { absolute, ghostId, ghostUuid, htmlOfMarkdown } from '../imports/ghost-export.js';
+import { ghostId, ghostUuid } from '../imports/ghost-export.js';
+import { absolute, htmlOfMarkdown } from '../imports/ghost-html.js';
 
 /**
  * Cohort's posts, topics and authors in the shapes of Ghost's APIs (docs/ghost-api.md), for the
@@ -245,13 +247,19 @@ function customExcerptOf(row: Pick<PostRow, 'fields'>): string | null {
  */
 export function ghostPost(
   site: GhostSite,
-  post: { row: PostRow; authors: readonly Author[]; createdAt?: Date },
+  post: {
+    row: PostRow;
+    authors: readonly Author[];
+    createdAt?: Date;
+    /** What was read of the addresses its cards hold: its cards as Ghost's, with their titles. */
+    cards?: CardReadings;
+  },
   reader: 'public' | 'whole',
 ): GhostPost {
   const { row } = post;
   const restricted = row.visibility === 'members';
   const markdown = reader === 'public' ? publicPartOf(row) : row.body;
-  const html = markdown.trim() === '' ? '' : htmlOfMarkdown(markdown, site.siteUrl);
+  const html = markdown.trim() === '' ? '' : htmlOfMarkdown(markdown, site.siteUrl, post.cards);
   const plaintext = plaintextOf(html);
   const tags = ghostTagsOf(site, row);
   const authors = post.authors.map((author) => ghostAuthor(site, author));

@@ -1,7 +1,10 @@
+import { EMBED_FRAME_HOSTS } from '../../../contract/embeds.js';
+
 /**
  * The Content-Security-Policy of every page and answer, the same one nginx.conf sends (a test holds
- * the two together). The only third party is Stripe.js: its script, its iframes (card fields,
- * 3-D Secure) and its API. Styles may be inline because the Payment Element sets them.
+ * the two together). The only third parties are Stripe.js (its script, its iframes for card
+ * fields and 3-D Secure, its API) and the players of the providers a post embeds, framed only once
+ * the reader asks (contract/embeds.ts). Styles may be inline because the Payment Element sets them.
  */
 export const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
   'default-src': ["'self'"],
@@ -11,6 +14,7 @@ export const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>
     'https://js.stripe.com',
     'https://*.js.stripe.com',
     'https://hooks.stripe.com',
+    ...EMBED_FRAME_HOSTS.map((host) => `https://${host}`),
   ],
   'connect-src': ["'self'", 'https://api.stripe.com'],
   'img-src': ["'self'", 'data:', 'https://*.stripe.com'],

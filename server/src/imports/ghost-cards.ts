@@ -13,6 +13,7 @@ import { toHast } from 'mdast-util-to-hast';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
+import { formatDuration } from '../../../contract/media.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -46,6 +47,43 @@ function attrs(pairs: Record<string, string | undefined>): string {
 
 function figcaption(caption: string): string {
   return caption ? `<figcaption>${caption}</figcaption>` : '';
+}
+
+/** A card's duration in seconds, as a player shows it (`4:05`), or '' when it has none. */
+function durationOf(payload: JsonObject): string {
+  const seconds = typeof payload.duration === 'number' ? Math.round(payload.duration) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? formatDuration(seconds) : '';
+}
+
+/** The icons of Ghost's media players, drawn plainly (its themes' script finds them by class). */
+const svg = (shape: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">${shape}</svg>`;
+const ICONS = {
+  play: svg('<path d="M4 2v20l18-10z"/>'),
+  pause: svg(
+    '<rect x="4" y="2" width="6" height="20" rx="1"/><rect x="14" y="2" width="6" height="20" rx="1"/>',
+  ),
+  sound: svg('<path d="M3 9v6h4l6 5V4L7 9z"/>'),
+  muted: svg(
+    '<path d="M3 9v6h4l6 5V4L7 9z"/><path d="M16 9l6 6m0-6-6 6" stroke="currentColor" stroke-width="2"/>',
+  ),
+  music: svg('<path d="M9 3v12.3A3.5 3.5 0 1 0 11 18V8h8V3z"/>'),
+};
+
+/** The controls of Ghost's audio and video players, classed as its themes' script expects. */
+function playerControls(kind: 'audio' | 'video', duration: string): string {
+  const k = `kg-${kind}`;
+  return (
+    `<button class="${k}-play-icon" aria-label="Play ${kind}">${ICONS.play}</button>` +
+    `<button class="${k}-pause-icon ${k}-hide" aria-label="Pause ${kind}">${ICONS.pause}</button>` +
+    `<span class="${k}-current-time">0:00</span>` +
+    `<div class="${k}-time">/<span class="${k}-duration">${duration}</span></div>` +
+    `<input type="range" class="${k}-seek-slider" max="100" value="0">` +
+    `<button class="${k}-playback-rate" aria-label="Adjust playback speed">1&#215;</button>` +
+    `<button class="${k}-unmute-icon" aria-label="Unmute">${ICONS.sound}</button>` +
+    `<button class="${k}-mute-icon ${k}-hide" aria-label="Mute">${ICONS.muted}</button>` +
+    `<input type="range" class="${k}-volume-slider" max="100" value="100">`
+  );
 }
 
 /** A Markdown card's source as HTML: the same parser the site uses, with GitHub's tables and footnotes. */
@@ -97,26 +135,38 @@ export function renderCard(name: string, payload: JsonObject): string {
         : code;
     }
     case 'embed': {
+      // The address the writer gave is kept beside the provider's HTML: the converter makes the
+      // card of it as it was written, rather than of the page the player's address names.
       const url = str(payload.url);
       const html =
         str(payload.html) || (url ? `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>` : '');
       return html
-        ? `<figure class="kg-card kg-embed-card">${html}${figcaption(str(payload.caption))}</figure>`
+        ? `<figure class="kg-card kg-embed-card"${attrs({ 'data-url': url })}>${html}${figcaption(str(payload.caption))}</figure>`
         : '';
     }
     case 'bookmark': {
       const url = str(payload.url);
       if (!url) return '';
       const meta = isObject(payload.metadata) ? payload.metadata : {};
-      const title = str(meta.title) || url;
-      const description = str(meta.description);
+      const icon = str(meta.icon);
+      const thumbnail = str(meta.thumbnail);
+      // Ghost's classes for the two names are each other's (kept so for its themes): the site's
+      // name is `kg-bookmark-author`, the author's `kg-bookmark-publisher`.
+      const publisher = str(meta.publisher);
+      const author = str(meta.author);
       return (
         `<figure class="kg-card kg-bookmark-card"><a class="kg-bookmark-container" href="${escapeHtml(url)}">` +
-        `<div class="kg-bookmark-content"><div class="kg-bookmark-title">${escapeHtml(title)}</div>` +
-        (description
-          ? `<div class="kg-bookmark-description">${escapeHtml(description)}</div>`
+        `<div class="kg-bookmark-content"><div class="kg-bookmark-title">${escapeHtml(str(meta.title) || url)}</div>` +
+        `<div class="kg-bookmark-description">${escapeHtml(str(meta.description))}</div>` +
+        '<div class="kg-bookmark-metadata">' +
+        (icon ? `<img class="kg-bookmark-icon" src="${escapeHtml(icon)}" alt="">` : '') +
+        (publisher ? `<span class="kg-bookmark-author">${escapeHtml(publisher)}</span>` : '') +
+        (author ? `<span class="kg-bookmark-publisher">${escapeHtml(author)}</span>` : '') +
+        '</div></div>' +
+        (thumbnail
+          ? `<div class="kg-bookmark-thumbnail"><img src="${escapeHtml(thumbnail)}" alt=""></div>`
           : '') +
-        `</div></a>${figcaption(str(payload.caption))}</figure>`
+        `</a>${figcaption(str(payload.caption))}</figure>`
       );
     }
     case 'hr':
@@ -158,18 +208,36 @@ export function renderCard(name: string, payload: JsonObject): string {
         '</div>'
       );
     }
-    // Media cards keep a plain link inside the element: a sanitiser that drops <video> or
-    // <audio> keeps the element's children, so the file's address survives either way.
+    // Media cards as Ghost draws them, for its themes' player script. They keep a plain link
+    // inside the element: a reader without players, or a sanitiser that drops <video> or <audio>
+    // (keeping the element's children), still has the file's address.
     case 'video': {
       const src = str(payload.src);
       if (!src) return '';
-      return `<figure class="kg-card kg-video-card"><video src="${escapeHtml(src)}" controls><a href="${escapeHtml(src)}">${escapeHtml(str(payload.fileName) || src)}</a></video>${figcaption(str(payload.caption))}</figure>`;
+      const size = attrs({ width: str(payload.width), height: str(payload.height) });
+      const fallback = `<a href="${escapeHtml(src)}">${escapeHtml(str(payload.fileName) || src)}</a>`;
+      const caption = str(payload.caption);
+      return (
+        `<figure class="kg-card kg-video-card${caption ? ' kg-card-hascaption' : ''}"><div class="kg-video-container">` +
+        `<video src="${escapeHtml(src)}"${size} playsinline preload="metadata">${fallback}</video>` +
+        `<div class="kg-video-overlay"><button class="kg-video-large-play-icon" aria-label="Play video">${ICONS.play}</button></div>` +
+        `<div class="kg-video-player-container"><div class="kg-video-player">${playerControls('video', durationOf(payload))}</div></div>` +
+        `</div>${figcaption(caption)}</figure>`
+      );
     }
     case 'audio': {
       const src = str(payload.src);
       if (!src) return '';
       const title = str(payload.title) || src;
-      return `<div class="kg-card kg-audio-card"><audio src="${escapeHtml(src)}" controls><a href="${escapeHtml(src)}">${escapeHtml(title)}</a></audio></div>`;
+      const thumbnail = str(payload.thumbnailSrc);
+      return (
+        '<div class="kg-card kg-audio-card">' +
+        `<img${attrs({ src: thumbnail })} alt="audio-thumbnail" class="kg-audio-thumbnail${thumbnail ? '' : ' kg-audio-hide'}">` +
+        `<div class="kg-audio-thumbnail placeholder${thumbnail ? ' kg-audio-hide' : ''}">${ICONS.music}</div>` +
+        `<div class="kg-audio-player-container"><audio src="${escapeHtml(src)}" preload="metadata"><a href="${escapeHtml(src)}">${escapeHtml(title)}</a></audio>` +
+        `<div class="kg-audio-title">${escapeHtml(title)}</div>` +
+        `<div class="kg-audio-player">${playerControls('audio', durationOf(payload))}</div></div></div>`
+      );
     }
     case 'file': {
       const src = str(payload.src);

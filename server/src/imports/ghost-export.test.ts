@@ -8,7 +8,7 @@ import { freePort } from '#test/site';
 import { buildMember, buildStaff, type Member } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { splitAtDivider } from '../../../contract/posts.js';
-import { htmlOfMarkdown } from './ghost-export.js';
+import { htmlOfMarkdown } from './ghost-html.js';
 import { plainTextOf } from '../content/markdown-text.js';
 import { runImport } from './run-import.js';
 

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Element, Nodes as HastNodes, Properties } from 'hast';
-import { toHtml } from 'hast-util-to-html';
-import type { Nodes as MdastNodes, Parent as MdastParent } from 'mdast';
-import { toHast } from 'mdast-util-to-hast';
 import type pg from 'pg';
-import { splitAtDivider } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
 import { profileNameSql } from '../content/author-profiles.js';
 import type { StaffConfig } from '../config.js';
-import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
 import type { Tx } from '../db/transaction.js';
+import { readCardReadings } from '../embeds/card-store.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
+import { absolute, htmlOfMarkdown, lexicalOfHtml } from './ghost-html.js';
 
 /**
  * The site as a Ghost JSON export (Ghost's documented import format: `{db: [{meta, data}]}`), so a
@@ -78,91 +74,6 @@ export function ghostUuid(siteUrl: string, kind: string, key: string | number): 
 }
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-
-/** A path on this site (an upload, a link to another post) as the absolute address Ghost needs. */
-export function absolute(siteUrl: string, url: string): string {
-  if (!url.startsWith('/') || url.startsWith('//')) return url;
-  return new URL(url, siteUrl).href;
-}
-
-/** Ghost's own members-only divider: readers who may not see the rest get what comes before it. */
-const GHOST_DIVIDER = '<!--members-only-->';
-
-/**
- * Raw HTML in a body is not shown by the site (markdown-to-tree.ts drops it), so it is not exported
- * either, except the members-only divider, which becomes Ghost's.
- */
-function keepOnlyDivider(node: MdastNodes): void {
-  if (!('children' in node)) return;
-  const parent = node as MdastParent;
-  parent.children = parent.children.filter(
-    (child) => child.type !== 'html' || splitAtDivider(child.value.trim()).after !== null,
-  );
-  for (const child of parent.children) {
-    if (child.type === 'html') child.value = GHOST_DIVIDER;
-    else keepOnlyDivider(child);
-  }
-}
-
-/**
- * A link's own choice of tab (contract/link-target.ts) as Ghost keeps it, in the link's HTML: a new
- * tab without an opener or referrer, as the site draws it, or the same tab said outright.
- */
-function keepLinkTargets(node: MdastNodes): void {
-  if ((node.type === 'link' || node.type === 'linkReference') && node.data?.target) {
-    const properties: Properties =
-      node.data.target === '_blank'
-        ? { target: '_blank', rel: ['noopener', 'noreferrer'] }
-        : { target: '_self' };
-    node.data.hProperties = properties;
-  }
-  if ('children' in node) for (const child of node.children) keepLinkTargets(child);
-}
-
-/** The footnotes' heading, written for screen readers only: a theme without the class shows it. */
-const isFootnoteLabel = (node: HastNodes) =>
-  node.type === 'element' && node.tagName === 'h2' && node.properties.id === 'footnote-label';
-
-/**
- * Links and images to this site's own paths made absolute, for a site at another address, and the
- * footnotes' hidden heading taken out.
- */
-function finishHtmlTree(node: HastNodes, siteUrl: string): void {
-  if (node.type === 'element') {
-    const element = node as Element;
-    for (const name of ['href', 'src'] as const) {
-      const value = element.properties[name];
-      if (typeof value === 'string') element.properties[name] = absolute(siteUrl, value);
-    }
-  }
-  if (!('children' in node)) return;
-  node.children = node.children.filter((child) => !isFootnoteLabel(child)) as typeof node.children;
-  for (const child of node.children) finishHtmlTree(child, siteUrl);
-}
-
-/** A post's Markdown as the HTML Ghost stores. */
-export function htmlOfMarkdown(markdown: string, siteUrl: string): string {
-  const tree = parseSiteMarkdown(markdown);
-  keepOnlyDivider(tree);
-  keepLinkTargets(tree);
-  const hast = toHast(tree, { allowDangerousHtml: true });
-  finishHtmlTree(hast, siteUrl);
-  return toHtml(hast, { allowDangerousHtml: true });
-}
-
-/** Ghost 5's editor document for an HTML body: one HTML card that holds it. */
-export function lexicalOfHtml(html: string): string {
-  return JSON.stringify({
-    root: {
-      children: [{ type: 'html', version: 1, html }],
-      direction: null,
-      format: '',
-      indent: 0,
-      type: 'root',
-      version: 1,
-    },
-  });
-}
 
 /** A post as the export reads it: the site's own row of it, when it was made, and by whom. */
 type ExportedPostRow = Omit<PostRow, 'version' | 'submittedAt'> & {
@@ -275,6 +186,8 @@ export async function* ghostExportChunks(
   };
   const owner = await readOwner(pool, options);
   const ownerUser = userOf(owner.email, owner.name, owner.createdAt);
+  // Every reading kept: the table holds only addresses posts named, each once.
+  const cards = await readCardReadings(pool);
 
   const descriptions = new Map(
     (
@@ -316,7 +229,7 @@ export async function* ghostExportChunks(
     );
     for (const row of rows) {
       const postId = id('post', row.id);
-      const html = htmlOfMarkdown(row.body, siteUrl);
+      const html = htmlOfMarkdown(row.body, siteUrl, cards);
       const excerpt =
         textField(row.fields, 'summary') ?? textField(row.fields, 'description') ?? null;
       // Its authors as Ghost users; one with no account here (imported from elsewhere) gets an

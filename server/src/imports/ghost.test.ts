@@ -91,7 +91,7 @@ describe('readGhostJson on a Ghost 6 export with lexical bodies', () => {
     );
     expect(html).toContain('<pre><code class="language-js">const a = 1 &lt; 2;</code></pre>');
     expect(html).toContain(
-      '<figure class="kg-card kg-embed-card"><iframe src="https://www.youtube.com/embed/abc"></iframe></figure>',
+      '<figure class="kg-card kg-embed-card" data-url="https://www.youtube.com/watch?v=abc"><iframe src="https://www.youtube.com/embed/abc"></iframe></figure>',
     );
     expect(html).toContain('<a class="kg-bookmark-container" href="https://example.org/article">');
     expect(html).toContain('<div class="kg-bookmark-title">An article</div>');

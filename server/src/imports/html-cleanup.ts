@@ -1,6 +1,13 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { isSafeHref } from '../../../contract/safe-href.js';
-import { embedPageOf, hostOf } from './embed-links.js';
+import {
+  bareAddress,
+  captionOf,
+  cardOf,
+  mediaElement,
+  rewriteEmbed,
+  type EmbedContext,
+} from './html-embeds.js';
 import type { HtmlFlavour } from './source.js';
 import { markFootnotes } from './html-footnotes.js';
 import {
@@ -9,6 +16,7 @@ import {
   dataAttrs,
   DIVIDER_TAG,
   element,
+  fileWords,
   find,
   findAll,
   FOOTNOTE_TAG,
@@ -25,7 +33,8 @@ import { note } from './wordpress-html.js';
  * ids and data attributes are still there to say what a piece of markup is: cards and widgets
  * become the plain HTML they stand for (a figure, a link, a quote), what the site cannot show is
  * removed and named in `dropped`, and every address is made absolute or a site path. The
- * footnotes are html-footnotes.ts's; the node helpers html-nodes.ts's.
+ * footnotes are html-footnotes.ts's; the embeds, players and media html-embeds.ts's; the node
+ * helpers html-nodes.ts's.
  */
 
 export interface CleanupContext {
@@ -175,13 +184,10 @@ function rewriteElement(node: Element, context: CleanupContext): ElementContent[
 
   const card = rewriteCard(node, classes, context);
   if (card !== undefined) return card;
+  const embed = rewriteEmbed(node, classes, embedContextOf(context));
+  if (embed !== undefined) return embed;
 
   switch (tag) {
-    case 'iframe':
-      return embeddedFrame(node, context);
-    case 'video':
-    case 'audio':
-      return mediaLink(node, tag === 'video' ? 'Video' : 'Audio', context);
     case 'figure':
       return imageFigure(node, context);
     case 'img':
@@ -189,7 +195,7 @@ function rewriteElement(node: Element, context: CleanupContext): ElementContent[
     case 'a':
       return link(node, context);
     case 'p':
-      return context.flavour === 'wordpress' ? bareUrl(node, context) : undefined;
+      return context.flavour === 'wordpress' ? bareAddress(node) : undefined;
     case 'pre':
       moveLanguageToCode(node);
       return undefined;
@@ -216,10 +222,28 @@ function rewriteCard(
   const has = (name: string) => classes.includes(name);
 
   if (has('kg-bookmark-card')) {
+    // Its address alone on its line, a card again: the site reads the page for its title.
     const anchor = find(node, (child) => child.tagName === 'a');
     const title = find(node, (child) => hasClass(child, 'kg-bookmark-title'));
     const href = anchor && attribute(anchor, 'href');
-    return href ? linkParagraph(href, title ? textOf(title) : href, context) : [];
+    if (!href) return [];
+    const url = resolveLink(href, context.siteUrl);
+    const card = url && /^https?:/.test(url) ? cardOf(url, captionOf(node)) : null;
+    return card ?? linkParagraph(href, title ? textOf(title) : href, context);
+  }
+  if (has('kg-embed-card')) {
+    // The address the writer gave, when the card says it (a lexical card's, this site's export),
+    // else one that is all the card holds (a link, a gist's script): a card again. A player's
+    // frame or a provider's quote is html-embeds.ts's to read.
+    const given = attribute(node, 'dataUrl');
+    const alone = find(node, (child) => EMBED_CODE.has(child.tagName))
+      ? undefined
+      : (attribute(find(node, (child) => child.tagName === 'a') ?? node, 'href') ??
+        gistPageOf(find(node, (child) => child.tagName === 'script')));
+    const address = given ?? alone;
+    const url = address ? resolveLink(address, context.siteUrl) : null;
+    const card = url && /^https?:/.test(url) ? cardOf(url, captionOf(node)) : null;
+    if (card) return card;
   }
   if (has('kg-callout-card')) {
     const emoji = find(node, (child) => hasClass(child, 'kg-callout-emoji'));
@@ -227,53 +251,30 @@ function rewriteCard(
     const lead = emoji ? [text(`${words(textOf(emoji))} `)] : [];
     return [element('blockquote', {}, [element('p', {}, [...lead, ...(body?.children ?? [])])])];
   }
-  if (has('kg-audio-card') || has('kg-video-card')) {
+  if (has('kg-audio-card')) {
     const media = find(node, (child) => child.tagName === 'audio' || child.tagName === 'video');
     const title = find(node, (child) => hasClass(child, 'kg-audio-title'));
-    const fallback = has('kg-audio-card') ? 'Audio' : 'Video';
-    return media ? mediaLink(media, title ? textOf(title) : fallback, context) : [];
+    return media ? mediaPlayer(media, title ? textOf(title) : 'Audio', context) : [];
+  }
+  if (has('kg-video-card')) {
+    // Ghost's video card has a caption and no title: the title is the file's, or what the link
+    // inside the player names it (this site's export writes it there).
+    const video = find(node, (child) => child.tagName === 'video');
+    if (!video) return [];
+    const named = find(video, (child) => child.tagName === 'a');
+    const title = named ? words(textOf(named)) : '';
+    const caption = words(captionOf(node).map(textOf).join(''));
+    return mediaElement(video, embedContextOf(context), {
+      // A file's name or address is no title: the file's words are (html-embeds.ts mediaOf).
+      ...(title && !/^(?:https?:|\/)|\.[a-z0-9]{2,5}$/i.test(title) && { title }),
+      ...(caption && { caption }),
+    });
   }
   if (has('kg-file-card')) {
     const anchor = find(node, (child) => child.tagName === 'a');
     const title = find(node, (child) => hasClass(child, 'kg-file-card-title'));
     const href = anchor && attribute(anchor, 'href');
     return href ? linkParagraph(href, title ? textOf(title) : 'Download', context) : [];
-  }
-  if (has('twitter-tweet') || has('tweet')) {
-    const attrs = dataAttrs(node);
-    const status = find(node, (child) =>
-      /(?:twitter|x)\.com\/[^/]+\/status\/\d+/i.test(attribute(child, 'href') ?? ''),
-    );
-    const href = stringIn(attrs, 'url') ?? (status && attribute(status, 'href'));
-    const said = find(node, (child) => child.tagName === 'p');
-    const username = stringIn(attrs, 'username');
-    const label =
-      stringIn(attrs, 'full_text') ??
-      (said ? textOf(said) : undefined) ??
-      (username ? `Tweet by @${username}` : 'Tweet');
-    return href ? linkParagraph(href, label, context) : undefined;
-  }
-  if (has('embedded-post-wrap') || has('embedded-publication-wrap')) {
-    const attrs = dataAttrs(node);
-    const href = stringIn(attrs, 'url');
-    const label = stringIn(attrs, 'title') ?? stringIn(attrs, 'name') ?? href ?? '';
-    return href ? linkParagraph(href, label, context) : undefined;
-  }
-  if (has('youtube-wrap')) {
-    const id = stringIn(dataAttrs(node), 'videoId');
-    if (id && /^[\w-]+$/.test(id)) {
-      const page = `https://www.youtube.com/watch?v=${id}`;
-      return linkParagraph(page, page, context);
-    }
-    return undefined;
-  }
-  if (classes.some((name) => /audio|podcast|spotify/.test(name))) {
-    // Substack's podcast players: a link to what they play, when their data says where it is.
-    const attrs = dataAttrs(node);
-    const href = stringIn(attrs, 'url') ?? stringIn(attrs, 'src') ?? stringIn(attrs, 'audioUrl');
-    if (!href) return undefined;
-    const label = stringIn(attrs, 'title') ?? stringIn(attrs, 'label') ?? 'Listen';
-    return linkParagraph(embedPageOf(href) ?? href, label, context);
   }
   if (has('button-wrapper') || (node.tagName === 'a' && has('button'))) {
     const anchor = node.tagName === 'a' ? node : find(node, (child) => child.tagName === 'a');
@@ -283,13 +284,6 @@ function rewriteCard(
       return [];
     }
     return linkParagraph(href, anchor ? textOf(anchor) : href, context);
-  }
-  if (has('wp-block-embed')) {
-    // WordPress keeps the address it embeds as the text of the block.
-    const wrapper = find(node, (child) => hasClass(child, 'wp-block-embed__wrapper')) ?? node;
-    const url = words(textOf(wrapper));
-    if (/^https?:\/\/\S+$/i.test(url)) return linkParagraph(embedPageOf(url) ?? url, url, context);
-    return undefined;
   }
   if (has('graf--mixtapeEmbed')) {
     const anchor = find(node, (child) => child.tagName === 'a' && !hasClass(child, 'mixtapeImage'));
@@ -301,24 +295,30 @@ function rewriteCard(
   return undefined;
 }
 
-function embeddedFrame(node: Element, context: CleanupContext): ElementContent[] {
-  const src = attribute(node, 'src') ?? attribute(node, 'dataSrc') ?? '';
-  const page = embedPageOf(src);
-  if (!page) {
-    note(context.dropped, `iframe (${hostOf(src)})`);
-    return [];
-  }
-  return linkParagraph(page, attribute(node, 'title') ?? page, context);
+/** The tags that hold a provider's embed code in Ghost's embed card. */
+const EMBED_CODE = new Set(['iframe', 'blockquote']);
+
+/** The gist a gist's embed script (`gist.github.com/<user>/<id>.js`) shows, or null. */
+function gistPageOf(script: Element | undefined): string | null {
+  const src = script && attribute(script, 'src');
+  const match = src && /^https:\/\/gist\.github\.com\/([\w-]+\/[0-9a-f]+)\.js$/.exec(src);
+  return match ? `https://gist.github.com/${match[1]}` : null;
 }
 
-function mediaLink(node: Element, label: string, context: CleanupContext): ElementContent[] {
-  const source = find(node, (child) => child.tagName === 'source' && !!attribute(child, 'src'));
-  const src = attribute(node, 'src') ?? (source && attribute(source, 'src'));
-  if (!src) {
-    note(context.dropped, node.tagName);
-    return [];
-  }
-  return linkParagraph(src, attribute(node, 'title') ?? label, context);
+/** What the embeds' clean-ups (html-embeds.ts) need of the post's. */
+function embedContextOf(context: CleanupContext): EmbedContext {
+  return {
+    dropped: context.dropped,
+    resolveMedia: (raw) => {
+      const resolved = resolveImage(raw, context.siteUrl);
+      return 'url' in resolved ? resolved.url : null;
+    },
+  };
+}
+
+/** A card's `<audio>` or `<video>` as a player of its file, with the card's title. */
+function mediaPlayer(node: Element, title: string, context: CleanupContext): ElementContent[] {
+  return mediaElement(node, embedContextOf(context), { title });
 }
 
 /** A figure's images, each on a line of its own, the caption going with the last. */
@@ -366,22 +366,6 @@ function firstOfSrcset(node: Element): string | undefined {
   return typeof first === 'string' ? first.trim().split(/\s+/)[0] : undefined;
 }
 
-/** `andreas-selter-xSMqGH7gi6o-unsplash.jpg` → `andreas selter xSMqGH7gi6o unsplash`. */
-export function fileWords(url: string): string {
-  let name = url.split(/[?#]/)[0]?.split('/').pop() ?? '';
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // A malformed escape: the name as it is.
-  }
-  const stem = name
-    .replace(/\.[a-z0-9]{2,5}$/i, '')
-    .replace(/-\d+x\d+$/, '')
-    .replace(/[-_+.\s]+/g, ' ')
-    .trim();
-  return stem || 'Image';
-}
-
 function link(node: Element, context: CleanupContext): ElementContent[] | undefined {
   const content = node.children.filter(
     (child) => !(child.type === 'text' && child.value.trim() === ''),
@@ -418,15 +402,6 @@ function link(node: Element, context: CleanupContext): ElementContent[] | undefi
 }
 
 const SITE_TAKES_MAILTO = isSafeHref('mailto:someone@example.com');
-
-/** WordPress turns an address alone on its line into an embed: here, a link to it. */
-function bareUrl(node: Element, context: CleanupContext): ElementContent[] | undefined {
-  const [only, ...rest] = node.children;
-  if (rest.length > 0 || only?.type !== 'text') return undefined;
-  const url = only.value.trim();
-  if (!/^https?:\/\/\S+$/i.test(url)) return undefined;
-  return linkParagraph(embedPageOf(url) ?? url, url, context);
-}
 
 /** Prism and highlight.js mark the language on the <pre>; the converter reads it on <code>. */
 function moveLanguageToCode(node: Element): void {

@@ -1,9 +1,9 @@
 import type { Element, ElementContent, Nodes, Root, Text } from 'hast';
 
 /*
- * The small tools the import's HTML clean-ups (html-cleanup.ts, html-footnotes.ts) work with:
- * the elements only they make, building a node, and reading a node's classes, attributes, text
- * and descendants.
+ * The small tools the import's HTML clean-ups (html-cleanup.ts, html-footnotes.ts,
+ * html-embeds.ts) work with: the elements only they make, building a node, reading a node's
+ * classes, attributes, text and descendants, and a file's name as words.
  */
 
 /**
@@ -14,6 +14,10 @@ export const DIVIDER_TAG = 'cohortDivider';
 export const FOOTNOTE_REF_TAG = 'cohortFootnoteRef';
 export const FOOTNOTE_TAG = 'cohortFootnote';
 export const FOOTNOTE_LABEL_TAG = 'cohortFootnoteLabel';
+/** An address a post shows as a card (`href`): written alone on its line (contract/embeds.ts). */
+export const CARD_TAG = 'cohortCard';
+/** An audio or video file (`src`, `alt` its title, `title` its caption): a player once stored. */
+export const MEDIA_TAG = 'cohortMedia';
 
 export function element(
   tagName: string,
@@ -73,15 +77,38 @@ export const find = (node: Root | Element, test: (node: Element) => boolean): El
 export function dataAttrs(node: Element): Record<string, unknown> {
   const raw = attribute(node, 'dataAttrs');
   if (!raw) return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
+  for (const json of [raw, unescapeOnce(raw)]) {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (typeof parsed === 'object' && parsed !== null) return parsed as Record<string, unknown>;
+    } catch {
+      // Not JSON as it is: some of Substack's embeds escape theirs twice.
+    }
   }
+  return {};
 }
+
+const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', '#39': "'" };
+const unescapeOnce = (text: string) =>
+  text.replace(/&(quot|amp|lt|gt|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
 
 export const stringIn = (record: Record<string, unknown>, key: string): string | undefined => {
   const value = record[key];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 };
+
+/** `andreas-selter-xSMqGH7gi6o-unsplash.jpg` → `andreas selter xSMqGH7gi6o unsplash`. */
+export function fileWords(url: string): string {
+  let name = url.split(/[?#]/)[0]?.split('/').pop() ?? '';
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: the name as it is.
+  }
+  const stem = name
+    .replace(/\.[a-z0-9]{2,5}$/i, '')
+    .replace(/-\d+x\d+$/, '')
+    .replace(/[-_+.\s]+/g, ' ')
+    .trim();
+  return stem || 'Image';
+}

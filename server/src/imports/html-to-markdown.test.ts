@@ -7,7 +7,7 @@ import { haveMigrationSamples, MIGRATION_SAMPLES } from '#test/migration-samples
 import { describe, expect, it } from 'vitest';
 import { MEMBERS_DIVIDER } from '../../../contract/posts.js';
 import { checkAndConvertMarkdown } from '../content/markdown-to-tree.js';
-import { htmlOfMarkdown } from './ghost-export.js';
+import { htmlOfMarkdown } from './ghost-html.js';
 import { plainTextOf, wordCountOf } from '../content/markdown-text.js';
 import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
 import type { HtmlFlavour, SourceImage } from './source.js';
@@ -190,19 +190,20 @@ describe('htmlToMarkdown keeps the members-only marker and drops other comments'
   ]);
 });
 
-describe('htmlToMarkdown turns embeds into links', () => {
+// The forms of each platform's embeds are html-embeds.test.ts's.
+describe('htmlToMarkdown turns embeds into cards', () => {
   itConverts([
     {
-      what: 'links a YouTube or Vimeo player to the video page, from an iframe or embed markup',
+      what: 'makes a YouTube or Vimeo player the address of its video, alone on its line',
       html: '<figure class="kg-card kg-embed-card"><iframe width="200" height="113" src="https://www.youtube.com/embed/hmH3XMlms8E?feature=oembed" title="Ghost editor"></iframe></figure><p><iframe src="https://player.vimeo.com/video/76979871?h=8272103f6e"></iframe></p><div class="youtube-wrap" data-attrs="{&quot;videoId&quot;:&quot;dQw4w9WgXcQ&quot;}"><div class="youtube-inner"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0"></iframe></div></div>',
       markdown:
-        '[Ghost editor](https://www.youtube.com/watch?v=hmH3XMlms8E)\n\n<https://vimeo.com/76979871>\n\n<https://www.youtube.com/watch?v=dQw4w9WgXcQ>',
+        'https://www.youtube.com/watch?v=hmH3XMlms8E\n\nhttps://vimeo.com/76979871\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ',
     },
     {
-      what: 'links a tweet and a bookmark card with their titles',
+      what: 'makes a tweet and a bookmark card their addresses alone on their lines',
       html: '<figure class="kg-card kg-embed-card"><blockquote class="twitter-tweet"><p lang="en">Shipping today.</p>&mdash; Ghost (@Ghost) <a href="https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc">May 21, 2021</a></blockquote><script async src="https://platform.twitter.com/widgets.js"></script></figure><figure class="kg-card kg-bookmark-card"><a class="kg-bookmark-container" href="https://opensubscriptionplatforms.com/"><div class="kg-bookmark-content"><div class="kg-bookmark-title">Open Subscription Platforms</div><div class="kg-bookmark-description">A shared movement.</div></div></a></figure>',
       markdown:
-        '[Shipping today.](https://twitter.com/Ghost/status/1395670367216619520?ref_src=twsrc)\n\n[Open Subscription Platforms](https://opensubscriptionplatforms.com/)',
+        'https://twitter.com/Ghost/status/1395670367216619520\n\nhttps://opensubscriptionplatforms.com/',
     },
   ]);
 
@@ -258,24 +259,6 @@ describe('htmlToMarkdown reads WordPress content as WordPress shows it', () => {
     expect(converted.dropped).toEqual(['gallery image 99 (not in the export)']);
   });
 
-  it('links [embed], [audio] and a bare video address on its own line', () => {
-    expect(
-      wordpress(
-        '[embed]https://www.youtube.com/watch?v=SQEQr7c0-dw[/embed]\n\nhttps://youtu.be/ex8fMxXJDJw\n\n[audio mp3="https://blog.example/song.mp3"][/audio]',
-      ).markdown,
-    ).toBe(
-      '<https://www.youtube.com/watch?v=SQEQr7c0-dw>\n\n[https://youtu.be/ex8fMxXJDJw](https://www.youtube.com/watch?v=ex8fMxXJDJw)\n\n[Audio](https://blog.example/song.mp3)',
-    );
-  });
-
-  it("links the video of WordPress's embed block", () => {
-    expect(
-      wordpress(
-        '<!-- wp:embed {"url":"https://vimeo.com/22439234","type":"video"} -->\n<figure class="wp-block-embed is-type-video is-provider-vimeo"><div class="wp-block-embed__wrapper">\nhttps://vimeo.com/22439234\n</div></figure>\n<!-- /wp:embed -->',
-      ).markdown,
-    ).toBe('<https://vimeo.com/22439234>');
-  });
-
   it('leaves preformatted text as it was typed', () => {
     expect(wordpress('Poem:\n<pre>  one\n\n  two</pre>\nEnd').markdown).toBe(
       'Poem:\n\n```\none\n\ntwo\n```\n\nEnd',
@@ -312,13 +295,6 @@ describe("htmlToMarkdown removes Substack's widgets and keeps its images and aud
       flavour: 'substack',
       markdown:
         '![The market at noon](https://bucketeer.s3.amazonaws.com/public/images/a.png "The market at noon")',
-    },
-    {
-      what: 'links a podcast or audio embed to what it plays',
-      html: '<div class="native-audio-embed" data-attrs="{&quot;url&quot;:&quot;https://x.substack.com/api/v1/audio/upload/ep1.mp3&quot;,&quot;label&quot;:&quot;Episode 1&quot;}"></div><iframe class="spotify-wrap" src="https://open.spotify.com/embed/episode/4rOoJ6Egrf8K2IrywzwOMk"></iframe><audio controls src="https://cdn.example/ep2.mp3"></audio>',
-      flavour: 'substack',
-      markdown:
-        '[Episode 1](https://x.substack.com/api/v1/audio/upload/ep1.mp3)\n\n<https://open.spotify.com/episode/4rOoJ6Egrf8K2IrywzwOMk>\n\n[Audio](https://cdn.example/ep2.mp3)',
     },
   ]);
 });

@@ -27,10 +27,12 @@ import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import { cleanUpHtml } from './html-cleanup.js';
 import { readLinkWithTarget, writeLinkWithTarget } from './link-targets.js';
 import {
+  CARD_TAG,
   DIVIDER_TAG,
   FOOTNOTE_LABEL_TAG,
   FOOTNOTE_REF_TAG,
   FOOTNOTE_TAG,
+  MEDIA_TAG,
   textOf as htmlTextOf,
 } from './html-nodes.js';
 import type { HtmlFlavour, SourceImage } from './source.js';
@@ -50,12 +52,16 @@ export interface HtmlToMarkdownOptions {
   siteUrl?: string;
   /** WordPress's attachments by post id, for `[gallery ids="…"]`. */
   attachments?: Map<string, SourceImage>;
+  /** False: embeds and media files stay links, in text that shows neither (a comment). */
+  cards?: boolean;
 }
 
 export interface ConvertedHtml {
   markdown: string;
   /** Every image the Markdown shows, by its original address (once each), for the writer to fetch. */
   images: SourceImage[];
+  /** Its audio and video files, written as images are, for the writer to store (alt: title). */
+  media: SourceImage[];
   /** What was removed, by name: `script`, `iframe (evil.example)`, `subscribe widget`. */
   dropped: string[];
 }
@@ -72,8 +78,9 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Co
     cleanUpHtml(hast, { flavour: options.flavour, siteUrl, dropped });
     const safe = sanitize(hast, SCHEMA) as HtmlRoot;
     const tree = toMdast(safe, { handlers: HANDLERS }) as Root;
-    const images = tidyTree(tree);
-    return { markdown: writeMarkdown(tree), images, dropped };
+    if (options.cards === false) embedsAsLinks(tree);
+    const { images, media } = tidyTree(tree);
+    return { markdown: writeMarkdown(tree), images, media, dropped };
   } catch (error) {
     // Elements nested thousands deep (a broken or hostile export) are past what the tree tools
     // can walk: the post keeps its words, and the report says its markup went.
@@ -81,6 +88,7 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Co
     return {
       markdown: writeMarkdown({ type: 'root', children: paragraphsOfText(html) }),
       images: [],
+      media: [],
       dropped: [...dropped, 'markup nested too deeply (kept as plain text)'],
     };
   }
@@ -159,11 +167,15 @@ const SCHEMA: Schema = {
     FOOTNOTE_REF_TAG,
     FOOTNOTE_TAG,
     FOOTNOTE_LABEL_TAG,
+    CARD_TAG,
+    MEDIA_TAG,
   ],
   attributes: {
     // A link's choice of tab, and no other value (contract/link-target.ts).
     a: ['href', 'title', ['target', '_blank', '_self']],
     img: ['src', 'alt', 'title'],
+    [CARD_TAG]: ['href'],
+    [MEDIA_TAG]: ['src', 'alt', 'title'],
     ol: ['start'],
     code: [['className', /^language-./]],
     th: ['align'],
@@ -202,9 +214,31 @@ const SCHEMA: Schema = {
   allowDoctypes: false,
 };
 
+declare module 'mdast' {
+  interface LinkData {
+    /** An address alone on its line, written as it is: a card (contract/embeds.ts). */
+    card?: true;
+  }
+  interface ImageData {
+    /** An audio or video file, which the writer stores as media rather than as an image. */
+    media?: true;
+  }
+}
+
 const HANDLERS: Record<string, Handle> = {
   a: readLinkWithTarget,
   [DIVIDER_TAG]: () => ({ type: 'html', value: MEMBERS_DIVIDER }),
+  [CARD_TAG]: (_state, node) => {
+    const url = String(node.properties.href ?? '');
+    return { type: 'link', url, title: null, children: [text(url)], data: { card: true } };
+  },
+  [MEDIA_TAG]: (_state, node) => ({
+    type: 'image',
+    url: String(node.properties.src ?? ''),
+    alt: String(node.properties.alt ?? ''),
+    title: typeof node.properties.title === 'string' ? node.properties.title : null,
+    data: { media: true },
+  }),
   [FOOTNOTE_REF_TAG]: (_state, node) => {
     const label = htmlTextOf(node).trim();
     return { type: 'footnoteReference', identifier: label, label };
@@ -230,7 +264,11 @@ const WRITE_OPTIONS: ToMarkdownOptions = {
   fences: true,
   listItemIndent: 'one',
   resourceLink: false,
-  handlers: { link: writeLinkWithTarget },
+  handlers: {
+    // A card is its address as typed: a link in any other form would not be one.
+    link: (node: Link, ...rest) =>
+      node.data?.card ? node.url : writeLinkWithTarget(node, ...rest),
+  },
   extensions: [gfmTableToMarkdown(), gfmFootnoteToMarkdown(), gfmStrikethroughToMarkdown()],
 };
 
@@ -241,13 +279,14 @@ function writeMarkdown(tree: Root): string {
 // ————— the site's rules, on Markdown's tree —————
 
 /**
- * Headings between ## and ####, every image a paragraph of its own (or, where an image cannot
- * stand alone, a link to it), no empty paragraphs or links, the members-only divider only
- * between blocks at the top, code without the indentation of the HTML it came from. Answers the
- * images, once each.
+ * Headings between ## and ####, every image, media file and card a paragraph of its own (or,
+ * where one cannot stand alone, a link to it), no empty paragraphs or links, the members-only
+ * divider only between blocks at the top, code without the indentation of the HTML it came from.
+ * Answers the images and the media files, once each.
  */
-function tidyTree(root: Root): SourceImage[] {
+function tidyTree(root: Root): { images: SourceImage[]; media: SourceImage[] } {
   const images = new Map<string, SourceImage>();
+  const media = new Map<string, SourceImage>();
   let divider = false;
   const keepDivider = (node: Nodes, atTop: boolean): boolean => {
     if (node.type !== 'html') return true;
@@ -304,7 +343,7 @@ function tidyTree(root: Root): SourceImage[] {
       }
     });
 
-  /** A paragraph split around its images; a divider alone in one stands alone. */
+  /** A paragraph split around its images and cards; a divider alone in one stands alone. */
   const paragraphs = (node: Paragraph, atTop: boolean): RootContent[] => {
     const content = node.children.filter(
       (child) => child.type !== 'html' || child.value !== MEMBERS_DIVIDER,
@@ -325,6 +364,9 @@ function tidyTree(root: Root): SourceImage[] {
         flush();
         const image = keptImage(child);
         if (image) out.push({ type: 'paragraph', children: [image] });
+      } else if (child.type === 'link' && child.data?.card) {
+        flush();
+        out.push({ type: 'paragraph', children: [child] });
       } else {
         run.push(...phrasing([child], 'paragraph'));
       }
@@ -336,8 +378,9 @@ function tidyTree(root: Root): SourceImage[] {
   const keptImage = (node: Image): Image | null => {
     if (!/^https?:|^\//.test(node.url)) return null;
     const caption = node.title?.trim() || undefined;
-    if (!images.has(node.url)) {
-      images.set(node.url, { url: node.url, alt: node.alt ?? '', ...(caption ? { caption } : {}) });
+    const kept = node.data?.media ? media : images;
+    if (!kept.has(node.url)) {
+      kept.set(node.url, { url: node.url, alt: node.alt ?? '', ...(caption ? { caption } : {}) });
     }
     return node;
   };
@@ -362,7 +405,10 @@ function tidyTree(root: Root): SourceImage[] {
           const children = phrasing(node.children, 'link');
           const safe = isSafeHref(node.url) && !node.url.startsWith('#');
           if (!safe && !node.url.startsWith('mailto:')) return children;
-          return hasText(children) ? [{ ...node, children }] : [];
+          // A card among words (or in a heading, a link, a cell) is a link to its address.
+          const data = { ...node.data };
+          delete data.card;
+          return hasText(children) ? [{ ...node, data, children }] : [];
         }
         case 'emphasis':
         case 'strong':
@@ -392,7 +438,22 @@ function tidyTree(root: Root): SourceImage[] {
   });
 
   root.children = withoutStrayRules(flow(root.children, true));
-  return [...images.values()];
+  return { images: [...images.values()], media: [...media.values()] };
+}
+
+/** Cards and media files as the links they are in text that shows neither. */
+function embedsAsLinks(root: Root): void {
+  visit(root, (node, parent) => {
+    if (node.type === 'link') delete node.data?.card;
+    if (node.type !== 'image' || !node.data?.media || !parent) return;
+    const children = parent.children as Nodes[];
+    children[children.indexOf(node)] = {
+      type: 'link',
+      url: node.url,
+      title: node.title ?? null,
+      children: [text(node.alt || node.url)],
+    } satisfies Link;
+  });
 }
 
 /** No rule at the very start or end of a body, nor two in a row (what removed widgets leave). */

@@ -40,7 +40,7 @@ export async function writeComments(
           sourceId: sourceIdOf(comment.sourceId),
           parentSourceId: comment.parentSourceId ? sourceIdOf(comment.parentSourceId) : null,
           guestName: comment.authorName,
-          body: htmlToMarkdown(comment.html, { flavour: post.flavour }).markdown,
+          body: htmlToMarkdown(comment.html, { flavour: post.flavour, cards: false }).markdown,
           createdAt: comment.createdAt,
         });
         stored += 1;

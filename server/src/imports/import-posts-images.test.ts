@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '#test/test-app';
 import { parseUploadUrl } from '../../../contract/images.js';
-import { refusalOf } from './fetch-image.js';
+import { refusalOf } from '../embeds/outbound.js';
 import { writePosts } from './import-posts.js';
 import type { PostsDeps } from './post-planning.js';
 import type { SourceFile } from './source.js';

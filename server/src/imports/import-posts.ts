@@ -11,8 +11,11 @@ import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { withoutInvisible } from './clean-slug.js';
 import { wordCountOf } from '../content/markdown-text.js';
+import { cardAddressesIn } from '../content/markdown-to-tree.js';
+import { describeUnreadCard } from '../embeds/card-reader.js';
 import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
 import { takeImages } from './post-images.js';
+import { takeMedia } from './post-media.js';
 import {
   digestOf,
   itemKeyOf,
@@ -190,10 +193,16 @@ export async function writePosts(
       placing,
       markdown: converted.markdown,
       images: converted.images,
+      media: converted.media,
     });
   }
 
   const images = await takeImages(deps, bundle, options, plans, outcome, onProgress);
+  // An audio or video file is written as an image is, and rewritten with them.
+  for (const [url, upload] of await takeMedia(deps, bundle, options, plans, outcome, onProgress)) {
+    images.set(url, upload);
+  }
+  if (!options.dryRun) await readCards(deps, plans, outcome);
 
   const newTopics = new Set<string>();
   const scheduled: { id: number; at: Date }[] = [];
@@ -258,6 +267,22 @@ export async function writePosts(
     );
   }
   return outcome;
+}
+
+/**
+ * Reads the cards the posts name before any is written (never in a post's transaction), each
+ * address once; one that could not be read is said in the notes, by the post that names it. A dry
+ * run reads none: it would keep what it read.
+ */
+async function readCards(deps: PostsDeps, plans: readonly Plan[], outcome: PostsOutcome) {
+  if (!deps.cards) return;
+  const named = plans.map((plan) => ({ plan, urls: cardAddressesIn(plan.markdown) }));
+  const unread = await deps.cards.read(named.flatMap(({ urls }) => urls));
+  for (const { plan, urls } of named) {
+    for (const card of unread.filter(({ url }) => urls.includes(url))) {
+      outcome.notes.push(`"${nameOf(plan.post)}": ${describeUnreadCard(card)}`);
+    }
+  }
 }
 
 /** The post as the site keeps it: its text cut to the site's limits, its images uploads. */

@@ -7,6 +7,7 @@ import { topicSlug } from '../../../contract/topics.js';
 import type { AppConfig } from '../config.js';
 import type { PostSchedule } from '../content/post-schedule.js';
 import { DomainError } from '../domain-error.js';
+import type { CardReader } from '../embeds/card-reader.js';
 import type { ImageStore } from '../uploads/image-store.js';
 import { cleanSlug, withoutInvisible } from './clean-slug.js';
 import type {
@@ -35,6 +36,8 @@ export interface PostsDeps {
   fetchRemoteImages?: boolean;
   /** The site's schedule (the desk passes the app's): a scheduled post's job is added there. */
   schedule?: Pick<PostSchedule, 'publishAt'>;
+  /** Reads the cards the posts name before they are written (none are read without it). */
+  cards?: CardReader;
 }
 
 export interface PostsOptions {
@@ -46,7 +49,7 @@ export interface PostsOptions {
 }
 
 export type PostsProgress = (progress: {
-  phase: 'images' | 'posts';
+  phase: 'images' | 'media' | 'posts';
   done: number;
   total: number;
 }) => void;
@@ -264,4 +267,6 @@ export interface Plan {
   placing: { section: string; how: string } | null;
   markdown: string;
   images: SourceImage[];
+  /** The audio and video files it plays (post-media.ts stores them). */
+  media: SourceImage[];
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type Stripe from 'stripe';
 import type { AppConfig } from '../config.js';
 import type { PostSchedule } from '../content/post-schedule.js';
+import type { CardReader } from '../embeds/card-reader.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ImageStore } from '../uploads/image-store.js';
 import { writeMembers } from './import-members.js';
@@ -50,6 +51,8 @@ export interface ImportDeps {
   allowPrivateAddresses?: boolean;
   /** Tests only: false fetches no image from the web (the export's own are still taken). */
   fetchRemoteImages?: boolean;
+  /** Reads the cards the posts name (embeds/card-reader.ts); none are read without it. */
+  cards?: CardReader;
 }
 
 export interface ImportProgress {

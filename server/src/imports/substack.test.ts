@@ -46,10 +46,10 @@ describe('readSubstack on the export folder', () => {
     });
   });
 
-  it('puts the podcast episode as a link at the top of its body', async () => {
+  it('puts the podcast episode as a player at the top of its body, named by the post', async () => {
     const body = await readFile(join(fixtures.path, 'posts/123402.podcast.html'), 'utf8');
     expect(post(bundle, 'podcast').html).toBe(
-      `<p><a href="https://example.com/my-audio/file.mp3">Listen to the episode</a></p>\n${body}`,
+      `<audio src="https://example.com/my-audio/file.mp3" title="Comment Buttons"></audio>\n${body}`,
     );
   });
 });

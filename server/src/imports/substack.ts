@@ -96,9 +96,9 @@ export async function readSubstack(archive: ExportArchive): Promise<SourceBundle
     }
     let html = decodeText(await entry.read());
     const podcast = (row.podcast_url ?? '').trim();
-    // The episode itself stays on Substack's servers: a link at the top keeps it one click away.
+    // A podcast's episode: its player at the top, the file stored here like the post's images.
     if (/^https?:\/\//i.test(podcast)) {
-      html = `<p><a href="${escapeHtml(podcast)}">Listen to the episode</a></p>\n${html}`;
+      html = `<audio src="${escapeHtml(podcast)}" title="${escapeHtml(title || 'Episode')}"></audio>\n${html}`;
     }
     const published = isTrue(row.is_published);
     const audience = (row.audience ?? '').trim();

@@ -91,8 +91,10 @@ const CORE_SHORTCODES = new Set([
 ]);
 
 /**
- * `[caption]` becomes a figure with its caption, `[gallery ids]` the attachments it names, and
- * `[embed]url[/embed]`, `[audio]` and `[video]` a link; any other shortcode loses its brackets and keeps its inner text.
+ * `[caption]` becomes a figure with its caption, `[gallery ids]` the attachments it names,
+ * `[embed]url[/embed]` its address alone in a paragraph (a card, as WordPress shows an address
+ * alone on its line), and `[audio]` and `[video]` a player of their file; any other shortcode
+ * loses its brackets and keeps its inner text.
  * A bracketed word with no attributes and no closing tag (`[sic]`, `[citation needed]`) is
  * ordinary text, and `[[caption]]` is WordPress's way of writing the brackets themselves.
  */
@@ -117,9 +119,7 @@ export function expandShortcodes(
   );
   text = text.replace(/\[embed(\s[^\]]*)?\]([\s\S]*?)\[\/embed\]/gi, (_, _a, inner: string) => {
     const url = inner.trim();
-    return /^https?:\/\/\S+$/i.test(url)
-      ? `\n\n<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>\n\n`
-      : '';
+    return /^https?:\/\/\S+$/i.test(url) ? `\n\n<p>${escapeHtml(url)}</p>\n\n` : '';
   });
 
   text = text.replace(
@@ -129,11 +129,11 @@ export function expandShortcodes(
       const src =
         ['src', 'mp3', 'm4a', 'ogg', 'wav', 'mp4', 'm4v', 'webm', 'ogv']
           .map((key) => found.get(key))
-          .find((value) => value && /^https?:\/\//i.test(value)) ??
+          .find((value) => value && /^(?:https?:\/\/|\/(?!\/))/i.test(value)) ??
         /(?:^|\s)(https?:\/\/[^\s"']+)/i.exec(attributes ?? '')?.[1];
       if (!src) return whole;
-      const label = name.toLowerCase() === 'audio' ? 'Audio' : 'Video';
-      return `\n\n<p><a href="${escapeHtml(src)}">${label}</a></p>\n\n`;
+      const tag = name.toLowerCase() === 'audio' ? 'audio' : 'video';
+      return `\n\n<${tag} src="${escapeHtml(src)}"></${tag}>\n\n`;
     },
   );
 

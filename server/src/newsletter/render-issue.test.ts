@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ISSUE, TEST_SITE } from '#test/newsletter-fixtures';
+import type { CardReading } from '../../../contract/embeds.js';
 import { convertMarkdownToTree } from '../content/markdown-to-tree.js';
 import { renderIssue } from './render-issue.js';
+import { createMailTracking } from './tracking.js';
 
 const issueWithBody = (markdown: string) =>
   renderIssue({ ...TEST_ISSUE, articles: [], body: convertMarkdownToTree(markdown) }, TEST_SITE);
@@ -50,5 +52,129 @@ describe('a mailed issue with tables, footnotes and strikethrough', () => {
   it('escapes what a cell holds', () => {
     const { html } = issueWithBody('| a |\n|---|\n| 1 < 2 & "y" |\n');
     expect(html).toContain('>1 &#60; 2 &#38; &#34;y&#34;</td>');
+  });
+});
+
+describe('a mailed issue with a video, a bookmark and an episode', () => {
+  const video = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
+  const article = 'https://example.org/a-long-read';
+  const episode = '/uploads/abcdefghij0123456789-725s.mp3';
+  const cards = new Map<string, CardReading>([
+    [
+      video,
+      {
+        url: video,
+        state: 'read',
+        card: {
+          kind: 'embed',
+          provider: 'youtube',
+          player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
+          title: 'A tour of the editor',
+          author: 'Ghost',
+          thumbnail: { src: '/uploads/0123456789abcdefghij-480x360.webp', width: 480, height: 360 },
+          aspect: 16 / 9,
+        },
+      },
+    ],
+    [
+      article,
+      {
+        url: article,
+        state: 'read',
+        card: {
+          kind: 'bookmark',
+          title: 'A long read',
+          description: 'On paying rent without dread.',
+          siteName: 'Example Weekly',
+          image: { src: '/uploads/klmnopqrst0123456789-1200x630.webp', width: 1200, height: 630 },
+        },
+      },
+    ],
+  ]);
+  const markdown = [
+    'This week:',
+    video,
+    article,
+    `![Episode 12](${episode} "The one about rent")`,
+    'https://vimeo.com/76979871',
+    '![A photo](/uploads/uvwxyz01234567890abc-2400x1600.webp)',
+  ].join('\n\n');
+  const issue = { ...TEST_ISSUE, articles: [], body: convertMarkdownToTree(markdown, cards) };
+  const page = 'https://cohort.example/newsletter/test-issue';
+
+  it('draws no player: no iframe, script, audio or video, and only JPEG or PNG images', () => {
+    const { html } = renderIssue(issue, TEST_SITE);
+    expect(html).not.toMatch(/<(iframe|script|audio|video|object|embed)\b/i);
+    const images = [...html.matchAll(/<img src="([^"]*)"/g)].map((match) => match[1]);
+    expect(images).toEqual([
+      'https://cohort.example/uploads/0123456789abcdefghij-480x360-mail1200.jpg',
+      'https://cohort.example/uploads/klmnopqrst0123456789-1200x630-mail600.jpg',
+      'https://cohort.example/uploads/uvwxyz01234567890abc-2400x1600-mail1200.jpg',
+    ]);
+    expect(html).not.toContain('youtube');
+  });
+
+  it('links the video’s thumbnail and its play line to the issue’s page, its title and author below', () => {
+    const { html } = renderIssue(issue, TEST_SITE);
+    expect(html).toContain(
+      `<a href="${page}" style="display:block;text-decoration:none;"><img src="https://cohort.example/uploads/0123456789abcdefghij-480x360-mail1200.jpg" alt="Play on YouTube: A tour of the editor" width="480" height="360"`,
+    );
+    const card = html.slice(html.indexOf('-480x360-mail1200.jpg'));
+    expect(card).toMatch(
+      new RegExp(
+        `^[^]*?<a href="${page}" [^>]*>▶︎ Play on YouTube</a><p [^>]*>A tour of the editor</p><p [^>]*>Ghost</p>`,
+      ),
+    );
+    // A video nothing was read of: a box that names its provider, linking to the page as well.
+    expect(html).toMatch(
+      new RegExp(`<td bgcolor="#1f1f1f"[^>]*><a href="${page}" [^>]*>▶︎ Vimeo</a></td>`),
+    );
+  });
+
+  it('draws the bookmark as a bordered table linking to its page, and the episode as a box linking to the issue', () => {
+    const { html } = renderIssue(issue, TEST_SITE);
+    expect(html).toMatch(
+      /<table role="presentation"[^>]*border:1px solid #e2dccf;[^>]*><tr><td [^>]*><a href="https:\/\/example\.org\/a-long-read" [^>]*>A long read<\/a><p [^>]*>On paying rent without dread\.<\/p><p [^>]*>Example Weekly<\/p><\/td><td width="160" [^>]*><a href="https:\/\/example\.org\/a-long-read"><img src="[^"]*-mail600\.jpg" alt="" width="160" height="84"/,
+    );
+    expect(html).toMatch(
+      new RegExp(
+        `<a href="${page}" [^>]*>▶︎ Listen \\(12:05\\)</a><p [^>]*>Episode 12</p><p [^>]*>The one about rent</p>`,
+      ),
+    );
+  });
+
+  it('draws a post on X with no picture as a bordered card that links to the issue’s page', () => {
+    const { html } = issueWithBody('https://x.com/Ghost/status/1395670367216619520');
+    expect(html).toMatch(
+      new RegExp(
+        `<table role="presentation"[^>]*border:1px solid #e2dccf;[^>]*><tr><td [^>]*><a href="${page}" [^>]*>View on X</a></td></tr></table>`,
+      ),
+    );
+    expect(html).not.toContain('x.com');
+  });
+
+  it('counts the clicks on the video, the bookmark and the episode as links through the site', () => {
+    const tracking = createMailTracking('a-test-secret', TEST_SITE.siteUrl);
+    const rendered = renderIssue(issue, { ...TEST_SITE, tracking });
+    expect(rendered.links).toEqual([page, article]);
+  });
+
+  it('writes each in the text part as what it is and where', () => {
+    const { text } = renderIssue(issue, TEST_SITE);
+    expect(text).toContain(
+      [
+        'This week:',
+        '',
+        `Play on YouTube - A tour of the editor, Ghost: ${page}`,
+        '',
+        `A long read (Example Weekly): ${article}`,
+        '',
+        `Listen (12:05) - Episode 12: ${page}`,
+        '',
+        `Play on Vimeo: ${page}`,
+        '',
+        '[Image: A photo]',
+      ].join('\n'),
+    );
   });
 });

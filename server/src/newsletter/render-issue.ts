@@ -1,10 +1,20 @@
+import { EMBED_PROVIDERS, type EmbedProvider } from '../../../contract/embeds.js';
 import type {
   BlockNode,
+  BookmarkNode,
+  EmbedNode,
   InlineNode,
+  MediaNode,
   TableCell,
   TableNode,
 } from '../../../contract/markdown-tree.js';
-import { imageSizes, parseUploadUrl, uploadUrl } from '../../../contract/images.js';
+import {
+  mailImageSize,
+  mailImageUrl,
+  parseUploadUrl,
+  type MailImageWidth,
+} from '../../../contract/images.js';
+import { formatDuration } from '../../../contract/media.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
@@ -98,6 +108,16 @@ const STYLE = {
   cardTitle: 'font-weight:bold;font-size:18px;margin:0 0 4px;',
   cardSummary: 'margin:0;font-size:15px;color:#3d3d3d;',
   tableWrap: 'overflow-x:auto;margin:0 0 16px;',
+  // Cards are tables: Outlook for Windows lays out nothing else side by side, and drops overlays.
+  cardTable:
+    'margin:0 0 16px;border-collapse:separate;background:#ffffff;border:1px solid #e2dccf;font-family:Arial,Helvetica,sans-serif;',
+  cardCell: 'padding:14px 16px;vertical-align:top;',
+  play: 'color:#1d4ed8;font-weight:bold;font-size:16px;text-decoration:none;',
+  cardHeading: 'margin:6px 0 0;font-size:16px;line-height:1.35;font-weight:bold;color:#141414;',
+  cardText: 'margin:4px 0 0;font-size:14px;line-height:1.45;color:#3d3d3d;',
+  cardSource: 'margin:8px 0 0;font-size:13px;color:#5b5b5b;',
+  playerBox:
+    'padding:36px 16px;text-align:center;font-family:Arial,Helvetica,sans-serif;font-size:18px;font-weight:bold;',
   table:
     'border-collapse:collapse;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.45;min-width:100%;',
   th: 'border-bottom:2px solid #c9c2b3;padding:6px 10px;vertical-align:top;',
@@ -136,13 +156,132 @@ function inlineHtml(nodes: readonly InlineNode[], siteUrl: string): string {
     .join('');
 }
 
-/** The copy of an image a mail shows: the narrowest at least 960 wide, or the widest there is. */
-function mailImageSize(image: { width: number; height: number }) {
-  const sizes = imageSizes(image);
-  return sizes.find((size) => size.width >= 960) ?? sizes[sizes.length - 1] ?? image;
+/** A mail's column: what its images are drawn at, at most. */
+const COLUMN_WIDTH = 560;
+
+/** An upload as a mail shows it: its JPEG mail copy, absolute, with the size it is drawn at. */
+function mailImage(
+  image: { src: string },
+  width: MailImageWidth,
+  drawnAt: number,
+  siteUrl: string,
+): { src: string; width: number; height: number } | null {
+  const upload = parseUploadUrl(image.src);
+  if (!upload) return null;
+  const copy = mailImageSize(upload, width);
+  const drawnWidth = Math.min(copy.width, drawnAt);
+  return {
+    src: absolute(mailImageUrl(upload, width), siteUrl),
+    width: drawnWidth,
+    height: Math.max(1, Math.round((copy.height * drawnWidth) / copy.width)),
+  };
 }
 
-function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
+/** ▶ as text, not the emoji some phones draw for it (the variation selector says so). */
+const PLAY = '\u25B6\uFE0E';
+
+/** What a provider's embed does once played: a video plays, a podcast is listened to. */
+function verbOf(provider: EmbedProvider): 'Play' | 'Listen' | 'View' {
+  switch (provider) {
+    case 'youtube':
+    case 'vimeo':
+    case 'tiktok':
+      return 'Play';
+    case 'spotify':
+    case 'soundcloud':
+    case 'apple-podcasts':
+      return 'Listen';
+    default:
+      return 'View';
+  }
+}
+
+/** What a mail's link to the player on the site says (`▶ Play on YouTube`), the mark aside. */
+function playWords(provider: EmbedProvider): string {
+  return `${verbOf(provider)} on ${EMBED_PROVIDERS[provider].name}`;
+}
+
+/** The play mark before what plays, and nothing before what is only seen. */
+const markOf = (provider: EmbedProvider) => (verbOf(provider) === 'View' ? '' : `${PLAY} `);
+
+/** `Listen (12:05)`, `Watch`: what an audio or video file's link in a mail says. */
+function mediaWords(node: MediaNode): string {
+  const verb = node.type === 'audio' ? 'Listen' : 'Watch';
+  return node.duration === null ? verb : `${verb} (${formatDuration(node.duration)})`;
+}
+
+/** Where the issue is on the site, for what a mail cannot play: its players are there. */
+interface MailBody {
+  siteUrl: string;
+  pageUrl: string;
+}
+
+/**
+ * An embed as its thumbnail (or, without one, a box naming its provider) and a line that says
+ * what plays, both linking to the issue's page, where the player is: a mail runs no player. Its
+ * title and author below.
+ */
+function embedHtml(node: EmbedNode, body: MailBody): string {
+  const page = escapeHtml(body.pageUrl);
+  const mark = markOf(node.provider);
+  const words = playWords(node.provider);
+  const thumbnail = node.thumbnail && mailImage(node.thumbnail, 1200, COLUMN_WIDTH, body.siteUrl);
+  const alt = node.title ? `${words}: ${node.title}` : words;
+  const picture = thumbnail
+    ? `<a href="${page}" style="display:block;text-decoration:none;"><img src="${escapeHtml(thumbnail.src)}" alt="${escapeHtml(alt)}" width="${thumbnail.width}" height="${thumbnail.height}" style="display:block;width:100%;max-width:${thumbnail.width}px;height:auto;border:0;"></a>`
+    : `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr><td bgcolor="#1f1f1f" align="center" style="${STYLE.playerBox}background:#1f1f1f;"><a href="${page}" style="color:#ffffff;text-decoration:none;">${mark}${escapeHtml(EMBED_PROVIDERS[node.provider].name)}</a></td></tr></table>`;
+  const title = node.title ? `<p style="${STYLE.cardHeading}">${escapeHtml(node.title)}</p>` : '';
+  const author = node.author ? `<p style="${STYLE.cardSource}">${escapeHtml(node.author)}</p>` : '';
+  const line = `<a href="${page}" style="${STYLE.play}">${mark}${escapeHtml(words)}</a>${title}${author}`;
+  // A post (on X, Bluesky…) without a picture is words: a bordered card, as a bookmark is.
+  if (!thumbnail && !mark) {
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="${STYLE.cardTable}"><tr><td style="${STYLE.cardCell}">${line}</td></tr></table>`;
+  }
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;font-family:Arial,Helvetica,sans-serif;"><tr><td style="padding:0;">${picture}</td></tr><tr><td style="padding:8px 0 0;">${line}</td></tr></table>`;
+}
+
+/** A bookmark as a bordered card linking to its page: title, description, site, and its image. */
+function bookmarkHtml(node: BookmarkNode, body: MailBody): string {
+  const url = escapeHtml(absolute(node.url, body.siteUrl));
+  const source = node.siteName ?? hostOf(node.url);
+  const description = node.description
+    ? `<p style="${STYLE.cardText}">${escapeHtml(shortened(node.description, 200))}</p>`
+    : '';
+  const image = node.image && mailImage(node.image, 600, 160, body.siteUrl);
+  const picture = image
+    ? `<td width="${image.width}" valign="top" style="padding:0;width:${image.width}px;"><a href="${url}"><img src="${escapeHtml(image.src)}" alt="" width="${image.width}" height="${image.height}" style="display:block;width:${image.width}px;height:auto;border:0;"></a></td>`
+    : '';
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="${STYLE.cardTable}"><tr><td valign="top" style="${STYLE.cardCell}"><a href="${url}" style="color:#141414;font-weight:bold;font-size:16px;line-height:1.35;text-decoration:none;">${escapeHtml(node.title)}</a>${description}<p style="${STYLE.cardSource}">${escapeHtml(source)}</p></td>${picture}</tr></table>`;
+}
+
+/** An audio or video file as a box linking to the issue's page, where it plays. */
+function mediaHtml(node: MediaNode, body: MailBody): string {
+  const page = escapeHtml(body.pageUrl);
+  const title = node.title ? `<p style="${STYLE.cardHeading}">${escapeHtml(node.title)}</p>` : '';
+  const caption = node.caption
+    ? `<p style="${STYLE.cardText}">${escapeHtml(node.caption)}</p>`
+    : '';
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="${STYLE.cardTable}"><tr><td style="${STYLE.cardCell}"><a href="${page}" style="${STYLE.play}">${PLAY} ${escapeHtml(mediaWords(node))}</a>${title}${caption}</td></tr></table>`;
+}
+
+/** A page's host without `www.`, for a bookmark whose site gave no name. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}
+
+/** Text cut at a word to at most `length` characters, with an ellipsis when cut. */
+function shortened(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2)).trimEnd()}…`;
+}
+
+function blockHtml(nodes: readonly BlockNode[], body: MailBody): string {
+  const { siteUrl } = body;
   return nodes
     .map((node) => {
       switch (node.type) {
@@ -159,31 +298,38 @@ function blockHtml(nodes: readonly BlockNode[], siteUrl: string): string {
           const items = node.children
             .map(
               (item) =>
-                `<li style="margin:0 0 6px;">${blockHtml(item.children, siteUrl).replace(/<p style="[^"]*">([\s\S]*?)<\/p>/g, '$1 ')}</li>`,
+                `<li style="margin:0 0 6px;">${blockHtml(item.children, body).replace(/<p style="[^"]*">([\s\S]*?)<\/p>/g, '$1 ')}</li>`,
             )
             .join('');
           return `<${tag}${start} style="margin:0 0 16px;padding-left:24px;">${items}</${tag}>`;
         }
         case 'blockquote':
-          return `<blockquote style="${STYLE.quote}">${blockHtml(node.children, siteUrl)}</blockquote>`;
+          return `<blockquote style="${STYLE.quote}">${blockHtml(node.children, body)}</blockquote>`;
         case 'code':
           return `<pre style="${STYLE.pre}">${escapeHtml(node.value)}</pre>`;
         case 'thematicBreak':
           return '<hr style="border:none;border-top:1px solid #d8d1c2;margin:24px 0;">';
         case 'image': {
-          // Mail readers take WebP widely but not AVIF: the copy about a column's width, twice over.
-          const size = mailImageSize(node);
-          const src = absolute(uploadUrl(parseUploadUrl(node.src)?.id ?? '', size), siteUrl);
+          // The JPEG copy a column's width twice over: Outlook for Windows shows no WebP.
+          const image = mailImage(node, 1200, COLUMN_WIDTH, siteUrl);
+          if (!image) return '';
           const caption = node.caption
             ? `<figcaption style="${STYLE.caption}">${escapeHtml(node.caption)}</figcaption>`
             : '';
-          return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(src)}" alt="${escapeHtml(node.alt)}" width="${Math.min(size.width, 560)}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
+          return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(image.src)}" alt="${escapeHtml(node.alt)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
         }
+        case 'audio':
+        case 'video':
+          return mediaHtml(node, body);
+        case 'embed':
+          return embedHtml(node, body);
+        case 'bookmark':
+          return bookmarkHtml(node, body);
         case 'table':
           return tableHtml(node, siteUrl);
         case 'footnotes': {
           const notes = node.children
-            .map((note) => `<li style="margin:0 0 6px;">${blockHtml(note.children, siteUrl)}</li>`)
+            .map((note) => `<li style="margin:0 0 6px;">${blockHtml(note.children, body)}</li>`)
             .join('');
           return `<ol style="${STYLE.notes}">${notes}</ol>`;
         }
@@ -231,7 +377,8 @@ function inlineText(nodes: readonly InlineNode[], siteUrl: string): string {
     .join('');
 }
 
-function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): string {
+function blockText(nodes: readonly BlockNode[], body: MailBody, indent = ''): string {
+  const { siteUrl } = body;
   return nodes
     .map((node) => {
       switch (node.type) {
@@ -243,17 +390,27 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
           return node.children
             .map((item, index) => {
               const marker = node.ordered ? `${(node.start ?? 1) + index}. ` : '- ';
-              return `${indent}${marker}${blockText(item.children, siteUrl).trim()}`;
+              return `${indent}${marker}${blockText(item.children, body).trim()}`;
             })
             .join('\n');
         case 'blockquote':
-          return blockText(node.children, siteUrl, `${indent}> `);
+          return blockText(node.children, body, `${indent}> `);
         case 'code':
           return node.value;
         case 'thematicBreak':
           return '---';
         case 'image':
           return `${indent}[Image: ${node.alt}${node.caption ? ` (${node.caption})` : ''}]`;
+        case 'audio':
+        case 'video':
+          return `${indent}${mediaWords(node)}${node.title ? ` - ${node.title}` : ''}: ${body.pageUrl}`;
+        case 'embed': {
+          const about = [node.title, node.author].filter(Boolean).join(', ');
+          const words = playWords(node.provider);
+          return `${indent}${words}${about ? ` - ${about}` : ''}: ${body.pageUrl}`;
+        }
+        case 'bookmark':
+          return `${indent}${node.title} (${node.siteName ?? hostOf(node.url)}): ${absolute(node.url, siteUrl)}`;
         case 'table':
           // A row a line, its cells apart: the columns cannot be lined up in every mail reader.
           return [node.head, ...node.rows]
@@ -263,7 +420,7 @@ function blockText(nodes: readonly BlockNode[], siteUrl: string, indent = ''): s
           return [
             '---',
             ...node.children.map(
-              (note) => `[${note.number}] ${blockText(note.children, siteUrl).trim()}`,
+              (note) => `[${note.number}] ${blockText(note.children, body).trim()}`,
             ),
           ].join('\n');
       }
@@ -306,7 +463,7 @@ export function renderIssue(
 <body style="${STYLE.body}"><div style="${STYLE.wrapper}${accent ? `border-top:6px solid ${accent};` : ''}">
 ${site.logoUrl ? `<p style="margin:8px 0 16px;"><a href="${escapeHtml(`${siteUrl}/`)}"><img src="${escapeHtml(site.logoUrl)}" alt="${escapeHtml(siteName)}" height="48" style="display:block;height:48px;width:auto;max-width:100%;border:0;"></a></p>\n` : ''}<p style="${STYLE.eyebrow}">${escapeHtml(siteName)} newsletter · ${escapeHtml(date)}</p>
 <h1 style="${STYLE.title}">${escapeHtml(issue.title)}</h1>
-${blockHtml(issue.body.children, siteUrl)}
+${blockHtml(issue.body.children, { siteUrl, pageUrl: webUrl })}
 ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards}` : ''}
 <div style="${STYLE.footer}">
 <p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter. <a href="${escapeHtml(webUrl)}" style="${STYLE.link}">Read it on the site</a>.</p>
@@ -319,7 +476,7 @@ ${footerText ? `<p style="margin:8px 0 0;white-space:pre-line;">${escapeHtml(foo
   const text = [
     `${siteName} newsletter · ${date}`,
     issue.title.toUpperCase(),
-    blockText(issue.body.children, siteUrl),
+    blockText(issue.body.children, { siteUrl, pageUrl: webUrl }),
     cardText ? `Read on ${siteName}:\n${cardText}` : '',
     `--\nYou get this because you subscribed to the ${siteName} newsletter.\nRead it on the site: ${webUrl}\nUnsubscribe in one click: ${unsubscribeUrl}`,
     footerText,

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMember } from '#test/factories';
-import { withSite, type Site } from '#test/with-site';
-import { clientDistDir, ssrDistDir } from '../paths.js';
+import { useTwoServers } from '#test/with-site';
 
 // Two app servers on one database: the publication's settings changed through one are on the
 // other's next page, feed and manifest, with no restart and no build.
@@ -9,21 +8,9 @@ import { clientDistDir, ssrDistDir } from '../paths.js';
 const OWNER = 'owner@example.com';
 
 describe('the publication’s settings on two app servers', () => {
-  let a: Site;
-  let b: Site;
-
-  beforeAll(async () => {
-    const options = {
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: { STAFF_EMAILS: OWNER, SITE_NAME: 'Started As This' },
-    };
-    a = await withSite(options);
-    b = await withSite({ ...options, sharedDatabase: a.testDatabase });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+  const [a, b] = useTwoServers({
+    built: true,
+    env: { STAFF_EMAILS: OWNER, SITE_NAME: 'Started As This' },
   });
 
   it('shows a rename through one server on the other’s next page within 2 seconds', async (context) => {

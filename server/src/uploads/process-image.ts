@@ -4,6 +4,7 @@ import {
   formatsOf,
   imageSizes,
   type ImageFormat,
+  type ImageSize,
   SHARE_SIZE,
   shareImageUrl,
   type UploadedImage,
@@ -161,5 +162,17 @@ export function makeShareCopy(image: Sharp): Promise<Buffer> {
     .resize({ ...SHARE_SIZE, fit: 'cover', position: sharp.strategy.attention })
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: 82 })
+    .toBuffer();
+}
+
+/**
+ * An image's copy for mail (contract mailImageUrl): scaled to `size`, anything transparent on
+ * white, as a progressive JPEG (mail readers show its first pass while the rest arrives).
+ */
+export function makeMailCopy(image: Sharp, size: ImageSize): Promise<Buffer> {
+  return image
+    .resize({ ...size, fit: 'fill' })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 80, progressive: true })
     .toBuffer();
 }

@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember } from '#test/factories';
+import { buildMember, buildPost } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { imageSizes, formatsOf, uploadUrl } from '../../../contract/images.js';
 
@@ -114,6 +114,50 @@ describe('images in an S3-compatible bucket', () => {
       url: `/uploads/${'0'.repeat(20)}-480x320.webp`,
     });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('streams audio into the bucket through one server and serves its ranges from the other', async () => {
+    const mp3 = await readFile(
+      new URL('../../../tests/fixtures/media/tone-3s.mp3', import.meta.url),
+    );
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(mp3)], { type: 'audio/mpeg' }), 'tone.mp3');
+    const encoded = new Response(form);
+    const response = await first.app.inject({
+      method: 'POST',
+      url: '/api/desk/uploads',
+      headers: { cookie, 'content-type': encoded.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { url, duration } = response.json<{ url: string; duration: number }>();
+    expect(duration).toBe(3);
+    const name = url.slice('/uploads/'.length);
+    const stored = await readdir(join(s3Dir, BUCKET), { recursive: true });
+    expect(stored.join('\n')).toContain(name);
+    await buildPost(first, { body: `![Tone](${url})\n` });
+    await second.app.siteContent.refresh();
+
+    const part = await second.app.inject({
+      method: 'GET',
+      url,
+      headers: { range: 'bytes=100-199' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${mp3.length}`);
+    expect(part.headers['content-type']).toBe('audio/mpeg');
+    expect(part.rawPayload).toEqual(mp3.subarray(100, 200));
+    const whole = await second.app.inject({ method: 'GET', url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload).toEqual(mp3);
+    const past = await second.app.inject({
+      method: 'GET',
+      url,
+      headers: { range: `bytes=${mp3.length}-` },
+    });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${mp3.length}`);
   });
 
   it('answers 503 and keeps no image when the bucket refuses the keys', async () => {

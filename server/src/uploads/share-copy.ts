@@ -1,32 +1,55 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
-import { parseShareFileName, uploadUrl, UPLOADS_PATH } from '../../../contract/images.js';
+import sharp, { type Sharp } from 'sharp';
+import {
+  mailImageSize,
+  parseMailFileName,
+  parseShareFileName,
+  type UploadedImage,
+  uploadUrl,
+  UPLOADS_PATH,
+} from '../../../contract/images.js';
 import type { ImageStore } from './image-store.js';
-import { makeShareCopy, MAX_PIXELS } from './process-image.js';
+import { makeMailCopy, makeShareCopy, MAX_PIXELS } from './process-image.js';
 
-/** Share copies being made in this process, by store and file name: two readers at once make one. */
+/** JPEG copies being made in this process, by store and file name: two readers at once make one. */
 const making = new WeakMap<ImageStore, Map<string, Promise<Buffer | null>>>();
 
+/** The JPEG copy a file name asks for, and how it is made from the image's widest copy. */
+function jpegCopyOf(
+  name: string,
+): { image: UploadedImage; make: (widest: Sharp) => Promise<Buffer> } | null {
+  const share = parseShareFileName(name);
+  if (share) return { image: share, make: makeShareCopy };
+  const mail = parseMailFileName(name);
+  if (mail) {
+    const size = mailImageSize(mail.image, mail.width);
+    return { image: mail.image, make: (widest) => makeMailCopy(widest, size) };
+  }
+  return null;
+}
+
 /**
- * An image's share copy (contract shareImageUrl), from the store, or made now from its widest
- * WebP copy and stored, for an image stored before uploads made one (or imported from a content
- * folder, which carries the sizes alone). Null when the name is no share copy's or the image is
- * not in the store.
+ * An image's JPEG copy, from the store, or made now from its widest WebP copy and stored: its
+ * share copy (contract shareImageUrl) for an image stored before uploads made one (or imported
+ * from a content folder, which carries the sizes alone), and its mail copies (contract
+ * mailImageUrl), made only once a mail shows them. Null when the name is no such copy's or the
+ * image is not in the store.
  */
-export async function readShareCopy(
+export async function readJpegCopy(
   store: ImageStore,
   name: string,
 ): Promise<{ body: Readable; length: number } | null> {
-  const image = parseShareFileName(name);
-  if (!image) return null;
+  const copy = jpegCopyOf(name);
+  if (!copy) return null;
   const stored = await store.get(name);
   if (stored) return stored;
   const inStore = making.get(store) ?? new Map<string, Promise<Buffer | null>>();
   making.set(store, inStore);
   let made = inStore.get(name);
   if (!made) {
-    made = makeAndStore(store, name, uploadUrl(image.id, image).slice(UPLOADS_PATH.length));
+    const widest = uploadUrl(copy.image.id, copy.image).slice(UPLOADS_PATH.length);
+    made = makeAndStore(store, name, widest, copy.make);
     inStore.set(name, made);
     void made.finally(() => inStore.delete(name)).catch(() => {});
   }
@@ -38,10 +61,11 @@ async function makeAndStore(
   store: ImageStore,
   name: string,
   widest: string,
+  make: (widest: Sharp) => Promise<Buffer>,
 ): Promise<Buffer | null> {
   const source = await store.get(widest);
   if (!source) return null;
-  const bytes = await makeShareCopy(
+  const bytes = await make(
     sharp(await buffer(source.body), { limitInputPixels: MAX_PIXELS, failOn: 'error' }),
   );
   await store.put(name, bytes, 'image/jpeg');

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GhostAdminAPI } from '#test/ghost-admin-client';
 import {
   buildIntegration,
@@ -149,13 +149,20 @@ describe('webhooks out to an allowed private address (WEBHOOKS_ALLOW_PRIVATE=on)
     expect(member.member.current).toMatchObject({ email, name: 'Told Too', status: 'free' });
     expect(member.member.previous).toEqual({});
 
-    const { rows } = await t.database.pool.query<{ state: string; event: string }>(
-      `SELECT "state", "event" FROM "webhook_deliveries" ORDER BY "event"`,
+    // The sender marks a delivery sent once the receiver's answer is back, which may be after
+    // the receiver has it: wait for that, as the site would, rather than read too early.
+    await vi.waitFor(
+      async () => {
+        const { rows } = await t.database.pool.query<{ state: string; event: string }>(
+          `SELECT "state", "event" FROM "webhook_deliveries" ORDER BY "event"`,
+        );
+        expect(rows).toEqual([
+          { state: 'sent', event: 'member.added' },
+          { state: 'sent', event: 'post.published' },
+        ]);
+      },
+      { timeout: 30_000, interval: 50 },
     );
-    expect(rows).toEqual([
-      { state: 'sent', event: 'member.added' },
-      { state: 'sent', event: 'post.published' },
-    ]);
   });
 
   it('keeps a refused delivery on the queue to be tried again, and says why', async () => {

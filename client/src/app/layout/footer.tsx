@@ -1,9 +1,9 @@
 import { Link } from '../../lib/router';
 import { paths, policyPages } from '../../config/paths';
-import { sectionPath } from '../../../../contract/sections';
 import { useSiteNavigation } from '../../lib/site-navigation';
 import { useSiteSettings } from '../../lib/site-settings';
 import { paragraphsOf } from '../../lib/plain-text';
+import { MenuSectionLinks } from './menu-section-links';
 import { NavigationLink } from './navigation-link';
 
 /** Offers to pay: gone on a site without payments (styles.css, `.for-sale`). */
@@ -11,7 +11,7 @@ const FOR_SALE = new Set<string>([paths.gift, paths.payItForward]);
 
 export default function Footer() {
   const { title: siteName, footerText, socialLinks } = useSiteSettings();
-  const { sections, links } = useSiteNavigation();
+  const { links } = useSiteNavigation();
   return (
     <footer className="footer">
       <div className="footer__inner">
@@ -39,15 +39,7 @@ export default function Footer() {
         </div>
         <nav aria-label="Sections" className="footer__column">
           <h2 className="footer__heading">Sections</h2>
-          <ul className="footer__links">
-            {sections
-              .filter((section) => section.inMenu)
-              .map((section) => (
-                <li key={section.id}>
-                  <Link to={sectionPath(section)}>{section.name}</Link>
-                </li>
-              ))}
-          </ul>
+          <MenuSectionLinks className="footer__links" />
         </nav>
         <nav aria-label={`More from ${siteName}`} className="footer__column">
           <h2 className="footer__heading">More</h2>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { sectionPath, type SiteSection } from '../../../../contract/sections';
@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session/session-context';
 import { useSiteSettings } from '../../lib/site-settings';
 import { ExternalLink } from '../../components/external-link';
 import { useScrolledPast } from './use-scrolled-past';
+import { useDismiss } from '../../lib/use-dismiss';
 
 // A logo brings its own chunk (its sizes, contract/images.ts): a site without one does without it;
 // with one, the server's HTML shows it until the chunk hydrates it.
@@ -160,23 +161,8 @@ function MoreSections({ sections }: { sections: SiteSection[] }) {
   const open = openOn === location.key;
   const current = sections.some((section) => location.pathname.startsWith(sectionPath(section)));
 
-  useEffect(() => {
-    if (!open) return;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpenOn(null);
-      toggleRef.current?.focus();
-    };
-    const closeOutside = (event: MouseEvent) => {
-      if (!itemRef.current?.contains(event.target as Node)) setOpenOn(null);
-    };
-    window.addEventListener('keydown', closeOnEscape);
-    document.addEventListener('click', closeOutside);
-    return () => {
-      window.removeEventListener('keydown', closeOnEscape);
-      document.removeEventListener('click', closeOutside);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpenOn(null), []);
+  useDismiss(open, close, { within: itemRef, button: toggleRef });
 
   return (
     <li className="navbar__more" ref={itemRef}>

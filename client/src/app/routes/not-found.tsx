@@ -2,9 +2,8 @@ import { Link } from '../../lib/router';
 import { PageMasthead } from '../../components/page-masthead';
 import { useDocumentHead } from '../../lib/document-head';
 import { paths } from '../../config/paths';
-import { sectionPath } from '../../../../contract/sections';
-import { useSiteNavigation } from '../../lib/site-navigation';
 import { useSiteData } from '../../lib/site-data';
+import { MenuSectionLinks } from '../layout/menu-section-links';
 
 /**
  * An address with no page: never one (404), or a post the publisher took down (410, the site
@@ -12,7 +11,6 @@ import { useSiteData } from '../../lib/site-data';
  */
 export default function NotFoundRoute() {
   const { removed } = useSiteData();
-  const { sections } = useSiteNavigation();
   useDocumentHead(
     removed ? 'Page removed' : 'Page not found',
     removed ? 'What was at this address has been taken down.' : 'There is no page at this address.',
@@ -36,15 +34,7 @@ export default function NotFoundRoute() {
       )}
       <div className="page-body not-found">
         <h2>Try one of these instead</h2>
-        <ul className="link-list">
-          {sections
-            .filter((section) => section.inMenu)
-            .map((section) => (
-              <li key={section.id}>
-                <Link to={sectionPath(section)}>{section.name}</Link>
-              </li>
-            ))}
-        </ul>
+        <MenuSectionLinks className="link-list" />
         <form className="search-form not-found__search" role="search" action={paths.search}>
           <label htmlFor="not-found-q">Or search the site</label>
           <div className="search-form__row">

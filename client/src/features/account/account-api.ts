@@ -21,6 +21,8 @@ import type {
   User,
 } from '../../../../contract/api';
 import type { GiftPreview } from '../../../../contract/gifts';
+import type { MemberPodcastFeed, MemberPodcastFeeds } from '../../../../contract/podcast-feeds';
+import { PODCAST_FEEDS_API } from '../../../../contract/podcasts';
 import type { MySeats } from '../../../../contract/seats';
 import { apiRequest } from '../../lib/api-client';
 
@@ -162,3 +164,11 @@ export const claimGift = (token: string): UserAnswer => post('/api/gifts/claim',
 /** The seats the member funded (with how many are in use) and their own requests. */
 export const listMySeats = (signal?: AbortSignal): Promise<MySeats> =>
   apiRequest('/api/seats/mine', { signal });
+
+/** The site's podcasts, each with the member's private feed address once made. */
+export const listPodcastFeeds = (signal?: AbortSignal): Promise<MemberPodcastFeeds> =>
+  apiRequest(PODCAST_FEEDS_API, { signal });
+
+/** A new private feed address for the podcast; the one it had stops working. */
+export const makePodcastFeed = (sectionId: number): Promise<{ feed: MemberPodcastFeed }> =>
+  apiRequest(`${PODCAST_FEEDS_API}/${sectionId}`, { method: 'POST' });

@@ -6,6 +6,7 @@ import { EmailField, FormError } from '../../components/form-field';
 import { PasswordField } from './fields';
 import { COMP_LABEL, PaymentHistory, subscriptionPlanWord, usePayments } from './payment-history';
 import { SignedInBrowsers } from './signed-in-browsers';
+import { PodcastFeeds } from './podcast-feeds';
 import { ApiError, describeFailure } from '../../lib/api-client';
 import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
@@ -35,7 +36,8 @@ import { emailProblem, newPasswordProblem } from './validation';
 const Passkeys = lazy(() => import('./passkeys'));
 
 /**
- * /account: the membership, billing, sign out, and the account's email, password and deletion.
+ * /account: the membership, billing, a member's podcast feeds, sign out, and the account's email,
+ * password and deletion.
  * `newsletter` is the newsletter feature's section, handed in by the app (features stay apart).
  */
 export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) {
@@ -69,6 +71,7 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
         Signed in as <strong>{user.email}</strong>
       </p>
       <MembershipPanel user={user} />
+      {user.isSubscribed && <PodcastFeeds />}
       {newsletter}
       <SignOutButton />
       <SignedInBrowsers />

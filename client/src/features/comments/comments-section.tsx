@@ -13,6 +13,7 @@ import { CommentGate } from './comment-composer';
 import { CommentThread, type CommentActions } from './comment-item';
 import { changeCommentList, type CommentListState } from './comment-list-state';
 import { fetchComments, postComment } from './comments-api';
+import '../../components/form-field.css';
 import './comments.css';
 
 const SORT_LABELS: Record<CommentSort, string> = {
@@ -156,6 +157,7 @@ export function CommentsSection({
         <label className="comments__sort">
           <span>Sort by</span>
           <select
+            className="control"
             value={sort}
             disabled={loading}
             onChange={(event) => choose(event.target.value as CommentSort)}

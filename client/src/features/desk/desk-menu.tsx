@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useDismiss } from '../../lib/use-dismiss';
 import { useLocation } from '../../lib/router';
 
 /**
@@ -21,29 +22,17 @@ export function DeskMenu({ children }: { children: ReactNode }) {
     setOpen(false);
   }
 
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, { within: nav, button });
+  // The screen already open, chosen again: the address does not change, the menu still closes.
   useEffect(() => {
     if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!nav.current?.contains(event.target as Node)) setOpen(false);
-    };
-    // The screen already open, chosen again: the address does not change, the menu still closes.
     const onClick = (event: MouseEvent) => {
       const target = event.target as Element;
       if (nav.current?.contains(target) && target.closest('a')) setOpen(false);
     };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
     document.addEventListener('click', onClick);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('click', onClick);
-    };
+    return () => document.removeEventListener('click', onClick);
   }, [open]);
 
   return (

@@ -108,7 +108,7 @@ function HomeForm({
 
   return (
     <form className="desk-home__form" onSubmit={(event) => void save(event)} aria-label="Home page">
-      <fieldset className="desk-home__part">
+      <fieldset className="desk-part">
         <legend>Hero</legend>
         <div className="desk-home__choices" role="radiogroup" aria-label="Hero">
           <label>
@@ -176,7 +176,7 @@ function HomeForm({
         )}
       </fieldset>
 
-      <fieldset className="desk-home__part">
+      <fieldset className="desk-part">
         <legend>Featured articles</legend>
         <p className="desk__small">
           Pinned first on the home page, in this order (at most {SETTINGS_LIMITS.featuredPosts}).
@@ -199,7 +199,7 @@ function HomeForm({
         />
       </fieldset>
 
-      <fieldset className="desk-home__part">
+      <fieldset className="desk-part">
         <legend>Sections</legend>
         <label className="desk-home__check">
           <input
@@ -238,7 +238,7 @@ function HomeForm({
         )}
       </fieldset>
 
-      <fieldset className="desk-home__part">
+      <fieldset className="desk-part">
         <legend>Layout of the lists</legend>
         <div className="desk-home__layouts">
           {LIST_LAYOUTS.map((value) => (

@@ -15,6 +15,7 @@ import {
 import { ConfirmBox } from './confirm-box';
 import { OutcomeLines, useListOutcome, type RowReport } from './outcome';
 import { DeleteWithPosts } from './section-delete-dialog';
+import { SectionPodcast } from './section-podcast';
 import { changeSection, createSection, deleteSection, fetchSections } from './sections-api';
 import sectionsCss from './sections-page.css?inline';
 import { AddForm, MoveButtons, TextField, postsWord, run } from './sections-parts';
@@ -38,7 +39,7 @@ const slugOf = (name: string) =>
 
 /**
  * /desk/sections (owners): the site's sections in the menu's order, to add, rename, describe, move,
- * show or hide and delete; and the links the navbar and the footer show besides them. Every change
+ * show or hide and delete, and a section of articles to make a podcast; and the links the navbar and the footer show besides them. Every change
  * shows on the site at once; a section whose address changes leaves a redirect behind.
  */
 export function SectionsPage({ staff }: { staff: DeskStaff }) {
@@ -73,6 +74,14 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
                   mayChange={mayChange}
                   report={report}
                 />
+                {section.lists === 'articles' && (mayChange || section.podcast) && (
+                  <SectionPodcast
+                    key={JSON.stringify(section.podcast)}
+                    section={section}
+                    mayChange={mayChange}
+                    report={report}
+                  />
+                )}
               </li>
             ))}
           </ol>

@@ -52,6 +52,9 @@ const SCHEMES: Record<ColorScheme, { name: string; about: string }> = {
   auto: { name: 'The reader’s own', about: 'Light or dark, as each reader’s system is set.' },
 };
 
+/** The settings written as text, each within its limit. */
+type LimitedText = 'title' | 'description' | 'footerText' | 'signupText' | 'customCss';
+
 /** The time zones this browser knows, with the one saved even if it knows it by another name. */
 function timeZones(saved: string): string[] {
   const known = Intl.supportedValuesOf('timeZone');
@@ -100,6 +103,13 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
   const field = (name: string) => ({
     id: `${id}-${name}`,
     problem: problems.get(name),
+  });
+  /** A text setting's field, at its length limit. */
+  const textField = (name: LimitedText) => ({
+    ...field(name),
+    value: draft[name],
+    maxLength: SETTINGS_LIMITS[name],
+    onChange: (value: string) => change({ [name]: value }),
   });
   const changeLink = (at: number, patch: Partial<SocialLink>) =>
     change({
@@ -156,26 +166,17 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
         noValidate
         onSubmit={(event) => void save(event)}
       >
-        <fieldset className="desk-settings__part">
+        <fieldset className="desk-part">
           <legend>Identity</legend>
-          <TextInput
-            {...field('title')}
-            label="Title"
-            value={draft.title}
-            maxLength={SETTINGS_LIMITS.title}
-            onChange={(title) => change({ title })}
-          />
-          <TextArea
-            {...field('description')}
+          <TextField {...textField('title')} label="Title" />
+          <TextField
+            {...textField('description')}
             label="Tagline"
             hint="A sentence or two: the home page, the feed and share cards describe the site with it."
-            value={draft.description}
-            maxLength={SETTINGS_LIMITS.description}
             rows={2}
-            onChange={(description) => change({ description })}
           />
           <div className="desk-settings__pair">
-            <TextInput
+            <TextField
               {...field('language')}
               label="Language"
               hint="A language tag: en, en-GB, pt-BR…"
@@ -210,7 +211,7 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
           </div>
         </fieldset>
 
-        <fieldset className="desk-settings__part">
+        <fieldset className="desk-part">
           <legend>Images</legend>
           <ImageInput
             {...field('logo')}
@@ -235,29 +236,23 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
           />
         </fieldset>
 
-        <fieldset className="desk-settings__part">
+        <fieldset className="desk-part">
           <legend>Words</legend>
-          <TextArea
-            {...field('footerText')}
+          <TextField
+            {...textField('footerText')}
             label="Footer text"
             hint="Plain text under the name in every page’s footer; a blank line starts a new paragraph."
-            value={draft.footerText}
-            maxLength={SETTINGS_LIMITS.footerText}
             rows={3}
-            onChange={(footerText) => change({ footerText })}
           />
-          <TextArea
-            {...field('signupText')}
+          <TextField
+            {...textField('signupText')}
             label="Newsletter sign-up words"
             hint="Above the newsletter’s email box. Left empty: “New posts by email. Unsubscribe in one click.”"
-            value={draft.signupText}
-            maxLength={SETTINGS_LIMITS.signupText}
             rows={2}
-            onChange={(signupText) => change({ signupText })}
           />
         </fieldset>
 
-        <fieldset className="desk-settings__part">
+        <fieldset className="desk-part">
           <legend>Social links</legend>
           <p className="desk__note" id={`${id}-social-about`}>
             Your profiles elsewhere, in the footer (the first one in the navbar too), each opening
@@ -271,14 +266,14 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
           <ol className="desk-settings__links" aria-label="Social links">
             {draft.socialLinks.map((link, at) => (
               <li key={at} className="desk-settings__link">
-                <TextInput
+                <TextField
                   {...field(`socialLinks.${at}.label`)}
                   label={`Link ${at + 1} name`}
                   value={link.label}
                   maxLength={SETTINGS_LIMITS.socialLabel}
                   onChange={(label) => changeLink(at, { label })}
                 />
-                <TextInput
+                <TextField
                   {...field(`socialLinks.${at}.url`)}
                   label={`Link ${at + 1} address`}
                   type="url"
@@ -333,7 +328,7 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
           )}
         </fieldset>
 
-        <fieldset className="desk-settings__part">
+        <fieldset className="desk-part">
           <legend>Look</legend>
           <Field {...field('accentColor')} label="Accent colour">
             {(describedBy, invalid) => (
@@ -395,15 +390,12 @@ function SettingsForm({ saved }: { saved: IdentitySettings }) {
               </label>
             ))}
           </fieldset>
-          <TextArea
-            {...field('customCss')}
+          <TextField
+            {...textField('customCss')}
             label="Custom CSS"
             hint="Your own stylesheet, after the site’s on every page (no scripts). The preview leaves it out: save to see it on the site."
-            value={draft.customCss}
-            maxLength={SETTINGS_LIMITS.customCss}
             rows={6}
             code
-            onChange={(customCss) => change({ customCss })}
           />
         </fieldset>
 
@@ -456,12 +448,15 @@ function Field({
   );
 }
 
-function TextInput({
+/** Text on one line, or on `rows` of them (`code`: set as code, and not spell-checked). */
+function TextField({
   value,
   onChange,
   maxLength,
   list,
   type = 'text',
+  rows,
+  code = false,
   ...field
 }: FieldProps & {
   value: string;
@@ -469,54 +464,36 @@ function TextInput({
   maxLength?: number;
   list?: string;
   type?: 'text' | 'url';
-}) {
-  return (
-    <Field {...field}>
-      {(describedBy, invalid) => (
-        <input
-          id={field.id}
-          type={type}
-          value={value}
-          maxLength={maxLength}
-          list={list}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
-    </Field>
-  );
-}
-
-function TextArea({
-  value,
-  onChange,
-  maxLength,
-  rows,
-  code = false,
-  ...field
-}: FieldProps & {
-  value: string;
-  onChange: (value: string) => void;
-  maxLength: number;
-  rows: number;
+  rows?: number;
   code?: boolean;
 }) {
   return (
     <Field {...field}>
-      {(describedBy, invalid) => (
-        <textarea
-          id={field.id}
-          value={value}
-          maxLength={maxLength}
-          rows={rows}
-          className={code ? 'desk-settings__code' : undefined}
-          spellCheck={!code}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
+      {(describedBy, invalid) => {
+        const control = {
+          id: field.id,
+          value,
+          maxLength,
+          'aria-describedby': describedBy,
+          'aria-invalid': invalid,
+        };
+        return rows ? (
+          <textarea
+            {...control}
+            rows={rows}
+            className={code ? 'desk-settings__code' : undefined}
+            spellCheck={!code}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        ) : (
+          <input
+            {...control}
+            type={type}
+            list={list}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        );
+      }}
     </Field>
   );
 }

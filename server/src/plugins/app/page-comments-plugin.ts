@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type pg from 'pg';
 import { DESK_API } from '../../../../contract/constants.js';
 import { COMMENTS_CHANNEL } from '../../comments/comment-store.js';
 import { PageComments } from '../../site/page-comments.js';
+import { listenForChanges } from './listen-for-changes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,49 +35,20 @@ export default fp(
     app.decorate('pageComments', comments);
     if (app.config.comments.who === 'off') return;
 
-    let listener: pg.Client | null = null;
-    let poll: NodeJS.Timeout | undefined;
-    let closed = false;
     const check = () =>
       comments
         .checkKept()
         .catch((error: unknown) => app.log.warn({ err: error }, 'could not check comments'));
-
-    async function listen() {
-      const client = app.db.connectListener();
-      if (!client) {
-        startPolling();
-        return;
-      }
-      listener = client;
-      client.on('notification', (notice) => {
-        const postId = Number((notice.payload ?? '').split(':')[0]);
+    const changes = listenForChanges(app, {
+      channel: COMMENTS_CHANNEL,
+      what: 'comments',
+      onNotice(payload) {
+        const postId = Number(payload.split(':')[0]);
         if (Number.isInteger(postId) && postId > 0) comments.noticed(postId);
-      });
-      client.on('error', () => {});
-      client.on('end', () => {
-        if (closed) return;
-        listener = null;
-        setTimeout(() => void listen(), 1_000).unref();
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${COMMENTS_CHANNEL}`);
-      } catch (error) {
-        app.log.warn({ err: error }, 'could not LISTEN for comments: asking every second');
-        await client.end().catch(() => {});
-        listener = null;
-        startPolling();
-        return;
-      }
-      // What changed while nobody listened.
-      await check();
-    }
-
-    function startPolling() {
-      poll = setInterval(() => void check(), COMMENTS_POLL_MS);
-      poll.unref();
-    }
+      },
+      check,
+      pollMs: COMMENTS_POLL_MS,
+    });
 
     // A change made through this server shows in its next page at once, not a notice later: the
     // routes that change comments (routes/comments, routes/desk/comments.ts) answer once the
@@ -95,12 +66,8 @@ export default fp(
       return payload;
     });
 
-    app.addHook('onReady', listen);
-    app.addHook('onClose', async () => {
-      closed = true;
-      clearInterval(poll);
-      await listener?.end().catch(() => {});
-    });
+    app.addHook('onReady', changes.listen);
+    app.addHook('onClose', changes.stop);
   },
   { name: 'page-comments', dependencies: ['database'] },
 );

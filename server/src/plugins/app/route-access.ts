@@ -79,6 +79,14 @@ function accountOfSession(session: Session): Account | null {
   return { userId: session.userId, email: user.email, sessionId, user };
 }
 
+const MEMBERS_ONLY = 'This is for members: join to have it.';
+
+/**
+ * The members' refusal, for a handler whose content decides who may have it (a members-only
+ * audio file, whose post says so, not its route): worded as the `member` rule words it.
+ */
+export const membersOnlyRefusal = () => new HttpError(403, 'members_only', MEMBERS_ONLY);
+
 function refuse(refusal: Refusal | undefined, status: 401 | 403, code: string, message: string) {
   return new HttpError(
     refusal?.status ?? status,
@@ -121,7 +129,7 @@ export async function requireAccess(
       const session = await request.requireSession();
       if (access === 'member') {
         if (!isMembershipActive(session.user?.membership ?? null)) {
-          throw refuse(refusal, 403, 'members_only', 'This is for members: join to have it.');
+          throw refuse(refusal, 403, 'members_only', MEMBERS_ONLY);
         }
       } else if (access !== 'session') {
         const account = accountOfSession(session);

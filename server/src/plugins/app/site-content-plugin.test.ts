@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMember, buildPost, type Member } from '#test/factories';
-import { withSite, type Site } from '#test/with-site';
+import { useTwoServers, type Site } from '#test/with-site';
 import { POLL_MS } from './site-content-plugin.js';
 
 // A server that cannot LISTEN (behind PgBouncer's transaction pooling) learns of a change made on
@@ -16,23 +16,11 @@ const asBehindPgBouncer = async (url: string) => {
 };
 
 describe('a change made on one app server, on a second that polls', () => {
-  let listening: Site;
-  let polling: Site;
+  const env = { STAFF_EMAILS: OWNER };
+  const [listening, polling] = useTwoServers({ env }, { env, connectThrough: asBehindPgBouncer });
   let owner: Member;
-
   beforeAll(async () => {
-    const env = { STAFF_EMAILS: OWNER };
-    listening = await withSite({ env });
-    polling = await withSite({
-      env,
-      sharedDatabase: listening.testDatabase,
-      connectThrough: asBehindPgBouncer,
-    });
     owner = await buildMember(listening, { email: OWNER });
-  });
-  afterAll(async () => {
-    await polling?.close();
-    await listening?.close();
   });
 
   const call = (t: Site, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type pg from 'pg';
 import type { Perk } from '../../../../contract/perks.js';
 import { CONTENT_CHANNEL, readContentGeneration } from '../../content/content-changes.js';
 import { readPostAddresses } from '../../content/post-addresses.js';
@@ -21,6 +20,7 @@ import {
   type SettingsSeed,
 } from '../../content/site-settings.js';
 import { waitForAnnouncedChanges } from './content-waits.js';
+import { listenForChanges } from './listen-for-changes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -200,8 +200,20 @@ export default fp(
     });
     app.decorate('postSchedule', schedule);
 
-    let listener: pg.Client | null = null;
-    let poll: NodeJS.Timeout | undefined;
+    // Changes made by other app servers; those made while not listening (before LISTEN, or during
+    // a cut) are found by checking the generation once listening.
+    const changes = listenForChanges(app, {
+      channel: CONTENT_CHANNEL,
+      what: 'content changes',
+      // A notice without a generation (sent by hand) is a change all the same.
+      onNotice: (payload) =>
+        void (/^\d{1,15}$/.test(payload) ? catchUp(Number(payload)) : refresh()),
+      check: () =>
+        checkGeneration().catch((error: unknown) =>
+          app.log.warn({ err: error }, 'could not read the content generation'),
+        ),
+      pollMs: POLL_MS,
+    });
 
     app.addHook('onReady', async () => {
       const samples = await startSamples(app.db.pool, options.samples.load);
@@ -220,7 +232,7 @@ export default fp(
         }
       }
       await read();
-      await listen();
+      await changes.listen();
       await schedule.start();
     });
 
@@ -236,56 +248,12 @@ export default fp(
       return options.samples.titleSet || title === undefined ? words : { title, ...words };
     }
 
-    /**
-     * LISTEN for changes made by other app servers; reconnects when cut off. Changes made while
-     * not listening (before LISTEN, or during a cut) are found by checking the generation once
-     * listening.
-     */
-    async function listen() {
-      const client = app.db.connectListener();
-      if (!client) {
-        startPolling();
-        return;
-      }
-      listener = client;
-      client.on('notification', (notice) => {
-        const payload = notice.payload ?? '';
-        // A notice without a generation (sent by hand) is a change all the same.
-        void (/^\d{1,15}$/.test(payload) ? catchUp(Number(payload)) : refresh());
-      });
-      client.on('error', () => {});
-      client.on('end', () => {
-        if (closed) return;
-        listener = null;
-        setTimeout(() => void listen(), 1_000).unref();
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CONTENT_CHANNEL}`);
-      } catch (error) {
-        app.log.warn({ err: error }, 'could not LISTEN for content changes: asking every second');
-        await client.end().catch(() => {});
-        listener = null;
-        startPolling();
-        return;
-      }
-      await checkGeneration().catch((error: unknown) =>
-        app.log.warn({ err: error }, 'could not read the content generation'),
-      );
-    }
-
-    function startPolling() {
-      poll = setInterval(() => void checkGeneration().catch(() => {}), POLL_MS);
-      poll.unref();
-    }
-
     app.addHook('onClose', async () => {
       closed = true;
       schedule.stop();
       clearTimeout(nextLive);
-      clearInterval(poll);
+      await changes.stop();
       await pending;
-      await listener?.end().catch(() => {});
     });
   },
   { name: 'site-content', dependencies: ['database', 'job-queue'] },

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { contentDir, perkRedemptionsFile, perksContentDir, siteStylesheet } from '../../paths.js';
+import { createCardReader, type CardReader } from '../../embeds/card-reader.js';
+import type { OutboundRouting } from '../../embeds/outbound.js';
 import { isMailboxOn } from '../../mail/mailbox.js';
 import { senderNamed } from '../../mail/sender.js';
 import { readPerkCatalog, type PerkCatalog } from '../../perks/catalog.js';
@@ -23,6 +25,8 @@ declare module 'fastify' {
     perkCatalog: PerkCatalog;
     /** Where uploaded images are kept (UPLOADS_DIR's folder, or S3). */
     imageStore: ImageStore;
+    /** Reads what posts' card addresses say, when they are saved or imported (embeds/). */
+    cardReader: CardReader;
   }
 }
 
@@ -33,6 +37,8 @@ export interface SiteServicesOptions {
   seedContentDir?: string | null;
   /** Where uploaded images are kept: UPLOADS_DIR's folder (or S3) unless given. */
   imageStore?: ImageStore;
+  /** Tests only: where outbound requests go instead of the network (embeds/outbound.ts). */
+  outboundRouting?: OutboundRouting;
 }
 
 /**
@@ -76,6 +82,18 @@ export default fp(
       }));
     app.decorate('perkCatalog', perkCatalog);
     app.decorate('imageStore', options.imageStore ?? openImageStore(config.uploads));
+    app.decorate(
+      'cardReader',
+      createCardReader({
+        pool: app.db.pool,
+        imageStore: app.imageStore,
+        maxImageBytes: config.uploads.maxBytes,
+        outbound: {
+          allowPrivate: config.outboundAllowPrivate,
+          ...(options.outboundRouting && { routing: options.outboundRouting }),
+        },
+      }),
+    );
 
     await app.register(siteContent, {
       seedDir: options.seedContentDir === undefined ? contentDir : options.seedContentDir,

@@ -64,19 +64,12 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
   app.post(
     '/api/account/email',
     {
-      schema: {
-        body: EmailChangeBodySchema,
-        response: { 202: MessageResponseSchema, ...errors },
-      },
+      schema: { body: EmailChangeBodySchema, response: { 202: MessageResponseSchema, ...errors } },
       config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = accountOf(request);
-      const change = await requestEmailChange(app, {
-        userId: session.userId,
-        sessionId: session.sessionId,
-        ...request.body,
-      });
+      const { userId, sessionId } = accountOf(request);
+      const change = await requestEmailChange(app, { userId, sessionId, ...request.body });
       const send = (mail: { to: string; subject: string; text: string }) =>
         app.mailer
           .send(mail)
@@ -163,25 +156,18 @@ const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app
   app.post(
     '/api/account/delete',
     {
-      schema: {
-        body: AccountDeleteBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
-      },
+      schema: { body: AccountDeleteBodySchema, response: { 200: UserResponseSchema, ...errors } },
       config: { access: 'signed-in', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = accountOf(request);
-      await requireOwnerPresent(app, {
-        userId: session.userId,
-        sessionId: session.sessionId,
-        password: request.body.password,
-      });
-      for (const subscriptionId of await liveSubscriptionIds(app, session.userId)) {
+      const { userId, sessionId } = accountOf(request);
+      await requireOwnerPresent(app, { userId, sessionId, password: request.body.password });
+      for (const subscriptionId of await liveSubscriptionIds(app, userId)) {
         await cancelSubscription(app.requirePayments(), subscriptionId);
       }
-      await deleteUserAndLedger(app, session.userId);
-      const userId = await app.sessions.startAnonymous(request, reply);
-      return { user: toUser(userId, null) };
+      await deleteUserAndLedger(app, userId);
+      const visitor = await app.sessions.startAnonymous(request, reply);
+      return { user: toUser(visitor, null) };
     },
   );
 

@@ -64,6 +64,11 @@ const errors = {
   503: ErrorResponseSchema,
 };
 
+/** Who the browser is now: the answer of a sign-in, a sign-out and a password's change. */
+const userAnswer = { 200: UserResponseSchema, ...errors };
+/** The answer to a request for a mail, the same whether or not one was sent. */
+const mailSentAnswer = { 202: MessageResponseSchema, ...errors };
+
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that email, we have sent it a link to choose a new password. The link works once, for one hour.';
 
@@ -116,7 +121,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/register',
     {
-      schema: { body: RegisterBodySchema, response: { 202: MessageResponseSchema, ...errors } },
+      schema: { body: RegisterBodySchema, response: mailSentAnswer },
       config: { access: 'session', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
@@ -160,10 +165,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/register/confirm',
     {
-      schema: {
-        body: RegisterConfirmBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
-      },
+      schema: { body: RegisterConfirmBodySchema, response: userAnswer },
       config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
@@ -185,7 +187,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/email-link',
     {
-      schema: { body: EmailLinkBodySchema, response: { 202: MessageResponseSchema, ...errors } },
+      schema: { body: EmailLinkBodySchema, response: mailSentAnswer },
       config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
@@ -205,10 +207,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/email-link/confirm',
     {
-      schema: {
-        body: EmailLinkConfirmBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
-      },
+      schema: { body: EmailLinkConfirmBodySchema, response: userAnswer },
       config: { access: 'anyone', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
@@ -227,7 +226,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/email-code/confirm',
     {
-      schema: { body: EmailCodeBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      schema: { body: EmailCodeBodySchema, response: userAnswer },
       config: { access: 'anyone', changesState: true, limit: 'login' },
     },
     async (request, reply) => {
@@ -251,7 +250,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/login',
     {
-      schema: { body: CredentialsBodySchema, response: { 200: UserResponseSchema, ...errors } },
+      schema: { body: CredentialsBodySchema, response: userAnswer },
       config: { access: 'anyone', changesState: true, limit: 'login' },
     },
     async (request, reply) => {
@@ -278,7 +277,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/logout',
     {
-      schema: { response: { 200: UserResponseSchema, ...errors } },
+      schema: { response: userAnswer },
       config: { access: 'session', changesState: true },
     },
     async (request, reply) => {
@@ -293,10 +292,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/password-reset',
     {
-      schema: {
-        body: PasswordResetBodySchema,
-        response: { 202: MessageResponseSchema, ...errors },
-      },
+      schema: { body: PasswordResetBodySchema, response: mailSentAnswer },
       config: { access: 'anyone', changesState: true, limit: 'password-reset' },
     },
     async (request, reply) => {
@@ -316,10 +312,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/password-reset/confirm',
     {
-      schema: {
-        body: PasswordResetConfirmBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
-      },
+      schema: { body: PasswordResetConfirmBodySchema, response: userAnswer },
       config: { access: 'anyone', changesState: true, limit: 'password-reset-confirm' },
     },
     async (request, reply) => {
@@ -334,26 +327,15 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, opti
   app.post(
     '/api/auth/password',
     {
-      schema: {
-        body: PasswordChangeBodySchema,
-        response: { 200: UserResponseSchema, ...errors },
-      },
+      schema: { body: PasswordChangeBodySchema, response: userAnswer },
       config: { access: 'session', changesState: true, limit: 'account' },
     },
     async (request, reply) => {
-      const session = sessionOf(request);
-      const grant = await changePassword(app, {
-        userId: session.userId,
-        sessionId: session.sessionId,
-        ...request.body,
-      });
+      const { userId, sessionId } = sessionOf(request);
+      const grant = await changePassword(app, { userId, sessionId, ...request.body });
       // Every other browser is signed out; this one continues.
-      await endOtherUserSessions(app, session.userId, session.sessionId);
-      return continueAs(request, reply, {
-        ...grant,
-        method: 'password',
-        sessionId: session.sessionId,
-      });
+      await endOtherUserSessions(app, userId, sessionId);
+      return continueAs(request, reply, { ...grant, method: 'password', sessionId });
     },
   );
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/transaction.js';
 import { storeImportedComment } from '../../comments/imported-comments.js';
-import { withSite, type Site } from '#test/with-site';
+import { useTwoServers, withSite, type Site } from '#test/with-site';
 import { buildComment, buildMember, buildPost } from '#test/factories';
 import { comment, list, posted } from '#test/comment-fixtures';
 
@@ -84,16 +84,7 @@ describe('COMMENTS=everyone with COMMENTS_HOLD_FIRST_LINK=on', () => {
 });
 
 describe('two app servers on one database', () => {
-  let a: Site;
-  let b: Site;
-  beforeAll(async () => {
-    a = await withSite({ env: { STAFF_EMAILS: 'two-servers-owner@example.com' } });
-    b = await withSite({ sharedDatabase: a.testDatabase });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const [a, b] = useTwoServers({ env: { STAFF_EMAILS: 'two-servers-owner@example.com' } }, {});
 
   it('holds the pace limit across both: 5 a minute in all', async (context) => {
     if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');

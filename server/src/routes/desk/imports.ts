@@ -266,6 +266,7 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
               stripe: app.payments?.stripe ?? null,
               mail: app.mailer,
               schedule: app.postSchedule,
+              cards: app.cardReader,
             },
             {
               id,

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeskStaffSchema } from '../../../../contract/desk-api.js';
 import { changesAllowedUntil } from '../../staff/staff.js';
@@ -79,7 +80,13 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(deskAuthorRoutes, { staff: config.staff });
   await app.register(deskUploadRoutes, {
     store: app.imageStore,
-    maxBytes: config.uploads.maxBytes,
+    maxBytes: {
+      image: config.uploads.maxBytes,
+      audio: config.uploads.audioMaxBytes,
+      video: config.uploads.videoMaxBytes,
+    },
+    // Where the uploads are kept on disk, a file streams in beside them; with a bucket, in /tmp.
+    stagingDir: config.uploads.s3 ? tmpdir() : config.uploads.dir,
   });
   await app.register(newsletterSendRoutes, {
     siteUrl: config.siteUrl,

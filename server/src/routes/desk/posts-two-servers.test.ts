@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMember } from '#test/factories';
-import { withSite, type Site } from '#test/with-site';
-import { clientDistDir, ssrDistDir } from '../../paths.js';
+import { useTwoServers } from '#test/with-site';
 import { ARTICLE, OWNER } from '#test/desk-posts-site';
 
 // Two app servers on one database: what the desk changes through one is served by the other.
 
 describe('two app servers on one database', () => {
-  let a: Site;
-  let b: Site;
-
-  beforeAll(async () => {
-    const options = {
-      clientDir: clientDistDir,
-      ssrDir: ssrDistDir,
-      env: { STAFF_EMAILS: OWNER },
-    };
-    a = await withSite(options);
-    b = await withSite({ ...options, sharedDatabase: a.testDatabase });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const [a, b] = useTwoServers({ built: true, env: { STAFF_EMAILS: OWNER } });
 
   it('serves a post published through one from the other within 2 seconds, and its removal too', async (context) => {
     if (a.testDatabase.embedded) context.skip('the embedded test database serves one app');

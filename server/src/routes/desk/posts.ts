@@ -20,6 +20,8 @@ import {
   VersionBodySchema,
 } from '../../../../contract/post-bodies.js';
 import type { FieldProblem } from '../../../../contract/schema-problems.js';
+import { fieldLabel, type PublishWarning } from '../../../../contract/post-editor-fields.js';
+import { describeUnreadCard } from '../../embeds/card-reader.js';
 import { readPostBody } from '../../content/post-validation.js';
 import type { Actor } from '../../content/post-actors.js';
 import {
@@ -149,8 +151,20 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
     const staff = deskStaff(request);
     return { userId: staff.userId, email: staff.email, role: staff.role };
   };
-  /** A changed post's answer (sent once this server draws the change: `changesContent`). */
-  const shown = ({ post }: PostChange) => ({ post });
+  /**
+   * A changed post's answer (sent once this server draws the change: `changesContent`), with a
+   * warning for each card its body names that could not be read.
+   */
+  const shown = ({ post, unreadCards = [] }: PostChange) => ({
+    post,
+    ...(unreadCards.length > 0 && {
+      warnings: unreadCards.map((card): PublishWarning => ({
+        field: 'body',
+        label: fieldLabel(post.kind, 'body'),
+        message: describeUnreadCard(card),
+      })),
+    }),
+  });
 
   app.get(
     '/posts',
@@ -192,7 +206,7 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       config: { access: 'staff', changesContent: true },
     },
     async (request, reply) => {
-      const change = await createPost(app.db.pool, actor(request), request.body);
+      const change = await createPost(app.db.pool, actor(request), request.body, app.cardReader);
       return reply.code(201).send(shown(change));
     },
   );
@@ -214,7 +228,15 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
       config: { access: 'staff', changesContent: true },
     },
     async (request) =>
-      shown(await updatePost(app.db.pool, actor(request), Number(request.params.id), request.body)),
+      shown(
+        await updatePost(
+          app.db.pool,
+          actor(request),
+          Number(request.params.id),
+          request.body,
+          app.cardReader,
+        ),
+      ),
   );
 
   // What publishing would still refuse of the post with these unsaved changes, by the editor's

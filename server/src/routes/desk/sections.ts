@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import {
+  DeskSectionSchema,
   DeskSectionsSchema,
   LinkChangeSchema,
   LinkCreateSchema,
@@ -55,7 +56,7 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         body: SectionCreateSchema,
-        response: { 201: Type.Object({ section: SectionSchema }), ...errors },
+        response: { 201: Type.Object({ section: DeskSectionSchema }), ...errors },
       },
       config: { access: 'change', changesContent: true },
     },
@@ -65,13 +66,15 @@ const deskSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // A change of its words, place or menu, or `podcast` (contract/podcasts.ts): a section of
+  // articles made a podcast, changed, or stopped with null.
   app.patch(
     '/sections/:id',
     {
       schema: {
         params: Id,
         body: SectionChangeSchema,
-        response: { 200: Type.Object({ section: SectionSchema }), ...errors },
+        response: { 200: Type.Object({ section: DeskSectionSchema }), ...errors },
       },
       config: { access: 'change', changesContent: true },
     },

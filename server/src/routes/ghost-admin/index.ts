@@ -173,6 +173,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       topicNames: new Map([...content.topics.values()].map((topic) => [topic.slug, topic.name])),
       ownerUserId,
       publishAt: (postId, at) => app.postSchedule.publishAt(postId, at),
+      cards: app.cardReader,
     };
   };
 
@@ -213,6 +214,17 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
   for (const resource of ['posts', 'pages'] as const) {
     const body = resource === 'posts' ? GhostPostsBodySchema : GhostPagesBodySchema;
+    const write = {
+      bodyLimit: 4 * 1024 * 1024,
+      schema: { body },
+      config: {
+        access: 'admin-api-token',
+        changesState: true,
+        ghostAccess: 'posts',
+        limit: 'admin-api-posts',
+        changesContent: true,
+      },
+    } as const;
     app.get<{ Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
       { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
@@ -272,17 +284,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
 
     app.post<{ Body: GhostPostBody; Querystring: Record<string, string | undefined> }>(
       `/${resource}/`,
-      {
-        bodyLimit: 4 * 1024 * 1024,
-        schema: { body },
-        config: {
-          access: 'admin-api-token',
-          changesState: true,
-          ghostAccess: 'posts',
-          limit: 'admin-api-posts',
-          changesContent: true,
-        },
-      },
+      write,
       async (request, reply) => {
         const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
         if (request.query.source === 'html' && input.lexical === undefined) delete input.mobiledoc;
@@ -298,27 +300,13 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       Body: GhostPostBody;
       Params: { id: string };
       Querystring: Record<string, string | undefined>;
-    }>(
-      `/${resource}/:id/`,
-      {
-        bodyLimit: 4 * 1024 * 1024,
-        schema: { body },
-        config: {
-          access: 'admin-api-token',
-          changesState: true,
-          ghostAccess: 'posts',
-          limit: 'admin-api-posts',
-          changesContent: true,
-        },
-      },
-      async (request) => {
-        const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
-        const id = await rowIdOf(resource, request.params.id);
-        const written = await editGhostPost(await postSite(), caller(request), resource, id, input);
-        const row = await readGhostRow(app.db.pool, resource, written.id);
-        return { [resource]: [await adminPost(row, formatsOf(request.query))] };
-      },
-    );
+    }>(`/${resource}/:id/`, write, async (request) => {
+      const [input] = 'posts' in request.body ? request.body.posts : request.body.pages;
+      const id = await rowIdOf(resource, request.params.id);
+      const written = await editGhostPost(await postSite(), caller(request), resource, id, input);
+      const row = await readGhostRow(app.db.pool, resource, written.id);
+      return { [resource]: [await adminPost(row, formatsOf(request.query))] };
+    });
 
     app.delete<{ Params: { id: string } }>(
       `/${resource}/:id/`,

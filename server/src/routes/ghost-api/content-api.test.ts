@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SITE, useDeskPostsSite } from '#test/desk-posts-site';
 import { GhostContentAPI, type GhostContentApi } from '#test/ghost-content-client';
+import { saveCardReading } from '../../embeds/card-store.js';
 
 // Ghost's Content API through Ghost's own client (@tryghost/content-api) against the real app on a
 // real port: integrations' keys, posts and pages in Ghost's shape, filters, pagination, a
@@ -354,6 +355,29 @@ describe('Ghost’s Content API', () => {
     await page.text();
     expect(page.status).toBe(301);
     expect(page.headers.get('location')).toBe('/about-us');
+  });
+
+  it('draws a card in a post’s HTML as Ghost’s embed card, with what was read of its address', async () => {
+    const video = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
+    await saveCardReading(t.database.pool, {
+      url: video,
+      state: 'read',
+      card: {
+        kind: 'embed',
+        provider: 'youtube',
+        player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
+        title: 'A tour of the editor',
+        author: 'Ghost',
+        thumbnail: null,
+        aspect: 16 / 9,
+      },
+    });
+    await published({ slug: 'a-video', title: 'A video', body: `Watch this.\n\n${video}\n` });
+    const post = (await api.posts.read({ slug: 'a-video' }, { formats: 'html' })) as GhostPostLike;
+    expect(post.html).toContain(
+      `<figure class="kg-card kg-embed-card" data-url="${video}"><iframe width="560" height="315" src="https://www.youtube-nocookie.com/embed/hmH3XMlms8E" `,
+    );
+    expect(post.html).toContain('title="A tour of the editor"></iframe></figure>');
   });
 
   it('refuses a missing or unknown key, a deleted integration’s key and a missing post, in Ghost’s shape', async () => {

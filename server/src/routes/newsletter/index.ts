@@ -28,6 +28,8 @@ const errors = {
   403: ErrorResponseSchema,
   429: ErrorResponseSchema,
 };
+/** The answer of the routes that say what they did in a sentence. */
+const messageAnswer = { 200: MessageResponseSchema, ...errors };
 
 export interface NewsletterRouteOptions {
   siteUrl: string;
@@ -53,6 +55,13 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
   // The site's name is read as each answer is written: the desk may have renamed it since.
   const { siteUrl } = options;
   const tokens = createUnsubscribeTokens(options.sessionSecret);
+  /** Unsubscribes or resubscribes whom an unsubscribe link names; a link not ours is refused. */
+  async function changeByLink(token: string, change: typeof unsubscribe) {
+    const subscriberId = tokens.verify(token);
+    const changed = subscriberId ? await change(app, subscriberId) : null;
+    if (!changed) throw invalidLink();
+    return changed;
+  }
 
   // RFC 8058's one-click POST carries `List-Unsubscribe=One-Click` as a form: accepted (and
   // ignored: the token in the address is what counts) on this plugin's routes only.
@@ -105,10 +114,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
   app.post(
     '/api/newsletter/confirm',
     {
-      schema: {
-        body: NewsletterTokenBodySchema,
-        response: { 200: MessageResponseSchema, ...errors },
-      },
+      schema: { body: NewsletterTokenBodySchema, response: messageAnswer },
       config: { access: 'anyone', changesState: true, limit: 'newsletter-confirm' },
     },
     async (request) => {
@@ -124,17 +130,12 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
   app.post(
     '/api/newsletter/unsubscribe',
     {
-      schema: {
-        querystring: NewsletterTokenQuerySchema,
-        response: { 200: MessageResponseSchema, ...errors },
-      },
+      schema: { querystring: NewsletterTokenQuerySchema, response: messageAnswer },
       config: { access: 'anyone', changesState: true, limit: 'newsletter-unsubscribe' },
     },
     async (request) => {
-      const subscriberId = tokens.verify(request.query.token);
-      const result = subscriberId ? await unsubscribe(app, subscriberId) : null;
-      if (!result) throw invalidLink();
-      return { message: `${result.email} is unsubscribed: no more newsletters will come to it.` };
+      const { email } = await changeByLink(request.query.token, unsubscribe);
+      return { message: `${email} is unsubscribed: no more newsletters will come to it.` };
     },
   );
 
@@ -158,17 +159,12 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
   app.post(
     '/api/newsletter/resubscribe',
     {
-      schema: {
-        body: NewsletterTokenBodySchema,
-        response: { 200: MessageResponseSchema, ...errors },
-      },
+      schema: { body: NewsletterTokenBodySchema, response: messageAnswer },
       config: { access: 'anyone', changesState: true, limit: 'newsletter-resubscribe' },
     },
     async (request) => {
-      const subscriberId = tokens.verify(request.body.token);
-      const result = subscriberId ? await resubscribe(app, subscriberId) : null;
-      if (!result) throw invalidLink();
-      return { message: `Welcome back: the newsletter will come to ${result.email} again.` };
+      const { email } = await changeByLink(request.body.token, resubscribe);
+      return { message: `Welcome back: the newsletter will come to ${email} again.` };
     },
   );
 

@@ -7,6 +7,11 @@ import {
   renderWebManifest,
 } from '../../site-files/crawler-files.js';
 import { renderRssFeed } from '../../site-files/rss-feed.js';
+import { readPodcasts } from '../../content/section-store.js';
+import { enclosureSizes, renderPodcastFeed } from '../../podcasts/podcast-feed.js';
+import type { SectionPodcast } from '../../../../contract/podcasts.js';
+import { storeUnavailable } from '../uploads/index.js';
+import podcastFeedRoutes from './podcast-feeds.js';
 import { authorFeedPath, authorPath } from '../../../../contract/authors.js';
 import { AUTHORS_PATH } from '../../../../contract/site-paths.js';
 import { errorBody } from '../../http/errors.js';
@@ -22,7 +27,8 @@ const CACHE_CONTROL = 'public, max-age=60';
  * The sitemap, the feeds, robots.txt and the web manifest, with absolute addresses from this
  * deployment's SITE_URL (docs/decisions/0027-site-address.md) and the publication's name, words
  * and language from its settings. Each is drawn from the published content when first asked for,
- * and again after the content (or a setting) changes.
+ * and again after the content (or a setting) changes. A section that is a podcast has a podcast's
+ * feed, and each member a private one of it (podcast-feeds.ts).
  */
 export default async function siteFileRoutes(app: FastifyInstance, options: { siteUrl: string }) {
   const { siteUrl } = options;
@@ -31,9 +37,21 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
   /** Each feed's channel says the publication's language. */
   const language = () => settings().language;
   let drawn = new Map<string, string>();
+  /** The sections that are podcasts, read again once the content (a section with it) changes. */
+  let podcasts: Promise<Map<number, SectionPodcast>> | null = null;
   app.siteContent.onChange(() => {
     drawn = new Map();
+    podcasts = null;
   });
+  const currentPodcasts = () => {
+    const reading = (podcasts ??= readPodcasts(app.db.pool));
+    reading.catch(() => {
+      if (podcasts === reading) podcasts = null;
+    });
+    return reading;
+  };
+  const sizeOf = enclosureSizes(app.imageStore);
+  await app.register(podcastFeedRoutes, { siteUrl, podcasts: currentPodcasts, sizeOf });
 
   /** A file drawn from the site index; null: the site has no such file now (404). */
   function serve(path: string, type: string, render: (index: SiteIndex) => string | null) {
@@ -103,30 +121,51 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
     ),
   );
   // Each section of articles' feed, beside its list (`/health` → `/health/rss.xml`): the
-  // shipped sections' and every one the publisher added, at the section's address now.
+  // shipped sections' and every one the publisher added, at the section's address now; a
+  // podcast's, the episodes anyone may hear, with their files.
   app.get<{ Params: { section: string } }>(
     '/:section/rss.xml',
     { config: { access: 'anyone', changesState: false } },
     async (request, reply) => {
       const feedPath = `/${request.params.section}/rss.xml`;
-      let body = drawn.get(feedPath);
+      // What is drawn now is kept in the map of the content it was drawn from.
+      const kept = drawn;
+      let body = kept.get(feedPath);
       if (body === undefined) {
-        const { index } = app.siteContent.current();
-        const section = index.sections.find((item) => item.feedPath === feedPath);
+        const content = app.siteContent.current();
+        const section = content.index.sections.find((item) => item.feedPath === feedPath);
         if (!section) return reply.code(404).send(errorBody('not_found', 'No such feed.'));
         const { name } = section;
-        body = renderRssFeed(
-          {
-            title: `${settings().title}: ${name}`,
-            description: `${name} articles from ${settings().title}, newest first.`,
-            link: `${siteUrl}${section.path}`,
-            self: `${siteUrl}${feedPath}`,
-            language: language(),
-          },
-          index.articles.filter((article) => article.section === name),
-          siteUrl,
-        );
-        drawn.set(feedPath, body);
+        const row = content.navigation.sections.find((each) => each.name === name);
+        const podcast = row && (await currentPodcasts()).get(row.id);
+        if (row && podcast) {
+          try {
+            body = await renderPodcastFeed({
+              show: { section: row, podcast },
+              content,
+              token: null,
+              siteUrl,
+              self: `${siteUrl}${feedPath}`,
+              sizeOf,
+            });
+          } catch (error) {
+            request.log.error({ err: error }, 'could not read the podcast’s files');
+            throw storeUnavailable();
+          }
+        } else {
+          body = renderRssFeed(
+            {
+              title: `${settings().title}: ${name}`,
+              description: `${name} articles from ${settings().title}, newest first.`,
+              link: `${siteUrl}${section.path}`,
+              self: `${siteUrl}${feedPath}`,
+              language: language(),
+            },
+            content.index.articles.filter((article) => article.section === name),
+            siteUrl,
+          );
+        }
+        kept.set(feedPath, body);
       }
       return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
     },

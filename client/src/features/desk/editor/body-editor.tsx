@@ -1,32 +1,50 @@
+import { Selection } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { MEDIA_TYPES } from '../../../../../contract/media';
+import { EmbedDialog } from './embed-dialog';
 import { bodyExtensions } from './extensions';
 import { LinkDialog, type LinkChoice } from './link-dialog';
 import { countWords } from './post-form';
-import { uploadImage } from './post-api';
+import { uploadFile } from './post-api';
 
-/** Image types the server takes (it checks the bytes too). */
-const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
+/**
+ * The files a post's body takes, as the file picker offers them: images, and audio and video by
+ * their type and their extension (some systems know an .m4a by neither name). The server checks
+ * the bytes.
+ */
+const UPLOAD_TYPES = [
+  'image/jpeg,image/png,image/webp,image/avif,image/gif',
+  ...new Set(Object.values(MEDIA_TYPES).map((type) => type.mime)),
+  'audio/x-m4a',
+  ...Object.keys(MEDIA_TYPES).map((extension) => `.${extension}`),
+].join(',');
 
 /**
  * The body's rich-text editor (TipTap on ProseMirror, decision note 0017): Markdown in and out, a toolbar
- * that works by keyboard, Markdown shortcuts as you type, images uploaded by the file input, by
- * dropping or by pasting, each with its alt text and caption under it (image-figure.tsx), and a
+ * that works by keyboard, Markdown shortcuts as you type, images, audio and video uploaded by
+ * the file input, by dropping or by pasting, each with its words to edit under it (image-figure.tsx,
+ * media-figure.tsx), cards from a pasted address or the Embed dialog (cards-and-media.ts), and a
  * word count.
  */
 export function BodyEditor({
   markdown,
+  cardTitle,
   onChange,
   onError,
 }: {
   /** The text it starts from: the page draws a new editor (a new `key`) to replace it. */
   markdown: string;
+  /** The title the server read of a card's address, when it has one (read as the editor is made). */
+  cardTitle?: (url: string) => string | null;
   onChange: (markdown: string) => void;
   onError: (message: string) => void;
 }) {
   const [uploading, setUploading] = useState(0);
   /** The link dialog, open: the link under the selection (an empty address for a new one). */
   const [linking, setLinking] = useState<LinkChoice | null>(null);
+  /** The Embed dialog, open. */
+  const [embedding, setEmbedding] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const uploadRef = useRef<(files: readonly File[], at?: number) => void>(() => {});
   // The editor is made once: its handlers call the latest props through this.
@@ -36,7 +54,10 @@ export function BodyEditor({
   });
 
   const editor = useEditor({
-    extensions: bodyExtensions(),
+    extensions: bodyExtensions({
+      ...(cardTitle && { cardTitle }),
+      onEmbedCommand: () => setEmbedding(true),
+    }),
     content: markdown,
     contentType: 'markdown',
     immediatelyRender: false,
@@ -52,7 +73,7 @@ export function BodyEditor({
         class: 'editor__body prose',
       },
       handleDrop: (view, event) => {
-        const files = imagesIn(event.dataTransfer);
+        const files = uploadsIn(event.dataTransfer);
         if (files.length === 0) return false;
         event.preventDefault();
         // Where it was dropped.
@@ -61,7 +82,7 @@ export function BodyEditor({
         return true;
       },
       handlePaste: (_view, event) => {
-        const files = imagesIn(event.clipboardData);
+        const files = uploadsIn(event.clipboardData);
         if (files.length === 0) return false;
         event.preventDefault();
         uploadRef.current(files);
@@ -71,7 +92,7 @@ export function BodyEditor({
     onUpdate: ({ editor: changed }) => onChangeRef.current(changed.getMarkdown()),
   });
 
-  // An image on its way to the server is not in the body yet: closing the page now would lose it.
+  // A file on its way to the server is not in the body yet: closing the page now would lose it.
   useEffect(() => {
     if (uploading === 0) return;
     const wait = (event: Event) => event.preventDefault();
@@ -95,8 +116,9 @@ export function BodyEditor({
     if (!editor) return;
     for (const file of files) {
       setUploading((n) => n + 1);
-      uploadImage(file)
-        .then((image) => {
+      uploadFile(file)
+        .then((uploaded) => {
+          const image = uploaded.kind === 'image';
           // Where it was dropped, else after the selection, never over it: the writer may have
           // selected text while it uploaded.
           editor
@@ -104,17 +126,16 @@ export function BodyEditor({
             .focus()
             .insertContentAt(
               Math.min(position ?? editor.state.selection.to, editor.state.doc.content.size),
-              {
-                type: 'image',
-                attrs: { src: image.url, alt: '' },
-              },
+              image
+                ? { type: 'image', attrs: { src: uploaded.url, alt: '' } }
+                : { type: 'media', attrs: { src: uploaded.url, title: '', caption: null } },
             )
             .run();
-          // Selected, and straight to its alt text, under it (image-figure.tsx): a post with an
-          // image that has none cannot be published.
+          // Selected, and straight to its words, under it: an image's alt text (a post with an
+          // image that has none cannot be published), a sound or video's title.
           let at: number | null = null;
           editor.state.doc.descendants((node, pos) => {
-            if (node.type.name === 'image' && node.attrs.src === image.url) at = pos;
+            if (node.attrs.src === uploaded.url) at = pos;
           });
           if (at === null) return;
           const figure = at;
@@ -122,7 +143,11 @@ export function BodyEditor({
           requestAnimationFrame(() => {
             const drawn = editor.view.nodeDOM(figure);
             if (drawn instanceof HTMLElement) {
-              drawn.querySelector<HTMLInputElement>('input[data-image-alt]')?.focus();
+              drawn
+                .querySelector<HTMLInputElement>(
+                  image ? 'input[data-image-alt]' : 'input[data-media-title]',
+                )
+                ?.focus();
             }
           });
         })
@@ -173,6 +198,33 @@ export function BodyEditor({
       target: target === '_blank' || target === '_self' ? target : null,
     });
   };
+  /**
+   * A card, on a line of its own in the body: in place of the empty line the cursor is on, else
+   * after the block it is in (never inside a list or between words), with a line after it to
+   * write on.
+   */
+  const insertCard = (url: string) => {
+    setEmbedding(false);
+    const { $from } = editor.state.selection;
+    const block = $from.depth > 0 ? $from.node(1) : null;
+    const start = $from.depth > 0 ? $from.before(1) : editor.state.selection.to;
+    const emptyLine = block?.type.name === 'paragraph' && block.content.size === 0;
+    const end = block ? start + block.nodeSize : start;
+    const at = emptyLine ? { from: start, to: end } : end;
+    const last = end >= editor.state.doc.content.size;
+    chain()
+      .insertContentAt(at, [
+        { type: 'embedCard', attrs: { url } },
+        ...(last ? [{ type: 'paragraph' }] : []),
+      ])
+      .command(({ tr }) => {
+        // The cursor after the card: one step past where it was put.
+        tr.setSelection(Selection.near(tr.doc.resolve(emptyLine ? start + 1 : end + 1), 1));
+        return true;
+      })
+      .run();
+  };
+
   const closeLink = (change?: (run: ReturnType<typeof chain>) => ReturnType<typeof chain>) => {
     setLinking(null);
     const run = chain().extendMarkRange('link');
@@ -205,8 +257,8 @@ export function BodyEditor({
         <button
           type="button"
           className="editor__tool"
-          aria-label="Insert image"
-          title="Insert image"
+          aria-label="Insert image, audio or video"
+          title="Insert image, audio or video"
           onClick={() => fileInput.current?.click()}
         >
           Image
@@ -214,8 +266,8 @@ export function BodyEditor({
         <input
           ref={fileInput}
           type="file"
-          accept={IMAGE_TYPES}
-          aria-label="Upload image"
+          accept={UPLOAD_TYPES}
+          aria-label="Upload image, audio or video"
           className="visually-hidden"
           // The Image button opens it: one stop for the keyboard, not two.
           tabIndex={-1}
@@ -225,6 +277,7 @@ export function BodyEditor({
             upload(files);
           }}
         />
+        {tool('Embed a video, post or page', null, () => setEmbedding(true), 'Embed')}
         {tool('Undo', null, () => chain().undo().run(), '↶')}
         {tool('Redo', null, () => chain().redo().run(), '↷')}
       </div>
@@ -258,10 +311,19 @@ export function BodyEditor({
           onCancel={() => closeLink()}
         />
       )}
+      {embedding && (
+        <EmbedDialog
+          onInsert={insertCard}
+          onCancel={() => {
+            setEmbedding(false);
+            chain().run();
+          }}
+        />
+      )}
       <EditorContent editor={editor} />
       <p className="editor__count" aria-live="polite">
         {words} {words === 1 ? 'word' : 'words'}
-        {uploading > 0 && ` · uploading ${uploading} image${uploading === 1 ? '' : 's'}…`}
+        {uploading > 0 && ` · uploading ${uploading} file${uploading === 1 ? '' : 's'}…`}
       </p>
     </div>
   );
@@ -300,6 +362,7 @@ const EMPTY_STATE: ReturnType<typeof toolbarState> = {
   sourceText: '',
 };
 
-function imagesIn(data: DataTransfer | null): File[] {
-  return [...(data?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+/** The images, sounds and videos dropped or pasted. */
+function uploadsIn(data: DataTransfer | null): File[] {
+  return [...(data?.files ?? [])].filter((file) => /^(image|audio|video)\//.test(file.type));
 }

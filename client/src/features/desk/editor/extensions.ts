@@ -10,6 +10,7 @@ import {
   type LinkTarget,
 } from '../../../../../contract/link-target';
 import { MEMBERS_DIVIDER, splitAtDivider } from '../../../../../contract/posts';
+import { CardLines, EmbedCard, Media, mediaNodeOf, writeImageMarkdown } from './cards-and-media';
 import { ImageFigure } from './image-figure';
 
 /**
@@ -295,19 +296,40 @@ const TargetedLink = Extension.create({
     }),
 });
 
-/** An uploaded image, drawn with its alt text and caption to edit under it (image-figure.tsx). */
+/**
+ * An uploaded image, drawn with its alt text and caption to edit under it (image-figure.tsx). An
+ * upload's address that names audio or video is read as that player (cards-and-media.ts).
+ */
 const BodyImage = Image.extend({
   addNodeView: () => ReactNodeViewRenderer(ImageFigure),
+  parseMarkdown: (token, helpers) =>
+    mediaNodeOf(token) ??
+    helpers.createNode('image', { src: token.href, title: token.title, alt: token.text }),
+  renderMarkdown: (node) =>
+    writeImageMarkdown(
+      String(node.attrs?.alt ?? ''),
+      String(node.attrs?.src ?? ''),
+      typeof node.attrs?.title === 'string' ? node.attrs.title : null,
+    ),
 });
+
+/** What the page around the editor gives it (body-editor.tsx); the tests give nothing. */
+export interface BodyOptions {
+  /** The title the server read of a card's address, if it has. */
+  cardTitle?: (url: string) => string | null;
+  /** `/embed` and Enter on an empty line: the page asks for an address. */
+  onEmbedCommand?: () => void;
+}
 
 /**
  * What a post's body can hold in the editor: exactly what the site draws (contract/markdown-tree):
  * headings ## to ####, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
- * images with alt text and a caption (Markdown's image title), the members-only divider, footnote
- * references, and tables and footnotes' text kept as written. Markdown in, Markdown out
- * (@tiptap/markdown); shortcuts as you type come with each node (`## `, `- `, `1. `, `> `).
+ * images with alt text and a caption (Markdown's image title), uploaded audio and video, cards (an
+ * address alone on its line), the members-only divider, footnote references, and tables and
+ * footnotes' text kept as written. Markdown in, Markdown out (@tiptap/markdown); shortcuts as you
+ * type come with each node (`## `, `- `, `1. `, `> `).
  */
-export function bodyExtensions(): AnyExtension[] {
+export function bodyExtensions(options: BodyOptions = {}): AnyExtension[] {
   return [
     BodyDocument,
     StarterKit.configure({
@@ -327,6 +349,9 @@ export function bodyExtensions(): AnyExtension[] {
     }),
     TargetedLink,
     BodyImage.configure({ inline: false, allowBase64: false }),
+    Media,
+    EmbedCard.configure({ cardTitle: options.cardTitle ?? (() => null) }),
+    CardLines.configure({ onEmbedCommand: options.onEmbedCommand ?? null }),
     MembersDivider,
     TwoTildeStrike,
     MarkdownSource,

@@ -1,6 +1,7 @@
 import { DESK_API } from '../../../../../contract/constants';
 import type { NewsletterSendStatus } from '../../../../../contract/desk-api';
 import type { UploadedImage } from '../../../../../contract/images';
+import type { MediaKind } from '../../../../../contract/media';
 import type { PublishWarning } from '../../../../../contract/post-editor-fields';
 import type { PostJson, PostKind } from '../../../../../contract/posts';
 import { ApiError, apiRequest } from '../../../lib/api-client';
@@ -96,8 +97,24 @@ export const restoreRevision = (post: Pick<PostJson, 'id' | 'version'>, revision
 /** POST /api/desk/uploads's image: its id and widest size, and that copy's address. */
 export type UploadedImageJson = UploadedImage & { url: string };
 
-/** One image to POST /api/desk/uploads (multipart, field `file`). */
-export async function uploadImage(file: File): Promise<UploadedImageJson> {
+/** What POST /api/desk/uploads made of any file: its address, and a sound or video's length. */
+export interface UploadedFileJson {
+  url: string;
+  kind: 'image' | MediaKind;
+  /** Whole seconds; null for an image, or a file whose length could not be read. */
+  duration: number | null;
+}
+
+interface UploadAnswer {
+  url?: string;
+  kind?: UploadedFileJson['kind'];
+  duration?: number | null;
+  image?: UploadedImageJson;
+  error?: { code?: string; message?: string };
+}
+
+/** One file to POST /api/desk/uploads (multipart, field `file`): the server's answer. */
+async function sendUpload(file: File): Promise<UploadAnswer> {
   const form = new FormData();
   form.append('file', file);
   const response = await fetch(`${DESK_API}/uploads`, {
@@ -105,16 +122,30 @@ export async function uploadImage(file: File): Promise<UploadedImageJson> {
     credentials: 'same-origin',
     body: form,
   });
-  const payload = (await response.json().catch(() => null)) as {
-    image?: UploadedImageJson;
-    error?: { code?: string; message?: string };
-  } | null;
-  if (response.ok && payload?.image) return payload.image;
+  const payload = (await response.json().catch(() => null)) as UploadAnswer | null;
+  if (response.ok && payload) return payload;
   throw new ApiError(
     response.status,
     payload?.error?.code ?? 'http_error',
     payload?.error?.message ?? `The upload failed (${response.status}).`,
   );
+}
+
+/** One image (a feature image, a profile picture, a logo). */
+export async function uploadImage(file: File): Promise<UploadedImageJson> {
+  const { image } = await sendUpload(file);
+  if (image) return image;
+  throw new ApiError(415, 'not_an_image', `${file.name} is not an image.`);
+}
+
+/** One image, sound or video for a post's body. */
+export async function uploadFile(file: File): Promise<UploadedFileJson> {
+  const answer = await sendUpload(file);
+  if (answer.url && answer.kind) {
+    return { url: answer.url, kind: answer.kind, duration: answer.duration ?? null };
+  }
+  if (answer.image) return { url: answer.image.url, kind: 'image', duration: null };
+  throw new ApiError(500, 'http_error', 'The server did not say where the file went.');
 }
 
 export const previewUrl = (id: number) => `${posts}/${id}/preview`;

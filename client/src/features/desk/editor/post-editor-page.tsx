@@ -37,6 +37,7 @@ import { PublishActions } from './publish-actions';
 import { SchedulePanel } from './schedule-panel';
 import { SearchAndSharing } from './search-and-sharing';
 import { useDraftSync } from './use-draft-sync';
+import cardsCss from './cards-and-media.css?inline';
 import editorCss from './editor.css?inline';
 import figuresCss from './post-figures-panel.css?inline';
 
@@ -141,7 +142,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
 
   return (
     <section className="post-editor" aria-labelledby="editor-title">
-      <style>{editorCss + figuresCss}</style>
+      <style>{editorCss + cardsCss + figuresCss}</style>
       <div className="post-editor__head">
         <p className="desk__back">
           <Link to="/desk/posts">← Posts</Link>
