@@ -1,6 +1,7 @@
 import type { BookmarkNode } from '../../../contract/markdown-tree';
 import { CardPicture } from './card-picture';
 import { ExternalLink } from './external-link';
+import './card-link.css';
 import './bookmark-card.css';
 
 /** Beside the words on a wide screen (a third of the column), above them on a phone. */

@@ -3,6 +3,7 @@ import { EMBED_PROVIDERS, isAllowedPlayer, type EmbedProvider } from '../../../c
 import type { EmbedNode } from '../../../contract/markdown-tree';
 import { CardPicture } from './card-picture';
 import { ExternalLink } from './external-link';
+import './card-link.css';
 import './embed-card.css';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStaff, type Member } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { saveCardReading } from '../embeds/card-store.js';
-import { runImport } from './run-import.js';
+import { importIntoSite, TOUR_VIDEO, tourVideoReading } from '#test/card-readings';
 
 // A post with a YouTube card, a bookmark card, an episode and a clip leaves in the Ghost export
 // (the desk's download) as Ghost's embed, bookmark, audio and video cards, and imported from that
@@ -15,7 +15,7 @@ import { runImport } from './run-import.js';
 // addresses alone on their lines, and the files stored again under the same addresses.
 
 const OWNER = 'owner@example.com';
-const VIDEO = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
+const VIDEO = TOUR_VIDEO;
 const ARTICLE = 'https://example.org/a-long-read';
 const media = fileURLToPath(new URL('../../../tests/fixtures/media/', import.meta.url));
 
@@ -64,19 +64,10 @@ describe('cards and players through a Ghost export and back', () => {
     ]);
     // What was read of the two addresses, as the card reader keeps it (the tests reach no host on
     // the internet): the video's title and thumbnail, the page's title and description.
-    await saveCardReading(t.database.pool, {
-      url: VIDEO,
-      state: 'read',
-      card: {
-        kind: 'embed',
-        provider: 'youtube',
-        player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
-        title: 'A tour of the editor',
-        author: 'Ghost',
-        thumbnail: { src: thumbnail.url, width: 480, height: 360 },
-        aspect: 16 / 9,
-      },
-    });
+    await saveCardReading(
+      t.database.pool,
+      tourVideoReading({ src: thumbnail.url, width: 480, height: 360 }),
+    );
     await saveCardReading(t.database.pool, {
       url: ARTICLE,
       state: 'read',
@@ -163,19 +154,7 @@ describe('cards and players through a Ghost export and back', () => {
       env: { SITE_URL: 'https://arriving.example.org', UPLOADS_DIR: freshUploads },
     });
     try {
-      const report = await runImport(
-        { source: 'ghost', path: file, section: 'Wealth' },
-        {
-          pool: fresh.database.pool,
-          imageStore: fresh.app.imageStore,
-          config: fresh.config,
-          stripe: null,
-          mail: fresh.app.mailer,
-          schedule: fresh.app.postSchedule,
-          // The old site is on this machine's loopback address: let its files be fetched.
-          allowPrivateAddresses: true,
-        },
-      );
+      const report = await importIntoSite(fresh, file);
       expect(report.posts.created).toBe(1);
       const { rows } = await fresh.database.pool.query<{ body: string }>(
         `SELECT body FROM posts WHERE slug = 'cards-and-players'`,

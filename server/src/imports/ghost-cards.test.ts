@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { haveMigrationSamples, sample } from '#test/migration-samples';
+import { TOUR_VIDEO, tourVideoReading } from '#test/card-readings';
 import { postWhere } from '#test/source-bundle';
 import type { CardReading } from '../../../contract/embeds.js';
 import { htmlOfMarkdown } from './ghost-html.js';
@@ -17,29 +18,14 @@ import { htmlToMarkdown } from './html-to-markdown.js';
 const SITE = 'https://cohort.example';
 const fixtures = fileURLToPath(new URL('../../../tests/fixtures/imports/ghost/', import.meta.url));
 
-const VIDEO = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
+const VIDEO = TOUR_VIDEO;
 const ARTICLE = 'https://example.org/a-long-read?ref=1&page=2';
 const POST_ON_X = 'https://x.com/Ghost/status/1395670367216619520';
 const EPISODE = '/uploads/abcdefghij0123456789-725s.mp3';
 const CLIP = '/uploads/klmnopqrst0123456789-1280x720-95s.mp4';
 
 const READINGS = new Map<string, CardReading>([
-  [
-    VIDEO,
-    {
-      url: VIDEO,
-      state: 'read',
-      card: {
-        kind: 'embed',
-        provider: 'youtube',
-        player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
-        title: 'A tour of the editor',
-        author: 'Ghost',
-        thumbnail: { src: '/uploads/0123456789abcdefghij-480x360.webp', width: 480, height: 360 },
-        aspect: 16 / 9,
-      },
-    },
-  ],
+  [VIDEO, tourVideoReading()],
   [
     ARTICLE,
     {

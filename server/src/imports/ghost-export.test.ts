@@ -10,7 +10,7 @@ import { withSite, type Site } from '#test/with-site';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { htmlOfMarkdown } from './ghost-html.js';
 import { plainTextOf } from '../content/markdown-text.js';
-import { runImport } from './run-import.js';
+import { importIntoSite } from '#test/card-readings';
 
 // Leaving as a Ghost export: a site with posts (published, members-only, scheduled, a draft, a
 // deleted one), a page, topics, staff and members (a name, a note, labels, a Stripe customer, a
@@ -387,19 +387,7 @@ describe('the Ghost export', () => {
       env: { SITE_URL: 'https://arriving.example.org', UPLOADS_DIR: join(folder, 'fresh-uploads') },
     });
     try {
-      const report = await runImport(
-        { source: 'ghost', path: file, section: 'Wealth' },
-        {
-          pool: fresh.database.pool,
-          imageStore: fresh.app.imageStore,
-          config: fresh.config,
-          stripe: null,
-          mail: fresh.app.mailer,
-          schedule: fresh.app.postSchedule,
-          // The old site is on this machine's loopback address: let its images be fetched.
-          allowPrivateAddresses: true,
-        },
-      );
+      const report = await importIntoSite(fresh, file);
       expect(report.posts.created).toBe(4);
       expect(report.pages.created).toBe(1);
       expect(report.members.created).toBe(3);

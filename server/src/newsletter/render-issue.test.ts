@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TOUR_VIDEO, tourVideoReading } from '#test/card-readings';
 import { TEST_ISSUE, TEST_SITE } from '#test/newsletter-fixtures';
 import type { CardReading } from '../../../contract/embeds.js';
 import { convertMarkdownToTree } from '../content/markdown-to-tree.js';
@@ -56,26 +57,11 @@ describe('a mailed issue with tables, footnotes and strikethrough', () => {
 });
 
 describe('a mailed issue with a video, a bookmark and an episode', () => {
-  const video = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
+  const video = TOUR_VIDEO;
   const article = 'https://example.org/a-long-read';
   const episode = '/uploads/abcdefghij0123456789-725s.mp3';
   const cards = new Map<string, CardReading>([
-    [
-      video,
-      {
-        url: video,
-        state: 'read',
-        card: {
-          kind: 'embed',
-          provider: 'youtube',
-          player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
-          title: 'A tour of the editor',
-          author: 'Ghost',
-          thumbnail: { src: '/uploads/0123456789abcdefghij-480x360.webp', width: 480, height: 360 },
-          aspect: 16 / 9,
-        },
-      },
-    ],
+    [video, tourVideoReading()],
     [
       article,
       {

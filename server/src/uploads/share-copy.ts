@@ -12,7 +12,7 @@ import {
 import type { ImageStore } from './image-store.js';
 import { makeMailCopy, makeShareCopy, MAX_PIXELS } from './process-image.js';
 
-/** JPEG copies being made in this process, by store and file name: two readers at once make one. */
+/** Copies being made in this process, by store and file name: two readers at once make one. */
 const making = new WeakMap<ImageStore, Map<string, Promise<Buffer | null>>>();
 
 /** The JPEG copy a file name asks for, and how it is made from the image's widest copy. */
@@ -41,15 +41,28 @@ export async function readJpegCopy(
   name: string,
 ): Promise<{ body: Readable; length: number } | null> {
   const copy = jpegCopyOf(name);
-  if (!copy) return null;
+  return copy && readMadeCopy(store, name, copy.image, copy.make);
+}
+
+/**
+ * A copy of an image (`name`), from the store, or made now from the image's widest WebP copy by
+ * `make` and stored beside it, where the other app servers find it; two readers at once in one
+ * process make it once. Null when the image is not in the store.
+ */
+export async function readMadeCopy(
+  store: ImageStore,
+  name: string,
+  image: UploadedImage,
+  make: (widest: Sharp) => Promise<Buffer>,
+): Promise<{ body: Readable; length: number } | null> {
   const stored = await store.get(name);
   if (stored) return stored;
   const inStore = making.get(store) ?? new Map<string, Promise<Buffer | null>>();
   making.set(store, inStore);
   let made = inStore.get(name);
   if (!made) {
-    const widest = uploadUrl(copy.image.id, copy.image).slice(UPLOADS_PATH.length);
-    made = makeAndStore(store, name, widest, copy.make);
+    const widest = uploadUrl(image.id, image).slice(UPLOADS_PATH.length);
+    made = makeAndStore(store, name, widest, make);
     inStore.set(name, made);
     void made.finally(() => inStore.delete(name)).catch(() => {});
   }

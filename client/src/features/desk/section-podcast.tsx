@@ -9,11 +9,10 @@ import {
 } from '../../../../contract/podcasts';
 import type { DeskSection } from '../../../../contract/sections-api';
 import { sectionPath } from '../../../../contract/sections';
-import { uploadImage } from './editor/post-api';
+import { ImageUploadButton } from './image-upload-button';
 import type { RowReport } from './outcome';
 import { changeSection } from './sections-api';
 import { TextField, run } from './sections-parts';
-import { describeError } from './use-desk-data';
 
 /**
  * A section of articles as a podcast (contract/podcasts.ts): off, a line and a button; on, or
@@ -177,7 +176,6 @@ function CoverInput({
   onChange: (url: string) => void;
   disabled: boolean;
 }) {
-  const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const problem = failed ?? (value ? podcastCoverProblem(value) : null);
   return (
@@ -193,25 +191,13 @@ function CoverInput({
           Square, at least {MIN_COVER_SIZE}×{MIN_COVER_SIZE} pixels, as Apple Podcasts asks.
         </span>
         {!disabled && (
-          <span className="button button--outline desk__small desk-sections__upload">
-            {busy ? 'Uploading…' : value ? 'Replace' : 'Upload'}
-            <input
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/avif"
-              aria-label={value ? 'Replace the cover' : 'Upload a cover'}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = '';
-                if (!file) return;
-                setBusy(true);
-                setFailed(null);
-                uploadImage(file)
-                  .then((image) => onChange(image.url))
-                  .catch((error: unknown) => setFailed(describeError(error)))
-                  .finally(() => setBusy(false));
-              }}
-            />
-          </span>
+          <ImageUploadButton
+            replacing={Boolean(value)}
+            accept="image/jpeg,image/png,image/webp,image/avif"
+            aria-label={value ? 'Replace the cover' : 'Upload a cover'}
+            onUploaded={onChange}
+            onFailed={setFailed}
+          />
         )}
       </span>
       {problem && (

@@ -8,7 +8,7 @@ import {
   type SocialLink,
 } from '../../../../contract/site-settings';
 import { keepSiteSettings } from '../../lib/settings-store';
-import { uploadImage } from './editor/post-api';
+import { ImageUploadButton } from './image-upload-button';
 import { OutcomeLines, type Outcome } from './outcome';
 import { fieldProblems, fetchSettings, saveSettings, type IdentitySettings } from './settings-api';
 import settingsCss from './settings-page.css?inline';
@@ -504,7 +504,6 @@ function ImageInput({
   onChange,
   ...field
 }: FieldProps & { value: string | null; onChange: (value: string | null) => void }) {
-  const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const problem = failed ?? field.problem;
   return (
@@ -517,27 +516,15 @@ function ImageInput({
             <span className="desk__note">None.</span>
           )}
           <span className="button-row">
-            <span className="button button--outline desk__small desk-settings__upload">
-              {busy ? 'Uploading…' : value ? 'Replace' : 'Upload'}
-              <input
-                id={field.id}
-                type="file"
-                accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  event.target.value = '';
-                  if (!file) return;
-                  setBusy(true);
-                  setFailed(null);
-                  uploadImage(file)
-                    .then((image) => onChange(image.url))
-                    .catch((error: unknown) => setFailed(describeError(error)))
-                    .finally(() => setBusy(false));
-                }}
-              />
-            </span>
+            <ImageUploadButton
+              id={field.id}
+              replacing={Boolean(value)}
+              accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onUploaded={onChange}
+              onFailed={setFailed}
+            />
             {value && (
               <button
                 type="button"

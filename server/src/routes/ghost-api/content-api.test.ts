@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SITE, useDeskPostsSite } from '#test/desk-posts-site';
 import { GhostContentAPI, type GhostContentApi } from '#test/ghost-content-client';
+import { TOUR_VIDEO, tourVideoReading } from '#test/card-readings';
 import { saveCardReading } from '../../embeds/card-store.js';
 
 // Ghost's Content API through Ghost's own client (@tryghost/content-api) against the real app on a
@@ -358,20 +359,8 @@ describe('Ghost’s Content API', () => {
   });
 
   it('draws a card in a post’s HTML as Ghost’s embed card, with what was read of its address', async () => {
-    const video = 'https://www.youtube.com/watch?v=hmH3XMlms8E';
-    await saveCardReading(t.database.pool, {
-      url: video,
-      state: 'read',
-      card: {
-        kind: 'embed',
-        provider: 'youtube',
-        player: 'https://www.youtube-nocookie.com/embed/hmH3XMlms8E?autoplay=1',
-        title: 'A tour of the editor',
-        author: 'Ghost',
-        thumbnail: null,
-        aspect: 16 / 9,
-      },
-    });
+    const video = TOUR_VIDEO;
+    await saveCardReading(t.database.pool, tourVideoReading(null));
     await published({ slug: 'a-video', title: 'A video', body: `Watch this.\n\n${video}\n` });
     const post = (await api.posts.read({ slug: 'a-video' }, { formats: 'html' })) as GhostPostLike;
     expect(post.html).toContain(
