@@ -38,6 +38,7 @@ test.describe('without a connection', () => {
     page,
     mailbox,
   }) => {
+    test.slow(); // two tabs, offline and back, in the full browser: over 30 s beside other work
     const draft = await signInWithArticle(
       page,
       mailbox,

@@ -124,6 +124,7 @@ test('an owner prices the monthly plan, moves its members to the new price, and 
   mailbox,
   stripe,
 }) => {
+  test.slow(); // an owner's and several readers' journeys, one after another
   if (!stripe) throw new Error('payments are on in this file');
   // A member at $1 a month, with an account.
   const subscriber = await browser.newPage();
