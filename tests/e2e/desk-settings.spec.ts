@@ -81,6 +81,7 @@ for (const run of RUNS) {
     mailbox,
     browser,
   }, testInfo) => {
+    test.slow(); // every setting, its preview, a save, then a reader's pages, feed and mail
     await page.setViewportSize({ width: run.width, height: run.height });
     await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
     const article = await publishPost(
