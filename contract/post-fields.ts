@@ -17,6 +17,8 @@ import { parseUploadUrl } from './images.js';
 import { readBySchema } from './schema-problems.js';
 import { MAX_TAGS, topicSlug } from './topics.js';
 import { MAX_POST_AUTHORS } from './authors.js';
+import { POST_VISIBILITIES } from './reading.js';
+import { MAX_TIERS } from './tiers.js';
 import { MAX_SECTION_NAME } from './section-rules.js';
 
 // The front matter of each kind of content file (content/FORMAT.md), which is also each kind of
@@ -297,7 +299,15 @@ export const postCommonSchema = Type.Object(
     title: lineField(200),
     /** Markdown (content/FORMAT.md's body rules), empty for kinds without a body. */
     body: stringField(MAX_BODY_CHARS),
-    visibility: Type.Enum(['public', 'members'], { errorMessage: 'must be public or members' }),
+    visibility: oneOfField(POST_VISIBILITIES),
+    /** With visibility `tiers`, the tiers' slugs (contract/reading.ts); else left out or empty. */
+    tiers: Type.Array(slugField(), {
+      maxItems: MAX_TIERS,
+      errorMessage: {
+        type: "must be a list of tiers' slugs",
+        maxItems: `must name at most ${MAX_TIERS}`,
+      },
+    }),
     /**
      * An image uploaded here, by the rule for images in the body: any other path could be `/\host`
      * (which browsers read as `//host`) or one of the site's own addresses.

@@ -1,3 +1,4 @@
+import type { PostVisibility } from './reading.js';
 import { articleCategories } from './content-types.js';
 import { SERVER_PATHS } from './constants.js';
 import { NEWSLETTER_PATHS } from './newsletters.js';
@@ -48,8 +49,7 @@ export const KINDS_NEEDING_BODY: readonly PostKind[] = ['article', 'page', 'news
 export const POST_STATUSES = ['draft', 'scheduled', 'published'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
-export const POST_VISIBILITIES = ['public', 'members'] as const;
-export type PostVisibility = (typeof POST_VISIBILITIES)[number];
+export { POST_VISIBILITIES, type PostVisibility } from './reading.js';
 
 /** A post as the desk's API and the import and export see it. */
 export interface PostJson {
@@ -59,6 +59,11 @@ export interface PostJson {
   title: string;
   status: PostStatus;
   visibility: PostVisibility;
+  /**
+   * With visibility `tiers`: the slugs of the tiers whose members may read it; else empty. The
+   * server always sends it; a post sent without it keeps its tiers.
+   */
+  tiers?: string[];
   /** ISO date-time; for a scheduled post, when it goes live. */
   publishedAt: string | null;
   /** Markdown; empty for kinds without a body. */

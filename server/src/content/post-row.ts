@@ -16,6 +16,8 @@ export interface PostRow {
   slug: string;
   status: PostStatus;
   visibility: PostVisibility;
+  /** With visibility `tiers`: its tiers' slugs, in the tiers' order (else empty). */
+  tiers: string[];
   title: string;
   fields: Record<string, unknown>;
   body: string;
@@ -46,6 +48,8 @@ export interface PostRow {
 export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
   "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
   "updatedAt", "submittedAt",
+  ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY("tierIds")
+    ORDER BY t."position", t."id") AS "tiers",
   ARRAY(SELECT (SELECT ap."slug" FROM "author_profiles" ap WHERE ap."id" = pa."authorId")
     FROM "post_authors" pa WHERE pa."postId" = "id" ORDER BY pa."position") AS "authors",
   (SELECT s."slug" FROM "sections" s
@@ -80,6 +84,7 @@ export function postJson(row: PostRow): PostJson {
     title: row.title,
     status: row.status,
     visibility: row.visibility,
+    tiers: row.tiers,
     publishedAt: row.publishedAt?.toISOString() ?? null,
     body: row.body,
     featureImage: row.featureImage,

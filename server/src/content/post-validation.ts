@@ -6,6 +6,7 @@ import {
   pageSlugProblem,
   type PostKind,
 } from '../../../contract/posts.js';
+import type { PostVisibility } from '../../../contract/reading.js';
 import {
   MIN_LIVE_BOYCOTT_UPDATES,
   postCommonSchema,
@@ -122,7 +123,7 @@ export interface Candidate {
   slug: string;
   title: string;
   body: string;
-  visibility: 'public' | 'members';
+  visibility: PostVisibility;
   featureImage: string | null;
   featureImageAlt: string | null;
   seoTitle: string | null;

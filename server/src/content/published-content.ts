@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
 import { splitAtDivider } from '../../../contract/posts.js';
+import { isRestricted, type ReadingRule } from '../../../contract/reading.js';
 import type { Author } from '../../../contract/authors.js';
 import { readCardReadings } from '../embeds/card-store.js';
 import { convertMarkdownToTree, type CardReadings } from './markdown-to-tree.js';
@@ -12,9 +13,11 @@ export interface PublishedPost {
   row: PostRow;
   /** The whole body, the divider left out; null when there is no text. */
   body: MarkdownTree | null;
+  /** Who may read the whole body (contract/reading.ts). */
+  rule: ReadingRule;
   /**
-   * A members-only post's: what visitors and non-members read (the body up to the divider, else
-   * nothing). Absent for a public post.
+   * A restricted post's (any visibility but `public`): what readers the rule keeps out read (the
+   * body up to the divider, else nothing). Absent for a public post.
    */
   teaser?: MarkdownTree;
   /** Who wrote it, in byline order (post_authors); empty: credited to nobody. */
@@ -92,6 +95,7 @@ function parseBody(row: PostRow, trees: TreeCache): Omit<PublishedPost, 'authors
   const { before, after } = splitAtDivider(row.body);
   const whole = after === null ? before : `${before}\n\n${after}`;
   const body = whole.trim() === '' ? null : trees.tree(whole);
-  if (row.visibility !== 'members') return { row, body };
-  return { row, body, teaser: trees.tree(after === null ? '' : before) };
+  const rule: ReadingRule = { visibility: row.visibility, tiers: row.tiers };
+  if (!isRestricted(rule)) return { row, rule, body };
+  return { row, rule, body, teaser: trees.tree(after === null ? '' : before) };
 }

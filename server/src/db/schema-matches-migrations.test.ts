@@ -103,8 +103,10 @@ function expectedDefault(field: DmmfField, model: DmmfModel, datamodel: Datamode
     const enumDef = datamodel.enums.find((e) => e.name === field.type);
     return `'${String(value)}'::${quoteIdent(enumDef?.dbName ?? field.type)}`;
   }
-  // An empty list, as Prisma writes `@default([])` for a list of text.
-  if (Array.isArray(value) && value.length === 0) return 'ARRAY[]::text[]';
+  // An empty list, as Prisma writes `@default([])` for a list of text or of integers.
+  if (Array.isArray(value) && value.length === 0) {
+    return `ARRAY[]::${field.type === 'Int' ? 'integer' : 'text'}[]`;
+  }
   if (typeof value === 'string') return `'${value}'::${field.type === 'Json' ? 'jsonb' : 'text'}`;
   return String(value);
 }

@@ -25,6 +25,8 @@ export interface MembershipState {
   plan: 'one-time' | 'subscription';
   status: string;
   expiresAt: Date;
+  /** The slug of the tier it gives access to (contract/tiers.ts), where the reading has it. */
+  tier?: string;
 }
 
 export function isMembershipActive(membership: MembershipState | null, now = new Date()): boolean {

@@ -22,6 +22,7 @@ interface SessionUserSqlRow {
   plan: 'one-time' | 'subscription' | null;
   status: string | null;
   expiresAt: Date | null;
+  tier: string | null;
 }
 
 /**
@@ -55,6 +56,7 @@ export async function findSessionUser(
             plan: row.plan,
             status: row.status,
             expiresAt: row.expiresAt,
+            tier: row.tier ?? undefined,
           }
         : null,
   };

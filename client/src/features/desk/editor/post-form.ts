@@ -6,6 +6,7 @@ import {
   postPath,
   type PostJson,
   type PostKind,
+  type PostVisibility,
 } from '../../../../../contract/posts';
 
 /** What the editor edits: a post's columns and its kind's fields (contract/post-fields.ts). */
@@ -13,7 +14,7 @@ export interface PostForm {
   title: string;
   slug: string;
   body: string;
-  visibility: 'public' | 'members';
+  visibility: PostVisibility;
   featureImage: string;
   featureImageAlt: string;
   seoTitle: string;
