@@ -45,6 +45,7 @@ describe('deriving access from the ledger', () => {
       plan: 'one-time',
       status: 'active',
       expiresAt: at(375),
+      tierId: 1,
     });
   });
 
@@ -64,6 +65,7 @@ describe('deriving access from the ledger', () => {
       plan: 'subscription',
       status: 'active',
       expiresAt: at(730),
+      tierId: 1,
     });
     const ended = deriveMembership(entries, [{ id: 'sub_1', status: 'canceled' }], options(400));
     expect(ended?.status).toBe('canceled');
@@ -83,6 +85,7 @@ describe('deriving access from the ledger', () => {
       plan: 'subscription',
       status: 'past_due',
       expiresAt: at(372),
+      tierId: 1,
     });
     const after = deriveMembership(entries, subscriptions, options(380));
     expect(after?.expiresAt).toEqual(at(372));
@@ -121,5 +124,21 @@ describe('deriving access from the ledger', () => {
       ['in_1', at(100), at(465)],
       ['pi_1', at(465), at(730)],
     ]);
+  });
+
+  it('is of the tier of the period that covers now, the one paid last, and keeps it after', () => {
+    const supporter = { ...invoice('in_1', 'sub_1', 0), tierId: 1 };
+    // A move up on day 100: the new tier's period starts then, paid after the first.
+    const founder = { ...invoice('in_2', 'sub_1', 100), tierId: 2 };
+    const live = [{ id: 'sub_1', status: 'active' }];
+    expect(deriveMembership([supporter], live, options(50))?.tierId).toBe(1);
+    expect(deriveMembership([supporter, founder], live, options(150))?.tierId).toBe(2);
+    expect(deriveMembership([supporter, founder], live, options(50))?.tierId).toBe(1);
+    // Over: the tier of the last period that counted.
+    const over = deriveMembership([supporter, founder], live, options(600));
+    expect(over?.expiresAt).toEqual(at(465));
+    expect(over?.tierId).toBe(2);
+    // A ledger from before tiers names none: the first tier.
+    expect(deriveMembership([oneTime('pi_1', 0)], [], options(10))?.tierId).toBe(1);
   });
 });

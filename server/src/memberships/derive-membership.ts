@@ -20,6 +20,8 @@ export interface LedgerEntry {
    */
   days: number | null;
   state: EntitlementState;
+  /** The tier this period is access to (`tiers`); a ledger from before tiers has only the first. */
+  tierId?: number;
 }
 
 export interface LedgerSubscription {
@@ -33,7 +35,12 @@ export interface DerivedMembership {
   plan: 'one-time' | 'subscription';
   status: string;
   expiresAt: Date;
+  /** The tier it gives access to now: see `tierOf`. */
+  tierId: number;
 }
+
+/** The first tier (the membership sold before tiers): an entry that names none is for it. */
+export const FIRST_TIER_ID = 1;
 
 export interface Coverage {
   entryId: string;
@@ -226,6 +233,7 @@ export function deriveMembership(
       plan: live ? 'subscription' : 'one-time',
       status: pastDue && !paidNow ? 'past_due' : (live?.status ?? 'active'),
       expiresAt: new Date(current.end),
+      tierId: tierOf(entries, coverage, now),
     };
   }
   const last = runs.filter((run) => run.end <= now).at(-1);
@@ -237,5 +245,25 @@ export function deriveMembership(
     // Nothing ever counted (every payment taken back): the latest payment's date, so the row
     // reads the same however often, and whenever, the ledger is recomputed.
     expiresAt: new Date(last?.end ?? latest?.paidAt.getTime() ?? now),
+    tierId: tierOf(entries, coverage, now),
   };
+}
+
+/**
+ * The tier a membership is of at `now`: the tier of the period that covers it (of several, the
+ * one paid last: a move to another tier is the newest payment); between periods (a past-due
+ * grace) or after them, the tier of the last period that covered any time; with nothing counted,
+ * the latest payment's.
+ */
+function tierOf(entries: readonly LedgerEntry[], coverage: readonly Coverage[], now: number) {
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const paidLast = (a: Coverage, b: Coverage) =>
+    (byId.get(b.entryId)?.paidAt.getTime() ?? 0) - (byId.get(a.entryId)?.paidAt.getTime() ?? 0);
+  const covering = coverage
+    .filter((c) => c.start.getTime() <= now && now < c.end.getTime())
+    .sort(paidLast)[0];
+  const before = coverage.filter((c) => c.start.getTime() <= now).at(-1);
+  const latest = [...entries].sort((a, b) => b.paidAt.getTime() - a.paidAt.getTime())[0];
+  const entry = byId.get((covering ?? before)?.entryId ?? '') ?? latest;
+  return entry?.tierId ?? FIRST_TIER_ID;
 }

@@ -368,10 +368,12 @@ export async function recomputeMembership(
     LedgerEntry & { kind: 'entry' | 'subscription'; status: string; endedAt: Date | null }
   >(
     `SELECT 'entry' AS kind, id, source::text, "subscriptionId", "paidAt", "periodStart",
-            "periodEnd", days, state::text, NULL AS status, NULL::timestamptz AS "endedAt"
+            "periodEnd", days, state::text, NULL AS status, NULL::timestamptz AS "endedAt",
+            "tierId"
      FROM entitlements WHERE "userId" = $1
      UNION ALL
-     SELECT 'subscription', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, status, "endedAt"
+     SELECT 'subscription', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, status, "endedAt",
+            NULL
      FROM subscriptions WHERE "userId" = $1`,
     [userId],
   );
@@ -386,11 +388,12 @@ export async function recomputeMembership(
     return;
   }
   await tx.query(
-    `INSERT INTO memberships ("userId", plan, status, "expiresAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, now())
+    `INSERT INTO memberships ("userId", plan, status, "expiresAt", "tierId", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, now())
      ON CONFLICT ("userId") DO UPDATE SET plan = EXCLUDED.plan, status = EXCLUDED.status,
-                                          "expiresAt" = EXCLUDED."expiresAt", "updatedAt" = now()`,
-    [userId, derived.plan, derived.status, derived.expiresAt],
+                                          "expiresAt" = EXCLUDED."expiresAt",
+                                          "tierId" = EXCLUDED."tierId", "updatedAt" = now()`,
+    [userId, derived.plan, derived.status, derived.expiresAt, derived.tierId],
   );
 }
 

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { PLAN_IDS, PLAN_SHAPES, type PlanId } from '../../../contract/plan-rules.js';
 import type { DeskPlan, Plan } from '../../../contract/plans-api.js';
 import { DomainError } from '../domain-error.js';
+import { FIRST_TIER_ID } from './derive-membership.js';
 
 /**
  * The plans on sale (docs/decisions/0022-plans.md): rows in `plans`, made at the first start from
@@ -32,14 +33,18 @@ export interface PlanDefaults {
   yearlyPriceId: string | null;
 }
 
-/** Makes the plans that do not exist yet, from the first start's settings; changes none. */
+/**
+ * Makes the first tier's plans that do not exist yet, from the first start's settings; changes
+ * none.
+ */
 export async function ensurePlans(pool: Pick<pg.Pool, 'query'>, defaults: PlanDefaults) {
   await pool.query(
-    `INSERT INTO "plans" ("id", "enabled", "amountCents", "currency", "stripePriceId", "updatedAt")
-     VALUES ('early-access', true, $1, $3, NULL, now()),
-            ('monthly', true, $2, $3, NULL, now()),
-            ('yearly', true, $1, $3, $4, now())
-     ON CONFLICT ("id") DO NOTHING`,
+    `INSERT INTO "plans" ("tierId", "id", "enabled", "amountCents", "currency", "stripePriceId",
+                          "updatedAt")
+     VALUES (${FIRST_TIER_ID}, 'early-access', true, $1, $3, NULL, now()),
+            (${FIRST_TIER_ID}, 'monthly', true, $2, $3, NULL, now()),
+            (${FIRST_TIER_ID}, 'yearly', true, $1, $3, $4, now())
+     ON CONFLICT ("tierId", "id") DO NOTHING`,
     [defaults.yearCents, defaults.monthCents, defaults.currency, defaults.yearlyPriceId],
   );
 }
@@ -49,10 +54,15 @@ export const PLAN_ORDER = `array_position(ARRAY['early-access', 'monthly', 'year
 export const PLAN_COLUMNS = `"id", "enabled", "amountCents", "currency", "stripePriceId", "trialDays",
                  "trialNeedsCard", "updatedAt"`;
 
-export async function readPlans(pool: Pick<pg.Pool, 'query'>): Promise<PlanRow[]> {
+/** A tier's plans (the first tier's unless it says), in the order they are shown. */
+export async function readPlans(
+  pool: Pick<pg.Pool, 'query'>,
+  tierId = FIRST_TIER_ID,
+): Promise<PlanRow[]> {
   const { rows } = await pool.query<PlanRow>(
-    `SELECT ${PLAN_COLUMNS} FROM "plans" WHERE "id" = ANY($1) ORDER BY ${PLAN_ORDER}`,
-    [PLAN_IDS],
+    `SELECT ${PLAN_COLUMNS} FROM "plans" WHERE "id" = ANY($1) AND "tierId" = $2
+      ORDER BY ${PLAN_ORDER}`,
+    [PLAN_IDS, tierId],
   );
   return rows;
 }
