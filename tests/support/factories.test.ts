@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_DATA_PATH } from '../../contract/site-data.js';
-import { buildComment, buildIntegration, buildMember, buildPost } from './factories.js';
+import { buildComment, buildIntegration, buildMember, buildPost, buildTier } from './factories.js';
 import { withSite, type Site } from './with-site.js';
 
 // The factories the server tests make their members, posts, comments and integrations with: each
@@ -74,6 +74,19 @@ describe('test factories', () => {
     expect(entitlements).toEqual([
       { source: 'one_time', state: 'active', amountCents: site.config.membership.priceCents },
     ]);
+  });
+
+  it('seeds a member of a tier it made, whose membership the ledger derives as of that tier', async () => {
+    const founder = await buildTier(site, { slug: `founder-${Date.now()}` });
+    const member = await buildMember(site, { tier: founder.slug });
+    const membership = await site.database.prisma.membership.findUnique({
+      where: { userId: member.userId },
+      select: { tier: { select: { slug: true } }, status: true },
+    });
+    expect(membership).toEqual({ tier: { slug: founder.slug }, status: 'active' });
+    const plans = await site.database.prisma.plan.findMany({ where: { tierId: founder.id } });
+    expect(plans.map((plan) => plan.id).sort()).toEqual(['early-access', 'monthly', 'yearly']);
+    await expect(buildMember(site, { tier: 'no-such-tier' })).rejects.toThrow(/no "no-such-tier"/);
   });
 
   it('seeds an account whose password signs it in from another browser', async () => {

@@ -7,6 +7,7 @@ import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import { staffRoleOf, type StaffRole } from '../../server/src/staff/staff.js';
 import { applyPaymentFacts } from '../../server/src/stripe/apply-payment-facts.js';
+import { recomputeMembership } from '../../server/src/memberships/ledger.js';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 import { createSessionTokens } from '../../server/src/sessions/session-token.js';
 import { TEST_SESSION_SECRET, type TestApp } from './test-app.js';
@@ -80,10 +81,10 @@ async function staffAddress(t: SeedingSite, role: StaffRole, email?: string): Pr
  * membership row is what the ledger derives. It has no object at the fake Stripe: tests of what
  * Stripe does with a payment pay through the fake Stripe instead.
  */
-async function payForAYear(t: SeedingSite, userId: string): Promise<void> {
+async function payForAYear(t: SeedingSite, userId: string, tier?: string): Promise<void> {
   const now = new Date();
-  await withTransaction(t.database.pool, (tx) =>
-    applyPaymentFacts(
+  await withTransaction(t.database.pool, async (tx) => {
+    await applyPaymentFacts(
       tx,
       [
         {
@@ -101,8 +102,17 @@ async function payForAYear(t: SeedingSite, userId: string): Promise<void> {
         },
       ],
       { graceDays: t.config.membership.graceDays },
-    ),
-  );
+    );
+    if (tier === undefined) return;
+    // The year is for the tier named: its period moved to that tier, the membership derived anew.
+    const { rowCount } = await tx.query(
+      `UPDATE entitlements SET "tierId" = (SELECT id FROM tiers WHERE slug = $2)
+        WHERE "userId" = $1 AND EXISTS (SELECT 1 FROM tiers WHERE slug = $2)`,
+      [userId, tier],
+    );
+    if (rowCount === 0) throw new Error(`There is no "${tier}" tier: make it with buildTier`);
+    await recomputeMembership(tx, userId, t.config.membership.graceDays);
+  });
 }
 
 interface SignIn {
@@ -154,6 +164,10 @@ export async function buildMember(
     role?: StaffRole;
     /** A year paid once, on the ledger. */
     paid?: boolean;
+    /** The slug of the tier the year paid is for (`buildTier` makes one); the first tier if not. */
+    tier?: string;
+    /** No proven address (a registered reader who never followed the mailed link). */
+    unproven?: boolean;
     /** A password to sign in with (else none: the account signs in by mailed link only). */
     password?: string;
     /** The name the account shows (on its comments, as an author). */
@@ -167,11 +181,11 @@ export async function buildMember(
   const passwordHash = overrides.password ? await getPasswordHash(overrides.password) : null;
   await t.database.pool.query(
     `INSERT INTO users (id, email, name, "passwordHash", "emailVerifiedAt", "sessionVersion", "updatedAt")
-     VALUES ($1, $2, $3, $4, now(), 1, now())`,
-    [userId, email, overrides.name ?? null, passwordHash],
+     VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN NULL ELSE now() END, 1, now())`,
+    [userId, email, overrides.name ?? null, passwordHash, overrides.unproven === true],
   );
   const session = await signIn(t, userId, overrides);
-  if (overrides.paid) await payForAYear(t, userId);
+  if (overrides.paid || overrides.tier) await payForAYear(t, userId, overrides.tier);
   return { userId, email, ...session, role: staffRoleOf(t.config.staff, email) ?? null };
 }
 
@@ -373,4 +387,42 @@ export async function buildIntegration(
     201,
   );
   return integration;
+}
+
+/** A tier made by `buildTier`. */
+export interface BuiltTier {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+/**
+ * A tier beside the first, with its three plans (a year paid once, monthly and yearly), after the
+ * tiers there are: `await buildTier(t, { slug: 'founder' })`. Written straight to the database;
+ * how an owner makes one is tested in the desk's tier tests.
+ */
+export async function buildTier(
+  t: SeedingSite,
+  overrides: { slug?: string; name?: string; visible?: boolean; cents?: number } = {},
+): Promise<BuiltTier> {
+  const slug = overrides.slug ?? `tier-${next()}`;
+  const name = overrides.name ?? slug.charAt(0).toUpperCase() + slug.slice(1).replaceAll('-', ' ');
+  const cents = overrides.cents ?? t.config.membership.priceCents * 2;
+  return withTransaction(t.database.pool, async (tx) => {
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO tiers (slug, name, visible, position, "updatedAt")
+       VALUES ($1, $2, $3, (SELECT coalesce(max(position), -1) + 1 FROM tiers), now())
+       RETURNING id`,
+      [slug, name, overrides.visible ?? true],
+    );
+    const id = rows[0]?.id;
+    if (id === undefined) throw new Error('INSERT … RETURNING gave no row');
+    await tx.query(
+      `INSERT INTO plans ("tierId", id, enabled, "amountCents", currency, "updatedAt")
+       VALUES ($1, 'early-access', true, $2, $4, now()), ($1, 'monthly', true, $3, $4, now()),
+              ($1, 'yearly', true, $2, $4, now())`,
+      [id, cents, Math.max(50, Math.round(cents / 10)), t.config.membership.currency],
+    );
+    return { id, slug, name };
+  });
 }
