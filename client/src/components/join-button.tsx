@@ -33,6 +33,11 @@ export function JoinButton({
   plan?: SubscriptionPlanId;
   /** An offer's code, redeemed at Checkout. */
   offer?: string;
+  /**
+   * The tiers' slugs to offer (a post's page offers those that unlock it: contract/reading.ts);
+   * every visible tier when left out.
+   */
+  tiers?: readonly string[];
 }) {
   const config = useSiteConfig();
   const navigate = useNavigate();
