@@ -1,15 +1,8 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { markdownMarkup } from '../test-support/markdown-markup';
 import type { BookmarkNode } from '../../../contract/markdown-tree';
-import { StaticRouter } from '../lib/router';
-import { MarkdownContent } from './markdown-content';
 
-const render = (bookmark: BookmarkNode) =>
-  renderToStaticMarkup(
-    <StaticRouter location="/">
-      <MarkdownContent blocks={[bookmark]} />
-    </StaticRouter>,
-  );
+const render = (bookmark: BookmarkNode) => markdownMarkup([bookmark]);
 
 describe('a bookmark card', () => {
   it('is one link to the page holding its title, description, site and stored image', () => {

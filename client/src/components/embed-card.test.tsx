@@ -1,16 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { markdownMarkup } from '../test-support/markdown-markup';
 import type { EmbedNode } from '../../../contract/markdown-tree';
-import { StaticRouter } from '../lib/router';
 import { EmbedFrame } from './embed-card';
-import { MarkdownContent } from './markdown-content';
 
-const render = (embed: EmbedNode) =>
-  renderToStaticMarkup(
-    <StaticRouter location="/">
-      <MarkdownContent blocks={[embed]} />
-    </StaticRouter>,
-  );
+const render = (embed: EmbedNode) => markdownMarkup([embed]);
 
 const VIDEO: EmbedNode = {
   type: 'embed',

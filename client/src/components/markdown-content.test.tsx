@@ -1,15 +1,8 @@
-import { renderToStaticMarkup } from 'react-dom/server';
-import { StaticRouter } from '../lib/router';
 import { describe, expect, it } from 'vitest';
+import { markdownMarkup } from '../test-support/markdown-markup';
 import type { BlockNode } from '../../../contract/markdown-tree';
-import { MarkdownContent } from './markdown-content';
 
-const render = (blocks: BlockNode[]) =>
-  renderToStaticMarkup(
-    <StaticRouter location="/">
-      <MarkdownContent blocks={blocks} />
-    </StaticRouter>,
-  );
+const render = (blocks: BlockNode[]) => markdownMarkup(blocks);
 
 describe('drawing a Markdown body', () => {
   it('draws an uploaded image as a lazy figure with its size, AVIF and WebP sources in every width, and its caption', () => {

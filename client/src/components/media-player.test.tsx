@@ -1,15 +1,8 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { markdownMarkup } from '../test-support/markdown-markup';
 import type { MediaNode } from '../../../contract/markdown-tree';
-import { StaticRouter } from '../lib/router';
-import { MarkdownContent } from './markdown-content';
 
-const render = (media: MediaNode) =>
-  renderToStaticMarkup(
-    <StaticRouter location="/">
-      <MarkdownContent blocks={[media]} />
-    </StaticRouter>,
-  );
+const render = (media: MediaNode) => markdownMarkup([media]);
 
 const EPISODE: MediaNode = {
   type: 'audio',

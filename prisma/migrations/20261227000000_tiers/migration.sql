@@ -68,29 +68,19 @@ ALTER TABLE "posts" ADD CONSTRAINT "posts_visibility_check" CHECK (
 );
 
 -- The session's user with the slug of their membership's tier: who a reader is, in one round trip.
+-- A plain SQL function now (the planner can fold it into the caller's query).
 DROP FUNCTION "cohort_session_user"(UUID, UUID);
 
 CREATE FUNCTION "cohort_session_user"("p_user" UUID, "p_session" UUID)
-RETURNS TABLE (
-    "id" UUID,
-    "email" TEXT,
-    "emailVerified" BOOLEAN,
-    "sessionVersion" INTEGER,
-    "plan" TEXT,
-    "status" TEXT,
-    "expiresAt" TIMESTAMPTZ,
-    "tier" TEXT,
-    "sessionSeenAt" TIMESTAMPTZ
-)
-LANGUAGE plpgsql STABLE AS $$
-BEGIN
-    RETURN QUERY
-    SELECT u."id", u."email", u."emailVerifiedAt" IS NOT NULL, u."sessionVersion", m."plan"::TEXT,
-           m."status", m."expiresAt", t."slug", s."lastSeenAt"
-    FROM "users" u
-    LEFT JOIN "memberships" m ON m."userId" = u."id"
-    LEFT JOIN "tiers" t ON t."id" = m."tierId"
-    LEFT JOIN "sessions" s ON s."id" = "p_session" AND s."userId" = u."id"
-    WHERE u."id" = "p_user";
-END
+RETURNS TABLE ("id" UUID, "email" TEXT, "emailVerified" BOOLEAN, "sessionVersion" INTEGER,
+               "plan" TEXT, "status" TEXT, "expiresAt" TIMESTAMPTZ, "tier" TEXT,
+               "sessionSeenAt" TIMESTAMPTZ)
+LANGUAGE sql STABLE AS $$
+    SELECT u."id", u."email", u."emailVerifiedAt" IS NOT NULL, u."sessionVersion",
+           m."plan"::TEXT, m."status", m."expiresAt", t."slug", s."lastSeenAt"
+      FROM "users" u
+      LEFT JOIN "memberships" m ON m."userId" = u."id"
+      LEFT JOIN "tiers" t ON t."id" = m."tierId"
+      LEFT JOIN "sessions" s ON s."id" = "p_session" AND s."userId" = u."id"
+     WHERE u."id" = "p_user"
 $$;
