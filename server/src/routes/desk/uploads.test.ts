@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember } from '#test/factories';
 import { gradientPhoto } from '#test/test-photos';
+import { uploadToDesk } from '#test/desk-uploads';
 import { withSite, type Site } from '#test/with-site';
 import {
   formatsOf,
@@ -42,15 +43,7 @@ describe('image uploads', () => {
   const upload = (
     bytes: Buffer,
     { name = 'photo.jpg', type = 'image/jpeg', cookie = writerCookie, field = 'file' } = {},
-  ) => {
-    const form = new FormData();
-    form.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
-    return fetch(`${base}/api/desk/uploads`, {
-      method: 'POST',
-      headers: cookie ? { cookie } : {},
-      body: form,
-    });
-  };
+  ) => uploadToDesk(base, cookie, { bytes, name, type, field });
   const files = async () => (await readdir(uploadsDir)).filter((name) => !name.startsWith('.'));
   const imageRows = async () =>
     (await t.database.pool.query<{ id: string }>('SELECT "id" FROM "images"')).rows.length;
@@ -195,18 +188,12 @@ describe('image uploads', () => {
     });
 
     // Chunked, with no Content-Length: the reader stops at the limit.
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(big)], { type: 'image/jpeg' }), 'big.jpg');
-    const encoded = new Response(form);
-    const streamed = await fetch(`${base}/api/desk/uploads`, {
-      method: 'POST',
-      headers: {
-        cookie: writerCookie,
-        'content-type': encoded.headers.get('content-type') ?? '',
-      },
-      body: encoded.body,
-      duplex: 'half',
-    } as RequestInit);
+    const streamed = await uploadToDesk(
+      base,
+      writerCookie,
+      { bytes: big, name: 'big.jpg', type: 'image/jpeg' },
+      { streamed: true },
+    );
     expect(streamed.status).toBe(413);
     expect(await imageRows()).toBe(before);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember, buildPost, type Member } from '#test/factories';
+import { uploadToDesk } from '#test/desk-uploads';
 import { withSite, type Site } from '#test/with-site';
 import { parseMediaUrl } from '../../../../contract/media.js';
 import { makeFeedToken } from '../../podcasts/feed-tokens.js';
@@ -28,11 +29,7 @@ describe('audio and video uploads', () => {
   const upload = (
     bytes: Uint8Array,
     { name = 'episode.mp3', type = 'audio/mpeg', cookie = writer.cookie } = {},
-  ) => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-    return fetch(`${base}/api/desk/uploads`, { method: 'POST', headers: { cookie }, body: form });
-  };
+  ) => uploadToDesk(base, cookie, { bytes, name, type });
   /** An upload the test needs to have been taken: its answer's media. */
   const uploaded = async (bytes: Uint8Array, name = 'episode.mp3') => {
     const response = await upload(bytes, { name });
@@ -212,18 +209,12 @@ describe('audio and video uploads', () => {
       error: { code: 'file_too_large', message: 'Upload an audio file of at most 1 MB.' },
     });
 
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(big)], { type: 'audio/mpeg' }), 'big.mp3');
-    const encoded = new Response(form);
-    const streamed = await fetch(`${base}/api/desk/uploads`, {
-      method: 'POST',
-      headers: {
-        cookie: writer.cookie,
-        'content-type': encoded.headers.get('content-type') ?? '',
-      },
-      body: encoded.body,
-      duplex: 'half',
-    } as RequestInit);
+    const streamed = await uploadToDesk(
+      base,
+      writer.cookie,
+      { bytes: big, name: 'big.mp3', type: 'audio/mpeg' },
+      { streamed: true },
+    );
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { code: 'file_too_large' } });
     expect(await files()).toEqual(before);
