@@ -106,17 +106,21 @@ async function readEmbed(
   }
 }
 
-async function readOEmbed(request: string, reading: Reading): Promise<OEmbedAnswer> {
-  const answer = await readOutbound(
-    request,
+/** An oEmbed answer or a page: at most PAGE_MAX_BYTES of it, refused or cut past that. */
+const readText = (url: string, accept: string, overLimit: 'refuse' | 'cut', reading: Reading) =>
+  readOutbound(
+    url,
     {
-      accept: 'application/json',
+      accept,
       maxBytes: PAGE_MAX_BYTES,
-      overLimit: 'refuse',
+      overLimit,
       ...(reading.signal && { signal: reading.signal }),
     },
     reading.outbound,
   );
+
+async function readOEmbed(request: string, reading: Reading): Promise<OEmbedAnswer> {
+  const answer = await readText(request, 'application/json', 'refuse', reading);
   let json: unknown;
   try {
     json = JSON.parse(answer.body.toString('utf8'));
@@ -166,15 +170,11 @@ interface Page {
 }
 
 async function readPage(url: string, reading: Reading): Promise<Page> {
-  const answer = await readOutbound(
+  const answer = await readText(
     url,
-    {
-      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-      maxBytes: PAGE_MAX_BYTES,
-      overLimit: 'cut',
-      ...(reading.signal && { signal: reading.signal }),
-    },
-    reading.outbound,
+    'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+    'cut',
+    reading,
   );
   if (
     answer.type !== '' &&
