@@ -53,6 +53,7 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
       'plans',
       'proven-addresses',
       'seats',
+      'tiers',
     ],
   },
   { name: 'plain', site: SITES.plain },

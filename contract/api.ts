@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_PASSWORD_LENGTH } from './account-rules.js';
 import { PlanSchema } from './plans-api.js';
+import { PublicTierSchema } from './tiers.js';
 
 /**
  * What the client and the server agree on for the HTTP API (docs/decisions/0010), as TypeBox
@@ -41,8 +42,16 @@ export const SiteConfigSchema = Type.Object({
   /** A year's price: the one-time year's, or the yearly plan's when that one is not sold. */
   priceCents: Type.Integer(),
   currency: Type.String(),
-  /** The plans on sale (docs/decisions/0022-plans.md); none while payments are off. */
+  /**
+   * The first tier's plans on sale (docs/decisions/0022-plans.md), as before tiers; none while
+   * payments are off.
+   */
   plans: Type.Array(PlanSchema),
+  /**
+   * The visible tiers, in their order, each with its prices (contract/tiers.ts): every price is
+   * null while payments are off.
+   */
+  tiers: Type.Array(PublicTierSchema),
   paywallDelayMs: Type.Integer(),
   /** The site's social profile (SOCIAL_URL) and its name; null when unset: no link is shown. */
   social: Type.Union([Type.Object({ url: Type.String(), label: Type.String() }), Type.Null()]),

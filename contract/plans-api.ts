@@ -30,6 +30,28 @@ export const DeskPlanSchema = Type.Intersect([
 ]);
 export type DeskPlan = Static<typeof DeskPlanSchema>;
 
+/** A tier's plans as the desk's Plans page lists them (a tier's prices change with the tier). */
+export const DeskTierPlansSchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  visible: Type.Boolean(),
+  /** The first tier (the membership sold before tiers): `PUT /api/desk/plans/:id` changes it. */
+  first: Type.Boolean(),
+  plans: Type.Array(DeskPlanSchema),
+});
+export type DeskTierPlans = Static<typeof DeskTierPlansSchema>;
+
+/** GET /api/desk/plans. */
+export const DeskPlansSchema = Type.Object({
+  /** The first tier's plans, which `PUT /api/desk/plans/:id` changes (as before tiers). */
+  plans: Type.Array(DeskPlanSchema),
+  /** Every tier's, in the tiers' order. */
+  tiers: Type.Array(DeskTierPlansSchema),
+  /** Null when Stripe's keys are set; else what is off and what to set. */
+  paymentsOff: Type.Union([Type.String(), Type.Null()]),
+});
+export type DeskPlans = Static<typeof DeskPlansSchema>;
+
 /** PUT /api/desk/plans/:id: what an owner changes (at least one of them). */
 export const PlanChangeSchema = Type.Object(
   {

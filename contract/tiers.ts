@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { lineField, nullable, slugField, textField } from './field-schemas.js';
-import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plan-rules.js';
+import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS, type PlanId } from './plan-rules.js';
 
 // Tiers (docs/decisions/0030-tiers-and-readers.md): what the site sells. Each has a name, a
 // description, a list of benefits and its own prices, one for each plan (plan-rules.ts): monthly
@@ -26,6 +26,30 @@ export const TierPricesSchema = Type.Object(
   { additionalProperties: false },
 );
 export type TierPrices = Static<typeof TierPricesSchema>;
+
+/** The plan each of a tier's prices is (plan-rules.ts). */
+export const TIER_PRICE_PLANS = {
+  monthly: 'monthly',
+  yearly: 'yearly',
+  once: 'early-access',
+} as const satisfies Record<keyof TierPrices, PlanId>;
+
+export const MAX_TIER_SLUG = 60;
+
+/**
+ * The slug a new tier is given from its name when the owner gives none: "Founder's Circle" →
+ * `founder-s-circle` (`tier` for a name without a letter or digit).
+ */
+export function tierSlugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, MAX_TIER_SLUG)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'tier';
+}
 
 function priceField() {
   return Type.Integer({
@@ -105,6 +129,9 @@ export const TierChangeSchema = Type.Partial(
   {
     additionalProperties: false,
     minProperties: 1,
+    errorMessage: {
+      minProperties: `must change at least one of ${Object.keys(tierFields).join(', ')}`,
+    },
   },
 );
 export type TierChange = Static<typeof TierChangeSchema>;

@@ -52,6 +52,8 @@ export const LIMITS = {
   'admin-api-members': { max: 600, timeWindow: '1 minute' },
   /** The desk's bulk actions on posts (up to 1000 posts each): a person makes a few a minute. */
   'desk-posts-bulk': { max: 60, timeWindow: '1 minute' },
+  /** An owner making, changing or deleting tiers: each locks every tier while it runs. */
+  'desk-tiers': { max: 60, timeWindow: '1 minute' },
   /**
    * A member's private podcast feed (`/feeds/<token>.xml`): podcast apps ask every hour or so, a
    * household's several apps behind one address a few times a minute at most.

@@ -92,34 +92,71 @@ export function planUnavailable(id: string, rows: readonly PlanRow[]): DomainErr
   );
 }
 
-/** The desk's view: every plan, on sale or not, with how many members hold each. */
-export async function readDeskPlans(pool: Pick<pg.Pool, 'query'>): Promise<DeskPlan[]> {
-  const [rows, counts] = await Promise.all([
-    readPlans(pool),
-    pool.query<{ plan: PlanId; members: number; otherPrices: number }>(
-      `SELECT CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END AS plan,
+/** Every tier's plans, by tier id, each tier's in the order they are shown. */
+export async function readPlansByTier(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<Map<number, PlanRow[]>> {
+  const { rows } = await pool.query<PlanRow & { tierId: number }>(
+    `SELECT "tierId", ${PLAN_COLUMNS} FROM "plans" WHERE "id" = ANY($1)
+      ORDER BY "tierId", ${PLAN_ORDER}`,
+    [PLAN_IDS],
+  );
+  const byTier = new Map<number, PlanRow[]>();
+  for (const { tierId, ...row } of rows) byTier.set(tierId, [...(byTier.get(tierId) ?? []), row]);
+  return byTier;
+}
+
+/**
+ * The desk's view of every tier's plans, on sale or not, with how many members hold each (those
+ * whose subscription, or year paid once, is for that tier), by tier id.
+ */
+export async function readDeskPlansByTier(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<Map<number, DeskPlan[]>> {
+  const [byTier, counts] = await Promise.all([
+    readPlansByTier(pool),
+    pool.query<{ tierId: number; plan: PlanId; members: number; otherPrices: number }>(
+      `SELECT s."tierId", CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END AS plan,
               count(DISTINCT s."userId")::int AS members,
               count(DISTINCT s."userId") FILTER (
                 WHERE s."amountCents" <> p."amountCents")::int AS "otherPrices"
          FROM "subscriptions" s
-         JOIN "plans" p ON p.id = CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END
+         JOIN "plans" p ON p."tierId" = s."tierId"
+                       AND p.id = CASE s."interval" WHEN 'month' THEN 'monthly' ELSE 'yearly' END
         WHERE s."status" IN ('active', 'trialing', 'past_due')
-        GROUP BY 1
+        GROUP BY 1, 2
        UNION ALL
-       SELECT 'early-access', count(DISTINCT "userId")::int, 0 FROM "entitlements"
+       SELECT "tierId", 'early-access', count(DISTINCT "userId")::int, 0 FROM "entitlements"
         WHERE "source" = 'one-time' AND "state" = 'active'
-          AND "paidAt" + make_interval(days => coalesce("days", 365)) > now()`,
+          AND "paidAt" + make_interval(days => coalesce("days", 365)) > now()
+        GROUP BY 1`,
     ),
   ]);
-  const members = new Map(counts.rows.map((row) => [row.plan, row]));
-  return rows.map((row) => ({
-    ...planJson(row),
-    enabled: row.enabled,
-    trialNeedsCard: row.trialNeedsCard,
-    updatedAt: row.updatedAt.toISOString(),
-    members: members.get(row.id)?.members ?? 0,
-    membersOnOtherPrices: members.get(row.id)?.otherPrices ?? 0,
-  }));
+  const members = new Map(counts.rows.map((row) => [`${row.tierId}:${row.plan}`, row]));
+  return new Map(
+    [...byTier].map(([tierId, rows]) => [
+      tierId,
+      rows.map((row) => {
+        const held = members.get(`${tierId}:${row.id}`);
+        return {
+          ...planJson(row),
+          enabled: row.enabled,
+          trialNeedsCard: row.trialNeedsCard,
+          updatedAt: row.updatedAt.toISOString(),
+          members: held?.members ?? 0,
+          membersOnOtherPrices: held?.otherPrices ?? 0,
+        };
+      }),
+    ]),
+  );
+}
+
+/** The desk's view of a tier's plans (the first tier's unless it says). */
+export async function readDeskPlans(
+  pool: Pick<pg.Pool, 'query'>,
+  tierId = FIRST_TIER_ID,
+): Promise<DeskPlan[]> {
+  return (await readDeskPlansByTier(pool)).get(tierId) ?? [];
 }
 
 /**

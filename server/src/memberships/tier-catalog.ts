@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import type { TierName } from '../../../contract/reading.js';
+import {
+  TIER_PRICE_PLANS,
+  type DeskTier,
+  type PublicTier,
+  type TierPrices,
+} from '../../../contract/tiers.js';
 import { DomainError } from '../domain-error.js';
+import { ACCESS_STATUSES } from './derive-membership.js';
+import { readPlansByTier, type PlanRow } from './plan-catalog.js';
 
 /**
  * The tiers (contract/tiers.ts, docs/decisions/0030-tiers-and-readers.md): rows of `tiers`, each
@@ -54,3 +62,97 @@ export function tierBySlug(tiers: readonly TierRow[], slug: string): TierRow {
 /** The tiers' slugs and names, for what a reader is told unlocks a post (contract/reading.ts). */
 export const tierNames = (tiers: readonly TierRow[]): TierName[] =>
   tiers.filter((tier) => tier.visible).map(({ slug, name }) => ({ slug, name }));
+
+/** The tiers with each one's plans, read together: what the site sells. */
+export interface TierCatalog {
+  /** In the order readers see them. */
+  tiers: TierRow[];
+  /** Each tier's plans, by tier id, in the order they are shown. */
+  plans: ReadonlyMap<number, PlanRow[]>;
+}
+
+export async function readTierCatalog(pool: Pick<pg.Pool, 'query'>): Promise<TierCatalog> {
+  const [tiers, plans] = await Promise.all([readTiers(pool), readPlansByTier(pool)]);
+  return { tiers, plans };
+}
+
+/** A tier's price for each plan, from its plans: null for a plan not on sale. */
+export function tierPrices(plans: readonly PlanRow[]): TierPrices {
+  const price = (id: PlanRow['id']) => {
+    const row = plans.find((plan) => plan.id === id);
+    return row?.enabled ? row.amountCents : null;
+  };
+  return {
+    monthly: price(TIER_PRICE_PLANS.monthly),
+    yearly: price(TIER_PRICE_PLANS.yearly),
+    once: price(TIER_PRICE_PLANS.once),
+  };
+}
+
+/**
+ * The days of free trial a tier's subscriptions start with: the longest of its subscription
+ * plans' (the tier's API sets both alike; the first tier's plans may each have their own).
+ */
+export const tierTrialDays = (plans: readonly PlanRow[]) =>
+  Math.max(0, ...plans.filter((plan) => plan.id !== 'early-access').map((plan) => plan.trialDays));
+
+/**
+ * A tier as readers are told of it. `selling`: whether anything is sold (Stripe's keys set);
+ * without, every price is null. `currency`: the site's, for a tier without plans.
+ */
+export function publicTier(
+  tier: TierRow,
+  plans: readonly PlanRow[],
+  options: { selling: boolean; currency: string },
+): PublicTier {
+  const prices = tierPrices(plans);
+  return {
+    slug: tier.slug,
+    name: tier.name,
+    description: tier.description,
+    benefits: tier.benefits,
+    prices: options.selling ? prices : { monthly: null, yearly: null, once: null },
+    currency: plans[0]?.currency ?? options.currency,
+    trialDays: tierTrialDays(plans),
+    order: tier.position,
+  };
+}
+
+/** The visible tiers, in their order, as `/api/config` lists them. */
+export const publicTiers = (
+  catalog: TierCatalog,
+  options: { selling: boolean; currency: string },
+): PublicTier[] =>
+  catalog.tiers
+    .filter((tier) => tier.visible)
+    .map((tier) => publicTier(tier, catalog.plans.get(tier.id) ?? [], options));
+
+/**
+ * The desk's tiers: every one, in order, with its prices whether or not Stripe's keys are set,
+ * how many members hold it now and how many posts (drafts and the Trash included) name it.
+ */
+export async function readDeskTiers(
+  pool: Pick<pg.Pool, 'query'>,
+  currency: string,
+): Promise<DeskTier[]> {
+  const [catalog, counts] = await Promise.all([
+    readTierCatalog(pool),
+    pool.query<{ id: number; members: number; posts: number }>(
+      `SELECT t."id",
+              (SELECT count(*) FROM "memberships" m
+                WHERE m."tierId" = t."id" AND m."status" = ANY($1) AND m."expiresAt" > now())::int
+                AS members,
+              (SELECT count(*) FROM "posts" p WHERE t."id" = ANY(p."tierIds"))::int AS posts
+         FROM "tiers" t`,
+      [[...ACCESS_STATUSES]],
+    ),
+  ]);
+  const held = new Map(counts.rows.map((row) => [row.id, row]));
+  return catalog.tiers.map((tier) => ({
+    ...publicTier(tier, catalog.plans.get(tier.id) ?? [], { selling: true, currency }),
+    visible: tier.visible,
+    members: held.get(tier.id)?.members ?? 0,
+    posts: held.get(tier.id)?.posts ?? 0,
+    updatedAt: tier.updatedAt.toISOString(),
+  }));
+}

@@ -1,7 +1,7 @@
 import type { DeskGift } from '../../../../contract/gifts';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import type { PlanId } from '../../../../contract/plan-rules';
-import type { DeskPlan, PlanChange } from '../../../../contract/plans-api';
+import type { DeskPlan, DeskPlans, PlanChange } from '../../../../contract/plans-api';
 import type { DeskSeats } from '../../../../contract/seats';
 import type {
   DeskAuditPage,
@@ -138,9 +138,7 @@ export const describeTopic = (slug: string, description: string): Promise<{ topi
     body: { description },
   });
 
-export const fetchPlans = (
-  signal?: AbortSignal,
-): Promise<{ plans: DeskPlan[]; paymentsOff: string | null }> =>
+export const fetchPlans = (signal?: AbortSignal): Promise<DeskPlans> =>
   apiRequest(`${DESK_API}/plans`, { signal });
 
 /** Mails, then moves, the members on another price of a plan to its price now. */

@@ -18,6 +18,7 @@ import { SectionsPage } from './sections-page';
 import { HomePage } from './home-page';
 import { SettingsPage } from './settings-page';
 import { PlansPage } from './plans-page';
+import { TiersPage } from './tiers-page';
 import { OffersPage } from './offers-page';
 import { GiftsPage } from './gifts-page';
 import { SeatsPage } from './seats-page';
@@ -86,6 +87,7 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           <Route path="topics" element={<TopicsPage staff={staff.data} />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="plans" element={<PlansPage staff={staff.data} />} />
+          <Route path="tiers" element={<TiersPage staff={staff.data} />} />
           <Route path="offers" element={<OffersPage staff={staff.data} />} />
           <Route path="gifts" element={<GiftsPage staff={staff.data} />} />
           <Route path="seats" element={<SeatsPage staff={staff.data} />} />
@@ -144,6 +146,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               {staff?.role === 'owner' && <NavLink to="/desk/sections">Sections</NavLink>}
               {staff?.role === 'owner' && <NavLink to="/desk/home">Home page</NavLink>}
               {staff?.role === 'owner' && <NavLink to="/desk/settings">Settings</NavLink>}
+              <NavLink to="/desk/tiers">Tiers</NavLink>
               <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/offers">Offers</NavLink>
               <NavLink to="/desk/gifts">Gifts</NavLink>

@@ -7,9 +7,12 @@ import {
   MIN_PLAN_CENTS,
   perYearLabel,
 } from '../../../../contract/plan-rules';
-import type { DeskPlan } from '../../../../contract/plans-api';
+import type { DeskPlan, DeskTierPlans } from '../../../../contract/plans-api';
+import { Link } from '../../lib/router';
 import { changePlan, fetchPlans, moveSubscribers } from './desk-api';
+import { DeskTable } from './desk-table';
 import { OutcomeNote, type Outcome } from './outcome';
+import plansCss from './plans-page.css?inline';
 import { describeError, useDeskData } from './use-desk-data';
 
 const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
@@ -25,14 +28,19 @@ const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
 };
 
 /**
- * /desk/plans: what the site sells. Owners turn each plan on or off and set its price from now
- * on; members who subscribed at another price keep theirs. Editors see it all, change nothing.
+ * /desk/plans: what the site sells. Each tier's prices, side by side (changed with the tier, on the
+ * Tiers page); the first tier's plans below, as before tiers: owners turn each on or off and set
+ * its price from now on; members who subscribed at another price keep theirs. Editors see it all,
+ * change nothing.
  */
 export function PlansPage({ staff }: { staff: DeskStaff }) {
   const [plans, reload] = useDeskData('plans', (signal) => fetchPlans(signal));
   const mayChange = staff.role === 'owner';
+  const tiers = plans.state === 'ready' ? plans.data.tiers : [];
+  const first = tiers.find((tier) => tier.first);
   return (
     <section aria-labelledby="plans-title">
+      <style>{plansCss}</style>
       <h1 id="plans-title">Plans</h1>
       <p className="desk__lede">
         What readers can buy. A new price applies to new members: those who subscribed before keep
@@ -44,6 +52,15 @@ export function PlansPage({ staff }: { staff: DeskStaff }) {
         <p className="desk-plans__off" role="status">
           {plans.data.paymentsOff}
         </p>
+      )}
+      {tiers.length > 1 && <TierPrices tiers={tiers} />}
+      {plans.state === 'ready' && tiers.length > 1 && first && (
+        <>
+          <h2 className="desk-plans__heading">{first.name}’s plans</h2>
+          <p className="desk-plan__about">
+            The first tier: what members joined before there were tiers.
+          </p>
+        </>
       )}
       {plans.state === 'ready' && (
         <ul className="desk-topics" role="list">
@@ -59,6 +76,56 @@ export function PlansPage({ staff }: { staff: DeskStaff }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+const PLAN_COLUMNS = [
+  ['early-access', 'A year, paid once'],
+  ['monthly', 'Monthly'],
+  ['yearly', 'Yearly'],
+] as const;
+
+/** Each tier's price for each plan, and how many members hold it. */
+function TierPrices({ tiers }: { tiers: DeskTierPlans[] }) {
+  return (
+    <section className="desk-plans__tiers" aria-labelledby="plans-tiers-title">
+      <h2 id="plans-tiers-title" className="desk-plans__heading">
+        Each tier’s prices
+      </h2>
+      <DeskTable
+        caption="Each tier’s prices"
+        captionHidden
+        columns={['Tier', ...PLAN_COLUMNS.map(([, title]) => title)]}
+        cards
+      >
+        {tiers.map((tier) => (
+          <tr key={tier.slug}>
+            <th scope="row">
+              {tier.name}
+              {!tier.visible && <span className="desk-plan__about"> (hidden)</span>}
+            </th>
+            {PLAN_COLUMNS.map(([id, title]) => {
+              const plan = tier.plans.find((each) => each.id === id);
+              return (
+                <td key={id} data-label={title}>
+                  {plan?.enabled ? formatMoney(plan.amountCents, plan.currency) : 'not sold'}
+                  {plan && plan.members > 0 && (
+                    <span className="desk-plan__about">
+                      {' '}
+                      · {plan.members === 1 ? '1 member' : `${plan.members} members`}
+                    </span>
+                  )}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </DeskTable>
+      <p className="desk-plan__about">
+        A tier’s prices, its trial and its words change on the <Link to="/desk/tiers">Tiers</Link>{' '}
+        page.
+      </p>
     </section>
   );
 }

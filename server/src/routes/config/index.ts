@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { SiteConfigSchema, type SiteConfig } from '../../../../contract/api.js';
 import type { AppConfig } from '../../config.js';
+import { FIRST_TIER_ID } from '../../memberships/derive-membership.js';
 import { onSale } from '../../memberships/plan-catalog.js';
+import { publicTiers } from '../../memberships/tier-catalog.js';
 
 /** What the browser needs to know about this deployment, so one built client serves any of them. */
 export default async function configRoutes(app: FastifyInstance, options: { config: AppConfig }) {
@@ -21,7 +23,8 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
     },
     async (_request, reply): Promise<SiteConfig> => {
       reply.header('cache-control', 'no-cache');
-      const rows = await app.plans.list();
+      const catalog = await app.plans.catalog();
+      const rows = catalog.plans.get(FIRST_TIER_ID) ?? [];
       const plans = config.stripe ? onSale(rows) : [];
       const year =
         rows.find((row) => row.id === 'early-access' && row.enabled) ??
@@ -33,6 +36,10 @@ export default async function configRoutes(app: FastifyInstance, options: { conf
         priceCents: year?.amountCents ?? config.membership.priceCents,
         currency: year?.currency ?? config.membership.currency,
         plans,
+        tiers: publicTiers(catalog, {
+          selling: config.stripe !== null,
+          currency: config.membership.currency,
+        }),
       };
     },
   );

@@ -2,10 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { formatMoney, PLAN_IDS, PLAN_SHAPES } from '../../../../contract/plan-rules.js';
-import { DeskPlanSchema, PlanChangeSchema } from '../../../../contract/plans-api.js';
+import {
+  DeskPlanSchema,
+  DeskPlansSchema,
+  PlanChangeSchema,
+} from '../../../../contract/plans-api.js';
 import { withTransaction } from '../../db/transaction.js';
 import { HttpError } from '../../http/errors.js';
-import { readDeskPlans, readPlans } from '../../memberships/plan-catalog.js';
+import { FIRST_TIER_ID } from '../../memberships/derive-membership.js';
+import { readDeskPlans, readDeskPlansByTier, readPlans } from '../../memberships/plan-catalog.js';
+import { readTiers } from '../../memberships/tier-catalog.js';
 import { changePlan } from '../../desk/plan-actions.js';
 import { writeAudit } from '../../staff/audit.js';
 import { applyPaymentFacts } from '../../stripe/apply-payment-facts.js';
@@ -26,9 +32,10 @@ const DAY_MS = 24 * 3600 * 1000;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 
 /**
- * The desk's plans: owners and editors see them, with how many members hold each; an owner (signed
- * in within 12 hours) turns one on or off, changes its price, or moves the members who pay an older
- * price to it. Discount codes are offer-routes.ts's.
+ * The desk's plans: owners and editors see every tier's, with how many members hold each; an
+ * owner (signed in within 12 hours) turns one of the first tier's on or off, changes its price, or
+ * moves the members who pay an older price to it, as before tiers. Another tier's prices change
+ * with the tier (tier-routes.ts). Discount codes are offer-routes.ts's.
  */
 const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   siteName: string;
@@ -40,22 +47,26 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/plans',
     {
-      schema: {
-        response: {
-          200: Type.Object({
-            plans: Type.Array(DeskPlanSchema),
-            /** Null when Stripe's keys are set; else what is off and what to set. */
-            paymentsOff: Type.Union([Type.String(), Type.Null()]),
-          }),
-          ...errors,
-        },
-      },
+      schema: { response: { 200: DeskPlansSchema, ...errors } },
       config: { access: 'see-members' },
     },
-    async () => ({
-      plans: await readDeskPlans(app.db.pool),
-      paymentsOff: app.payments ? null : PAYMENTS_OFF_FOR_STAFF,
-    }),
+    async () => {
+      const [byTier, tiers] = await Promise.all([
+        readDeskPlansByTier(app.db.pool),
+        readTiers(app.db.pool),
+      ]);
+      return {
+        plans: byTier.get(FIRST_TIER_ID) ?? [],
+        tiers: tiers.map((tier) => ({
+          slug: tier.slug,
+          name: tier.name,
+          visible: tier.visible,
+          first: tier.id === FIRST_TIER_ID,
+          plans: byTier.get(tier.id) ?? [],
+        })),
+        paymentsOff: app.payments ? null : PAYMENTS_OFF_FOR_STAFF,
+      };
+    },
   );
 
   app.put(
@@ -87,10 +98,11 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
   );
 
   /**
-   * Moves the members who subscribed at an older price of a plan to its price now (Stripe's price
-   * change with proration off: charged from their next renewal), each told by mail first. Those
-   * who renew within NOTICE_DAYS are left for a later move (the notice would come too late), and
-   * those without an address (anonymous payers) are not moved: nobody could tell them.
+   * Moves the first tier's members who subscribed at an older price of one of its plans to its
+   * price now (Stripe's price change with proration off: charged from their next renewal), each
+   * told by mail first. Those who renew within NOTICE_DAYS are left for a later move (the notice
+   * would come too late), and those without an address (anonymous payers) are not moved: nobody
+   * could tell them.
    */
   app.post(
     '/plans/:id/move-subscribers',
@@ -117,10 +129,10 @@ const deskPlanRoutes: FastifyPluginAsyncTypebox<{
       }>(
         `SELECT s.id, s."userId", u.email, s."amountCents" FROM subscriptions s
            JOIN users u ON u.id = s."userId"
-          WHERE s.status IN ('active', 'trialing') AND s.interval = $1
+          WHERE s.status IN ('active', 'trialing') AND s.interval = $1 AND s."tierId" = $3
             AND s."amountCents" IS NOT NULL AND s."amountCents" <> $2
           ORDER BY s."stripeCreatedAt"`,
-        [PLAN_SHAPES[id].interval, plan.amountCents],
+        [PLAN_SHAPES[id].interval, plan.amountCents, FIRST_TIER_ID],
       );
       const result = { moved: 0, renewsSoon: 0, noAddress: 0, notTold: 0 };
       const price = formatMoney(plan.amountCents, plan.currency);

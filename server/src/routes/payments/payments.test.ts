@@ -77,6 +77,18 @@ describe('payments', () => {
           trialDays: 0,
         },
       ],
+      tiers: [
+        {
+          slug: 'supporter',
+          name: 'Supporter',
+          description: '',
+          benefits: [],
+          prices: { monthly: 100, yearly: 1200, once: 1200 },
+          currency: 'usd',
+          trialDays: 0,
+          order: 0,
+        },
+      ],
       paywallDelayMs: 30000,
       social: { url: 'https://www.instagram.com/cohort.example/', label: 'Instagram' },
     });
