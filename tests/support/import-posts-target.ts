@@ -38,7 +38,8 @@ export function sourcePost(overrides: Partial<SourcePost> & { sourceId: string }
     publishedAt: new Date('2021-03-04T10:00:00Z'),
     authors: [{ name: 'Ann Writer' }],
     tags: [],
-    membersOnly: false,
+    visibility: 'public',
+    tiers: [],
     oldPaths: [],
     comments: 0,
     ...overrides,
@@ -49,6 +50,7 @@ export function bundleOf(posts: SourcePost[], extra: Partial<SourceBundle> = {})
   return {
     source: 'ghost',
     posts,
+    tiers: [],
     members: [],
     files: new Map(),
     skipped: [],
@@ -121,6 +123,8 @@ export function useImportTarget() {
     await pool.query(
       `TRUNCATE "posts", "post_revisions", "post_paths", "import_items", "images" CASCADE`,
     );
+    // The tiers an export brought (their plans go with them); the first is the site's own.
+    await pool.query(`DELETE FROM "tiers" WHERE "id" <> 1`);
   });
 
   const write = (
@@ -165,7 +169,7 @@ export function useImportTarget() {
         title: 'How to write',
         excerpt: 'A short guide to writing.',
         tags: ['Craft', 'Getting started'],
-        membersOnly: true,
+        visibility: 'members',
         oldPaths: ['/write/', 'https://old.example/2013/01/11/write/', '/?p=1178'],
         seoTitle: 'Writing, a guide',
       }),

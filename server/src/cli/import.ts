@@ -35,12 +35,13 @@ import { withDatabase } from './open-database.js';
  */
 
 const USAGE = `usage:
-  import <source> <path> [--section <name>] [--map <tag>=<section>]… [--price <stripe price id>=<plan>]…
-         [--dry-run] [--json] [--welcome]
+  import <source> <path> [--section <name>] [--map <tag>=<section>]…
+         [--price <stripe price id>=[<tier>/]<plan>]… [--dry-run] [--json] [--welcome]
       <source>: ${IMPORT_SOURCES.join(', ')}
       --section   the section posts go to when no --map places them (else the first)
       --map       posts with this tag go to that section (the first mapped tag wins)
-      --price     members paying this Stripe price on the old platform have that plan here
+      --price     members paying this Stripe price on the old platform have that plan here, of
+                  that tier (the first when none is named): --price price_123=founder/yearly
       --dry-run   report what would be done, write nothing
       --json      print only the report, as one JSON document
       --welcome   mail each new member a welcome (nobody is mailed otherwise)`;
@@ -161,7 +162,7 @@ export function summaryOf(report: ImportReport, path: string): string[] {
   }
   if (report.unmappedPrices.length > 0) {
     lines.push(
-      `Stripe prices that are not the site's plans (they grant nothing; map one with --price <id>=<plan>): ${report.unmappedPrices.join(', ')}`,
+      `Stripe prices that are not the site's plans (they grant nothing; map one with --price <id>=<tier>/<plan>): ${report.unmappedPrices.join(', ')}`,
     );
   }
   if (report.notes.length > 0) {

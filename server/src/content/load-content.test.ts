@@ -199,7 +199,7 @@ describe('a broken content folder', () => {
     await edit('articles/sleep-debt-reset.md', (text) =>
       text.replace(
         'readingMinutes: 4\n',
-        'readingMinutes: 4\nmembersOnly: yes\nvisibility: members\n' +
+        'readingMinutes: 4\nmembersOnly: yes\nvisibility: everyone\naudience: members\n' +
           `featureImage: "https://evil.example/x.png"\nseoTitle: "${'x'.repeat(121)}"\n`,
       ),
     );
@@ -213,7 +213,12 @@ describe('a broken content folder', () => {
     const issues = await issuesOf();
     const file = 'content/articles/sleep-debt-reset.md';
     expect(issues).toContainEqual({ file, field: 'membersOnly', message: 'must be true or false' });
-    expect(issues).toContainEqual({ file, field: 'visibility', message: 'is not a known field' });
+    expect(issues).toContainEqual({
+      file,
+      field: 'visibility',
+      message: 'must be one of public, registered, members, tiers',
+    });
+    expect(issues).toContainEqual({ file, field: 'audience', message: 'is not a known field' });
     // By the desk's rule for a feature image (contract/post-fields.ts), whose words it keeps.
     expect(issues.some((issue) => issue.file === file && issue.field === 'featureImage')).toBe(
       true,

@@ -9,6 +9,7 @@ import {
   type PostVisibility,
 } from '../../../contract/posts.js';
 import { uploadsShownBy } from './content-images.js';
+import type { PostFileColumns } from '../../../contract/post-fields.js';
 import type { ContentFile, LoadedContent } from './content-files.js';
 import { isoDay, POST_COLUMNS, type PostRow } from './post-row.js';
 
@@ -21,8 +22,15 @@ export interface PostDraft {
   slug: string;
   title: string;
   visibility: PostVisibility;
-  /** Whether the file says who reads it (`membersOnly`): an export older than the field does not. */
+  /** With visibility `tiers`, the slugs of the tiers whose members may read it; else empty. */
+  tiers: string[];
+  /**
+   * Whether the file says who reads it (`membersOnly` or `visibility`): an export older than the
+   * field does not.
+   */
   visibilityStated: boolean;
+  /** What is wrong with what the file says of its readers (the import refuses it), if anything. */
+  readersProblem?: string;
   fields: Record<string, unknown>;
   body: string;
   publishedAt: string;
@@ -44,14 +52,39 @@ function draftOf(
     ...post,
     // A day the kind derives (a page's updatedAt) unless the file names the moment itself.
     publishedAt: columns.publishedAt ?? post.publishedAt,
-    visibility: columns.membersOnly ? 'members' : 'public',
-    visibilityStated: columns.membersOnly !== undefined,
+    ...readersOfFile(columns),
     featureImage: columns.featureImage ?? null,
     featureImageAlt: columns.featureImageAlt ?? null,
     seoTitle: columns.seoTitle ?? null,
     seoDescription: columns.seoDescription ?? null,
     authors: columns.authors,
   };
+}
+
+/**
+ * Who a file says may read its post: its `visibility` (with `tiers`), else `membersOnly`, else
+ * nothing (public, which an import does not take as leave to widen a post). Both said must agree.
+ */
+function readersOfFile(
+  columns: PostFileColumns,
+): Pick<PostDraft, 'visibility' | 'tiers' | 'visibilityStated' | 'readersProblem'> {
+  const { membersOnly, visibility, tiers = [] } = columns;
+  const alone = membersOnly ? 'members' : 'public';
+  const said = visibility ?? alone;
+  const readers = {
+    visibility: said,
+    tiers: said === 'tiers' ? [...new Set(tiers)] : [],
+    visibilityStated: membersOnly !== undefined || visibility !== undefined,
+  };
+  let problem: string | undefined;
+  if (visibility !== undefined && membersOnly !== undefined && visibility !== alone) {
+    problem = `membersOnly: ${String(membersOnly)} says ${alone}, and visibility says ${visibility}: keep one of them`;
+  } else if (said === 'tiers' && tiers.length === 0) {
+    problem = 'tiers: must name the tiers whose members may read it (visibility: tiers)';
+  } else if (said !== 'tiers' && tiers.length > 0) {
+    problem = `tiers: a post names tiers only with visibility: tiers (this one says ${said})`;
+  }
+  return problem ? { ...readers, readersProblem: problem } : readers;
 }
 
 /** Every file of a loaded folder as the post it becomes, articles first (their ids came first). */
@@ -183,7 +216,6 @@ function publishedAtText(row: PostRow): string {
 export function fileOf(row: PostRow): string {
   const publishedAt = publishedAtText(row);
   const fields = { ...row.fields };
-  const membersOnly = row.visibility === 'members';
   // The kinds whose front matter has no date of that name write one only when it is not the day
   // an import would take from the file (a page scheduled, say).
   const ownDate = (kind: 'boycott' | 'resources' | 'page') =>
@@ -226,8 +258,11 @@ export function fileOf(row: PostRow): string {
   front = {
     ...front,
     // Always written, public too: a file that says nothing is an export older than this field,
-    // which an import does not take as leave to publish a post to everyone.
-    membersOnly,
+    // which an import does not take as leave to publish a post to everyone. A public or members'
+    // post says `membersOnly`, as files did before the other visibilities.
+    ...(row.visibility === 'public' || row.visibility === 'members'
+      ? { membersOnly: row.visibility === 'members' }
+      : { visibility: row.visibility, ...(row.visibility === 'tiers' && { tiers: row.tiers }) }),
     ...(row.featureImage && { featureImage: row.featureImage }),
     ...(row.featureImageAlt && { featureImageAlt: row.featureImageAlt }),
     ...(row.seoTitle && { seoTitle: row.seoTitle }),

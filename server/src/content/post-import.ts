@@ -6,6 +6,7 @@ import {
   type PostStatus,
   type PostVisibility,
 } from '../../../contract/posts.js';
+import { mayRead, VISITOR, type Reader, type ReadingRule } from '../../../contract/reading.js';
 import { ensureImportedAuthor } from './author-profiles.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
@@ -16,6 +17,7 @@ import type { PostDraft } from './post-files.js';
 import { readPostRow } from './post-row.js';
 import { checkCandidate, contentValues, type Candidate } from './post-validation.js';
 import { keepRevision } from './post-versions.js';
+import { readTiers } from '../memberships/tier-catalog.js';
 
 export interface ImportResult {
   created: number;
@@ -48,6 +50,7 @@ export async function importPosts(
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cohort:content-import'))`);
     const refused = await findImportRefusals(tx, drafts, options);
     if (refused.length > 0) throw new ImportConflict(refused.join('\n'));
+    const tierIds = new Map((await readTiers(tx)).map((tier) => [tier.slug, tier.id]));
     const result: ImportResult = { created: 0, updated: 0, skipped: 0 };
     // Files that name their id first; then the sequence moves past the highest, so a post made
     // without one never takes an id a file names.
@@ -82,6 +85,7 @@ export async function importPosts(
         draft.featureImageAlt,
         draft.seoTitle,
         draft.seoDescription,
+        draft.tiers.flatMap((slug) => tierIds.get(slug) ?? []),
       ];
       if (existing && options.seed) {
         // A post of that kind and slug was made some other way first: it stands.
@@ -93,7 +97,7 @@ export async function importPosts(
           `UPDATE "posts" SET "slug" = $2, "title" = $3, "visibility" = $4, "fields" = $5,
               "body" = $6, "publishedAt" = $7, "status" = ${IMPORTED_STATUS('$7')},
               "featureImage" = $8, "featureImageAlt" = $9, "seoTitle" = $10, "seoDescription" = $11,
-              "deletedAt" = NULL, "unpublishedAt" = NULL, "version" = "version" + 1,
+              "tierIds" = $12, "deletedAt" = NULL, "unpublishedAt" = NULL, "version" = "version" + 1,
               "updatedAt" = now()
             WHERE "id" = $1`,
           [existing.id, ...values],
@@ -103,9 +107,9 @@ export async function importPosts(
         const { rows } = await tx.query<{ id: number }>(
           `INSERT INTO "posts" ("id", "kind", "slug", "title", "visibility", "fields", "body",
               "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription",
-              "status", "updatedAt", "sample")
+              "tierIds", "status", "updatedAt", "sample")
             VALUES (COALESCE($1, nextval(pg_get_serial_sequence('posts', 'id'))), $2, $3, $4, $5,
-              $6, $7, $8, $9, $10, $11, $12, ${IMPORTED_STATUS('$8')}, now(), $13)
+              $6, $7, $8, $9, $10, $11, $12, $13, ${IMPORTED_STATUS('$8')}, now(), $14)
             RETURNING "id"`,
           // The shipped content/ (the seed) is the sample site's: "Remove the sample content" takes it.
           [draft.id ?? null, draft.kind, ...values, options.seed === true],
@@ -139,11 +143,15 @@ async function creditFileAuthors(tx: Tx, postId: number, slugs: readonly string[
 }
 
 /**
- * The files that would make a post public without saying so, one line each: a members-only post
- * whose file says public or nothing, and a new post whose body has the members-only divider but
- * whose file does not say `membersOnly` (an export from before the field: its post was surely for
- * members). Posts a seed leaves alone are not asked about; `allowPublic` takes them all. The
- * import asks again in its transaction; the command asks first, before it stores any image.
+ * The files the import refuses, one line each: one whose readers do not hold together (a
+ * `membersOnly` that says otherwise than its `visibility`, tiers without `visibility: tiers`) or
+ * name a tier the site does not have; and, unless `allowPublic`, one that would widen who reads a
+ * post without saying so: a post here whose file lets more readers in than it has now (a
+ * members-only post the file makes public, a tier's post it opens to every member), and a new post
+ * whose body has the members-only divider but whose file says nothing of its readers (an export
+ * from before the field: its post was surely for members). Posts a seed leaves alone are not
+ * asked about. The import asks again in its transaction; the command asks first, before it stores
+ * any image.
  */
 export async function findImportRefusals(
   db: Tx,
@@ -151,16 +159,34 @@ export async function findImportRefusals(
   options: ImportOptions = {},
 ): Promise<string[]> {
   const refused: string[] = [];
-  if (options.allowPublic) return refused;
+  const tiers = (await readTiers(db)).map((tier) => tier.slug);
   for (const draft of drafts) {
-    if (draft.visibility === 'members') continue;
-    const existing = await findExisting(db, draft);
     const file = `${POST_FOLDERS[draft.kind]}/${draft.slug}.md`;
-    if (existing?.visibility === 'members' && !options.seed) {
+    if (draft.readersProblem) {
+      refused.push(`${file}: ${draft.readersProblem}`);
+      continue;
+    }
+    const unknown = draft.tiers.filter((slug) => !tiers.includes(slug));
+    if (unknown.length > 0) {
       refused.push(
-        `${file}: membersOnly: post ${existing.id} is for members on this site, and this file ` +
-          'would make it public: add `membersOnly: true` to keep it for members, or import with ' +
-          '--allow-public to publish it to everyone',
+        `${file}: tiers: this site has no ${unknown.map((slug) => `"${slug}"`).join(', ')} tier (its tiers are ${tiers.join(', ')})`,
+      );
+      continue;
+    }
+    if (options.allowPublic) continue;
+    const existing = await findExisting(db, draft);
+    const after: ReadingRule = { visibility: draft.visibility, tiers: draft.tiers };
+    // What the file says it with: an export writes `membersOnly` for a public or members' post.
+    const field =
+      draft.visibility === 'public' || draft.visibility === 'members'
+        ? 'membersOnly'
+        : 'visibility';
+    if (existing && !options.seed && widens(existing, after)) {
+      refused.push(
+        `${file}: ${field}: post ${existing.id} is for ${readersNamed(existing)} on this site, and ` +
+          `this file would ${after.visibility === 'public' ? 'make it public' : `let ${readersNamed(after)} read it`}: ` +
+          `add ${ruleWritten(existing)} to keep it as it is, or import with --allow-public to ` +
+          `${after.visibility === 'public' ? 'publish it to everyone' : 'open it to them'}`,
       );
     } else if (!existing && !draft.visibilityStated && splitAtDivider(draft.body).after !== null) {
       refused.push(
@@ -174,21 +200,66 @@ export async function findImportRefusals(
 }
 
 /**
+ * Whether a post's readers `after` let in anyone `before` did not: a visitor, a signed-in reader
+ * without a membership, or a member of any tier (one of either rule's, or another).
+ */
+function widens(before: ReadingRule, after: ReadingRule): boolean {
+  const tiers = [...before.tiers, ...after.tiers, OTHER_TIER];
+  const readers: Reader[] = [
+    VISITOR,
+    { signedIn: true, tier: null },
+    ...tiers.map((tier) => ({ signedIn: true, tier })),
+  ];
+  return readers.some((reader) => mayRead(after, reader) && !mayRead(before, reader));
+}
+
+/** A tier neither rule names (not a slug: a slug has no space). */
+const OTHER_TIER = 'another tier';
+
+/** Who reads a post with this rule, in the import's words. */
+function readersNamed(rule: ReadingRule): string {
+  switch (rule.visibility) {
+    case 'public':
+      return 'everyone';
+    case 'registered':
+      return 'signed-in readers';
+    case 'members':
+      return 'members';
+    case 'tiers':
+      return `members of ${rule.tiers.join(', ')}`;
+  }
+}
+
+/** The front matter that keeps a post's readers as they are. */
+function ruleWritten(rule: ReadingRule): string {
+  if (rule.visibility === 'members') return '`membersOnly: true`';
+  if (rule.visibility === 'tiers')
+    return `\`visibility: tiers\` with \`tiers: [${rule.tiers.join(', ')}]\``;
+  return `\`visibility: ${rule.visibility}\``;
+}
+
+/**
  * An imported file's status, as SQL: published, or scheduled when its date is still to come (it
  * goes live then, and the desk says so until it has).
  */
 const IMPORTED_STATUS = (publishedAt: string) =>
   `CASE WHEN ${publishedAt}::timestamptz > now() THEN 'scheduled' ELSE 'published' END`;
 
+/** A post's id and readers, with its tiers' slugs. */
+const EXISTING_COLUMNS = `"id", "kind", "visibility",
+  ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY("tierIds")) AS "tiers"`;
+
 async function findExisting(
   tx: Tx,
   draft: PostDraft,
-): Promise<{ id: number; visibility: PostVisibility } | null> {
+): Promise<({ id: number } & ReadingRule) | null> {
   if (draft.id !== undefined) {
-    const { rows } = await tx.query<{ id: number; kind: PostKind; visibility: PostVisibility }>(
-      `SELECT "id", "kind", "visibility" FROM "posts" WHERE "id" = $1`,
-      [draft.id],
-    );
+    const { rows } = await tx.query<{
+      id: number;
+      kind: PostKind;
+      visibility: PostVisibility;
+      tiers: string[];
+    }>(`SELECT ${EXISTING_COLUMNS} FROM "posts" WHERE "id" = $1`, [draft.id]);
     const [row] = rows;
     if (row && row.kind !== draft.kind) {
       throw new ImportConflict(
@@ -197,8 +268,8 @@ async function findExisting(
     }
     if (row) return row;
   }
-  const { rows } = await tx.query<{ id: number; visibility: PostVisibility }>(
-    `SELECT "id", "visibility" FROM "posts" WHERE "kind" = $1 AND "slug" = $2`,
+  const { rows } = await tx.query<{ id: number; visibility: PostVisibility; tiers: string[] }>(
+    `SELECT ${EXISTING_COLUMNS} FROM "posts" WHERE "kind" = $1 AND "slug" = $2`,
     [draft.kind, draft.slug],
   );
   return rows[0] ?? null;
@@ -231,7 +302,7 @@ export async function saveImportedPost(
   id: number | null,
 ): Promise<{ id: number; version: number }> {
   await checkCandidate(tx, post, id, post.status !== 'draft');
-  const values = [...contentValues(post), post.status, post.publishedAt];
+  const values = [...contentValues(post), post.status, post.publishedAt, post.tierIds];
   const row = id === null ? null : await readPostRow(tx, id, true);
   if (row) {
     await keepRevision(tx, row.id);
@@ -239,7 +310,7 @@ export async function saveImportedPost(
     const { rows } = await tx.query<{ id: number; version: number }>(
       `UPDATE "posts" SET "slug" = $2, "title" = $3, "body" = $4, "visibility" = $5,
           "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
-          "fields" = $10, "status" = $11, "publishedAt" = $12,
+          "fields" = $10, "status" = $11, "publishedAt" = $12, "tierIds" = $13,
           "unpublishedAt" = CASE WHEN $11 <> 'draft' THEN NULL
             WHEN "status" = 'published' THEN now() ELSE "unpublishedAt" END,
           "updatedBy" = NULL, "version" = "version" + 1, "updatedAt" = now()
@@ -252,8 +323,8 @@ export async function saveImportedPost(
   const { rows } = await tx.query<{ id: number; version: number }>(
     `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
         "featureImageAlt", "seoTitle", "seoDescription", "fields", "status", "publishedAt",
-        "updatedAt")
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+        "tierIds", "updatedAt")
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
       RETURNING "id", "version"`,
     [post.kind, ...values],
   );

@@ -33,10 +33,12 @@ describe('readGhostJson on a Ghost 4 export (Ghost’s own test fixture)', () =>
     expect(bundle.skipped).toEqual([]);
   });
 
-  it('keeps the paid post members-only and the others public', () => {
-    expect(bundle.posts.filter((item) => item.membersOnly).map((item) => item.slug)).toEqual([
-      'sell',
+  it('makes the paid post for paying members and the others public', () => {
+    expect(bundle.posts.filter((item) => item.visibility !== 'public')).toMatchObject([
+      { slug: 'sell', visibility: 'members', tiers: [] },
     ]);
+    // Ghost 4.1 had no tiers of its own yet.
+    expect(bundle.tiers).toEqual([]);
   });
 
   it('gives each post its old address, tag, author, excerpt, feature image and date', () => {
@@ -140,14 +142,26 @@ describe('readGhostJson on a Ghost 6 export with lexical bodies', () => {
   });
 
   it('reads status, dates, visibility and pages', () => {
-    expect(post(bundle, 'a-draft')).toMatchObject({ status: 'draft', membersOnly: false });
+    expect(post(bundle, 'a-draft')).toMatchObject({ status: 'draft', visibility: 'public' });
     expect(post(bundle, 'a-draft').publishedAt).toBeUndefined();
     expect(post(bundle, 'later').status).toBe('scheduled');
     expect(post(bundle, 'later').publishedAt?.toISOString()).toBe('2030-05-01T09:00:00.000Z');
-    // paid, members, tiers and a filter are all members-only here.
-    for (const slug of ['lexical-cards', 'mobiledoc-post', 'html-wins', 'later']) {
-      expect(post(bundle, slug).membersOnly).toBe(true);
-    }
+    // Ghost's `members` is every signed-in reader here, `paid` every paying one; a tiers post
+    // naming no tier the file has, and a visibility Ghost's own importer would not know, are for
+    // paying members, failing closed, and say why.
+    expect(post(bundle, 'mobiledoc-post')).toMatchObject({ visibility: 'registered', tiers: [] });
+    expect(post(bundle, 'lexical-cards')).toMatchObject({ visibility: 'members', tiers: [] });
+    expect(post(bundle, 'html-wins')).toMatchObject({
+      visibility: 'members',
+      tiers: [],
+      accessNote:
+        'for paying members here, failing closed: its Ghost visibility "tiers" names no tier the export has',
+    });
+    expect(post(bundle, 'later')).toMatchObject({
+      visibility: 'members',
+      accessNote:
+        'for paying members here, failing closed: its Ghost visibility "filter:status:-free" is not one Cohort knows',
+    });
     expect(post(bundle, 'about')).toMatchObject({ type: 'page', oldPaths: ['/about/'] });
     expect(bundle.skipped).toContainEqual({
       item: 'Odd status',
@@ -211,6 +225,116 @@ describe('readGhostJson on a Ghost 6 export with lexical bodies', () => {
       item: 'not-an-email',
       reason: 'members row 5: no valid email address',
     });
+  });
+});
+
+describe('readGhostJson on a Ghost 5 export with tiers', () => {
+  let bundle: SourceBundle;
+  beforeAll(async () => {
+    bundle = readGhostJson(await fixture('ghost-5-tiers.json'));
+  });
+
+  it('reads each paid tier with its description, benefits in order, prices and whether it is offered', () => {
+    expect(bundle.tiers).toEqual([
+      {
+        slug: 'founder',
+        name: 'Founder',
+        description: 'For those who were here first',
+        benefits: ['A monthly call with the editors', 'Your name in the credits'],
+        prices: { monthly: 1500, yearly: 15000 },
+        currency: 'usd',
+        visible: true,
+      },
+      {
+        slug: 'insider',
+        name: 'Insider',
+        description: 'The drafts before they are done',
+        benefits: ['Every draft as it is written'],
+        prices: { monthly: 500, yearly: 5000 },
+        currency: 'usd',
+        visible: true,
+      },
+      // Archived, and priced as Ghost 4 priced its tiers: through the Stripe prices it names.
+      {
+        slug: 'old-supporters',
+        name: 'Old supporters',
+        description: '',
+        benefits: [],
+        prices: { monthly: 300, yearly: 3000 },
+        currency: 'usd',
+        visible: false,
+      },
+    ]);
+  });
+
+  it('maps each visibility to its readers here, a tiers post to the tiers it names', () => {
+    expect(
+      bundle.posts.map((item) => [item.slug, item.visibility, item.tiers, item.accessNote]),
+    ).toEqual([
+      ['open-letter', 'public', [], undefined],
+      ['welcome-members', 'registered', [], undefined],
+      ['paid-essay', 'members', [], undefined],
+      ['founders-letter', 'tiers', ['founder'], undefined],
+      ['insider-notes', 'tiers', ['insider', 'founder'], undefined],
+      // Ghost's free tier is no tier here: with a paid one, the post is that tier's, and says so.
+      [
+        'free-and-founders',
+        'tiers',
+        ['founder'],
+        'for the tiers founder here: Ghost also let its free members read it (make it "registered" in the desk if every signed-in reader may)',
+      ],
+      ['free-tier-only', 'registered', [], undefined],
+    ]);
+  });
+
+  it("reads the tiers a post carries when the export has no products table (Ghost's Admin API shape)", () => {
+    const bundle = readGhostJson(
+      JSON.stringify({
+        db: [
+          {
+            meta: { version: '5.0.0' },
+            data: {
+              posts: [
+                {
+                  id: 'x1',
+                  slug: 'for-patrons',
+                  title: 'For patrons',
+                  html: '<p>Hi</p>',
+                  status: 'published',
+                  visibility: 'tiers',
+                  tiers: [
+                    {
+                      id: 't9',
+                      name: 'Patron',
+                      slug: 'patron',
+                      type: 'paid',
+                      active: true,
+                      visibility: 'public',
+                      benefits: ['A postcard'],
+                      monthly_price: 900,
+                      yearly_price: null,
+                      currency: 'eur',
+                    },
+                  ],
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    expect(bundle.posts[0]).toMatchObject({ visibility: 'tiers', tiers: ['patron'] });
+    expect(bundle.tiers).toEqual([
+      {
+        slug: 'patron',
+        name: 'Patron',
+        description: '',
+        benefits: ['A postcard'],
+        prices: { monthly: 900, yearly: null },
+        currency: 'eur',
+        visible: true,
+      },
+    ]);
   });
 });
 

@@ -20,27 +20,8 @@ import {
   type SourcePost,
 } from './source.js';
 import { emptyBundle, keepFirstOfEachEmail, parseDate } from './source-values.js';
-
-type Row = Record<string, unknown>;
-type Tables = Record<string, Row[]>;
-
-function isRow(value: unknown): value is Row {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (typeof value === 'number') return String(value);
-  return undefined;
-}
-
-function id(value: unknown): string {
-  return text(value) ?? '';
-}
-
-function truthy(value: unknown): boolean {
-  return value === true || value === 1 || value === '1' || value === 'true';
-}
+import { byId, groupBy, id, isRow, text, truthy, type Row, type Tables } from './ghost-tables.js';
+import { readGhostAccess } from './ghost-tiers.js';
 
 /** The `{meta, data}` of an export, wherever the file put it. */
 function exportData(parsed: unknown): Tables {
@@ -58,24 +39,6 @@ function exportData(parsed: unknown): Tables {
     throw new ImportFileError('Not a Ghost export: its data has neither posts nor members');
   }
   return tables;
-}
-
-function byId(rows: Row[] | undefined): Map<string, Row> {
-  return new Map((rows ?? []).map((row) => [id(row.id), row]));
-}
-
-/** Join rows (posts_tags, posts_authors…) grouped by one column, in their sort order. */
-function groupBy(rows: Row[] | undefined, key: string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows ?? []) {
-    const group = groups.get(id(row[key])) ?? [];
-    group.push(row);
-    groups.set(id(row[key]), group);
-  }
-  for (const group of groups.values()) {
-    group.sort((a, b) => Number(a.sort_order ?? 0) - Number(b.sort_order ?? 0));
-  }
-  return groups;
 }
 
 function bodyHtml(post: Row): string {
@@ -116,6 +79,8 @@ function authorOf(user: Row | undefined): SourceAuthor | null {
 }
 
 function readPosts(tables: Tables, bundle: SourceBundle): void {
+  const access = readGhostAccess(tables);
+  bundle.tiers = access.tiers;
   const tags = byId(tables.tags);
   const users = byId(tables.users);
   const tagsOf = groupBy(tables.posts_tags, 'post_id');
@@ -163,7 +128,6 @@ function readPosts(tables: Tables, bundle: SourceBundle): void {
       .map(authorOf)
       .filter((author): author is SourceAuthor => author !== null);
 
-    const visibility = text(post.visibility) ?? 'public';
     const featureUrl = text(post.feature_image);
     const source: SourcePost = {
       sourceId: id(post.id),
@@ -175,7 +139,7 @@ function readPosts(tables: Tables, bundle: SourceBundle): void {
       status,
       authors,
       tags: [...new Set(tagNames)],
-      membersOnly: visibility !== 'public',
+      ...access.accessOf(post),
       oldPaths: slug ? [`/${slug}/`] : [],
       comments: 0,
     };

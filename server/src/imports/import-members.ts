@@ -8,7 +8,8 @@ import { withTransaction, type Tx } from '../db/transaction.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Mail } from '../mail/mailer.js';
 import { membershipPriceOf } from '../stripe/cohort-sales.js';
-import type { SubscriptionReader } from '../stripe/read-payment-facts.js';
+import { readTiers } from '../memberships/tier-catalog.js';
+import type { ImportedPrice, SubscriptionReader } from '../stripe/read-payment-facts.js';
 import type { ImportCounts, ImportSource, Skipped, SourceMember } from './source.js';
 import {
   prepareMember,
@@ -21,6 +22,7 @@ import { writeComp, type MemberContext } from './member-comps.js';
 import {
   checkPriceMap,
   describeStripeFailure,
+  priceTiersOf,
   readCustomerPayments,
   writePayments,
   type CustomerPayments,
@@ -49,8 +51,16 @@ export interface MemberImportDeps {
 
 export interface MemberImportOptions {
   dryRun: boolean;
-  /** `--price <Stripe price id>=<plan>`: another platform's Prices that count as a plan here. */
+  /**
+   * `--price <Stripe price id>=[<tier>/]<plan>`: another platform's Prices that count as a plan
+   * here, of a tier (the first when it names none).
+   */
   prices: Record<string, string>;
+  /**
+   * The tiers' slugs the same import makes from its export before its members (run-import.ts):
+   * a dry run, which made none, takes them as the site's.
+   */
+  comingTiers?: string[];
   /** Mail each newly created member a welcome with a sign-in link. */
   welcome: boolean;
   source: ImportSource;
@@ -210,14 +220,18 @@ export async function writeMembers(
   options: MemberImportOptions,
   onProgress?: (progress: MemberImportProgress) => void,
 ): Promise<MemberImportResult> {
-  const importedPrices = await checkPriceMap(deps, options.prices);
+  const mapping = await checkPriceMap(deps, options.prices);
+  const importedPrices =
+    mapping.size === 0
+      ? new Map<string, ImportedPrice>()
+      : priceTiersOf(mapping, await readTiers(deps.pool), options.comingTiers);
   if (!options.dryRun && importedPrices.size > 0) {
     await withTransaction(deps.pool, async (tx) => {
-      for (const [priceId, plan] of importedPrices) {
+      for (const [priceId, { plan, tierId }] of importedPrices) {
         await tx.query(
-          `INSERT INTO imported_prices ("priceId", plan) VALUES ($1, $2)
-           ON CONFLICT ("priceId") DO UPDATE SET plan = EXCLUDED.plan`,
-          [priceId, plan],
+          `INSERT INTO imported_prices ("priceId", plan, "tierId") VALUES ($1, $2, $3)
+           ON CONFLICT ("priceId") DO UPDATE SET plan = EXCLUDED.plan, "tierId" = EXCLUDED."tierId"`,
+          [priceId, plan, tierId],
         );
       }
     });

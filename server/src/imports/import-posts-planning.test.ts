@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanSlug } from './clean-slug.js';
 import { oldPathOf, siteOwnAddress } from './post-planning.js';
+import type { SourcePost } from './source.js';
 import {
   FIRST_SECTION,
   OTHER_SECTION,
@@ -195,5 +197,35 @@ describe('planning imported posts', () => {
     expect(oldPathOf('/health/old-post/')).toBe('/health/old-post');
     expect(oldPathOf('/p/login')).toBe('/p/login');
     expect(siteOwnAddress('/?p=12')).toBeNull();
+  });
+  it('leaves a post imported before the visibilities unchanged when its meaning is, and updates one whose readers are new', async () => {
+    const paid = sourcePost({ sourceId: 'p', slug: 'paid', visibility: 'members' });
+    const free = sourcePost({ sourceId: 'f', slug: 'free', visibility: 'registered' });
+    await write(bundleOf([paid, free]));
+    // What an import from before wrote for them: the file said `membersOnly: true` of both (Ghost's
+    // `paid` and `members` alike), where `visibility` and `tiers` are now.
+    const before = (post: SourcePost) =>
+      Object.fromEntries(
+        Object.entries(post).flatMap(([key, value]: [string, unknown]) =>
+          key === 'tiers' ? [] : key === 'visibility' ? [['membersOnly', true]] : [[key, value]],
+        ),
+      );
+    for (const post of [paid, free]) {
+      const digest = createHash('sha256')
+        .update(JSON.stringify(before(post)))
+        .digest('hex');
+      await pool.query(`UPDATE "import_items" SET "digest" = $2 WHERE "sourceId" = $1`, [
+        post.sourceId,
+        digest,
+      ]);
+      await pool.query(`UPDATE "posts" SET "visibility" = 'members' WHERE "slug" = $1`, [
+        post.slug,
+      ]);
+    }
+    const again = await write(bundleOf([paid, free]));
+    expect(again.posts).toMatchObject({ unchanged: 1, updated: 1 });
+    const posts = await postsBySlug();
+    expect(posts.get('paid')).toMatchObject({ visibility: 'members', version: 1 });
+    expect(posts.get('free')).toMatchObject({ visibility: 'registered', version: 2 });
   });
 });

@@ -14,6 +14,7 @@ import { wordCountOf } from '../content/markdown-text.js';
 import { cardAddressesIn } from '../content/markdown-to-tree.js';
 import { describeUnreadCard } from '../embeds/card-reader.js';
 import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
+import { ensureTiers } from './import-tiers.js';
 import { takeImages } from './post-images.js';
 import { takeMedia } from './post-media.js';
 import {
@@ -134,6 +135,12 @@ export async function writePosts(
     images: { stored: 0, notFetched: [] },
     notes: [],
   };
+  // The tiers first: the posts name them.
+  const tiers = await ensureTiers(deps.pool, bundle.tiers, {
+    dryRun: options.dryRun,
+    currency: deps.config.membership.currency,
+  });
+  outcome.notes.push(...tiers.notes);
   if (bundle.posts.length === 0) return outcome;
   const items = await readImportItems(deps.pool, bundle.source);
   const topicsBefore = await readTopicSlugs(deps.pool);
@@ -212,7 +219,7 @@ export async function writePosts(
     done += 1;
     const { post, counts } = plan;
     const name = nameOf(post);
-    const candidate = buildPost(plan, images, outcome.notes);
+    const candidate = buildPost(plan, images, tiers.ids, outcome.notes);
     if (candidate.body.length > MAX_BODY_CHARS) {
       counts.skipped.push({
         item: name,
@@ -285,8 +292,33 @@ async function readCards(deps: PostsDeps, plans: readonly Plan[], outcome: Posts
   }
 }
 
+/**
+ * Who may read the post here: as the reader mapped it, a tier's post for the site's tiers the
+ * export's became (ensureTiers). One naming none of them is for every paying member, failing
+ * closed, and the notes say so.
+ */
+function readersOf(
+  post: SourcePost,
+  title: string,
+  tierIds: ReadonlyMap<string, number>,
+  notes: string[],
+): Pick<ImportedPost, 'visibility' | 'tierIds'> {
+  if (post.visibility !== 'tiers') return { visibility: post.visibility, tierIds: [] };
+  const ids = [...new Set(post.tiers.flatMap((slug) => tierIds.get(slug) ?? []))];
+  if (ids.length > 0) return { visibility: 'tiers', tierIds: ids };
+  notes.push(
+    `"${title}": for paying members here, failing closed: none of its tiers (${post.tiers.join(', ')}) is on the site`,
+  );
+  return { visibility: 'members', tierIds: [] };
+}
+
 /** The post as the site keeps it: its text cut to the site's limits, its images uploads. */
-function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): ImportedPost {
+function buildPost(
+  plan: Plan,
+  images: Map<string, string>,
+  tierIds: ReadonlyMap<string, number>,
+  notes: string[],
+): ImportedPost {
   const { post } = plan;
   let title = cleanLine(post.title);
   if (title === '') {
@@ -308,8 +340,11 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
       return { url, alt: cutAtWord(alt, ALT_CHARS) };
     }),
   ).trim();
-  const visibility = post.membersOnly ? 'members' : 'public';
-  const summary = summaryOf({ title, body, visibility }, noNul(post.excerpt ?? ''));
+  const readers = readersOf(post, withoutInvisible(title), tierIds, notes);
+  const summary = summaryOf(
+    { title, body, visibility: readers.visibility },
+    noNul(post.excerpt ?? ''),
+  );
   const featureUrl = post.featureImage ? (images.get(post.featureImage.url) ?? null) : null;
   const featureAlt = post.featureImage?.alt?.trim() || post.featureImage?.caption?.trim() || title;
   const optional = (text: string | undefined, max: number) => {
@@ -336,7 +371,7 @@ function buildPost(plan: Plan, images: Map<string, string>, notes: string[]): Im
     slug: plan.slug,
     title,
     body,
-    visibility,
+    ...readers,
     featureImage: featureUrl,
     featureImageAlt: featureUrl ? cutAtWord(noNul(featureAlt), ALT_CHARS) : null,
     seoTitle: optional(post.seoTitle, SEO_TITLE_CHARS),

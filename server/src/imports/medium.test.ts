@@ -46,7 +46,8 @@ describe('readMedium on the export folder', () => {
       authors: [{ name: 'Joe Bloggs', slug: 'JoeBloggs' }],
       tags: ['Things', 'Stuff'],
       flavour: 'medium',
-      membersOnly: false,
+      visibility: 'public',
+      tiers: [],
     });
     expect(basic.publishedAt?.toISOString()).toBe('2018-08-11T11:23:34.123Z');
   });

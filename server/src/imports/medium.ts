@@ -159,7 +159,8 @@ export function readMediumPost(html: string, fileName: string): SourcePost | { s
     authors: author ? [author] : [],
     tags: [...new Set(tags)],
     // Medium's export does not say which stories were for paying members: all come in public.
-    membersOnly: false,
+    visibility: 'public',
+    tiers: [],
     oldPaths: canonical && !draft ? [canonical.path] : [],
     comments: 0,
   };

@@ -8,38 +8,62 @@ import {
   INTERVAL_OF_PLAN,
   IMPORTED_PRICE_PLANS,
   isImportedPricePlan,
+  type ImportedPrice,
   type ImportedPricePlan,
   type SubscriptionReader,
 } from '../stripe/read-payment-facts.js';
+import { defaultTier, type TierRow } from '../memberships/tier-catalog.js';
 import { listAll, readSubscriptionWithInvoices } from '../stripe/reconcile.js';
 import type { AccountRow } from './member-accounts.js';
 
-// The Stripe side of an import's members (import-members.ts): the `--price` mapping checked, what
-// a member's customer pays for read from Stripe (only read: nothing is charged or created), and
-// those payments placed on the ledger once the customer is the account's.
+// The Stripe side of an import's members (import-members.ts): the `--price` mapping checked and its
+// tiers found, what a member's customer pays for read from Stripe (only read: nothing is charged or
+// created), and those payments placed on the ledger once the customer is the account's.
 
 const invalidPriceMap = (message: string) => new DomainError(400, 'invalid_price_map', message);
 
+/** What `--price <price id>=[<tier>/]<plan>` maps a Price to: a plan, of a tier (null: the first). */
+export interface PriceMapping {
+  plan: ImportedPricePlan;
+  /** The tier's slug as given; null when the mapping names none. */
+  tier: string | null;
+}
+
+const TIER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A mapping's value, `<plan>` or `<tier>/<plan>`, as the command line writes it. */
+const mappingText = (mapping: PriceMapping) =>
+  mapping.tier === null ? mapping.plan : `${mapping.tier}/${mapping.plan}`;
+
 /**
- * Checks `--price <price id>=<plan>` before anything is written: each plan one of the site's
- * subscription plans, each Price one Stripe has in this account, billed at that plan's interval.
- * Answers the mapping; throws a DomainError saying which one is wrong. Reads Stripe, never writes.
+ * Checks `--price <price id>=[<tier>/]<plan>` before anything is written: each plan one of the
+ * site's subscription plans, each tier a slug, each Price one Stripe has in this account, billed
+ * at that plan's interval. Answers the mapping; throws a DomainError saying which one is wrong.
+ * Reads Stripe, never writes. Whether the tiers are the site's is `priceTiersOf`'s to say.
  */
 export async function checkPriceMap(
   deps: { stripe: Stripe | null },
   prices: Record<string, string>,
-): Promise<Map<string, ImportedPricePlan>> {
-  const mapping = new Map<string, ImportedPricePlan>();
-  for (const [priceId, plan] of Object.entries(prices)) {
+): Promise<Map<string, PriceMapping>> {
+  const mapping = new Map<string, PriceMapping>();
+  for (const [priceId, value] of Object.entries(prices)) {
+    const slash = value.lastIndexOf('/');
+    const tier = slash < 0 ? null : value.slice(0, slash).trim();
+    const plan = value.slice(slash + 1).trim();
     if (!isImportedPricePlan(plan)) {
       throw invalidPriceMap(
-        `--price ${priceId}=${plan}: the plan must be one of ${IMPORTED_PRICE_PLANS.join(', ')}.`,
+        `--price ${priceId}=${value}: the plan must be one of ${IMPORTED_PRICE_PLANS.join(', ')}, after the tier's slug if you name one (as in --price ${priceId}=founder/yearly).`,
+      );
+    }
+    if (tier !== null && !TIER_SLUG.test(tier)) {
+      throw invalidPriceMap(
+        `--price ${priceId}=${value}: "${tier}" is not a tier's slug (lower-case words joined by hyphens, as in --price ${priceId}=founder/${plan}).`,
       );
     }
     if (!/^[\w.-]{1,255}$/.test(priceId)) {
-      throw invalidPriceMap(`--price ${priceId}=${plan}: that is not a Stripe price id.`);
+      throw invalidPriceMap(`--price ${priceId}=${value}: that is not a Stripe price id.`);
     }
-    mapping.set(priceId, plan);
+    mapping.set(priceId, { plan, tier });
   }
   if (mapping.size === 0) return mapping;
   const { stripe } = deps;
@@ -48,21 +72,51 @@ export async function checkPriceMap(
       '--price maps Stripe prices, but payments are off on this site: set its Stripe keys first (docs/payments.md).',
     );
   }
-  for (const [priceId, plan] of mapping) {
+  for (const [priceId, mapped] of mapping) {
+    const { plan } = mapped;
     const price = await retrieveOrNull(stripe, 'read a price', (s) => s.prices.retrieve(priceId));
     if (!price) {
       throw invalidPriceMap(
-        `--price ${priceId}=${plan}: Stripe has no such price in this account.`,
+        `--price ${priceId}=${mappingText(mapped)}: Stripe has no such price in this account.`,
       );
     }
     const interval = price.recurring?.interval;
     if (interval !== INTERVAL_OF_PLAN[plan]) {
       throw invalidPriceMap(
-        `--price ${priceId}=${plan}: that price is ${interval ? `billed every ${interval}` : 'not a subscription'}, and the ${plan} plan is billed every ${INTERVAL_OF_PLAN[plan]}.`,
+        `--price ${priceId}=${mappingText(mapped)}: that price is ${interval ? `billed every ${interval}` : 'not a subscription'}, and the ${plan} plan is billed every ${INTERVAL_OF_PLAN[plan]}.`,
       );
     }
   }
   return mapping;
+}
+
+/**
+ * The mapped Prices with the ids of their tiers: the site's tier of each slug, the first tier
+ * (defaultTier) for a mapping that names none. A slug in `coming` (a tier the same import makes
+ * from its export, not yet made in a dry run) stands for the first tier: its rows are rolled back.
+ * Any other slug is a 400 naming the tiers there are.
+ */
+export function priceTiersOf(
+  mapping: ReadonlyMap<string, PriceMapping>,
+  tiers: readonly TierRow[],
+  coming: readonly string[] = [],
+): Map<string, ImportedPrice> {
+  const first = defaultTier(tiers);
+  const resolved = new Map<string, ImportedPrice>();
+  for (const [priceId, mapped] of mapping) {
+    const tier =
+      mapped.tier === null
+        ? first
+        : (tiers.find((row) => row.slug === mapped.tier) ??
+          (coming.includes(mapped.tier) ? first : null));
+    if (!tier) {
+      throw invalidPriceMap(
+        `--price ${priceId}=${mappingText(mapped)}: there is no "${mapped.tier}" tier here (the tiers are ${tiers.map((row) => row.slug).join(', ')}).`,
+      );
+    }
+    resolved.set(priceId, { plan: mapped.plan, tierId: tier.id });
+  }
+  return resolved;
 }
 
 /** What Stripe says a member's customer pays for, read before the member's transaction. */

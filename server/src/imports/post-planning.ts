@@ -29,7 +29,8 @@ import type {
 export interface PostsDeps {
   pool: pg.Pool;
   imageStore: ImageStore;
-  config: Pick<AppConfig, 'uploads'>;
+  /** Where uploads go; the currency a tier the export brings is sold in, when the site has none. */
+  config: Pick<AppConfig, 'uploads' | 'membership'>;
   /** Tests only: lets image fetches reach 127.0.0.1 (fetch-image.ts). */
   allowPrivateAddresses?: boolean;
   /** Tests only: false takes the export's own images and fetches none (fetch-image.ts). */
@@ -207,9 +208,24 @@ export function readingNotes(posts: readonly SourcePost[]): string[] {
   return notes;
 }
 
-/** What the file said of a post: a second run compares it to know whether anything changed. */
-export const digestOf = (post: SourcePost) =>
-  createHash('sha256').update(JSON.stringify(post)).digest('hex');
+/**
+ * What the file said of a post: a second run compares it to know whether anything changed. A post
+ * for everyone or for paying members digests as it did when a post said only whether it was
+ * members-only, so a file imported before the other visibilities is still unchanged.
+ */
+export function digestOf(post: SourcePost): string {
+  const said =
+    post.visibility === 'public' || post.visibility === 'members'
+      ? Object.fromEntries(
+          Object.entries(post).flatMap(([key, value]: [string, unknown]) => {
+            if (key === 'tiers') return [];
+            if (key === 'visibility') return [['membersOnly', value === 'members']];
+            return [[key, value]];
+          }),
+        )
+      : post;
+  return createHash('sha256').update(JSON.stringify(said)).digest('hex');
+}
 
 /**
  * What a post is known by from one run to the next: the platform's id, within the site the export

@@ -81,7 +81,7 @@ describe.skipIf(!haveSamples)(
         'valid.json': [2, 0],
       });
       const v4 = await readExport('ghost', sample('ghost/v4_export.json'));
-      expect(v4.posts.find((post) => post.slug === 'sell')?.membersOnly).toBe(true);
+      expect(v4.posts.find((post) => post.slug === 'sell')?.visibility).toBe('members');
       expect(v4.posts.find((post) => post.slug === 'write')?.oldPaths).toEqual(['/write/']);
     });
 
@@ -106,8 +106,8 @@ describe.skipIf(!haveSamples)(
       expect(markup?.html).toContain('<table>');
       expect(
         bundle.posts.find((post) => post.title.startsWith('Template: Password Protected'))
-          ?.membersOnly,
-      ).toBe(true);
+          ?.visibility,
+      ).toBe('members');
       expect(bundle.comments).toBe(33);
       expect(bundle.attachments.size).toBe(37);
       expect(

@@ -50,6 +50,8 @@ describe('a whole import', () => {
     await pool.query(
       `TRUNCATE "posts", "post_revisions", "post_paths", "import_items", "images" CASCADE`,
     );
+    // The tiers an export brought (their plans go with them); the first is the site's own.
+    await pool.query(`DELETE FROM "tiers" WHERE "id" <> 1`);
   });
 
   /** Everything a posts import writes, to compare before and after. */
@@ -105,29 +107,58 @@ describe('a whole import', () => {
     );
   });
 
-  it('imports a Substack post for free subscribers members-only, and the report names its audience', async () => {
+  it("imports each Substack audience to its readers here, the founding members' to a founding tier, and one it does not know for paying members, reported", async () => {
     const folder = join(scratch, 'substack-audiences');
     await mkdir(join(folder, 'posts'), { recursive: true });
+    const posts = [
+      ['1.subscribers', 'only_free', 'For subscribers'],
+      ['2.paid', 'only_paid', 'For payers'],
+      ['3.all', 'everyone', 'For all'],
+      ['4.founders', 'founding', 'For founders'],
+      ['5.patrons', 'patrons_only', 'For patrons'],
+    ];
     await writeFile(
       join(folder, 'posts.csv'),
       'post_id,post_date,is_published,type,audience,title\n' +
-        '1.subscribers,2024-01-01T00:00:00.000Z,true,newsletter,only_free,For subscribers\n' +
-        '2.paid,2024-01-02T00:00:00.000Z,true,newsletter,only_paid,For payers\n' +
-        '3.all,2024-01-03T00:00:00.000Z,true,newsletter,everyone,For all\n',
+        posts
+          .map(
+            ([id, audience, title], day) =>
+              `${id},2024-01-0${day + 1}T00:00:00.000Z,true,newsletter,${audience},${title}`,
+          )
+          .join('\n'),
     );
-    for (const name of ['1.subscribers', '2.paid', '3.all']) {
+    for (const [name] of posts) {
       await writeFile(join(folder, 'posts', `${name}.html`), `<p>The words of ${name}.</p>`);
     }
     const report = await runImport({ source: 'substack', path: folder }, deps);
-    expect(report.posts.created).toBe(3);
-    const { rows } = await pool.query(`SELECT "slug", "visibility" FROM "posts" ORDER BY "slug"`);
+    expect(report.posts.created).toBe(5);
+    const { rows } = await pool.query(
+      `SELECT p."slug", p."visibility", ARRAY(SELECT t."slug" FROM "tiers" t
+          WHERE t."id" = ANY(p."tierIds")) AS "tiers"
+         FROM "posts" p ORDER BY p."slug"`,
+    );
     expect(rows).toEqual([
-      { slug: 'all', visibility: 'public' },
-      { slug: 'paid', visibility: 'members' },
-      { slug: 'subscribers', visibility: 'members' },
+      { slug: 'all', visibility: 'public', tiers: [] },
+      { slug: 'founders', visibility: 'tiers', tiers: ['founding'] },
+      { slug: 'paid', visibility: 'members', tiers: [] },
+      { slug: 'patrons', visibility: 'members', tiers: [] },
+      { slug: 'subscribers', visibility: 'registered', tiers: [] },
+    ]);
+    const { rows: tiers } = await pool.query(
+      `SELECT t."slug", t."name", t."visible",
+              array_agg(p."enabled" ORDER BY p."id") AS "sold"
+         FROM "tiers" t JOIN "plans" p ON p."tierId" = t."id"
+        WHERE t."slug" = 'founding' GROUP BY t."id"`,
+    );
+    // posts.csv gives no prices: the tier is there for its posts, hidden and not sold until priced.
+    expect(tiers).toEqual([
+      { slug: 'founding', name: 'Founding member', visible: false, sold: [false, false, false] },
     ]);
     expect(report.notes).toContain(
-      '"For subscribers": members-only here: its Substack audience was "only_free" (free subscribers), and Cohort has no tier for free members yet',
+      '"For patrons": for paying members here, failing closed: its Substack audience "patrons_only" is not one Cohort knows',
+    );
+    expect(report.notes).toContain(
+      'tier "Founding member" (founding) made from the export: not sold, and hidden, until you price it in the desk',
     );
     expect(report.notes.filter((note) => note.includes('audience'))).toHaveLength(1);
   });

@@ -6,7 +6,9 @@ import type { CardReader } from '../embeds/card-reader.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ImageStore } from '../uploads/image-store.js';
 import { writeMembers } from './import-members.js';
-import { checkPriceMap } from './member-stripe.js';
+import { checkPriceMap, priceTiersOf } from './member-stripe.js';
+import { tierSlugOf } from '../../../contract/tiers.js';
+import { readTiers } from '../memberships/tier-catalog.js';
 import { writeComments } from './import-comments.js';
 import { writePosts } from './import-posts.js';
 import { checkPlacement, readingNotes } from './post-planning.js';
@@ -29,7 +31,7 @@ export interface ImportRequest {
   section?: string;
   /** Tag → section. */
   map?: Record<string, string>;
-  /** Stripe price id → plan, for members paying on the old platform. */
+  /** Stripe price id → `<plan>` or `<tier>/<plan>`, for members paying on the old platform. */
   prices?: Record<string, string>;
   dryRun?: boolean;
   /** Mail each new member a welcome (nobody is mailed by an import otherwise). */
@@ -76,12 +78,15 @@ export async function runImport(
   // A section that does not exist is refused before the file is read, let alone written.
   checkPlacement(placing, await readArticleSectionNames(deps.pool));
   // So is a wrong --price (it reads Stripe, never writes): before any post is written.
-  await checkPriceMap(deps, request.prices ?? {});
+  const prices = await checkPriceMap(deps, request.prices ?? {});
   onProgress({ phase: 'reading', done: 0, total: 1, message: request.path });
   const bundle = await readExport(request.source, request.path, {
     ...(request.maxBytes !== undefined && { maxBytes: request.maxBytes }),
   });
   onProgress({ phase: 'reading', done: 1, total: 1 });
+  // A --price naming a tier neither the site nor the export has, too: the export's are made first.
+  const comingTiers = bundle.tiers.map((tier) => tierSlugOf(tier.slug || tier.name));
+  if (prices.size > 0) priceTiersOf(prices, await readTiers(deps.pool), comingTiers);
   const written = await writePosts(deps, bundle, placing, onProgress);
   written.notes.push(...readingNotes(bundle.posts));
   const commentsImported = await writeComments(deps.pool, bundle, dryRun);
@@ -96,6 +101,7 @@ export async function runImport(
       {
         dryRun,
         prices: request.prices ?? {},
+        comingTiers,
         welcome: request.welcome ?? false,
         source: request.source,
       },

@@ -56,6 +56,7 @@ export function emptyBundle(source: ImportSource): SourceBundle {
   return {
     source,
     posts: [],
+    tiers: [],
     members: [],
     files: new Map(),
     skipped: [],

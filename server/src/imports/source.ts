@@ -2,6 +2,7 @@
 // (ghost.ts, wordpress.ts, substack.ts, medium.ts, members-csv.ts) hands to the writers
 // (import-posts.ts, import-members.ts). Readers parse and never touch the database; writers
 // never know which platform a file came from.
+import type { PostVisibility } from '../../../contract/reading.js';
 
 /** The platforms `npm run import -- <source>` reads. */
 export const IMPORT_SOURCES = ['ghost', 'wordpress', 'substack', 'medium', 'members'] as const;
@@ -51,12 +52,15 @@ export interface SourcePost {
   /** Tag and category names, in the platform's order (internal tags such as Ghost's `#hash` left out). */
   tags: string[];
   featureImage?: SourceImage;
-  /** Paid or members-only on the platform: stays members-only here. */
-  membersOnly: boolean;
   /**
-   * Why it is members-only when the platform did not plainly say paid (Substack's `only_free`,
-   * an audience it does not know), for the report's notes.
+   * Who may read it here (contract/reading.ts), as the reader mapped the platform's word: free
+   * members' posts `registered`, paying members' `members`, a tier's `tiers`; a word the reader
+   * does not know `members` (failing closed, with an `accessNote`).
    */
+  visibility: PostVisibility;
+  /** With visibility `tiers`: the slugs of the export's tiers (`SourceBundle.tiers`) it names. */
+  tiers: string[];
+  /** Why it is for members when the platform did not plainly say so (an audience it does not know). */
   accessNote?: string;
   seoTitle?: string;
   seoDescription?: string;
@@ -104,6 +108,21 @@ export interface SourceMember {
   labels: string[];
 }
 
+/** A tier the export sells (Ghost's `products`, Substack's founding members), as it describes it. */
+export interface SourceTier {
+  /** As the platform had it: what posts' `tiers` name. */
+  slug: string;
+  name: string;
+  description: string;
+  benefits: string[];
+  /** Its prices in `currency`'s cents; null: the export gives none (the tier is not sold here). */
+  prices: { monthly: number | null; yearly: number | null };
+  /** Lower-case ISO code, when the export says. */
+  currency?: string;
+  /** Offered to readers on the platform (Ghost's archived and hidden tiers are not). */
+  visible: boolean;
+}
+
 /** A file in the export (Ghost's zip `content/images/…`): read only when a post needs it. */
 export interface SourceFile {
   /** Its path in the export, with `/` separators and no leading slash. */
@@ -115,6 +134,8 @@ export interface SourceFile {
 export interface SourceBundle {
   source: ImportSource;
   posts: SourcePost[];
+  /** The tiers its posts name, and the others it sells (none from WordPress and Medium). */
+  tiers: SourceTier[];
   members: SourceMember[];
   /**
    * Files that came with the export, by the site path they were served at (`/content/images/2021/03/a.jpg`):

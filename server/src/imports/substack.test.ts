@@ -30,6 +30,8 @@ describe('readSubstack on the export folder', () => {
       ['123405.about-us', 'about-us', 'page', 'published', ['/p/about-us']],
     ]);
     expect(bundle.skipped).toEqual([]);
+    // No post for founding members: the publication had no such tier to bring.
+    expect(bundle.tiers).toEqual([]);
   });
 
   it('keeps the draft a draft, with no date, and dates the published ones', () => {
@@ -42,7 +44,8 @@ describe('readSubstack on the export folder', () => {
       title: 'Plain Text',
       excerpt: '\u201CThis quote\u2019s rather short\u201D',
       flavour: 'substack',
-      membersOnly: false,
+      visibility: 'public',
+      tiers: [],
     });
   });
 
@@ -57,7 +60,7 @@ describe('readSubstack on the export folder', () => {
 describe('readSubstack on a zip', () => {
   const temp = useTempFolder('cohort-substack-');
 
-  it('reads a zip with everything in a folder; paid audiences are members-only; a missing body is skipped', async () => {
+  it('reads a zip with everything in a folder; paid audiences are for members; a missing body is skipped', async () => {
     const zip = join(temp.path, 'substack.zip');
     await writeZip(zip, [
       {
@@ -74,17 +77,17 @@ describe('readSubstack on a zip', () => {
       { name: 'export-2024/posts/3.everyone.html', data: '<p>Free</p>' },
     ]);
     const bundle = await readSubstack(await openExport(zip));
-    expect(bundle.posts.map((item) => [item.slug, item.membersOnly, item.html])).toEqual([
-      ['for-payers', true, '<p>Paid</p>'],
-      ['founders', true, '<p>Founders</p>'],
-      ['everyone', false, '<p>Free</p>'],
+    expect(bundle.posts.map((item) => [item.slug, item.visibility, item.html])).toEqual([
+      ['for-payers', 'members', '<p>Paid</p>'],
+      ['founders', 'tiers', '<p>Founders</p>'],
+      ['everyone', 'public', '<p>Free</p>'],
     ]);
     expect(bundle.skipped).toEqual([
       { item: 'Lost body', reason: 'its body (posts/4.lost.html) is not in the export' },
     ]);
   });
 
-  it('makes every audience but everyone members-only, naming those that are not plainly paid', async () => {
+  it('maps each audience to its readers here, and an audience it does not know (or none) to paying members, naming it', async () => {
     const audiences = [
       ['everyone', ' Everyone '],
       ['shouting', 'EVERYONE'],
@@ -114,27 +117,38 @@ describe('readSubstack on a zip', () => {
       })),
     ]);
     const bundle = await readSubstack(await openExport(zip));
-    expect(bundle.posts.map((item) => [item.slug, item.membersOnly, item.accessNote])).toEqual([
-      ['everyone', false, undefined],
-      ['shouting', false, undefined],
-      ['paid', true, undefined],
-      ['founders', true, undefined],
-      ['paid-capitals', true, undefined],
-      [
-        'subscribers',
-        true,
-        'members-only here: its Substack audience was "only_free" (free subscribers), and Cohort has no tier for free members yet',
-      ],
+    expect(
+      bundle.posts.map((item) => [item.slug, item.visibility, item.tiers, item.accessNote]),
+    ).toEqual([
+      ['everyone', 'public', [], undefined],
+      ['shouting', 'public', [], undefined],
+      ['paid', 'members', [], undefined],
+      ['founders', 'tiers', ['founding'], undefined],
+      ['paid-capitals', 'members', [], undefined],
+      ['subscribers', 'registered', [], undefined],
       [
         'patrons',
-        true,
-        'members-only here: its Substack audience was "patrons_only", not "everyone"',
+        'members',
+        [],
+        'for paying members here, failing closed: its Substack audience "patrons_only" is not one Cohort knows',
       ],
       [
         'unsaid',
-        true,
-        'members-only here: posts.csv gives it no Substack audience, not "everyone"',
+        'members',
+        [],
+        'for paying members here, failing closed: posts.csv gives it no Substack audience',
       ],
+    ]);
+    // A founding members' post says the publication had that tier: it comes along, unpriced.
+    expect(bundle.tiers).toEqual([
+      {
+        slug: 'founding',
+        name: 'Founding member',
+        description: '',
+        benefits: [],
+        prices: { monthly: null, yearly: null },
+        visible: true,
+      },
     ]);
   });
 

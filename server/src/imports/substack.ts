@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { ExportArchive } from './archive.js';
 import { decodeText } from './archive.js';
 import { escapeHtml } from './ghost-cards.js';
-import { ImportFileError, type SourceBundle, type SourcePost } from './source.js';
+import { ImportFileError, type SourceBundle, type SourcePost, type SourceTier } from './source.js';
 import { emptyBundle, parseDate, textOfHtml } from './source-values.js';
 
 type CsvRow = Record<string, string>;
@@ -42,25 +42,39 @@ function isTrue(value: string | undefined): boolean {
   return /^(true|t|1|yes)$/i.test((value ?? '').trim());
 }
 
-/** Substack's audiences for paying readers: members-only here without a word in the report. */
-const PAID_AUDIENCES = new Set(['only_paid', 'founding']);
+/** The tier Substack's founding members' posts are for here: the publication's top plan. */
+const FOUNDING_TIER: Readonly<SourceTier> = {
+  slug: 'founding',
+  name: 'Founding member',
+  description: '',
+  benefits: [],
+  // posts.csv gives no prices: the tier is priced in the desk.
+  prices: { monthly: null, yearly: null },
+  visible: true,
+};
 
 /**
- * Who may read a post, from its `audience`: everyone only when Substack says `everyone`. Any other
- * (`only_free`: free subscribers; an audience this reader does not know; none at all) is
- * members-only, failing closed, with a note naming it unless it plainly means paying readers.
+ * Who may read a post, from its `audience` (contract/reading.ts): `everyone` everyone,
+ * `only_free` every subscriber (signed in here), `only_paid` every paying one, `founding` the
+ * founding members' tier. Any other audience (or none) is for paying members, failing closed,
+ * with a note naming it.
  */
-function accessOf(audience: string): Pick<SourcePost, 'membersOnly' | 'accessNote'> {
-  const word = audience.toLowerCase();
-  if (word === 'everyone') return { membersOnly: false };
-  if (PAID_AUDIENCES.has(word)) return { membersOnly: true };
+function accessOf(audience: string): Pick<SourcePost, 'visibility' | 'tiers' | 'accessNote'> {
+  switch (audience.toLowerCase()) {
+    case 'everyone':
+      return { visibility: 'public', tiers: [] };
+    case 'only_free':
+      return { visibility: 'registered', tiers: [] };
+    case 'only_paid':
+      return { visibility: 'members', tiers: [] };
+    case 'founding':
+      return { visibility: 'tiers', tiers: [FOUNDING_TIER.slug] };
+  }
   const accessNote =
-    word === ''
-      ? 'members-only here: posts.csv gives it no Substack audience, not "everyone"'
-      : word === 'only_free'
-        ? `members-only here: its Substack audience was "${audience}" (free subscribers), and Cohort has no tier for free members yet`
-        : `members-only here: its Substack audience was "${audience}", not "everyone"`;
-  return { membersOnly: true, accessNote };
+    audience === ''
+      ? 'for paying members here, failing closed: posts.csv gives it no Substack audience'
+      : `for paying members here, failing closed: its Substack audience "${audience}" is not one Cohort knows`;
+  return { visibility: 'members', tiers: [], accessNote };
 }
 
 /** A Substack export (folder or zip) as a bundle. */
@@ -121,6 +135,10 @@ export async function readSubstack(archive: ExportArchive): Promise<SourceBundle
     const date = parseDate(row.post_date);
     if (date && published) post.publishedAt = date;
     bundle.posts.push(post);
+  }
+  // The publication had a founding members' plan when a post was for them.
+  if (bundle.posts.some((post) => post.tiers.includes(FOUNDING_TIER.slug))) {
+    bundle.tiers.push(structuredClone(FOUNDING_TIER));
   }
   return bundle;
 }

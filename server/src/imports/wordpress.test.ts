@@ -69,7 +69,8 @@ describe('readWordPress on a WXR 1.2 export', () => {
       title: 'Tide tables & ferries',
       excerpt: 'When the ferry sails, and why.',
       flavour: 'wordpress',
-      membersOnly: false,
+      visibility: 'public',
+      tiers: [],
       authors: [{ name: 'Marta Quay', slug: 'marta', email: 'marta@harbour.example.org' }],
       tags: ['Boats', 'Tides'],
       featureImage: {
@@ -110,8 +111,8 @@ describe('readWordPress on a WXR 1.2 export', () => {
   });
 
   it('makes a password-protected post members-only and a private post a draft', () => {
-    expect(post(bundle, '105').membersOnly).toBe(true);
-    expect(post(bundle, '107')).toMatchObject({ status: 'draft', membersOnly: false });
+    expect(post(bundle, '105').visibility).toBe('members');
+    expect(post(bundle, '107')).toMatchObject({ status: 'draft', visibility: 'public' });
   });
 });
 

@@ -213,7 +213,8 @@ function readItem(
     authors: author ? [author] : [],
     tags: termsOf(item),
     // A password-protected post was for the few who had the password: members only here.
-    membersOnly: field(item, 'wp:post_password') !== '',
+    visibility: field(item, 'wp:post_password') === '' ? 'public' : 'members',
+    tiers: [],
     oldPaths: [],
     comments,
     approvedComments: approvedCommentsOf(item),
