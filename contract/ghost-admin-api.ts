@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 
 // The bodies Ghost's Admin API takes (`/ghost/api/admin`, docs/ghost-api.md#admin-api), as
 // Ghost's clients send them: one resource in a list under its name (`{"posts": [{…}]}`). Ghost's
-// objects carry more fields than the site keeps (`featured`, `og_*`, `tiers`…): those are taken
+// objects carry more fields than the site keeps (`featured`, `og_*`…): those are taken
 // and ignored, so each object allows fields it does not name. What a field must say beyond its
 // type (a title's length, a known status, a valid address) is the Admin API modules' rule
 // (server/src/ghost-admin/), answered as Ghost's ValidationError.
@@ -22,8 +22,31 @@ export const GhostPostInputSchema = Type.Object(
     html: optionalText,
     lexical: optionalText,
     mobiledoc: optionalText,
-    /** `public`, or `members`, `paid`, `tiers`: members-only. */
+    /**
+     * Ghost's word for who may read it: `public`; `members`, anyone signed up (the site's
+     * `registered`); `paid`, any paying member (the site's `members`); `tiers`, the members of
+     * the tiers `tiers` names.
+     */
     visibility: Type.Optional(Type.String()),
+    /**
+     * With visibility `tiers`, the tiers whose members may read it: `{id}` (as the Admin API's
+     * `tiers/` answers it), `{slug}` or a slug; Ghost's free tier is left out. Taken and left
+     * alone with any other visibility (Ghost's clients send a public post's every tier back).
+     */
+    tiers: Type.Optional(
+      Type.Union([
+        Type.Array(
+          Type.Union([
+            Type.String(),
+            Type.Object(
+              { id: Type.Optional(Type.String()), slug: Type.Optional(Type.String()) },
+              { additionalProperties: true },
+            ),
+          ]),
+        ),
+        Type.Null(),
+      ]),
+    ),
     feature_image: optionalText,
     feature_image_alt: optionalText,
     meta_title: optionalText,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Comment } from '../../../contract/comments.js';
 import { postPath, type PostKind } from '../../../contract/posts.js';
+import type { ReadingRule } from '../../../contract/reading.js';
 import {
   articleSectionSlugs,
   specialSectionSlugs,
@@ -54,20 +55,26 @@ export interface CommentedPost {
   kind: string;
   slug: string;
   title: string;
-  membersOnly: boolean;
+  /** Who may read it whole, and so its comments (contract/reading.ts). */
+  rule: ReadingRule;
   category: unknown;
 }
 
 export async function findLivePost(db: Db, postId: number): Promise<CommentedPost | null> {
-  const { rows } = await db.query<CommentedPost>(
-    `SELECT "id", "kind", "slug", "title", "visibility" = 'members' AS "membersOnly",
-            "fields"->'category' AS category
-       FROM "posts"
-      WHERE "id" = $1 AND "deletedAt" IS NULL AND "status" IN ('published', 'scheduled')
-        AND "publishedAt" <= now()`,
+  const { rows } = await db.query<Omit<CommentedPost, 'rule'> & ReadingRule>(
+    `SELECT p."id", p."kind", p."slug", p."title", p."visibility",
+            ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY(p."tierIds")
+                   ORDER BY t."position", t."id") AS "tiers",
+            p."fields"->'category' AS category
+       FROM "posts" p
+      WHERE p."id" = $1 AND p."deletedAt" IS NULL AND p."status" IN ('published', 'scheduled')
+        AND p."publishedAt" <= now()`,
     [postId],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const { visibility, tiers, ...post } = row;
+  return { ...post, rule: { visibility, tiers } };
 }
 
 export const postNotFound = () =>

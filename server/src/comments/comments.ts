@@ -5,6 +5,7 @@ import {
   type CommentSort,
   type CommentViewer,
 } from '../../../contract/comments.js';
+import { mayRead, type Reader, type ReadingRule } from '../../../contract/reading.js';
 import { pageCursor } from '../db/page-cursor.js';
 import { DomainError } from '../domain-error.js';
 import {
@@ -45,18 +46,24 @@ export interface CommentReader {
   /** A registered account's id; null for a visitor. */
   userId: string | null;
   emailVerified: boolean;
-  /** Their membership gives access now (active, paid, comped, gifted, a seat). */
-  isMember: boolean;
+  /**
+   * Who they are as a reader of posts (content/readers.ts): `tier` set while their membership
+   * gives access (paid, comped, gifted, a seat).
+   */
+  reading: Reader;
   /** On the desk's staff lists: reads every post, comments whatever COMMENTS says but off. */
   isStaff: boolean;
 }
 
-/** Whether `reader` may read the post's body, and so its comments. */
+/**
+ * Whether `reader` may read the post's body, and so its comments: the one rule of who reads what
+ * (contract/reading.ts), and the staff, who read every post.
+ */
 export function mayReadComments(
-  post: { membersOnly: boolean },
-  reader: Pick<CommentReader, 'isMember' | 'isStaff'>,
+  post: { rule: ReadingRule },
+  reader: Pick<CommentReader, 'reading' | 'isStaff'>,
 ) {
-  return !post.membersOnly || reader.isMember || reader.isStaff;
+  return reader.isStaff || mayRead(post.rule, reader.reading);
 }
 
 /** Why `reader` may not write a comment (or like, or report), or null when they may. */
@@ -74,7 +81,7 @@ function refusalToComment(rules: CommentRules, reader: CommentReader): DomainErr
       'Prove your address first: sign in with a link we mail to it.',
     );
   }
-  if (rules.who === 'members' && !reader.isMember && !reader.isStaff) {
+  if (rules.who === 'members' && reader.reading.tier === null && !reader.isStaff) {
     return new DomainError(403, 'not_a_member', 'Only members can comment here: become one.');
   }
   return null;

@@ -4,7 +4,8 @@ import { POST_COLUMNS, type PostRow } from '../content/post-row.js';
 import { POST_FILTER_FIELDS } from '../ghost-api/content-index.js';
 import { parseFilter, type FieldValues } from '../ghost-api/filter.js';
 import { ghostTagsOf, ghostTypeOf, type GhostSite } from '../ghost-api/serializers.js';
-import { ghostId } from '../imports/ghost-export.js';
+import { ghostId } from '../imports/ghost-ids.js';
+import { ghostVisibilityOf } from '../imports/ghost-visibility.js';
 import type { GhostResource } from './admin-posts.js';
 
 /**
@@ -47,7 +48,7 @@ function valuesOf(site: GhostSite, row: PostRow): FieldValues {
       case 'featured':
         return ['false'];
       case 'visibility':
-        return [row.visibility === 'members' ? 'paid' : 'public'];
+        return [ghostVisibilityOf(row.visibility)];
       case 'status':
         return [row.status];
       case 'published_at':

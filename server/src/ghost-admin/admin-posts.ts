@@ -13,10 +13,12 @@ import { summaryOf } from '../content/post-summary.js';
 import { readPostBody } from '../content/post-validation.js';
 import { writeAudit } from '../staff/audit.js';
 import { DomainError } from '../domain-error.js';
+import type { GhostTier } from '../ghost-api/ghost-tiers.js';
 import type { AdminCaller } from './admin-caller.js';
 import {
   invalidGhostField,
   readGhostPost,
+  readingAfter,
   readingMinutesOf,
   slugFromTitle,
   summaryAfterChange,
@@ -42,6 +44,8 @@ export interface AdminPostSite {
   articleSections: readonly string[];
   /** Every topic's name by its slug (tags sent as `{slug}`). */
   topicNames: ReadonlyMap<string, string>;
+  /** Every tier in Ghost's shape (ghost-api/ghost-tiers.ts): what `tiers` may name. */
+  tiers: readonly GhostTier[];
   /** Who an integration's posts are credited to: the first owner with an account, if any. */
   ownerUserId: string | null;
   /** The scheduled posts' job queue. */
@@ -106,7 +110,8 @@ export async function createGhostPost(
   if (read.title === undefined) throw invalidGhostField('title', 'is required');
   const kind = kindOf(resource);
   const body = read.body ?? '';
-  const visibility = read.visibility ?? 'public';
+  const reading = readingAfter(read, null) ?? { visibility: 'public', tiers: [] };
+  const { visibility } = reading;
   const summary = summaryOf({ title: read.title, body, visibility }, read.excerpt);
   const fields: Record<string, unknown> =
     kind === 'page'
@@ -129,7 +134,7 @@ export async function createGhostPost(
     slug: await freeSlug(site.pool, kind, read.slug ?? slugFromTitle(read.title)),
     title: read.title,
     body,
-    visibility,
+    ...reading,
     featureImage: read.featureImage ?? null,
     featureImageAlt: read.featureImage ? (read.featureImageAlt ?? read.title) : null,
     seoTitle: read.seoTitle ?? null,
@@ -225,7 +230,7 @@ export async function editGhostPost(
     change.body = read.body;
     if (row.kind === 'article') change.readingMinutes = readingMinutesOf(read.body);
   }
-  if (read.visibility !== undefined) change.visibility = read.visibility;
+  Object.assign(change, readingAfter(read, row));
   if (read.featureImage !== undefined) {
     change.featureImage = read.featureImage;
     change.featureImageAlt = read.featureImage

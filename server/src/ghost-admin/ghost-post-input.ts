@@ -1,12 +1,15 @@
 import type { GhostPostInput } from '../../../contract/ghost-admin-api.js';
 import { parseUploadUrl } from '../../../contract/images.js';
+import type { PostVisibility } from '../../../contract/reading.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import type { PostRow } from '../content/post-row.js';
 import { cutAtWord, isMadeSummary, summaryOf } from '../content/post-summary.js';
 import { DomainError } from '../domain-error.js';
+import type { GhostTier } from '../ghost-api/ghost-tiers.js';
 import { cleanSlug } from '../imports/clean-slug.js';
 import { renderLexical, renderMobiledoc } from '../imports/ghost-cards.js';
 import { wordCountOf } from '../content/markdown-text.js';
+import { visibilityOfGhost } from '../imports/ghost-visibility.js';
 import { htmlToMarkdown, rewriteImages } from '../imports/html-to-markdown.js';
 
 /**
@@ -96,7 +99,9 @@ export interface ReadGhostPost {
   title?: string;
   slug?: string;
   body?: string;
-  visibility?: 'public' | 'members';
+  visibility?: PostVisibility;
+  /** The tiers' slugs, when the input named tiers (kept only with visibility `tiers`). */
+  tiers?: string[];
   featureImage?: string | null;
   featureImageAlt?: string | null;
   seoTitle?: string | null;
@@ -108,16 +113,48 @@ export interface ReadGhostPost {
   updatedAt?: string;
 }
 
-const VISIBILITIES: Record<string, 'public' | 'members'> = {
-  public: 'public',
-  members: 'members',
-  paid: 'members',
-  tiers: 'members',
-};
+/**
+ * The slugs of the tiers the input names (`{id}`, `{slug}` or a slug), of `tiers` (every tier in
+ * Ghost's shape), in the tiers' order; Ghost's free tier is left out, as Ghost leaves it out of a tier's post. A tier
+ * the site does not have is a ValidationError naming the ones it has.
+ */
+export function tierSlugsOf(
+  given: NonNullable<GhostPostInput['tiers']>,
+  tiers: readonly GhostTier[],
+): string[] {
+  const slugs: string[] = [];
+  for (const item of given) {
+    const ref = typeof item === 'string' ? { slug: item } : item;
+    const matches = (tier: GhostTier) =>
+      (ref.id !== undefined && tier.id === ref.id) ||
+      (ref.slug !== undefined && tier.slug === ref.slug);
+    const tier = tiers.find((each) => each.type === 'paid' && matches(each));
+    if (tier) {
+      if (!slugs.includes(tier.slug)) slugs.push(tier.slug);
+      continue;
+    }
+    if (tiers.some((each) => each.type === 'free' && matches(each))) continue;
+    const named = ref.slug ?? ref.id;
+    const known = tiers.filter((each) => each.type === 'paid').map((each) => `"${each.slug}"`);
+    throw invalidGhostField(
+      'tiers',
+      named === undefined
+        ? 'must be tiers as {id} or {slug}'
+        : `names no tier "${named}": the tiers are ${known.join(', ')}`,
+    );
+  }
+  // In the tiers' order, whatever the order sent.
+  return tiers.map((tier) => tier.slug).filter((slug) => slugs.includes(slug));
+}
 
 export function readGhostPost(
   input: GhostPostInput,
-  site: { siteUrl: string; topicNames: ReadonlyMap<string, string> },
+  site: {
+    siteUrl: string;
+    topicNames: ReadonlyMap<string, string>;
+    /** Every tier in Ghost's shape (ghost-api/ghost-tiers.ts), for `tiers`. */
+    tiers: readonly GhostTier[];
+  },
 ): ReadGhostPost {
   const read: ReadGhostPost = {};
   const title = textOf(input.title, 'title', 200);
@@ -130,11 +167,14 @@ export function readGhostPost(
   const body = markdownOf(input, site.siteUrl);
   if (body !== undefined) read.body = body;
   if (input.visibility !== undefined) {
-    const visibility = Object.hasOwn(VISIBILITIES, input.visibility)
-      ? VISIBILITIES[input.visibility]
-      : undefined;
-    if (!visibility) throw invalidGhostField('visibility', 'must be public, members or paid');
+    const visibility = visibilityOfGhost(input.visibility);
+    if (!visibility) {
+      throw invalidGhostField('visibility', 'must be public, members, paid or tiers');
+    }
     read.visibility = visibility;
+  }
+  if (input.tiers !== undefined && input.tiers !== null) {
+    read.tiers = tierSlugsOf(input.tiers, site.tiers);
   }
   const image = textOf(input.feature_image, 'feature_image', 2000);
   if (image !== undefined) {
@@ -221,3 +261,24 @@ export const readingMinutesOf = (body: string) =>
 
 /** A slug from a title, for a post sent without one. */
 export const slugFromTitle = (title: string) => cleanSlug('', title, 'post');
+
+/**
+ * Who may read the post after a change (`current`: as it is; null for a new post), as the post
+ * store takes it: `tiers` needs the tiers it names, any other visibility names none. Undefined
+ * when the change says nothing of either.
+ */
+export function readingAfter(
+  read: Pick<ReadGhostPost, 'visibility' | 'tiers'>,
+  current: { visibility: PostVisibility; tiers: readonly string[] } | null,
+): { visibility: PostVisibility; tiers: string[] } | undefined {
+  const visibility = read.visibility ?? current?.visibility ?? 'public';
+  if (visibility !== 'tiers') {
+    return read.visibility === undefined && current ? undefined : { visibility, tiers: [] };
+  }
+  const tiers = read.tiers ?? (current?.visibility === 'tiers' ? [...current.tiers] : []);
+  if (tiers.length === 0) {
+    throw invalidGhostField('tiers', 'must name at least one paid tier for visibility tiers');
+  }
+  if (read.visibility === undefined && read.tiers === undefined && current) return undefined;
+  return { visibility, tiers };
+}

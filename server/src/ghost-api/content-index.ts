@@ -1,11 +1,15 @@
 import type { Author } from '../../../contract/authors.js';
 import type { CardReading } from '../../../contract/embeds.js';
 import type { BlockNode, MarkdownTree } from '../../../contract/markdown-tree.js';
+import type { ReadingRule } from '../../../contract/reading.js';
 import type { CardReadings } from '../content/markdown-to-tree.js';
 import type { SiteContent } from '../content/site-content.js';
-import { ghostId } from '../imports/ghost-export.js';
+import { ghostId } from '../imports/ghost-ids.js';
+import { ghostVisibilityOf, type GhostVisibility } from '../imports/ghost-visibility.js';
 import { parseFilter, type FieldValues, type Filter } from './filter.js';
 import { badRequest, notFound } from './ghost-error.js';
+import { ghostPostTiers, type GhostTier } from './ghost-tiers.js';
+import { listOf, paginate, parseOrder, pick, type GhostQuery } from './ghost-query.js';
 import {
   ghostAuthor,
   ghostPost,
@@ -34,7 +38,9 @@ interface PostEntry {
   title: string;
   publishedAt: string;
   updatedAt: string;
-  visibility: 'public' | 'paid';
+  visibility: GhostVisibility;
+  /** Who may read it all (contract/reading.ts). */
+  rule: ReadingRule;
   tags: GhostTag[];
   authors: GhostAuthor[];
   /** The post in Ghost's shape with its public text, drawn once when first asked for. */
@@ -94,7 +100,8 @@ function buildIndex(content: SiteContent, site: GhostSite): GhostContentIndex {
       title: row.title,
       publishedAt: (row.publishedAt ?? row.updatedAt).toISOString(),
       updatedAt: row.updatedAt.toISOString(),
-      visibility: row.visibility === 'members' ? 'paid' : 'public',
+      visibility: ghostVisibilityOf(published.rule.visibility),
+      rule: published.rule,
       tags: postTags,
       authors: postAuthors,
       full: () =>
@@ -143,108 +150,6 @@ export function keptAnswer(index: GhostContentIndex, key: string, make: () => ob
   if (index.answers.size >= MAX_KEPT_ANSWERS) index.answers.clear();
   index.answers.set(key, bytes);
   return bytes;
-}
-
-/** The query parameters of a browse or read, as sent (every one optional). */
-export interface GhostQuery {
-  limit?: string;
-  page?: string;
-  order?: string;
-  filter?: string;
-  include?: string;
-  fields?: string;
-  formats?: string;
-}
-
-const DEFAULT_LIMIT = 15;
-const MAX_LIMIT = 100;
-
-function listOf(text: string | undefined): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-function parseLimit(text: string | undefined): number | 'all' {
-  if (text === undefined || text === '') return DEFAULT_LIMIT;
-  if (text === 'all') return 'all';
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) {
-    throw badRequest('limit must be a whole number from 1, or "all".', `limit=${text}`);
-  }
-  return Math.min(Number(text), MAX_LIMIT);
-}
-
-function parsePage(text: string | undefined): number {
-  if (text === undefined || text === '') return 1;
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) {
-    throw badRequest('page must be a whole number from 1.', `page=${text}`);
-  }
-  return Number(text);
-}
-
-type Comparator<T> = (a: T, b: T) => number;
-
-/** `order=published_at desc, title asc`, over the fields a resource sorts by. */
-function parseOrder<T>(
-  text: string | undefined,
-  fields: Record<string, (item: T) => string | number>,
-  fallback: Comparator<T>,
-): Comparator<T> {
-  const parts = listOf(text);
-  if (parts.length === 0) return fallback;
-  const keys = parts.map((part) => {
-    const [field = '', direction = 'asc', extra] = part.split(/\s+/);
-    const read = fields[field.toLowerCase()];
-    const dir = direction.toLowerCase();
-    if (!read || (dir !== 'asc' && dir !== 'desc') || extra !== undefined) {
-      throw badRequest(
-        `Cannot order by "${part}".`,
-        `Order by ${Object.keys(fields).join(', ')}, each asc or desc.`,
-      );
-    }
-    return { read, sign: dir === 'asc' ? 1 : -1 };
-  });
-  return (a, b) => {
-    for (const { read, sign } of keys) {
-      const x = read(a);
-      const y = read(b);
-      const diff =
-        typeof x === 'number' && typeof y === 'number'
-          ? x - y
-          : String(x).localeCompare(String(y), 'en', { sensitivity: 'base' });
-      if (diff !== 0) return diff * sign;
-    }
-    return fallback(a, b);
-  };
-}
-
-function paginate<T>(items: readonly T[], query: GhostQuery) {
-  const limit = parseLimit(query.limit);
-  const page = parsePage(query.page);
-  const total = items.length;
-  const size = limit === 'all' ? Math.max(total, 1) : limit;
-  const pages = Math.max(1, Math.ceil(total / size));
-  const start = limit === 'all' ? 0 : (page - 1) * size;
-  return {
-    items: limit === 'all' ? items : items.slice(start, start + size),
-    pagination: {
-      page,
-      limit,
-      pages,
-      total,
-      next: page < pages ? page + 1 : null,
-      prev: page > 1 ? page - 1 : null,
-    },
-  };
-}
-
-/** Only the fields asked for (`fields=title,url`), else all. */
-function pick(row: Row, fields: readonly string[]): Row {
-  if (fields.length === 0) return row;
-  const picked: Row = {};
-  for (const field of fields) if (field in row) picked[field] = row[field];
-  return picked;
 }
 
 /** The fields a post filter may name, in the Content API and the Admin API's browse alike. */
@@ -316,15 +221,21 @@ const POST_ORDER: Record<string, (entry: PostEntry) => string> = {
   slug: (entry) => entry.slug,
 };
 
-const POST_INCLUDES = new Set(['tags', 'authors']);
+const POST_INCLUDES = new Set(['tags', 'authors', 'tiers']);
 const FORMATS = new Set(['html', 'plaintext', 'mobiledoc', 'lexical']);
 
-/** A post as the query asks for it: with its includes and formats, and only its fields. */
-function shapePost(entry: PostEntry, query: GhostQuery): Row {
+/**
+ * A post as the query asks for it: with its includes (`tiers`: those its readers come from, of
+ * `tiers`, every tier in Ghost's shape) and formats, and only its fields.
+ */
+function shapePost(entry: PostEntry, query: GhostQuery, tiers: readonly GhostTier[]): Row {
   const include = new Set(listOf(query.include));
   for (const name of include) {
     if (!POST_INCLUDES.has(name)) {
-      throw badRequest(`Cannot include "${name}".`, 'Posts and pages include tags and authors.');
+      throw badRequest(
+        `Cannot include "${name}".`,
+        'Posts and pages include tags, authors and tiers.',
+      );
     }
   }
   const formats = listOf(query.formats);
@@ -349,6 +260,7 @@ function shapePost(entry: PostEntry, query: GhostQuery): Row {
     ...(wanted.has('plaintext') && { plaintext }),
     ...(include.has('tags') && { tags, primary_tag: primaryTag }),
     ...(include.has('authors') && { authors, primary_author: primaryAuthor }),
+    ...(include.has('tiers') && { tiers: ghostPostTiers(entry.rule, tiers) }),
   };
   return pick(row, listOf(query.fields));
 }
@@ -360,7 +272,11 @@ function filterOf(query: GhostQuery, fields: ReadonlySet<string>): Filter | null
 }
 
 /** `posts/` or `pages/`: a page of them, newest first unless asked otherwise. */
-function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
+function browsePosts(
+  entries: readonly PostEntry[],
+  query: GhostQuery,
+  tiers: readonly GhostTier[],
+) {
   const filter = filterOf(query, POST_FILTER_FIELDS);
   const order = parseOrder(query.order, POST_ORDER, (a, b) =>
     b.publishedAt.localeCompare(a.publishedAt),
@@ -369,7 +285,7 @@ function browsePosts(entries: readonly PostEntry[], query: GhostQuery) {
     filter ? entries.filter((entry) => filter(postValues(entry))) : [...entries]
   ).sort(order);
   const { items, pagination } = paginate(chosen, query);
-  return { items: items.map((entry) => shapePost(entry, query)), meta: { pagination } };
+  return { items: items.map((entry) => shapePost(entry, query, tiers)), meta: { pagination } };
 }
 
 /** `posts/:id/` or `posts/slug/:slug/`. */
@@ -378,12 +294,13 @@ function readPost(
   by: { id: string } | { slug: string },
   query: GhostQuery,
   what: 'Post' | 'Page',
+  tiers: readonly GhostTier[],
 ): Row {
   const entry = entries.find((candidate) =>
     'id' in by ? candidate.id === by.id : candidate.slug === by.slug,
   );
   if (!entry) throw notFound(`${what} not found.`);
-  return shapePost(entry, query);
+  return shapePost(entry, query, tiers);
 }
 
 const COUNT_INCLUDE = 'count.posts';
@@ -469,14 +386,18 @@ function shapeCounted({ item, posts }: CountedEntry, withCount: boolean, query: 
 /** What the Content API lists: the published posts and pages, and the tags and authors they carry. */
 export type GhostResource = 'posts' | 'pages' | CountedResource;
 
-/** A browse of `resource`: a page of it, as the query asks, with its pagination. */
+/**
+ * A browse of `resource`: a page of it, as the query asks, with its pagination. `tiers`: every
+ * tier in Ghost's shape (ghost-tiers.ts), for posts' `include=tiers`.
+ */
 export function browseResource(
   index: GhostContentIndex,
   resource: GhostResource,
   query: GhostQuery,
+  tiers: readonly GhostTier[],
 ) {
   return resource === 'posts' || resource === 'pages'
-    ? browsePosts(index[resource], query)
+    ? browsePosts(index[resource], query, tiers)
     : browseCounted(resource, index[resource], query);
 }
 
@@ -486,9 +407,10 @@ export function readResource(
   resource: GhostResource,
   by: { id: string } | { slug: string },
   query: GhostQuery,
+  tiers: readonly GhostTier[],
 ): Row {
   return resource === 'posts' || resource === 'pages'
-    ? readPost(index[resource], by, query, resource === 'posts' ? 'Post' : 'Page')
+    ? readPost(index[resource], by, query, resource === 'posts' ? 'Post' : 'Page', tiers)
     : readCounted(resource, index[resource], by, query);
 }
 

@@ -1,11 +1,13 @@
 import { authorPath, type Author } from '../../../contract/authors.js';
 import { isScreenText, postPath } from '../../../contract/posts.js';
+import { mayRead, VISITOR } from '../../../contract/reading.js';
 import { topicPath, topicSlug } from '../../../contract/topics.js';
 import type { CardReadings } from '../content/markdown-to-tree.js';
 import type { PostRow } from '../content/post-row.js';
 import { publicPartOf, summaryOf } from '../content/post-summary.js';
-import { ghostId, ghostUuid } from '../imports/ghost-export.js';
+import { ghostId, ghostUuid } from '../imports/ghost-ids.js';
 import { absolute, htmlOfMarkdown } from '../imports/ghost-html.js';
+import { ghostVisibilityOf, type GhostVisibility } from '../imports/ghost-visibility.js';
 
 /**
  * Cohort's posts, topics and authors in the shapes of Ghost's APIs (docs/ghost-api.md), for the
@@ -19,8 +21,10 @@ import { absolute, htmlOfMarkdown } from '../imports/ghost-html.js';
  * - Ids are those the Ghost export writes (imports/ghost-export.ts): 24 hex digits and a UUID
  *   derived from the site's address and the row's id, so they are the same on every request and
  *   in an export. Authors' ids come from their slugs.
- * - `visibility` is `public`, or `paid` for a members-only post (Cohort's members pay; Ghost's
- *   `members` would mean every free sign-up). `featured` is always false: Cohort has no such flag.
+ * - `visibility` is in Ghost's words (imports/ghost-visibility.ts): `public`, `members` for a post
+ *   for anyone signed in (Ghost's members include its free ones), `paid` for paying members,
+ *   `tiers` for a tier's; the tiers themselves are ghost-tiers.ts's. `featured` is always false:
+ *   Cohort has no such flag.
  */
 
 /** What every serialiser needs of the site. */
@@ -81,7 +85,7 @@ export interface GhostPost {
   feature_image_alt: string | null;
   feature_image_caption: null;
   featured: boolean;
-  visibility: 'public' | 'paid';
+  visibility: GhostVisibility;
   /** Whether a reader with a content key alone (no member) may read it all. */
   access: boolean;
   created_at: string;
@@ -241,9 +245,9 @@ function customExcerptOf(row: Pick<PostRow, 'fields'>): string | null {
 }
 
 /**
- * A post or page in Ghost's shape. `reader`: `public` gives a members-only post's opening only
- * (the text before the divider), as Ghost does for a content key; `whole` gives all of it (the
- * Admin API's staff and integrations).
+ * A post or page in Ghost's shape. `reader`: `public` gives a restricted post's opening only (the
+ * text before the divider, else nothing), as Ghost does for a content key, whose reader is no
+ * member; `whole` gives all of it (the Admin API's staff and integrations).
  */
 export function ghostPost(
   site: GhostSite,
@@ -257,7 +261,8 @@ export function ghostPost(
   reader: 'public' | 'whole',
 ): GhostPost {
   const { row } = post;
-  const restricted = row.visibility === 'members';
+  // A content key is no member: it reads what a visitor reads.
+  const access = mayRead({ visibility: row.visibility, tiers: row.tiers }, VISITOR);
   const markdown = reader === 'public' ? publicPartOf(row) : row.body;
   const html = markdown.trim() === '' ? '' : htmlOfMarkdown(markdown, site.siteUrl, post.cards);
   const plaintext = plaintextOf(html);
@@ -280,8 +285,8 @@ export function ghostPost(
     feature_image_alt: row.featureImageAlt,
     feature_image_caption: null,
     featured: false,
-    visibility: restricted ? 'paid' : 'public',
-    access: !restricted,
+    visibility: ghostVisibilityOf(row.visibility),
+    access,
     created_at: (post.createdAt ?? row.publishedAt ?? row.updatedAt).toISOString(),
     updated_at: row.updatedAt.toISOString(),
     published_at: row.status === 'draft' ? null : (row.publishedAt?.toISOString() ?? null),

@@ -1,11 +1,9 @@
 import { sectionPath } from '../../../contract/sections.js';
 import type { SiteContent } from '../content/site-content.js';
-import type { PlanRow } from '../memberships/plan-catalog.js';
-import { ghostId } from '../imports/ghost-export.js';
 
 /**
- * The site's settings and plans in the shapes of Ghost's `settings/` and `tiers/`
- * (docs/ghost-api.md). The navigation is the site's menu: the sections shown in it, then the
+ * The site's settings in the shape of Ghost's `settings/` (docs/ghost-api.md; its tiers are
+ * ghost-tiers.ts's). The navigation is the site's menu: the sections shown in it, then the
  * navbar's links; the secondary navigation is the footer's links.
  */
 
@@ -73,61 +71,4 @@ export function ghostSettings(content: SiteContent, site: SettingsSite) {
     outbound_link_tagging: false,
     url: `${site.siteUrl}/`,
   };
-}
-
-/**
- * Ghost's tiers from the site's plans: a free tier (registered readers), and one paid tier with
- * the monthly and yearly plans' prices while they are on sale. Cohort's one-time year (early
- * access) has no Ghost counterpart and is left out.
- */
-export function ghostTiers(plans: readonly PlanRow[], site: SettingsSite) {
-  const price = (id: string) => {
-    const plan = plans.find((row) => row.id === id && row.enabled);
-    return plan ? plan.amountCents : null;
-  };
-  const monthly = price('monthly');
-  const yearly = price('yearly');
-  const currency = plans[0]?.currency.toUpperCase() ?? 'USD';
-  const updatedAt = plans
-    .map((plan) => plan.updatedAt)
-    .reduce<Date | null>((latest, at) => (!latest || at > latest ? at : latest), null);
-  const at = (updatedAt ?? new Date(0)).toISOString();
-  const tiers = [
-    {
-      id: ghostId(site.siteUrl, 'tier', 'free'),
-      name: 'Free',
-      slug: 'free',
-      description: null,
-      active: true,
-      type: 'free',
-      welcome_page_url: null,
-      created_at: at,
-      updated_at: at,
-      visibility: 'public',
-      benefits: [],
-      trial_days: 0,
-    },
-  ];
-  if (!site.paymentsEnabled || (monthly === null && yearly === null)) return tiers;
-  const trialDays = plans.find((row) => row.id === 'monthly' || row.id === 'yearly')?.trialDays;
-  return [
-    ...tiers,
-    {
-      id: ghostId(site.siteUrl, 'tier', 'members'),
-      name: `${site.siteName} members`,
-      slug: 'members',
-      description: null,
-      active: true,
-      type: 'paid',
-      welcome_page_url: null,
-      created_at: at,
-      updated_at: at,
-      visibility: 'public',
-      benefits: [],
-      trial_days: trialDays ?? 0,
-      currency,
-      monthly_price: monthly,
-      yearly_price: yearly,
-    },
-  ];
 }

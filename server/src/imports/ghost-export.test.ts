@@ -5,18 +5,18 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#test/site';
-import { buildMember, buildStaff, type Member } from '#test/factories';
+import { buildMember, buildStaff, buildTier, type Member } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { htmlOfMarkdown } from './ghost-html.js';
 import { plainTextOf } from '../content/markdown-text.js';
 import { importIntoSite } from '#test/card-readings';
 
-// Leaving as a Ghost export: a site with posts (published, members-only, scheduled, a draft, a
-// deleted one), a page, topics, staff and members (a name, a note, labels, a Stripe customer, a
-// comp, newsletter consent), downloaded from the desk; what Ghost's importer needs is in it, and
-// the file imported into a fresh site (`runImport`, source ghost) gives back the same posts and
-// members.
+// Leaving as a Ghost export: a site with posts (published, for paying members, for anyone signed
+// up, for founders, scheduled, a draft, a deleted one), a page, topics, tiers, staff and members
+// (a name, a note, labels, a Stripe customer, a comp, newsletter consent, a tier), downloaded from
+// the desk; what Ghost's importer needs is in it, and the file imported into a fresh site
+// (`runImport`, source ghost) gives back the same posts, who may read them, tiers and members.
 
 const OWNER = 'owner@example.com';
 
@@ -31,6 +31,11 @@ interface GhostExport {
       users: { id: string; name: string; email: string; slug: string }[];
       posts_authors: { post_id: string; author_id: string }[];
       members: Record<string, unknown>[];
+      products: Record<string, unknown>[];
+      benefits: { id: string; name: string; slug: string }[];
+      products_benefits: { product_id: string; benefit_id: string; sort_order: number }[];
+      posts_products: { post_id: string; product_id: string; sort_order: number }[];
+      members_products: { member_id: string; product_id: string; expiry_at: string | null }[];
       labels: { id: string; name: string }[];
       members_labels: { member_id: string; label_id: string }[];
       members_stripe_customers: { member_id: string; customer_id: string }[];
@@ -114,6 +119,12 @@ describe('the Ghost export', () => {
     });
     await t.app.listen({ port, host: '127.0.0.1' });
     [owner] = await buildStaff(t, 'owner');
+    const founder = await buildTier(t, { slug: 'founder', name: 'Founder', cents: 9_000 });
+    await t.database.pool.query(
+      `UPDATE tiers SET description = 'Those who started the association.',
+              benefits = '{Your name on the banner,A seat at the table}' WHERE id = $1`,
+      [founder.id],
+    );
     const form = new FormData();
     const png = await sharp({
       create: { width: 300, height: 200, channels: 3, background: '#336699' },
@@ -162,6 +173,29 @@ describe('the Ghost export', () => {
     await post(
       {
         ...ARTICLE,
+        slug: 'founders-letter',
+        title: 'A Letter to the Founders',
+        summary: 'What the founders asked for.',
+        visibility: 'tiers',
+        tiers: ['founder'],
+        body: BODIES.members,
+      },
+      {},
+    );
+    await post(
+      {
+        ...ARTICLE,
+        slug: 'signed-in-notes',
+        title: 'Notes for Neighbours',
+        summary: 'For anyone signed in.',
+        visibility: 'registered',
+        body: BODIES.members,
+      },
+      {},
+    );
+    await post(
+      {
+        ...ARTICLE,
         slug: 'next-meeting',
         title: 'The Next Meeting',
         summary: 'Thursday, in the hall.',
@@ -202,7 +236,7 @@ describe('the Ghost export', () => {
       reason: 'Helped with the letter',
     });
     expect(comp.statusCode, comp.body).toBe(200);
-    labelled = await buildMember(t, { email: 'labelled@example.com', paid: true });
+    labelled = await buildMember(t, { email: 'labelled@example.com', tier: 'founder' });
     await t.database.pool.query(
       `UPDATE users SET name = 'Sam Neighbour', note = 'Flat 12', labels = '{Elm Court,Volunteer}' WHERE id = $1`,
       [labelled.userId],
@@ -241,9 +275,11 @@ describe('the Ghost export', () => {
     const { posts, users } = data();
     expect(posts.map((each) => each.slug).sort()).toEqual([
       'about-the-association',
+      'founders-letter',
       'half-written',
       'next-meeting',
       'rent-ledger',
+      'signed-in-notes',
       'tenants-organise',
     ]);
     for (const each of posts) {
@@ -367,11 +403,63 @@ describe('the Ghost export', () => {
     ]);
   });
 
+  it('writes who may read each post in Ghost’s words, and the tiers as Ghost’s products with their benefits, posts and members', () => {
+    const visibility = (slug: string) => postNamed(slug).visibility;
+    expect(
+      ['tenants-organise', 'signed-in-notes', 'rent-ledger', 'founders-letter'].map(visibility),
+    ).toEqual(['public', 'members', 'paid', 'tiers']);
+    const { products, benefits, products_benefits, posts_products, members_products } = data();
+    expect(products.map((each) => [each.slug, each.type, each.visibility])).toEqual([
+      ['free', 'free', 'public'],
+      ['supporter', 'paid', 'public'],
+      ['founder', 'paid', 'public'],
+    ]);
+    const founder = products.find((each) => each.slug === 'founder') ?? expect.fail('no founder');
+    expect(founder).toMatchObject({
+      name: 'Founder',
+      description: 'Those who started the association.',
+      active: true,
+      monthly_price: 900,
+      yearly_price: 9_000,
+      currency: expect.stringMatching(/^[A-Z]{3}$/),
+    });
+    const benefitName = (id: string) => benefits.find((each) => each.id === id)?.name;
+    expect(
+      products_benefits
+        .filter((link) => link.product_id === founder.id)
+        .sort((a, b) => a.sort_order - b.sort_order)
+        .map((link) => benefitName(link.benefit_id)),
+    ).toEqual(['Your name on the banner', 'A seat at the table']);
+    expect(posts_products).toEqual([
+      expect.objectContaining({
+        post_id: postNamed('founders-letter').id,
+        product_id: founder.id,
+        sort_order: 0,
+      }),
+    ]);
+    const memberId = (email: string) => data().members.find((each) => each.email === email)?.id;
+    const supporter = products.find((each) => each.slug === 'supporter');
+    expect(members_products).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          member_id: memberId('labelled@example.com'),
+          product_id: founder.id,
+          expiry_at: null,
+        }),
+        expect.objectContaining({
+          member_id: memberId('comped@example.com'),
+          product_id: supporter?.id,
+        }),
+      ]),
+    );
+    expect(members_products).toHaveLength(2);
+  });
+
   it('audits the download with what it held', async () => {
     const { rows } = await t.database.pool.query(
       `SELECT "actorEmail", after FROM audit_log WHERE action = 'ghost_export'`,
     );
-    expect(rows).toEqual([{ actorEmail: OWNER, after: { posts: 4, pages: 1, members: 3 } }]);
+    expect(rows).toEqual([{ actorEmail: OWNER, after: { posts: 6, pages: 1, members: 3 } }]);
   });
 
   it('turns a body’s raw HTML into nothing but Ghost’s divider', () => {
@@ -388,7 +476,7 @@ describe('the Ghost export', () => {
     });
     try {
       const report = await importIntoSite(fresh, file);
-      expect(report.posts.created).toBe(4);
+      expect(report.posts.created).toBe(6);
       expect(report.pages.created).toBe(1);
       expect(report.members.created).toBe(3);
       expect(report.images).toEqual({ stored: 1, notFetched: [] });
@@ -402,10 +490,12 @@ describe('the Ghost export', () => {
             title: string;
             status: string;
             visibility: string;
+            tiers: string[];
             body: string;
             tags: string[] | null;
           }>(
-            `SELECT kind, slug, title, status, visibility, body, fields->'tags' AS tags
+            `SELECT kind, slug, title, status, visibility, body, fields->'tags' AS tags,
+                    ARRAY(SELECT t.slug FROM tiers t WHERE t.id = ANY(posts."tierIds")) AS tiers
              FROM posts WHERE "deletedAt" IS NULL ORDER BY slug`,
           )
         ).rows.map((row) => ({
@@ -414,11 +504,24 @@ describe('the Ghost export', () => {
           title: row.title,
           status: row.status,
           visibility: row.visibility,
+          tiers: row.tiers,
           tags: row.tags ?? [],
           text: plainTextOf(row.body),
           hasDivider: splitAtDivider(row.body).after !== null,
         }));
       expect(await read(fresh.database.pool)).toEqual(await read(t.database.pool));
+
+      const tiers = async (pool: Site['database']['pool']) =>
+        (
+          await pool.query(
+            `SELECT t.slug, t.name, t.description, t.benefits, t.visible,
+                    ARRAY(SELECT p.id || ' ' || p."amountCents" FROM plans p
+                           WHERE p."tierId" = t.id AND p.enabled AND p.id IN ('monthly', 'yearly')
+                           ORDER BY p.id) AS prices
+             FROM tiers t ORDER BY t.slug`,
+          )
+        ).rows;
+      expect(await tiers(fresh.database.pool)).toEqual(await tiers(t.database.pool));
 
       const people = async (pool: Site['database']['pool']) =>
         (

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { topicSlug } from '../../../contract/topics.js';
@@ -8,7 +7,10 @@ import type { PostRow } from '../content/post-row.js';
 import type { Tx } from '../db/transaction.js';
 import { readCardReadings } from '../embeds/card-store.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
+import { readExportedTiers, tiersTables } from './ghost-export-tiers.js';
 import { absolute, htmlOfMarkdown, lexicalOfHtml } from './ghost-html.js';
+import { ghostId, ghostTierId, ghostUuid } from './ghost-ids.js';
+import { ghostVisibilityOf } from './ghost-visibility.js';
 
 /**
  * The site as a Ghost JSON export (Ghost's documented import format: `{db: [{meta, data}]}`), so a
@@ -18,8 +20,11 @@ import { absolute, htmlOfMarkdown, lexicalOfHtml } from './ghost-html.js';
  * member with its name, note, labels, newsletter consent, Stripe customers and comp. A post's HTML
  * is drawn from its Markdown with the same parser the site uses (server/src/content/
  * markdown-to-tree.ts), and carried twice: as `html`, and as a `lexical` document whose one card
- * holds it (what Ghost 5 edits). Members-only posts keep their whole text: this is the owner's own
- * export. Campaigns, boycotts and resource lists have no Ghost counterpart and are left out.
+ * holds it (what Ghost 5 edits). Restricted posts keep their whole text: this is the owner's own
+ * export. Who may read each is in Ghost's words (ghost-visibility.ts), a tier's post naming its
+ * tiers in `posts_products`; the tiers are Ghost's `products` with their benefits
+ * (ghost-export-tiers.ts), and each member with access now names theirs in `members_products`.
+ * Campaigns, boycotts and resource lists have no Ghost counterpart and are left out.
  *
  * The text is produced a batch of rows at a time (`ghostExportChunks`), so a large site is never
  * held in memory whole; only the small lists (tags, users, the links between rows) are kept until
@@ -31,6 +36,8 @@ import { absolute, htmlOfMarkdown, lexicalOfHtml } from './ghost-html.js';
 export interface GhostExportOptions {
   siteUrl: string;
   siteName: string;
+  /** The site's currency (MEMBERSHIP_CURRENCY), for a tier without plans (else another's). */
+  currency?: string;
   staff: StaffConfig;
   /** What "now" is for comps and memberships (tests); the clock otherwise. */
   now?: Date;
@@ -56,23 +63,6 @@ const NEWSLETTER_TAG = '#newsletter';
 const BATCH_SIZE = 200;
 const MEMBER_BATCH_SIZE = 1000;
 
-/** A Ghost object id (24 hex digits, as Ghost's own), stable for the same site and row. */
-export function ghostId(siteUrl: string, kind: string, key: string | number): string {
-  return createHash('sha1')
-    .update(`${siteUrl}\u0000${kind}\u0000${key}`)
-    .digest('hex')
-    .slice(0, 24);
-}
-
-/** A name-based UUID (version 5's layout), stable for the same site and row. */
-export function ghostUuid(siteUrl: string, kind: string, key: string | number): string {
-  const hex = createHash('sha1')
-    .update(`uuid\u0000${siteUrl}\u0000${kind}\u0000${key}`)
-    .digest('hex');
-  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** A post as the export reads it: the site's own row of it, when it was made, and by whom. */
@@ -83,6 +73,8 @@ type ExportedPostRow = Omit<PostRow, 'version' | 'submittedAt'> & {
   authorName: string | null;
   /** Its authors (post_authors), in byline order; `email` null for one with no account. */
   credits: { slug: string; name: string; email: string | null }[];
+  /** With visibility `tiers`: its tiers' ids, in the tiers' order. */
+  tierIds: number[];
 };
 
 interface MemberRow {
@@ -96,6 +88,7 @@ interface MemberRow {
   plan: MembershipState['plan'] | null;
   status: string | null;
   expiresAt: Date | null;
+  tierId: number | null;
   customerIds: string[];
   compUntil: Date | null;
   newsletter: string | null;
@@ -199,6 +192,9 @@ export async function* ghostExportChunks(
   const tags = new Map<string, { id: string; name: string; slug: string; createdAt: Date }>();
   const postsTags: { id: string; post_id: string; tag_id: string; sort_order: number }[] = [];
   const postsAuthors: { id: string; post_id: string; author_id: string; sort_order: number }[] = [];
+  const postsProducts: { id: string; post_id: string; product_id: string; sort_order: number }[] =
+    [];
+  const tiers = await readExportedTiers(pool, options.currency);
   const postsMeta: {
     id: string;
     post_id: string;
@@ -214,6 +210,8 @@ export async function* ghostExportChunks(
   for (;;) {
     const { rows } = await pool.query<ExportedPostRow>(
       `SELECT p.id, p.kind, p.slug, p.status, p.visibility, p.title, p.fields, p.body,
+              ARRAY(SELECT t.id FROM tiers t WHERE t.id = ANY(p."tierIds")
+                    ORDER BY t.position, t.id) AS "tierIds",
               p."publishedAt", p."featureImage", p."featureImageAlt", p."seoTitle",
               p."seoDescription", p."createdAt", p."updatedAt",
               u.id AS "authorId", u.email AS "authorEmail", u.name AS "authorName",
@@ -275,6 +273,14 @@ export async function* ghostExportChunks(
           sort_order: order,
         }),
       );
+      row.tierIds.forEach((tierId, order) =>
+        postsProducts.push({
+          id: id('post-product', `${row.id}:${tierId}`),
+          post_id: postId,
+          product_id: ghostTierId(siteUrl, tierId),
+          sort_order: order,
+        }),
+      );
       postsMeta.push({
         id: id('post-meta', row.id),
         post_id: postId,
@@ -294,9 +300,7 @@ export async function* ghostExportChunks(
         featured: false,
         type: EXPORTED_KINDS[row.kind] ?? 'post',
         status: row.status,
-        // Cohort's members are paying members: in Ghost, `members` would open the text to every
-        // free sign-up, `paid` keeps it for those who pay.
-        visibility: row.visibility === 'members' ? 'paid' : 'public',
+        visibility: ghostVisibilityOf(row.visibility),
         author_id: author.id,
         created_by: author.id,
         created_at: row.createdAt.toISOString(),
@@ -336,6 +340,11 @@ export async function* ghostExportChunks(
     [...users.values()].map(({ role: _role, ...user }) => user),
   );
   yield* arrayText('posts_authors', postsAuthors);
+  const tierTables = tiersTables(siteUrl, tiers, now);
+  yield* arrayText('products', tierTables.products);
+  yield* arrayText('benefits', tierTables.benefits);
+  yield* arrayText('products_benefits', tierTables.products_benefits);
+  yield* arrayText('posts_products', postsProducts);
   yield* arrayText(
     'roles',
     ROLE_NAMES.map((name) => ({ id: id('role', name), name, description: name })),
@@ -371,7 +380,8 @@ async function readOwner(
 /**
  * The members, with their labels and Stripe customers. Ghost's statuses: `comped` for a comp now
  * (until its end), and for a membership nobody pays Stripe for (a gift, a solidarity seat: until
- * it ends); `paid` for a membership a Stripe customer pays; `free` for everyone else.
+ * it ends); `paid` for a membership a Stripe customer pays; `free` for everyone else. A paid or
+ * comped member names the tier of their access now in `members_products` (a comp's until its end).
  */
 async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGenerator<string> {
   const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
@@ -385,13 +395,20 @@ async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGen
     email: string;
     created_at: string;
   }[] = [];
+  const membersProducts: {
+    id: string;
+    member_id: string;
+    product_id: string;
+    sort_order: number;
+    expiry_at: string | null;
+  }[] = [];
   yield ',"members":[';
   let separator = '';
   let after: string | null = null;
   for (;;) {
     const { rows }: { rows: MemberRow[] } = await pool.query<MemberRow>(
       `SELECT u.id, u.email, u.name, u.note, u.labels, u."createdAt", u."updatedAt",
-              m.plan::text AS plan, m.status, m."expiresAt",
+              m.plan::text AS plan, m.status, m."expiresAt", m."tierId",
               ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
                     ORDER BY c."createdAt") AS "customerIds",
               (SELECT max(e."periodEnd") FROM entitlements e
@@ -421,6 +438,15 @@ async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGen
       } else if (active) {
         status = 'comped';
         compedUntil = membership?.expiresAt ?? null;
+      }
+      if (status !== 'free' && row.tierId !== null) {
+        membersProducts.push({
+          id: id('member-product', row.id),
+          member_id: memberId,
+          product_id: ghostTierId(siteUrl, row.tierId),
+          sort_order: 0,
+          expiry_at: iso(compedUntil),
+        });
       }
       row.labels.forEach((name, order) => {
         const slug = topicSlug(name) || id('label', name);
@@ -472,6 +498,7 @@ async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGen
   );
   yield* arrayText('members_labels', membersLabels);
   yield* arrayText('members_stripe_customers', customers);
+  yield* arrayText('members_products', membersProducts);
 }
 
 /** The export as a stream of UTF-8 text, for a download or a file. */

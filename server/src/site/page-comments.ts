@@ -1,3 +1,4 @@
+import { isRestricted } from '../../../contract/reading.js';
 import type { PostComments } from '../../../contract/site-data.js';
 import { readCommentsVersion, type Db } from '../comments/comment-store.js';
 import { listPostComments } from '../comments/comments.js';
@@ -6,7 +7,8 @@ import type { SiteContent } from '../content/site-content.js';
 /** A post whose comments a page shows under it. */
 interface CommentedPost {
   id: number;
-  membersOnly: boolean;
+  /** Its rule keeps its body from someone (contract/reading.ts), and so its comments. */
+  restricted: boolean;
 }
 
 /** The comments a page draws, and the key of what it drew from: another key, another drawing. */
@@ -47,9 +49,9 @@ export function commentedPostsAt(content: SiteContent, path: string): CommentedP
 }
 
 function findCommentedPosts(content: SiteContent, path: string): CommentedPost[] {
-  const of = (post: { id: number; membersOnly?: true }) => ({
+  const of = (post: { id: number }) => ({
     id: post.id,
-    membersOnly: post.membersOnly === true,
+    restricted: restrictedIds(content).has(post.id),
   });
   // The campaigns' and the boycotts' lists, where their sections are.
   const { specialSlugs } = content;
@@ -70,6 +72,20 @@ function findCommentedPosts(content: SiteContent, path: string): CommentedPost[]
   return [];
 }
 
+const restrictedByContent = new WeakMap<SiteContent, ReadonlySet<number>>();
+
+/** The published posts some reader may not read whole (any visibility but public). */
+function restrictedIds(content: SiteContent): ReadonlySet<number> {
+  let ids = restrictedByContent.get(content);
+  if (!ids) {
+    ids = new Set(
+      content.published.filter((post) => isRestricted(post.rule)).map((post) => post.row.id),
+    );
+    restrictedByContent.set(content, ids);
+  }
+  return ids;
+}
+
 /**
  * The comments drawn into the site's pages (docs/comments.md): each public post's newest page, as
  * a visitor sees it, read once and kept until its comments change. Every change of a post's
@@ -77,8 +93,9 @@ function findCommentedPosts(content: SiteContent, path: string): CommentedPost[]
  * (comments/comment-store.ts, `commentsChanged`); `noticed` takes that notice, `checkKept` asks
  * the database where a server cannot listen. A page is drawn again only when the key of what it
  * shows moves, so the article pages stay kept between comments (server/src/site/site-pages.ts). A
- * members-only post's comments are never drawn into a page: the browser asks for them, and the
- * server answers only a reader who may read the post's body.
+ * restricted post's comments (any visibility but public: contract/reading.ts) are never drawn into
+ * a page: the browser asks for them, and the server answers only a reader who may read the post's
+ * body (comments/comments.ts, mayReadComments).
  */
 export class PageComments {
   private readonly kept = new Map<number, Kept>();
@@ -101,7 +118,7 @@ export class PageComments {
     // Kept ones at once; a page of campaigns reads those it lacks side by side. Comments that
     // cannot be read (the database away) leave the page drawn without them, not failed.
     const lists = await Promise.all(
-      posts.map((post) => (post.membersOnly ? null : this.read(post.id).catch(() => undefined))),
+      posts.map((post) => (post.restricted ? null : this.read(post.id).catch(() => undefined))),
     );
     posts.forEach((post, index) => {
       const read = lists[index];

@@ -46,7 +46,10 @@ export interface WebhookDeliveryOptions {
   secrets: KeySecrets;
   /** `WEBHOOKS_ALLOW_PRIVATE=on`: private and loopback addresses may be sent to. */
   allowPrivate: boolean;
-  /** A post in Ghost's JSON, as the Admin API answers it; null when it is gone. */
+  /**
+   * A post in Ghost's JSON, as the Admin API answers it with its visibility and tiers, but of a
+   * restricted post's text only what comes before the divider; null when it is gone.
+   */
   renderPost(postId: number): Promise<Record<string, unknown> | null>;
   log: { error(object: unknown, message: string): void };
   timings?: Partial<WebhookTimings>;

@@ -99,9 +99,9 @@ export function CommentsSection({
   );
 
   // A signed-in reader's own view (their likes, their comments, whether they may write), once
-  // the section is open; a members-only post's comments for a member (the server answers others
-  // 404, as if there were none).
-  const asks = membersOnly ? user?.isSubscribed === true : signedIn;
+  // the section is open; a restricted post's comments for whoever may read the post, signed up or
+  // of a tier (the server answers others 404, as if there were none).
+  const asks = signedIn;
   useEffect(() => {
     if (!open || !asks) return;
     void loadFirst(sort);

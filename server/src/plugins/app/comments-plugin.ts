@@ -8,7 +8,8 @@ import {
 } from '../../comments/comment-mail.js';
 import type { CommentReader, CommentRules } from '../../comments/comments.js';
 import { staffRoleOf } from '../../staff/staff.js';
-import { isMembershipActive } from '../../memberships/memberships.js';
+import { VISITOR } from '../../../../contract/reading.js';
+import { readerOfUser } from '../../content/readers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,11 +57,13 @@ export default fp(
       tokens,
       async readerOf(request: FastifyRequest): Promise<CommentReader> {
         const user = (await request.getSession())?.user ?? null;
-        if (!user) return { userId: null, emailVerified: false, isMember: false, isStaff: false };
+        if (!user) {
+          return { userId: null, emailVerified: false, reading: VISITOR, isStaff: false };
+        }
         return {
           userId: user.id,
           emailVerified: user.emailVerified,
-          isMember: isMembershipActive(user.membership),
+          reading: readerOfUser(user),
           isStaff: user.emailVerified && staffRoleOf(config.staff, user.email) !== null,
         };
       },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readPostRow } from '../../content/post-row.js';
-import { adminPostJson } from '../../ghost-admin/admin-post-json.js';
+import { adminGhostTiers, webhookPostJson } from '../../ghost-admin/admin-post-json.js';
 import type { KeySecrets } from '../../integrations/integrations.js';
 import {
   startWebhookDelivery,
@@ -44,8 +44,13 @@ export default fp(
         const site = {
           siteUrl: options.siteUrl,
           sectionSlugs: app.siteContent.current().sectionSlugs,
+          tiers: adminGhostTiers(
+            await app.plans.catalog(),
+            options.siteUrl,
+            app.config.membership.currency,
+          ),
         };
-        return adminPostJson(app.db.pool, site, row);
+        return webhookPostJson(app.db.pool, site, row);
       },
     });
     app.decorate('webhooks', delivery);
@@ -58,5 +63,5 @@ export default fp(
     });
     app.addHook('onClose', () => delivery.stop());
   },
-  { name: 'webhooks-out', dependencies: ['site-content', 'job-queue'] },
+  { name: 'webhooks-out', dependencies: ['site-content', 'job-queue', 'plans'] },
 );

@@ -32,11 +32,17 @@ import {
   type AdminPostSite,
   type GhostResource,
 } from '../../ghost-admin/admin-posts.js';
-import { ghostTag, type GhostSite } from '../../ghost-api/serializers.js';
+import { ghostTag } from '../../ghost-api/serializers.js';
+import { browseGhostTiers } from '../../ghost-api/ghost-tiers.js';
+import { ghostQueryOf } from '../../ghost-api/ghost-query.js';
 import { browseAdminRows } from '../../ghost-admin/admin-browse.js';
 import { answerErrorsAsGhost } from '../../http/ghost-errors.js';
-import { ghostId } from '../../imports/ghost-export.js';
-import { adminPostJson } from '../../ghost-admin/admin-post-json.js';
+import { ghostId } from '../../imports/ghost-ids.js';
+import {
+  adminGhostTiers,
+  adminPostJson,
+  type AdminJsonSite,
+} from '../../ghost-admin/admin-post-json.js';
 import { writeAudit } from '../../staff/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { keySecretsOf } from '../../integrations/integrations.js';
@@ -149,9 +155,11 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     request.ghostCaller = who;
   });
 
-  const ghostSite = (): GhostSite => ({
+  /** The site as Ghost's posts are drawn with it, every tier included (hidden ones too). */
+  const ghostSite = async (): Promise<AdminJsonSite> => ({
     siteUrl,
     sectionSlugs: app.siteContent.current().sectionSlugs,
+    tiers: adminGhostTiers(await app.plans.catalog(), siteUrl, app.config.membership.currency),
   });
 
   const postSite = async (): Promise<AdminPostSite> => {
@@ -167,6 +175,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     return {
       pool: app.db.pool,
       siteUrl,
+      tiers: (await ghostSite()).tiers,
       articleSections: content.navigation.sections
         .filter((section) => section.lists === 'articles')
         .map((section) => section.name),
@@ -177,8 +186,8 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     };
   };
 
-  const adminPost = (row: PostRow, formats: readonly string[]) =>
-    adminPostJson(app.db.pool, ghostSite(), row, formats);
+  const adminPost = async (row: PostRow, formats: readonly string[]) =>
+    adminPostJson(app.db.pool, await ghostSite(), row, { formats });
 
   const formatsOf = (query: Record<string, string | undefined>) =>
     (query.formats ?? 'html').split(',').map((format) => format.trim());
@@ -230,14 +239,16 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
       { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
       async (request) => {
         const { limit, page } = pageOf(request.query);
-        const { rows, total } = await browseAdminRows(app.db.pool, ghostSite(), resource, {
+        const site = await ghostSite();
+        const { rows, total } = await browseAdminRows(app.db.pool, site, resource, {
           ...(request.query.filter !== undefined && { filter: request.query.filter }),
           limit,
           page,
         });
         const formats = formatsOf(request.query);
         const posts = [];
-        for (const row of rows) posts.push(await adminPost(row, formats));
+        for (const row of rows)
+          posts.push(await adminPostJson(app.db.pool, site, row, { formats }));
         const pages = Math.max(1, Math.ceil(total / limit));
         return {
           [resource]: posts,
@@ -331,7 +342,7 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
     { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
     async (request) => {
       const { limit, page } = pageOf(request.query);
-      const site = ghostSite();
+      const site = await ghostSite();
       const all = [...app.siteContent.current().topics.values()].map((topic) =>
         ghostTag(site, topic.name, { slug: topic.slug, description: topic.description ?? null }),
       );
@@ -350,6 +361,14 @@ const ghostAdminRoutes: FastifyPluginAsync<GhostAdminOptions> = async (app, opti
         },
       };
     },
+  );
+
+  // Read only: tiers are made and priced in the desk. Ghost's free tier first, then every tier,
+  // hidden ones too (`visibility: 'none'`), in the site's order.
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/tiers/',
+    { config: { access: 'admin-api-token', changesState: false, ghostAccess: 'posts' } },
+    async (request) => browseGhostTiers((await ghostSite()).tiers, ghostQueryOf(request.query)),
   );
 
   app.post(

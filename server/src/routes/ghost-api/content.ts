@@ -5,31 +5,27 @@ import {
   keptAnswer,
   readResource,
   type GhostContentIndex,
-  type GhostQuery,
   type GhostResource,
 } from '../../ghost-api/content-index.js';
-import { badRequest, unauthorized } from '../../ghost-api/ghost-error.js';
-import { ghostSettings, ghostTiers } from '../../ghost-api/site-settings.js';
+import { unauthorized } from '../../ghost-api/ghost-error.js';
+import { GHOST_QUERY_NAMES, ghostQueryOf, type GhostQuery } from '../../ghost-api/ghost-query.js';
+import {
+  browseGhostTiers,
+  ghostTiers,
+  tiersStamp,
+  visibleGhostTiers,
+  type GhostTier,
+} from '../../ghost-api/ghost-tiers.js';
+import { ghostSettings } from '../../ghost-api/site-settings.js';
 import { findIntegrationByContentKey } from '../../integrations/integrations.js';
+import type { TierCatalog } from '../../memberships/tier-catalog.js';
 
-const QUERY_NAMES = ['limit', 'page', 'order', 'filter', 'include', 'fields', 'formats'] as const;
-
-/** The query's parameters as text; a parameter sent twice is refused (which would Ghost take?). */
-function queryOf(request: FastifyRequest): GhostQuery {
-  const raw = request.query as Record<string, unknown>;
-  const query: GhostQuery = {};
-  for (const name of QUERY_NAMES) {
-    const value = raw[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'string') throw badRequest(`Send ${name} once.`, name);
-    query[name] = value;
-  }
-  return query;
-}
-
-/** The kept answers' key: the resource and the query that shapes it (never the key). */
-const answerKey = (resource: string, query: GhostQuery) =>
-  `${resource}?${QUERY_NAMES.map((name) => query[name] ?? '').join('\u0000')}`;
+/**
+ * The kept answers' key: the resource, the query that shapes it (never the key) and the tiers a
+ * post's `include=tiers` lists (they change without the content).
+ */
+const answerKey = (resource: string, query: GhostQuery, tiers: readonly GhostTier[]) =>
+  `${resource}?${GHOST_QUERY_NAMES.map((name) => query[name] ?? '').join('\u0000')}\u0000${tiersStamp(tiers)}`;
 
 /** How many checked keys one generation of the content keeps (a site has at most 100). */
 const MAX_KEPT_KEYS = 1_000;
@@ -56,6 +52,25 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   const index = (): GhostContentIndex => ghostContentIndex(app.siteContent.current(), site());
+
+  /**
+   * Every tier in Ghost's shape, as the site sells them now (plugins/app/plans-plugin.ts), drawn
+   * once per read of the catalog: the same array, so its stamp (answerKey) is made once too.
+   */
+  const drawnTiers = new WeakMap<TierCatalog, GhostTier[]>();
+  const tiers = async (): Promise<GhostTier[]> => {
+    const catalog = await app.plans.catalog();
+    let drawn = drawnTiers.get(catalog);
+    if (!drawn) {
+      drawn = ghostTiers(catalog, {
+        siteUrl: config.siteUrl,
+        selling: app.payments !== null,
+        currency: config.membership.currency,
+      });
+      drawnTiers.set(catalog, drawn);
+    }
+    return drawn;
+  };
 
   app.addHook('onSend', async (_request, reply) => {
     // Any site's pages may read it, as Ghost's: not only this site's (the security headers' default).
@@ -117,32 +132,34 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
   };
 
   /** A read's answer, kept as a browse's is. */
-  const readAnswer = (
+  const readAnswer = async (
     resource: GhostResource,
     by: { id: string } | { slug: string },
     query: GhostQuery,
   ) => {
     const held = index();
+    const all = await tiers();
     const address = 'id' in by ? `${resource}/${by.id}` : `${resource}/slug/${by.slug}`;
-    return keptAnswer(held, answerKey(address, query), () => ({
-      [resource]: [readResource(held, resource, by, query)],
+    return keptAnswer(held, answerKey(address, query, all), () => ({
+      [resource]: [readResource(held, resource, by, query, all)],
     }));
   };
 
   for (const resource of ['posts', 'pages', 'tags', 'authors'] as const) {
-    get(`/${resource}`, (request) => {
-      const query = queryOf(request);
+    get(`/${resource}`, async (request) => {
+      const query = ghostQueryOf(request.query);
       const held = index();
-      return keptAnswer(held, answerKey(resource, query), () => {
-        const { items, meta } = browseResource(held, resource, query);
+      const all = await tiers();
+      return keptAnswer(held, answerKey(resource, query, all), () => {
+        const { items, meta } = browseResource(held, resource, query, all);
         return { [resource]: items, meta };
       });
     });
     get(`/${resource}/:id`, (request) =>
-      readAnswer(resource, { id: request.params.id ?? '' }, queryOf(request)),
+      readAnswer(resource, { id: request.params.id ?? '' }, ghostQueryOf(request.query)),
     );
     get(`/${resource}/slug/:slug`, (request) =>
-      readAnswer(resource, { slug: request.params.slug ?? '' }, queryOf(request)),
+      readAnswer(resource, { slug: request.params.slug ?? '' }, ghostQueryOf(request.query)),
     );
   }
 
@@ -152,22 +169,10 @@ const ghostContentRoutes: FastifyPluginAsync = async (app) => {
       meta: {},
     }),
   );
-  get('/tiers', async () => {
-    const tiers = ghostTiers(await app.plans.list(), settingsSite());
-    return JSON.stringify({
-      tiers,
-      meta: {
-        pagination: {
-          page: 1,
-          limit: 'all',
-          pages: 1,
-          total: tiers.length,
-          next: null,
-          prev: null,
-        },
-      },
-    });
-  });
+  // Ghost's free tier and the tiers the site offers readers, by increasing monthly price.
+  get('/tiers', async (request) =>
+    JSON.stringify(browseGhostTiers(visibleGhostTiers(await tiers()), ghostQueryOf(request.query))),
+  );
 };
 
 export default ghostContentRoutes;
