@@ -37,7 +37,14 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
   {
     name: 'editor',
     site: SITES.desk,
-    specs: ['editor', 'editor-cards', 'editor-publishing', 'editor-words', 'embeds'],
+    specs: [
+      'editor',
+      'editor-cards',
+      'editor-publishing',
+      'editor-words',
+      'embeds',
+      'newsletter-audience',
+    ],
   },
   {
     name: 'paying',
@@ -53,9 +60,14 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
       'plans',
       'proven-addresses',
       'seats',
+      'tier-teaser',
       'tiers',
     ],
   },
+  // Its own site: the tier its gifts and offer name stays, out of the paying site's pages.
+  { name: 'gift-tiers', site: SITES.paying, specs: ['gift-tiers'] },
+  // Its own site: a second tier changes the Join dialog the paying site's other specs open.
+  { name: 'tier-join', site: SITES.paying, specs: ['tier-join'] },
   { name: 'plain', site: SITES.plain },
   // Its own site: WordPress's theme unit test (186 posts and pages) stays out of the desk's.
   { name: 'phones', site: SITES.desk, specs: ['phone-widths', 'desk-phone'] },

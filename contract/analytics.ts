@@ -95,6 +95,15 @@ export const AnalyticsSourceSchema = Type.Object({
 });
 export type AnalyticsSource = Static<typeof AnalyticsSourceSchema>;
 
+/** The paid conversions of a range for one tier: what was bought, by the tier it was for. */
+export const AnalyticsTierSchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  paidConversions: Count,
+  revenueCents: Count,
+});
+export type AnalyticsTier = Static<typeof AnalyticsTierSchema>;
+
 /**
  * GET /api/desk/analytics?from&to. Posts ranked by views (then visitors), at most 100; sources
  * ranked by visitors, at most 50. Views of pages that are not posts (the home page, a section, a
@@ -107,6 +116,8 @@ export const DeskAnalyticsSchema = Type.Object({
   days: Type.Array(AnalyticsDaySchema),
   posts: Type.Array(AnalyticsPostSchema),
   sources: Type.Array(AnalyticsSourceSchema),
+  /** The paid conversions by tier, every tier in order (owners' and editors'; null to writers). */
+  tiers: StaffOnly(Type.Array(AnalyticsTierSchema)),
 });
 export type DeskAnalytics = Static<typeof DeskAnalyticsSchema>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_PASSWORD_LENGTH } from './account-rules.js';
 import { PlanSchema } from './plans-api.js';
-import { PublicTierSchema } from './tiers.js';
+import { PublicTierSchema, TierChoiceSchema } from './tiers.js';
 
 /**
  * What the client and the server agree on for the HTTP API (docs/decisions/0010), as TypeBox
@@ -70,6 +70,8 @@ export const PaymentIntentBodySchema = Type.Object(
     ),
     /** An offer's code: the year is priced with its discount. */
     offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    /** The tier whose year it is, by slug (the default tier when absent). */
+    tier: Type.Optional(TierChoiceSchema),
   },
   { additionalProperties: false },
 );

@@ -27,6 +27,8 @@ export interface ArticleSummary {
   seoDescription?: string;
   /** For members: others read the summary and what comes before the divider. */
   membersOnly?: true;
+  /** With `membersOnly`: who reads it whole, for its badge (contract/site-data.ts readersLabel). */
+  readers?: string;
   /** Topic names (contract/topics.ts), as the writer set them. */
   tags?: string[];
   /** Its byline: who wrote it (contract/authors.ts); left out when credited to nobody. */
@@ -45,6 +47,8 @@ export interface Campaign {
   tags?: string[];
   /** Its story is for members: others read what comes before the divider. */
   membersOnly?: true;
+  /** With `membersOnly`: who reads its story whole, for its badge (readersLabel). */
+  readers?: string;
 }
 
 export interface Boycott {
@@ -59,6 +63,8 @@ export interface Boycott {
   heroImage: string;
   /** Its story is for members: others read what comes before the divider. */
   membersOnly?: true;
+  /** With `membersOnly`: who reads its story whole, for its badge (readersLabel). */
+  readers?: string;
 }
 
 export interface Resource {

@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { MembershipSchema } from './api.js';
 import { UUID_PATTERN } from './constants.js';
+import { TierChoiceSchema } from './tiers.js';
+import type { NewsletterAudience, NewsletterReach } from './newsletters.js';
 
 export { DESK_API } from './constants.js';
 
@@ -63,9 +65,13 @@ export interface DeskMail {
 /**
  * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts. The
  * newsletter ones look at the subscriber linked to the user (`newsletter_subscribers.userId`).
+ * `paid`: access now, from any tier (`member`, its older name, means the same); `free`: an account
+ * without access now.
  */
 export const DESK_MEMBER_FILTERS = [
   'all',
+  'paid',
+  'free',
   'member',
   'expired',
   'refunded_or_disputed',
@@ -84,6 +90,8 @@ export const DeskMembersQuerySchema = Type.Object(
     /** An email or part of one, a user id, or a Stripe id (cus_, sub_, pi_, in_). */
     q: Type.Optional(Type.String({ maxLength: 320 })),
     filter: Type.Optional(Type.Union(DESK_MEMBER_FILTERS.map((name) => Type.Literal(name)))),
+    /** A tier's slug: its members now (with `filter` too). */
+    tier: Type.Optional(Type.String({ maxLength: 100 })),
     /** The `next` of the page before. */
     after: Type.Optional(Type.String({ maxLength: 200 })),
   },
@@ -97,6 +105,8 @@ export const DeskMemberRowSchema = Type.Object({
   createdAt: DateTime,
   isMember: Type.Boolean(),
   membership: Nullable(MembershipSchema),
+  /** The slug of its membership's tier (lapsed or not); null: never a member. */
+  tier: Nullable(Type.String()),
   customerIds: Type.Array(Type.String()),
   /** The linked newsletter subscriber's state; null: never signed up with this account. */
   newsletter: Nullable(NewsletterStateSchema),
@@ -232,6 +242,8 @@ export const DeskCompBodySchema = Type.Object(
     /** The last day of the comp (YYYY-MM-DD, through the end of that day, UTC), or a date-time. */
     until: Type.String({ minLength: 10, maxLength: 40 }),
     reason: Type.String({ minLength: 1, maxLength: 1000 }),
+    /** The tier it gives (a slug; the default tier when left out). */
+    tier: Type.Optional(TierChoiceSchema),
   },
   { additionalProperties: false },
 );
@@ -241,6 +253,18 @@ export type DeskCompBody = Static<typeof DeskCompBodySchema>;
 export const DeskActionResultSchema = Type.Object({ message: Type.String() });
 
 /** GET /api/desk/dashboard: what earns, from the ledger, in the configured currency. */
+/** A tier on the dashboard: its members now and what was paid for it (desk/revenue-by-tier.ts). */
+export const DeskTierRevenueSchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  /** Members whose access is this tier's now. */
+  members: Type.Integer(),
+  /** Paid for it this month, and over the dashboard's 12 months (refunds not taken off). */
+  monthCents: Type.Integer(),
+  yearCents: Type.Integer(),
+});
+export type DeskTierRevenue = Static<typeof DeskTierRevenueSchema>;
+
 export const DeskDashboardSchema = Type.Object({
   currency: Type.String(),
   generatedAt: DateTime,
@@ -288,6 +312,8 @@ export const DeskDashboardSchema = Type.Object({
       disputeLostCents: Type.Integer(),
     }),
   ),
+  /** Each tier, in the tiers' order: its members now and what was paid for it. */
+  tiers: Type.Array(DeskTierRevenueSchema),
   /** Each offer: payments that redeemed it (a subscription once) and what they brought. */
   offers: Type.Array(
     Type.Object({ code: Type.String(), redemptions: Type.Integer(), revenueCents: Type.Integer() }),
@@ -317,9 +343,13 @@ export type DeskDashboard = Static<typeof DeskDashboardSchema>;
 
 /** What the desk shows of a newsletter issue's (or a mailed article's) sending. */
 export interface NewsletterSendStatus {
-  /** Confirmed subscribers (members only, for a members-only issue) it has not been queued for. */
+  /** Who the counts are for: the audience asked, else the one a send would take by itself. */
+  audience: NewsletterAudience;
+  /** Confirmed subscribers of `audience` it has not been queued for. */
   recipients: number;
   alreadyQueued: number;
+  /** How many each audience would newly reach. */
+  reach: NewsletterReach;
   deliveries: { sent: number; failed: number; queued: number; skipped: number };
   /** Being sent by the app server that answered. */
   sending: boolean;

@@ -6,13 +6,18 @@ import { Type, type Static } from 'typebox';
 
 export * from './gift-rules.js';
 import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from './gift-rules.js';
+import { TierChoiceSchema } from './tiers.js';
 
 const Email = Type.String({ minLength: 1, maxLength: 320 });
 
-/** POST /api/gifts: the buyer's session pays; `buyerEmail` is where a visitor's receipt goes. */
+/**
+ * POST /api/gifts: the buyer's session pays; `buyerEmail` is where a visitor's receipt goes; `tier`
+ * is the visible tier whose year is given (the default tier when left out).
+ */
 export const GiftBodySchema = Type.Object(
   {
     recipientEmail: Email,
+    tier: Type.Optional(TierChoiceSchema),
     message: Type.Optional(Type.String({ maxLength: GIFT_MESSAGE_MAX })),
     /** When the recipient is mailed (default: as soon as it is paid). */
     sendAt: Type.Optional(Type.String({ format: 'date-time' })),
@@ -29,6 +34,8 @@ export const GiftPaymentSchema = Type.Object({
   giftId: Type.String(),
   amountCents: Type.Integer(),
   currency: Type.String(),
+  /** The slug of the tier whose year it is. */
+  tier: Type.String(),
 });
 
 /** POST /api/gifts/claim and /api/gifts/preview: the token from the link's fragment. */
@@ -56,6 +63,9 @@ export const DeskGiftSchema = Type.Object({
   fromName: Type.Union([Type.String(), Type.Null()]),
   amountCents: Type.Integer(),
   currency: Type.String(),
+  /** The tier whose year it gives: its slug and name. */
+  tier: Type.String(),
+  tierName: Type.String(),
   paidAt: Type.String(),
   sendAt: Type.String(),
   /** When the claim link was last mailed, and to which address; null: not yet (sendAt ahead). */

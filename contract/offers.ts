@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { TierChoiceSchema } from './tiers.js';
 
 // Offers (docs/decisions/0023): a code, and a link (/join?offer=CODE), taking a percent or an
-// amount off chosen plans, once, for some months or for ever, until a date or a number of
-// redemptions.
+// amount off chosen plans of one tier, once, for some months or for ever, until a date or a number
+// of redemptions.
 
 const PlanIdSchema = Type.Union([
   Type.Literal('early-access'),
@@ -23,6 +24,8 @@ export const OfferBodySchema = Type.Object(
     ]),
     durationMonths: Type.Optional(Type.Integer({ minimum: 1, maximum: 36 })),
     plans: Type.Array(PlanIdSchema, { minItems: 1, maxItems: 3, uniqueItems: true }),
+    /** The tier whose plans it is for (its slug; the default tier when left out). */
+    tier: Type.Optional(TierChoiceSchema),
     endsAt: Type.Optional(Type.String({ format: 'date-time' })),
     maxRedemptions: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   },
@@ -39,6 +42,9 @@ export const DeskOfferSchema = Type.Object({
   duration: Type.String(),
   durationMonths: Type.Union([Type.Integer(), Type.Null()]),
   plans: Type.Array(Type.String()),
+  /** The tier whose plans it is for: its slug and name. */
+  tier: Type.String(),
+  tierName: Type.String(),
   endsAt: Type.Union([Type.String(), Type.Null()]),
   maxRedemptions: Type.Union([Type.Integer(), Type.Null()]),
   endedAt: Type.Union([Type.String(), Type.Null()]),

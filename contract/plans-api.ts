@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plan-rules.js';
+import { TierChoiceSchema } from './tiers.js';
 
 // The plans' HTTP schemas (plan-rules.ts has what the browser uses).
 
@@ -65,11 +66,15 @@ export const PlanChangeSchema = Type.Object(
 );
 export type PlanChange = Static<typeof PlanChangeSchema>;
 
-/** POST /api/checkout's body: which subscription (the yearly one when absent, as before). */
+/**
+ * POST /api/checkout's body: which subscription (the yearly one when absent, as before), of which
+ * tier (by slug; the default tier when absent).
+ */
 export const CheckoutBodySchema = Type.Union([
   Type.Object(
     {
       plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
+      tier: Type.Optional(TierChoiceSchema),
       /** An offer's code (docs/decisions/0023-offers-and-trials.md). */
       offer: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     },
@@ -78,7 +83,7 @@ export const CheckoutBodySchema = Type.Union([
   Type.Null(),
 ]);
 
-/** POST /api/account/plan: the subscription plan a member moves to. */
+/** POST /api/account/plan: the subscription plan a member moves to (at their tier). */
 export const SwitchPlanBodySchema = Type.Object(
   { plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]) },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { Type, type StaticDecode } from 'typebox';
 import { oneOfField, slugField } from './field-schemas.js';
-import { tagSchema } from './post-fields.js';
+import { postCommonSchema, tagSchema } from './post-fields.js';
 import { BULK_ACTIONS, MAX_BULK_POSTS, POST_LIST_STATUSES, type BulkAction } from './post-bulk.js';
 import { POST_KINDS, POST_VISIBILITIES } from './posts.js';
 import type { FieldProblem } from './schema-problems.js';
@@ -67,6 +67,8 @@ export const PostBulkBodySchema = Type.Object(
     section: Type.Optional(slugField()),
     topic: Type.Optional(tagSchema),
     visibility: Type.Optional(oneOfField(POST_VISIBILITIES)),
+    /** With visibility `tiers`: the tiers' slugs (contract/reading.ts). */
+    tiers: Type.Optional(postCommonSchema.properties.tiers),
   },
   { additionalProperties: false },
 );
@@ -85,12 +87,12 @@ const ACTION_FIELDS: Record<BulkAction, 'section' | 'topic' | 'visibility' | nul
 const WHAT: Record<'section' | 'topic' | 'visibility', string> = {
   section: 'the slug of the section to move them to',
   topic: 'the topic, by its name or slug',
-  visibility: 'public or members',
+  visibility: `${POST_VISIBILITIES.join(', ')} (tiers with the tiers' slugs in tiers)`,
 };
 
 /**
- * What the schema cannot say of a body it read: the posts by ids or by filter (one of them), and
- * the field its action takes (and no other's).
+ * What the schema cannot say of a body it read: the posts by ids or by filter (one of them), the
+ * field its action takes (and no other's), and tiers with visibility `tiers` (and only then).
  */
 export function bulkBodyProblems(body: PostBulkBody): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -107,6 +109,15 @@ export function bulkBodyProblems(body: PostBulkBody): FieldProblem[] {
     } else if (field !== wanted && body[field] !== undefined) {
       problems.push({ field, message: `is not taken by ${body.action}` });
     }
+  }
+  const tiers = body.tiers ?? [];
+  if (body.visibility === 'tiers' && tiers.length === 0) {
+    problems.push({
+      field: 'tiers',
+      message: 'must name at least one tier when visibility is tiers',
+    });
+  } else if (body.visibility !== 'tiers' && tiers.length > 0) {
+    problems.push({ field: 'tiers', message: 'are named only when visibility is tiers' });
   }
   return problems;
 }

@@ -49,7 +49,8 @@ export type BulkBody = BulkSelection &
     | { action: 'unpublish' | 'delete' | 'restore' }
     | { action: 'move'; section: string }
     | { action: 'addTopic' | 'removeTopic'; topic: string }
-    | { action: 'visibility'; visibility: PostVisibility }
+    /** `tiers`: the slugs of the tiers whose members may read them, with visibility `tiers`. */
+    | { action: 'visibility'; visibility: PostVisibility; tiers?: string[] }
   );
 
 /** A post the action left as it was, and why, in words for the staff member. */

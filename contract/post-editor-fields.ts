@@ -148,3 +148,13 @@ export interface PublishWarning {
   label: string;
   message: string;
 }
+
+/**
+ * A tier a post may be for, as the editor's "Who can read it" lists it (`GET
+ * /api/desk/posts/tiers`): every tier, in order, a hidden one too (one not sold on the site).
+ */
+export interface PostTierChoice {
+  slug: string;
+  name: string;
+  visible: boolean;
+}

@@ -331,13 +331,18 @@ export type PostCommon = StaticDecode<typeof postCommonSchema>;
 
 /**
  * What a content file may say of the columns every post has, besides its kind's own front matter
- * (content/FORMAT.md), each by the desk's rule; an export writes each one set. `membersOnly` left
- * out says nothing, which an import tells from `false` (it never widens a post without being told).
- * `publishedAt` is here for the kinds whose front matter has no date of its own.
+ * (content/FORMAT.md), each by the desk's rule; an export writes each one set. Who reads it:
+ * `membersOnly` (true: `members`, false: `public`), or `visibility` (contract/reading.ts) with, for
+ * `tiers`, the tiers' slugs in `tiers`; an export writes `membersOnly` for a public or members'
+ * post, as files did before the other visibilities. Neither says nothing, which an import tells
+ * from public (it never widens a post without being told). `publishedAt` is here for the kinds
+ * whose front matter has no date of its own.
  */
 export const postFileColumnsSchema = Type.Object(
   {
     membersOnly: Type.Optional(yesNoField()),
+    visibility: Type.Optional(postCommonSchema.properties.visibility),
+    tiers: Type.Optional(postCommonSchema.properties.tiers),
     publishedAt: Type.Optional(publishedAtSchema),
     featureImage: Type.Optional(postCommonSchema.properties.featureImage),
     featureImageAlt: Type.Optional(postCommonSchema.properties.featureImageAlt),

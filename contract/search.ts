@@ -1,4 +1,5 @@
 import type { PostKind } from './posts.js';
+import type { ReadingRule } from './reading.js';
 
 // Search (docs/decisions/0019-search.md): the page /search?q= (rendered by the server, so it works
 // without JavaScript) and GET /api/search?q=&limit=, which answer the same results.
@@ -31,8 +32,15 @@ export interface SearchResult {
   section: string;
   /** ISO date, where it has one that readers see. */
   publishedAt: string | null;
-  /** Found by its title and summary only: its body is for members. */
+  /**
+   * Its body is not everyone's (any visibility but `public`): found by its title, summary and
+   * opening only, its excerpt drawn from its summary. `rule` and `unlock` say who reads it.
+   */
   membersOnly?: true;
+  /** Who may read its body whole (contract/reading.ts); left out for a public post. */
+  rule?: ReadingRule;
+  /** What unlocks it, in words: "Available on Founder" (unlockLabel); with `rule`. */
+  unlock?: string;
   /** A few words around what matched, the matched words marked. */
   excerpt: ExcerptPart[];
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_SEATS_PER_PAYMENT, SEAT_NOTE_MAX } from './seat-rules.js';
+import { TierChoiceSchema } from './tiers.js';
 
 // Solidarity seats (docs/decisions/0024): supporters fund years for readers who cannot pay; readers
 // ask for one with a short note; owners grant requests in the desk, or a number each month is
@@ -7,10 +8,14 @@ import { MAX_SEATS_PER_PAYMENT, SEAT_NOTE_MAX } from './seat-rules.js';
 
 export * from './seat-rules.js';
 
-/** POST /api/seats: the supporter's session pays for `seats` years. */
+/**
+ * POST /api/seats: the supporter's session pays for `seats` years of `tier` (a visible tier's slug;
+ * the default tier when left out).
+ */
 export const SeatFundingBodySchema = Type.Object(
   {
     seats: Type.Integer({ minimum: 1, maximum: MAX_SEATS_PER_PAYMENT }),
+    tier: Type.Optional(TierChoiceSchema),
     supporterEmail: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
   },
   { additionalProperties: false },
@@ -19,6 +24,8 @@ export const SeatFundingBodySchema = Type.Object(
 export const SeatPaymentSchema = Type.Object({
   clientSecret: Type.String(),
   seats: Type.Integer(),
+  /** The slug of the tier each seat is a year of. */
+  tier: Type.String(),
   amountCents: Type.Integer(),
   currency: Type.String(),
 });
@@ -90,6 +97,9 @@ export const DeskSeatsSchema = Type.Object({
       id: Type.String(),
       supporterEmail: Type.Union([Type.String(), Type.Null()]),
       seats: Type.Integer(),
+      /** The tier each of its seats is a year of: its slug and name. */
+      tier: Type.String(),
+      tierName: Type.String(),
       granted: Type.Integer(),
       amountCents: Type.Integer(),
       currency: Type.String(),

@@ -16,6 +16,7 @@ import type { Comment } from './comments.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
+import { unlockLabel, type ReadingRule, type TierName } from './reading.js';
 import type { SearchResults } from './search.js';
 import type { SiteNavigation } from './sections.js';
 import type { SiteSettings } from './site-settings.js';
@@ -34,15 +35,22 @@ export interface SiteData {
   /** A page of its own (`/<slug>`), the one its screen shows; its body in `bodies`. */
   standalonePages?: StandalonePage[];
   /**
-   * Bodies by key: `article/<slug>`, `newsletter/<slug>` (public issues only), `page/<slug>` (a
-   * page of its own), `campaign/<slug>` and `boycott/<slug>` (the story under its card).
+   * Bodies by key: `article/<slug>`, `newsletter/<slug>` (a restricted issue's only for a reader
+   * who may read it), `page/<slug>` (a page of its own), `campaign/<slug>` and `boycott/<slug>`
+   * (the story under its card).
    */
   bodies?: Record<string, MarkdownTree>;
   /**
-   * Keys of `bodies` that hold only a members-only post's opening (the reader is not a member):
-   * the screen shows how to join under it.
+   * Keys of `bodies` that hold only a restricted post's opening (the reader may not read the
+   * rest: contract/reading.ts): the screen shows what unlocks it under it (`locks`).
    */
   teasers?: string[];
+  /**
+   * Who may read each restricted post the screen shows, by its key in `bodies`, whether this
+   * reader reads it whole or not: what the screen says unlocks it (`unlockLabel`) and offers
+   * (signing up or in, or the tiers to join).
+   */
+  locks?: Record<string, PostLock>;
   perks?: Perk[];
   /**
    * The search page's results for its `?q=` (drawn by the server into the page only; the page
@@ -79,6 +87,22 @@ export interface SiteData {
  */
 export type PostComments =
   { count: number; comments: Comment[]; nextCursor: string | null } | { membersOnly: true };
+
+/**
+ * A restricted post's rule, with the tiers whose members may read it whole (their slugs and names,
+ * in the tiers' order: `tiersUnlocking`): none for `registered`, where signing in is enough.
+ */
+export interface PostLock {
+  rule: ReadingRule;
+  tiers: TierName[];
+}
+
+/**
+ * Who reads a restricted post whole, in a few words for its badge: "Members only" for any member,
+ * else what unlocks it ("Available on Founder", "Available to signed-in readers").
+ */
+export const readersLabel = (rule: ReadingRule, tiers: readonly TierName[]): string =>
+  rule.visibility === 'members' ? 'Members only' : unlockLabel(rule, tiers);
 
 /** The key of a body in SiteData.bodies. */
 export const bodyKey = (

@@ -37,6 +37,12 @@ export const TIER_PRICE_PLANS = {
 export const MAX_TIER_SLUG = 60;
 
 /**
+ * The tier a gift, seats, an offer or a comp is for, by slug, in a request's body: the default
+ * tier (the first visible) when left out; one there is not is a 400 `unknown_tier`.
+ */
+export const TierChoiceSchema = Type.String({ minLength: 1, maxLength: MAX_TIER_SLUG });
+
+/**
  * The slug a new tier is given from its name when the owner gives none: "Founder's Circle" →
  * `founder-s-circle` (`tier` for a name without a letter or digit).
  */

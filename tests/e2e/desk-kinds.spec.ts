@@ -62,7 +62,7 @@ for (const { name, width, height } of WIDTHS) {
     await page.getByLabel('Campaign link').fill('https://nightbus.example.org/');
     await page.getByLabel('Address (slug)').fill(`night-bus-${name}`);
     // A campaign has a story to divide, so it can be for members.
-    await expect(page.getByLabel('Who can read it')).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Who can read it' })).toBeVisible();
     await page.getByRole('button', { name: 'Save draft' }).click();
     await expect(page).toHaveURL(/\/desk\/posts\/\d+$/);
     await saved(page);

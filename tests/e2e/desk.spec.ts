@@ -1,12 +1,21 @@
 import { EARLY_ACCESS_OFFER, DESK_PATH } from '../../contract/constants.js';
 import { paths } from '../../client/src/config/paths.js';
-import { expect, registerThroughMail, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
+import {
+  createArticle,
+  expect,
+  registerThroughMail,
+  signInAs,
+  STAFF,
+  test,
+  uniqueEmail,
+} from './fixtures.js';
 import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 import { openDeskMenu } from './support/desk-menu.js';
 
 // The publisher's desk in the real built site: invisible to everyone but staff (the site's own
 // 404 page), and for an owner the members list, one member's record with a comp granted from it,
-// the dashboard's charts and tables, at phone and desktop width.
+// the dashboard's charts and tables, a post kept for one tier's members and the members of each
+// tier, at phone and desktop width.
 
 const { owner: OWNER, editor: EDITOR, writer: WRITER } = STAFF;
 const PASSWORD = 'correct horse battery staple';
@@ -95,14 +104,14 @@ for (const { name, width, height } of WIDTHS) {
     // The newest first: the owner, then the reader and the member registered just before.
     await expect(page.getByRole('link', { name: memberEmail })).toBeVisible();
     await page.getByLabel('Email, user id or Stripe id').fill(memberEmail.slice(0, 20));
-    await page.getByLabel('Show').selectOption('member');
+    await page.getByLabel('Show').selectOption('paid');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page).toHaveURL(/filter=member/);
+    await expect(page).toHaveURL(/filter=paid/);
     await expect(page.getByRole('link', { name: memberEmail })).toBeVisible();
     await expect(page.getByRole('link', { name: readerEmail })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      `/api/desk/exports/members?q=${encodeURIComponent(memberEmail.slice(0, 20))}&filter=member`,
+      `/api/desk/exports/members?q=${encodeURIComponent(memberEmail.slice(0, 20))}&filter=paid`,
     );
     await page.getByLabel('Show').selectOption('newsletter_subscribed');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -283,5 +292,120 @@ for (const { name, width, height } of WIDTHS) {
     await expect(page.getByRole('status').filter({ hasText: 'is off the site' })).toBeVisible();
     expect((await readerPage.goto(path))?.status()).toBe(410);
     await reader.close();
+  });
+}
+
+for (const { name, width, height } of WIDTHS) {
+  test(`an owner keeps a post for one tier’s members, and finds the paid and the free members by tier (${name})`, async ({
+    page,
+    browser,
+    site,
+    stripe,
+    mailbox,
+  }, testInfo) => {
+    if (!stripe) throw new Error('payments are on');
+    // Two accounts registered by mail, a tier, a post, three desk pages: more than 30 s on a busy
+    // machine.
+    test.slow();
+    // A member of the first tier (a year paid once) and a free member, in browsers of their own.
+    const memberEmail = uniqueEmail();
+    const readerEmail = uniqueEmail();
+    for (const email of [memberEmail, readerEmail]) {
+      const context = await browser.newContext({ baseURL: site.url });
+      const session = await (await context.request.post('/api/session')).json();
+      await registerThroughMail(context.request, mailbox, { email, password: PASSWORD });
+      if (email === memberEmail) {
+        const intent = stripe.paidPaymentIntent({
+          userId: session.user.id,
+          offer: EARLY_ACCESS_OFFER,
+        });
+        expect(await deliverPaymentSucceeded(context.request, site.url, stripe, intent)).toBe(200);
+      }
+      await context.close();
+    }
+
+    await page.setViewportSize({ width, height });
+    await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
+    const slug = `patron-${name}`;
+    const tierName = `Patron ${name}`;
+    const made = await page.request.post('/api/desk/tiers', {
+      data: { name: tierName, slug, prices: { monthly: 500, yearly: 5000, once: null } },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const title = `For Our Patrons (${name})`;
+    const draft = await createArticle(page.request, { title, body: 'Thank you, patrons.' });
+    try {
+      await page.goto(`/desk/posts/${draft.id}`);
+      const readers = page.getByRole('group', { name: 'Who can read it' });
+      await expect(readers.getByRole('radio', { name: 'Everyone' })).toBeChecked();
+      await readers.getByRole('radio', { name: 'Chosen tiers' }).check();
+      await expect(readers.getByText('Tick at least one tier.')).toBeVisible();
+      await readers.getByRole('checkbox', { name: tierName }).check();
+      await expect(readers.getByRole('checkbox', { name: 'Supporter' })).not.toBeChecked();
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await expect(page.getByRole('status').first()).toContainText(/^Saved /);
+      const saved = (await (await page.request.get(`/api/desk/posts/${draft.id}`)).json()).post;
+      expect(saved).toMatchObject({ visibility: 'tiers', tiers: [slug] });
+      await readers.scrollIntoViewIfNeeded();
+      await readers.screenshot({ path: testInfo.outputPath(`desk-post-readers-${name}.png`) });
+      await page.screenshot({
+        path: testInfo.outputPath(`desk-post-tiers-${name}.png`),
+        fullPage: true,
+      });
+
+      // The posts list says who may read it.
+      await page.goto(`/desk/posts?q=${encodeURIComponent(title)}`);
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: title }) });
+      await expect(row.getByText(`Who can read it: ${tierName}`)).toBeVisible();
+      await page.screenshot({
+        path: testInfo.outputPath(`desk-posts-tier-badge-${name}.png`),
+        fullPage: true,
+      });
+
+      // The first tier's paying members, then the free ones.
+      await page.goto('/desk');
+      await page.getByLabel('Show').selectOption('paid');
+      await page.getByRole('combobox', { name: 'Tier', exact: true }).selectOption('supporter');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page).toHaveURL(/filter=paid&tier=supporter/);
+      const member = page
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: memberEmail }) });
+      await expect(member.getByRole('cell', { name: 'Supporter' })).toBeVisible();
+      await expect(page.getByRole('link', { name: readerEmail })).toHaveCount(0);
+      await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+        'href',
+        '/api/desk/exports/members?filter=paid&tier=supporter',
+      );
+      await page.screenshot({
+        path: testInfo.outputPath(`desk-members-tier-${name}.png`),
+        fullPage: true,
+      });
+      await page.getByLabel('Show').selectOption('free');
+      await page.getByRole('combobox', { name: 'Tier', exact: true }).selectOption('');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page).toHaveURL(/filter=free$/);
+      await expect(page.getByRole('link', { name: readerEmail })).toBeVisible();
+      await expect(page.getByRole('link', { name: memberEmail })).toHaveCount(0);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+
+      // The dashboard counts each tier's members and money.
+      await (await openDeskMenu(page)).getByRole('link', { name: 'Dashboard' }).click();
+      const byTier = page.getByRole('region', { name: 'By tier' });
+      await expect(byTier.getByRole('row', { name: new RegExp(`^${tierName} 0 `) })).toBeVisible();
+      await byTier.scrollIntoViewIfNeeded();
+      await byTier.screenshot({ path: testInfo.outputPath(`desk-dashboard-tiers-${name}.png`) });
+    } finally {
+      // The other specs of this site see its one tier: the post is taken off the tier, then both go.
+      const now = (await (await page.request.get(`/api/desk/posts/${draft.id}`)).json()).post;
+      await page.request.patch(`/api/desk/posts/${draft.id}`, {
+        data: { version: now.version, visibility: 'public', tiers: [] },
+      });
+      await page.request.delete(`/api/desk/posts/${draft.id}`);
+      await page.request.delete(`/api/desk/tiers/${slug}`);
+    }
   });
 }

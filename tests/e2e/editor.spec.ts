@@ -220,7 +220,10 @@ test('a members-only post is scheduled in the writer’s own time zone and stays
   await page.keyboard.type('Everyone reads this.\n');
   await page.getByRole('button', { name: 'Members only from here' }).click();
   await page.keyboard.type('Only members read this.');
-  await page.getByLabel('Who can read it').selectOption('members');
+  await page
+    .getByRole('group', { name: 'Who can read it' })
+    .getByRole('radio', { name: 'Paying members (any tier)' })
+    .check();
   await page.getByLabel('Section').selectOption('Wealth');
   await page.getByLabel('Summary').fill('A clinic for members.');
   await page.getByLabel('Reading time (minutes)').fill('2');

@@ -7,7 +7,6 @@ import { getPasswordHash } from '../../server/src/accounts/passwords.js';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import { staffRoleOf, type StaffRole } from '../../server/src/staff/staff.js';
 import { applyPaymentFacts } from '../../server/src/stripe/apply-payment-facts.js';
-import { recomputeMembership } from '../../server/src/memberships/ledger.js';
 import { SESSION_COOKIE } from '../../server/src/plugins/app/sessions.js';
 import { createSessionTokens } from '../../server/src/sessions/session-token.js';
 import { TEST_SESSION_SECRET, type TestApp } from './test-app.js';
@@ -84,6 +83,14 @@ async function staffAddress(t: SeedingSite, role: StaffRole, email?: string): Pr
 async function payForAYear(t: SeedingSite, userId: string, tier?: string): Promise<void> {
   const now = new Date();
   await withTransaction(t.database.pool, async (tx) => {
+    // The year is for the tier named, as the early-access PaymentIntent's metadata says it.
+    const { rows } = await tx.query<{ id: number }>('SELECT id FROM tiers WHERE slug = $1', [
+      tier ?? null,
+    ]);
+    const tierId = rows[0]?.id ?? null;
+    if (tier !== undefined && tierId === null) {
+      throw new Error(`There is no "${tier}" tier: make it with buildTier`);
+    }
     await applyPaymentFacts(
       tx,
       [
@@ -99,19 +106,11 @@ async function payForAYear(t: SeedingSite, userId: string, tier?: string): Promi
           readAt: now,
           offerId: null,
           offerRedemptionId: null,
+          tierId,
         },
       ],
       { graceDays: t.config.membership.graceDays },
     );
-    if (tier === undefined) return;
-    // The year is for the tier named: its period moved to that tier, the membership derived anew.
-    const { rowCount } = await tx.query(
-      `UPDATE entitlements SET "tierId" = (SELECT id FROM tiers WHERE slug = $2)
-        WHERE "userId" = $1 AND EXISTS (SELECT 1 FROM tiers WHERE slug = $2)`,
-      [userId, tier],
-    );
-    if (rowCount === 0) throw new Error(`There is no "${tier}" tier: make it with buildTier`);
-    await recomputeMembership(tx, userId, t.config.membership.graceDays);
   });
 }
 

@@ -117,6 +117,82 @@ describe('the fake Stripe', () => {
     expect(disputes.data.map((each) => each.id)).toEqual([dispute.id]);
   });
 
+  it('prorates a change of Price within the period at once with always_invoice, as Stripe documents', async () => {
+    const make = (unit_amount: number, tier: string) =>
+      stripe.prices.create({
+        unit_amount,
+        currency: 'usd',
+        recurring: { interval: 'year' },
+        lookup_key: `proration_${tier}_${unit_amount}`,
+        metadata: { tier },
+        product_data: { name: tier },
+      });
+    const [cheap, dear] = [await make(1200, 'supporter'), await make(3600, 'founder')];
+    expect(dear.metadata).toEqual({ tier: 'founder' });
+    const customer = await stripe.customers.create({ email: 'prorate@example.com' });
+    const started = fake.subscribeCustomer(customer.id, cheap.id);
+    const before = await stripe.subscriptions.retrieve(started.subscription.id);
+    const [item] = before.items.data;
+    fake.clearPending();
+
+    const after = await stripe.subscriptions.update(before.id, {
+      items: [{ id: item?.id, price: dear.id }],
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
+    });
+    // The period and the billing date stay; the item takes the new Price.
+    expect(after.items.data[0]).toMatchObject({
+      price: { id: dear.id },
+      current_period_start: item?.current_period_start,
+      current_period_end: item?.current_period_end,
+    });
+    expect(after.billing_cycle_anchor).toBe(before.billing_cycle_anchor);
+    const invoice = await stripe.invoices.retrieve(String(after.latest_invoice));
+    expect(invoice).toMatchObject({ billing_reason: 'subscription_update', status: 'paid' });
+    const [credit, charge] = invoice.lines.data;
+    for (const line of [credit, charge]) {
+      expect(Object.keys(line ?? {}).sort()).toEqual(
+        Object.keys((fixture('invoice').lines as { data: object[] }).data[0] ?? {}).sort(),
+      );
+      expect(line?.parent?.subscription_item_details?.proration).toBe(true);
+      expect(line?.period).toEqual(charge?.period);
+    }
+    // The time left: from the change to the period's end.
+    expect(charge?.period.end).toBe(item?.current_period_end);
+    expect(invoice.created - (charge?.period.start ?? 0)).toBeLessThanOrEqual(1);
+    // Nearly the whole year is left: about $12 credited, $36 charged, $24 paid.
+    expect(credit?.pricing?.price_details?.price).toBe(cheap.id);
+    expect(credit?.amount).toBeLessThan(0);
+    expect(-(credit?.amount ?? 0)).toBeGreaterThan(1190);
+    expect(credit?.parent?.subscription_item_details?.proration_details?.credited_items).toEqual({
+      invoice: started.invoice.id,
+      invoice_line_items: [(started.invoice.lines as { data: { id: string }[] }).data[0]?.id],
+    });
+    expect(charge?.pricing?.price_details?.price).toBe(dear.id);
+    expect(charge?.amount).toBeGreaterThan(3570);
+    expect(invoice.amount_paid).toBe((credit?.amount ?? 0) + (charge?.amount ?? 0));
+    expect(fake.pendingEvents().map((event) => event.type)).toEqual([
+      'invoice.created',
+      'invoice.finalized',
+      'customer.subscription.updated',
+      'payment_intent.created',
+      'charge.succeeded',
+      'payment_intent.succeeded',
+      'invoice.payment_succeeded',
+      'invoice.paid',
+    ]);
+
+    // Back with proration off: nothing invoiced now; the renewal charges the Price then.
+    await stripe.subscriptions.update(before.id, {
+      items: [{ id: item?.id, price: cheap.id }],
+      proration_behavior: 'none',
+    });
+    const same = await stripe.subscriptions.retrieve(before.id);
+    expect(same.latest_invoice).toBe(invoice.id);
+    const renewal = fake.renewSubscription(before.id);
+    expect(renewal.invoice.amount_paid).toBe(1200);
+  });
+
   it('lists events newest first, a page at a time', async () => {
     fake.paidPaymentIntent({});
     const first = await stripe.events.list({ limit: 2 });

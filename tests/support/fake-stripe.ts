@@ -15,8 +15,8 @@
  * Its parts are in fake-stripe/, one module for each kind of object, each class adding to the one
  * before: store.ts (objects by id), webhooks.ts (events and their delivery),
  * customers-and-prices.ts, payment-intents-and-charges.ts (refunds and disputes too),
- * subscriptions-and-invoices.ts (discounts too), checkout.ts, and http-api.ts (the server and its
- * routes). basics.ts holds what they share.
+ * subscriptions-and-invoices.ts (discounts too), price-changes.ts, checkout.ts, and http-api.ts
+ * (the server and its routes). basics.ts holds what they share.
  */
 
 export type { StripeObject } from './stripe-fixtures.js';

@@ -4,33 +4,40 @@ import { describeFailure } from '../lib/api-client';
 import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
+import { earlyAccessPath, offeredTiers, plansOfTier } from '../lib/tier-plans';
 import { paths } from '../config/paths';
 import type { SubscriptionPlanId } from '../../../contract/plan-rules';
-import type { Plan } from '../../../contract/plans-api';
+import type { PublicTier } from '../../../contract/tiers';
+import type { Choices } from './plan-chooser';
 import './join-button.css';
 
-// The plans to choose from: loaded when a visitor first asks to join.
+// The tiers and plans to choose from: loaded when a visitor first asks to join.
 const PlanChooser = lazy(() => import('./plan-chooser'));
 
 /**
  * Join / Join Now: opens Stripe Checkout in a new tab (members go to the billing portal). With
- * `plan`, for that plan; without, the visitor chooses among the plans on sale first (a dialog),
- * unless only one is sold. Hidden on a site without payments. Says so plainly when the
- * server cannot start a checkout: under the button in the page's flow, or, with `problemAs="popover"`, in a bubble
- * anchored below it that takes no room, for a button in a bar whose height must not change (the
- * navbar).
+ * `plan`, for that plan (of `tier`); without, the visitor chooses first (a dialog): a tier among
+ * the visible ones that sell something (only `tiers`, when given), then one of its plans; one tier
+ * skips the first step, and one plan the dialog. Hidden on a site without payments. Says so
+ * plainly when the server cannot start a checkout: under the button in the page's flow, or, with
+ * `problemAs="popover"`, in a bubble anchored below it that takes no room, for a button in a bar
+ * whose height must not change (the navbar).
  */
 export function JoinButton({
   className,
   children,
   problemAs = 'inline',
   plan,
+  tier,
   offer,
+  tiers,
 }: {
   className?: string;
   children: ReactNode;
   problemAs?: 'inline' | 'popover';
   plan?: SubscriptionPlanId;
+  /** With `plan`: the tier (by slug) it is a plan of; the default tier when left out. */
+  tier?: string;
   /** An offer's code, redeemed at Checkout. */
   offer?: string;
   /**
@@ -43,7 +50,7 @@ export function JoinButton({
   const navigate = useNavigate();
   const { key: locationKey, pathname } = useLocation();
   const [busy, setBusy] = useState(false);
-  const [choosing, setChoosing] = useState<readonly Plan[] | null>(null);
+  const [choosing, setChoosing] = useState<Choices | null>(null);
   const [problem, setProblem] = useState<{ message: string; on: string } | null>(null);
 
   // A message belongs to the page it was shown on: the navbar outlives pages, its message does not.
@@ -66,26 +73,45 @@ export function JoinButton({
       return;
     }
     let chosen = plan;
+    let ofTier = tier;
     if (!chosen && known) {
-      const subscriptions = known.plans.flatMap((each) =>
+      const offered = offeredTiers(known, tiers);
+      const [only] = offered;
+      setProblem(null);
+      const plansOf = (each: PublicTier | null) =>
+        each ? plansOfTier(each, known) : [...known.plans];
+      if (offered.length > 1) {
+        setChoosing({ tiers: offered, plansOf });
+        return;
+      }
+      // One tier: its plans, as before tiers (the site's own, unless `tiers` names the tier).
+      const named = tiers !== undefined && only !== undefined ? only : null;
+      const plans = plansOf(named);
+      ofTier = named?.slug;
+      const subscriptions = plans.flatMap((each) =>
         each.id === 'monthly' || each.id === 'yearly' ? [each.id] : [],
       );
-      const once = known.plans.some((each) => each.kind === 'one-time');
-      setProblem(null);
+      const once = plans.some((each) => each.kind === 'one-time');
       if (subscriptions.length === 1 && !once) chosen = subscriptions[0];
       else if (subscriptions.length === 0 && once) {
         // Only the year paid once is sold: its form is on the early-access page.
-        if (pathname !== paths.earlyAccess) navigate(paths.earlyAccess);
+        if (pathname !== paths.earlyAccess) {
+          navigate(ofTier ? earlyAccessPath(ofTier) : paths.earlyAccess);
+        }
         return;
       } else {
-        setChoosing(known.plans);
+        setChoosing({ tiers: named ? [named] : [], plansOf });
         return;
       }
     }
     setBusy(true);
     setProblem(null);
     try {
-      await openCheckout(chosen, offer);
+      await openCheckout({
+        ...(chosen && { plan: chosen }),
+        ...(ofTier && { tier: ofTier }),
+        ...(offer && { offer }),
+      });
     } catch (error) {
       setProblem({
         message: describeFailure(error, 'Could not reach the server. Please try again.'),
@@ -110,7 +136,7 @@ export function JoinButton({
       {choosing && (
         <Suspense fallback={null}>
           <PlanChooser
-            plans={choosing}
+            choices={choosing}
             {...(offer && { offer })}
             onClose={() => setChoosing(null)}
             PlanButton={JoinButton}

@@ -325,6 +325,10 @@ describe('analytics', () => {
     expect(figures.sources).toEqual(
       expect.arrayContaining([expect.objectContaining({ source: 'friends', signups: 3 })]),
     );
+    // Gifts of the first tier's year: by the tier each gift was bought for.
+    expect(figures.tiers).toEqual([
+      { slug: 'supporter', name: 'Supporter', paidConversions: 2, revenueCents: 2 * yearCents },
+    ]);
     const { rows } = await site.database.pool.query<{ kind: string; source: string }>(
       `SELECT "kind", "source" FROM "analytics_conversions" WHERE "kind" = 'payment'`,
     );
@@ -354,6 +358,7 @@ describe('analytics', () => {
       revenueCents: null,
     });
     expect(mine.sources.every((source) => source.signups === null)).toBe(true);
+    expect(mine.tiers).toBeNull();
     expect(JSON.stringify(mine)).not.toContain('Post A');
     const notTheirs = await site.call(
       writer,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { DIRECT_SOURCE } from '../../../contract/analytics.js';
+import { DIRECT_SOURCE, type AnalyticsTier } from '../../../contract/analytics.js';
 import type { Tx } from '../db/transaction.js';
 import type { PaymentFact } from '../memberships/payment-facts.js';
 import { CHECKOUT_DAYS } from './rollup.js';
@@ -64,6 +64,9 @@ export async function rememberCheckout(
   );
 }
 
+/** A paid conversion's key: this, then its payment's Stripe id (a PaymentIntent's, an invoice's). */
+const PAYMENT_KEY_PREFIX = 'payment:';
+
 /** Who paid, the payment's own id and the amount, for a fact that is a payment made. */
 function paymentOf(fact: PaymentFact): { userId: string; key: string; cents: number } | null {
   switch (fact.kind) {
@@ -96,7 +99,7 @@ export async function creditPayments(tx: Tx, facts: readonly PaymentFact[]): Pro
     const payment = paymentOf(fact);
     if (!payment || payment.cents <= 0) continue;
     if ('outcome' in fact && fact.outcome.state !== 'active') continue;
-    const key = `payment:${payment.key}`;
+    const key = `${PAYMENT_KEY_PREFIX}${payment.key}`;
     await tx.query(
       `WITH used AS (
          DELETE FROM "analytics_checkouts"
@@ -111,4 +114,41 @@ export async function creditPayments(tx: Tx, facts: readonly PaymentFact[]): Pro
       [payment.userId, key, payment.cents, CHECKOUT_DAYS],
     );
   }
+}
+
+/**
+ * The paid conversions of a range of days by the tier each payment was for, as the ledger recorded
+ * it (`tierId` of the payment's entitlement, gift or seat funding, found by the Stripe id in the
+ * conversion's key): every tier in the tiers' order, zero where none converted. `postIds` as the
+ * analytics' scope says (null: the whole site).
+ */
+export async function readConversionsByTier(
+  pool: pg.Pool,
+  scope: { from: string; to: string; postIds: readonly number[] | null },
+): Promise<AnalyticsTier[]> {
+  const { rows } = await pool.query<AnalyticsTier>(
+    `WITH paid AS (
+       SELECT c."revenueCents", substr(c."key", length($4) + 1) AS "payment"
+         FROM "analytics_conversions" c
+        WHERE c."kind" = 'payment' AND c."day" BETWEEN $1::date AND $2::date
+          AND ($3::int[] IS NULL OR c."postId" = ANY($3::int[]))
+     ), tiered AS (
+       SELECT paid."revenueCents",
+              (SELECT found."tierId" FROM (
+                 SELECT "tierId", 1 AS "rank" FROM "entitlements"
+                  WHERE "id" = paid."payment" OR "paymentIntentId" = paid."payment"
+                 UNION ALL
+                 SELECT "tierId", 2 FROM "gifts" WHERE "paymentIntentId" = paid."payment"
+                 UNION ALL
+                 SELECT "tierId", 3 FROM "seat_fundings" WHERE "paymentIntentId" = paid."payment"
+               ) found ORDER BY found."rank" LIMIT 1) AS "tierId"
+         FROM paid
+     )
+     SELECT t."slug", t."name", count(tiered."tierId")::int AS "paidConversions",
+            coalesce(sum(tiered."revenueCents"), 0)::int AS "revenueCents"
+       FROM "tiers" t LEFT JOIN tiered ON tiered."tierId" = t."id"
+      GROUP BY t."id" ORDER BY t."position", t."id"`,
+    [scope.from, scope.to, scope.postIds, PAYMENT_KEY_PREFIX],
+  );
+  return rows;
 }

@@ -7,6 +7,7 @@ import {
   type DeskAnalytics,
 } from '../../../contract/analytics.js';
 import type { Staff } from '../staff/staff.js';
+import { readConversionsByTier } from './conversions.js';
 import { readPostAddresses } from './counted-pages.js';
 import { TAGGED_EVENTS } from './tagged-events.js';
 import { utcDay } from './visitors.js';
@@ -224,7 +225,10 @@ async function readFigures(pool: pg.Pool, scope: AnalyticsScope): Promise<Figure
 
 /** GET /api/desk/analytics: the range's days, posts and sources (contract/analytics.ts). */
 export async function readAnalytics(pool: pg.Pool, scope: AnalyticsScope): Promise<DeskAnalytics> {
-  const figures = await readFigures(pool, scope);
+  const [figures, tiers] = await Promise.all([
+    readFigures(pool, scope),
+    scope.money ? readConversionsByTier(pool, scope) : null,
+  ]);
   // The posts ranked first, before their addresses are read: a year has views of every post.
   const ranked = [
     ...new Set([...figures.postViews.keys(), ...(scope.money ? figures.conversions.keys() : [])]),
@@ -268,7 +272,7 @@ export async function readAnalytics(pool: pg.Pool, scope: AnalyticsScope): Promi
         a.postId - b.postId,
     )
     .slice(0, MAX_POSTS);
-  return { totals: figures.totals, days: figures.days, posts, sources: figures.sources };
+  return { totals: figures.totals, days: figures.days, posts, sources: figures.sources, tiers };
 }
 
 /** One post's figures (its editor page); the caller has checked it may see them. */

@@ -50,6 +50,27 @@ describe('the newsletter command without SMTP', () => {
     );
   });
 
+  it('counts the audience it is told, as the desk’s send does, and refuses one it does not know', async () => {
+    const dryRun = (...flags: string[]) => send('first-issue', '--dry-run', ...flags);
+    expect((await dryRun('--audience', 'all')).stdout).toContain(
+      'would go to 1 confirmed subscribers (everyone subscribed)',
+    );
+    // The reader has no account: free, not paying.
+    expect((await dryRun('--audience', 'free')).stdout).toContain('would go to 1 confirmed');
+    expect((await dryRun('--audience', 'paid')).stdout).toContain(
+      'would go to 0 confirmed subscribers (paying members)',
+    );
+    const wrong = await dryRun('--audience', 'everyone');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--audience must be one of all, free, paid, tiers.');
+    const noTiers = await dryRun('--audience', 'tiers');
+    expect(noTiers.code).toBe(2);
+    expect(noTiers.stderr).toContain('needs --tiers');
+    const unknown = await dryRun('--audience', 'tiers', '--tiers', 'nobody');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('There is no "nobody" tier');
+  });
+
   it('prints every subscriber’s mail when sending, and says nothing was mailed', async (context) => {
     if (database.embedded) context.skip('the embedded test database serves one backend');
     const result = await send('first-issue', '--send-sample');

@@ -11,8 +11,18 @@ import type { AppConfig } from '../config.js';
 import { createMailer } from '../mail/mailer.js';
 import { DEFAULT_TIMINGS, countDeliveries, countRecipients } from '../newsletter/delivery-queue.js';
 import { exportConfirmedSubscribers } from '../newsletter/export-csv.js';
-import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import {
+  NEWSLETTER_AUDIENCES,
+  describeAudience,
+  readAudience,
+  type NewsletterAudienceName,
+} from '../../../contract/newsletters.js';
+import type { TierName } from '../../../contract/reading.js';
 import type { SiteSettings } from '../../../contract/site-settings.js';
+import { DomainError } from '../domain-error.js';
+import { readTiers, tierNames } from '../memberships/tier-catalog.js';
+import { audienceByDefault, readSendAudience, resolveAudience } from '../newsletter/audience.js';
+import { mailedIssueOf, type MailedIssue } from '../newsletter/issue-versions.js';
 import { readPublishedPosts } from '../content/published-content.js';
 import { createNewsletterIssues } from '../content/site-content.js';
 import { readSiteSettings } from '../content/site-settings.js';
@@ -34,6 +44,9 @@ import { withDatabase } from './open-database.js';
 /**
  * The operator's newsletter commands, with the site's own configuration:
  *   npm run newsletter:send -- <slug>                 mail an issue to every confirmed subscriber
+ *   npm run newsletter:send -- <slug> --audience paid only paying members (all, free, paid, or
+ *                                     tiers with --tiers founder,patron); left out, the audience
+ *                                     it was sent to before, else the issue's own (audience.ts)
  *   npm run newsletter:send -- <slug> --dry-run       count who would get it, send nothing
  *   npm run newsletter:send -- <slug> --test <email>  one copy to that address
  *   npm run newsletter:status -- [<slug>]             deliveries of an issue; subscribers by state
@@ -42,34 +55,61 @@ import { withDatabase } from './open-database.js';
  */
 
 const USAGE = `usage:
-  newsletter send <slug> [--dry-run | --test <email>] [--send-sample]
+  newsletter send <slug> [--audience all|free|paid|tiers [--tiers <slug>,…]]
+                         [--dry-run | --test <email>] [--send-sample]
   newsletter status [<slug>]
   newsletter export [<file.csv>]`;
 
 /**
- * A published issue, from the site's posts (the shipped ones imported first, as the site would),
- * and the publication's settings now (its title may have changed in the desk since SITE_NAME).
+ * A published issue as it is mailed (whole, and what its rule leaves the others), from the site's
+ * posts (the shipped ones imported first, as the site would), the tiers that may unlock it, and
+ * the publication's settings now (its title may have changed in the desk since SITE_NAME).
  */
 async function readIssue(
   config: AppConfig,
   slug: string | undefined,
   io: CommandIo,
-): Promise<{ issue: NewsletterIssue; settings: SiteSettings }> {
+): Promise<{ mailed: MailedIssue; tiers: TierName[]; settings: SiteSettings }> {
   if (!slug || slug.startsWith('--')) fail(USAGE, 2);
-  const { issues, settings } = await withDatabase(config, io, async ({ database }) => {
+  const { posts, tiers, settings } = await withDatabase(config, io, async ({ database }) => {
     await seedPosts(database.pool, contentDir);
     return {
-      issues: createNewsletterIssues(await readPublishedPosts(database.pool)),
+      posts: await readPublishedPosts(database.pool),
+      tiers: tierNames(await readTiers(database.pool)),
       settings: await readSiteSettings(database.pool, { title: config.siteName }),
     };
   });
+  const issues = createNewsletterIssues(posts);
   const issue = issues.find((item) => item.slug === slug);
   if (!issue) {
     fail(
       `There is no published issue "${slug}". Issues: ${issues.map((item) => item.slug).join(', ') || 'none'} (publish one from the desk, or import it with npm run content:import).`,
     );
   }
-  return { issue, settings };
+  const post = posts.find(({ row }) => row.kind === 'newsletter' && row.slug === slug);
+  return { mailed: mailedIssueOf(issue, post, tiers), tiers, settings };
+}
+
+/** `--audience` and `--tiers` as the desk's send body has them, or a wrong command. */
+function audienceFlags(flags: string[]) {
+  const value = (name: string) => {
+    const index = flags.indexOf(name);
+    if (index < 0) return undefined;
+    const given = flags[index + 1];
+    if (!given || given.startsWith('--')) fail(`${name} needs a value.\n${USAGE}`, 2);
+    return given;
+  };
+  const audience = value('--audience');
+  if (audience !== undefined && !NEWSLETTER_AUDIENCES.some((name) => name === audience)) {
+    fail(`--audience must be one of ${NEWSLETTER_AUDIENCES.join(', ')}.`, 2);
+  }
+  const tiers = value('--tiers')
+    ?.split(',')
+    .map((slug) => slug.trim())
+    .filter(Boolean);
+  const named = readAudience(audience as NewsletterAudienceName | undefined, tiers);
+  if (!named.ok) fail(named.message.replaceAll('`tiers`', '--tiers'), 2);
+  return named.value;
 }
 
 function siteOf(config: AppConfig, settings: SiteSettings) {
@@ -100,7 +140,9 @@ async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo
   const [slug, ...flags] = args;
   const { out, err } = printerOf(io);
   const config = readConfigOrFail(env);
-  const { issue, settings } = await readIssue(config, slug, io);
+  const named = audienceFlags(flags);
+  const { mailed, tiers, settings } = await readIssue(config, slug, io);
+  const { issue, ...reading } = mailed;
   const dryRun = flags.includes('--dry-run');
   const testIndex = flags.indexOf('--test');
   const testAddress = testIndex >= 0 ? flags[testIndex + 1] : undefined;
@@ -142,20 +184,27 @@ async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo
   }
 
   await withDatabase(config, io, async ({ database, pglite }) => {
+    // Named, else the one it was sent to before, else the issue's own: as the desk's "Send".
+    const chosen =
+      named ??
+      (await readSendAudience(database.pool, issue.slug)) ??
+      audienceByDefault('newsletter', mailed.rule);
+    const audience = await resolveAudience(database.pool, chosen).catch((error: unknown) =>
+      error instanceof DomainError ? fail(error.message, 2) : Promise.reject(error),
+    );
+    const who = `confirmed subscribers (${describeAudience(audience, tiers)})`;
     if (dryRun) {
       const { recipients, alreadyQueued } = await countRecipients(
         { db: database },
         issue.slug,
-        issue.membersOnly,
+        audience,
       );
-      const who = issue.membersOnly
-        ? 'confirmed subscribers who are members'
-        : 'confirmed subscribers';
       out(
         `"${issue.title}" would go to ${recipients} ${who} (${alreadyQueued} already had it or have it queued). Nothing was sent.`,
       );
       return;
     }
+    out(`Sending "${issue.title}" to ${who}.`);
     const secret = config.sessionSecret ?? (await readOrCreateDevSecret(config.dataDir));
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
@@ -180,6 +229,8 @@ async function sendCommand(args: string[], env: NodeJS.ProcessEnv, io: CommandIo
           : site,
         tokens: createUnsubscribeTokens(secret),
         issue,
+        reading,
+        audience,
         timings: DEFAULT_TIMINGS,
         concurrency: config.newsletterConnections * 2,
         signal: controller.signal,

@@ -1,16 +1,21 @@
 import { UPLOADS_PATH } from '../../../contract/images.js';
 import { parseMediaUrl } from '../../../contract/media.js';
+import { mayRead, type Reader, type ReadingRule } from '../../../contract/reading.js';
 import type { PublishedPost } from './published-content.js';
 import type { SiteContent } from './site-content.js';
 
 /**
  * Who may fetch an uploaded audio or video file: the readers of the bodies it is in. A file in
- * what a published post shows everyone (a public post, a members-only post's opening: the
- * `teaser` published-content.ts makes by the divider) is public; one only in the rest of
- * members-only posts is for those the pages give the whole body to; one in no published post
- * (a draft's, or one just uploaded) is for staff alone.
+ * what a published post shows everyone (a public post, a restricted post's opening: the `teaser`
+ * published-content.ts makes by the divider) is public; one only in the rest of restricted posts
+ * is for the readers any of those posts' rules lets read it whole (the pages' rule); one in no
+ * published post (a draft's, or one just uploaded) is for staff alone.
  */
-export type MediaAccess = 'public' | 'members';
+export type MediaAccess = 'public' | { rules: readonly ReadingRule[] };
+
+/** Whether this reader may fetch a file of this access (staff aside). */
+export const mayFetchMedia = (access: MediaAccess, reader: Reader) =>
+  access === 'public' || access.rules.some((rule) => mayRead(rule, reader));
 
 /**
  * Made once for each version of the published content, from the bodies already parsed for the
@@ -38,7 +43,11 @@ export function mediaIndex(posts: readonly PublishedPost[]): ReadonlyMap<string,
   }
   for (const post of posts) {
     if (!post.teaser) continue;
-    for (const name of mediaNamesIn(post.body)) if (!index.has(name)) index.set(name, 'members');
+    for (const name of mediaNamesIn(post.body)) {
+      const access = index.get(name);
+      if (access === 'public') continue;
+      index.set(name, { rules: [...(access?.rules ?? []), post.rule] });
+    }
   }
   return index;
 }

@@ -5,6 +5,7 @@ import type { PostChangeBody } from '../../../contract/post-bodies.js';
 import type { PostKind, PostVisibility } from '../../../contract/posts.js';
 import { topicSlug } from '../../../contract/topics.js';
 import { DomainError } from '../domain-error.js';
+import { readTiers } from '../memberships/tier-catalog.js';
 import type { Actor } from './post-actors.js';
 import { deletePost, updatePost } from './post-editing.js';
 import { findPostIds } from './post-listing.js';
@@ -25,7 +26,7 @@ export type BulkTarget =
   | { action: 'unpublish' | 'delete' | 'restore' }
   | { action: 'move'; section: { name: string; lists: string } }
   | { action: 'addTopic' | 'removeTopic'; topic: { slug: string; name: string } }
-  | { action: 'visibility'; visibility: PostVisibility };
+  | { action: 'visibility'; visibility: PostVisibility; tiers: string[] };
 
 /** A bulk body that cannot be acted on: a 400 that changes nothing. */
 export const invalidBulk = (message: string) =>
@@ -82,8 +83,19 @@ export async function readBulkTarget(
       const slug = topicSlug(name);
       return { action: body.action, topic: { slug, name: topics.get(slug)?.name ?? name } };
     }
-    case 'visibility':
-      return { action: 'visibility', visibility: body.visibility ?? 'public' };
+    case 'visibility': {
+      const tiers = [...new Set(body.tiers ?? [])];
+      if (tiers.length > 0) {
+        const slugs = (await readTiers(pool)).map((tier) => tier.slug);
+        const unknown = tiers.filter((slug) => !slugs.includes(slug));
+        if (unknown.length > 0) {
+          throw invalidBulk(
+            `tiers: names no tier of this site: ${unknown.map((slug) => `"${slug}"`).join(', ')} (its tiers are ${slugs.map((slug) => `"${slug}"`).join(', ')}).`,
+          );
+        }
+      }
+      return { action: 'visibility', visibility: body.visibility ?? 'public', tiers };
+    }
     default:
       return { action: body.action };
   }
@@ -99,6 +111,13 @@ const KIND_WORDS: Record<PostKind, string> = {
   newsletter: 'a newsletter issue',
 };
 const KINDS_WITH_TOPICS: readonly PostKind[] = ['article', 'campaign'];
+/** A post that already has the visibility asked for. */
+const ALREADY: Record<PostVisibility, string> = {
+  public: 'Already public.',
+  registered: 'Already for signed-in readers.',
+  members: 'Already for members only.',
+  tiers: 'Already for those tiers.',
+};
 
 type BulkRow = PostRow & { deletedAt: Date | null };
 
@@ -133,9 +152,13 @@ function refusalOf(row: BulkRow, target: BulkTarget): string | null {
       }
       return null;
     }
-    case 'visibility':
-      if (row.visibility !== target.visibility) return null;
-      return target.visibility === 'members' ? 'Already for members only.' : 'Already public.';
+    case 'visibility': {
+      const same =
+        row.visibility === target.visibility &&
+        row.tiers.length === target.tiers.length &&
+        target.tiers.every((slug) => row.tiers.includes(slug));
+      return same ? ALREADY[target.visibility] : null;
+    }
     default:
       return null;
   }
@@ -225,7 +248,7 @@ async function actOnPost(
       return null;
     }
     case 'visibility':
-      await save({ visibility: target.visibility });
+      await save({ visibility: target.visibility, tiers: target.tiers });
       return null;
   }
 }

@@ -23,10 +23,17 @@ import {
   invalidPost,
   merge,
   readChanges,
+  readTierIds,
   splitChanges,
   type Candidate,
 } from './post-validation.js';
-import { changeAtVersion, keepRevision, lockAtVersion, revisionAuthors } from './post-versions.js';
+import {
+  changeAtVersion,
+  keepRevision,
+  lockAtVersion,
+  revisionAuthors,
+  revisionReaders,
+} from './post-versions.js';
 import { recordPostEvent } from '../outbox/webhook-events.js';
 
 /**
@@ -64,18 +71,19 @@ export async function createPost(
   cards?: CardReader,
 ): Promise<PostChange> {
   const { authors, rest } = takeAuthors(body);
-  const post = merge(body.kind, null, splitChanges(body.kind, rest, null));
-  const unreadCards = await readCardsOf(cards, post.body);
+  const changes = splitChanges(body.kind, rest, null);
+  const unreadCards = await readCardsOf(cards, changes.common.body);
   const change = await withTransaction(pool, async (tx) => {
+    const post = merge(body.kind, null, await readTierIds(tx, changes));
     await checkCandidate(tx, post, null, false);
     const tookAddress = await claimAddress(tx, actor, null, post);
     const { rows } = await tx.query<PostRow>(
       `INSERT INTO "posts" ("kind", "slug", "title", "body", "visibility", "featureImage",
-          "featureImageAlt", "seoTitle", "seoDescription", "fields", "createdBy", "updatedBy",
-          "updatedAt")
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, now())
+          "featureImageAlt", "seoTitle", "seoDescription", "fields", "tierIds", "createdBy",
+          "updatedBy", "updatedAt")
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, now())
         RETURNING ${POST_COLUMNS}`,
-      [post.kind, ...contentValues(post), actor.userId],
+      [post.kind, ...contentValues(post), post.tierIds, actor.userId],
     );
     const row = rows[0] as PostRow;
     // Its writer's unless it names others.
@@ -104,7 +112,7 @@ export async function updatePost(
       ]);
     }
     const { authors, rest } = takeAuthors(body, row.authors ?? []);
-    const changes = readChanges(row.kind, rest, row);
+    const changes = await readTierIds(tx, readChanges(row.kind, rest, row));
     const post = merge(row.kind, row, changes);
     await checkCandidate(tx, post, id, isLiveOrScheduled(row));
     return saveAsNewVersion(tx, actor, row, post, authors);
@@ -130,9 +138,10 @@ async function saveAsNewVersion(
   const { rows } = await tx.query<PostRow>(
     `UPDATE "posts" SET "slug" = $2, "title" = $3, "body" = $4, "visibility" = $5,
         "featureImage" = $6, "featureImageAlt" = $7, "seoTitle" = $8, "seoDescription" = $9,
-        "fields" = $10, "updatedBy" = $11, "version" = "version" + 1, "updatedAt" = now()
+        "fields" = $10, "tierIds" = $11, "updatedBy" = $12, "version" = "version" + 1,
+        "updatedAt" = now()
       WHERE "id" = $1 RETURNING ${POST_COLUMNS}`,
-    [row.id, ...contentValues(post), actor.userId],
+    [row.id, ...contentValues(post), post.tierIds, actor.userId],
   );
   return {
     post: postJson(rows[0] as PostRow),
@@ -174,8 +183,9 @@ export async function trashPost(tx: Tx, actor: Actor, row: PostRow): Promise<voi
 }
 
 /**
- * Brings back a revision's content (title, slug, body, fields, image, SEO) as a new version: the
- * version it replaces is kept too, so a restore loses nothing either. The post's status stays.
+ * Brings back a revision's content (title, slug, body, fields, image, SEO, who may read it) as a
+ * new version: the version it replaces is kept too, so a restore loses nothing either. The post's
+ * status stays.
  */
 export async function restoreRevision(
   pool: pg.Pool,
@@ -204,7 +214,7 @@ export async function restoreRevision(
       slug: text('slug') ?? row.slug,
       title: text('title') ?? row.title,
       body: text('body') ?? '',
-      visibility: snapshot.visibility === 'members' ? 'members' : 'public',
+      ...(await revisionReaders(tx, snapshot)),
       featureImage: text('featureImage'),
       featureImageAlt: text('featureImageAlt'),
       seoTitle: text('seoTitle'),

@@ -20,6 +20,7 @@ import {
   merge,
   readChanges,
   readPostBody,
+  readTierIds,
   stampFields,
   type Candidate,
 } from './post-validation.js';
@@ -55,10 +56,13 @@ export async function previewPost(
   if (!row) throw new DomainError(404, 'not_found', `There is no post ${id}.`);
   // The preview shows the authors saved; a change to them shows once saved.
   const { rest } = takeAuthors(read);
-  const changes = readChanges(
-    row.kind,
-    { ...rest, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
-    row,
+  const changes = await readTierIds(
+    pool,
+    readChanges(
+      row.kind,
+      { ...rest, status: row.status, publishedAt: row.publishedAt?.toISOString() ?? null },
+      row,
+    ),
   );
   const post = merge(row.kind, row, changes);
   await checkCandidate(pool, post, id, false);
@@ -74,6 +78,7 @@ export async function previewPost(
       ...row,
       ...drawn,
       fields: stampFields(drawn),
+      tiers: drawn.visibility === 'tiers' ? (changes.common.tiers ?? row.tiers) : [],
       status: 'published',
       publishedAt: row.publishedAt && row.publishedAt <= now ? row.publishedAt : now,
       updatedAt: now,

@@ -18,6 +18,8 @@ export interface PostRow {
   visibility: PostVisibility;
   /** With visibility `tiers`: its tiers' slugs, in the tiers' order (else empty). */
   tiers: string[];
+  /** The same tiers by id, as `posts."tierIds"` keeps them. */
+  tierIds: number[];
   title: string;
   fields: Record<string, unknown>;
   body: string;
@@ -47,7 +49,7 @@ export interface PostRow {
  */
 export const POST_COLUMNS = `"id", "kind", "slug", "status", "visibility", "title", "fields", "body",
   "publishedAt", "featureImage", "featureImageAlt", "seoTitle", "seoDescription", "version",
-  "updatedAt", "submittedAt",
+  "updatedAt", "submittedAt", coalesce("tierIds", ARRAY[]::int[]) AS "tierIds",
   ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY("tierIds")
     ORDER BY t."position", t."id") AS "tiers",
   ARRAY(SELECT (SELECT ap."slug" FROM "author_profiles" ap WHERE ap."id" = pa."authorId")

@@ -17,6 +17,7 @@ import { readBySchema, type FieldProblem } from '../../../contract/schema-proble
 import { cleanLine, cleanLineOrNull } from '../../../contract/text-hygiene.js';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
+import { readTiers } from '../memberships/tier-catalog.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { findMarkdownProblems } from './markdown-to-tree.js';
 import { readArticleSectionNames } from './section-store.js';
@@ -40,6 +41,8 @@ export interface PostChanges {
   fields: Record<string, unknown>;
   /** Fields sent as null: taken off the post (an optional field such as a page's `template`). */
   removed?: string[];
+  /** The tiers `common.tiers` names, by id (readTierIds): what a save writes. */
+  tierIds?: number[];
 }
 
 /** A 400 naming each field that is wrong, in one line. */
@@ -117,6 +120,30 @@ export const readChanges = (
   current: PostRow,
 ): PostChanges => checkKindFields(kind, splitChanges(kind, body, current));
 
+/**
+ * The tiers a change names by slug (`tiers`), by id: a slug that is no tier's is a 400 naming the
+ * tiers there are. The rows named are held (FOR KEY SHARE) until the change's transaction ends, so
+ * a tier cannot be deleted under a post being saved for it.
+ */
+export async function readTierIds(db: Tx, changes: PostChanges): Promise<PostChanges> {
+  const slugs = changes.common.tiers;
+  if (slugs === undefined) return changes;
+  if (slugs.length === 0) return { ...changes, tierIds: [] };
+  const tiers = await readTiers(db);
+  const ids = new Map(tiers.map((tier) => [tier.slug, tier.id]));
+  const unknown = slugs.filter((slug) => !ids.has(slug));
+  if (unknown.length > 0) {
+    const named = unknown.map((slug) => `"${slug}"`).join(', ');
+    const there = tiers.map((tier) => `"${tier.slug}"`).join(', ');
+    throw invalidPost([
+      { field: 'tiers', message: `names no tier of this site: ${named} (its tiers are ${there})` },
+    ]);
+  }
+  const tierIds = [...new Set(slugs.flatMap((slug) => ids.get(slug) ?? []))];
+  await db.query(`SELECT 1 FROM "tiers" WHERE "id" = ANY($1::int[]) FOR KEY SHARE`, [tierIds]);
+  return { ...changes, tierIds };
+}
+
 /** A post as it will be after a change: the current one with the changes over it. */
 export interface Candidate {
   kind: PostKind;
@@ -124,6 +151,8 @@ export interface Candidate {
   title: string;
   body: string;
   visibility: PostVisibility;
+  /** With visibility `tiers`: the ids of the tiers whose members may read it; else empty. */
+  tierIds: number[];
   featureImage: string | null;
   featureImageAlt: string | null;
   seoTitle: string | null;
@@ -147,12 +176,18 @@ export function merge(kind: PostKind, current: PostRow | null, changes: PostChan
     fields.category = title;
   }
   const slug = changes.common.slug ?? current?.slug ?? slugFrom(title);
+  if (changes.common.tiers !== undefined && changes.tierIds === undefined) {
+    throw new Error('A change naming tiers is read by readTierIds before it is merged');
+  }
+  const visibility = changes.common.visibility ?? current?.visibility ?? 'public';
   return {
     kind,
     slug,
     title,
     body: changes.common.body ?? current?.body ?? '',
-    visibility: changes.common.visibility ?? current?.visibility ?? 'public',
+    visibility,
+    // Kept while the post stays for tiers and the change names none; another visibility has none.
+    tierIds: changes.tierIds ?? (visibility === 'tiers' ? (current?.tierIds ?? []) : []),
     featureImage: pick(changes.common.featureImage, current?.featureImage),
     featureImageAlt: pick(changes.common.featureImageAlt, current?.featureImageAlt),
     seoTitle: pick(changes.common.seoTitle, current?.seoTitle),
@@ -222,13 +257,14 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
   if (post.kind === 'newsletter' && ['confirm', 'unsubscribe', 'rss'].includes(post.slug)) {
     problems.push({ field: 'slug', message: `"${post.slug}" is taken by a page of the site` });
   }
-  if (post.visibility === 'members' && !KINDS_WITH_BODY.includes(post.kind)) {
-    // Members-only divides a body: a post without one would show members nothing more.
+  if (post.visibility !== 'public' && !KINDS_WITH_BODY.includes(post.kind)) {
+    // Only a body is divided: a post without one would show its readers nothing more.
     problems.push({
       field: 'visibility',
-      message: `must be public: a ${post.kind === 'resources' ? 'resource list' : post.kind} has no body to keep for members`,
+      message: `must be public: a ${post.kind === 'resources' ? 'resource list' : post.kind} has no body to keep from some readers`,
     });
   }
+  problems.push(...readersProblems(post));
   if (problems.length === 0) {
     // Two saves giving one slug at once: the second waits here for the first to commit, then
     // finds its post, rather than failing on the unique index (a 500).
@@ -250,6 +286,22 @@ export async function checkCandidate(db: Tx, post: Candidate, id: number | null,
   }
   if (whole) problems.push(...findPublishProblems(post));
   if (problems.length > 0) throw invalidPost(problems);
+}
+
+/** Whether the tiers and the visibility hold together: tiers with `tiers`, and only then. */
+function readersProblems(post: Pick<Candidate, 'visibility' | 'tierIds'>): FieldProblem[] {
+  if (post.visibility === 'tiers' && post.tierIds.length === 0) {
+    return [{ field: 'tiers', message: 'must name at least one tier when visibility is tiers' }];
+  }
+  if (post.visibility !== 'tiers' && post.tierIds.length > 0) {
+    return [
+      {
+        field: 'tiers',
+        message: `are named only when visibility is tiers (this post's is ${post.visibility})`,
+      },
+    ];
+  }
+  return [];
 }
 
 /**

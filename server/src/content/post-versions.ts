@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { PostJson } from '../../../contract/posts.js';
+import { POST_VISIBILITIES, type PostJson, type PostVisibility } from '../../../contract/posts.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { POST_COLUMNS, postJson, postNotFound, readPostRow, type PostRow } from './post-row.js';
@@ -143,4 +143,27 @@ export function revisionAuthors(snapshot: Record<string, unknown>): string[] | n
   return Array.isArray(authors) && authors.every((slug) => typeof slug === 'string')
     ? (authors as string[])
     : null;
+}
+
+/**
+ * Who a revision's snapshot let read the post: its visibility and, for `tiers`, those of its tiers
+ * the site still has (held until the restore's transaction ends). A revision for tiers that are
+ * all gone is for every paying member, failing closed (docs/decisions/0030-tiers-and-readers.md).
+ */
+export async function revisionReaders(
+  tx: Tx,
+  snapshot: Record<string, unknown>,
+): Promise<{ visibility: PostVisibility; tierIds: number[] }> {
+  const said = POST_VISIBILITIES.find((visibility) => visibility === snapshot.visibility);
+  if (said !== 'tiers') return { visibility: said ?? 'public', tierIds: [] };
+  const ids = Array.isArray(snapshot.tierIds)
+    ? snapshot.tierIds.filter((id): id is number => Number.isInteger(id))
+    : [];
+  const { rows } = await tx.query<{ id: number }>(
+    `SELECT "id" FROM "tiers" WHERE "id" = ANY($1::int[]) ORDER BY "position", "id" FOR KEY SHARE`,
+    [ids],
+  );
+  return rows.length > 0
+    ? { visibility: 'tiers', tierIds: rows.map((row) => row.id) }
+    : { visibility: 'members', tierIds: [] };
 }

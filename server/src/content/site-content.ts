@@ -27,6 +27,8 @@ import type {
   ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import { isScreenText, postPath, type PostKind } from '../../../contract/posts.js';
+import { isRestricted, type ReadingRule, type TierName } from '../../../contract/reading.js';
+import { bodyKey, readersLabel } from '../../../contract/site-data.js';
 import {
   articleSectionSlugs,
   specialSectionSlugs,
@@ -62,10 +64,20 @@ export interface SiteContent {
   /** The publication's name, words and look (contract/site-settings.ts). */
   settings: SiteSettings;
   articles: ArticleSummary[];
-  /** Each article's body as anyone may read it: a members-only one's opening only. */
+  /** Each article's body as anyone may read it: a restricted one's opening only. */
   articleBodies: Map<string, MarkdownTree>;
-  /** Members-only articles' whole bodies, for members alone (server only). */
+  /**
+   * Restricted articles' whole bodies, for the readers their rule lets in (`rules`; server only).
+   */
   memberBodies: Map<string, MarkdownTree>;
+  /**
+   * Who may read each restricted post whole (contract/reading.ts), by its body key
+   * (`article/<slug>`, `page/<slug>`, `campaign/<slug>`, `boycott/<slug>`, `newsletter/<slug>`):
+   * a post not here is public. Ask `mayRead` of it, never the visibility's word.
+   */
+  rules: ReadonlyMap<string, ReadingRule>;
+  /** The visible tiers, in their order: what a reader is told unlocks a post (`unlockLabel`). */
+  tiers: readonly TierName[];
   campaigns: Campaign[];
   boycotts: Boycott[];
   /** The campaigns' and boycotts' stories, by body key (post-stories.ts). */
@@ -75,14 +87,14 @@ export interface SiteContent {
   /** The screens' text by slug (`home`, `privacy`…: contract/posts.ts PAGE_SCREENS). */
   pages: Map<string, PageCopy>;
   /**
-   * Pages of their own (`/<slug>`) by slug: what anyone may read (a members-only page's opening
-   * only) and, for a members-only page, its whole body for members (server only).
+   * Pages of their own (`/<slug>`) by slug: what anyone may read (a restricted page's opening
+   * only) and, for a restricted page, its whole body for the readers its rule lets in (server only).
    */
   standalonePages: Map<
     string,
     { page: StandalonePage; body: MarkdownTree; memberBody?: MarkdownTree }
   >;
-  /** Every issue with its body and article cards (members-only bodies included: server only). */
+  /** Every issue with its body and article cards (restricted bodies included: server only). */
   newsletters: NewsletterIssue[];
   newsletterListings: NewsletterListing[];
   perks: Perk[];
@@ -108,11 +120,11 @@ export interface SiteContent {
   published: readonly PublishedPost[];
 }
 
-/** A page of its own as the site keeps it: its body as anyone reads it, and as members do. */
+/** A page of its own as the site keeps it: its body as anyone reads it, and whole. */
 export interface StandaloneEntry {
   page: StandalonePage;
   body: MarkdownTree;
-  /** A members-only page's whole body (`body` is then its opening). */
+  /** A restricted page's whole body (`body` is then its opening). */
   memberBody?: MarkdownTree;
 }
 
@@ -131,6 +143,8 @@ export function createSiteContent(
   sections: SectionsData = { navigation: { sections: [], links: [] }, oldSlugs: new Map() },
   /** The publication's settings (site-settings.ts): without them, a new site's. */
   settings: SiteSettings = defaultSiteSettings(),
+  /** The visible tiers (memberships/tier-catalog.ts `tierNames`), in their order. */
+  tiers: readonly TierName[] = [],
 ): SiteContent {
   const sectionSlugs = articleSectionSlugs(sections.navigation.sections);
   const specialSlugs = specialSectionSlugs(sections.navigation.sections);
@@ -145,7 +159,7 @@ export function createSiteContent(
 
   const articlePosts = postsOf(posts, 'article');
   const articles: ArticleSummary[] = articlePosts
-    .map(({ row, teaser, authors: writers }) => {
+    .map(({ row, rule, teaser, authors: writers }) => {
       const fields = row.fields as ArticleFields;
       const { featureImage, featureImageAlt, ...seo } = presentation(row);
       return {
@@ -155,7 +169,7 @@ export function createSiteContent(
         // The writer's own image where they set one, else artwork drawn from the slug.
         heroImage: featureImage ?? heroImage(row.slug, themeOf(fields.category)),
         ...(featureImage && featureImageAlt && { heroAlt: featureImageAlt }),
-        ...(teaser && { membersOnly: true as const }),
+        ...(teaser && { membersOnly: true as const, readers: readersLabel(rule, tiers) }),
         ...(writers.length > 0 && { authors: writers.map(creditOf) }),
       };
     })
@@ -164,7 +178,7 @@ export function createSiteContent(
     articles,
     new Map(articlePosts.map(({ row, authors: profiles }) => [row.id, profiles])),
   );
-  // What anyone may read: a members-only article's opening only. Members' bodies apart.
+  // What anyone may read: a restricted article's opening only. Whole bodies apart.
   const articleBodies = new Map(
     articlePosts.map(({ row, body, teaser }) => [row.slug, teaser ?? body ?? emptyBody()]),
   );
@@ -174,15 +188,15 @@ export function createSiteContent(
     ),
   );
   const campaigns: Campaign[] = postsOf(posts, 'campaign')
-    .map(({ row, body, teaser }) => ({
+    .map(({ row, rule, body, teaser }) => ({
       ...(row.fields as CampaignFields),
       ...dated(row),
       heroImage: heroImage(row.slug, 'direct-action'),
-      ...(teaser && body && { membersOnly: true as const }),
+      ...(teaser && body && { membersOnly: true as const, readers: readersLabel(rule, tiers) }),
     }))
     .sort(compareNewestFirst);
   const boycotts: Boycott[] = postsOf(posts, 'boycott')
-    .map(({ row, body, teaser }) => {
+    .map(({ row, rule, body, teaser }) => {
       const { boycottStatus, ...fields } = row.fields as BoycottFields;
       return {
         ...fields,
@@ -192,7 +206,7 @@ export function createSiteContent(
         status: boycottStatus,
         updates: [...fields.updates].sort((a, b) => b.date.localeCompare(a.date)),
         heroImage: heroImage(row.slug, 'collective'),
-        ...(teaser && body && { membersOnly: true as const }),
+        ...(teaser && body && { membersOnly: true as const, readers: readersLabel(rule, tiers) }),
       };
     })
     .sort(compareNewestFirst);
@@ -235,7 +249,7 @@ export function createSiteContent(
   const pages = new Map<string, PageCopy>(
     pagePosts
       .filter(({ row }) => isScreenText(row.slug))
-      .map(({ row, body }) => {
+      .map(({ row, body, teaser }) => {
         const { related, ...fields } = row.fields as PageFields;
         const items = related?.flatMap(relatedItem) ?? [];
         return [
@@ -247,7 +261,8 @@ export function createSiteContent(
             title: row.title,
             ...presentation(row),
             ...(items.length > 0 && { related: items }),
-            body: body ?? emptyBody(),
+            // A screen's text is everyone's: a restricted one shows its opening alone.
+            body: teaser ?? body ?? emptyBody(),
           },
         ];
       }),
@@ -320,6 +335,8 @@ export function createSiteContent(
     articles,
     articleBodies,
     memberBodies,
+    rules: readingRules(posts),
+    tiers,
     campaigns,
     boycotts,
     stories: collectStories(posts),
@@ -381,7 +398,7 @@ export function createNewsletterIssues(
     return [{ slug, title: article.row.title, summary, path }];
   };
   return postsOf(posts, 'newsletter')
-    .map(({ row, body, authors: writers }) => {
+    .map(({ row, rule, body, authors: writers }) => {
       // A post written in the desk may leave out what a file's front matter defaults.
       const fields = row.fields as Partial<NewsletterFields> & Pick<NewsletterFields, 'summary'>;
       return {
@@ -389,7 +406,8 @@ export function createNewsletterIssues(
         title: row.title,
         summary: fields.summary,
         publishedAt: publishedDay(row),
-        membersOnly: row.visibility === 'members',
+        // Restricted: its body leaves the server only for those who may read it.
+        membersOnly: isRestricted(rule),
         articles: (fields.articles ?? []).flatMap(card),
         sample: fields.sample ?? false,
         ...(writers.length > 0 && { authors: writers.map(creditOf) }),
@@ -420,6 +438,16 @@ function withOldSectionAddresses(
     }
   }
   return all;
+}
+
+/** The rule of each restricted post that has a body to keep from some readers, by body key. */
+function readingRules(posts: readonly PublishedPost[]): Map<string, ReadingRule> {
+  const rules = new Map<string, ReadingRule>();
+  for (const { row, rule, teaser } of posts) {
+    if (!teaser || row.kind === 'resources') continue;
+    rules.set(bodyKey(row.kind, row.slug), rule);
+  }
+  return rules;
 }
 
 const postsOf = (posts: readonly PublishedPost[], kind: PostKind) =>

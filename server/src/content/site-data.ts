@@ -1,20 +1,16 @@
 import type { ArticleCategory } from '../../../contract/content-types.js';
 import { matchScreen } from '../../../contract/screen-match.js';
-import { bodyKey, type SiteData } from '../../../contract/site-data.js';
+import { bodyKey, type PostLock, type SiteData } from '../../../contract/site-data.js';
 import type { MarkdownTree } from '../../../contract/markdown-tree.js';
+import {
+  mayRead,
+  tiersUnlocking,
+  VISITOR,
+  type Reader,
+  type ReadingRule,
+} from '../../../contract/reading.js';
 import type { SiteContent } from './site-content.js';
-import type { FastifyRequest } from 'fastify';
-import { isMembershipActive } from '../memberships/memberships.js';
 import { relatedArticles, topicOf } from './topics.js';
-
-/** Who reads: a member gets members-only posts whole. */
-export type Reader = 'public' | 'member';
-
-/** The reader behind a request: a member while their membership gives access. */
-export async function readerOf(request: FastifyRequest): Promise<Reader> {
-  const session = await request.getSession();
-  return isMembershipActive(session?.user?.membership ?? null) ? 'member' : 'public';
-}
 
 /**
  * What the screen at `path` draws (contract/site-data.ts): what its row of the screens table
@@ -26,7 +22,7 @@ export async function readerOf(request: FastifyRequest): Promise<Reader> {
 export function siteDataFor(
   content: SiteContent,
   path: string,
-  reader: Reader = 'public',
+  reader: Reader = VISITOR,
 ): SiteData {
   if (content.gone.has(path)) return { removed: true };
   const match = matchScreen(path, content.sectionSlugs, content.specialSlugs);
@@ -50,7 +46,7 @@ export function siteDataFor(
     case 'newsletter':
       return params.slug === undefined
         ? { newsletters: content.newsletterListings }
-        : issueData(content, slug);
+        : issueData(content, slug, reader);
     case 'topics':
       return { topics: [...content.topics.values()].map(topicOf) };
     case 'topic': {
@@ -83,14 +79,51 @@ function textOf(content: SiteContent, slug: string | undefined): Pick<SiteData, 
 function standaloneData(content: SiteContent, slug: string, reader: Reader): SiteData {
   const standalone = content.standalonePages.get(slug);
   if (!standalone) return {};
-  const whole = reader === 'member' ? standalone.memberBody : undefined;
   const key = bodyKey('page', standalone.page.slug);
   return {
     standalonePages: [standalone.page],
-    bodies: { [key]: whole ?? standalone.body },
-    ...(standalone.page.membersOnly && !whole && { teasers: [key] }),
+    ...bodiesFor(content, reader, [[key, standalone.body, standalone.memberBody]]),
   };
 }
+
+/**
+ * Bodies by key as this reader may read them: a restricted post's whole (`whole`) where its rule
+ * lets them, else what anyone reads (its opening, the key then in `teasers`), and what unlocks
+ * each restricted one in `locks`.
+ */
+function bodiesFor(
+  content: SiteContent,
+  reader: Reader,
+  entries: readonly (readonly [key: string, shown: MarkdownTree, whole?: MarkdownTree])[],
+): Pick<SiteData, 'bodies' | 'teasers' | 'locks'> {
+  const bodies: Record<string, MarkdownTree> = {};
+  const teasers: string[] = [];
+  const locks: Record<string, PostLock> = {};
+  for (const [key, shown, whole] of entries) {
+    const rule = content.rules.get(key);
+    if (!rule || !whole) {
+      bodies[key] = shown;
+      continue;
+    }
+    locks[key] = lockOf(content, rule);
+    if (mayRead(rule, reader)) bodies[key] = whole;
+    else {
+      bodies[key] = shown;
+      teasers.push(key);
+    }
+  }
+  return {
+    ...(entries.length > 0 && { bodies }),
+    ...(teasers.length > 0 && { teasers }),
+    ...(Object.keys(locks).length > 0 && { locks }),
+  };
+}
+
+/** A restricted post's rule and the tiers whose members read it (contract/reading.ts). */
+const lockOf = (content: SiteContent, rule: ReadingRule): PostLock => ({
+  rule: { visibility: rule.visibility, tiers: [...rule.tiers] },
+  tiers: tiersUnlocking(rule, content.tiers).map(({ slug, name }) => ({ slug, name })),
+});
 
 const inSection = (content: SiteContent, category: ArticleCategory) =>
   content.articles.filter((article) => article.category === category);
@@ -103,74 +136,93 @@ function articleData(
   reader: Reader,
 ): SiteData {
   const article = content.articles.find((item) => item.category === category && item.slug === slug);
-  const whole = reader === 'member' ? content.memberBodies.get(slug) : undefined;
-  const body = whole ?? content.articleBodies.get(slug);
+  const body = content.articleBodies.get(slug);
   if (!article || !body) return { articles: [] };
+  // Related reading is cards: titles and summaries, never a body.
   const more = relatedArticles(article, content.articles);
   const key = bodyKey('article', slug);
   return {
     articles: [article, ...more],
-    bodies: { [key]: body },
-    ...(article.membersOnly && !whole && { teasers: [key] }),
+    ...bodiesFor(content, reader, [[key, body, content.memberBodies.get(slug)]]),
   };
 }
 
 /**
- * The stories of a list's campaigns or boycotts as this reader may read them: a members-only
- * one's opening for others (its key in `teasers`), the whole for members.
+ * The stories of a list's campaigns or boycotts as this reader may read them: a restricted one's
+ * opening for those its rule keeps out (its key in `teasers`), the whole for the others.
  */
 function storiesOf(
   content: SiteContent,
   kind: 'campaign' | 'boycott',
   reader: Reader,
-): Pick<SiteData, 'bodies' | 'teasers'> {
-  const bodies: Record<string, MarkdownTree> = {};
-  const teasers: string[] = [];
-  for (const [key, story] of content.stories) {
-    if (!key.startsWith(`${kind}/`)) continue;
-    const whole = reader === 'member' ? story.memberBody : undefined;
-    bodies[key] = whole ?? story.body;
-    if (story.memberBody && !whole) teasers.push(key);
-  }
-  return {
-    ...(Object.keys(bodies).length > 0 && { bodies }),
-    ...(teasers.length > 0 && { teasers }),
-  };
+): Pick<SiteData, 'bodies' | 'teasers' | 'locks'> {
+  const stories = [...content.stories].filter(([key]) => key.startsWith(`${kind}/`));
+  return bodiesFor(
+    content,
+    reader,
+    stories.map(([key, story]) => [key, story.body, story.memberBody] as const),
+  );
 }
 
 /**
- * Whether the screen at `path` shows members more than others (a members-only article, page,
- * campaign or boycott): its page and data then depend on who asks, and a member's copy is private.
+ * The rules of the restricted posts whose bodies the screen at `path` shows (an article, a page
+ * of its own, a newsletter issue, the campaigns' or boycotts' stories): none where its page is
+ * the same for every reader.
  */
-export function differsForMembers(content: SiteContent, path: string): boolean {
+export function rulesOnScreen(content: SiteContent, path: string): ReadingRule[] {
   const match = matchScreen(path, content.sectionSlugs, content.specialSlugs);
-  const slug = match?.params.slug;
+  const slug = match?.params.slug ?? '';
+  const rule = (key: string) => {
+    const found = content.rules.get(key);
+    return found ? [found] : [];
+  };
   switch (match?.screen.data) {
     case 'page':
-      return content.standalonePages.get(slug ?? '')?.page.membersOnly === true;
+      return content.standalonePages.has(slug) ? rule(bodyKey('page', slug)) : [];
     case 'campaigns':
-      return content.campaigns.some((item) => item.membersOnly);
-    case 'boycotts':
-      return content.boycotts.some((item) => item.membersOnly);
+    case 'boycotts': {
+      const kind = match.screen.data === 'campaigns' ? 'campaign' : 'boycott';
+      return [...content.stories.keys()].filter((key) => key.startsWith(`${kind}/`)).flatMap(rule);
+    }
     case 'article':
       return content.articles.some(
-        (item) =>
-          item.category === match.params.section && item.slug === slug && item.membersOnly === true,
-      );
+        (item) => item.category === match.params.section && item.slug === slug,
+      )
+        ? rule(bodyKey('article', slug))
+        : [];
+    case 'newsletter':
+      return match.params.slug === undefined ? [] : rule(bodyKey('newsletter', slug));
     default:
-      return false;
+      return [];
   }
 }
 
-/** The issue, the articles it shows as cards, and its body unless it is for members. */
-function issueData(content: SiteContent, slug: string): SiteData {
+/**
+ * Whom the screen at `path` is drawn for, for this reader: the reader where they may read more of
+ * it than a visitor (their page is kept under their `readerKey`, for their browser alone), else
+ * the visitor, whose page every reader shares.
+ */
+export function screenReader(content: SiteContent, path: string, reader: Reader): Reader {
+  const rules = rulesOnScreen(content, path);
+  return rules.some((rule) => mayRead(rule, reader) && !mayRead(rule, VISITOR)) ? reader : VISITOR;
+}
+
+/**
+ * The issue, the articles it shows as cards, and its body: a restricted issue's only for those
+ * who may read it (others read its summary; the page says what unlocks it).
+ */
+function issueData(content: SiteContent, slug: string, reader: Reader): SiteData {
   const issue = content.newsletters.find((item) => item.slug === slug);
   const listing = content.newsletterListings.find((item) => item.slug === slug);
   if (!issue || !listing) return { newsletters: [] };
   const cards = new Set(listing.articles);
+  const key = bodyKey('newsletter', slug);
+  const rule = content.rules.get(key);
+  const readable = !rule || mayRead(rule, reader);
   return {
     newsletters: [listing],
     articles: content.articles.filter((article) => cards.has(article.slug)),
-    ...(!issue.membersOnly && { bodies: { [bodyKey('newsletter', slug)]: issue.body } }),
+    ...(readable && { bodies: { [key]: issue.body } }),
+    ...(rule && { locks: { [key]: lockOf(content, rule) } }),
   };
 }

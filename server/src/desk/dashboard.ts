@@ -6,6 +6,7 @@ import {
 } from '../memberships/derive-membership.js';
 import type { Services } from '../services.js';
 import { hasAccessSql } from './member-filters.js';
+import { readRevenueByTier } from './revenue-by-tier.js';
 
 /**
  * "What earns": the desk's dashboard, read from the ledger.
@@ -21,6 +22,7 @@ import { hasAccessSql } from './member-filters.js';
  * - Money per month in the configured currency: payments by the day they were paid; full refunds
  *   and lost disputes by the day Cohort learned of them (a partial refund does not take a period
  *   back, so it is not counted here; Stripe's Dashboard has it).
+ * - Each tier's members now and what was paid for it (revenue-by-tier.ts).
  * - Perk claims: each member who revealed a shared code or link, and each single-use code given.
  * - The newsletter list by state; a sign-up whose confirmation link has expired is not counted
  *   (the newsletter's sweep drops it; the dashboard only reads), and how many of the confirmed
@@ -227,6 +229,11 @@ export async function readDashboard(
     ),
   ]);
 
+  const tiers = await readRevenueByTier(
+    { db },
+    { currency: options.currency, since: firstMonth, monthStart: monthStart(now), now },
+  );
+
   const counts = active.rows[0] ?? { subscription: 0, monthly: 0, yearly: 0, comp: 0, oneTime: 0 };
   const weeks = Array.from({ length: DASHBOARD_WEEKS }, (_, i) => {
     const start = new Date(firstWeek.getTime() + i * 7 * DAY_MS);
@@ -266,6 +273,7 @@ export async function readDashboard(
     activeByPlan: { ...counts, total: counts.subscription + counts.comp + counts.oneTime },
     weeks,
     months,
+    tiers,
     offers: offers.rows,
     otherCurrencies: otherCurrencies.rows,
     perks: claims.rows.map((row) => ({

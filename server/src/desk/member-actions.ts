@@ -4,6 +4,7 @@ import { DomainError } from '../domain-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import { endComp, grantComp } from '../memberships/comps.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
+import { defaultTier, readTiers, tierBySlug } from '../memberships/tier-catalog.js';
 import type { Services } from '../services.js';
 import type { StripeEventDeps } from '../stripe/handle-stripe-event.js';
 import { reconcileUser } from '../stripe/reconcile.js';
@@ -67,13 +68,26 @@ const describeEnd = (end: Date) =>
     ? `through ${lastDayOf(end)}`
     : `until ${describeMoment(end)}`;
 
+/**
+ * Grants a comp of the tier `input.tier` names (any tier, hidden ones too; the default tier when
+ * left out) until the day `input.until` says, with its audit entry.
+ */
 export async function grantCompAsStaff(
   { db }: Pick<Services, 'db'>,
   actor: Actor,
-  input: { userId: string; until: string; reason: string; currency: string; graceDays: number },
+  input: {
+    userId: string;
+    until: string;
+    reason: string;
+    tier?: string | undefined;
+    currency: string;
+    graceDays: number;
+  },
 ): Promise<string> {
   const until = parseCompEnd(input.until);
   return withTransaction(db.pool, async (tx) => {
+    const tiers = await readTiers(tx);
+    const tier = input.tier === undefined ? defaultTier(tiers) : tierBySlug(tiers, input.tier);
     const before = await membershipSnapshot(tx, input.userId);
     const comp = await grantComp(
       tx,
@@ -83,6 +97,7 @@ export async function grantCompAsStaff(
         reason: input.reason,
         grantedBy: actor.userId,
         currency: input.currency,
+        tierId: tier.id,
       },
       { graceDays: input.graceDays },
     );
@@ -91,9 +106,10 @@ export async function grantCompAsStaff(
       action: 'comp_grant',
       targetUserId: input.userId,
       before: { membership: before },
-      after: { membership: after, comp },
+      after: { membership: after, comp: { ...comp, tier: tier.slug } },
     });
-    return `Comp granted ${describeEnd(comp.periodEnd)}: a member ${describeEnd(new Date(after?.expiresAt ?? comp.periodEnd))}.`;
+    const what = tiers.length > 1 ? `${tier.name} comp` : 'Comp';
+    return `${what} granted ${describeEnd(comp.periodEnd)}: a member ${describeEnd(new Date(after?.expiresAt ?? comp.periodEnd))}.`;
   });
 }
 

@@ -9,6 +9,10 @@ import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
  * the (few) subscribers in that state, or reads those subscribers first by the (state, …) index.
  */
 
+/** A member now of the tier with the slug of this parameter. */
+export const tierFilter = (param: string) =>
+  `(${HAS_ACCESS} AND m."tierId" = (SELECT t.id FROM tiers t WHERE t.slug = ${param}))`;
+
 /** The user has a linked newsletter subscriber in `state`. */
 const newsletterIs = (state: string) =>
   `u.id IN (SELECT n."userId" FROM newsletter_subscribers n WHERE n.state = '${state}')`;
@@ -21,7 +25,11 @@ const HAS_ACCESS = hasAccessSql();
 
 export const MEMBER_FILTERS: Record<DeskMemberFilter, string> = {
   all: 'TRUE',
-  /** A member now: what `/api/me` calls `isSubscribed`. */
+  /** A member now, of any tier: what `/api/me` calls `isSubscribed`. */
+  paid: HAS_ACCESS,
+  /** An account without access now (never a member, or no longer). */
+  free: `(u.email IS NOT NULL AND NOT coalesce(${HAS_ACCESS}, false))`,
+  /** `paid`, by its name before tiers (kept for the addresses that say it). */
   member: HAS_ACCESS,
   /** Was a member (has a membership row), is not now. */
   expired: `(m."userId" IS NOT NULL AND NOT ${HAS_ACCESS})`,

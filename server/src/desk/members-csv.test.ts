@@ -103,7 +103,7 @@ describe('the members CSV export', () => {
 
     expect(lines).toBe(USERS + 1); // the header, then every user (the owner too)
     expect(text.split('\n')[0]).toBe(
-      'user_id,email,created_at,member_now,plan,status,expires_at,stripe_customers,paid_cents,currency,newsletter',
+      'user_id,email,created_at,member_now,tier,plan,status,expires_at,stripe_customers,paid_cents,currency,newsletter',
     );
     // Streamed: the first bytes arrived after the first few batches were read, with ~100 to go
     // (built in memory, every batch would have been read before the first byte).

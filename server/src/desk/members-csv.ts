@@ -5,6 +5,7 @@ import { streamCsv } from './csv.js';
 import {
   memberWhere,
   NEWSLETTER_STATE_SQL,
+  TIER_SLUG_SQL,
   type MemberSearch,
   type MemberSqlRow,
 } from './members.js';
@@ -25,6 +26,7 @@ const COLUMNS = [
   'email',
   'created_at',
   'member_now',
+  'tier',
   'plan',
   'status',
   'expires_at',
@@ -51,6 +53,7 @@ async function* exportRows(
     const { rows } = await db.pool.query<ExportSqlRow>(
       `${EXPORT_QUERY_MARK}
        SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
+              ${TIER_SLUG_SQL} AS tier,
               ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
                     ORDER BY c."createdAt") AS "customerIds",
               (SELECT COALESCE(sum(e."amountCents"), 0)::int FROM entitlements e
@@ -73,6 +76,8 @@ async function* exportRows(
         email: row.email ?? '',
         created_at: row.createdAt.toISOString(),
         member_now: isMembershipActive(membership) ? 'yes' : 'no',
+        // The membership's tier, lapsed or not; empty: never a member.
+        tier: row.tier ?? '',
         plan: membership?.plan ?? '',
         status: membership?.status ?? '',
         expires_at: membership?.expiresAt.toISOString() ?? '',

@@ -14,7 +14,8 @@ import type { Services } from '../services.js';
 import type { StripeMode } from '../stripe/key-check.js';
 import { listUserSessions } from '../sessions/user-sessions.js';
 import { listAudit } from '../staff/audit.js';
-import { MEMBER_FILTERS } from './member-filters.js';
+import { readTiers, tierBySlug } from '../memberships/tier-catalog.js';
+import { MEMBER_FILTERS, tierFilter } from './member-filters.js';
 import { stripeDashboardUrl } from './stripe-links.js';
 import { describeBrowser } from '../sessions/describe-browser.js';
 
@@ -29,6 +30,16 @@ export const MEMBERS_PAGE_SIZE = 50;
 export interface MemberSearch {
   q?: string | undefined;
   filter?: DeskMemberFilter | undefined;
+  /** A tier's slug: its members now. */
+  tier?: string | undefined;
+}
+
+/** A search naming a tier the site does not have: a 400 naming the tiers there are. */
+export async function requireKnownTier(
+  { db }: Pick<Services, 'db'>,
+  search: MemberSearch,
+): Promise<void> {
+  if (search.tier !== undefined) tierBySlug(await readTiers(db.pool), search.tier);
 }
 
 /** Where a page starts: after this user in the list's order (`createdAt`, then id). */
@@ -50,6 +61,7 @@ export function memberWhere(search: MemberSearch, first = 1): { sql: string; par
     params.push(value);
     return `$${first + params.length - 1}`;
   };
+  if (search.tier !== undefined) conditions.push(tierFilter(param(search.tier)));
   const q = search.q?.trim() ?? '';
   if (UUID_PATTERN.test(q.toLowerCase())) {
     const id = param(q.toLowerCase());
@@ -79,9 +91,14 @@ export interface MemberSqlRow {
   plan: 'one-time' | 'subscription' | null;
   status: string | null;
   expiresAt: Date | null;
+  /** The slug of the membership's tier; null without a membership. */
+  tier: string | null;
   customerIds: string[];
   newsletter: DeskNewsletterState | null;
 }
+
+/** The slug of the tier of `m`, the user's membership (NULL without one). */
+export const TIER_SLUG_SQL = `(SELECT t.slug FROM tiers t WHERE t.id = m."tierId")`;
 
 /** The state of the newsletter subscriber linked to `u` (by its unique `userId`), or NULL. */
 export const NEWSLETTER_STATE_SQL = `(SELECT n.state::text FROM newsletter_subscribers n
@@ -100,6 +117,7 @@ function toRow(row: MemberSqlRow): DeskMemberRow {
     createdAt: row.createdAt.toISOString(),
     isMember: view.isSubscribed,
     membership: view.membership,
+    tier: row.tier,
     customerIds: row.customerIds,
     newsletter: row.newsletter,
   };
@@ -114,6 +132,7 @@ export function membersPageQuery(
   const where = memberWhere(search, 4);
   return {
     text: `SELECT u.id, u.email, u."createdAt", m.plan::text AS plan, m.status, m."expiresAt",
+            ${TIER_SLUG_SQL} AS tier,
             ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
                   ORDER BY c."createdAt") AS "customerIds",
             ${NEWSLETTER_STATE_SQL} AS newsletter
@@ -132,6 +151,7 @@ export async function listMembers(
   search: MemberSearch & { after?: string | undefined },
   limit = MEMBERS_PAGE_SIZE,
 ): Promise<DeskMembersPage> {
+  await requireKnownTier({ db }, search);
   const query = membersPageQuery(search, limit);
   const { rows } = await db.pool.query<MemberSqlRow>(query.text, query.values);
   const page = rows.slice(0, limit);
@@ -159,7 +179,7 @@ export async function readMember(
   const now = options.now ?? new Date();
   const link = (id: string | null) => stripeDashboardUrl(options.stripeMode, id);
   const { rows: users } = await db.pool.query<
-    Omit<MemberSqlRow, 'customerIds'> & {
+    Omit<MemberSqlRow, 'customerIds' | 'tier'> & {
       mergedIds: string[];
       newsletterSince: Date | null;
       newsletterUpdatedAt: Date | null;

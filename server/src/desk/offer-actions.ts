@@ -6,6 +6,7 @@ import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { discountedCents, OFFER_COLUMNS, type OfferRow } from '../memberships/offers.js';
 import type { PlanRow } from '../memberships/plan-catalog.js';
+import type { TierRow } from '../memberships/tier-catalog.js';
 import { callStripe } from '../stripe/call-stripe.js';
 import { writeAudit } from '../staff/audit.js';
 import type { Staff } from '../staff/staff.js';
@@ -18,14 +19,20 @@ import type { Staff } from '../staff/staff.js';
  */
 
 /**
- * An owner's new offer, checked whole (a 400 naming what is wrong, nothing made), with its Stripe
- * Coupon and Promotion Code when it is for a subscription plan, and its audit entry.
+ * An owner's new offer for plans of `context.tier` (with that tier's `plans`), checked whole (a 400
+ * naming what is wrong, nothing made), with its Stripe Coupon and Promotion Code when it is for a
+ * subscription plan, and its audit entry.
  */
 export async function createOffer(
   tx: Tx,
   actor: Pick<Staff, 'userId' | 'email'>,
   body: OfferBody,
-  context: { currency: string; plans: readonly PlanRow[]; stripe: Stripe | null },
+  context: {
+    currency: string;
+    tier: Pick<TierRow, 'id' | 'slug'>;
+    plans: readonly PlanRow[];
+    stripe: Stripe | null;
+  },
 ): Promise<OfferRow> {
   const problems: string[] = [];
   if ((body.percentOff === undefined) === (body.amountOffCents === undefined)) {
@@ -108,8 +115,8 @@ export async function createOffer(
   const { rows } = await tx.query<OfferRow>(
     `INSERT INTO offers (id, code, "percentOff", "amountOffCents", currency, duration,
                          "durationMonths", plans, "endsAt", "maxRedemptions", "stripeCouponId",
-                         "stripePromotionCodeId", "createdBy")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                         "stripePromotionCodeId", "createdBy", "tierId")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      RETURNING ${OFFER_COLUMNS}`,
     [
       id,
@@ -125,6 +132,7 @@ export async function createOffer(
       couponId,
       promotionCodeId,
       actor.userId,
+      context.tier.id,
     ],
   );
   const offer = rows[0];
@@ -133,7 +141,7 @@ export async function createOffer(
     action: 'offer_create',
     targetUserId: null,
     before: null,
-    after: body,
+    after: { ...body, tier: context.tier.slug },
   });
   return offer;
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/transaction.js';
-import type { EntitlementState } from '../memberships/derive-membership.js';
+import { FIRST_TIER_ID, type EntitlementState } from '../memberships/derive-membership.js';
 import {
   lockUserId,
   onConflictNewerState,
@@ -15,6 +15,16 @@ import { GIFT_DAYS } from '../../../contract/gift-rules.js';
  * payment's state follows its newest read, taken back stays taken back, and a year is granted
  * once (memberships/ledger.ts places it among the claimer's other periods).
  */
+
+/**
+ * The tier a gift's or seats' payment names (the query parameter `param`, its metadata's tier id
+ * or null), as their row's `tierId`: the first tier for a payment from before tiers, or for a tier
+ * deleted since the payment began (the year is not lost: it is the first tier's, which every
+ * member had before tiers).
+ */
+export const paidTier = (param: string) =>
+  `COALESCE((SELECT "id" FROM "tiers" WHERE "id" = ${param}::int), ${FIRST_TIER_ID})`;
+const PAID_TIER = paidTier('$15');
 
 /** What recording a gift's payment changed. */
 export interface GiftPaymentChange {
@@ -35,9 +45,9 @@ export async function recordGiftPayment(tx: Tx, fact: GiftFact): Promise<GiftPay
   const { rows } = await tx.query<{ claimedBy: string | null }>(
     `INSERT INTO gifts (id, "paymentIntentId", "buyerUserId", "buyerEmail", "fromName",
                         "recipientEmail", message, "sendAt", "amountCents", currency, "paidAt",
-                        state, "stateReason", "stateReadAt", "updatedAt")
+                        state, "stateReason", "stateReadAt", "tierId", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::timestamptz, $11), $9, $10, $11, $12, $13, $14,
-             now())
+             ${PAID_TIER}, now())
      ${onConflictNewerState('gifts')}
      RETURNING "claimedBy"`,
     [
@@ -55,6 +65,7 @@ export async function recordGiftPayment(tx: Tx, fact: GiftFact): Promise<GiftPay
       fact.outcome.state,
       fact.outcome.reason,
       fact.readAt,
+      fact.tierId,
     ],
   );
   const written = rows[0];
@@ -76,7 +87,7 @@ export type GiftClaim =
 
 /**
  * Claims the gift whose link token hashes to `tokenHash` for `userId`: a ledger period of its own
- * (source `gift`, a year), placed from now after the time the user holds. Once per gift; a gift
+ * (source `gift`, a year of the gift's tier), placed from now after the time the user holds. Once per gift; a gift
  * whose payment was taken back, or is disputed, cannot be claimed. Claiming again by the same
  * account changes nothing.
  */
@@ -94,9 +105,10 @@ export async function claimGift(
     state: EntitlementState;
     stateReadAt: Date;
     claimedBy: string | null;
+    tierId: number;
   }>(
     `SELECT id, "paymentIntentId", "amountCents", currency, "paidAt", state, "stateReadAt",
-            "claimedBy"
+            "claimedBy", "tierId"
      FROM gifts WHERE "tokenHash" = $1 FOR UPDATE`,
     [input.tokenHash],
   );
@@ -110,8 +122,9 @@ export async function claimGift(
   await lockUserId(tx, input.userId);
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "amountCents", currency,
-                               "paidAt", "periodStart", days, state, "stateReadAt", "updatedAt")
-     VALUES ($1, $2, 'gift', $1, $3, $4, $5, $6, $7, 'active', $8, now())`,
+                               "paidAt", "periodStart", days, state, "stateReadAt", "tierId",
+                               "updatedAt")
+     VALUES ($1, $2, 'gift', $1, $3, $4, $5, $6, $7, 'active', $8, $9, now())`,
     [
       gift.paymentIntentId,
       input.userId,
@@ -121,6 +134,7 @@ export async function claimGift(
       input.now,
       GIFT_DAYS,
       gift.stateReadAt,
+      gift.tierId,
     ],
   );
   await tx.query(

@@ -43,11 +43,16 @@ interface GiftRow {
   sentAt: Date | null;
   sentTo: string | null;
   claimedAt: Date | null;
+  /** The slug and name of the tier whose year it gives. */
+  tier: string;
+  tierName: string;
 }
 
 const COLUMNS = `id, "paymentIntentId", "buyerEmail", "fromName", "recipientEmail", message,
                  "sendAt", "amountCents", currency, "paidAt", state::text, "sentAt", "sentTo",
-                 "claimedAt"`;
+                 "claimedAt",
+                 (SELECT t."slug" FROM "tiers" t WHERE t."id" = gifts."tierId") AS tier,
+                 (SELECT t."name" FROM "tiers" t WHERE t."id" = gifts."tierId") AS "tierName"`;
 
 const longDate = (date: Date) =>
   date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
@@ -210,6 +215,8 @@ const toDeskGift = (row: GiftRow & { buyerEmail: string | null }): DeskGift => (
   fromName: row.fromName,
   amountCents: row.amountCents,
   currency: row.currency,
+  tier: row.tier,
+  tierName: row.tierName,
   paidAt: row.paidAt.toISOString(),
   sendAt: row.sendAt.toISOString(),
   sentAt: row.sentAt?.toISOString() ?? null,

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
+import { FIRST_TIER_ID } from './derive-membership.js';
 import { lockUserId, recomputeMembership } from './ledger.js';
 
 /**
  * Comp memberships: time given by staff rather than paid, each a ledger entry of its own
- * (`source = 'comp'`, no money, a fixed period from the grant to its end date). The ledger counts
+ * (`source = 'comp'`, no money, a fixed period of one tier from the grant to its end date). The ledger counts
  * it like any fixed period, so one-time purchases place their days around it and no paid time is
  * lost; ending a comp early shortens its period to now. Both run inside the caller's transaction
  * (the desk writes its audit entry in the same one) and rewrite the membership from the ledger.
@@ -20,6 +21,8 @@ export interface CompEntry {
   periodStart: Date;
   periodEnd: Date;
   reason: string;
+  /** The tier it gives (by id). */
+  tierId: number;
 }
 
 export interface CompGrant {
@@ -31,6 +34,8 @@ export interface CompGrant {
   grantedBy: string | null;
   /** The configured currency (a comp's amount is 0 of it). */
   currency: string;
+  /** The tier it gives (by id); the first tier when not said. */
+  tierId?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -90,15 +95,16 @@ export async function grantComp(
     );
   }
   const id = `comp_${randomUUID()}`;
+  const tierId = grant.tierId ?? FIRST_TIER_ID;
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "amountCents", currency, "paidAt",
                                "periodStart", "periodEnd", state, "stateReadAt", "compReason",
-                               "grantedBy", "updatedAt")
-     VALUES ($1, $2, 'comp', 0, $3, $4, $4, $5, 'active', $4, $6, $7, now())`,
-    [id, grant.userId, grant.currency, now, grant.until, reason, grant.grantedBy],
+                               "grantedBy", "tierId", "updatedAt")
+     VALUES ($1, $2, 'comp', 0, $3, $4, $4, $5, 'active', $4, $6, $7, $8, now())`,
+    [id, grant.userId, grant.currency, now, grant.until, reason, grant.grantedBy, tierId],
   );
   await recomputeMembership(tx, grant.userId, options.graceDays);
-  return { id, periodStart: now, periodEnd: grant.until, reason };
+  return { id, periodStart: now, periodEnd: grant.until, reason, tierId };
 }
 
 /**
@@ -116,8 +122,9 @@ export async function endComp(
     periodStart: Date;
     periodEnd: Date;
     compReason: string | null;
+    tierId: number;
   }>(
-    `SELECT "periodStart", "periodEnd", "compReason" FROM entitlements
+    `SELECT "periodStart", "periodEnd", "compReason", "tierId" FROM entitlements
      WHERE id = $1 AND "userId" = $2 AND source = 'comp' FOR UPDATE`,
     [input.compId, input.userId],
   );
@@ -132,7 +139,12 @@ export async function endComp(
     end,
   ]);
   await recomputeMembership(tx, input.userId, options.graceDays);
-  const entry = { id: input.compId, periodStart: comp.periodStart, reason: comp.compReason ?? '' };
+  const entry = {
+    id: input.compId,
+    periodStart: comp.periodStart,
+    reason: comp.compReason ?? '',
+    tierId: comp.tierId,
+  };
   return {
     before: { ...entry, periodEnd: comp.periodEnd },
     after: { ...entry, periodEnd: end },

@@ -141,4 +141,13 @@ describe('deriving access from the ledger', () => {
     // A ledger from before tiers names none: the first tier.
     expect(deriveMembership([oneTime('pi_1', 0)], [], options(10))?.tierId).toBe(1);
   });
+
+  it('gives a move made in the second of the first payment to the period that starts later', () => {
+    const supporter = { ...invoice('in_1', 'sub_1', 0), tierId: 1 };
+    // Paid at the same instant as the first (Stripe's times are whole seconds), from a moment on.
+    const founder = { ...supporter, id: 'in_2', periodStart: at(0.0001), tierId: 2 };
+    const live = [{ id: 'sub_1', status: 'active' }];
+    expect(deriveMembership([founder, supporter], live, options(1))?.tierId).toBe(2);
+    expect(deriveMembership([supporter, founder], live, options(1))?.tierId).toBe(2);
+  });
 });

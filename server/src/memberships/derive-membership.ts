@@ -251,14 +251,16 @@ export function deriveMembership(
 
 /**
  * The tier a membership is of at `now`: the tier of the period that covers it (of several, the
- * one paid last: a move to another tier is the newest payment); between periods (a past-due
- * grace) or after them, the tier of the last period that covered any time; with nothing counted,
- * the latest payment's.
+ * one paid last: a move to another tier is the newest payment; paid in the same second, the one
+ * that starts later, as a move's period starts inside the one it replaces); between periods (a
+ * past-due grace) or after them, the tier of the last period that covered any time; with nothing
+ * counted, the latest payment's.
  */
 function tierOf(entries: readonly LedgerEntry[], coverage: readonly Coverage[], now: number) {
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const paidLast = (a: Coverage, b: Coverage) =>
-    (byId.get(b.entryId)?.paidAt.getTime() ?? 0) - (byId.get(a.entryId)?.paidAt.getTime() ?? 0);
+    (byId.get(b.entryId)?.paidAt.getTime() ?? 0) - (byId.get(a.entryId)?.paidAt.getTime() ?? 0) ||
+    b.start.getTime() - a.start.getTime();
   const covering = coverage
     .filter((c) => c.start.getTime() <= now && now < c.end.getTime())
     .sort(paidLast)[0];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/transaction.js';
 import {
   deriveMembership,
+  FIRST_TIER_ID,
   LIVE_SUBSCRIPTION_STATUSES,
   type EntitlementState,
   type LedgerEntry,
@@ -119,16 +120,25 @@ async function linkCustomer(tx: Tx, userId: string, customerId: string | null): 
   );
 }
 
+/**
+ * The tier a payment names, in SQL, if the site has it; else the first: a payment for a tier
+ * deleted since its checkout began still gives what it paid for, never an error Stripe retries.
+ */
+const KNOWN_TIER = (parameter: string) =>
+  `COALESCE((SELECT id FROM tiers WHERE id = ${parameter}::int), ${FIRST_TIER_ID})`;
+
 async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact): Promise<void> {
   await linkCustomer(tx, userId, fact.customerId);
   await tx.query(
     `INSERT INTO subscriptions (id, "userId", "customerId", status, "stripeCreatedAt", "syncedAt",
-                                "endedAt", interval, "priceId", "amountCents", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+                                "endedAt", interval, "priceId", "amountCents", "tierId",
+                                "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${KNOWN_TIER('$11')}, now())
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, "syncedAt" = EXCLUDED."syncedAt",
                                     "endedAt" = EXCLUDED."endedAt",
                                     interval = EXCLUDED.interval, "priceId" = EXCLUDED."priceId",
-                                    "amountCents" = EXCLUDED."amountCents", "updatedAt" = now()
+                                    "amountCents" = EXCLUDED."amountCents",
+                                    "tierId" = EXCLUDED."tierId", "updatedAt" = now()
      WHERE subscriptions."syncedAt" <= EXCLUDED."syncedAt"`,
     [
       fact.subscriptionId,
@@ -141,6 +151,7 @@ async function upsertSubscription(tx: Tx, userId: string, fact: SubscriptionFact
       fact.interval,
       fact.priceId,
       fact.amountCents,
+      fact.tierId ?? FIRST_TIER_ID,
     ],
   );
 }
@@ -163,6 +174,8 @@ interface EntitlementRow {
   /** A free trial's period: access, not a payment. */
   trial: boolean;
   offerId: string | null;
+  /** The tier the period is access to. */
+  tierId: number;
 }
 
 /**
@@ -174,9 +187,10 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
     `INSERT INTO entitlements (id, "userId", source, "paymentIntentId", "subscriptionId",
                                "amountCents", currency, "paidAt", "periodStart", "periodEnd", days,
                                state, "stateReason", "stateReadAt", trial, "offerId",
-                               "trialEmail", "updatedAt")
+                               "tierId", "trialEmail", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-             CASE WHEN $15 THEN (SELECT email FROM users WHERE id = $2) END, now())
+             ${KNOWN_TIER('$17')}, CASE WHEN $15 THEN (SELECT email FROM users WHERE id = $2) END,
+             now())
      ${onConflictNewerState('entitlements')}`,
     [
       row.id,
@@ -195,6 +209,7 @@ async function upsertEntitlement(tx: Tx, row: EntitlementRow): Promise<void> {
       row.stateReadAt,
       row.trial,
       row.offerId,
+      row.tierId,
     ],
   );
 }
@@ -240,6 +255,7 @@ async function applyOneTime(tx: Tx, fact: OneTimeFact, change: LedgerChange): Pr
     stateReadAt: fact.readAt,
     trial: false,
     offerId: fact.offerId,
+    tierId: fact.tierId ?? FIRST_TIER_ID,
   });
   if (fact.offerId) await markRedeemed(tx, fact.offerRedemptionId);
   change.userIds.add(placement.userId);
@@ -284,6 +300,7 @@ async function applyInvoice(tx: Tx, fact: InvoiceFact, change: LedgerChange): Pr
     stateReadAt: fact.readAt,
     trial: fact.trial,
     offerId: fact.offerId,
+    tierId: fact.tierId ?? fact.subscription.tierId ?? FIRST_TIER_ID,
   });
   if (fact.offerId && !fact.trial) await markRedeemed(tx, fact.subscription.offerRedemptionId);
   // The current period taken back: the subscription must not charge for the next one.

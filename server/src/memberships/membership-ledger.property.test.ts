@@ -236,6 +236,7 @@ describe('the ledger against shuffled, duplicated and late Stripe events', () =>
                     recipientEmail: 'property-gift@example.com',
                     message: null,
                     sendAt: null,
+                    tierId: null,
                   },
                   MEMBERSHIP_PRICE,
                 ),

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { PlanId } from '../../../contract/plan-rules.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
+import { FIRST_TIER_ID } from './derive-membership.js';
 import { assertRedeemable, countTaken, OFFER_COLUMNS, type OfferRow } from './offers.js';
 
 /**
@@ -50,14 +51,15 @@ export type StopPayment = (redemption: { plan: string; stripeId: string }) => Pr
 type RedemptionDeps = { pool: pg.Pool; stopPayment: StopPayment };
 
 /**
- * Runs a checkout that redeems `offer`: `start` builds its parameters, calls `hold` with their
- * digest, and makes the Stripe object with the reservation's id as its idempotency key (a retry
- * gets the same object back). The object is recorded on the reservation before the visitor gets
- * anything to pay with; a failed start gives up a reservation it made.
+ * Runs a checkout of `plan` of the tier `tierId` (the first tier's unless said) that redeems
+ * `offer`: `start` builds its parameters, calls `hold` with their digest, and makes the Stripe
+ * object with the reservation's id as its idempotency key (a retry gets the same object back). The
+ * object is recorded on the reservation before the visitor gets anything to pay with; a failed
+ * start gives up a reservation it made.
  */
 export async function redeemOffer<T extends { id: string }>(
   deps: RedemptionDeps,
-  input: { offer: OfferRow; userId: string; plan: PlanId },
+  input: { offer: OfferRow; userId: string; plan: PlanId; tierId?: number },
   start: (hold: HoldRedemption) => Promise<T>,
 ): Promise<T> {
   const held: { redemption?: HeldRedemption & { reused: boolean } } = {};
@@ -90,7 +92,7 @@ export async function redeemOffer<T extends { id: string }>(
  */
 async function reserveRedemption(
   deps: RedemptionDeps,
-  input: { offer: OfferRow; userId: string; plan: PlanId; request: string },
+  input: { offer: OfferRow; userId: string; plan: PlanId; tierId?: number; request: string },
 ): Promise<HeldRedemption & { reused: boolean }> {
   const { rows: others } = await deps.pool.query<RedemptionRow>(
     `SELECT id, plan, "stripeId" FROM offer_redemptions
@@ -115,7 +117,12 @@ async function reserveRedemption(
       [offer.id, input.userId, input.request],
     );
     const reused = same[0];
-    assertRedeemable(offer, reused ? null : await countTaken(tx, offer.id), input.plan);
+    assertRedeemable(
+      offer,
+      reused ? null : await countTaken(tx, offer.id),
+      input.plan,
+      input.tierId ?? FIRST_TIER_ID,
+    );
     if (reused) return { ...reused, reused: true };
     return { ...(await insertRedemption(tx, offer.id, input)), reused: false };
   });

@@ -2,16 +2,18 @@ import type pg from 'pg';
 import type { DeskOffer } from '../../../contract/offers.js';
 import type { PlanId } from '../../../contract/plan-rules.js';
 import { DomainError } from '../domain-error.js';
+import { FIRST_TIER_ID } from './derive-membership.js';
 
 /**
  * Offers (docs/decisions/0023-offers-and-trials.md): a code taking a percent or an amount off
- * chosen plans. A subscription redeems it through a Stripe Coupon and Promotion Code made with the
- * offer (Stripe then takes it off each invoice it covers: once, for some months, or for ever); the
- * year paid once is priced here, the discount recorded in the PaymentIntent's metadata, so the
- * ledger still checks what was paid. An expired, ended, used-up or unknown code is refused with a
- * reason: the full price is never charged instead. Its limit counts the year paid once and
- * subscriptions alike: the redemptions paid, and those that checkouts hold while their readers pay
- * (offer-redemptions.ts). Owners make and end offers from the desk (desk/offer-actions.ts).
+ * chosen plans of one tier (`offerAppliesTo`). A subscription redeems it through a Stripe Coupon
+ * and Promotion Code made with the offer (Stripe then takes it off each invoice it covers: once,
+ * for some months, or for ever); the year paid once is priced here, the discount recorded in the
+ * PaymentIntent's metadata, so the ledger still checks what was paid. An expired, ended, used-up or
+ * unknown code is refused with a reason: the full price is never charged instead. Its limit counts
+ * the year paid once and subscriptions alike: the redemptions paid, and those that checkouts hold
+ * while their readers pay (offer-redemptions.ts). Owners make and end offers from the desk
+ * (desk/offer-actions.ts).
  */
 
 export interface OfferRow {
@@ -23,6 +25,10 @@ export interface OfferRow {
   duration: 'once' | 'repeating' | 'forever';
   durationMonths: number | null;
   plans: PlanId[];
+  /** The tier whose plans it is for: its id, slug and name. */
+  tierId: number;
+  tierSlug: string;
+  tierName: string;
   endsAt: Date | null;
   maxRedemptions: number | null;
   endedAt: Date | null;
@@ -94,38 +100,59 @@ function stateOf(offer: OfferRow, taken: number, now = new Date()): string {
 }
 
 /**
- * Refuses, with the reason a reader reads, an offer that cannot be redeemed for `plan` now:
- * ended, expired, used up (`taken`: its paid and held redemptions; null when the checkout holds
- * one already) or for other plans.
+ * Whether an offer is for a checkout of `plan` of the tier `tierId`: an offer names one tier, and
+ * some of its plans. What every checkout asks before it takes an offer (through `findOffer`).
  */
-export function assertRedeemable(offer: OfferRow, taken: number | null, plan: PlanId): void {
+export const offerAppliesTo = (
+  offer: Pick<OfferRow, 'tierId' | 'plans'>,
+  tierId: number,
+  plan: PlanId,
+): boolean => offer.tierId === tierId && offer.plans.includes(plan);
+
+/**
+ * Refuses, with the reason a reader reads, an offer that cannot be redeemed for `plan` of the tier
+ * `tierId` now: ended, expired, used up (`taken`: its paid and held redemptions; null when the
+ * checkout holds one already), for another tier or for other plans.
+ */
+export function assertRedeemable(
+  offer: OfferRow,
+  taken: number | null,
+  plan: PlanId,
+  tierId: number,
+): void {
   const state = stateOf(offer, taken ?? 0);
   if (state === 'ended' || state === 'expired') {
     throw invalid(`The offer “${offer.code}” has ended.`);
   }
   if (state === 'used-up') throw invalid(`The offer “${offer.code}” has been used up.`);
-  if (!offer.plans.includes(plan)) {
-    throw invalid(
-      `The offer “${offer.code}” is not for the ${plan === 'early-access' ? 'year paid once' : `${plan} plan`}.`,
-    );
+  if (offerAppliesTo(offer, tierId, plan)) return;
+  if (offer.tierId !== tierId) {
+    throw invalid(`The offer “${offer.code}” is only for ${offer.tierName} memberships.`);
   }
+  throw invalid(
+    `The offer “${offer.code}” is not for the ${plan === 'early-access' ? 'year paid once' : `${plan} plan`}.`,
+  );
 }
 
+/** An offer's columns, its tier's slug and name with them (from a query on `offers` unaliased). */
 export const OFFER_COLUMNS = `id, code, "percentOff", "amountOffCents", currency, duration, "durationMonths",
-                 plans, "endsAt", "maxRedemptions", "endedAt", "stripeCouponId",
-                 "stripePromotionCodeId", "createdAt"`;
+                 plans, "tierId", "endsAt", "maxRedemptions", "endedAt", "stripeCouponId",
+                 "stripePromotionCodeId", "createdAt",
+                 (SELECT t."slug" FROM "tiers" t WHERE t."id" = offers."tierId") AS "tierSlug",
+                 (SELECT t."name" FROM "tiers" t WHERE t."id" = offers."tierId") AS "tierName"`;
 
 /**
- * The offer a reader's code names, for `plan`, if it can be redeemed now; otherwise a 400
- * `offer_invalid` saying why (unknown, ended, expired, used up, or not for this plan). The first
- * answer, before anything is asked of Stripe: the checkout's reservation checks again under the
- * offer's row lock (offer-redemptions.ts).
+ * The offer a reader's code names, for `plan` of the tier `tierId` (the first tier's unless said),
+ * if it can be redeemed now; otherwise a 400 `offer_invalid` saying why (unknown, ended, expired,
+ * used up, or not for this tier or plan). The first answer, before anything is asked of Stripe:
+ * the checkout's reservation checks again under the offer's row lock (offer-redemptions.ts).
  */
 export async function findOffer(
   pool: Pick<pg.Pool, 'query'>,
   code: string,
   plan: PlanId,
   userId: string,
+  tierId: number = FIRST_TIER_ID,
 ): Promise<OfferRow> {
   const shown = code.slice(0, 40);
   const { rows } = await pool.query<OfferRow>(
@@ -135,7 +162,7 @@ export async function findOffer(
   const offer = rows[0];
   if (!offer)
     throw invalid(`No offer has the code “${shown}”: check it, or join at the full price.`);
-  assertRedeemable(offer, await countTaken(pool, offer.id, userId), plan);
+  assertRedeemable(offer, await countTaken(pool, offer.id, userId), plan, tierId);
   return offer;
 }
 
@@ -155,6 +182,8 @@ export function deskOffer(
     duration: offer.duration,
     durationMonths: offer.durationMonths,
     plans: offer.plans,
+    tier: offer.tierSlug,
+    tierName: offer.tierName,
     endsAt: offer.endsAt?.toISOString() ?? null,
     maxRedemptions: offer.maxRedemptions,
     endedAt: offer.endedAt?.toISOString() ?? null,

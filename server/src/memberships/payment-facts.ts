@@ -36,6 +36,12 @@ export interface SubscriptionFact {
   offerRedemptionId: string | null;
   /** The invoice for its current period: a refund of that one stops the subscription. */
   latestInvoiceId: string | null;
+  /**
+   * The tier its Price sells now (a Cohort Price's metadata or lookup key, or an import's mapping
+   * of another platform's, `--price <id>=<tier>/<plan>`): what its next period will be; null: the
+   * first tier.
+   */
+  tierId: number | null;
   readAt: Date;
 }
 
@@ -53,6 +59,8 @@ export interface OneTimeFact {
   offerId: string | null;
   /** The redemption of that offer its checkout held (offer-redemptions.ts), if any. */
   offerRedemptionId: string | null;
+  /** The tier whose year it is (its metadata); null: the first. */
+  tierId: number | null;
 }
 
 export interface InvoiceFact {
@@ -70,6 +78,11 @@ export interface InvoiceFact {
   trial: boolean;
   /** The offer whose discount this invoice took, if any. */
   offerId: string | null;
+  /**
+   * The tier of the period it pays for: its Price's, on the line that period is read from (not the
+   * subscription's now, which a move at the period's end has changed); null: the subscription's.
+   */
+  tierId: number | null;
   outcome: PaymentOutcome;
   readAt: Date;
 }
@@ -89,6 +102,8 @@ export interface GiftFact {
   message: string | null;
   /** When the recipient is mailed; null: as soon as it is paid. */
   sendAt: Date | null;
+  /** The tier whose year it gives; null: the first (a gift paid before tiers). */
+  tierId: number | null;
   amountCents: number;
   currency: string;
   paidAt: Date;
@@ -104,6 +119,8 @@ export interface SeatFundingFact {
   supporterUserId: string;
   supporterEmail: string | null;
   seats: number;
+  /** The tier each seat is a year of; null: the first (seats paid before tiers). */
+  tierId: number | null;
   amountCents: number;
   currency: string;
   paidAt: Date;

@@ -59,6 +59,18 @@ export function tierBySlug(tiers: readonly TierRow[], slug: string): TierRow {
   );
 }
 
+/**
+ * The tier a reader's request names (`TierChoiceSchema`): a visible one by its slug, or the
+ * default tier when it names none; a 400 `unknown_tier` for a tier there is not, or a hidden one.
+ */
+export const chosenTier = (tiers: readonly TierRow[], slug: string | undefined): TierRow =>
+  slug === undefined
+    ? defaultTier(tiers)
+    : tierBySlug(
+        tiers.filter((tier) => tier.visible),
+        slug,
+      );
+
 /** The tiers' slugs and names, for what a reader is told unlocks a post (contract/reading.ts). */
 export const tierNames = (tiers: readonly TierRow[]): TierName[] =>
   tiers.filter((tier) => tier.visible).map(({ slug, name }) => ({ slug, name }));

@@ -7,9 +7,17 @@ import {
   type Queue,
   type QueuePolicy,
 } from '../jobs/job-queue.js';
-import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
+import type { Reader } from '../../../contract/reading.js';
+import { isMembershipActive } from '../memberships/memberships.js';
 import { classifySmtpFailure, type Mailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
+import {
+  ACCESS_JOIN,
+  EVERYONE_RESOLVED,
+  IN_AUDIENCE,
+  audienceParams,
+  type ResolvedAudience,
+} from './audience.js';
 import { issueMailFor, type IssueMailSite, type RenderedIssue } from './render-issue.js';
 import type { UnsubscribeTokens } from './tokens.js';
 
@@ -55,26 +63,22 @@ export function issueQueue(
 }
 
 /**
- * Who an issue goes to, for `s` a newsletter_subscribers row: a confirmed address, and for a
- * members-only issue ($2) one whose account is a member now ($3: the statuses that give access).
- * One condition for the send and for its dry run, so `--dry-run` counts who the send would mail.
+ * Who an issue goes to, for `s` a newsletter_subscribers row joined by ACCESS_JOIN: a confirmed
+ * address of the audience (audience.ts). One condition for the send and for its dry run, so
+ * `--dry-run` counts who the send would mail.
  */
-const IS_RECIPIENT = `s."state" = 'confirmed'
-            AND (NOT $2 OR EXISTS (SELECT 1 FROM memberships m
-                                   WHERE m."userId" = s."userId" AND m."expiresAt" > now()
-                                     AND m."status" = ANY($3::text[])))`;
+const IS_RECIPIENT = `s."state" = 'confirmed' AND ${IN_AUDIENCE}`;
 
 /**
- * A delivery row and a job for every confirmed subscriber the issue has not been queued for,
- * both in one transaction per chunk: no row without its job, no job without its row. Queueing
- * again adds only the addresses confirmed since.
+ * A delivery row and a job for every confirmed subscriber of the audience the issue has not been
+ * queued for, both in one transaction per chunk: no row without its job, no job without its row.
+ * Queueing again adds only the addresses confirmed (or come into the audience) since.
  */
 export async function queueIssue(
   { db }: Pick<Services, 'db'>,
   queue: Queue<DeliveryJob>,
   slug: string,
-  /** Only subscribers whose address is a member's (a members-only issue). */
-  membersOnly = false,
+  audience: ResolvedAudience = EVERYONE_RESOLVED,
 ): Promise<number> {
   // Before the transactions: on the embedded database a transaction holds the one connection.
   await queue.start();
@@ -85,6 +89,7 @@ export async function queueIssue(
         `INSERT INTO newsletter_deliveries ("id", "issueSlug", "subscriberId", "updatedAt")
          SELECT gen_random_uuid(), $1, s."id", now()
            FROM newsletter_subscribers s
+           ${ACCESS_JOIN}
           WHERE ${IS_RECIPIENT}
             AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d
                              WHERE d."issueSlug" = $1 AND d."subscriberId" = s."id")
@@ -92,7 +97,7 @@ export async function queueIssue(
           LIMIT 5000
          ON CONFLICT ("issueSlug", "subscriberId") DO NOTHING
          RETURNING "id"`,
-        [slug, membersOnly, [...ACCESS_STATUSES]],
+        [slug, ...audienceParams(audience)],
       );
       await queue.insert(
         rows.map((row) => ({ id: row.id, data: { deliveryId: row.id } })),
@@ -146,12 +151,8 @@ export async function countDeliveries(pool: pg.Pool, slug: string): Promise<Deli
 export interface Worker {
   mailer: Mailer;
   site: IssueMailSite;
-  rendered: RenderedIssue;
-  /**
-   * The whole issue, for subscribers who are members (a post whose members-only part is mailed
-   * to members alone); `rendered` is then what every other subscriber gets.
-   */
-  forMembers?: RenderedIssue;
+  /** The issue as this reader may read it (issue-versions.ts): the whole, or its opening. */
+  renderFor: (reader: Reader) => RenderedIssue;
   tokens: UnsubscribeTokens;
   /** Mails in flight at once. */
   concurrency: number;
@@ -167,7 +168,26 @@ interface DeliveryRow {
   subscriberId: string;
   subscriberState: string;
   permanentFailures: number;
-  isMember: boolean;
+  /** The subscriber's account has a proven address (false without an account). */
+  signedIn: boolean;
+  /** The account's membership, if it has one (whether or not it gives access now). */
+  plan: 'one-time' | 'subscription' | null;
+  status: string | null;
+  expiresAt: Date | null;
+  tier: string | null;
+}
+
+/**
+ * The subscriber as a reader (contract/reading.ts), from their account as it is now: signed in
+ * once its address is proven, of its membership's tier while that gives access. A subscriber
+ * without an account is a visitor.
+ */
+function readerOf(row: DeliveryRow): Reader {
+  const membership =
+    row.plan && row.status && row.expiresAt
+      ? { plan: row.plan, status: row.status, expiresAt: row.expiresAt }
+      : null;
+  return { signedIn: row.signedIn, tier: isMembershipActive(membership) ? row.tier : null };
 }
 
 /** Delivers one job's mail and records the outcome on its row. */
@@ -175,13 +195,14 @@ async function deliver(pool: pg.Pool, worker: Worker, job: Job<DeliveryJob>): Pr
   const { deliveryId } = job.data;
   const { rows } = await pool.query<DeliveryRow>(
     `SELECT d."state", s."email", s."id" AS "subscriberId", s."state" AS "subscriberState",
-            s."permanentFailures",
-            EXISTS (SELECT 1 FROM memberships m
-                     WHERE m."userId" = s."userId" AND m."expiresAt" > now()
-                       AND m."status" = ANY($2::text[])) AS "isMember"
+            s."permanentFailures", coalesce(u."emailVerifiedAt" IS NOT NULL, false) AS "signedIn",
+            m."plan"::text AS plan, m."status", m."expiresAt", t."slug" AS tier
        FROM newsletter_deliveries d JOIN newsletter_subscribers s ON s."id" = d."subscriberId"
+       LEFT JOIN users u ON u."id" = s."userId"
+       LEFT JOIN memberships m ON m."userId" = s."userId"
+       LEFT JOIN tiers t ON t."id" = m."tierId"
       WHERE d."id" = $1`,
-    [deliveryId, [...ACCESS_STATUSES]],
+    [deliveryId],
   );
   const row = rows[0];
   // Sent (or settled) before a crash: the job ran again, the mail must not.
@@ -193,9 +214,10 @@ async function deliver(pool: pg.Pool, worker: Worker, job: Job<DeliveryJob>): Pr
     );
     return 'skipped';
   }
-  // Membership is read as the mail goes out: who joined since the send began gets it whole.
+  // The account is read as the mail goes out: who joined since the send began gets it whole, and
+  // who left gets what the rule leaves anyone else.
   const mail = issueMailFor(
-    worker.forMembers && row.isMember ? worker.forMembers : worker.rendered,
+    worker.renderFor(readerOf(row)),
     worker.site,
     row.email,
     worker.tokens.sign(row.subscriberId),
@@ -285,19 +307,20 @@ export async function workIssueQueue(
   }
 }
 
-/** How many subscribers the issue would still reach (`--dry-run`): nothing is written. */
+/** How many subscribers of the audience the issue would still reach (`--dry-run`): nothing is written. */
 export async function countRecipients(
   { db }: Pick<Services, 'db'>,
   slug: string,
-  membersOnly: boolean,
+  audience: ResolvedAudience = EVERYONE_RESOLVED,
 ): Promise<{ recipients: number; alreadyQueued: number }> {
   const { rows } = await db.pool.query<{ recipients: number; already: number }>(
     `SELECT count(*) FILTER (WHERE d."id" IS NULL)::int AS recipients,
             count(d."id")::int AS already
        FROM newsletter_subscribers s
        LEFT JOIN newsletter_deliveries d ON d."subscriberId" = s."id" AND d."issueSlug" = $1
+       ${ACCESS_JOIN}
       WHERE ${IS_RECIPIENT}`,
-    [slug, membersOnly, [...ACCESS_STATUSES]],
+    [slug, ...audienceParams(audience)],
   );
   return { recipients: rows[0]?.recipients ?? 0, alreadyQueued: rows[0]?.already ?? 0 };
 }

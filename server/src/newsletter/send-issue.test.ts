@@ -6,6 +6,7 @@ import { createMailer } from '../mail/mailer.js';
 import { csvCell, exportConfirmedSubscribers } from './export-csv.js';
 import { countRecipients } from './delivery-queue.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
+import type { ResolvedAudience } from './audience.js';
 import { sendIssue } from './send-issue.js';
 import { createUnsubscribeTokens } from './tokens.js';
 
@@ -22,7 +23,11 @@ describe('sending an issue', () => {
     await smtp?.stop();
   });
 
-  const send = async (issue: NewsletterIssue = TEST_ISSUE) => {
+  const send = async (
+    issue: NewsletterIssue = TEST_ISSUE,
+    audience?: ResolvedAudience,
+    more: Partial<Pick<Parameters<typeof sendIssue>[0], 'reading' | 'signal'>> = {},
+  ) => {
     const mailer = createMailer({
       smtpUrl: smtp.url,
       from: 'Cohort <news@cohort.example>',
@@ -37,6 +42,8 @@ describe('sending an issue', () => {
         site: TEST_SITE,
         tokens: createUnsubscribeTokens(SECRET),
         issue,
+        ...(audience && { audience }),
+        ...more,
         timings: { retryLimit: 3, retryDelaySeconds: 1, expireSeconds: 30, maintenanceSeconds: 10 },
         concurrency: 4,
       });
@@ -126,8 +133,9 @@ describe('sending an issue', () => {
     );
   });
 
-  it('sends a members-only issue to members only, and its dry run counts just them', async () => {
+  it('sends an issue to paying members only when that is its audience, and its dry run counts just them', async () => {
     const issue = { ...TEST_ISSUE, slug: 'members-only-test', membersOnly: true };
+    const paid: ResolvedAudience = { audience: 'paid', tiers: [], tierIds: [] };
     const subscribe = async (email: string, status: string | null) => {
       const userId = crypto.randomUUID();
       await database.prisma.user.create({ data: { id: userId, email } });
@@ -150,21 +158,101 @@ describe('sending an issue', () => {
     await subscribe('refunded-reader@example.com', 'refunded');
     await subscribe('plain-reader@example.com', null);
 
-    expect(await countRecipients({ db: database }, issue.slug, true)).toEqual({
+    expect(await countRecipients({ db: database }, issue.slug, paid)).toEqual({
       recipients: 1,
       alreadyQueued: 0,
     });
-    await send(issue);
+    await send(issue, paid);
     expect(smtp.mailsTo('paying-member@example.com')).toHaveLength(1);
     expect(smtp.mailsTo('refunded-reader@example.com')).toHaveLength(0);
     expect(smtp.mailsTo('plain-reader@example.com')).toHaveLength(0);
     expect(
       await database.prisma.newsletterDelivery.count({ where: { issueSlug: issue.slug } }),
     ).toBe(1);
-    expect(await countRecipients({ db: database }, issue.slug, true)).toEqual({
+    expect(await countRecipients({ db: database }, issue.slug, paid)).toEqual({
       recipients: 0,
       alreadyQueued: 1,
     });
+    // Kept with the send: a send started again without saying takes it.
+    expect(
+      await database.pool.query(
+        `SELECT audience::text FROM newsletter_sends WHERE "issueSlug" = $1`,
+        [issue.slug],
+      ),
+    ).toMatchObject({ rows: [{ audience: 'paid' }] });
+  });
+
+  it('draws each mail as its reader may read the issue when it goes out: a founder whose membership ended since it was queued gets the opening alone', async () => {
+    const opening = 'The opening, for every reader.';
+    const rest = 'Quince zither marzipan.';
+    const paragraph = (value: string) => ({
+      type: 'paragraph' as const,
+      children: [{ type: 'text' as const, value }],
+    });
+    const issue = {
+      ...TEST_ISSUE,
+      slug: 'founders-test',
+      articles: [],
+      body: { type: 'root' as const, children: [paragraph(opening), paragraph(rest)] },
+    };
+    const { rows } = await database.pool.query<{ id: number }>(
+      `INSERT INTO tiers (slug, name, position, "updatedAt") VALUES ('founder', 'Founder', 1, now())
+       RETURNING id`,
+    );
+    const founderTier = rows[0]?.id ?? 0;
+    const founder = async (email: string) => {
+      const userId = crypto.randomUUID();
+      await database.pool.query(
+        `INSERT INTO users (id, email, "emailVerifiedAt", "updatedAt") VALUES ($1, $2, now(), now())`,
+        [userId, email],
+      );
+      await database.pool.query(
+        `INSERT INTO memberships ("userId", plan, status, "expiresAt", "tierId", "updatedAt")
+         VALUES ($1, 'one-time', 'active', now() + interval '30 days', $2, now())`,
+        [userId, founderTier],
+      );
+      await database.pool.query(
+        `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmedAt", "updatedAt")
+         VALUES (gen_random_uuid(), $1, $2, 'confirmed', now(), now())`,
+        [email, userId],
+      );
+      return userId;
+    };
+    await founder('staying-founder@example.com');
+    const leaving = await founder('leaving-founder@example.com');
+    const audience: ResolvedAudience = {
+      audience: 'tiers',
+      tiers: ['founder'],
+      tierIds: [founderTier],
+    };
+    const reading = {
+      rule: { visibility: 'tiers' as const, tiers: ['founder'] },
+      opening: { type: 'root' as const, children: [paragraph(opening)] },
+      tiers: [{ slug: 'founder', name: 'Founder' }],
+    };
+
+    // Queued for both founders, then stopped before a mail went out.
+    const stopped = new AbortController();
+    stopped.abort();
+    const queued = await send(issue, audience, { reading, signal: stopped.signal });
+    expect(queued.counts).toMatchObject({ queued: 2, sent: 0 });
+    await database.pool.query(
+      `UPDATE memberships SET "expiresAt" = now() - interval '1 day' WHERE "userId" = $1`,
+      [leaving],
+    );
+    const final = await send(issue, audience, { reading });
+    expect(final.counts).toMatchObject({ queued: 0, sent: 2 });
+
+    const [staying] = smtp.mailsTo('staying-founder@example.com');
+    expect(staying?.text).toContain(rest);
+    const [left] = smtp.mailsTo('leaving-founder@example.com');
+    expect(left?.text).toContain(opening);
+    expect(left?.text).toContain(
+      'Available on Founder. Upgrade to read the rest (https://cohort.example/newsletter/founders-test).',
+    );
+    for (const word of rest.split(/\W+/).filter(Boolean)) {
+      expect(`${left?.html}${left?.text}`).not.toContain(word);
+    }
   });
 
   it('exports confirmed subscribers as CSV a spreadsheet cannot run', async () => {

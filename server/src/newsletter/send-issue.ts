@@ -12,7 +12,9 @@ import {
   type QueueTimings,
 } from './delivery-queue.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
-import { renderIssue, type IssueMailSite } from './render-issue.js';
+import { EVERYONE_RESOLVED, recordSendAudience, type ResolvedAudience } from './audience.js';
+import { createIssueRenderer, publicIssue, type MailedIssue } from './issue-versions.js';
+import type { IssueMailSite } from './render-issue.js';
 import type { UnsubscribeTokens } from './tokens.js';
 
 export interface SendOptions {
@@ -27,9 +29,18 @@ export interface SendOptions {
   mailer: Mailer;
   site: IssueMailSite;
   tokens: UnsubscribeTokens;
+  /** The whole issue. */
   issue: NewsletterIssue & { path?: string };
-  /** The whole issue for subscribers who are members; `issue` is then the others' (see Worker). */
-  membersIssue?: NewsletterIssue & { path?: string };
+  /**
+   * Who may read it whole, and what the others get (issue-versions.ts); left out, everyone reads
+   * it whole.
+   */
+  reading?: Omit<MailedIssue, 'issue'>;
+  /**
+   * Who it goes to (audience.ts); left out, every confirmed subscriber. Kept with the send: a
+   * send started again without saying takes it (readSendAudience).
+   */
+  audience?: ResolvedAudience;
   timings: QueueTimings;
   concurrency: number;
   /** Called about once a second, and once at the end. */
@@ -70,8 +81,9 @@ async function lockIssue(pool: pg.Pool, slug: string): Promise<pg.PoolClient> {
 }
 
 /**
- * Sends an issue to every confirmed subscriber it has not reached: queues the missing deliveries,
- * puts a crashed sender's unfinished ones back, and works the queue until none is left. Started
+ * Sends an issue to every confirmed subscriber of the audience it has not reached: keeps the
+ * audience, queues the missing deliveries, puts a crashed sender's unfinished ones back, and works
+ * the queue until none is left, each mail drawn as its reader may read the issue then. Started
  * again after any stop, it carries on where the last one ended: no one gets the issue twice.
  */
 export async function sendIssue(options: SendOptions): Promise<SendProgress> {
@@ -86,9 +98,10 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
     await queue.start();
     // Holding the issue's lock, we are its only sender: any job still "active" lost its worker.
     const resumed = await requeueOrphans(pool, issue.slug);
-    const newlyQueued = await queueIssue({ db: database }, queue, issue.slug, issue.membersOnly);
-    const rendered = renderIssue(issue, options.site);
-    const forMembers = options.membersIssue && renderIssue(options.membersIssue, options.site);
+    const audience = options.audience ?? EVERYONE_RESOLVED;
+    await recordSendAudience(pool, issue.slug, audience);
+    const newlyQueued = await queueIssue({ db: database }, queue, issue.slug, audience);
+    const mailed = options.reading ? { issue, ...options.reading } : publicIssue(issue);
     const started = Date.now();
     let sentHere = 0;
     const progress = async (done: boolean): Promise<SendProgress> => {
@@ -112,8 +125,7 @@ export async function sendIssue(options: SendOptions): Promise<SendProgress> {
         {
           mailer: options.mailer,
           site: options.site,
-          rendered,
-          ...(forMembers && { forMembers }),
+          renderFor: createIssueRenderer(mailed, options.site),
           tokens: options.tokens,
           concurrency: options.concurrency,
           onOutcome: (outcome) => {

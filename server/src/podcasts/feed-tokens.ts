@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { Reader } from '../../../contract/reading.js';
+import { readerOfUser } from '../content/readers.js';
 import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
 
 // A member's private feed of a podcast is at `/feeds/<token>.xml`: the token is the address's
@@ -33,23 +35,29 @@ export async function makeFeedToken(db: Db, userId: string, sectionId: number): 
 }
 
 /**
- * Whose feed of which podcast a token opens, if its member is one now; null for a token no feed
- * has (never made, or replaced) and for a member whose membership ended.
+ * Whose feed of which podcast a token opens, if its member is one now, with who they are as a
+ * reader (contract/reading.ts: the feed and its files give what they may read); null for a token
+ * no feed has (never made, or replaced) and for a member whose membership ended.
  */
 export async function openFeedToken(
   db: Db,
   token: string,
-): Promise<{ userId: string; sectionId: number } | null> {
+): Promise<{ userId: string; sectionId: number; reader: Reader } | null> {
   if (!FEED_TOKEN_PATTERN.test(token)) return null;
   const { rows } = await db.query<{
     userId: string;
     sectionId: number;
+    emailVerified: boolean;
     plan: MembershipState['plan'] | null;
     status: string | null;
     expiresAt: Date | null;
+    tier: string | null;
   }>(
-    `SELECT t."userId", t."sectionId", m."plan", m."status", m."expiresAt"
-       FROM "podcast_feed_tokens" t LEFT JOIN "memberships" m ON m."userId" = t."userId"
+    `SELECT t."userId", t."sectionId", u."emailVerifiedAt" IS NOT NULL AS "emailVerified",
+            m."plan", m."status", m."expiresAt", tr."slug" AS tier
+       FROM "podcast_feed_tokens" t JOIN "users" u ON u."id" = t."userId"
+       LEFT JOIN "memberships" m ON m."userId" = t."userId"
+       LEFT JOIN "tiers" tr ON tr."id" = m."tierId"
       WHERE t."token" = $1`,
     [token],
   );
@@ -57,7 +65,14 @@ export async function openFeedToken(
   if (!row) return null;
   const membership =
     row.plan && row.status && row.expiresAt
-      ? { plan: row.plan, status: row.status, expiresAt: row.expiresAt }
+      ? {
+          plan: row.plan,
+          status: row.status,
+          expiresAt: row.expiresAt,
+          ...(row.tier !== null && { tier: row.tier }),
+        }
       : null;
-  return isMembershipActive(membership) ? { userId: row.userId, sectionId: row.sectionId } : null;
+  if (!isMembershipActive(membership)) return null;
+  const reader = readerOfUser({ emailVerified: row.emailVerified, membership });
+  return { userId: row.userId, sectionId: row.sectionId, reader };
 }

@@ -7,6 +7,8 @@ import {
   type SectionPodcast,
 } from '../../../contract/podcasts.js';
 import { postPath } from '../../../contract/posts.js';
+import { mayRead, VISITOR, type Reader } from '../../../contract/reading.js';
+import { bodyKey } from '../../../contract/site-data.js';
 import type { SiteSection } from '../../../contract/sections.js';
 import type { SiteContent } from '../content/site-content.js';
 import type { ImageStore } from '../uploads/image-store.js';
@@ -20,7 +22,7 @@ export interface PodcastShow {
 
 type ShowContent = Pick<
   SiteContent,
-  'settings' | 'articles' | 'articleBodies' | 'memberBodies' | 'sectionSlugs'
+  'settings' | 'articles' | 'articleBodies' | 'memberBodies' | 'rules' | 'sectionSlugs'
 >;
 
 export interface PodcastFeed {
@@ -28,12 +30,15 @@ export interface PodcastFeed {
   content: ShowContent;
   /**
    * Null for the section's feed (`/<slug>/rss.xml`), which has the episodes anyone may hear; a
-   * member's private feed's token for theirs, which has the members-only ones too, each file's
-   * address carrying the token (`?feed=`): a podcast app sends no cookie, and the members' files
-   * answer only members (routes/uploads). A members-only post is left out of the public feed
-   * whole, wherever its file is: Apple takes no episode without its file.
+   * member's private feed's token for theirs, with the member as a reader (feed-tokens.ts): it
+   * has the restricted episodes that reader may read too, each file's address carrying the token
+   * (`?feed=`): a podcast app sends no cookie, and those files answer only the readers who may
+   * read their posts (routes/uploads). A restricted post its readers may not read is left out of
+   * a feed whole, wherever its file is: Apple takes no episode without its file.
    */
   token: string | null;
+  /** Whose private feed it is (`token`); the visitor for the section's feed. */
+  reader?: Reader;
   siteUrl: string;
   /** The feed's own address, absolute. */
   self: string;
@@ -50,20 +55,21 @@ export interface PodcastFeed {
  */
 export async function renderPodcastFeed(feed: PodcastFeed): Promise<string> {
   const { show, content, siteUrl, token } = feed;
-  const audience = token === null ? 'public' : 'member';
+  const reader = token === null ? VISITOR : (feed.reader ?? VISITOR);
   const { section, podcast } = show;
   const { settings } = content;
   const category = parsePodcastCategory(podcast.category);
-  const episodes = collectEpisodes(content, section.name).filter(
-    (episode) => audience === 'member' || !episode.article.membersOnly,
-  );
+  const episodes = collectEpisodes(content, section.name).filter((episode) => {
+    const rule = content.rules.get(bodyKey('article', episode.article.slug));
+    return !rule || mayRead(rule, reader);
+  });
   const sizes = await readSizes(
-    episodes.map((episode) => fileName(mediaOf(episode, audience, content))),
+    episodes.map((episode) => fileName(episode.memberMedia)),
     feed.sizeOf,
   );
   const host = new URL(siteUrl).host;
   const items = episodes.flatMap((episode, index): RssItem[] => {
-    const media = mediaOf(episode, audience, content);
+    const media = episode.memberMedia;
     const length = sizes[index];
     if (length === null || length === undefined) return [];
     const { article } = episode;
@@ -104,7 +110,7 @@ export async function renderPodcastFeed(feed: PodcastFeed): Promise<string> {
         subcategory: category?.subcategory ?? null,
         explicit: podcast.explicit,
         owner: podcast.email ? { name: podcast.author, email: podcast.email } : null,
-        private: audience === 'member',
+        private: token !== null,
       },
     },
     items,
@@ -117,7 +123,7 @@ const APPLE_TYPES: Readonly<Record<string, string>> = { 'audio/mp4': 'audio/x-m4
 
 interface Episode {
   article: ShowContent['articles'][number];
-  /** Its file in the whole post, as members hear it. */
+  /** Its file in the whole post, as the readers who may read it hear it. */
   memberMedia: MediaNode;
   /** Its place among the show's episodes, the oldest 1. */
   number: number;
@@ -138,13 +144,6 @@ function collectEpisodes(content: ShowContent, sectionName: string): Episode[] {
         a.article.publishedAt.localeCompare(b.article.publishedAt) || a.article.id - b.article.id,
     )
     .map((episode, index) => ({ ...episode, number: index + 1 }));
-}
-
-/** The episode's file in the part of the post the feed's readers may read. */
-function mediaOf(episode: Episode, audience: 'public' | 'member', content: ShowContent): MediaNode {
-  if (audience === 'member') return episode.memberMedia;
-  const shown = content.articleBodies.get(episode.article.slug);
-  return (shown && firstMedia(shown)) ?? episode.memberMedia;
 }
 
 /** The first uploaded audio or video alone on its line, in a list or a quote too. */

@@ -1,13 +1,14 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildPost, buildStaff, type Member } from '#test/factories';
+import { buildMember, buildPost, buildStaff, buildTier, type Member } from '#test/factories';
 import { madeLater } from '#test/made-later';
 import { useSite } from '#test/with-site';
 import { MEMBERS_DIVIDER } from '../../../contract/posts.js';
 
 // A section of articles may be a podcast: its feed then carries Apple's podcast tags and each
-// public episode's file, and each member has a private feed with the members-only episodes too.
+// public episode's file, and each member has a private feed with the restricted episodes they may
+// read too (a members' episode for every member, a tier's for that tier's members).
 // The feeds are checked against what Apple Podcasts and Spotify publish as required (RSS 2.0, the
 // show's title, description, language, cover, category and explicit; each episode's title,
 // enclosure with an absolute address, its length in bytes and a type they play, a guid).
@@ -359,6 +360,51 @@ describe('a section that is a podcast', () => {
     expect(guessed.body).not.toContain('members’ hour');
   });
 
+  it('puts a tier’s episode in the private feeds of that tier’s members only, and its file', async () => {
+    await buildTier(t, { slug: 'founder', name: 'Founder' });
+    const founder = await buildMember(t, { tier: 'founder' });
+    const foundersFile = mediaAddress('episodefour', 600, 'mp3');
+    await t.app.imageStore.put(
+      foundersFile.slice('/uploads/'.length),
+      Buffer.alloc(20_480, 7),
+      'application/octet-stream',
+    );
+    await buildPost(t, {
+      title: 'The founders’ call',
+      category: 'Listening Post',
+      summary: 'The founders’ call: the episode.',
+      body: `Who called in, for everyone.\n\n${MEMBERS_DIVIDER}\n\n![Episode four](${foundersFile})\n`,
+      visibility: 'tiers',
+      tiers: ['founder'],
+      at: '2026-03-20T10:00:00Z',
+      by: owner,
+    });
+
+    const founderFeed = await feedAddress(founder);
+    const heard = parseFeed((await page(founderFeed)).body).items;
+    expect(heard.map((item) => [item.title, item['itunes:episode']])).toEqual([
+      ['The founders’ call', '4'],
+      ['Gardens on the roof', '3'],
+      ['The members’ hour', '2'],
+      ['Rent strikes, remembered', '1'],
+    ]);
+    const token = founderFeed.slice('/feeds/'.length, -'.xml'.length);
+    expect((await page(`${foundersFile}?feed=${token}`)).statusCode).toBe(200);
+
+    // A supporter (the first tier) hears the members’ hour, not the founders’ call.
+    const supporterFeed = await feedAddress(member);
+    const theirs = await page(supporterFeed);
+    expect(parseFeed(theirs.body).items.map((item) => item.title)).toEqual([
+      'Gardens on the roof',
+      'The members’ hour',
+      'Rent strikes, remembered',
+    ]);
+    expect(theirs.body).not.toContain(foundersFile.slice('/uploads/'.length));
+    const supporterToken = supporterFeed.slice('/feeds/'.length, -'.xml'.length);
+    expect((await page(`${foundersFile}?feed=${supporterToken}`)).statusCode).toBe(403);
+    expect((await page(FEED)).body).not.toContain('The founders’ call');
+  });
+
   it('answers 404 from an address once its member made a new one', async () => {
     const old = await feedAddress(member);
     expect((await page(old)).statusCode).toBe(200);
@@ -407,6 +453,7 @@ describe('a section that is a podcast', () => {
     const { items } = parseFeed(feed.body);
     // The section's articles as any section's feed lists them, the members' hour's summary too.
     expect(items.map((item) => item.title)).toEqual([
+      'The founders’ call',
       'Gardens on the roof',
       'A written note',
       'The members’ hour',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import accountRoutes from './account/index.js';
 import accountPaymentRoutes from './account/payments.js';
+import membershipMoveRoutes from './account/membership-moves.js';
 import podcastFeedAccountRoutes from './account/podcast-feeds.js';
 import authRoutes from './auth/index.js';
 import passkeyRoutes from './auth/passkeys.js';
@@ -18,6 +19,7 @@ const accounts: FastifyPluginAsync = async (app) => {
   await app.register(passkeyRoutes, site);
   await app.register(accountRoutes, site);
   await app.register(accountPaymentRoutes);
+  await app.register(membershipMoveRoutes, { graceDays: config.membership.graceDays });
   await app.register(podcastFeedAccountRoutes, { siteUrl: config.siteUrl });
 };
 

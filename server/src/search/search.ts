@@ -1,10 +1,12 @@
 import type pg from 'pg';
+import { kindSection, postPath, type PostKind } from '../../../contract/posts.js';
 import {
-  kindSection,
-  postPath,
-  type PostKind,
+  isRestricted,
+  unlockLabel,
   type PostVisibility,
-} from '../../../contract/posts.js';
+  type ReadingRule,
+  type TierName,
+} from '../../../contract/reading.js';
 import {
   specialSectionSlugs,
   type SiteSection,
@@ -14,6 +16,7 @@ import type { ExcerptPart, SearchResult } from '../../../contract/search.js';
 import { queryWords } from '../../../contract/search.js';
 import { isoDay } from '../content/post-row.js';
 import { withTransaction } from '../db/transaction.js';
+import { readTiers, tierNames } from '../memberships/tier-catalog.js';
 
 // PostgreSQL full-text search over the published posts (migration 20261128000000_search): English
 // stemming, ranking by where a word is found (title, then summary, then body), the last word
@@ -76,13 +79,17 @@ interface ResultRow {
   title: string;
   category: string | null;
   visibility: PostVisibility;
+  /** With visibility `tiers`: its tiers' slugs. */
+  tiers: string[];
   publishedAt: Date | null;
   excerpt: string;
 }
 
 /**
- * The live posts that match `query`, best first: a list the caller may show anyone (a
- * members-only post's excerpt is drawn from its summary, never from its body).
+ * The live posts that match `query`, best first: a list the caller may show anyone. A restricted
+ * post (contract/reading.ts) is found by the words anyone may read of it (its title, summary and
+ * opening: the `searchVector` column's rule), its excerpt drawn from its summary, never from its
+ * body, and it says who reads the rest.
  */
 export async function searchPosts(
   pool: pg.Pool,
@@ -96,10 +103,14 @@ export async function searchPosts(
     const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
     // An article is at its section's slug, a campaign, boycott or resource list at its kind's
     // section (contract/sections.ts), by the name the owners gave it.
-    const sections = await tx.query<Pick<SiteSection, 'name' | 'slug' | 'lists'>>(
-      `SELECT "name", "slug", "lists" FROM "sections" ORDER BY "position", "id"`,
-    );
+    const [sections, tiers] = await Promise.all([
+      tx.query<Pick<SiteSection, 'name' | 'slug' | 'lists'>>(
+        `SELECT "name", "slug", "lists" FROM "sections" ORDER BY "position", "id"`,
+      ),
+      readTiers(tx),
+    ]);
     const places: SectionPlaces = {
+      tiers: tierNames(tiers),
       slugs: new Map(
         sections.rows.filter((row) => row.lists === 'articles').map((row) => [row.name, row.slug]),
       ),
@@ -171,6 +182,8 @@ export async function searchStatement(
       )
       SELECT p."id", p."kind", p."slug", p."title", p."fields"->>'category' AS category,
           p."visibility", p."publishedAt",
+          ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY(p."tierIds")
+            ORDER BY t."position", t."id") AS tiers,
           ts_headline('english', ${excerptSource('p', 'w.at')}, q.query, $4) AS excerpt
         FROM found f JOIN "posts" p ON p."id" = f."id", q,
           -- Where in the body one of the query's words first starts (a probe: a word's first
@@ -320,8 +333,12 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
-/** Where the sections are: articles' by name, each special kind's, and each kind's name. */
+/**
+ * Where the sections are: articles' by name, each special kind's, and each kind's name; and the
+ * visible tiers, which say what unlocks a restricted post.
+ */
 interface SectionPlaces {
+  tiers: readonly TierName[];
   slugs: ReadonlyMap<string, string>;
   special: ReadonlyMap<SpecialList, string>;
   /** The name of the section of each special kind. */
@@ -345,9 +362,15 @@ function resultOf(row: ResultRow, places: SectionPlaces): SearchResult {
     path: LISTED_KINDS.has(row.kind) ? `${where}#${row.slug}` : where,
     section: sectionName ?? SECTION_LABELS[row.kind] ?? row.category ?? '',
     publishedAt: dated && row.publishedAt ? isoDay(row.publishedAt) : null,
-    ...(row.visibility === 'members' && { membersOnly: true as const }),
+    ...restrictionOf({ visibility: row.visibility, tiers: row.tiers }, places.tiers),
     excerpt: excerptParts(row.excerpt),
   };
+}
+
+/** What a restricted result says of who reads it; nothing for a public one. */
+function restrictionOf(rule: ReadingRule, tiers: readonly TierName[]): Partial<SearchResult> {
+  if (!isRestricted(rule)) return {};
+  return { membersOnly: true, rule, unlock: unlockLabel(rule, tiers) };
 }
 
 const LISTED_KINDS: ReadonlySet<PostKind> = new Set(['campaign', 'boycott', 'resources']);

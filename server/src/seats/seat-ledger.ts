@@ -2,11 +2,12 @@ import type { Tx } from '../db/transaction.js';
 import { lockUserId, onConflictNewerState, recomputeMembership } from '../memberships/ledger.js';
 import type { SeatFundingFact } from '../memberships/payment-facts.js';
 import { SEAT_DAYS } from '../../../contract/seat-rules.js';
+import { paidTier } from '../gifts/gift-ledger.js';
 
 /**
  * Seats' money (docs/decisions/0024-gifts-and-solidarity-seats.md): a supporter's payment for
- * seats as Stripe tells of it, and a grant from the pool, a year on the reader's ledger
- * (memberships/ledger.ts places it among the reader's other periods).
+ * seats of a tier as Stripe tells of it, and a grant from the pool, a year of that tier on the
+ * reader's ledger (memberships/ledger.ts places it among the reader's other periods).
  */
 
 /**
@@ -21,8 +22,8 @@ export async function recordSeatFunding(tx: Tx, fact: SeatFundingFact): Promise<
   const { rowCount } = await tx.query(
     `INSERT INTO seat_fundings (id, "paymentIntentId", "supporterUserId", "supporterEmail", seats,
                                 "amountCents", currency, "paidAt", state, "stateReason",
-                                "stateReadAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+                                "stateReadAt", "tierId", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${paidTier('$12')}, now())
      ${onConflictNewerState('seat_fundings')}`,
     [
       fact.fundingId,
@@ -36,6 +37,7 @@ export async function recordSeatFunding(tx: Tx, fact: SeatFundingFact): Promise<
       fact.outcome.state,
       fact.outcome.reason,
       fact.readAt,
+      fact.tierId,
     ],
   );
   return Boolean(rowCount);
@@ -43,7 +45,7 @@ export async function recordSeatFunding(tx: Tx, fact: SeatFundingFact): Promise<
 
 /**
  * Grants an open seat request from the pool: the oldest funding with a seat left (the fundings
- * locked, so two grants never take a last seat twice) gives the reader a year of their own (source
+ * locked, so two grants never take a last seat twice) gives the reader a year of its tier (source
  * `sponsored`), placed from now after the time they hold. Null when the request is not open or
  * the pool is empty.
  */
@@ -61,8 +63,8 @@ export async function grantSeat(
   // Every funding whose payment stands, locked first (grants are rare: they take turns), then
   // counted in a statement of its own, which sees the grants committed while it waited.
   await tx.query(`SELECT id FROM seat_fundings WHERE state = 'active' ORDER BY id FOR UPDATE`);
-  const { rows: fundings } = await tx.query<{ id: string; currency: string }>(
-    `SELECT f.id, f.currency FROM seat_fundings f
+  const { rows: fundings } = await tx.query<{ id: string; currency: string; tierId: number }>(
+    `SELECT f.id, f.currency, f."tierId" FROM seat_fundings f
      WHERE f.state = 'active'
        AND f.seats > (SELECT count(*) FROM seat_requests r
                       WHERE r."fundingId" = f.id AND r.state = 'granted')
@@ -73,8 +75,9 @@ export async function grantSeat(
   await lockUserId(tx, request.userId);
   await tx.query(
     `INSERT INTO entitlements (id, "userId", source, "amountCents", currency, "paidAt",
-                               "periodStart", days, state, "stateReadAt", "grantedBy", "updatedAt")
-     VALUES ($1, $2, 'sponsored', 0, $3, $4, $4, $5, 'active', $4, $6, now())`,
+                               "periodStart", days, state, "stateReadAt", "grantedBy", "tierId",
+                               "updatedAt")
+     VALUES ($1, $2, 'sponsored', 0, $3, $4, $4, $5, 'active', $4, $6, $7, now())`,
     [
       `seat_${input.requestId}`,
       request.userId,
@@ -82,6 +85,7 @@ export async function grantSeat(
       input.now,
       SEAT_DAYS,
       input.grantedBy,
+      funding.tierId,
     ],
   );
   await tx.query(

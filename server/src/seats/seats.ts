@@ -19,6 +19,8 @@ import { grantSeat } from './seat-ledger.js';
  *
  * A funding's seats count while its payment stands (`active`); refunded, lost in a dispute, or
  * disputed for now, its seats not yet granted are out of the pool, and those granted stay given.
+ * A funding is for one tier, and each seat granted from it is a year of that tier; the pool is one,
+ * whatever the tiers.
  */
 
 export type SeatDeps = GiftMailDeps & { graceDays: number };
@@ -157,9 +159,11 @@ export async function readDeskSeats(pool: pg.Pool, now = new Date()): Promise<De
        ORDER BY (r.state = 'open') DESC, r."createdAt" LIMIT 500`,
     ),
     pool.query(
-      `SELECT f.id, f."supporterEmail", f.seats, ${GRANTED_BY_FUNDING} AS granted,
-              f."amountCents", f.currency, f."paidAt", f.state::text, f."paymentIntentId"
-       FROM seat_fundings f ORDER BY f."paidAt" DESC LIMIT 500`,
+      `SELECT f.id, f."supporterEmail", f.seats, t.slug AS tier, t.name AS "tierName",
+              ${GRANTED_BY_FUNDING} AS granted, f."amountCents", f.currency, f."paidAt",
+              f.state::text, f."paymentIntentId"
+       FROM seat_fundings f JOIN tiers t ON t.id = f."tierId"
+       ORDER BY f."paidAt" DESC LIMIT 500`,
     ),
   ]);
   const row = counts.rows[0];

@@ -16,7 +16,8 @@ import type { SiteIndex } from '../../../contract/site-index.js';
 import type { SiteSettings } from '../../../contract/site-settings.js';
 import type { SiteContent } from '../content/site-content.js';
 import type { PageCommentsData } from './page-comments.js';
-import { differsForMembers, siteDataFor, type Reader } from '../content/site-data.js';
+import { readerKey, VISITOR, type Reader } from '../../../contract/reading.js';
+import { screenReader, siteDataFor } from '../content/site-data.js';
 import {
   composePage,
   describePage,
@@ -46,8 +47,11 @@ export interface Page {
   status: number;
   anonymous: PageCopy;
   signedIn: PageCopy;
-  /** A member's own copy (a members-only article whole): never kept by a shared cache. */
-  forMember?: boolean;
+  /**
+   * Drawn for a reader who reads more of it than a visitor (a restricted post whole): never kept
+   * by a shared cache.
+   */
+  forReader?: boolean;
 }
 
 export interface SitePagesOptions {
@@ -153,7 +157,7 @@ export class SitePages {
   }
 
   /** What the screen at `path` draws for this reader (GET /api/site-data). */
-  siteData(path: string, reader: Reader = 'public'): SiteData {
+  siteData(path: string, reader: Reader = VISITOR): SiteData {
     return siteDataFor(this.generation.content, path, reader);
   }
 
@@ -164,24 +168,26 @@ export class SitePages {
 
   /**
    * The page at `path` as this reader gets it, drawn now or earlier from the same content and the
-   * same comments: a member's own copy only where members see more (a members-only article).
+   * same comments: kept once per kind of reader (`readerKey`), and a reader's own only where they
+   * read more than a visitor (a restricted post they may read whole: site-data.ts screenReader).
    */
   page(
     path: string,
-    reader: Reader = 'public',
+    reader: Reader = VISITOR,
     comments: PageCommentsData | null = null,
   ): Promise<Page> {
     const generation = this.generation;
     const { content } = generation;
+    const drawnFor = screenReader(content, path, reader);
     const draw: { key: string; path: string; reader: Reader; status?: number; data?: SiteData } =
       generation.known.has(path)
-        ? reader === 'member' && differsForMembers(content, path)
-          ? { key: `member ${path}`, path, reader }
-          : { key: path, path, reader: 'public' }
+        ? isVisitor(drawnFor)
+          ? { key: path, path, reader: VISITOR }
+          : { key: `${readerKey(drawnFor)} ${path}`, path, reader: drawnFor }
         : content.gone.has(path)
           ? // A post taken down: the not-found page saying so, answered 410 Gone.
-            { key: GONE, path: NOT_FOUND, reader: 'public', status: 410, data: { removed: true } }
-          : { key: NOT_FOUND, path: NOT_FOUND, reader: 'public' };
+            { key: GONE, path: NOT_FOUND, reader: VISITOR, status: 410, data: { removed: true } }
+          : { key: NOT_FOUND, path: NOT_FOUND, reader: VISITOR };
     // Only the page at the path itself shows its posts' comments (not the not-found pages).
     const shown = draw.path === path && comments ? comments : null;
     const drawn = generation.drawn.get(draw.key);
@@ -222,7 +228,7 @@ export class SitePages {
       url: this.options.siteUrl,
       name: content.settings.title,
     });
-    return reader === 'member' ? filled.replace(/<html\b/, '<html data-signed-in') : filled;
+    return isVisitor(reader) ? filled : filled.replace(/<html\b/, '<html data-signed-in');
   }
 
   /**
@@ -234,7 +240,7 @@ export class SitePages {
     return this.draw(
       generation,
       path,
-      'public',
+      VISITOR,
       status,
       { ...siteDataFor(generation.content, path), ...data },
       `${path}${search}`,
@@ -267,7 +273,7 @@ export class SitePages {
     );
     return {
       ...finishPage(this.options, settings, status ?? head.status, page),
-      forMember: reader === 'member',
+      forReader: !isVisitor(reader),
     };
   }
 
@@ -307,6 +313,9 @@ export class SitePages {
     };
   }
 }
+
+/** Whether a page for this reader is the one every reader shares. */
+const isVisitor = (reader: Reader) => readerKey(reader) === readerKey(VISITOR);
 
 /** Any address no page has: the not-found page, drawn once per generation. */
 const NOT_FOUND = '/this-page-does-not-exist';

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.js';
 import { EARLY_ACCESS_OFFER, UUID_PATTERN } from '../../../contract/constants.js';
 import { GIFT_OFFER } from '../../../contract/gift-rules.js';
 import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules.js';
+import { FIRST_TIER_ID } from '../memberships/derive-membership.js';
 
 /**
  * What makes a Stripe object one of Cohort's own sales (docs/decisions/0008-membership-ledger.md):
@@ -14,10 +15,18 @@ import { MAX_SEATS_PER_PAYMENT, SEATS_OFFER } from '../../../contract/seat-rules
  */
 
 /**
- * Lookup keys of the Prices Cohort creates: `cohort_membership_<plan>_<cents>_<currency>`, one
- * per plan and price (a price changed in the desk makes a new one; members keep the old).
+ * Lookup keys of the Prices Cohort creates: `cohort_membership_<plan>_<cents>_<currency>` for the
+ * first tier (as before tiers), `cohort_membership_t<tier id>_<plan>_<cents>_<currency>` for
+ * another; one per tier, plan and price (a price changed in the desk makes a new one; members keep
+ * the old).
  */
 export const MEMBERSHIP_LOOKUP_KEY_PREFIX = 'cohort_membership_';
+
+/**
+ * The metadata key naming the tier (by id) on every Price Cohort makes
+ * (docs/decisions/0030-tiers-and-readers.md): what the ledger reads an invoice's tier from.
+ */
+export const PRICE_TIER_KEY = 'cohort_tier_id';
 
 /** The membership's price as the environment sets it (its first start's), and its Stripe Price. */
 export interface MembershipPrice {
@@ -36,8 +45,13 @@ export const membershipPriceOf = (
   priceId: config.stripe?.priceId,
 });
 
-export const planLookupKey = (plan: 'monthly' | 'yearly', cents: number, currency: string) =>
-  `${MEMBERSHIP_LOOKUP_KEY_PREFIX}${plan}_${cents}_${currency}`;
+export const planLookupKey = (
+  plan: 'monthly' | 'yearly',
+  cents: number,
+  currency: string,
+  tierId = FIRST_TIER_ID,
+) =>
+  `${MEMBERSHIP_LOOKUP_KEY_PREFIX}${tierId === FIRST_TIER_ID ? '' : `t${tierId}_`}${plan}_${cents}_${currency}`;
 
 /** The yearly Price's lookup key at the environment's price (the first start's). */
 export const membershipLookupKey = (price: MembershipPrice) =>
@@ -51,21 +65,56 @@ export function isCohortPrice(price: Stripe.Price, membershipPrice: MembershipPr
   );
 }
 
+/** A tier id as metadata writes it, if the value is one. */
+function tierIdIn(value: string | null | undefined): number | null {
+  const tierId = Number(value);
+  return value && Number.isInteger(tierId) && tierId > 0 ? tierId : null;
+}
+
+/**
+ * The tier a PaymentIntent Cohort makes is for (a year paid once, a gift, seats), in its metadata
+ * `tierId` (none: the first tier, as for every one paid before tiers).
+ */
+function tierMetadata(tierId: number | null): Record<string, string> {
+  return tierId === null ? {} : { tierId: String(tierId) };
+}
+
+const tierIdOf = (metadata: Stripe.Metadata): number | null => tierIdIn(metadata.tierId);
+
+/**
+ * The tier a Cohort Price sells (by id): its metadata's `cohort_tier_id`, else the id its lookup
+ * key carries, else the first tier (the operator's own Price, and the Prices made before tiers).
+ * Null for a Price that is not Cohort's.
+ */
+export function priceTierId(price: Stripe.Price, membershipPrice: MembershipPrice): number | null {
+  if (!isCohortPrice(price, membershipPrice)) return null;
+  const inMetadata = tierIdIn(price.metadata?.[PRICE_TIER_KEY]);
+  if (inMetadata) return inMetadata;
+  const keyed = /^t(\d+)_/.exec(price.lookup_key?.slice(MEMBERSHIP_LOOKUP_KEY_PREFIX.length) ?? '');
+  return tierIdIn(keyed?.[1]) ?? FIRST_TIER_ID;
+}
+
 /**
  * The metadata the server puts on an early-access PaymentIntent: who pays, and the price and
- * currency it set, so a replay after a database restore can still check what was paid.
+ * currency it set, so a replay after a database restore can still check what was paid; and the
+ * tier whose year it is, for any but the first.
  */
 export function earlyAccessMetadata(
   userId: string,
   price: Pick<MembershipPrice, 'priceCents' | 'currency'>,
+  tierId: number | null = null,
 ): Record<string, string> {
   return {
     userId,
     offer: EARLY_ACCESS_OFFER,
     priceCents: String(price.priceCents),
     currency: price.currency,
+    ...tierMetadata(tierId === FIRST_TIER_ID ? null : tierId),
   };
 }
+
+/** The tier a year paid once is of (its metadata `tierId`); null: the first. */
+export const earlyAccessTierId = (intent: Stripe.PaymentIntent) => tierIdOf(intent.metadata ?? {});
 
 /**
  * Is this a paid early-access PaymentIntent at the price the server set? PaymentIntents from
@@ -97,6 +146,8 @@ export interface GiftDetails {
   recipientEmail: string;
   message: string | null;
   sendAt: Date | null;
+  /** The tier whose year it gives (by id: a tier's slug may change); null: the first. */
+  tierId: number | null;
 }
 
 /**
@@ -115,6 +166,7 @@ export function giftMetadata(
     ...(gift.fromName && { fromName: gift.fromName }),
     ...(gift.message && { message: gift.message }),
     ...(gift.sendAt && { sendAt: gift.sendAt.toISOString() }),
+    ...tierMetadata(gift.tierId),
   };
 }
 
@@ -168,6 +220,7 @@ export function giftDetails(intent: Stripe.PaymentIntent): GiftDetails | null {
     fromName: metadata.fromName || null,
     message: metadata.message || null,
     sendAt: sendAt && !Number.isNaN(sendAt.getTime()) ? sendAt : null,
+    tierId: tierIdOf(metadata),
   };
 }
 
@@ -177,6 +230,8 @@ export interface SeatFundingDetails {
   supporterUserId: string;
   supporterEmail: string | null;
   seats: number;
+  /** The tier each seat is a year of (by id); null: the first. */
+  tierId: number | null;
 }
 
 /** The metadata of a supporter's PaymentIntent: the seats, and the total the server set. */
@@ -189,6 +244,7 @@ export function seatsMetadata(
     fundingId: funding.fundingId,
     seats: String(funding.seats),
     ...(funding.supporterEmail && { supporterEmail: funding.supporterEmail }),
+    ...tierMetadata(funding.tierId),
   };
 }
 
@@ -211,5 +267,11 @@ export function seatFundingDetails(intent: Stripe.PaymentIntent): SeatFundingDet
   ) {
     return null;
   }
-  return { fundingId, supporterUserId, seats, supporterEmail: metadata.supporterEmail || null };
+  return {
+    fundingId,
+    supporterUserId,
+    seats,
+    supporterEmail: metadata.supporterEmail || null,
+    tierId: tierIdOf(metadata),
+  };
 }

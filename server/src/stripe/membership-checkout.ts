@@ -5,10 +5,13 @@ import type { Services } from '../services.js';
 import { PLAN_SHAPES } from '../../../contract/plan-rules.js';
 import type { PlanRow } from '../memberships/plan-catalog.js';
 import type { HoldRedemption } from '../memberships/offer-redemptions.js';
+import { FIRST_TIER_ID } from '../memberships/derive-membership.js';
+import type { TierRow } from '../memberships/tier-catalog.js';
 import {
   earlyAccessMetadata,
   giftMetadata,
   planLookupKey,
+  PRICE_TIER_KEY,
   seatsMetadata,
   type GiftDetails,
   type SeatFundingDetails,
@@ -52,6 +55,12 @@ async function withRequestKey<T>(parts: unknown[], call: (key: string) => Promis
   }
 }
 
+/** The tier a plan is sold for: its id names it to Stripe, its name to the member. */
+export type SellingTier = Pick<TierRow, 'id' | 'name'>;
+
+/** The first tier, as the calls made before tiers sell it. */
+const FIRST_TIER: SellingTier = { id: FIRST_TIER_ID, name: '' };
+
 /** The digest of a checkout's parameters: what a held redemption is for. */
 const digestOf = (params: unknown) =>
   createHash('sha256').update(JSON.stringify(params)).digest('hex');
@@ -67,6 +76,8 @@ export async function createEarlyAccessPayment(
     userId: string;
     siteName: string;
     plan: PlanRow;
+    /** The tier whose year it is (the first when left out). */
+    tier?: SellingTier;
     /** An offer redeemed: the price with its discount, set here, and the redemption's hold. */
     offer?: { id: string; amountCents: number; hold: HoldRedemption };
   },
@@ -75,13 +86,17 @@ export async function createEarlyAccessPayment(
     priceCents: input.offer?.amountCents ?? input.plan.amountCents,
     currency: input.plan.currency,
   };
+  const tier = input.tier ?? FIRST_TIER;
   const params = {
     amount: price.priceCents,
     currency: price.currency,
     automatic_payment_methods: { enabled: true },
-    description: `${input.siteName} early access: one year of membership`,
+    description:
+      tier.id === FIRST_TIER_ID
+        ? `${input.siteName} early access: one year of membership`
+        : `${input.siteName} early access: one year of ${tier.name} membership`,
     metadata: {
-      ...earlyAccessMetadata(input.userId, price),
+      ...earlyAccessMetadata(input.userId, price, tier.id),
       ...(input.offer && {
         discountOffer: input.offer.id,
         fullPriceCents: String(input.plan.amountCents),
@@ -217,18 +232,20 @@ export type SubscriptionPlan = PlanRow & { id: 'monthly' | 'yearly' };
 const priceIds = new WeakMap<Stripe, Map<string, Promise<string>>>();
 
 /**
- * A subscription plan's Stripe Price at its price now: the operator's own (STRIPE_PRICE_ID, while
- * the yearly price is unchanged), else the one Cohort made, found again by its lookup key (made
- * once per plan and price, never one per Checkout Session).
+ * A tier's subscription plan's Stripe Price at its price now: the operator's own (STRIPE_PRICE_ID,
+ * the first tier's yearly plan while its price is unchanged), else the one Cohort made, found again
+ * by its lookup key (made once per tier, plan and price, never one per Checkout Session), with the
+ * tier in its metadata.
  */
 export async function planPriceId(
   payments: PaymentsSetup,
   plan: SubscriptionPlan,
   siteName: string,
+  tier: SellingTier = FIRST_TIER,
 ): Promise<string> {
   const { stripe } = payments;
   if (plan.stripePriceId) return plan.stripePriceId;
-  const key = planLookupKey(plan.id, plan.amountCents, plan.currency);
+  const key = planLookupKey(plan.id, plan.amountCents, plan.currency, tier.id);
   const cache = priceIds.get(stripe) ?? new Map<string, Promise<string>>();
   priceIds.set(stripe, cache);
   const cached = cache.get(key);
@@ -246,7 +263,13 @@ export async function planPriceId(
           currency: plan.currency,
           recurring: { interval: PLAN_SHAPES[plan.id].interval },
           lookup_key: key,
-          product_data: { name: `${siteName} membership (${plan.id})` },
+          metadata: { [PRICE_TIER_KEY]: String(tier.id) },
+          product_data: {
+            name:
+              tier.id === FIRST_TIER_ID
+                ? `${siteName} membership (${plan.id})`
+                : `${siteName} membership: ${tier.name} (${plan.id})`,
+          },
         },
         { idempotencyKey: `cohort-price-${key}` },
       ),
@@ -272,13 +295,15 @@ export async function createMembershipCheckout(
     siteUrl: string;
     siteName: string;
     plan: SubscriptionPlan;
+    /** The tier it is a plan of (the first when left out). */
+    tier?: SellingTier;
     /** A free trial this reader may have (memberships/plan-catalog.ts `mayStartTrial`). */
     trial?: { days: number; needsCard: boolean };
     /** An offer redeemed, through its Stripe Promotion Code, and the redemption's hold. */
     offer?: { id: string; promotionCodeId: string; hold: HoldRedemption };
   },
 ): Promise<{ id: string; url: string }> {
-  const price = await planPriceId(payments, input.plan, input.siteName);
+  const price = await planPriceId(payments, input.plan, input.siteName, input.tier);
   const { trial, offer } = input;
   const params = {
     mode: 'subscription' as const,
@@ -353,13 +378,50 @@ export async function createPortalUrl(
  * invoiced at once; with `pending_if_incomplete`, nothing changes unless that payment succeeds.
  * Answers the subscription as Stripe has it after.
  */
+/** A subscription's item moved to a tier's plan's Price. */
+interface SubscriptionMove {
+  subscriptionId: string;
+  itemId: string;
+  plan: SubscriptionPlan;
+  siteName: string;
+  /** The tier of the plan (the first when left out). */
+  tier?: SellingTier;
+  /**
+   * What the caller knows of the subscription's state (when it was last read): a request made
+   * again in the same state within a minute is the same call to Stripe, one after a change is not.
+   */
+  version?: string;
+}
+
 export async function switchSubscriptionPlan(
   payments: PaymentsSetup,
-  input: { subscriptionId: string; itemId: string; plan: SubscriptionPlan; siteName: string },
+  input: SubscriptionMove,
 ): Promise<Stripe.Subscription> {
-  const price = await planPriceId(payments, input.plan, input.siteName);
-  return withRequestKey(['switch', input.subscriptionId, price], (key) =>
-    callStripe(payments.stripe, 'switch the subscription’s plan', (stripe) =>
+  return chargeSubscriptionMove(payments, input, 'switch', 'switch the subscription’s plan');
+}
+
+/**
+ * Moves a live subscription to a dearer tier's Price for the same interval, as Stripe does a
+ * change of price within a period with `always_invoice`: the period stays, the unused time at the
+ * old Price is credited and the time left at the new one charged, on an invoice of prorations
+ * paid at once; with `pending_if_incomplete`, nothing changes unless that payment succeeds.
+ */
+export async function moveSubscriptionUp(
+  payments: PaymentsSetup,
+  input: SubscriptionMove,
+): Promise<Stripe.Subscription> {
+  return chargeSubscriptionMove(payments, input, 'tier-up', 'move the subscription to a tier');
+}
+
+async function chargeSubscriptionMove(
+  payments: PaymentsSetup,
+  input: SubscriptionMove,
+  kind: string,
+  what: string,
+): Promise<Stripe.Subscription> {
+  const price = await planPriceId(payments, input.plan, input.siteName, input.tier);
+  return withRequestKey([kind, input.subscriptionId, price, input.version], (key) =>
+    callStripe(payments.stripe, what, (stripe) =>
       stripe.subscriptions.update(
         input.subscriptionId,
         {
@@ -368,7 +430,7 @@ export async function switchSubscriptionPlan(
           // Stripe takes only the items and the billing parameters with this behaviour.
           payment_behavior: 'pending_if_incomplete',
         },
-        { idempotencyKey: `switch-${key}` },
+        { idempotencyKey: `${kind}-${key}` },
       ),
     ),
   );
@@ -377,18 +439,39 @@ export async function switchSubscriptionPlan(
 /**
  * Moves a subscription to its plan's Price now, to be charged from its next renewal: Stripe's
  * price change with proration off (nothing is charged or credited for the period already paid).
+ * A new price of the same tier (the desk's), or a cheaper tier (a move down, from the period's
+ * end: the paid period's invoice keeps its Price, so its tier, and the next one is the new tier's).
  */
 export async function moveSubscriptionPrice(
   payments: PaymentsSetup,
-  input: { subscriptionId: string; itemId: string; plan: SubscriptionPlan; siteName: string },
+  input: SubscriptionMove,
 ): Promise<Stripe.Subscription> {
-  const price = await planPriceId(payments, input.plan, input.siteName);
-  return withRequestKey(['move', input.subscriptionId, price], (key) =>
+  const price = await planPriceId(payments, input.plan, input.siteName, input.tier);
+  return withRequestKey(['move', input.subscriptionId, price, input.version], (key) =>
     callStripe(payments.stripe, 'move a subscription to the new price', (stripe) =>
       stripe.subscriptions.update(
         input.subscriptionId,
         { items: [{ id: input.itemId, price }], proration_behavior: 'none' },
         { idempotencyKey: `move-${key}` },
+      ),
+    ),
+  );
+}
+
+/**
+ * A move to a cheaper tier undone before the period's end: the item back on the Price the period
+ * was paid at, with proration off (nothing charged or credited), so it renews as before.
+ */
+export async function restoreSubscriptionPrice(
+  payments: PaymentsSetup,
+  input: { subscriptionId: string; itemId: string; price: string; version?: string },
+): Promise<Stripe.Subscription> {
+  return withRequestKey(['restore', input.subscriptionId, input.price, input.version], (key) =>
+    callStripe(payments.stripe, 'keep the subscription’s tier', (stripe) =>
+      stripe.subscriptions.update(
+        input.subscriptionId,
+        { items: [{ id: input.itemId, price: input.price }], proration_behavior: 'none' },
+        { idempotencyKey: `restore-${key}` },
       ),
     ),
   );

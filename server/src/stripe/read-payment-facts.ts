@@ -13,11 +13,13 @@ import { idOf, retrieveOrNull } from './call-stripe.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import {
+  earlyAccessTierId,
   giftDetails,
   isCohortPrice,
   isPaidEarlyAccess,
   isPaidGift,
   isPaidSeats,
+  priceTierId,
   seatFundingDetails,
 } from './cohort-sales.js';
 
@@ -107,6 +109,7 @@ export async function readPaymentIntentFact(
     ...(await payment()),
     offerId: asUserId(intent.metadata?.discountOffer),
     offerRedemptionId: asUserId(intent.metadata?.offerRedemption),
+    tierId: earlyAccessTierId(intent),
   };
 }
 
@@ -115,6 +118,11 @@ export const IMPORTED_PRICE_PLANS = ['monthly', 'yearly'] as const;
 export type ImportedPricePlan = (typeof IMPORTED_PRICE_PLANS)[number];
 export const isImportedPricePlan = (plan: string): plan is ImportedPricePlan =>
   (IMPORTED_PRICE_PLANS as readonly string[]).includes(plan);
+/** What an imported Stripe Price counts as here: a plan, of a tier (by id). */
+export interface ImportedPrice {
+  plan: ImportedPricePlan;
+  tierId: number;
+}
 /** The billing interval each plan stands for, as Stripe names it. */
 export const INTERVAL_OF_PLAN: Record<ImportedPricePlan, string> = {
   monthly: 'month',
@@ -130,21 +138,23 @@ export const INTERVAL_OF_PLAN: Record<ImportedPricePlan, string> = {
  */
 export type SubscriptionReader = Pick<Services, 'stripe' | 'membershipPrice'> & {
   db?: Pick<Database, 'pool'>;
-  importedPrices?: ReadonlyMap<string, ImportedPricePlan>;
+  importedPrices?: ReadonlyMap<string, ImportedPrice>;
 };
 
-/** The plans the given Prices were mapped to by an import, by Price id. */
+/** The plans (and tiers) the given Prices were mapped to by an import, by Price id. */
 async function importedPlansOf(
   deps: SubscriptionReader,
   priceIds: readonly string[],
-): Promise<Map<string, ImportedPricePlan>> {
-  const plans = new Map<string, ImportedPricePlan>();
+): Promise<Map<string, ImportedPrice>> {
+  const plans = new Map<string, ImportedPrice>();
   if (deps.db) {
-    const { rows } = await deps.db.pool.query<{ priceId: string; plan: string }>(
-      'SELECT "priceId", plan FROM imported_prices WHERE "priceId" = ANY($1::text[])',
+    const { rows } = await deps.db.pool.query<{ priceId: string; plan: string; tierId: number }>(
+      'SELECT "priceId", plan, "tierId" FROM imported_prices WHERE "priceId" = ANY($1::text[])',
       [priceIds],
     );
-    for (const row of rows) if (isImportedPricePlan(row.plan)) plans.set(row.priceId, row.plan);
+    for (const { priceId, plan, tierId } of rows) {
+      if (isImportedPricePlan(plan)) plans.set(priceId, { plan, tierId });
+    }
   }
   for (const priceId of priceIds) {
     const plan = deps.importedPrices?.get(priceId);
@@ -155,23 +165,36 @@ async function importedPlansOf(
 
 /**
  * The subscription's item that makes it a membership, with its billing interval: a Cohort Price's
- * own, or the plan an imported Price was mapped to. Null for any other product's subscription.
+ * own, or the plan an imported Price was mapped to (and its tier). Null for any other product's
+ * subscription.
  */
 async function membershipItem(
   deps: SubscriptionReader,
   subscription: Stripe.Subscription,
-): Promise<{ item: Stripe.SubscriptionItem; interval: string | null } | null> {
+): Promise<{
+  item: Stripe.SubscriptionItem;
+  interval: string | null;
+  tierId: number | null;
+} | null> {
   const items = subscription.items.data;
   const own = items.find((each) => isCohortPrice(each.price, deps.membershipPrice));
-  if (own) return { item: own, interval: own.price.recurring?.interval ?? null };
+  if (own) {
+    return {
+      item: own,
+      interval: own.price.recurring?.interval ?? null,
+      tierId: priceTierId(own.price, deps.membershipPrice),
+    };
+  }
   // Only another product's subscription (or an imported one) costs the extra look-up.
   const imported = await importedPlansOf(
     deps,
     items.map((each) => each.price.id),
   );
   for (const item of items) {
-    const plan = imported.get(item.price.id);
-    if (plan) return { item, interval: INTERVAL_OF_PLAN[plan] };
+    const mapped = imported.get(item.price.id);
+    if (mapped) {
+      return { item, interval: INTERVAL_OF_PLAN[mapped.plan], tierId: mapped.tierId };
+    }
   }
   return null;
 }
@@ -191,7 +214,7 @@ export async function readSubscriptionFact(
   if (!subscription) return null;
   const membership = await membershipItem(deps, subscription);
   if (!membership) return null;
-  const { item, interval } = membership;
+  const { item, interval, tierId } = membership;
   const customerId = idOf(subscription.customer);
   if (!customerId) return null;
   return {
@@ -209,6 +232,7 @@ export async function readSubscriptionFact(
     offerId: asUserId(subscription.metadata?.offer),
     offerRedemptionId: asUserId(subscription.metadata?.offerRedemption),
     latestInvoiceId: idOf(subscription.latest_invoice),
+    tierId,
     readAt,
   };
 }
@@ -227,13 +251,9 @@ export async function readInvoiceFact(
   if (!subscriptionId) return null;
   const subscription = await readSubscriptionFact(deps, subscriptionId);
   if (!subscription) return null;
-  // The period paid for: the new period's lines, not the credit for unused time on a price the
-  // subscription left (a proration line covers the rest of the old period).
-  const charged = invoice.lines.data.filter(
-    (line) => line.parent?.subscription_item_details?.proration !== true,
-  );
-  const lines = charged.length > 0 ? charged : invoice.lines.data;
-  if (lines.length === 0) return null;
+  const lines = recordedLines(invoice.lines.data);
+  const last = periodLine(lines);
+  if (!last) return null;
 
   const periodStart = Math.min(...lines.map((line) => line.period.start));
   const periodEnd = Math.max(...lines.map((line) => line.period.end));
@@ -262,9 +282,70 @@ export async function readInvoiceFact(
     offerId: (invoice.total_discount_amounts ?? []).some((discount) => discount.amount > 0)
       ? subscription.offerId
       : null,
+    tierId: await lineTierId(deps, last, subscription),
     outcome: await chargeOutcome(deps, charge),
     readAt,
   };
+}
+
+/**
+ * The lines of an invoice that say what period it paid for: the new period's, not the credit for
+ * unused time on a Price the subscription left (a proration covering the rest of the old period).
+ * An invoice of prorations alone (a move to a dearer tier within the period) paid for the time
+ * left at the new Price: its charged lines, not its credits.
+ */
+function recordedLines(lines: readonly Stripe.InvoiceLineItem[]): Stripe.InvoiceLineItem[] {
+  const isProration = (line: Stripe.InvoiceLineItem) =>
+    line.parent?.subscription_item_details?.proration === true;
+  const period = lines.filter((line) => !isProration(line));
+  if (period.length > 0) return period;
+  const charged = lines.filter((line) => line.amount >= 0);
+  return charged.length > 0 ? charged : [...lines];
+}
+
+/**
+ * Of an invoice's recorded lines, the one that ends last: the new period's, whose Price is the
+ * tier of the time paid for. Null for an invoice without lines.
+ */
+function periodLine(lines: readonly Stripe.InvoiceLineItem[]): Stripe.InvoiceLineItem | null {
+  return lines.reduce<Stripe.InvoiceLineItem | null>(
+    (a, b) => (a === null || b.period.end > a.period.end ? b : a),
+    null,
+  );
+}
+
+/** The id of the Price an invoice charged the period it records at (null: none to read). */
+export function periodPriceId(invoice: Stripe.Invoice): string | null {
+  const price = periodLine(recordedLines(invoice.lines.data))?.pricing?.price_details?.price;
+  if (!price) return null;
+  return typeof price === 'string' ? price : price.id;
+}
+
+/**
+ * The tier of the Price an invoice's line charges: the subscription's when it is the Price the
+ * subscription has now, else read from Stripe (a Price the subscription has left since, a move
+ * at the period's end). Null for a Price that is neither Cohort's nor mapped by an import: the
+ * subscription's tier then counts, as before tiers.
+ */
+async function lineTierId(
+  deps: SubscriptionReader,
+  line: Stripe.InvoiceLineItem,
+  subscription: SubscriptionFact,
+): Promise<number | null> {
+  const charged = line.pricing?.price_details?.price;
+  if (!charged) return null;
+  const priceId = typeof charged === 'string' ? charged : charged.id;
+  if (priceId === subscription.priceId) return subscription.tierId;
+  const price =
+    typeof charged === 'string'
+      ? await retrieveOrNull(deps.stripe, 'read a Price', (stripe) =>
+          stripe.prices.retrieve(priceId),
+        )
+      : charged;
+  if (!price) return null;
+  const own = priceTierId(price, deps.membershipPrice);
+  if (own !== null) return own;
+  return (await importedPlansOf(deps, [priceId])).get(priceId)?.tierId ?? null;
 }
 
 /**

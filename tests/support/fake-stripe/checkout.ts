@@ -1,11 +1,11 @@
 import type { StripeObject } from '../stripe-fixtures.js';
 import { newId, nowSeconds, invalid } from './basics.js';
-import { StripeSubscriptionsAndInvoices } from './subscriptions-and-invoices.js';
+import { StripePriceChanges } from './price-changes.js';
 
 // The fake Stripe's Checkout (fake-stripe.ts): a session made by the app, expired when it lapses,
 // and completed by a test as a buyer would, paid now or after a trial.
 
-export class StripeCheckout extends StripeSubscriptionsAndInvoices {
+export class StripeCheckout extends StripePriceChanges {
   /** The visitor paid on the hosted Checkout page: customer, subscription, invoice and payment. */
   completeCheckout(sessionId: string, options: { periodEnd?: number } = {}) {
     const session = this.get(sessionId);

@@ -23,6 +23,7 @@ export class StripeCustomersAndPrices extends StripeWebhooks {
     lookup_key?: string | null;
     product?: string;
     productName?: string;
+    metadata?: Record<string, string>;
   }): StripeObject {
     const product =
       fields.product ??
@@ -33,6 +34,7 @@ export class StripeCustomersAndPrices extends StripeWebhooks {
       unit_amount_decimal: String(fields.unit_amount),
       currency: fields.currency,
       lookup_key: fields.lookup_key ?? null,
+      metadata: fields.metadata ?? {},
       product,
       type: 'recurring',
       transform_quantity: null,

@@ -298,6 +298,7 @@ export class FakeStripe extends StripeCheckout {
             currency: String(body.currency),
             interval: recurring?.interval ?? 'year',
             lookup_key: (body.lookup_key as string | undefined) ?? null,
+            metadata: (body.metadata as Record<string, string> | undefined) ?? {},
             product: body.product as string | undefined,
             productName: (body.product_data as { name?: string } | undefined)?.name,
           }),

@@ -6,6 +6,18 @@ import { StripePaymentIntentsAndCharges } from './payment-intents-and-charges.js
 // failed, its price changed, canceled; each period's invoice, its discount, and how it is paid,
 // with the events Stripe emits in its order.
 
+/** A line of an invoice the fake makes: what it charges (or credits) for which time at which Price. */
+export interface InvoiceLineSpec {
+  amount: number;
+  price: StripeObject;
+  period: { start: number; end: number };
+  /** A proration: the time left of a period at a changed price (credited, or charged). */
+  proration: boolean;
+  description: string;
+  /** For a credit: the invoice and lines it credits (Stripe's `proration_details`). */
+  credited?: { invoice: string; invoice_line_items: string[] };
+}
+
 export class StripeSubscriptionsAndInvoices extends StripePaymentIntentsAndCharges {
   /** How many invoices each discount has taken something off (a `once` coupon takes one). */
   protected readonly discountUses = new Map<string, number>();
@@ -21,32 +33,73 @@ export class StripeSubscriptionsAndInvoices extends StripePaymentIntentsAndCharg
     const full = trial ? 0 : Number(price.unit_amount);
     const discount = trial ? null : this.discountFor(subscription, period.start);
     const discountAmount = discount ? this.discountAmount(discount, full) : 0;
-    const charged = full - discountAmount;
-    const total = charged - (credit?.amount ?? 0);
+    const lines: InvoiceLineSpec[] = [
+      {
+        amount: full - discountAmount,
+        price,
+        period,
+        proration: false,
+        description: trial
+          ? `Trial period for ${String(price.product)}`
+          : `1 × ${String(price.product)} (at ${String(price.unit_amount)} / ${intervalOf(price)})`,
+      },
+    ];
+    if (credit) {
+      // Unused time on the old price, credited (Stripe's proration line).
+      lines.unshift({
+        amount: -credit.amount,
+        price: credit.price,
+        period: credit.period,
+        proration: true,
+        description: `Unused time on ${String(credit.price.product)}`,
+      });
+    }
+    return this.invoiceOf(subscription, billingReason, period.start, lines, {
+      subtotal: full - (credit?.amount ?? 0),
+      discount: discount && { discount, amount: discountAmount },
+    });
+  }
+
+  /**
+   * An invoice of `lines` for the subscription, drawn against the customer's credit balance, and
+   * finalized (open), with the events Stripe emits for it.
+   */
+  protected invoiceOf(
+    subscription: StripeObject,
+    billingReason: string,
+    periodStart: number,
+    lines: InvoiceLineSpec[],
+    options: { subtotal: number; discount: { discount: StripeObject; amount: number } | null },
+  ): StripeObject {
+    const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    const { discount } = options;
     // The customer's credit balance (negative) pays first; what is left over stays on it.
     const customer = this.get(String(subscription.customer));
     const balance = Number(customer.balance ?? 0);
     const due = Math.max(0, total + balance);
     customer.balance = Math.min(0, total + balance);
+    const currency = this.priceOf(subscription).currency;
     const invoice = this.make('invoice', 'in', {
       customer: subscription.customer,
       subscription: undefined,
       billing_reason: billingReason,
-      currency: price.currency,
+      currency,
       amount_due: due,
       amount_paid: 0,
       amount_remaining: due,
-      subtotal: full - (credit?.amount ?? 0),
+      subtotal: options.subtotal,
       total,
-      discounts: discount ? [discount.id] : [],
-      total_discount_amounts: discount ? [{ amount: discountAmount, discount: discount.id }] : [],
+      discounts: discount ? [discount.discount.id] : [],
+      total_discount_amounts: discount
+        ? [{ amount: discount.amount, discount: discount.discount.id }]
+        : [],
       starting_balance: balance,
       ending_balance: customer.balance,
       status: 'draft',
       attempted: false,
       attempt_count: 0,
-      period_start: period.start,
-      period_end: period.start,
+      period_start: periodStart,
+      period_end: periodStart,
       status_transitions: {
         finalized_at: null,
         marked_uncollectible_at: null,
@@ -62,60 +115,34 @@ export class StripeSubscriptionsAndInvoices extends StripePaymentIntentsAndCharg
         },
       },
     });
-    const line = {
-      ...(fixture('invoice').lines as { data: Record<string, unknown>[] }).data[0],
+    const template = (fixture('invoice').lines as { data: Record<string, unknown>[] }).data[0];
+    const data = lines.map((line) => ({
+      ...template,
       id: newId('il'),
       invoice: invoice.id,
-      amount: charged,
-      currency: price.currency,
-      description: trial
-        ? `Trial period for ${String(price.product)}`
-        : `1 × ${String(price.product)} (at ${String(price.unit_amount)} / ${intervalOf(price)})`,
-      period,
-      subtotal: charged,
+      amount: line.amount,
+      currency: line.price.currency,
+      description: line.description,
+      period: line.period,
+      subtotal: line.amount,
       parent: {
         type: 'subscription_item_details',
         invoice_item_details: null,
         subscription_item_details: {
           invoice_item: null,
-          proration: false,
-          proration_details: { credited_items: null },
+          proration: line.proration,
+          proration_details: { credited_items: line.credited ?? null },
           subscription: subscription.id,
           subscription_item: this.itemsOf(subscription)[0]?.id,
         },
       },
       pricing: {
         type: 'price_details',
-        price_details: { price: price.id, product: price.product },
-        unit_amount_decimal: String(price.unit_amount),
+        price_details: { price: line.price.id, product: line.price.product },
+        unit_amount_decimal: String(line.price.unit_amount),
       },
-    };
-    const lines: Record<string, unknown>[] = [line];
-    if (credit) {
-      // Unused time on the old price, credited (Stripe's proration line).
-      lines.unshift({
-        ...line,
-        id: newId('il'),
-        amount: -credit.amount,
-        currency: credit.price.currency,
-        description: `Unused time on ${String(credit.price.product)}`,
-        period: credit.period,
-        subtotal: -credit.amount,
-        parent: {
-          ...line.parent,
-          subscription_item_details: {
-            ...line.parent.subscription_item_details,
-            proration: true,
-          },
-        },
-        pricing: {
-          type: 'price_details',
-          price_details: { price: credit.price.id, product: credit.price.product },
-          unit_amount_decimal: String(credit.price.unit_amount),
-        },
-      });
-    }
-    invoice.lines = list(lines, `/v1/invoices/${invoice.id}/lines`);
+    }));
+    invoice.lines = list(data, `/v1/invoices/${invoice.id}/lines`);
     this.emit('invoice.created', invoice);
     Object.assign(invoice, {
       status: 'open',
@@ -338,74 +365,6 @@ export class StripeSubscriptionsAndInvoices extends StripePaymentIntentsAndCharg
     this.collectInvoice(invoice);
     this.update('customer.subscription.updated', subscription, { status: 'active' });
     return { subscription, invoice };
-  }
-
-  /**
-   * A subscription moved to another Price (`POST /v1/subscriptions/:id` with `items`), as Stripe
-   * documents it for a change of billing interval: the period starts again now, the unused time
-   * of the old one is credited (prorated by the second), and the new period is invoiced and
-   * charged at once; a credit larger than the charge goes to the customer's balance, which pays
-   * the next invoices. Only that case (and `none`: no credit) is played here.
-   */
-  protected changePrice(
-    subscription: StripeObject,
-    item: { id?: string; price?: string },
-    prorationBehavior: string,
-  ) {
-    if (subscription.status !== 'active' && subscription.status !== 'trialing') {
-      throw invalid(`This subscription is ${String(subscription.status)}: it cannot change price.`);
-    }
-    const [current] = this.itemsOf(subscription);
-    if (!current || (item.id && item.id !== current.id)) {
-      throw invalid(`No such subscription item: '${String(item.id)}'`, 'resource_missing');
-    }
-    const oldPrice = current.price as StripeObject;
-    const newPrice = this.get(String(item.price));
-    if (intervalOf(oldPrice) === intervalOf(newPrice)) {
-      // The same interval: the period stays; with proration off nothing is invoiced now, and the
-      // next renewal charges the new price (Stripe's price migration).
-      if (prorationBehavior !== 'none') {
-        throw new Error(
-          'The fake Stripe changes a price within an interval only without proration',
-        );
-      }
-      const previousItems = structuredClone(subscription.items);
-      current.price = structuredClone(newPrice);
-      this.emit('customer.subscription.updated', subscription, { items: previousItems });
-      return subscription;
-    }
-    const now = nowSeconds();
-    const oldPeriod = {
-      start: Number(current.current_period_start),
-      end: Number(current.current_period_end),
-    };
-    const unused = Math.max(0, oldPeriod.end - now) / (oldPeriod.end - oldPeriod.start);
-    const creditAmount =
-      prorationBehavior === 'none' ? 0 : Math.round(Number(oldPrice.unit_amount) * unused);
-    const previousItems = structuredClone(subscription.items);
-    const period = { start: now, end: periodEnd(now, intervalOf(newPrice)) };
-    Object.assign(current, {
-      price: structuredClone(newPrice),
-      current_period_start: period.start,
-      current_period_end: period.end,
-    });
-    subscription.billing_cycle_anchor = now;
-    const invoice = this.newInvoice(
-      subscription,
-      'subscription_update',
-      period,
-      creditAmount > 0
-        ? { amount: creditAmount, period: { start: now, end: oldPeriod.end }, price: oldPrice }
-        : undefined,
-    );
-    const previousInvoice = subscription.latest_invoice;
-    subscription.latest_invoice = invoice.id;
-    this.emit('customer.subscription.updated', subscription, {
-      items: previousItems,
-      latest_invoice: previousInvoice,
-    });
-    this.collectInvoice(invoice);
-    return subscription;
   }
 
   /** Someone subscribed the customer to another product on the same Stripe account. */

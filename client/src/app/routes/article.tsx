@@ -47,7 +47,7 @@ function ArticleScreen({
 }: {
   article: ArticleSummary;
   articles: readonly ArticleSummary[];
-  /** The whole body, or a members-only article's opening (`teaser`) for a non-member. */
+  /** The whole body, or a restricted article's opening (`teaser`) for a reader it keeps out. */
   body: MarkdownTree;
   bodyKey: string;
   teaser: boolean;
@@ -81,7 +81,7 @@ function ArticleScreen({
           <p className="article__meta">
             {article.membersOnly && (
               <>
-                <span>Members only</span>
+                <span>{article.readers ?? 'Members only'}</span>
                 <span aria-hidden="true"> · </span>
               </>
             )}

@@ -10,18 +10,20 @@ import { bodyKey } from '../../../../contract/site-data';
  * section's.
  */
 export default function CollectiveRoute({ name }: { name: string }) {
-  const { boycotts = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
+  const { boycotts = [], bodies = {}, teasers = [], locks = {}, comments = {} } = useSiteData();
   return (
     <ScreenWithIntro screen="collective" title={name} eyebrow="Boycotts">
       <div className="boycott-list">
         {boycotts.map((boycott) => {
           const said = comments[boycott.id];
+          const key = bodyKey('boycott', boycott.slug);
           return (
             <BoycottCard
               key={boycott.id}
               boycott={boycott}
-              story={bodies[bodyKey('boycott', boycott.slug)]}
-              teaser={teasers.includes(bodyKey('boycott', boycott.slug))}
+              story={bodies[key]}
+              teaser={teasers.includes(key)}
+              lock={locks[key]}
               comments={said && <LazyCommentsSection postId={boycott.id} initial={said} folded />}
             />
           );

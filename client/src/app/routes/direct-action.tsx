@@ -15,7 +15,7 @@ import { useSiteData } from '../../lib/site-data';
  * one. `name`: the section's.
  */
 export default function DirectActionRoute({ name }: { name: string }) {
-  const { campaigns = [], bodies = {}, teasers = [], comments = {} } = useSiteData();
+  const { campaigns = [], bodies = {}, teasers = [], locks = {}, comments = {} } = useSiteData();
   // The intro is the publisher's: the description of the section that lists the campaigns.
   const intro =
     useSiteNavigation().sections.find((section) => section.lists === 'campaigns')?.description ??
@@ -37,7 +37,9 @@ export default function DirectActionRoute({ name }: { name: string }) {
             return (
               <div className="with-story">
                 {card}
-                {story && <PostStory body={story} teaser={teasers.includes(key)} />}
+                {story && (
+                  <PostStory body={story} teaser={teasers.includes(key)} lock={locks[key]} />
+                )}
                 {said && <LazyCommentsSection postId={campaign.id} initial={said} folded />}
               </div>
             );

@@ -199,7 +199,13 @@ function SearchResultItem({ result }: { result: SearchResult }) {
             <time dateTime={result.publishedAt}>{formatDate(result.publishedAt)}</time>
           </>
         )}
-        {result.membersOnly && <span className="members-badge">Members only</span>}
+        {result.membersOnly && (
+          <span className="members-badge">
+            {result.rule?.visibility === 'members' || !result.unlock
+              ? 'Members only'
+              : result.unlock}
+          </span>
+        )}
       </p>
       <h2 className="search-result__title">{link}</h2>
       <p className="search-result__excerpt">

@@ -24,6 +24,7 @@ import type { GiftPreview } from '../../../../contract/gifts';
 import type { MemberPodcastFeed, MemberPodcastFeeds } from '../../../../contract/podcast-feeds';
 import { PODCAST_FEEDS_API } from '../../../../contract/podcasts';
 import type { MySeats } from '../../../../contract/seats';
+import type { AccountTier, TierMoveBody, TierMoveResponse } from '../../../../contract/tier-moves';
 import { apiRequest } from '../../lib/api-client';
 
 // One function per endpoint; request bodies typed by the contract's schemas (type-only imports:
@@ -140,6 +141,17 @@ export const openBillingPortal = (): Promise<{ url: string }> =>
 /** Moves the member's subscription to the other plan (monthly ↔ yearly); answers the member. */
 export const switchPlan = (plan: SubscriptionPlanId): Promise<{ user: User }> =>
   apiRequest('/api/account/plan', { method: 'POST', body: { plan } });
+
+/** The member's tier, what it renews as, and the tiers to move to. */
+export const getAccountTier = (signal?: AbortSignal): Promise<AccountTier> =>
+  apiRequest('/api/account/tier', { signal });
+
+/** Moves the member's subscription to the tier `slug` names (now, or from the renewal). */
+export const moveTier = (tier: string): Promise<TierMoveResponse> =>
+  apiRequest('/api/account/tier', {
+    method: 'POST',
+    body: { tier } satisfies TierMoveBody,
+  });
 
 export const listPayments = (signal?: AbortSignal): Promise<{ payments: Payment[] }> =>
   apiRequest('/api/account/payments', { signal });

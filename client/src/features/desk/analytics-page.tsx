@@ -129,6 +129,25 @@ function Figures({
         )}
       </section>
 
+      {analytics.tiers && analytics.tiers.length > 1 && (
+        <section className="desk-section" aria-labelledby="tiers-title">
+          <h2 id="tiers-title">Paid conversions by tier</h2>
+          <DeskTable
+            numbers
+            caption="By the tier each payment was for"
+            columns={['Tier', 'Paid conversions', 'Revenue']}
+          >
+            {analytics.tiers.map((tier) => (
+              <tr key={tier.slug}>
+                <th scope="row">{tier.name}</th>
+                <td>{number(tier.paidConversions)}</td>
+                <td>{formatMoney(tier.revenueCents, currency)}</td>
+              </tr>
+            ))}
+          </DeskTable>
+        </section>
+      )}
+
       <section className="desk-section" aria-labelledby="sources-title">
         <h2 id="sources-title">Sources</h2>
         <p className="desk__small">

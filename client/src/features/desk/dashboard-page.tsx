@@ -152,6 +152,31 @@ function Figures({ dashboard }: { dashboard: DeskDashboard }) {
         )}
       </section>
 
+      {dashboard.tiers.length > 1 && (
+        <section className="desk-section" aria-labelledby="tiers-title">
+          <h2 id="tiers-title">By tier</h2>
+          <DeskTable
+            numbers
+            caption="Members now, and what was paid for each tier (refunds not taken off)"
+            columns={[
+              'Tier',
+              'Members now',
+              'This month',
+              `Last ${dashboard.months.length} months`,
+            ]}
+          >
+            {dashboard.tiers.map((tier) => (
+              <tr key={tier.slug}>
+                <th scope="row">{tier.name}</th>
+                <td>{tier.members}</td>
+                <td>{money(tier.monthCents)}</td>
+                <td>{money(tier.yearCents)}</td>
+              </tr>
+            ))}
+          </DeskTable>
+        </section>
+      )}
+
       <section className="desk-section" aria-labelledby="newsletter-title">
         <h2 id="newsletter-title">Newsletter</h2>
         <ul className="desk-figures" aria-label="Newsletter now">

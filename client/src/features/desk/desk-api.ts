@@ -27,12 +27,15 @@ import { ApiError, apiRequest } from '../../lib/api-client';
 export interface MemberSearch {
   q: string;
   filter: DeskMemberFilter;
+  /** A tier's slug, its members now; empty: any. */
+  tier: string;
 }
 
 const searchParams = (search: MemberSearch, after?: string | null) => {
   const params = new URLSearchParams();
   if (search.q.trim()) params.set('q', search.q.trim());
   if (search.filter !== 'all') params.set('filter', search.filter);
+  if (search.tier) params.set('tier', search.tier);
   if (after) params.set('after', after);
   const query = params.toString();
   return query ? `?${query}` : '';

@@ -79,7 +79,9 @@ function GiftRow({
       </td>
       <td className="desk-gift__nowrap">
         {formatShortDate(gift.paidAt)}
-        <span className="desk__note">{formatMoney(gift.amountCents, gift.currency)}</span>
+        <span className="desk__note">
+          {formatMoney(gift.amountCents, gift.currency)}: a year of {gift.tierName}
+        </span>
       </td>
       <td>{describeLink(gift)}</td>
       <td>

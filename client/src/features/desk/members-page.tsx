@@ -5,11 +5,16 @@ import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from
 import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
 import { DeskTable } from './desk-table';
 import { DeskPager } from './desk-pager';
+import { fetchTiers } from './tiers-api';
 import { describeError, useDeskData } from './use-desk-data';
+
+/** The filters offered (`member`, the older name of `paid`, is read from an address as it). */
+type ShownFilter = Exclude<DeskMemberFilter, 'member'>;
 
 const FILTERS = {
   all: 'Everyone',
-  member: 'Members now',
+  paid: 'Paid members (any tier)',
+  free: 'Free members',
   expired: 'Expired',
   refunded_or_disputed: 'Refunded or disputed',
   anonymous: 'Anonymous payers',
@@ -18,7 +23,7 @@ const FILTERS = {
   newsletter_pending: 'Newsletter: confirmation pending',
   newsletter_unsubscribed: 'Newsletter: unsubscribed',
   newsletter_bouncing: 'Newsletter: bouncing',
-} satisfies Record<DeskMemberFilter, string>;
+} satisfies Record<ShownFilter, string>;
 
 const isNewsletterFilter = (filter: string) => filter.startsWith('newsletter_');
 const filterOptions = (newsletter: boolean) =>
@@ -30,8 +35,11 @@ const filterOptions = (newsletter: boolean) =>
       </option>
     ));
 
-const isFilter = (value: string | null): value is DeskMemberFilter =>
+const isFilter = (value: string | null): value is ShownFilter =>
   value !== null && Object.hasOwn(FILTERS, value);
+/** The filter an address names, `member` by its name now. */
+const readFilter = (value: string | null): ShownFilter =>
+  value === 'member' ? 'paid' : isFilter(value) ? value : 'all';
 
 /**
  * /desk: the members list, newest first, 50 at a time. The search and filter live in the address
@@ -48,23 +56,29 @@ export function MembersPage() {
 // bookmarked or shared with another staff member.
 function MembersList({ params }: { params: URLSearchParams }) {
   const navigate = useNavigate();
-  const filterParam = params.get('filter');
   const search: MemberSearch = {
     q: params.get('q') ?? '',
-    filter: isFilter(filterParam) ? filterParam : 'all',
+    filter: readFilter(params.get('filter')),
+    tier: params.get('tier') ?? '',
   };
   const [draft, setDraft] = useState(search);
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors.at(-1) ?? null;
-  const [page] = useDeskData(`${search.q}|${search.filter}|${after ?? ''}`, (signal) =>
-    fetchMembers(search, after, signal),
+  const [page] = useDeskData(
+    `${search.q}|${search.filter}|${search.tier}|${after ?? ''}`,
+    (signal) => fetchMembers(search, after, signal),
   );
+  // Every tier, with how many hold it now: the tier filter's choices and the rows' tier names.
+  const [tierList] = useDeskData('tiers', fetchTiers);
+  const tiers = tierList.state === 'ready' ? tierList.data.tiers : [];
+  const tierName = (slug: string) => tiers.find((tier) => tier.slug === slug)?.name ?? slug;
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const next = new URLSearchParams();
     if (draft.q.trim()) next.set('q', draft.q.trim());
     if (draft.filter !== 'all') next.set('filter', draft.filter);
+    if (draft.tier) next.set('tier', draft.tier);
     setCursors([null]);
     const query = next.toString();
     void navigate({ search: query ? `?${query}` : '' });
@@ -99,14 +113,28 @@ function MembersList({ params }: { params: URLSearchParams }) {
           <span>Show</span>
           <select
             value={draft.filter}
-            onChange={(event) =>
-              setDraft({ ...draft, filter: event.target.value as DeskMemberFilter })
-            }
+            onChange={(event) => setDraft({ ...draft, filter: event.target.value as ShownFilter })}
           >
             {filterOptions(false)}
             <optgroup label="Newsletter">{filterOptions(true)}</optgroup>
           </select>
         </label>
+        {tiers.length > 1 && (
+          <label className="desk-field">
+            <span>Tier</span>
+            <select
+              value={draft.tier}
+              onChange={(event) => setDraft({ ...draft, tier: event.target.value })}
+            >
+              <option value="">Any tier</option>
+              {tiers.map((tier) => (
+                <option key={tier.slug} value={tier.slug}>
+                  {tier.name} ({tier.members} now)
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button className="button">Search</button>
       </form>
 
@@ -121,7 +149,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
               cards
               caption={cursors.length > 1 ? `Members, page ${cursors.length}` : 'Members'}
               captionHidden
-              columns={['Member', 'Membership', 'Joined', 'Stripe customer', 'Newsletter']}
+              columns={['Member', 'Membership', 'Tier', 'Joined', 'Stripe customer', 'Newsletter']}
             >
               {page.data.members.map((member) => (
                 <tr key={member.id}>
@@ -137,6 +165,7 @@ function MembersList({ params }: { params: URLSearchParams }) {
                     </span>{' '}
                     {describeMembership(member.membership, member.isMember)}
                   </td>
+                  <td data-label="Tier">{member.tier ? tierName(member.tier) : '—'}</td>
                   <td data-label="Joined">{formatDate(member.createdAt)}</td>
                   <td data-label="Stripe customer" className="desk__mono">
                     {member.customerIds.join(', ') || '—'}

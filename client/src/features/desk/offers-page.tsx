@@ -3,30 +3,38 @@ import type { DeskStaff } from '../../../../contract/desk-api';
 import type { DeskOffer, OfferBody } from '../../../../contract/offers';
 import { offerLabel } from '../../../../contract/offer-label';
 import { formatMoney } from '../../../../contract/plan-rules';
+import type { DeskTier } from '../../../../contract/tiers';
 import { createOffer, endOffer, fetchOffers } from './desk-api';
 import { formatShortDate } from './desk-format';
 import { DeskTable } from './desk-table';
 import { OutcomeNote, type Outcome } from './outcome';
+import { fetchTiers } from './tiers-api';
 import { describeError, useDeskData } from './use-desk-data';
 
 const PLAN_NAMES = { 'early-access': 'Year paid once', monthly: 'Monthly', yearly: 'Yearly' };
 type PlanKey = keyof typeof PLAN_NAMES;
 
 /**
- * /desk/offers: codes (and their links) that take a percent or an amount off chosen plans. Owners
- * make and end them; everyone at the desk sees each one's redemptions and what it brought.
+ * /desk/offers: codes (and their links) that take a percent or an amount off chosen plans of one
+ * tier. Owners make and end them; everyone at the desk sees each one's redemptions and what it
+ * brought.
  */
 export function OffersPage({ staff }: { staff: DeskStaff }) {
   const [offers, reload] = useDeskData('offers', (signal) => fetchOffers(signal));
+  const [tiers] = useDeskData('offer-tiers', (signal) => fetchTiers(signal));
+  const tierList = tiers.state === 'ready' ? tiers.data.tiers : [];
+  // With one tier, the tier goes without saying.
+  const several = tierList.length > 1;
   const mayChange = staff.role === 'owner';
   return (
     <section aria-labelledby="offers-title">
       <h1 id="offers-title">Offers</h1>
       <p className="desk__lede">
-        A code, and a link that fills it in, taking something off chosen plans. Subscriptions redeem
-        it through Stripe; the year paid once is priced by the site.
+        A code, and a link that fills it in, taking something off chosen plans
+        {several ? ' of one tier' : ''}. Subscriptions redeem it through Stripe; the year paid once
+        is priced by the site.
       </p>
-      {mayChange && <NewOffer onMade={reload} />}
+      {mayChange && <NewOffer tiers={tierList} onMade={reload} />}
       {offers.state === 'loading' && <p className="desk__loading">Loading…</p>}
       {offers.state === 'error' && <p role="alert">{describeError(offers.error)}</p>}
       {offers.state === 'ready' &&
@@ -39,7 +47,13 @@ export function OffersPage({ staff }: { staff: DeskStaff }) {
             actions
           >
             {offers.data.offers.map((offer) => (
-              <OfferRow key={offer.id} offer={offer} mayChange={mayChange} onEnded={reload} />
+              <OfferRow
+                key={offer.id}
+                offer={offer}
+                showTier={several}
+                mayChange={mayChange}
+                onEnded={reload}
+              />
             ))}
           </DeskTable>
         ))}
@@ -49,10 +63,13 @@ export function OffersPage({ staff }: { staff: DeskStaff }) {
 
 function OfferRow({
   offer,
+  showTier,
   mayChange,
   onEnded,
 }: {
   offer: DeskOffer;
+  /** Whether to name its tier (the site sells several). */
+  showTier: boolean;
   mayChange: boolean;
   onEnded: () => void;
 }) {
@@ -71,7 +88,10 @@ function OfferRow({
         </a>
       </th>
       <td>{offerLabel(offer)}</td>
-      <td>{offer.plans.map((plan) => PLAN_NAMES[plan as PlanKey] ?? plan).join(', ')}</td>
+      <td>
+        {offer.plans.map((plan) => PLAN_NAMES[plan as PlanKey] ?? plan).join(', ')}
+        {showTier && <span className="desk__note">of {offer.tierName}</span>}
+      </td>
       <td>
         {offer.redemptions}
         {offer.maxRedemptions !== null && ` of ${offer.maxRedemptions}`}
@@ -100,7 +120,13 @@ function OfferRow({
   );
 }
 
-function NewOffer({ onMade }: { onMade: () => void }) {
+/**
+ * The form of a new offer. With several tiers it asks which tier's plans it is for (the default
+ * tier's, the first visible, unless changed); every tier is offered, hidden ones too.
+ */
+function NewOffer({ tiers, onMade }: { tiers: readonly DeskTier[]; onMade: () => void }) {
+  const [chosenTier, setTier] = useState('');
+  const tier = chosenTier || (tiers.find((each) => each.visible) ?? tiers[0])?.slug || '';
   const [code, setCode] = useState('');
   const [kind, setKind] = useState<'percent' | 'amount'>('percent');
   const [value, setValue] = useState('20');
@@ -123,6 +149,7 @@ function NewOffer({ onMade }: { onMade: () => void }) {
       duration,
       ...(duration === 'repeating' && { durationMonths: Number(months) }),
       plans,
+      ...(tiers.length > 1 && tier && { tier }),
       ...(endsOn && { endsAt: new Date(`${endsOn}T23:59:59Z`).toISOString() }),
       ...(limit.trim() && { maxRedemptions: Number(limit) }),
     };
@@ -130,7 +157,10 @@ function NewOffer({ onMade }: { onMade: () => void }) {
     setOutcome(null);
     try {
       const { offer } = await createOffer(body);
-      setOutcome({ ok: true, text: `Made ${offer.code}: share ${offer.link}` });
+      setOutcome({
+        ok: true,
+        text: `Made ${offer.code}${tiers.length > 1 ? ` for ${offer.tierName}` : ''}: share ${offer.link}`,
+      });
       setCode('');
       onMade();
     } catch (error) {
@@ -146,6 +176,19 @@ function NewOffer({ onMade }: { onMade: () => void }) {
         New offer
       </h2>
       <div className="desk-plan__fields">
+        {tiers.length > 1 && (
+          <label className="desk-field">
+            <span>Tier</span>
+            <select value={tier} onChange={(event) => setTier(event.target.value)}>
+              {tiers.map((each) => (
+                <option key={each.slug} value={each.slug}>
+                  {each.name}
+                  {each.visible ? '' : ' (hidden)'}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="desk-field">
           <span>Code</span>
           <input

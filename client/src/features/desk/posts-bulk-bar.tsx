@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { DeskStaff, DeskTopic } from '../../../../contract/desk-api';
+import type { PostTierChoice } from '../../../../contract/post-editor-fields';
 import {
   TRASH_DAYS,
   type BulkBody,
@@ -10,6 +11,7 @@ import type { SiteSection } from '../../../../contract/sections';
 import { ConfirmBox } from './confirm-box';
 import { fetchTopics } from './desk-api';
 import { actOnPosts } from './posts-bulk-api';
+import { fetchPostTiers, READER_CHOICES, withTier } from './post-tiers';
 import { fetchSections } from './sections-api';
 import { describeError } from './use-desk-data';
 
@@ -184,10 +186,13 @@ function AskForm({
   count: number;
   busy: boolean;
   onCancel: () => void;
-  onSubmit: (fields: Record<string, string>) => void;
+  onSubmit: (fields: Record<string, string | string[]>) => void;
 }) {
   const id = useId();
   const [value, setValue] = useState(asking === 'visibility' ? 'members' : '');
+  // Who may read, for chosen tiers: the tiers ticked, of every tier.
+  const [tiers, setTiers] = useState<PostTierChoice[] | null>(null);
+  const [chosen, setChosen] = useState<string[]>([]);
   const [sections, setSections] = useState<SiteSection[] | null>(null);
   const [topics, setTopics] = useState<DeskTopic[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -201,6 +206,14 @@ function AskForm({
           setSections(articles);
           setValue((now) => now || (articles[0]?.slug ?? ''));
         },
+        (error: unknown) => {
+          if (!controller.signal.aborted) setProblem(describeError(error));
+        },
+      );
+    }
+    if (asking === 'visibility') {
+      fetchPostTiers(controller.signal).then(
+        ({ tiers: all }) => setTiers(all),
         (error: unknown) => {
           if (!controller.signal.aborted) setProblem(describeError(error));
         },
@@ -222,7 +235,15 @@ function AskForm({
       setProblem(asking === 'move' ? 'Choose a section.' : 'Name a topic.');
       return;
     }
-    const field = asking === 'move' ? 'section' : asking === 'visibility' ? 'visibility' : 'topic';
+    if (asking === 'visibility') {
+      if (value === 'tiers' && chosen.length === 0) {
+        setProblem('Tick at least one tier.');
+        return;
+      }
+      onSubmit({ action: asking, visibility: value, ...(value === 'tiers' && { tiers: chosen }) });
+      return;
+    }
+    const field = asking === 'move' ? 'section' : 'topic';
     onSubmit({ action: asking, [field]: value.trim() });
   }
 
@@ -254,8 +275,11 @@ function AskForm({
           </select>
         ) : asking === 'visibility' ? (
           <select value={value} onChange={(event) => setValue(event.target.value)} autoFocus>
-            <option value="public">Everyone</option>
-            <option value="members">Members only</option>
+            {READER_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
           </select>
         ) : (
           <>
@@ -275,6 +299,23 @@ function AskForm({
           </>
         )}
       </label>
+      {asking === 'visibility' && value === 'tiers' && tiers && (
+        <fieldset className="posts-bulk__tiers">
+          <legend>Tiers</legend>
+          {tiers.map((tier) => (
+            <label key={tier.slug}>
+              <input
+                type="checkbox"
+                checked={chosen.includes(tier.slug)}
+                onChange={(event) =>
+                  setChosen(withTier(chosen, tier.slug, event.target.checked, tiers))
+                }
+              />{' '}
+              {tier.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {problem && (
         <p role="alert" className="form-error">
           {problem}

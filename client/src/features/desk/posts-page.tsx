@@ -20,6 +20,7 @@ import { NewPostChooser } from './new-post-chooser';
 import { DeskPager } from './desk-pager';
 import { describeError, useDeskData } from './use-desk-data';
 import { BulkOutcome, PostsBulkBar } from './posts-bulk-bar';
+import { describeReaders, fetchPostTiers } from './post-tiers';
 import postsBulkCss from './posts-bulk.css?inline';
 
 const STATUS_LABELS: Record<PostListStatus, string> = {
@@ -81,6 +82,9 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
     `${search.q}|${search.kind}|${search.status}|${cursor ?? ''}`,
     (signal) => fetchPosts(search, cursor, signal),
   );
+  // The tiers' names, for the posts kept for some tiers (their slugs until the names load).
+  const [postTiers] = useDeskData('post-tiers', fetchPostTiers);
+  const tierNames = postTiers.state === 'ready' ? postTiers.data.tiers : null;
   const [pending, setPending] = useState<Pending | null>(null);
   const [working, setWorking] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
@@ -331,7 +335,15 @@ function PostsList({ staff, search }: { staff: DeskStaff; search: PostSearch }) 
                 </td>
                 <td data-label="Kind">
                   {KIND_LABELS[post.kind]}
-                  {post.visibility === 'members' ? ' · members only' : ''}
+                  {post.visibility !== 'public' && (
+                    <>
+                      {' '}
+                      <span className="desk-badge">
+                        <span className="visually-hidden">Who can read it: </span>
+                        {describeReaders(post, tierNames)}
+                      </span>
+                    </>
+                  )}
                 </td>
                 <td data-label="Status">
                   {post.deletedAt ? (

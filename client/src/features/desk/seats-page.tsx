@@ -295,7 +295,12 @@ function FundingRow({ funding }: { funding: SeatFunding }) {
         {funding.supporterEmail ?? 'No address given'}
         <span className="desk__id">{funding.paymentIntentId}</span>
       </th>
-      <td>{funding.seats}</td>
+      <td>
+        {funding.seats}
+        <span className="desk__note">
+          {funding.seats === 1 ? 'A year' : 'Years'} of {funding.tierName}
+        </span>
+      </td>
       <td className="desk-gift__nowrap">
         {funding.granted} of {funding.seats}
       </td>

@@ -36,16 +36,24 @@ export default function EarlyAccessPage() {
   );
   const returnedMessage = useReturnedPayment(config, null, waitForYear);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
+  // A tier's year (`?tier=founder`, from the Join dialog); the default tier's without one.
+  const tierSlug = useQueryParamOnce('tier');
+  const tier = config?.tiers.find((each) => each.slug === tierSlug) ?? null;
   // The year paid once is a plan an owner may take off sale (the subscriptions stay).
-  const onceOnSale = config?.plans.some((plan) => plan.id === 'early-access') === true;
+  const onceOnSale = tier
+    ? tier.prices.once !== null
+    : config?.plans.some((plan) => plan.id === 'early-access') === true;
   // The PaymentIntent carries the visitor's id: ask for it once the session exists.
   // An offer's link (/join?offer=CODE) brings its code here: the year is priced with it.
   const offer = useQueryParamOnce('offer');
   const intent = usePaymentIntent(
     paymentsOn && onceOnSale && status === 'ready' && !user?.isSubscribed && !returnedMessage,
     offer,
+    tierSlug,
   );
-  const price = config ? formatPrice(config.priceCents, config.currency) : '$12';
+  const price = config
+    ? formatPrice(tier?.prices.once ?? config.priceCents, tier?.currency ?? config.currency)
+    : '$12';
 
   return (
     <div className="early-access">
@@ -55,7 +63,12 @@ export default function EarlyAccessPage() {
           {tagline && <p className="early-access__lede">{tagline}</p>}
           <p className="for-sale" hidden={config !== null && !paymentsOn}>
             Join today:{' '}
-            <JoinButton className="link-button" offer={offer ?? undefined}>
+            <JoinButton
+              className="link-button"
+              offer={offer ?? undefined}
+              {...(tier && { tiers: [tier.slug] })}
+            >
+              {tier ? `${tier.name}: ` : ''}
               {price} for your first year
             </JoinButton>
           </p>
@@ -73,7 +86,14 @@ export default function EarlyAccessPage() {
               </p>
             ) : (
               !returnedMessage &&
-              config && <PaymentArea config={config} intent={intent} paymentsOn={paymentsOn} />
+              config && (
+                <PaymentArea
+                  config={config}
+                  intent={intent}
+                  paymentsOn={paymentsOn}
+                  onceOnSale={onceOnSale}
+                />
+              )
             )}
           </div>
           <p className="early-access__gift for-sale" hidden={config !== null && !paymentsOn}>
@@ -114,16 +134,19 @@ function PaymentArea({
   config,
   intent,
   paymentsOn,
+  onceOnSale,
 }: {
   config: SiteConfig;
   intent: ReturnType<typeof usePaymentIntent>;
   paymentsOn: boolean;
+  /** Whether the year paid once (of the tier the page is for) is on sale. */
+  onceOnSale: boolean;
 }) {
   if (!paymentsOn || !config.stripePublishableKey) {
     return <p className="payment-form__message">{PAYMENTS_OFF_MESSAGE}</p>;
   }
   if (intent.kind === 'member') return <p>You are already a member: there is nothing to pay.</p>;
-  if (!config.plans.some((plan) => plan.id === 'early-access')) {
+  if (!onceOnSale) {
     return (
       <p className="payment-form__message">
         The year paid once is not on sale now.{' '}

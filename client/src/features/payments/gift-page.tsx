@@ -11,7 +11,7 @@ import { paths } from '../../config/paths';
 import { useDocumentHead } from '../../lib/document-head';
 import { PAYMENTS_OFF_MESSAGE } from '../../lib/payment-messages';
 import { useSession } from '../../lib/session/session-context';
-import { useSiteConfig } from '../../lib/site-config';
+import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
 import { Link } from '../../lib/router';
 import { buyGift, type GiftPayment } from './gift-api';
@@ -20,8 +20,9 @@ import {
   PaymentStep,
   ReceiptEmail,
   SubmitRow,
+  TierChoice,
+  useGivenTier,
   useGivingSubmit,
-  yearPrice,
 } from './giving-form';
 import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
@@ -63,14 +64,18 @@ export default function GiftPage() {
   );
   const [payment, setPayment] = useState<GiftPayment | null>(null);
   const paymentsOn = config?.paymentsEnabled === true && config.stripePublishableKey !== null;
-  const price = yearPrice(config);
+  const given = useGivenTier(config);
+  const paidOnce =
+    given.tiers.length > 0
+      ? 'paid once, at the price of the membership you choose'
+      : `paid once: ${given.price}`;
 
   return (
     <>
       <PageMasthead
         eyebrow="Gift"
         title={`Give a year of ${siteName}`}
-        lede={`A year of membership for someone else, paid once: ${price}. They get a mail with a link to claim it, on the day you choose.`}
+        lede={`A year of membership for someone else, ${paidOnce}. They get a mail with a link to claim it, on the day you choose.`}
       />
       <div className="page-body account-screen gift">
         {returned ? (
@@ -86,10 +91,12 @@ export default function GiftPage() {
             returnPath={paths.gift}
             onChange={() => setPayment(null)}
           >
-            {price} for a year of {siteName}, for <strong>{payment.recipientEmail}</strong>.
+            {formatPrice(payment.amountCents, payment.currency)} for a year of{' '}
+            {given.tier ? `${given.tier.name} at ${siteName}` : siteName}, for{' '}
+            <strong>{payment.recipientEmail}</strong>.
           </PaymentStep>
         ) : (
-          <GiftForm signedInEmail={user?.email ?? null} onReady={setPayment} />
+          <GiftForm signedInEmail={user?.email ?? null} given={given} onReady={setPayment} />
         )}
       </div>
     </>
@@ -98,9 +105,11 @@ export default function GiftPage() {
 
 function GiftForm({
   signedInEmail,
+  given,
   onReady,
 }: {
   signedInEmail: string | null;
+  given: ReturnType<typeof useGivenTier>;
   onReady(payment: GiftPayment): void;
 }) {
   // The days a gift can be sent on, from the page's opening.
@@ -130,6 +139,7 @@ function GiftForm({
         ...(message.trim() && { message: message.trim() }),
         ...(sendAt && { sendAt }),
         ...(!signedInEmail && { buyerEmail }),
+        ...(given.tier && { tier: given.tier.slug }),
       });
       onReady({ ...answer, recipientEmail: recipientEmail.trim().toLowerCase() });
     },
@@ -137,6 +147,12 @@ function GiftForm({
 
   return (
     <form className="gift__form" noValidate onSubmit={onSubmit}>
+      <TierChoice
+        legend="The membership you give"
+        tiers={given.tiers}
+        value={given.tier?.slug}
+        onChange={given.choose}
+      />
       <FormField
         label="Their email"
         type="email"

@@ -1,6 +1,7 @@
 import { Elements } from '@stripe/react-stripe-js';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { SiteConfig } from '../../../../contract/api';
+import type { PublicTier } from '../../../../contract/tiers';
 import { EmailField } from '../../components/form-field';
 import { describeFailure } from '../../lib/api-client';
 import { formatPrice } from '../../lib/site-config';
@@ -8,15 +9,72 @@ import { PaymentForm } from './payment-form';
 import { getStripe } from './stripe-loader';
 
 /*
- * What the two giving pages share, /gift and /pay-it-forward: a year's price, how a form is sent,
- * the payer's address for the receipt, a note with its count, the row that sends the form, and
- * the payment step.
+ * What the two giving pages share, /gift and /pay-it-forward: the tier given and a year's price,
+ * how a form is sent, the payer's address for the receipt, a note with its count, the row that
+ * sends the form, and the payment step.
  */
 
 /** "$12": a year paid once, what a gift or a seat costs, before the site config has arrived too. */
 export function yearPrice(config: SiteConfig | null): string {
   const year = config?.plans.find((plan) => plan.id === 'early-access');
   return formatPrice(year?.amountCents ?? config?.priceCents ?? 1200, config?.currency ?? 'usd');
+}
+
+/** A tier a gift or a seat can be a year of: a visible one that sells a year paid once. */
+export type GivenTier = PublicTier & { prices: { once: number } };
+
+const sellsAYear = (tier: PublicTier): tier is GivenTier => tier.prices.once !== null;
+
+/**
+ * The tier a giving form gives a year of: a choice among the tiers that sell a year paid once
+ * when there are several (`tier` is the chosen one, `tiers` the choices), else none to make (the
+ * server gives the default tier's year, at `yearPrice`).
+ */
+export function useGivenTier(config: SiteConfig | null) {
+  const tiers = (config?.tiers ?? []).filter(sellsAYear);
+  const [slug, setSlug] = useState<string | null>(null);
+  if (tiers.length < 2) return { tiers: [], tier: null, price: yearPrice(config), choose: setSlug };
+  const tier = tiers.find((each) => each.slug === slug) ?? tiers[0] ?? null;
+  const price = tier ? formatPrice(tier.prices.once, tier.currency) : yearPrice(config);
+  return { tiers, tier, price, choose: setSlug };
+}
+
+/** The choice of the tier a gift or a seat is a year of: each with its year's price and words. */
+export function TierChoice({
+  legend,
+  tiers,
+  value,
+  onChange,
+}: {
+  legend: string;
+  tiers: readonly GivenTier[];
+  value: string | undefined;
+  onChange(slug: string): void;
+}) {
+  if (tiers.length < 2) return null;
+  return (
+    <fieldset className="giving-tiers">
+      <legend>{legend}</legend>
+      {tiers.map((tier) => (
+        <label key={tier.slug} className="giving-tiers__tier">
+          <input
+            type="radio"
+            name="tier"
+            value={tier.slug}
+            checked={tier.slug === value}
+            onChange={() => onChange(tier.slug)}
+          />
+          <span className="giving-tiers__name">
+            {tier.name}
+            <span className="giving-tiers__price">
+              {formatPrice(tier.prices.once, tier.currency)} a year
+            </span>
+          </span>
+          {tier.description && <span className="giving-tiers__about">{tier.description}</span>}
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 /**

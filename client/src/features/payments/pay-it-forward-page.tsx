@@ -21,8 +21,9 @@ import {
   PaymentStep,
   ReceiptEmail,
   SubmitRow,
+  TierChoice,
+  useGivenTier,
   useGivingSubmit,
-  yearPrice,
 } from './giving-form';
 import { askForSeat, fundSeats, readMySeats, readSeatPool, withdrawSeatRequest } from './seats-api';
 import { useReturnedPayment } from './use-returned-payment';
@@ -54,14 +55,18 @@ export default function PayItForwardPage() {
   const [version, setVersion] = useState(0);
   const pool = usePool(version);
   const paid = useCallback(() => setVersion((v) => v + 1), []);
-  const price = yearPrice(config);
+  const given = useGivenTier(config);
+  const seatPrice =
+    given.tiers.length > 0
+      ? 'a year of the membership you choose, paid once'
+      : `${given.price}, paid once`;
 
   return (
     <>
       <PageMasthead
         eyebrow="Solidarity seats"
         title="Pay it forward"
-        lede={`Readers who can pay fund a year of ${siteName} for readers who cannot. A seat is ${price}, paid once.`}
+        lede={`Readers who can pay fund a year of ${siteName} for readers who cannot. A seat is ${seatPrice}.`}
       />
       <div className="page-body account-screen gift">
         {pool && (pool.given > 0 || pool.available > 0) && (
@@ -72,7 +77,7 @@ export default function PayItForwardPage() {
         )}
         <section aria-labelledby="fund-title" className="seats__section">
           <h2 id="fund-title">Fund seats</h2>
-          <FundSeats price={price} onPaid={paid} />
+          <FundSeats given={given} onPaid={paid} />
         </section>
         <section aria-labelledby="ask-title" className="seats__section" id="ask">
           <h2 id="ask-title">Can’t pay? Ask for a seat</h2>
@@ -83,7 +88,7 @@ export default function PayItForwardPage() {
   );
 }
 
-function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
+function FundSeats({ given, onPaid }: { given: ReturnType<typeof useGivenTier>; onPaid(): void }) {
   const config = useSiteConfig();
   const { user } = useSession();
   const [seats, setSeats] = useState('1');
@@ -105,11 +110,12 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
       const answer = await fundSeats({
         seats: count,
         ...(!user?.email && { supporterEmail: email }),
+        ...(given.tier && { tier: given.tier.slug }),
       });
       const total = formatPrice(answer.amountCents, answer.currency);
       setPayment({
         clientSecret: answer.clientSecret,
-        label: `${total} for ${count === 1 ? 'one seat' : `${count} seats`}: ${count === 1 ? 'a year' : `${count} years`} for readers who cannot pay.`,
+        label: `${total} for ${count === 1 ? 'one seat' : `${count} seats`}: ${count === 1 ? 'a year' : `${count} years`}${given.tier ? ` of ${given.tier.name}` : ''} for readers who cannot pay.`,
       });
     },
   );
@@ -147,6 +153,12 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
 
   return (
     <form className="gift__form" noValidate onSubmit={onSubmit}>
+      <TierChoice
+        legend="Each seat is a year of"
+        tiers={given.tiers}
+        value={given.tier?.slug}
+        onChange={given.choose}
+      />
       <FormField
         label="Seats"
         type="number"
@@ -156,7 +168,7 @@ function FundSeats({ price, onPaid }: { price: string; onPaid(): void }) {
         value={seats}
         onChange={(event) => setSeats(event.target.value)}
         error={errors.seats}
-        hint={`${price} each: every seat is a year for one reader.`}
+        hint={`${given.price} each: every seat is a year for one reader.`}
       />
       <ReceiptEmail
         signedInEmail={user?.email}

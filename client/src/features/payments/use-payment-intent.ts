@@ -10,9 +10,14 @@ export type IntentState =
 
 /**
  * Asks the server for the early-access PaymentIntent once the page mounts (the seed's flow), with
- * an offer's code when the page was opened with one (`/join?offer=CODE`).
+ * an offer's code when the page was opened with one (`/join?offer=CODE`), for the tier the page
+ * was opened for (`?tier=founder`; the default tier when none).
  */
-export function usePaymentIntent(enabled: boolean, offer: string | null = null): IntentState {
+export function usePaymentIntent(
+  enabled: boolean,
+  offer: string | null = null,
+  tier: string | null = null,
+): IntentState {
   const [state, setState] = useState<IntentState>({ kind: 'loading' });
   useEffect(() => {
     if (!enabled) return;
@@ -21,7 +26,11 @@ export function usePaymentIntent(enabled: boolean, offer: string | null = null):
       '/create-payment-intent',
       {
         method: 'POST',
-        body: { items: [{ id: EARLY_ACCESS_OFFER }], ...(offer && { offer }) },
+        body: {
+          items: [{ id: EARLY_ACCESS_OFFER }],
+          ...(offer && { offer }),
+          ...(tier && { tier }),
+        },
         signal: controller.signal,
       },
     ).then(
@@ -39,6 +48,6 @@ export function usePaymentIntent(enabled: boolean, offer: string | null = null):
       },
     );
     return () => controller.abort();
-  }, [enabled, offer]);
+  }, [enabled, offer, tier]);
   return state;
 }

@@ -13,6 +13,7 @@ import { readSampleSettings, samplesLoaded, startSamples } from '../../content/s
 import { fillSiteClaims, type SiteFacts } from '../../content/site-claims.js';
 import { createSiteContent, type SiteContent } from '../../content/site-content.js';
 import { readTopicDescriptions } from '../../content/topic-store.js';
+import { readTiers, tierNames } from '../../memberships/tier-catalog.js';
 import { readSectionsData } from '../../content/section-store.js';
 import {
   ensureSiteSettings,
@@ -103,14 +104,18 @@ export default fp(
 
     /** The site as the database holds it now; with `post`, as if it were published as given. */
     async function draw(post?: PostRow): Promise<SiteContent> {
-      const [posts, addresses, descriptions, sections, settings, loaded] = await Promise.all([
-        readPublishedPosts(app.db.pool, post),
-        readPostAddresses(app.db.pool),
-        readTopicDescriptions(app.db.pool),
-        readSectionsData(app.db.pool),
-        readSiteSettings(app.db.pool, options.settingsSeed),
-        samplesLoaded(app.db.pool),
-      ]);
+      const [posts, addresses, descriptions, sections, settings, loaded, tiers] = await Promise.all(
+        [
+          readPublishedPosts(app.db.pool, post),
+          readPostAddresses(app.db.pool),
+          readTopicDescriptions(app.db.pool),
+          readSectionsData(app.db.pool),
+          readSiteSettings(app.db.pool, options.settingsSeed),
+          samplesLoaded(app.db.pool),
+          // What a post says unlocks it names tiers: a change to one announces a content change.
+          readTiers(app.db.pool),
+        ],
+      );
       return createSiteContent(
         fillSiteClaims(posts, options.facts),
         // The shipped sample perks, while the site has its samples.
@@ -120,6 +125,7 @@ export default fp(
         descriptions,
         sections,
         settings,
+        tierNames(tiers),
       );
     }
 

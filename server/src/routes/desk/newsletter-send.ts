@@ -1,21 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { type NewsletterSendStatus } from '../../../../contract/desk-api.js';
-import type { MarkdownTree } from '../../../../contract/markdown-tree.js';
-import type { NewsletterIssue } from '../../../../contract/newsletters.js';
-import { paths } from '../../../../contract/site-paths.js';
+import {
+  NewsletterSendBodySchema,
+  NewsletterStatusQuerySchema,
+  describeAudience,
+  readAudience,
+  sameAudience,
+  type NewsletterAudience,
+  type NewsletterAudienceName,
+} from '../../../../contract/newsletters.js';
 import { postPath } from '../../../../contract/posts.js';
+import { readBySchema } from '../../../../contract/schema-problems.js';
+import {
+  PUBLIC_RULE,
+  VISITOR,
+  isRestricted,
+  type PostVisibility,
+} from '../../../../contract/reading.js';
+import { bodyKey } from '../../../../contract/site-data.js';
 import type { SiteContent } from '../../content/site-content.js';
 import { previewRow } from '../../content/post-publishing.js';
 import { writeAudit } from '../../staff/audit.js';
 import { HttpError } from '../../http/errors.js';
 import { createMailer, type Mailer } from '../../mail/mailer.js';
 import {
+  audienceByDefault,
+  countReach,
+  readSendAudience,
+  resolveAudience,
+  type ResolvedAudience,
+} from '../../newsletter/audience.js';
+import {
   DEFAULT_TIMINGS,
   countDeliveries,
   countRecipients,
   type QueueTimings,
 } from '../../newsletter/delivery-queue.js';
+import {
+  issueAsRead,
+  mailedIssueOf,
+  versionFor,
+  type MailedIssue,
+} from '../../newsletter/issue-versions.js';
 import {
   issueMailFor,
   issueMailSiteWith,
@@ -47,30 +74,29 @@ const TestReader = Type.Union([Type.Literal('member'), Type.Literal('subscriber'
 /** The kinds mailed to the subscribers: issues, and articles mailed as one. */
 const MAILED_KINDS = new Set(['newsletter', 'article']);
 
-/** What a send mails: the issue, and for a members-only article, members' whole copy. */
-interface Mailable {
-  issue: NewsletterIssue & { path?: string };
-  membersIssue?: NewsletterIssue & { path?: string };
-}
-
 /** An article's key among the issues' (no issue's slug has a double hyphen). */
 const articleIssueKey = (slug: string) => `article--${slug}`;
 
+/** The key a post's deliveries and send are kept under. */
+const issueKeyOf = (post: { kind: string; slug: string }) =>
+  post.kind === 'article' ? articleIssueKey(post.slug) : post.slug;
+
 /**
- * A published post as the subscribers get it. An issue is itself. An article becomes an issue of
- * its own, kept apart from the issues' by its key (`article--<slug>`: no issue's slug has a double
- * hyphen) and linking to its page; a members-only one goes whole to subscribers who are members
- * and, to the others, up to its members-only line with a link to join.
+ * A published post as the subscribers get it (newsletter/issue-versions.ts). An issue is itself.
+ * An article becomes an issue of its own, kept apart from the issues' by its key
+ * (`article--<slug>`) and linking to its page. Each reader gets the whole, or what its rule leaves
+ * them (the opening and a call to upgrade), as the page would show them.
  */
-export function mailableOf(content: SiteContent, kind: string, slug: string): Mailable | null {
+export function mailableOf(content: SiteContent, kind: string, slug: string): MailedIssue | null {
   if (kind === 'newsletter') {
     const issue = content.newsletters.find((item) => item.slug === slug);
-    return issue ? { issue } : null;
+    const post = content.published.find(({ row }) => row.kind === kind && row.slug === slug);
+    return issue ? mailedIssueOf(issue, post, content.tiers) : null;
   }
   const article = content.articles.find((item) => item.slug === slug);
   const opening = content.articleBodies.get(slug);
   if (kind !== 'article' || !article || !opening) return null;
-  const base = {
+  const issue = {
     slug: articleIssueKey(slug),
     title: article.title,
     summary: article.summary,
@@ -79,45 +105,45 @@ export function mailableOf(content: SiteContent, kind: string, slug: string): Ma
     articles: [],
     sample: false,
     path: postPath({ kind: 'article', slug, category: article.category }, content.sectionSlugs),
-  };
-  const whole = content.memberBodies.get(slug);
-  if (!whole) return { issue: { ...base, body: opening } };
-  const join: MarkdownTree['children'][number] = {
-    type: 'paragraph',
-    children: [
-      { type: 'text', value: 'The rest is for members. ' },
-      {
-        type: 'link',
-        url: paths.earlyAccess,
-        children: [{ type: 'text', value: 'Join to read it all' }],
-      },
-      { type: 'text', value: '.' },
-    ],
+    body: content.memberBodies.get(slug) ?? opening,
   };
   return {
-    // The join line ends the text, above the opening's notes if it has any (they stay last).
-    issue: {
-      ...base,
-      body: {
-        type: 'root',
-        children: [
-          ...opening.children.filter((block) => block.type !== 'footnotes'),
-          join,
-          ...opening.children.filter((block) => block.type === 'footnotes'),
-        ],
-      },
-    },
-    membersIssue: { ...base, body: whole },
+    issue,
+    rule: content.rules.get(bodyKey('article', slug)) ?? PUBLIC_RULE,
+    opening,
+    tiers: content.tiers,
   };
+}
+
+/**
+ * A body or a query read by its schema (contract/newsletters.ts) through
+ * contract/schema-problems.ts, or a 400 `invalid_request` naming each wrong field.
+ */
+function readBy<T extends TSchema>(schema: T, value: unknown, what: 'body' | 'query') {
+  const reading = readBySchema(schema, value ?? {}, { defaults: false, whole: what });
+  if (reading.ok) return reading.value;
+  const problems = reading.problems.map(({ field, message }) => `${field}: ${message}`);
+  throw new HttpError(400, 'invalid_request', `Invalid ${what}: ${problems.join('; ')}.`);
+}
+
+/** The audience a body or a query names, or a 400 `invalid_audience` saying what is wrong. */
+function namedAudience(
+  audience: NewsletterAudienceName | undefined,
+  tiers: readonly string[] | undefined,
+): NewsletterAudience | null {
+  const named = readAudience(audience, tiers);
+  if (!named.ok) throw new HttpError(400, 'invalid_audience', named.message);
+  return named.value;
 }
 
 /**
  * A newsletter issue, or an article as one (mailableOf), mailed from the desk
  * (docs/decisions/0017-writing-desk.md), with the machinery `npm run newsletter:send` uses: "Send
  * test" mails the issue as it is in the editor to the staff member alone; "Send" (an owner signed
- * in within 12 hours, once the issue is published, naming the recipient count the desk showed) queues every
- * confirmed subscriber not yet queued and works the queue on this server, in the background,
- * exactly once per subscriber however often it is started or stopped.
+ * in within 12 hours, once the issue is published, naming the audience and the recipient count
+ * the desk showed for it) queues every confirmed subscriber of the audience not yet queued and
+ * works the queue on this server, in the background, exactly once per subscriber however often
+ * it is started or stopped.
  */
 const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = async (
   app,
@@ -134,8 +160,11 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   const siteNow = () => issueMailSiteWith(fixedSite, app.siteContent.current().settings);
   const tokens = createUnsubscribeTokens(options.sessionSecret);
   const timings = options.timings ?? DEFAULT_TIMINGS;
-  /** Sends running on this server, by issue slug. */
-  const sends = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Sends running on this server, by issue key, with the audience each is queueing. */
+  const sends = new Map<
+    string,
+    { controller: AbortController; done: Promise<void>; audience: NewsletterAudience }
+  >();
 
   app.addHook('onClose', async () => {
     // A stopped send carries on from where it was at the next "Send" (or newsletter:send).
@@ -148,11 +177,15 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     const { rows } = await app.db.pool.query<{
       kind: string;
       slug: string;
-      visibility: string;
+      visibility: PostVisibility;
+      tiers: string[];
       sample: boolean;
     }>(
-      `SELECT "kind", "slug", "visibility", coalesce(("fields"->>'sample')::boolean, false) AS sample
-         FROM "posts" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+      `SELECT p."kind", p."slug", p."visibility",
+              ARRAY(SELECT t."slug" FROM "tiers" t WHERE t."id" = ANY(p."tierIds")
+                     ORDER BY t."position", t."id") AS tiers,
+              coalesce((p."fields"->>'sample')::boolean, false) AS sample
+         FROM "posts" p WHERE p."id" = $1 AND p."deletedAt" IS NULL`,
       [id],
     );
     const post = rows[0];
@@ -167,8 +200,24 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     return post;
   }
 
+  /**
+   * Who a send of the post goes to when it does not say: the audience it was last sent to, else
+   * the post's own default (audience.ts), by its rule as published (as saved, before then).
+   */
+  async function audienceOf(
+    post: Awaited<ReturnType<typeof mailedPost>>,
+    named: NewsletterAudience | null,
+  ): Promise<ResolvedAudience> {
+    if (named) return resolveAudience(app.db.pool, named);
+    const stored = await readSendAudience(app.db.pool, issueKeyOf(post));
+    if (stored) return resolveAudience(app.db.pool, stored);
+    const published = mailableOf(app.siteContent.current(), post.kind, post.slug);
+    const rule = published?.rule ?? { visibility: post.visibility, tiers: post.tiers };
+    return resolveAudience(app.db.pool, audienceByDefault(post.kind, rule));
+  }
+
   /** The issue as it would be mailed now: the post with any unsaved changes sent along. */
-  async function issueOf(id: number, changes: Record<string, unknown>): Promise<Mailable> {
+  async function issueOf(id: number, changes: Record<string, unknown>): Promise<MailedIssue> {
     await mailedPost(id);
     const row = await previewRow(app.db.pool, id, changes);
     const mailable = mailableOf(await app.siteContent.preview(row), row.kind, row.slug);
@@ -177,25 +226,30 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   }
 
   async function statusOf(
-    issue: Pick<NewsletterIssue, 'slug' | 'membersOnly' | 'sample'>,
+    key: string,
+    audience: ResolvedAudience,
+    sample: boolean,
   ): Promise<NewsletterSendStatus> {
-    const [{ recipients, alreadyQueued }, counts, figures] = await Promise.all([
-      countRecipients({ db: app.db }, issue.slug, issue.membersOnly),
-      countDeliveries(app.db.pool, issue.slug),
-      issueFigures(app.db.pool, issue.slug),
+    const [{ recipients, alreadyQueued }, reach, counts, figures] = await Promise.all([
+      countRecipients({ db: app.db }, key, audience),
+      countReach(app.db.pool, key),
+      countDeliveries(app.db.pool, key),
+      issueFigures(app.db.pool, key),
     ]);
     return {
+      audience: { audience: audience.audience, tiers: audience.tiers },
       recipients,
       alreadyQueued,
+      reach,
       deliveries: {
         sent: counts.sent,
         failed: counts.failed,
         queued: counts.queued,
         skipped: counts.skipped,
       },
-      sending: sends.has(issue.slug),
+      sending: sends.has(key),
       mailing: options.smtpUrl !== undefined,
-      sample: issue.sample,
+      sample,
       tracking: options.tracking,
       figures,
     };
@@ -206,15 +260,14 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     '/posts/:id/newsletter',
     { schema: { params: Id }, config: { access: 'staff' } },
     async (request) => {
+      const query = readBy(NewsletterStatusQuerySchema, request.query, 'query');
       const post = await mailedPost(Number(request.params.id));
-      const article = post.kind === 'article';
-      return {
-        status: await statusOf({
-          slug: article ? articleIssueKey(post.slug) : post.slug,
-          membersOnly: !article && post.visibility === 'members',
-          sample: post.sample,
-        }),
-      };
+      const tiers = query.tiers
+        ?.split(',')
+        .map((slug) => slug.trim())
+        .filter(Boolean);
+      const audience = await audienceOf(post, namedAudience(query.audience, tiers));
+      return { status: await statusOf(issueKeyOf(post), audience, post.sample) };
     },
   );
 
@@ -231,18 +284,14 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
     },
     async (request) => {
       const staff = deskStaff(request);
-      const { issue, membersIssue } = await issueOf(Number(request.params.id), request.body ?? {});
+      const mailed = await issueOf(Number(request.params.id), request.body ?? {});
       const asMember = request.query.as !== 'subscriber';
       const site = siteNow();
-      if (!asMember && issue.membersOnly) {
-        throw new HttpError(
-          400,
-          'members_only_issue',
-          'This issue is for members only: subscribers who are not members do not get it.',
-        );
-      }
+      // A member of the tiers that may read it gets it whole; a subscriber without an account what
+      // the rule leaves a visitor.
+      const version = asMember ? 'whole' : versionFor(mailed.rule, VISITOR);
       const mail = issueMailFor(
-        renderIssue(asMember ? (membersIssue ?? issue) : issue, site),
+        renderIssue(issueAsRead(mailed, version), site),
         site,
         staff.email,
         // A test copy's unsubscribe link names nobody: it unsubscribes nobody (nor do its
@@ -250,9 +299,9 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
         tokens.sign(TEST_COPY_DELIVERY),
       );
       await app.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
-      const copy = `A test copy of “${issue.title}”`;
-      // Said only where the two differ: a members-only article, whole or up to its line.
-      const as = membersIssue
+      const copy = `A test copy of “${mailed.issue.title}”`;
+      // Said only where the two differ: a restricted post, whole or up to its line.
+      const as = isRestricted(mailed.rule)
         ? ` (as ${asMember ? 'a member' : 'a subscriber who is not a member'} gets it)`
         : '';
       return {
@@ -268,57 +317,70 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
   app.post(
     '/posts/:id/newsletter/send',
     {
-      schema: {
-        params: Id,
-        body: Type.Object({
-          /** The recipient count the desk showed and the staff member confirmed. */
-          recipients: Type.Integer({ minimum: 0 }),
-          /** Send a shipped sample issue all the same. */
-          sendSample: Type.Optional(Type.Boolean()),
-        }),
-      },
+      // The body is read by NewsletterSendBodySchema below, in its own words.
+      schema: { params: Id },
       // A change to subscribers' inboxes: an owner's, signed in within 12 hours (decision 25).
       config: { access: 'change' },
     },
     async (request, reply) => {
       const staff = deskStaff(request);
+      const body = readBy(NewsletterSendBodySchema, request.body, 'body');
+      const named = namedAudience(body.audience, body.tiers);
       const post = await mailedPost(Number(request.params.id));
       const mailable = mailableOf(app.siteContent.current(), post.kind, post.slug);
       if (!mailable) {
         throw new HttpError(409, 'publish_first', 'Publish it first, then send it.');
       }
       const published = mailable.issue;
-      if (published.sample && request.body.sendSample !== true) {
+      if (published.sample && body.sendSample !== true) {
         throw new HttpError(
           409,
           'sample_issue',
           'This is a sample issue shipped with Cohort: write your own before you send anything.',
         );
       }
-      const status = await statusOf(published);
-      if (status.recipients !== request.body.recipients) {
+      const audience = await audienceOf(post, named);
+      const running = sends.get(published.slug);
+      if (running && !sameAudience(running.audience, audience)) {
+        throw new HttpError(
+          409,
+          'send_running',
+          `It is being sent to ${describeAudience(running.audience)} now: once that is done, send it to others.`,
+        );
+      }
+      const status = await statusOf(published.slug, audience, published.sample);
+      if (status.recipients !== body.recipients) {
         return reply.code(409).send({
           error: {
             code: 'recipients_changed',
-            message: `The issue would now go to ${status.recipients} subscribers, not ${request.body.recipients}: confirm again.`,
+            message: `The issue would now go to ${status.recipients} subscribers, not ${body.recipients}: confirm again.`,
           },
           status,
         });
       }
-      if (!sends.has(published.slug)) {
+      if (!running) {
         await writeAudit(app.db.pool, staff, {
           action: 'newsletter_send',
           targetUserId: null,
           before: null,
-          after: { slug: published.slug, title: published.title, recipients: status.recipients },
+          after: {
+            slug: published.slug,
+            title: published.title,
+            recipients: status.recipients,
+            audience: audience.audience,
+            tiers: audience.tiers,
+          },
         });
-        start(mailable);
+        start(mailable, audience);
       }
-      return reply.code(202).send({ status: await statusOf(published) });
+      return reply
+        .code(202)
+        .send({ status: await statusOf(published.slug, audience, published.sample) });
     },
   );
 
-  function start({ issue, membersIssue }: Mailable) {
+  function start(mailed: MailedIssue, audience: ResolvedAudience) {
+    const { issue, ...reading } = mailed;
     const controller = new AbortController();
     const mailer: Mailer = createMailer({
       smtpUrl: options.smtpUrl,
@@ -335,7 +397,8 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
       site: siteNow(),
       tokens,
       issue,
-      ...(membersIssue && { membersIssue }),
+      reading,
+      audience,
       timings,
       concurrency: options.connections * 2,
       signal: controller.signal,
@@ -351,7 +414,7 @@ const newsletterSendRoutes: FastifyPluginAsyncTypebox<NewsletterSendOptions> = a
         mailer.close();
         sends.delete(issue.slug);
       });
-    sends.set(issue.slug, { controller, done });
+    sends.set(issue.slug, { controller, done, audience });
   }
 };
 

@@ -7,13 +7,14 @@ import { createOffer, endOffer } from '../../desk/offer-actions.js';
 import { HttpError } from '../../http/errors.js';
 import { deskOffer, listOffers } from '../../memberships/offers.js';
 import { readPlans } from '../../memberships/plan-catalog.js';
+import { defaultTier, readTiers, tierBySlug } from '../../memberships/tier-catalog.js';
 import { deskStaff } from './desk-staff.js';
 
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 
 /**
- * The desk's offers, discount codes (docs/decisions/0023-offers-and-trials.md): owners make and end
- * them; owners and editors see each one's redemptions.
+ * The desk's offers, discount codes (docs/decisions/0023-offers-and-trials.md), each for plans of
+ * one tier: owners make and end them; owners and editors see each one's redemptions.
  */
 const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
   app,
@@ -44,14 +45,18 @@ const deskOfferRoutes: FastifyPluginAsyncTypebox<{ siteUrl: string }> = async (
     },
     async (request, reply) => {
       const staff = deskStaff(request);
-      const plans = await readPlans(app.db.pool);
-      const offer = await withTransaction(app.db.pool, (tx) =>
-        createOffer(tx, staff, request.body, {
+      const offer = await withTransaction(app.db.pool, async (tx) => {
+        // Any tier, hidden ones too: an owner may make a code for a tier not on show.
+        const tiers = await readTiers(tx);
+        const tier = request.body.tier ? tierBySlug(tiers, request.body.tier) : defaultTier(tiers);
+        const plans = await readPlans(tx, tier.id);
+        return createOffer(tx, staff, request.body, {
           currency: plans[0]?.currency ?? 'usd',
+          tier,
           plans,
           stripe: app.payments?.stripe ?? null,
-        }),
-      );
+        });
+      });
       return reply.code(201).send({ offer: deskOffer(offer, undefined, siteUrl) });
     },
   );

@@ -9,6 +9,7 @@ import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { listAudit, writeAudit } from '../../staff/audit.js';
 import { readDashboard } from '../../desk/dashboard.js';
 import { streamMembersCsv } from '../../desk/members-csv.js';
+import { requireKnownTier } from '../../desk/members.js';
 import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
 import { withTransaction } from '../../db/transaction.js';
 import { deskStaff } from './desk-staff.js';
@@ -56,13 +57,17 @@ const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async
     { schema: { querystring: DeskMembersQuerySchema }, config: { access: 'see-members' } },
     async (request, reply) => {
       const staff = deskStaff(request);
-      const search = { q: request.query.q, filter: request.query.filter };
+      const { q, filter, tier } = request.query;
+      const search = { q, filter, tier };
+      await requireKnownTier(app, search);
       await withTransaction(app.db.pool, (tx) =>
         writeAudit(tx, staff, {
           action: 'members_export',
           targetUserId: null,
           before: null,
-          after: { search: { q: search.q ?? null, filter: search.filter ?? 'all' } },
+          after: {
+            search: { q: q ?? null, filter: filter ?? 'all', ...(tier !== undefined && { tier }) },
+          },
         }),
       );
       return reply

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { postPath } from '../../../../contract/posts.js';
+import { VISITOR, type Reader } from '../../../../contract/reading.js';
+import { FIRST_TIER_SLUG } from '../../../../contract/tiers.js';
 import { previewPost } from '../../content/post-publishing.js';
 import { ARTWORK_PREFIX } from '../../content/site-content.js';
 import { DomainError } from '../../domain-error.js';
@@ -61,7 +63,10 @@ const deskPostPreviewRoutes: FastifyPluginAsync = async (app) => {
           content.sectionSlugs,
           content.specialSlugs,
         );
-        let html = await pages.drawPreview(content, path, as);
+        // "As a member": as a reader the post's rule lets in (of its first tier, for a tier's post).
+        const reader: Reader =
+          as === 'member' ? { signedIn: true, tier: post.tiers[0] ?? FIRST_TIER_SLUG } : VISITOR;
+        let html = await pages.drawPreview(content, path, reader);
         // Artwork the site does not serve yet (a new slug's) goes into the page itself.
         const served = app.siteContent.current().artwork;
         for (const [file, svg] of content.artwork) {

@@ -20,7 +20,11 @@ import {
   VersionBodySchema,
 } from '../../../../contract/post-bodies.js';
 import type { FieldProblem } from '../../../../contract/schema-problems.js';
-import { fieldLabel, type PublishWarning } from '../../../../contract/post-editor-fields.js';
+import {
+  fieldLabel,
+  type PostTierChoice,
+  type PublishWarning,
+} from '../../../../contract/post-editor-fields.js';
 import { describeUnreadCard } from '../../embeds/card-reader.js';
 import { readPostBody } from '../../content/post-validation.js';
 import type { Actor } from '../../content/post-actors.js';
@@ -46,6 +50,7 @@ import {
 } from '../../content/post-publishing.js';
 import { listRevisions, readRevision } from '../../content/post-versions.js';
 import { describeTopic, refuseTopic } from '../../content/topic-store.js';
+import { readTiers } from '../../memberships/tier-catalog.js';
 import type { DeskTopic } from '../../../../contract/desk-api.js';
 import { HttpError } from '../../http/errors.js';
 import { DomainError } from '../../domain-error.js';
@@ -328,6 +333,33 @@ const deskPostRoutes: FastifyPluginAsyncTypebox<DeskPostOptions> = async (app, o
   app.get('/topics', { config: { access: 'staff' } }, async () => ({
     topics: [...app.siteContent.current().topics.values()].map(deskTopic),
   }));
+
+  /**
+   * The tiers a post may be for, in their order, hidden ones too, for every staff member who
+   * writes (the tiers' own page, with members and money, is owners' and editors').
+   */
+  app.get(
+    '/posts/tiers',
+    {
+      schema: {
+        response: {
+          200: Type.Object({
+            tiers: Type.Array(
+              Type.Object({ slug: Type.String(), name: Type.String(), visible: Type.Boolean() }),
+            ),
+          }),
+        },
+      },
+      config: { access: 'staff' },
+    },
+    async (): Promise<{ tiers: PostTierChoice[] }> => ({
+      tiers: (await readTiers(app.db.pool)).map(({ slug, name, visible }) => ({
+        slug,
+        name,
+        visible,
+      })),
+    }),
+  );
 
   app.put(
     '/topics/:slug',

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules.js';
 import { ErrorResponseSchema, UserResponseSchema } from '../../../../contract/api.js';
-import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import { cleanLine, cleanProse } from '../../../../contract/text-hygiene.js';
 import {
   GIFT_SEND_AHEAD_DAYS,
@@ -12,6 +11,7 @@ import {
 } from '../../../../contract/gifts.js';
 import { withTransaction } from '../../db/transaction.js';
 import { previewGift } from '../../gifts/gifts.js';
+import { givenTier } from '../../gifts/given-tier.js';
 import { HttpError } from '../../http/errors.js';
 import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { hashLinkToken } from '../../mail/link-tokens.js';
@@ -65,8 +65,9 @@ function sendDate(value: string | undefined, now: number): Date | null {
 }
 
 /**
- * Gifts (docs/payments.md#gifts): anyone buys a year for someone else's address; once paid (the
- * webhook), the recipient is mailed a claim link at the send date, and claims it signed in.
+ * Gifts (docs/payments.md#gifts): anyone buys a year of a tier for someone else's address; once
+ * paid (the webhook), the recipient is mailed a claim link at the send date, and claims it signed
+ * in.
  */
 const giftRoutes: FastifyPluginAsyncTypebox<{ graceDays: number }> = async (app, { graceDays }) => {
   app.post(
@@ -83,6 +84,8 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ graceDays: number }> = async (app,
       const buyerEmail =
         session.user?.email ??
         (body.buyerEmail ? requireEmail(body.buyerEmail, 'your address') : null);
+      // A gift is a year of its tier, at that tier's year paid once now.
+      const given = givenTier(await app.plans.catalog(), body.tier, 'given');
       const gift = {
         buyerUserId: session.userId,
         buyerEmail,
@@ -90,18 +93,22 @@ const giftRoutes: FastifyPluginAsyncTypebox<{ graceDays: number }> = async (app,
         fromName: cleanText(body.fromName, 'name'),
         message: cleanText(body.message, 'message'),
         sendAt: sendDate(body.sendAt, Date.now()),
+        tierId: given.tier.id,
       };
-      // A gift is the one-time year, at its price now, whether or not it is on sale itself.
-      const plan = (await app.plans.list()).find((each) => each.id === EARLY_ACCESS_OFFER);
-      if (!plan) throw new HttpError(409, 'gifts_unavailable', 'Gifts cannot be bought now.');
-      const price = { priceCents: plan.amountCents, currency: plan.currency };
+      const price = { priceCents: given.yearCents, currency: given.currency };
       const { clientSecret, giftId } = await createGiftPayment(payments, {
         gift,
         // The publication's name now: the desk may have renamed it since start-up.
         siteName: app.siteContent.current().settings.title,
         price,
       });
-      return { clientSecret, giftId, amountCents: price.priceCents, currency: price.currency };
+      return {
+        clientSecret,
+        giftId,
+        amountCents: price.priceCents,
+        currency: price.currency,
+        tier: given.tier.slug,
+      };
     },
   );
 

@@ -3,7 +3,9 @@ import { SERVER_PATHS } from '../../../../contract/constants.js';
 import { matchScreen } from '../../../../contract/screen-match.js';
 import { SCREENS, type Screen } from '../../../../contract/screens.js';
 import { paths, redirects, serverOwnPaths } from '../../../../contract/site-paths.js';
-import { differsForMembers, readerOf } from '../../content/site-data.js';
+import { VISITOR } from '../../../../contract/reading.js';
+import { readerOf } from '../../content/readers.js';
+import { rulesOnScreen } from '../../content/site-data.js';
 import { errorBody, HttpError } from '../../http/errors.js';
 import { sitePath } from '../../http/site-path.js';
 import type { Page } from '../../site/site-pages.js';
@@ -97,8 +99,8 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     const moved = movedFrom(path, request.url);
     if (moved) return reply.redirect(sitePath(moved), 301);
     if (screen?.data === 'search') return answerSearch(request, reply);
-    // Who reads matters only where members see more: only there is the session looked up.
-    const reader = differsForMembers(content, path) ? await readerOf(request) : 'public';
+    // Who reads matters only where a restricted post is shown: only there is the session looked up.
+    const reader = rulesOnScreen(content, path).length > 0 ? await readerOf(request) : VISITOR;
     // The comments under its posts, kept until they change (site/page-comments.ts).
     const comments = await app.pageComments.forPage(content, path);
     return sendPage(request, reply, await pages.page(path, reader, comments));

@@ -23,17 +23,17 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
 
 /**
  * A drawn page as this reader's browser gets it: the signed-in copy to a reader who carries a
- * signed-in token, revalidated on every load (a member's own copy private), a 304
- * to a reader who holds it, compressed the way the reader accepts.
+ * signed-in token, revalidated on every load (a page drawn for a reader who reads more than a
+ * visitor private), a 304 to a reader who holds it, compressed the way the reader accepts.
  */
 export async function sendPage(request: FastifyRequest, reply: FastifyReply, copies: Page) {
   const { status } = copies;
   const signedIn =
-    copies.forMember || (await request.server.sessions.carriesSignedInToken(request));
+    copies.forReader || (await request.server.sessions.carriesSignedInToken(request));
   const page = signedIn ? copies.signedIn : copies.anonymous;
   void reply
-    // A member's copy of a members-only article: for their browser alone.
-    .header('cache-control', copies.forMember ? 'private, no-cache' : REVALIDATE)
+    // A reader's own copy (a restricted post whole): for their browser alone.
+    .header('cache-control', copies.forReader ? 'private, no-cache' : REVALIDATE)
     .header('etag', page.etag)
     .header('vary', 'Accept-Encoding, Cookie');
   // nginx weakens the validator when it gzips (W/"…"): the same page either way.

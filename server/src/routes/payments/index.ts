@@ -16,30 +16,24 @@ import {
   hasOpenSubscription,
   isMembershipActive,
   isSameUser,
+  type MembershipState,
 } from '../../memberships/memberships.js';
 import { retrieveOrNull } from '../../stripe/call-stripe.js';
 import {
   createEarlyAccessPayment,
   createMembershipCheckout,
   createPortalUrl,
-  switchSubscriptionPlan,
   type SubscriptionPlan,
 } from '../../stripe/membership-checkout.js';
-import { CheckoutBodySchema, SwitchPlanBodySchema } from '../../../../contract/plans-api.js';
-import { PLAN_SHAPES } from '../../../../contract/plan-rules.js';
-import { idOf } from '../../stripe/call-stripe.js';
-import { isCohortPrice } from '../../stripe/cohort-sales.js';
+import { CheckoutBodySchema } from '../../../../contract/plans-api.js';
+import { chosenTier, type TierCatalog, type TierRow } from '../../memberships/tier-catalog.js';
 import { mayStartTrial, planUnavailable } from '../../memberships/plan-catalog.js';
 import { discountedCents, findOffer } from '../../memberships/offers.js';
 import { redeemOffer } from '../../memberships/offer-redemptions.js';
 import { stopOfferPayment } from '../../stripe/stop-offer-payment.js';
 import { settleLedgerChange } from '../../stripe/handle-stripe-event.js';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
-import {
-  readCheckoutFacts,
-  readInvoiceFact,
-  readSubscriptionFact,
-} from '../../stripe/read-payment-facts.js';
+import { readCheckoutFacts } from '../../stripe/read-payment-facts.js';
 import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { findSessionUser, toUser } from '../../users/users.js';
 
@@ -56,8 +50,31 @@ const errors = {
 /** Checkout Session ids as Stripe makes them. */
 const CHECKOUT_SESSION_ID = '^cs_[A-Za-z0-9_]{1,250}$';
 
-const alreadyMember = () =>
-  new HttpError(409, 'already_member', 'You are already a member: there is nothing to pay.');
+/**
+ * A member asks to pay again: nothing to pay for their own tier; for another, a running
+ * subscription moves on /account, and a membership paid once is that tier's to its end.
+ */
+function memberAlready(
+  catalog: TierCatalog,
+  membership: MembershipState | null,
+  wanted: TierRow,
+): HttpError {
+  const held = catalog.tiers.find((tier) => tier.slug === membership?.tier);
+  if (!held || held.id === wanted.id) {
+    return new HttpError(
+      409,
+      'already_member',
+      'You are already a member: there is nothing to pay.',
+    );
+  }
+  return new HttpError(
+    409,
+    'already_member',
+    membership?.plan === 'subscription'
+      ? `You are a ${held.name} member: move to ${wanted.name} from your account page.`
+      : `You are a ${held.name} member until your membership ends: join ${wanted.name} then.`,
+  );
+}
 
 const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (app, options) => {
   const { siteUrl, membership } = options.config;
@@ -92,21 +109,24 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
           `Only one "${EARLY_ACCESS_OFFER}" membership can be bought at a time.`,
         );
       }
-      if (isMembershipActive(session.user?.membership ?? null)) throw alreadyMember();
-      const plans = await app.plans.list();
+      const catalog = await app.plans.catalog();
+      const tier = chosenTier(catalog.tiers, request.body.tier);
+      const current = session.user?.membership ?? null;
+      if (isMembershipActive(current)) throw memberAlready(catalog, current, tier);
+      const plans = catalog.plans.get(tier.id) ?? [];
       const plan = plans.find((each) => each.id === EARLY_ACCESS_OFFER && each.enabled);
       if (!plan) throw planUnavailable(EARLY_ACCESS_OFFER, plans);
       const offer = request.body.offer
-        ? await findOffer(app.db.pool, request.body.offer, 'early-access', session.userId)
+        ? await findOffer(app.db.pool, request.body.offer, 'early-access', session.userId, tier.id)
         : null;
       const amountCents = offer ? discountedCents(offer, plan.amountCents) : plan.amountCents;
-      const payment = { userId: session.userId, siteName: siteNameNow(), plan };
+      const payment = { userId: session.userId, siteName: siteNameNow(), plan, tier };
       // No user row yet: the payment's webhook creates it, so a failed call leaves nothing behind
       // (an offer's redemption held for it is given up).
       const { clientSecret } = offer
         ? await redeemOffer(
             { pool: app.db.pool, stopPayment: stopOfferPayment(payments.stripe) },
-            { offer, userId: session.userId, plan: 'early-access' },
+            { offer, userId: session.userId, plan: 'early-access', tierId: tier.id },
             (hold) =>
               createEarlyAccessPayment(payments, {
                 ...payment,
@@ -120,8 +140,9 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
 
   /**
    * Join / Join Now: a Stripe-hosted Checkout for the monthly or yearly subscription (`plan`; the
-   * yearly one when none is named, as before plans). One subscription per user: someone who has
-   * one (live or still being paid) gets the billing portal instead.
+   * yearly one when none is named, as before plans) of a tier (`tier`, by slug; the default tier
+   * when none is named). One subscription per user: someone who has one (live or still being paid)
+   * gets the billing portal instead, or, asking for another tier, is sent to /account to move.
    */
   app.post(
     '/api/checkout',
@@ -132,14 +153,16 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
     async (request) => {
       const payments = app.requirePayments();
       const session = sessionOf(request);
-      const plans = await app.plans.list();
+      const catalog = await app.plans.catalog();
+      const tier = chosenTier(catalog.tiers, request.body?.tier);
+      const plans = catalog.plans.get(tier.id) ?? [];
       const wanted = request.body?.plan ?? 'yearly';
       const plan = plans.find(
         (each): each is SubscriptionPlan => each.id === wanted && each.enabled,
       );
       if (!plan) throw planUnavailable(wanted, plans);
       const offer = request.body?.offer
-        ? await findOffer(app.db.pool, request.body.offer, plan.id, session.userId)
+        ? await findOffer(app.db.pool, request.body.offer, plan.id, session.userId, tier.id)
         : null;
       if (offer && !offer.stripePromotionCodeId) {
         throw new HttpError(
@@ -151,8 +174,14 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       const user = session.user;
       const customerId = user ? await billingCustomerOf(app, session.userId) : null;
       const subscribed = user ? await hasOpenSubscription(app, session.userId) : false;
-      if (subscribed || isMembershipActive(user?.membership ?? null)) {
-        if (!customerId) throw alreadyMember();
+      const current = user?.membership ?? null;
+      if (subscribed || isMembershipActive(current)) {
+        // Another tier, asked for by name: a move, made from /account (a Join without one is
+        // the member's own membership, managed in the billing portal).
+        const held = current?.tier;
+        const otherTier =
+          request.body?.tier !== undefined && held !== undefined && held !== tier.slug;
+        if (!customerId || otherTier) throw memberAlready(catalog, current, tier);
         return { url: await portalUrl(customerId) };
       }
       const trial =
@@ -172,6 +201,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         siteUrl,
         siteName: siteNameNow(),
         plan,
+        tier,
         ...(trial && { trial }),
       };
       const promotionCodeId = offer?.stripePromotionCodeId;
@@ -179,7 +209,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
         offer && promotionCodeId
           ? await redeemOffer(
               { pool: app.db.pool, stopPayment: stopOfferPayment(payments.stripe) },
-              { offer, userId: session.userId, plan: plan.id },
+              { offer, userId: session.userId, plan: plan.id, tierId: tier.id },
               (hold) =>
                 createMembershipCheckout(payments, {
                   ...checkout,
@@ -221,99 +251,6 @@ const paymentRoutes: FastifyPluginAsyncTypebox<{ config: AppConfig }> = async (a
       return {
         user: toUser(session.userId, await findSessionUser(app, session.userId)),
       };
-    },
-  );
-
-  /**
-   * A member switches their subscription between the monthly and the yearly plan
-   * (docs/decisions/0022-plans.md): Stripe starts the new period now, credits the old one's unused
-   * time and charges the rest at once; the ledger records the invoice as it does any, so the time
-   * covered is the time paid.
-   */
-  app.post(
-    '/api/account/plan',
-    {
-      schema: {
-        body: SwitchPlanBodySchema,
-        response: { 200: UserResponseSchema, ...errors, 403: ErrorResponseSchema },
-      },
-      config: {
-        access: 'signed-in',
-        changesState: true,
-        needsPayments: true,
-        refusal: { message: 'Create an account to manage billing.' },
-      },
-    },
-    async (request) => {
-      const payments = app.requirePayments();
-      const session = accountOf(request);
-      const plans = await app.plans.list();
-      const plan = plans.find(
-        (each): each is SubscriptionPlan => each.id === request.body.plan && each.enabled,
-      );
-      if (!plan) throw planUnavailable(request.body.plan, plans);
-      const { rows } = await app.db.pool.query<{ id: string; status: string }>(
-        `SELECT id, status FROM subscriptions WHERE "userId" = $1 AND status IN ('active', 'trialing')
-          ORDER BY "stripeCreatedAt" DESC LIMIT 1`,
-        [session.userId],
-      );
-      if (rows[0]?.status === 'trialing') {
-        throw new HttpError(
-          409,
-          'in_trial',
-          'Your free trial runs until its end on the plan you chose: switch after it, from this page.',
-        );
-      }
-      const subscriptionId = rows[0]?.id;
-      if (!subscriptionId) {
-        throw new HttpError(
-          409,
-          'no_subscription',
-          'You have no running subscription to switch: join with the plan you want instead.',
-        );
-      }
-      const current = await retrieveOrNull(payments.stripe, 'read a subscription', (stripe) =>
-        stripe.subscriptions.retrieve(subscriptionId),
-      );
-      const item = current?.items.data.find((each) =>
-        isCohortPrice(each.price, payments.membershipPrice),
-      );
-      if (!current || !item) {
-        throw new HttpError(
-          409,
-          'no_subscription',
-          'Your subscription could not be found at Stripe.',
-        );
-      }
-      if (item.price.recurring?.interval === PLAN_SHAPES[plan.id].interval) {
-        throw new HttpError(409, 'already_on_plan', `You are on the ${plan.id} plan already.`);
-      }
-      const switched = await switchSubscriptionPlan(payments, {
-        subscriptionId,
-        itemId: item.id,
-        plan,
-        siteName: siteNameNow(),
-      });
-      if (switched.pending_update) {
-        throw new HttpError(
-          402,
-          'payment_failed',
-          'Your card was not charged for the new plan, so nothing changed: update your card in billing and try again.',
-        );
-      }
-      // The new invoice on the ledger now (the webhook brings the same, and changes nothing more).
-      const invoiceId = idOf(switched.latest_invoice);
-      const facts = [
-        await readSubscriptionFact(payments, subscriptionId),
-        invoiceId ? await readInvoiceFact(payments, invoiceId) : null,
-      ].filter((fact) => fact !== null);
-      if (facts.length > 0) {
-        const change = await withTransaction(app.db.pool, (tx) =>
-          applyPaymentFacts(tx, facts, { graceDays: membership.graceDays }),
-        );
-        await settleLedgerChange({ ...payments, db: app.db, log: request.log }, change);
-      }
-      return { user: toUser(session.userId, await findSessionUser(app, session.userId)) };
     },
   );
 

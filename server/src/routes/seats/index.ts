@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { isValidEmail, normalizeEmail } from '../../../../contract/account-rules.js';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
-import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
 import {
   MySeatsSchema,
   SeatFundingBodySchema,
@@ -11,6 +10,7 @@ import {
   SeatRequestBodySchema,
   SeatRequestSchema,
 } from '../../../../contract/seats.js';
+import { givenTier } from '../../gifts/given-tier.js';
 import { HttpError } from '../../http/errors.js';
 import { accountOf, sessionOf } from '../../plugins/app/route-access.js';
 import { readMySeats, readSeatPool, requestSeat, withdrawSeatRequest } from '../../seats/seats.js';
@@ -28,8 +28,8 @@ const errors = {
 const SIGN_IN_FIRST = 'Sign in, or create an account, first: a seat is kept on your account.';
 
 /**
- * Solidarity seats (docs/payments.md#solidarity-seats): a supporter pays for years for readers who
- * cannot pay; a reader asks for one with a note; the site shows how many were given.
+ * Solidarity seats (docs/payments.md#solidarity-seats): a supporter pays for years of a tier for
+ * readers who cannot pay; a reader asks for one with a note; the site shows how many were given.
  */
 const seatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -48,18 +48,23 @@ const seatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new HttpError(400, 'invalid_email', 'Your address is not a valid email address.');
         }
       }
-      // Each seat is the one-time year, at its price now, whether or not it is on sale itself.
-      const plan = (await app.plans.list()).find((each) => each.id === EARLY_ACCESS_OFFER);
-      if (!plan) throw new HttpError(409, 'seats_unavailable', 'Seats cannot be funded now.');
+      // Each seat is a year of its tier, at that tier's year paid once now.
+      const given = givenTier(await app.plans.catalog(), request.body.tier, 'funded as seats');
       const seats = request.body.seats;
-      const price = { priceCents: plan.amountCents * seats, currency: plan.currency };
+      const price = { priceCents: given.yearCents * seats, currency: given.currency };
       const { clientSecret } = await createSeatsPayment(payments, {
-        funding: { supporterUserId: session.userId, supporterEmail, seats },
+        funding: { supporterUserId: session.userId, supporterEmail, seats, tierId: given.tier.id },
         // The publication's name now: the desk may have renamed it since start-up.
         siteName: app.siteContent.current().settings.title,
         price,
       });
-      return { clientSecret, seats, amountCents: price.priceCents, currency: price.currency };
+      return {
+        clientSecret,
+        seats,
+        tier: given.tier.slug,
+        amountCents: price.priceCents,
+        currency: price.currency,
+      };
     },
   );
 

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SITE_DATA_PATH } from '../../../../contract/site-data.js';
-import { differsForMembers, readerOf, siteDataFor } from '../../content/site-data.js';
+import { VISITOR } from '../../../../contract/reading.js';
+import { readerOf } from '../../content/readers.js';
+import { rulesOnScreen, screenReader, siteDataFor } from '../../content/site-data.js';
 
 /**
  * What a screen draws (contract/site-data.ts), for the reader moving to it in the browser: the
- * same content the server would have put into that page, with the navigation. Revalidated on every use, like pages;
- * a members-only article's whole body only to a member.
+ * same content the server would have put into that page, with the navigation. Revalidated on
+ * every use, like pages; a restricted post's whole body only to a reader who may read it.
  */
 const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -26,15 +28,16 @@ const siteDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The comments under its posts, as its page draws them (site/page-comments.ts).
       const said = await app.pageComments.forPage(content, path);
       const comments = said && { comments: said.comments };
-      if (!differsForMembers(content, path)) {
+      if (rulesOnScreen(content, path).length === 0) {
         return reply
           .header('cache-control', 'no-cache')
           .send({ navigation, settings, ...siteDataFor(content, path), ...comments });
       }
-      // A members-only article: whole for a member (their browser's alone), else its opening.
-      const reader = await readerOf(request);
+      // A restricted post: whole for a reader who may read it (their browser's alone), else its
+      // opening, as a visitor reads it.
+      const reader = screenReader(content, path, await readerOf(request));
       return reply
-        .header('cache-control', reader === 'member' ? 'private, no-store' : 'no-cache')
+        .header('cache-control', reader === VISITOR ? 'no-cache' : 'private, no-store')
         .header('vary', 'Cookie')
         .send({ navigation, settings, ...siteDataFor(content, path, reader), ...comments });
     },

@@ -23,7 +23,7 @@ const COVER_FILE = /^([a-z0-9]{20})-([1-9][0-9]{0,4})x([1-9][0-9]{0,4})\.jpg$/;
 
 /**
  * A member's private feed of a podcast (`/feeds/<token>.xml`): the public episodes and the
- * members-only ones, with their files. Podcast apps send no cookie, so the address's token is
+ * restricted ones the member may read (contract/reading.ts), with their files. Podcast apps send no cookie, so the address's token is
  * the credential (podcasts/feed-tokens.ts): a token no feed has, a replaced one and one whose
  * member is no longer one all answer 404, as does a section that stopped being a podcast. And the
  * podcasts' covers as JPEG (`/feeds/covers/<id>-<w>x<h>.jpg`), for a show's cover only.
@@ -49,6 +49,7 @@ const podcastFeedRoutes: FastifyPluginAsync<PodcastFeedOptions> = async (app, op
           show: { section, podcast },
           content,
           token,
+          reader: opened.reader,
           siteUrl,
           self: `${siteUrl}${privateFeedPath(token)}`,
           sizeOf: options.sizeOf,

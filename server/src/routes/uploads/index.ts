@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_FILE_NAME, UPLOADS_PATH } from '../../../../contract/images.js';
 import { parseMediaUrl, type UploadedMedia } from '../../../../contract/media.js';
-import { readerOf } from '../../content/site-data.js';
+import { readerOf } from '../../content/readers.js';
 import { HttpError } from '../../http/errors.js';
 import { membersOnlyRefusal } from '../../plugins/app/route-access.js';
 import { openFeedToken } from '../../podcasts/feed-tokens.js';
@@ -12,7 +12,7 @@ import {
   type StoredFile,
   type StoredPart,
 } from '../../uploads/image-store.js';
-import { mediaAccessOf } from '../../content/media-access.js';
+import { mayFetchMedia, mediaAccessOf, type MediaAccess } from '../../content/media-access.js';
 import { readJpegCopy } from '../../uploads/share-copy.js';
 
 /** The folder or bucket failed (a full disk, S3 down or the keys wrong): the log says which. */
@@ -73,21 +73,23 @@ const uploadedImageRoutes: FastifyPluginAsync<{ store: ImageStore }> = async (ap
 };
 
 /**
- * Whether a member asks: by their session (readerOf, the pages' rule), or, from a podcast app,
- * which sends no cookie, by their private feed's token (`?feed=`, podcasts/feed-tokens.ts), which
- * opens only while its member is one.
+ * Whether the reader who asks may fetch a file of this access: by their session (readerOf, the
+ * pages' rule), or, from a podcast app, which sends no cookie, by their private feed's token
+ * (`?feed=`, podcasts/feed-tokens.ts), which opens only while its member is one.
  */
-async function isMember(request: FastifyRequest): Promise<boolean> {
-  if ((await readerOf(request)) === 'member') return true;
+async function mayFetch(request: FastifyRequest, access: MediaAccess): Promise<boolean> {
+  if (mayFetchMedia(access, await readerOf(request))) return true;
   const { feed } = request.query as { feed?: unknown };
-  return typeof feed === 'string' && (await openFeedToken(request.server.db.pool, feed)) !== null;
+  if (typeof feed !== 'string') return false;
+  const opened = await openFeedToken(request.server.db.pool, feed);
+  return opened !== null && mayFetchMedia(access, opened.reader);
 }
 
 /**
  * An audio or video file, whole or the single range asked for (206; 416 for a range past its
- * end). A file in a public part of a published post is everyone's; one only in members-only
- * parts is the members' (isMember) and staff's, 403 for others; one in no published post is
- * staff's, 404 for others (content/media-access.ts).
+ * end). A file in a public part of a published post is everyone's; one only in the restricted
+ * parts of posts is for the readers who may read one of them whole (mayFetch) and staff, 403 for
+ * others; one in no published post is staff's, 404 for others (content/media-access.ts).
  */
 async function serveMedia(
   request: FastifyRequest,
@@ -102,7 +104,7 @@ async function serveMedia(
     void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
     const staff = await request.getStaff();
     if (!staff && access === null) throw new HttpError(404, 'not_found', 'There is no such file.');
-    if (!staff && !(await isMember(request))) {
+    if (!staff && access !== null && !(await mayFetch(request, access))) {
       throw membersOnlyRefusal();
     }
   }

@@ -28,7 +28,7 @@ export function ArticleCard({
       headingLevel={headingLevel}
       featured={featured}
       priority={priority ?? featured}
-      membersOnly={article.membersOnly}
+      readers={article.membersOnly && (article.readers ?? 'Members only')}
     />
   );
 }

@@ -3,6 +3,7 @@ import { toneStyle, useSectionColor } from '../../../lib/site-navigation';
 import type { Boycott } from '../types';
 import type { ReactNode } from 'react';
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
+import type { PostLock } from '../../../../../contract/site-data';
 import { ContentImage } from './content-image';
 import { PostStory } from './post-story';
 import { StatusBadge } from './status-badge';
@@ -12,13 +13,16 @@ export function BoycottCard({
   boycott,
   story,
   teaser = false,
+  lock,
   comments,
 }: {
   boycott: Boycott;
   /** The story behind it (its body), as this reader may read it. */
   story?: MarkdownTree | undefined;
-  /** `story` is a members-only story's opening only. */
+  /** `story` is a restricted story's opening only. */
   teaser?: boolean;
+  /** Who reads its story whole, where it is restricted (the screen's `locks`). */
+  lock?: PostLock | undefined;
   /** What readers said of it, under the story (the comments feature's, given by the route). */
   comments?: ReactNode;
 }) {
@@ -34,7 +38,9 @@ export function BoycottCard({
         <ContentImage className="boycott__image" src={boycott.heroImage} />
         <div className="boycott__intro">
           <StatusBadge status={boycott.status} />
-          {boycott.membersOnly && <span className="members-badge">Members only</span>}
+          {boycott.membersOnly && (
+            <span className="members-badge">{boycott.readers ?? 'Members only'}</span>
+          )}
           <h2 className="boycott__title" id={titleId}>
             {boycott.title}
           </h2>
@@ -62,7 +68,7 @@ export function BoycottCard({
           </ol>
         </dd>
       </dl>
-      {story && <PostStory body={story} teaser={teaser} />}
+      {story && <PostStory body={story} teaser={teaser} lock={lock} />}
       {comments}
     </article>
   );

@@ -27,7 +27,7 @@ export function CampaignCard({
       headingLevel={headingLevel}
       featured={featured}
       anchor={campaign.slug}
-      membersOnly={campaign.membersOnly}
+      readers={campaign.membersOnly && (campaign.readers ?? 'Members only')}
     />
   );
 }

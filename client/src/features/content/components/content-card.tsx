@@ -22,8 +22,11 @@ export interface ContentCardProps {
   anchor?: string;
   /** Its image loads at once (the first card of a page, likely its largest paint). */
   priority?: boolean;
-  /** A members-only post: the card says so, as search results do. */
-  membersOnly?: boolean | undefined;
+  /**
+   * A restricted post's badge, who reads it whole ("Members only", "Available on Founder"): the
+   * card says so, as search results do.
+   */
+  readers?: string | undefined;
 }
 
 /**
@@ -43,7 +46,7 @@ export function ContentCard({
   featured = false,
   anchor,
   priority = featured,
-  membersOnly = false,
+  readers,
 }: ContentCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
@@ -72,10 +75,10 @@ export function ContentCard({
           )}
         </Heading>
         <p className="card__summary">{summary}</p>
-        {(footer || membersOnly) && (
+        {(footer || readers) && (
           <div className="card__footer">
             {footer}
-            {membersOnly && <span className="members-badge card__members">Members only</span>}
+            {readers && <span className="members-badge card__members">{readers}</span>}
           </div>
         )}
       </div>

@@ -1,12 +1,13 @@
 import type { MarkdownTree } from '../../../../../contract/markdown-tree';
 import { MarkdownContent } from '../../../components/markdown-content';
+import { useSiteData } from '../../../lib/site-data';
 import { ContentImage } from './content-image';
 import { MembersOnlyRest } from './members-only-rest';
 
 /**
  * What an article and a page of its own show under their masthead: the feature image (when there
- * is one), then the body. A members-only post drawn for a non-member has only its opening
- * (`teaser`), and under it how to read the rest.
+ * is one), then the body. A restricted post drawn for a reader who may not read it has only its
+ * opening (`teaser`), and under it what unlocks the rest (the screen's `locks`).
  */
 export function PostBody({
   hero,
@@ -19,6 +20,7 @@ export function PostBody({
   bodyKey: string;
   teaser: boolean;
 }) {
+  const { locks = {} } = useSiteData();
   return (
     <>
       {hero && (
@@ -33,7 +35,7 @@ export function PostBody({
       )}
       <div className="prose article__body">
         {teaser ? (
-          <MembersOnlyRest bodyKey={bodyKey} teaser={body} />
+          <MembersOnlyRest bodyKey={bodyKey} teaser={body} lock={locks[bodyKey]} />
         ) : (
           <MarkdownContent blocks={body.children} />
         )}

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { DESK_API } from '../../../../../contract/constants';
+import { sameAudience, type NewsletterAudience } from '../../../../../contract/newsletters';
 import type { PostJson } from '../../../../../contract/posts';
 import { apiRequest } from '../../../lib/api-client';
 import { ConfirmBox } from '../confirm-box';
+import { AudienceChoice, audienceNouns } from './newsletter-audience';
 import { fetchNewsletterStatus, sendNewsletter, type NewsletterStatus } from './post-api';
 
 const count = (n: number, one: string, many: string) =>
@@ -27,9 +29,11 @@ function describeProgress({ deliveries, sending }: NewsletterStatus): string {
 }
 
 /**
- * Mailing a newsletter issue (or an article, as one) from the desk: a test copy to yourself (with what is in the editor),
- * then, once the issue is published, the issue to every confirmed subscriber after a confirmation
- * that says how many, with its progress while it goes out.
+ * Mailing a newsletter issue (or an article, as one) from the desk: a test copy to yourself (with
+ * what is in the editor), then, once the issue is published, the issue to the audience chosen
+ * (everyone subscribed, free members, paying members or chosen tiers) after a confirmation that
+ * says how many, with its progress while it goes out. Each reader gets what the post lets them
+ * read: the whole, or the part before its line and a link to upgrade.
  */
 export function NewsletterPanel({
   post,
@@ -44,13 +48,26 @@ export function NewsletterPanel({
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [reader, setReader] = useState<TestReader>('member');
+  /** The audience chosen here; null: the one a send takes by itself (the status says which). */
+  const [choice, setChoice] = useState<NewsletterAudience | null>(null);
+  const audience = choice ?? status?.audience ?? null;
+  // Chosen tiers with none ticked is no audience yet: nothing to count or send.
+  const complete =
+    audience !== null && (audience.audience !== 'tiers' || audience.tiers.length > 0);
+  // The counts on show are the audience's once the server has answered for it.
+  const counted = status !== null && audience !== null && sameAudience(status.audience, audience);
 
-  // Read once, and every two seconds while a send is under way.
+  // Read once (and for each audience chosen), and every two seconds while a send is under way.
   const going = status !== null && (status.sending || status.deliveries.queued > 0);
+  const chosen = choice && JSON.stringify(choice);
   useEffect(() => {
     let stopped = false;
+    const asked: NewsletterAudience | undefined = chosen
+      ? (JSON.parse(chosen) as NewsletterAudience)
+      : undefined;
+    if (asked?.audience === 'tiers' && asked.tiers.length === 0) return;
     const read = () =>
-      fetchNewsletterStatus(post.id).then(
+      fetchNewsletterStatus(post.id, asked).then(
         ({ status: next }) => !stopped && setStatus(next),
         () => {},
       );
@@ -61,34 +78,40 @@ export function NewsletterPanel({
       stopped = true;
       clearInterval(timer);
     };
-  }, [post.id, post.version, going]);
+  }, [post.id, post.version, going, chosen]);
 
   const fail = (error: unknown) =>
     setMessage({ ok: false, text: error instanceof Error ? error.message : 'That did not work.' });
 
   const live = post.status === 'published';
-  // A members-only issue goes to members alone; a members-only article to everyone, split.
-  const onlyMembers = post.kind === 'newsletter' && post.visibility === 'members';
-  const audience = onlyMembers ? ['member', 'members'] : ['subscriber', 'subscribers'];
-  // A members-only article is mailed whole to members and up to its line to the others.
-  const split = post.kind === 'article' && post.visibility === 'members';
+  // A post not for everyone goes whole to its readers and up to its line to the others.
+  const split = post.visibility !== 'public';
+  const [one, many] = audience ? audienceNouns(audience, status?.reach) : ['', ''];
+  const everyone = audience?.audience === 'all';
   return (
     <section className="post-editor__mail" aria-labelledby="mail-title">
       <h2 id="mail-title">Mail it</h2>
-      {post.kind === 'article' && (
-        <p className="desk__small">
-          Mailed to the newsletter’s subscribers as an issue.
-          {post.visibility === 'members' &&
-            ' Members get all of it; the others get it up to the “Members only from here” line, with a link to join.'}
-        </p>
+      <p className="desk__small">
+        {post.kind === 'article' && 'Mailed to the newsletter’s subscribers as an issue. '}
+        {split &&
+          'Readers it is for get all of it; the others get it up to the “Members only from here” line, with a link to upgrade.'}
+      </p>
+      {status && mayPublish && audience && (
+        <AudienceChoice audience={audience} reach={status.reach} onChange={setChoice} />
       )}
       {status && (
         <p className="desk__small" role="status">
-          {status.recipients > 0
-            ? `Goes to ${count(status.recipients, `confirmed ${audience[0]} who has`, `confirmed ${audience[1]} who have`)} not had it.`
-            : status.deliveries.sent + status.deliveries.failed + status.deliveries.queued > 0
-              ? 'Every confirmed subscriber has had it.'
-              : `No confirmed ${audience[0]} to send it to yet.`}{' '}
+          {!complete
+            ? 'Tick the tiers to send it to.'
+            : !counted
+              ? 'Counting…'
+              : status.recipients > 0
+                ? `Goes to ${count(status.recipients, `confirmed ${one} who has`, `confirmed ${many} who have`)} not had it.`
+                : status.alreadyQueued > 0
+                  ? everyone
+                    ? 'Every confirmed subscriber has had it.'
+                    : `All the confirmed ${many} have had it.`
+                  : `No confirmed ${one} to send it to yet.`}{' '}
           {describeProgress(status)}
           {!status.mailing && ' SMTP_URL is not set: mail goes to the server’s log.'}
         </p>
@@ -102,20 +125,20 @@ export function NewsletterPanel({
           {message.text}
         </p>
       )}
-      {confirming && status && (
+      {confirming && status && audience && counted && (
         <ConfirmBox
           confirmLabel="Yes, send"
           onConfirm={() => {
             setConfirming(false);
-            sendNewsletter(post.id, status.recipients).then(({ status: next }) => {
+            sendNewsletter(post.id, status.recipients, audience).then(({ status: next }) => {
               // Its progress, and then that it is done, is the status line above.
               setStatus(next);
             }, fail);
           }}
           onCancel={() => setConfirming(false)}
         >
-          Send “{post.title}” to {count(status.recipients, audience[0] ?? '', audience[1] ?? '')}{' '}
-          now? Each gets it once.
+          Send “{post.title}” to {count(status.recipients, one, many)} now? Each gets it once.
+          {split && ' Those it is not for get it up to its line, with a link to upgrade.'}
         </ConfirmBox>
       )}
       {split && (
@@ -159,7 +182,7 @@ export function NewsletterPanel({
           <button
             type="button"
             className="button button--accent"
-            disabled={!live || !status || status.recipients === 0 || status.sending}
+            disabled={!live || !status || !counted || status.recipients === 0 || status.sending}
             title={live ? undefined : 'Publish the issue first'}
             onClick={() => {
               setMessage(null);

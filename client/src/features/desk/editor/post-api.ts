@@ -2,6 +2,7 @@ import { DESK_API } from '../../../../../contract/constants';
 import type { NewsletterSendStatus } from '../../../../../contract/desk-api';
 import type { UploadedImage } from '../../../../../contract/images';
 import type { MediaKind } from '../../../../../contract/media';
+import type { NewsletterAudience } from '../../../../../contract/newsletters';
 import type { PublishWarning } from '../../../../../contract/post-editor-fields';
 import type { PostJson, PostKind } from '../../../../../contract/posts';
 import { ApiError, apiRequest } from '../../../lib/api-client';
@@ -159,11 +160,27 @@ export const fetchPreviewWarnings = (id: number, changes: Record<string, unknown
 
 export type { NewsletterSendStatus as NewsletterStatus };
 
-export const fetchNewsletterStatus = (id: number) =>
-  apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter`);
+/**
+ * Who the issue would reach: for `audience` (its tiers comma-separated in the query), else for
+ * the audience a send would take by itself (the one it was sent to, else the issue's own).
+ */
+export function fetchNewsletterStatus(id: number, audience?: NewsletterAudience) {
+  const query = audience
+    ? `?${new URLSearchParams({
+        audience: audience.audience,
+        ...(audience.audience === 'tiers' && { tiers: audience.tiers.join(',') }),
+      }).toString()}`
+    : '';
+  return apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter${query}`);
+}
 
-export const sendNewsletter = (id: number, recipients: number) =>
+/** Sends the issue to the audience, naming how many the desk showed for it. */
+export const sendNewsletter = (id: number, recipients: number, audience: NewsletterAudience) =>
   apiRequest<{ status: NewsletterSendStatus }>(`${posts}/${id}/newsletter/send`, {
     method: 'POST',
-    body: { recipients },
+    body: {
+      recipients,
+      audience: audience.audience,
+      ...(audience.audience === 'tiers' && { tiers: audience.tiers }),
+    },
   });

@@ -34,6 +34,7 @@ import {
 } from './post-form';
 import { firstPreview, PreviewPanel, type PreviewView } from './preview-panel';
 import { PublishActions } from './publish-actions';
+import { ReadersField, usePostTiers } from './readers-field';
 import { SchedulePanel } from './schedule-panel';
 import { SearchAndSharing } from './search-and-sharing';
 import { useDraftSync } from './use-draft-sync';
@@ -68,6 +69,7 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
   });
   const { post, form, save, conflict } = state;
   const leave = useLeaveGuard(save.state !== 'saved');
+  const postTiers = usePostTiers();
 
   const kind: PostKind = post?.kind ?? newKind;
   const live = post !== null && post.status !== 'draft';
@@ -293,22 +295,14 @@ export default function PostEditorPage({ staff }: { staff: DeskStaff }) {
               Address: {address.problem}
             </p>
           )}
-          {/* Only a body can be divided into an opening for everyone and the rest for members. */}
+          {/* Only a body can be divided into an opening for everyone and the rest for some. */}
           {KINDS_WITH_BODY.includes(kind) && (
-            <label className="desk-field">
-              <span>Who can read it</span>
-              <select
-                value={form.visibility}
-                onChange={(event) =>
-                  sync.edit({ visibility: event.target.value === 'members' ? 'members' : 'public' })
-                }
-              >
-                <option value="public">Everyone</option>
-                <option value="members">
-                  Members (others read up to the “Members only from here” line)
-                </option>
-              </select>
-            </label>
+            <ReadersField
+              form={form}
+              tiers={postTiers.tiers}
+              problem={postTiers.problem}
+              onChange={sync.edit}
+            />
           )}
           {kind === 'article' && (
             <FeatureImage

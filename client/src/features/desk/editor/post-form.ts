@@ -15,6 +15,8 @@ export interface PostForm {
   slug: string;
   body: string;
   visibility: PostVisibility;
+  /** With visibility `tiers`: the tiers' slugs, in the tiers' order; else empty. */
+  tiers: string[];
   featureImage: string;
   featureImageAlt: string;
   seoTitle: string;
@@ -69,6 +71,7 @@ const SERVER_KEPT = new Set([
   'title',
   'status',
   'visibility',
+  'tiers',
   'publishedAt',
   'body',
   'featureImage',
@@ -87,6 +90,7 @@ export function formOf(post: PostJson): PostForm {
     slug: post.slug,
     body: post.body,
     visibility: post.visibility,
+    tiers: post.tiers ?? [],
     featureImage: post.featureImage ?? '',
     featureImageAlt: post.featureImageAlt ?? '',
     seoTitle: post.seoTitle ?? '',
@@ -100,6 +104,7 @@ export const emptyForm = (kind: PostKind): PostForm => ({
   slug: '',
   body: '',
   visibility: 'public',
+  tiers: [],
   featureImage: '',
   featureImageAlt: '',
   seoTitle: '',
@@ -123,6 +128,7 @@ export function changesOf(form: PostForm, kind: PostKind): Record<string, unknow
     ...(form.slug.trim() !== '' && { slug: form.slug.trim() }),
     ...(KINDS_WITH_BODY.includes(kind) && { body: form.body }),
     visibility: form.visibility,
+    tiers: form.visibility === 'tiers' ? form.tiers : [],
     featureImage: orNull(form.featureImage),
     featureImageAlt: orNull(form.featureImageAlt),
     seoTitle: orNull(form.seoTitle),

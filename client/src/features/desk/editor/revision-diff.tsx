@@ -1,6 +1,7 @@
 import type { PostJson } from '../../../../../contract/posts';
 import { diffLines, foldUnchanged } from './line-diff';
 import { KIND_FIELDS } from '../../../../../contract/post-editor-fields';
+import { describeReaders } from '../post-tiers';
 import { fieldValue } from './post-form';
 
 /** A field that differs between an earlier version and the post now, as the editor labels it. */
@@ -30,7 +31,7 @@ export function fieldChanges(before: PostJson, after: PostJson): FieldChange[] {
   const compared: [label: string, read: (post: PostJson) => unknown][] = [
     ['Title', (post) => post.title],
     ['Address', (post) => post.path],
-    ['Who can read it', (post) => (post.visibility === 'members' ? 'Members' : 'Everyone')],
+    ['Who can read it', (post) => describeReaders(post, null)],
     ...KIND_FIELDS[after.kind].map((spec): [string, (post: PostJson) => unknown] => [
       spec.label,
       (post) => fieldValue(post, spec.name),

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { DeskMember, DeskStaff } from '../../../../../contract/desk-api';
 import { endSessions, grantComp, rereadFromStripe, sendPasswordReset } from '../desk-api';
 import { OutcomeLines } from '../outcome';
+import { fetchTiers } from '../tiers-api';
+import { useDeskData } from '../use-desk-data';
 import { useMemberAction } from './use-member-action';
 
 /** What staff can do for a member: read Stripe again, mail a reset link, sign out, grant a comp. */
@@ -17,13 +19,22 @@ export function MemberActions({
   const action = useMemberAction(onChanged);
   const [until, setUntil] = useState('');
   const [reason, setReason] = useState('');
+  const [tiers] = useDeskData('comp-tiers', (signal) => fetchTiers(signal));
+  const tierList = tiers.state === 'ready' ? tiers.data.tiers : [];
+  // The tier a comp gives: the default one (the first visible) unless another is chosen.
+  const [chosenTier, setTier] = useState('');
+  const tier = chosenTier || (tierList.find((each) => each.visible) ?? tierList[0])?.slug || '';
   const { user } = member;
   const disabled = !staff.canChange || action.busy;
 
   function grant(event: FormEvent) {
     event.preventDefault();
     action.run(async () => {
-      const result = await grantComp(user.id, { until, reason });
+      const result = await grantComp(user.id, {
+        until,
+        reason,
+        ...(tierList.length > 1 && tier && { tier }),
+      });
       setUntil('');
       setReason('');
       return result;
@@ -76,8 +87,28 @@ export function MemberActions({
           </button>
         )}
       </div>
-      <form className="desk-comp" onSubmit={grant}>
+      <form
+        className={tierList.length > 1 ? 'desk-comp desk-comp--tiers' : 'desk-comp'}
+        onSubmit={grant}
+      >
         <h3>Grant a comp membership</h3>
+        {tierList.length > 1 && (
+          <label className="desk-field">
+            <span>Tier</span>
+            <select
+              value={tier}
+              onChange={(event) => setTier(event.target.value)}
+              disabled={!staff.canChange}
+            >
+              {tierList.map((each) => (
+                <option key={each.slug} value={each.slug}>
+                  {each.name}
+                  {each.visible ? '' : ' (hidden)'}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="desk-field">
           <span>Last day (UTC)</span>
           <input
