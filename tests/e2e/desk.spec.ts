@@ -9,6 +9,9 @@ import {
   test,
   uniqueEmail,
 } from './fixtures.js';
+import type { Browser } from '@playwright/test';
+import type { FakeStripe } from '#test/fake-stripe';
+import type { SmtpCapture } from '#test/smtp-capture';
 import { deliverPaymentSucceeded } from './support/deliver-webhook.js';
 import { openDeskMenu } from './support/desk-menu.js';
 
@@ -24,6 +27,49 @@ const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
+
+/**
+ * Two accounts registered by mail in browsers of their own: a member who paid the early-access
+ * year (with `newsletter`, subscribed to it from /account's switch too), and a reader who has not
+ * paid.
+ */
+async function registerMemberAndReader(
+  {
+    browser,
+    site,
+    stripe,
+    mailbox,
+  }: {
+    browser: Browser;
+    site: { url: string };
+    stripe: FakeStripe;
+    mailbox: SmtpCapture;
+  },
+  { newsletter = false } = {},
+) {
+  const memberEmail = uniqueEmail();
+  const readerEmail = uniqueEmail();
+  for (const email of [memberEmail, readerEmail]) {
+    const context = await browser.newContext({ baseURL: site.url });
+    const session = await (await context.request.post('/api/session')).json();
+    await registerThroughMail(context.request, mailbox, { email, password: PASSWORD });
+    if (email === memberEmail) {
+      const intent = stripe.paidPaymentIntent({
+        userId: session.user.id,
+        offer: EARLY_ACCESS_OFFER,
+      });
+      expect(await deliverPaymentSucceeded(context.request, site.url, stripe, intent)).toBe(200);
+      if (newsletter) {
+        const subscribed = await context.request.post('/api/newsletter/subscription', {
+          data: { subscribed: true },
+        });
+        expect(subscribed.status()).toBe(200);
+      }
+    }
+    await context.close();
+  }
+  return { memberEmail, readerEmail };
+}
 
 test('the client names the desk where the server serves it', () => {
   expect(paths.desk).toBe(DESK_PATH);
@@ -67,27 +113,10 @@ for (const { name, width, height } of WIDTHS) {
     if (!stripe) throw new Error('payments are on');
     // A member who paid the early-access year, and a reader who has not paid, in browsers of
     // their own.
-    const memberEmail = uniqueEmail();
-    const readerEmail = uniqueEmail();
-    for (const email of [memberEmail, readerEmail]) {
-      const context = await browser.newContext({ baseURL: site.url });
-      const session = await (await context.request.post('/api/session')).json();
-      await registerThroughMail(context.request, mailbox, { email, password: PASSWORD });
-      if (email === memberEmail) {
-        const intent = stripe.paidPaymentIntent({
-          userId: session.user.id,
-          offer: EARLY_ACCESS_OFFER,
-        });
-        const status = await deliverPaymentSucceeded(context.request, site.url, stripe, intent);
-        expect(status).toBe(200);
-        // …and gets the newsletter (/account's switch).
-        const newsletter = await context.request.post('/api/newsletter/subscription', {
-          data: { subscribed: true },
-        });
-        expect(newsletter.status()).toBe(200);
-      }
-      await context.close();
-    }
+    const { memberEmail, readerEmail } = await registerMemberAndReader(
+      { browser, site, stripe, mailbox },
+      { newsletter: true },
+    );
 
     await page.setViewportSize({ width, height });
     await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });
@@ -308,21 +337,12 @@ for (const { name, width, height } of WIDTHS) {
     // machine.
     test.slow();
     // A member of the first tier (a year paid once) and a free member, in browsers of their own.
-    const memberEmail = uniqueEmail();
-    const readerEmail = uniqueEmail();
-    for (const email of [memberEmail, readerEmail]) {
-      const context = await browser.newContext({ baseURL: site.url });
-      const session = await (await context.request.post('/api/session')).json();
-      await registerThroughMail(context.request, mailbox, { email, password: PASSWORD });
-      if (email === memberEmail) {
-        const intent = stripe.paidPaymentIntent({
-          userId: session.user.id,
-          offer: EARLY_ACCESS_OFFER,
-        });
-        expect(await deliverPaymentSucceeded(context.request, site.url, stripe, intent)).toBe(200);
-      }
-      await context.close();
-    }
+    const { memberEmail, readerEmail } = await registerMemberAndReader({
+      browser,
+      site,
+      stripe,
+      mailbox,
+    });
 
     await page.setViewportSize({ width, height });
     await signInAs(page, mailbox, { email: OWNER, password: PASSWORD });

@@ -425,3 +425,21 @@ export async function buildTier(
     return { id, slug, name };
   });
 }
+
+/**
+ * The slug of the tier of a member's membership now, and of each period on their ledger (oldest
+ * paid first); null for an account without a membership.
+ */
+export async function tiersOnLedger(
+  t: SeedingSite,
+  userId: string,
+): Promise<{ membership: string; periods: string[] } | null> {
+  const { rows } = await t.database.pool.query<{ membership: string; periods: string[] }>(
+    `SELECT t.slug AS membership,
+            (SELECT array_agg(et.slug ORDER BY e."paidAt") FROM entitlements e
+               JOIN tiers et ON et.id = e."tierId" WHERE e."userId" = m."userId") AS periods
+       FROM memberships m JOIN tiers t ON t.id = m."tierId" WHERE m."userId" = $1`,
+    [userId],
+  );
+  return rows[0] ?? null;
+}

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildTier, type BuiltTier, type Member } from '#test/factories';
+import {
+  buildMember,
+  buildTier,
+  type BuiltTier,
+  type Member,
+  tiersOnLedger,
+} from '#test/factories';
 import { tokenFromMail, waitForMail } from '#test/registration';
 import { newVisitor } from '#test/visitor';
 import { giveAndPay, withGivingSite, type Site } from '#test/with-site';
@@ -20,17 +26,7 @@ describe('gifts and seats of a tier', () => {
   let owner: Member;
   let founder: BuiltTier;
 
-  /** The slug of the tier of the member's membership now, and of each period on their ledger. */
-  const tiersOf = async (userId: string) => {
-    const { rows } = await t.database.pool.query<{ membership: string; periods: string[] }>(
-      `SELECT t.slug AS membership,
-              (SELECT array_agg(et.slug ORDER BY e."paidAt") FROM entitlements e
-                 JOIN tiers et ON et.id = e."tierId" WHERE e."userId" = m."userId") AS periods
-         FROM memberships m JOIN tiers t ON t.id = m."tierId" WHERE m."userId" = $1`,
-      [userId],
-    );
-    return rows[0] ?? null;
-  };
+  const tiersOf = (userId: string) => tiersOnLedger(t, userId);
   const count = async (table: 'gifts' | 'seat_fundings') =>
     (await t.database.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildTier, type BuiltTier } from '#test/factories';
+import { buildMember, buildTier, type BuiltTier, tiersOnLedger } from '#test/factories';
 import { useSite } from '#test/with-site';
 
 // Joining a tier through the real app and PostgreSQL, against the fake Stripe: Checkout for a
@@ -15,17 +15,7 @@ describe('joining a tier', () => {
   });
   let founder: BuiltTier;
 
-  /** The slug of the tier of the member's membership now, and of each period on their ledger. */
-  const tiersOf = async (userId: string) => {
-    const { rows } = await t.database.pool.query<{ membership: string; periods: string[] }>(
-      `SELECT t.slug AS membership,
-              (SELECT array_agg(et.slug ORDER BY e."paidAt") FROM entitlements e
-                 JOIN tiers et ON et.id = e."tierId" WHERE e."userId" = m."userId") AS periods
-         FROM memberships m JOIN tiers t ON t.id = m."tierId" WHERE m."userId" = $1`,
-      [userId],
-    );
-    return rows[0] ?? null;
-  };
+  const tiersOf = (userId: string) => tiersOnLedger(t, userId);
   const sessionOf = (url: string) => t.stripe.get(new URL(url).pathname.split('/').pop() ?? '');
   const stripeCalls = () => t.stripe.requests.filter((request) => request.method === 'POST').length;
 
