@@ -251,7 +251,7 @@ test('a members-only article’s comments stay out of its HTML, and reach its me
   const answer = await visitor.goto(article.path);
   expect(await answer?.text()).not.toContain('Only members read this comment.');
   await expect(
-    visitor.getByText('Members read and write the comments on this post.'),
+    visitor.getByText('Those who may read all of this post read and write its comments.'),
   ).toBeVisible();
   await visitorContext.close();
 

@@ -149,8 +149,8 @@ export function CommentsSection({
       {membersOnly && !shown && (
         <p className="comments__gate" role={readable === false ? 'status' : undefined}>
           {readable === false
-            ? 'The comments on this post are for members.'
-            : 'Members read and write the comments on this post.'}
+            ? 'The comments on this post are for those who may read all of it.'
+            : 'Those who may read all of this post read and write its comments.'}
         </p>
       )}
       {shown && list.count > 1 && (
