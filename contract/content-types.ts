@@ -27,7 +27,7 @@ export interface ArticleSummary {
   seoDescription?: string;
   /** For members: others read the summary and what comes before the divider. */
   membersOnly?: true;
-  /** With `membersOnly`: who reads it whole, for its badge (contract/site-data.ts readersLabel). */
+  /** With `membersOnly`: who reads it whole, for its badge (contract/reading.ts readersLabel). */
   readers?: string;
   /** Topic names (contract/topics.ts), as the writer set them. */
   tags?: string[];

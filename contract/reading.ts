@@ -85,3 +85,10 @@ export function unlockLabel(rule: ReadingRule, tiers: readonly TierName[]): stri
     names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
   return `Available on ${list}`;
 }
+
+/**
+ * Who reads a restricted post whole, in a few words for its badge: "Members only" for any member,
+ * else what unlocks it ("Available on Founder", "Available to signed-in readers").
+ */
+export const readersLabel = (rule: ReadingRule, tiers: readonly TierName[]): string =>
+  rule.visibility === 'members' ? 'Members only' : unlockLabel(rule, tiers);

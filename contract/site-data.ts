@@ -16,7 +16,7 @@ import type { Comment } from './comments.js';
 import type { MarkdownTree } from './markdown-tree.js';
 import type { NewsletterListing } from './newsletters.js';
 import type { Perk } from './perks.js';
-import { unlockLabel, type ReadingRule, type TierName } from './reading.js';
+import type { ReadingRule, TierName } from './reading.js';
 import type { SearchResults } from './search.js';
 import type { SiteNavigation } from './sections.js';
 import type { SiteSettings } from './site-settings.js';
@@ -96,13 +96,6 @@ export interface PostLock {
   rule: ReadingRule;
   tiers: TierName[];
 }
-
-/**
- * Who reads a restricted post whole, in a few words for its badge: "Members only" for any member,
- * else what unlocks it ("Available on Founder", "Available to signed-in readers").
- */
-export const readersLabel = (rule: ReadingRule, tiers: readonly TierName[]): string =>
-  rule.visibility === 'members' ? 'Members only' : unlockLabel(rule, tiers);
 
 /** The key of a body in SiteData.bodies. */
 export const bodyKey = (

@@ -1,19 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { lineField, nullable, slugField, textField } from './field-schemas.js';
-import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS, type PlanId } from './plan-rules.js';
+import { MAX_PLAN_CENTS, MAX_TRIAL_DAYS, MIN_PLAN_CENTS } from './plan-rules.js';
+import {
+  MAX_TIER_BENEFIT,
+  MAX_TIER_BENEFITS,
+  MAX_TIER_DESCRIPTION,
+  MAX_TIER_NAME,
+  MAX_TIER_SLUG,
+} from './tier-rules.js';
 
-// Tiers (docs/decisions/0030-tiers-and-readers.md): what the site sells. Each has a name, a
-// description, a list of benefits and its own prices, one for each plan (plan-rules.ts): monthly
-// and yearly subscriptions, and a year paid once. The membership sold before tiers is the first,
-// `supporter`; members, gifts, seats, offers and comps name a tier (the first when they do not say).
-
-/** The first tier's slug on a new site and on a site from before tiers. */
-export const FIRST_TIER_SLUG = 'supporter';
-export const MAX_TIERS = 12;
-export const MAX_TIER_NAME = 60;
-export const MAX_TIER_DESCRIPTION = 500;
-export const MAX_TIER_BENEFITS = 12;
-export const MAX_TIER_BENEFIT = 140;
+// The tiers' HTTP schemas (tier-rules.ts has what the browser uses without them).
+export * from './tier-rules.js';
 
 /** A tier's price for each plan, in the site's currency's cents; null: that plan is not sold. */
 export const TierPricesSchema = Type.Object(
@@ -27,35 +24,11 @@ export const TierPricesSchema = Type.Object(
 );
 export type TierPrices = Static<typeof TierPricesSchema>;
 
-/** The plan each of a tier's prices is (plan-rules.ts). */
-export const TIER_PRICE_PLANS = {
-  monthly: 'monthly',
-  yearly: 'yearly',
-  once: 'early-access',
-} as const satisfies Record<keyof TierPrices, PlanId>;
-
-export const MAX_TIER_SLUG = 60;
-
 /**
  * The tier a gift, seats, an offer or a comp is for, by slug, in a request's body: the default
  * tier (the first visible) when left out; one there is not is a 400 `unknown_tier`.
  */
 export const TierChoiceSchema = Type.String({ minLength: 1, maxLength: MAX_TIER_SLUG });
-
-/**
- * The slug a new tier is given from its name when the owner gives none: "Founder's Circle" →
- * `founder-s-circle` (`tier` for a name without a letter or digit).
- */
-export function tierSlugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, MAX_TIER_SLUG)
-    .replace(/^-+|-+$/g, '');
-  return slug || 'tier';
-}
 
 function priceField() {
   return Type.Integer({

@@ -4,10 +4,8 @@ import { describeFailure } from '../lib/api-client';
 import { loadSiteConfig, useSiteConfig } from '../lib/site-config';
 import { PAYMENTS_OFF_MESSAGE } from '../lib/payment-messages';
 import { openCheckout } from '../lib/open-checkout';
-import { earlyAccessPath, offeredTiers, plansOfTier } from '../lib/tier-plans';
 import { paths } from '../config/paths';
 import type { SubscriptionPlanId } from '../../../contract/plan-rules';
-import type { PublicTier } from '../../../contract/tiers';
 import type { Choices } from './plan-chooser';
 import './join-button.css';
 
@@ -75,34 +73,20 @@ export function JoinButton({
     let chosen = plan;
     let ofTier = tier;
     if (!chosen && known) {
-      const offered = offeredTiers(known, tiers);
-      const [only] = offered;
+      // The tiers' rules come with the first press (the chooser's too): not in the page's script.
+      const { joinStep } = await import('../lib/tier-plans');
+      const step = joinStep(known, tiers);
       setProblem(null);
-      const plansOf = (each: PublicTier | null) =>
-        each ? plansOfTier(each, known) : [...known.plans];
-      if (offered.length > 1) {
-        setChoosing({ tiers: offered, plansOf });
+      if (step.kind === 'choose') {
+        setChoosing(step.choices);
         return;
       }
-      // One tier: its plans, as before tiers (the site's own, unless `tiers` names the tier).
-      const named = tiers !== undefined && only !== undefined ? only : null;
-      const plans = plansOf(named);
-      ofTier = named?.slug;
-      const subscriptions = plans.flatMap((each) =>
-        each.id === 'monthly' || each.id === 'yearly' ? [each.id] : [],
-      );
-      const once = plans.some((each) => each.kind === 'one-time');
-      if (subscriptions.length === 1 && !once) chosen = subscriptions[0];
-      else if (subscriptions.length === 0 && once) {
-        // Only the year paid once is sold: its form is on the early-access page.
-        if (pathname !== paths.earlyAccess) {
-          navigate(ofTier ? earlyAccessPath(ofTier) : paths.earlyAccess);
-        }
-        return;
-      } else {
-        setChoosing({ tiers: named ? [named] : [], plansOf });
+      if (step.kind === 'early-access') {
+        if (pathname !== paths.earlyAccess) navigate(step.path);
         return;
       }
+      chosen = step.plan;
+      ofTier = step.tier;
     }
     setBusy(true);
     setProblem(null);

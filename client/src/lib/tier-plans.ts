@@ -1,7 +1,9 @@
 import type { SiteConfig } from '../../../contract/api';
 import { PLAN_SHAPES } from '../../../contract/plan-rules';
 import type { Plan } from '../../../contract/plans-api';
-import { TIER_PRICE_PLANS, type PublicTier, type TierPrices } from '../../../contract/tiers';
+import { TIER_PRICE_PLANS } from '../../../contract/tier-rules';
+import type { PublicTier, TierPrices } from '../../../contract/tiers';
+import type { SubscriptionPlanId } from '../../../contract/plan-rules';
 import { paths } from '../config/paths';
 
 /**
@@ -74,4 +76,44 @@ export function earlyAccessPath(tier: string | undefined, offer?: string): strin
     ...(offer && { offer }),
   }).toString();
   return `${paths.earlyAccess}${query ? `?${query}` : ''}#payment`;
+}
+
+/** What a Join without a plan named does next (join-button.tsx). */
+export type JoinStep =
+  | {
+      kind: 'choose';
+      choices: { tiers: PublicTier[]; plansOf: (tier: PublicTier | null) => Plan[] };
+    }
+  | { kind: 'early-access'; path: string }
+  | { kind: 'checkout'; plan: SubscriptionPlanId; tier: string | undefined };
+
+/**
+ * A Join's next step, from the tiers offered (`slugs`: those a post's page names): with several,
+ * choose a tier; with one, its only subscription straight to Checkout, its only year paid once to
+ * the early-access form, else choose among its plans (the site's own plans, as before tiers,
+ * unless `slugs` names the tier).
+ */
+export function joinStep(
+  config: Pick<SiteConfig, 'tiers' | 'plans'>,
+  slugs: readonly string[] | undefined,
+): JoinStep {
+  const offered = offeredTiers(config, slugs);
+  const plansOf = (each: PublicTier | null) =>
+    each ? plansOfTier(each, config) : [...config.plans];
+  if (offered.length > 1) return { kind: 'choose', choices: { tiers: offered, plansOf } };
+  const [only] = offered;
+  const named = slugs !== undefined && only !== undefined ? only : null;
+  const plans = plansOf(named);
+  const subscriptions = plans.flatMap((each) =>
+    each.id === 'monthly' || each.id === 'yearly' ? [each.id] : [],
+  );
+  const once = plans.some((each) => each.kind === 'one-time');
+  const [subscription] = subscriptions;
+  if (subscriptions.length === 1 && subscription && !once) {
+    return { kind: 'checkout', plan: subscription, tier: named?.slug };
+  }
+  if (subscriptions.length === 0 && once) {
+    return { kind: 'early-access', path: named ? earlyAccessPath(named.slug) : paths.earlyAccess };
+  }
+  return { kind: 'choose', choices: { tiers: named ? [named] : [], plansOf } };
 }

@@ -27,8 +27,13 @@ import type {
   ResourceGroupFrontMatter,
 } from '../../../contract/post-fields.js';
 import { isScreenText, postPath, type PostKind } from '../../../contract/posts.js';
-import { isRestricted, type ReadingRule, type TierName } from '../../../contract/reading.js';
-import { bodyKey, readersLabel } from '../../../contract/site-data.js';
+import {
+  isRestricted,
+  readersLabel,
+  type ReadingRule,
+  type TierName,
+} from '../../../contract/reading.js';
+import { bodyKey } from '../../../contract/site-data.js';
 import {
   articleSectionSlugs,
   specialSectionSlugs,

@@ -1,8 +1,9 @@
-import { readersLabel, type PostLock } from '../../../../contract/site-data';
+import { readersLabel } from '../../../../contract/reading';
+import type { PostLock } from '../../../../contract/site-data';
 
 /**
  * Who reads a restricted post whole, in a few words for its badge: "Members only" where the
- * screen does not say (contract/site-data.ts readersLabel).
+ * screen does not say (contract/reading.ts readersLabel).
  */
 export const lockLabel = (lock: PostLock | undefined): string =>
   lock ? readersLabel(lock.rule, lock.tiers) : 'Members only';
