@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { visit } from './support/visit.js';
+import { visit, waitForHydration } from './support/visit.js';
 
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
@@ -14,6 +14,8 @@ for (const { name, width, height } of WIDTHS) {
     await page.setViewportSize({ width, height });
     const email = `newsletter-${name}-${Date.now()}@example.com`;
     await visit(page, '/');
+    // Typed before React adopts the field, the address would be the page's and not the form's.
+    await waitForHydration(page, '.newsletter-signup input[name="email"]');
     const box = page.getByRole('region', { name: 'Get the newsletter' });
     await box.scrollIntoViewIfNeeded();
     await box.getByLabel('Email').fill(email);
