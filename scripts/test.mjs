@@ -1,50 +1,74 @@
-// `npm test`: every check CI runs, then one line summing every runner. Lint, typecheck and the
-// build run at the same time (each prints its output when it ends, under its own heading); then
-// unit + integration (Vitest), then end-to-end (Playwright in Chromium, on the build).
+// `npm test`: every check CI runs, then one line summing every runner. Each step starts as soon as
+// the steps it needs have ended (whether they passed or not: a run reports every failure at once):
+//
+//   lint ─────────────────────┐
+//   typecheck ────────────────┤
+//   build ── Vitest, side by side ──┬── Playwright (the browser, on the build)
+//                                   └── Vitest, one at a time
+//
+// On two cores the run is bound by the processor, so what runs together is chosen by what leaves
+// cores idle: lint and typecheck beside the build and the first Vitest files; the Vitest files that
+// wait on timers, restarts and child processes (ONE_AT_A_TIME in vitest.config.ts, about 0.65 of a
+// core alone) beside the browser lane. One step's output streams as it runs (the longest, so a
+// CI log shows where a slow run is); the others print theirs, under their own heading, when they end.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
-const stages = [
-  [
-    { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
-    { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
-    { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
-  ],
-  [
-    {
-      name: 'unit and integration',
-      command: ['npx', '--no-install', 'vitest', 'run'],
-      report: 'test-results/vitest.json',
-      count: (r) => ({
-        passed: r.numPassedTests,
-        failed: r.numFailedTests + (r.numFailedTestSuites ?? 0),
-      }),
-    },
-  ],
-  [
-    {
-      name: 'end-to-end',
-      command: ['npx', '--no-install', 'playwright', 'test'],
-      report: 'test-results/playwright.json',
-      count: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }),
-    },
-  ],
+const vitestCount = (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests + (r.numFailedTestSuites ?? 0),
+});
+
+const steps = [
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  {
+    name: 'unit and integration, side by side',
+    needs: ['build'],
+    command: ['npx', '--no-install', 'vitest', 'run', '--project', 'side by side'],
+    report: 'test-results/vitest.json',
+    count: vitestCount,
+  },
+  {
+    name: 'end-to-end',
+    needs: ['unit and integration, side by side'],
+    command: ['npx', '--no-install', 'playwright', 'test'],
+    report: 'test-results/playwright.json',
+    count: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }),
+    streams: true,
+  },
+  {
+    name: 'unit and integration, one at a time',
+    needs: ['unit and integration, side by side'],
+    command: [
+      'npx',
+      '--no-install',
+      'vitest',
+      'run',
+      '--project',
+      'one at a time',
+      '--outputFile.json=test-results/vitest-one-at-a-time.json',
+    ],
+    report: 'test-results/vitest-one-at-a-time.json',
+    count: vitestCount,
+  },
 ];
 
-/** Runs a step; alone, its output streams; beside others, it is kept and printed at its end. */
-function run(step, alone) {
+/** Runs a step: its output streams, or is kept and printed under its heading at its end. */
+function run(step) {
   const started = performance.now();
-  if (alone) console.log(`\n━━ ${step.name} ━━`);
+  if (step.streams) console.log(`\n━━ ${step.name} ━━`);
   return new Promise((resolve) => {
     const child = spawn(step.command[0], step.command.slice(1), {
-      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      stdio: step.streams ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
-      if (!alone) process.stdout.write(`\n━━ ${step.name} ━━\n${output}`);
+      if (!step.streams) process.stdout.write(`\n━━ ${step.name} ━━\n${output}`);
       console.log(`(${step.name}: ${seconds} s)`);
       resolve(code === 0);
     });
@@ -54,23 +78,31 @@ function run(step, alone) {
 let passed = 0;
 let failed = 0;
 const failedSteps = [];
-for (const stage of stages) {
-  for (const step of stage) if (step.report) rmSync(step.report, { force: true });
-  const results = await Promise.all(stage.map((step) => run(step, stage.length === 1)));
-  stage.forEach((step, index) => {
-    const ok = results[index];
-    if (step.report) {
-      const counts = existsSync(step.report)
-        ? step.count(JSON.parse(readFileSync(step.report, 'utf8')))
-        : { passed: 0, failed: 1 };
-      passed += counts.passed;
-      failed += counts.failed;
-      if (!ok && counts.failed === 0) failed += 1; // the runner itself failed
-    } else if (ok) passed += 1;
-    else failed += 1;
-    if (!ok) failedSteps.push(step.name);
-  });
+
+/** Adds a finished step's tests (or the step itself, for one without a report) to the sums. */
+function tally(step, ok) {
+  if (step.report) {
+    const counts = existsSync(step.report)
+      ? step.count(JSON.parse(readFileSync(step.report, 'utf8')))
+      : { passed: 0, failed: 1 };
+    passed += counts.passed;
+    failed += counts.failed;
+    if (!ok && counts.failed === 0) failed += 1; // the runner itself failed
+  } else if (ok) passed += 1;
+  else failed += 1;
+  if (!ok) failedSteps.push(step.name);
 }
+
+for (const step of steps) if (step.report) rmSync(step.report, { force: true });
+const ended = new Map();
+for (const step of steps) {
+  const needs = (step.needs ?? []).map((name) => ended.get(name));
+  ended.set(
+    step.name,
+    Promise.all(needs).then(async () => tally(step, await run(step))),
+  );
+}
+await Promise.all(ended.values());
 
 if (failedSteps.length > 0) console.log(`\nFailed: ${failedSteps.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
