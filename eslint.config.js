@@ -37,7 +37,7 @@ export const serverLayers = [
   // Who someone is: a user with their membership; a staff member's role, and the audit log.
   ['users', 'staff'],
   ['sessions', 'content', 'comments', 'gifts', 'newsletter', 'perks'],
-  ['accounts', 'seats', 'analytics', 'integrations', 'search', 'site', 'podcasts'],
+  ['accounts', 'seats', 'analytics', 'integrations', 'search', 'site', 'podcasts', 'redirects'],
   // stripe/apply-payment-facts.ts sends each fact Stripe tells of to memberships, gifts or seats.
   ['stripe', 'webhooks'],
   ['desk', 'imports'],

@@ -24,6 +24,7 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
       'desk-home',
       'desk-import',
       'desk-integrations',
+      'desk-missing-images',
       'desk-kinds',
       'desk-podcast',
       'desk-posts-bulk',
@@ -73,7 +74,7 @@ const PROJECTS: { name: string; site: SiteOptions; specs?: string[]; fullBrowser
   { name: 'phones', site: SITES.desk, specs: ['phone-widths', 'desk-phone'] },
   { name: 'paywalled', site: SITES.paywalled, specs: ['accounts', 'payments'] },
   // Its own site: the look its owner chooses (dark, other fonts) stays out of the other specs' pages.
-  { name: 'settings', site: SITES.desk, specs: ['desk-settings'] },
+  { name: 'settings', site: SITES.desk, specs: ['desk-settings', 'desk-redirects'] },
   // The full browser, not the headless shell the other specs run in: in the shell, the first
   // offline test saw its words reach the server while the context was offline (once in four runs
   // alone, once in a full run; never in the full browser, four runs alone and every CI run). Not

@@ -23,7 +23,7 @@ export const NewsletterStateSchema = Type.Union([
 ]);
 export type DeskNewsletterState = Static<typeof NewsletterStateSchema>;
 
-/** A user's place on the newsletter list; null when their account has never signed up. */
+/** A user's place on the newsletter list (their address's); null when it never signed up. */
 export const DeskNewsletterSchema = Nullable(
   Type.Object({
     state: NewsletterStateSchema,
@@ -64,7 +64,8 @@ export interface DeskMail {
 
 /**
  * The members list's filters. Each is one SQL condition in server/src/desk/member-filters.ts. The
- * newsletter ones look at the subscriber linked to the user (`newsletter_subscribers.userId`).
+ * newsletter ones look at the sign-up of the user's address, whether or not the account has
+ * proved it yet (server/src/newsletter/consent.ts).
  * `paid`: access now, from any tier (`member`, its older name, means the same); `free`: an account
  * without access now.
  */
@@ -99,6 +100,25 @@ export const DeskMembersQuerySchema = Type.Object(
 );
 export type DeskMembersQuery = Static<typeof DeskMembersQuerySchema>;
 
+/**
+ * GET /api/desk/exports/members: the list's search and filter in Cohort's columns (`cohort`, the
+ * default), or every member in the columns of Ghost's members CSV (`ghost`: a file for moving, so
+ * it takes no search or filter).
+ */
+export const DESK_MEMBERS_EXPORT_FORMATS = ['cohort', 'ghost'] as const;
+export const DeskMembersExportQuerySchema = Type.Object(
+  {
+    q: DeskMembersQuerySchema.properties.q,
+    filter: DeskMembersQuerySchema.properties.filter,
+    tier: DeskMembersQuerySchema.properties.tier,
+    format: Type.Optional(
+      Type.Union(DESK_MEMBERS_EXPORT_FORMATS.map((name) => Type.Literal(name))),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeskMembersExportQuery = Static<typeof DeskMembersExportQuerySchema>;
+
 export const DeskMemberRowSchema = Type.Object({
   id: Type.String(),
   email: Nullable(Type.String()),
@@ -108,7 +128,7 @@ export const DeskMemberRowSchema = Type.Object({
   /** The slug of its membership's tier (lapsed or not); null: never a member. */
   tier: Nullable(Type.String()),
   customerIds: Type.Array(Type.String()),
-  /** The linked newsletter subscriber's state; null: never signed up with this account. */
+  /** The newsletter state of the account's address; null: the address never signed up. */
   newsletter: Nullable(NewsletterStateSchema),
 });
 export type DeskMemberRow = Static<typeof DeskMemberRowSchema>;
@@ -402,6 +422,36 @@ const ImportCountsSchema = Type.Object({
   skipped: Type.Array(SkippedSchema),
 });
 
+/**
+ * The images posts still show from another site's address (an import could not fetch them):
+ * `count` addresses, listed by post (server/src/imports/missing-images.ts).
+ */
+export const DeskMissingImagesSchema = Type.Object({
+  count: Type.Integer(),
+  posts: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      kind: Type.String(),
+      slug: Type.String(),
+      title: Type.String(),
+      urls: Type.Array(Type.String()),
+    }),
+  ),
+});
+export type DeskMissingImages = Static<typeof DeskMissingImagesSchema>;
+
+/**
+ * POST /api/desk/imports/missing-images/retry (owners): each missing image fetched again, stored,
+ * and the posts that showed it rewritten; what is still missing after it.
+ */
+export const DeskImageRetrySchema = Type.Object({
+  fetched: Type.Integer(),
+  postsUpdated: Type.Integer(),
+  notFetched: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
+  missing: DeskMissingImagesSchema,
+});
+export type DeskImageRetry = Static<typeof DeskImageRetrySchema>;
+
 /** An import's report (server/src/imports/source.ts ImportReport), as the desk shows it. */
 export const DeskImportReportSchema = Type.Object({
   source: Type.String(),
@@ -416,6 +466,8 @@ export const DeskImportReportSchema = Type.Object({
   images: Type.Object({
     stored: Type.Integer(),
     notFetched: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
+    /** After the run, the images posts still show from elsewhere (absent from older reports). */
+    missing: Type.Optional(DeskMissingImagesSchema),
   }),
   unmappedPrices: Type.Array(Type.String()),
   comments: Type.Object({ imported: Type.Integer(), skipped: Type.Integer() }),

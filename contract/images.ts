@@ -50,6 +50,19 @@ export function parseUploadUrl(url: string): UploadedImage | null {
   return { id, width: Number(width), height: Number(height) };
 }
 
+/**
+ * An image's address on another site (http or https, absolute): what an import leaves in a post
+ * when it cannot fetch the image, for it to be fetched again later.
+ */
+export function isRemoteImageUrl(url: string): boolean {
+  if (!/^https?:\/\//i.test(url)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** The widest copy made of an original this size: the original's size, or 2400 wide. */
 export function widestSize(original: ImageSize): ImageSize {
   if (original.width <= WIDEST) return original;

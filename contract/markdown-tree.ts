@@ -42,13 +42,22 @@ export type TableAlign = 'left' | 'center' | 'right' | null;
 /** A table cell: inline content only (a cell cannot hold paragraphs, lists or images). */
 export type TableCell = InlineNode[];
 
-/** A GFM table: the header row, then the body's rows; every row has one cell per column. */
+/**
+ * A GFM table: the header row, then the body's rows; every row has one cell per column. A header
+ * row of empty cells is a table without a header (`headless`: Markdown's tables need that row, the
+ * page draws none). A `Table: …` paragraph right after the table is its caption.
+ */
 export interface TableNode {
   type: 'table';
   align: TableAlign[];
   head: TableCell[];
   rows: TableCell[][];
+  headless?: true;
+  caption?: InlineNode[];
 }
+
+/** What opens a table's caption: a paragraph right after the table (Pandoc's way of writing it). */
+export const TABLE_CAPTION_PREFIX = 'Table: ';
 
 /** One footnote's text: `[^label]: …`, with every block a body may hold but another note list. */
 export interface FootnoteNode {
@@ -71,18 +80,22 @@ export interface FootnotesNode {
 
 export type BlockNode =
   | { type: 'paragraph'; children: InlineNode[] }
-  | { type: 'heading'; depth: 2 | 3 | 4; children: InlineNode[] }
+  | { type: 'heading'; depth: 2 | 3 | 4 | 5 | 6; children: InlineNode[] }
   | {
       type: 'list';
       ordered: boolean;
       start: number | null;
       spread: boolean;
+      /** Numbered downwards from `start` (written `3.`, `2.`, `1.`). */
+      reversed?: true;
       children: ListItemNode[];
     }
   | { type: 'blockquote'; children: BlockNode[] }
-  | { type: 'code'; value: string }
+  /** `lang`: the fence's language (```js), when it names one. */
+  | { type: 'code'; value: string; lang?: string }
   | { type: 'thematicBreak' }
   | ImageNode
+  | RemoteImageNode
   | MediaNode
   | EmbedNode
   | BookmarkNode
@@ -100,6 +113,18 @@ export interface ImageNode {
   caption: string | null;
   width: number;
   height: number;
+}
+
+/**
+ * An image still at its address on another site (`![alt](https://old.example/a.jpg "caption")`),
+ * left so by an import that could not fetch it: drawn as a figure from there, its size unknown,
+ * until the desk's "Try the missing images again" stores it here.
+ */
+export interface RemoteImageNode {
+  type: 'remoteImage';
+  src: string;
+  alt: string;
+  caption: string | null;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   webAddressField,
   yesNoField,
 } from './field-schemas.js';
-import { parseUploadUrl } from './images.js';
+import { isRemoteImageUrl, parseUploadUrl } from './images.js';
 import { readBySchema } from './schema-problems.js';
 import { MAX_TAGS, topicSlug } from './topics.js';
 import { MAX_POST_AUTHORS } from './authors.js';
@@ -310,12 +310,14 @@ export const postCommonSchema = Type.Object(
     }),
     /**
      * An image uploaded here, by the rule for images in the body: any other path could be `/\host`
-     * (which browsers read as `//host`) or one of the site's own addresses.
+     * (which browsers read as `//host`) or one of the site's own addresses. Or, as in the body, an
+     * image an import could not fetch, kept at its old http(s) address until it is fetched again
+     * (the desk sends a post's feature image back with every save).
      */
     featureImage: nullable(
       Type.Refine(
         Type.String({ errorMessage: 'must be text' }),
-        (url) => parseUploadUrl(url) !== null,
+        (url) => parseUploadUrl(url) !== null || isRemoteImageUrl(url),
         () =>
           "must be an image uploaded to this site (the desk's Upload image), such as /uploads/<id>-1200x800.webp",
       ),

@@ -27,6 +27,7 @@ export type ScreenData =
   | 'topics'
   | 'topic'
   | 'author'
+  | 'archive'
   | 'page';
 
 export interface Screen {
@@ -99,6 +100,8 @@ export const SCREENS = [
   { name: 'topics', path: paths.topics, data: 'topics' },
   { name: 'topic', path: `${paths.topics}/:slug`, data: 'topic' },
   { name: 'author', path: `${AUTHORS_PATH}/:slug`, data: 'author' },
+  // The archive and each of its pages, years and months (contract/archive.ts reads the rest).
+  { name: 'archive', path: `${paths.archive}/*`, data: 'archive' },
   { name: 'newsletter', path: `${paths.newsletter}/:slug?`, data: 'newsletter' },
   { name: 'desk', path: `${paths.desk}/*`, data: null, access: 'staff' },
   // A page of its own (`/about`); a word no page has is the not-found page. Any other row wins.

@@ -11,6 +11,7 @@ import type {
   ResourceGroup,
   StandalonePage,
 } from './content-types.js';
+import type { ArchiveView } from './archive.js';
 import type { Author } from './authors.js';
 import type { Comment } from './comments.js';
 import type { MarkdownTree } from './markdown-tree.js';
@@ -69,6 +70,8 @@ export interface SiteData {
    * server draws and every GET /api/site-data answer, so a change shows at the reader's next move.
    */
   settings?: SiteSettings;
+  /** An archive page (`/archive…`: contract/archive.ts), its articles in `articles`. */
+  archive?: ArchiveView;
   /** The author an author's page shows (`/authors/<slug>`), their articles in `articles`. */
   authors?: Author[];
   /** A post was here and was taken down (answered 410 Gone): the screen says it was removed. */

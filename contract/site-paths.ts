@@ -37,6 +37,8 @@ export const paths = {
   search: '/search',
   /** Every topic, and each one's page (`/topics/<slug>`; contract/topics.ts). */
   topics: '/topics',
+  /** Every article by month (`/archive`, `/archive/<yyyy>`, `/archive/<yyyy>/<mm>`: contract/archive.ts). */
+  archive: '/archive',
   homeBuying: '/home-buying',
   studentDebtRelief: '/student-debt-relief',
   workAndJobs: '/work-and-jobs',

@@ -61,6 +61,8 @@ export const LIMITS = {
   'podcast-feed': { max: 60, timeWindow: '1 minute' },
   /** A member's private feed address made, or made again (the old one then stops). */
   'podcast-feed-address': { max: 20, timeWindow: '10 minutes' },
+  /** The owner's redirects replaced: each is checked and timed whole, a person saves a few a minute. */
+  'desk-redirects': { max: 30, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

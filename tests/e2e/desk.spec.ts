@@ -152,6 +152,11 @@ for (const { name, width, height } of WIDTHS) {
       'href',
       '/api/desk/exports/newsletter',
     );
+    // Everyone, whatever the search, for a move to Ghost.
+    await expect(page.getByRole('link', { name: 'All members, Ghost CSV' })).toHaveAttribute(
+      'href',
+      '/api/desk/exports/members?format=ghost',
+    );
     await page.screenshot({
       path: testInfo.outputPath(`desk-members-${name}.png`),
       fullPage: true,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { PostJson } from '../../contract/posts.js';
 import { expect, signInWithArticle, STAFF, test } from './fixtures.js';
+import { expectNoSidewaysScroll } from './support/widths.js';
 
 // Cards and sounds in the editor, as a writer makes them (decision note 0029): a YouTube address
 // pasted on a line of its own becomes a card, and undo makes it the link it would have been; the
@@ -126,9 +127,7 @@ test('a writer pastes a YouTube address, embeds two more, adds an MP3 and saves 
     ['desktop', 1280, 900],
   ] as const) {
     await page.setViewportSize({ width, height });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      width,
-    );
+    await expectNoSidewaysScroll(page, width);
     await page.screenshot({ path: testInfo.outputPath(`cards-${name}.png`), fullPage: true });
     // The body alone, where a phone's page would put the Save bar over it.
     await body(page).screenshot({ path: testInfo.outputPath(`cards-body-${name}.png`) });

@@ -4,6 +4,7 @@ import { waitForMail } from '#test/registration';
 import type { SmtpCapture } from '#test/smtp-capture';
 import { gradientPhoto } from '#test/test-photos';
 import { expect, signInAs, signInWithArticle, STAFF, test } from './fixtures.js';
+import { expectNoSidewaysScroll } from './support/widths.js';
 
 // The writing desk in the real built site, driven as a writer would: a post written in the
 // editor with a heading, a list, a link and an uploaded photo, saved by itself, previewed,
@@ -113,9 +114,7 @@ test('a staff member writes, illustrates, previews and publishes a post, then fi
   ] as const) {
     await page.setViewportSize({ width, height });
     // Nothing off-screen at a phone's width: the toolbar scrolls in its row, the page never sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      width,
-    );
+    await expectNoSidewaysScroll(page, width);
     await page.screenshot({ path: testInfo.outputPath(`editor-${name}.png`), fullPage: true });
   }
 

@@ -2,6 +2,7 @@ import {
   test as base,
   expect,
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Page,
 } from '@playwright/test';
@@ -140,6 +141,34 @@ export async function publishPost(
   const published = await request.post(`/api/desk/posts/${id}/publish`, { data: { version } });
   expect(published.status(), await published.text()).toBe(200);
   return ((await published.json()) as { post: PostJson }).post;
+}
+
+/**
+ * Runs `work` with the API of a browser of its own signed in as `account` (`signInAs`), as a file's
+ * setup does before its tests; the browser is closed after.
+ */
+export async function asStaff(
+  { browser, site, mailbox }: { browser: Browser; site: RunningSite; mailbox: SmtpCapture },
+  account: { email: string; password: string },
+  work: (request: APIRequestContext) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ baseURL: site.url });
+  try {
+    const page = await context.newPage();
+    await signInAs(page, mailbox, account);
+    await work(page.request);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Makes a tier from the desk's API; a 409 means the worker's site has it from a file before (the
+ * site outlives a spec file), which is as good.
+ */
+export async function ensureTier(request: APIRequestContext, fields: Record<string, unknown>) {
+  const made = await request.post('/api/desk/tiers', { data: fields });
+  expect([201, 409], await made.text()).toContain(made.status());
 }
 
 /** Each worker runs the real built site on a port and database of its own. */

@@ -1,4 +1,4 @@
-import { expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
+import { asStaff, ensureTier, expect, signInAs, STAFF, test, uniqueEmail } from './fixtures.js';
 import { paymentIntentWith } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
@@ -15,19 +15,14 @@ const WIDTHS = [
 ] as const;
 
 test.beforeAll(async ({ browser, site, mailbox }) => {
-  const context = await browser.newContext({ baseURL: site.url });
-  const owner = await context.newPage();
-  await signInAs(owner, mailbox, { email: STAFF.owner, password: PASSWORD });
-  const made = await owner.request.post('/api/desk/tiers', {
-    data: {
+  await asStaff({ browser, site, mailbox }, { email: STAFF.owner, password: PASSWORD }, (owner) =>
+    ensureTier(owner, {
       name: 'Patron',
       slug: 'patron',
       description: 'Keeps the investigations desk going, and gets the editors’ letter.',
       prices: { monthly: 500, yearly: 5000, once: 4000 },
-    },
-  });
-  expect([201, 409], await made.text()).toContain(made.status());
-  await context.close();
+    }),
+  );
 });
 
 for (const { name, width, height } of WIDTHS) {

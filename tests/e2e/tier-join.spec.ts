@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { periodEnd } from '#test/fake-stripe';
-import { expect, signInAs, STAFF, test } from './fixtures.js';
+import { asStaff, ensureTier, expect, STAFF, test } from './fixtures.js';
 import { paymentIntentWith } from './support/deliver-webhook.js';
 import { visit } from './support/visit.js';
 
@@ -18,27 +18,30 @@ const WIDTHS = [
 const chooser = (page: Page) => page.getByRole('dialog');
 
 test.beforeAll(async ({ browser, site, mailbox }) => {
-  const context = await browser.newContext({ baseURL: site.url });
-  const owner = await context.newPage();
-  await signInAs(owner, mailbox, { email: STAFF.owner, password: PASSWORD });
-  const made = await owner.request.post('/api/desk/tiers', {
-    data: {
-      name: 'Founder',
-      slug: 'founder',
-      description: 'Keeps the newsroom independent, and gets the editors’ letter.',
-      benefits: ['Every members’ post', 'The editors’ monthly letter', 'Your name in the credits'],
-      prices: { monthly: 400, yearly: 4000, once: 4000 },
+  await asStaff(
+    { browser, site, mailbox },
+    { email: STAFF.owner, password: PASSWORD },
+    async (owner) => {
+      await ensureTier(owner, {
+        name: 'Founder',
+        slug: 'founder',
+        description: 'Keeps the newsroom independent, and gets the editors’ letter.',
+        benefits: [
+          'Every members’ post',
+          'The editors’ monthly letter',
+          'Your name in the credits',
+        ],
+        prices: { monthly: 400, yearly: 4000, once: 4000 },
+      });
+      const supporter = await owner.patch('/api/desk/tiers/supporter', {
+        data: {
+          description: 'Reads every members’ post and keeps the site free for everyone else.',
+          benefits: ['Every members’ post', 'The podcast’s members’ feed'],
+        },
+      });
+      expect(supporter.status(), await supporter.text()).toBe(200);
     },
-  });
-  expect([201, 409], await made.text()).toContain(made.status());
-  const supporter = await owner.request.patch('/api/desk/tiers/supporter', {
-    data: {
-      description: 'Reads every members’ post and keeps the site free for everyone else.',
-      benefits: ['Every members’ post', 'The podcast’s members’ feed'],
-    },
-  });
-  expect(supporter.status(), await supporter.text()).toBe(200);
-  await context.close();
+  );
 });
 
 for (const { name, width, height } of WIDTHS) {

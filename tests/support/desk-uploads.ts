@@ -1,3 +1,10 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { madeLater } from './made-later.js';
+import { withSite, type Site } from './with-site.js';
+
 /** A file as a form sends it to the desk's upload route. */
 export interface UploadFile {
   bytes: Uint8Array;
@@ -35,3 +42,39 @@ export function uploadToDesk(
     duplex: 'half',
   } as RequestInit);
 }
+
+/** A site made by `useUploadsSite`: where it listens, and the folder its uploads are kept in. */
+export interface UploadsSite extends Site {
+  base: string;
+  uploadsDir: string;
+  /** The names of the files in its uploads folder, hidden ones left out. */
+  files(): Promise<string[]>;
+}
+
+/**
+ * For the calling describe: a site keeping its uploads in a new folder of its own and listening on
+ * a real port (a browser's multipart, a player's ranges), made by its first `beforeAll`; closed,
+ * and its folder removed, after its tests.
+ */
+export function useUploadsSite(env: Record<string, string>): UploadsSite {
+  const [site, make, made] = madeLater<UploadsSite>('The uploads site');
+  let uploadsDir: string | undefined;
+  beforeAll(async () => {
+    uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-uploads-test-'));
+    const t = await withSite({ env: { ...env, UPLOADS_DIR: uploadsDir } });
+    make(Object.assign(t, { base: '', uploadsDir, files: filesIn(uploadsDir) }));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    site.base = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    await made()?.close();
+    if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
+  });
+  return site;
+}
+
+/** The names of the files in `folder`, hidden ones left out. */
+const filesIn = (folder: string) => async () =>
+  (await readdir(folder)).filter((name) => !name.startsWith('.'));

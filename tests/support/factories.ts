@@ -396,6 +396,21 @@ export interface BuiltTier {
 }
 
 /**
+ * The one tier a site from before tiers shows readers (`GET /api/config`'s `tiers`): Supporter,
+ * priced as the plans it sold, in cents.
+ */
+export const firstTierAsShown = (prices: { monthly: number; yearly: number; once: number }) => ({
+  slug: 'supporter',
+  name: 'Supporter',
+  description: '',
+  benefits: [],
+  prices,
+  currency: 'usd',
+  trialDays: 0,
+  order: 0,
+});
+
+/**
  * A tier beside the first, with its three plans (a year paid once, monthly and yearly), after the
  * tiers there are: `await buildTier(t, { slug: 'founder' })`. Written straight to the database;
  * how an owner makes one is tested in the desk's tier tests.

@@ -76,6 +76,7 @@ const VIEWS: Record<ScreenName, (context: ScreenContext) => ReactElement | null>
   topics: lazyPage(() => import('./routes/topics')),
   topic: lazyPage(() => import('./routes/topic')),
   author: lazyPage(() => import('./routes/author')),
+  archive: lazyPage(() => import('./routes/archive')),
   newsletter: lazyPage(() => import('./routes/newsletter')),
   desk: ({ desk }) =>
     desk === 'desk' ? (

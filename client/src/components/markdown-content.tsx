@@ -5,7 +5,7 @@ import { BookmarkCard } from './bookmark-card';
 import { EmbedCard } from './embed-card';
 import { MediaPlayer } from './media-player';
 import { isExternalHref, isSafeHref } from '../../../contract/safe-href';
-import { parseUploadUrl, srcsetOf } from '../../../contract/images';
+import { isRemoteImageUrl, parseUploadUrl, srcsetOf } from '../../../contract/images';
 import { parseMediaUrl } from '../../../contract/media';
 import type {
   BlockNode,
@@ -13,6 +13,7 @@ import type {
   FootnoteReferenceNode,
   ImageNode,
   InlineNode,
+  RemoteImageNode,
   TableNode,
 } from '../../../contract/markdown-tree';
 
@@ -43,7 +44,7 @@ function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): Rea
         </li>
       ));
       return node.ordered ? (
-        <ol key={key} start={node.start ?? undefined}>
+        <ol key={key} start={node.start ?? undefined} reversed={node.reversed}>
           {items}
         </ol>
       ) : (
@@ -59,13 +60,15 @@ function renderBlock(node: BlockNode, key: number, inLooseContext: boolean): Rea
     case 'code':
       return (
         <pre key={key}>
-          <code>{node.value}</code>
+          <code className={node.lang ? `language-${node.lang}` : undefined}>{node.value}</code>
         </pre>
       );
     case 'thematicBreak':
       return <hr key={key} />;
     case 'image':
       return <BodyImage key={key} image={node} />;
+    case 'remoteImage':
+      return isRemoteImageUrl(node.src) ? <RemoteImage key={key} image={node} /> : null;
     // The build made players only of uploads, and cards only of http(s) addresses: checking
     // again costs nothing and guards the renderer.
     case 'audio':
@@ -106,9 +109,12 @@ function BodyTable({ table }: { table: TableNode }) {
   return (
     <div className="table-scroll" role="region" aria-label="Table" tabIndex={0}>
       <table>
-        <thead>
-          <tr>{cells(table.head, 'th')}</tr>
-        </thead>
+        {table.caption && <caption>{renderInlines(table.caption)}</caption>}
+        {!table.headless && (
+          <thead>
+            <tr>{cells(table.head, 'th')}</tr>
+          </thead>
+        )}
         {table.rows.length > 0 && (
           <tbody>
             {table.rows.map((row, index) => (
@@ -202,6 +208,25 @@ function BodyImage({ image }: { image: ImageNode }) {
           decoding="async"
         />
       </picture>
+      {image.caption && <figcaption>{image.caption}</figcaption>}
+    </figure>
+  );
+}
+
+/**
+ * An image an import could not fetch, drawn from its old address until it is stored here: its
+ * size is unknown, and its old host is told nothing of the page that shows it.
+ */
+function RemoteImage({ image }: { image: RemoteImageNode }) {
+  return (
+    <figure>
+      <img
+        src={image.src}
+        alt={image.alt}
+        loading="lazy"
+        decoding="async"
+        referrerPolicy="no-referrer"
+      />
       {image.caption && <figcaption>{image.caption}</figcaption>}
     </figure>
   );

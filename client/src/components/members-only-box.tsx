@@ -5,6 +5,7 @@ import { Link } from '../lib/router';
 import { paths } from '../config/paths';
 import { useSession } from '../lib/session/session-context';
 import { JoinButton } from './join-button';
+import { RegisterOrSignIn } from './register-or-sign-in';
 import './members-only-box.css';
 
 /**
@@ -52,14 +53,7 @@ export function MembersOnlyBox({
               // Signed in, and still not let in: their address is not proven yet.
               <p>Confirm your address with the link we mailed you, then come back to read on.</p>
             ) : (
-              <p className="button-row">
-                <Link className="button button--accent" to={paths.register}>
-                  Sign up free
-                </Link>
-                <Link className="button button--outline" to={paths.login}>
-                  Sign in
-                </Link>
-              </p>
+              <RegisterOrSignIn register="Sign up free" />
             )
           ) : (
             <p className="button-row">

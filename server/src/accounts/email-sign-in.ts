@@ -33,40 +33,32 @@ const hashCode = (rowId: string, code: string) =>
 
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-const invalidLink = () =>
-  new DomainError(400, 'invalid_link', 'This link is not valid, or is too old. Ask for a new one.');
-const linkExpired = () =>
-  new DomainError(
+/** What a mailed link or code is refused with, by the error's code: its status, and words to act on. */
+const REFUSALS = {
+  invalid_link: [400, 'This link is not valid, or is too old. Ask for a new one.'],
+  link_expired: [410, 'This link was used already or has expired. Ask for a new one.'],
+  code_expired: [
     410,
-    'link_expired',
-    'This link was used already or has expired. Ask for a new one.',
-  );
-const codeExpired = () =>
-  new DomainError(
-    410,
-    'code_expired',
     'That code has expired, was used, or was mistyped too often. Ask for a new one.',
-  );
-const wrongCode = () =>
-  new DomainError(400, 'invalid_code', 'That code is not right. Check the mail and try again.');
-const tooManyCodes = () =>
-  new DomainError(
+  ],
+  invalid_code: [400, 'That code is not right. Check the mail and try again.'],
+  too_many_codes: [
     429,
-    'too_many_codes',
     'Too many wrong codes were typed for this address today: sign in with the link in the mail instead.',
-  );
-const membershipHere = () =>
-  new DomainError(
+  ],
+  membership_here: [
     409,
-    'membership_here',
     'This browser holds a membership bought without an account, and did not ask for this mail: it moves into the account only if you say so on the page the link opens.',
-  );
-const signedInElsewhere = () =>
-  new DomainError(
+  ],
+  already_registered: [
     409,
-    'already_registered',
     'You are signed in to an account: sign out first, then open the link again to create another.',
-  );
+  ],
+  email_taken: [409, 'An account with that email already exists. Sign in instead.'],
+} as const satisfies Record<string, readonly [status: number, message: string]>;
+
+const refusal = (code: keyof typeof REFUSALS) =>
+  new DomainError(REFUSALS[code][0], code, REFUSALS[code][1]);
 
 const anonymousIdOf = (leaving: Session | null) =>
   leaving && !leaving.user?.email ? leaving.userId : null;
@@ -95,7 +87,8 @@ async function requireConsentToMove(
   askedBy: string | null,
   moveMembership: boolean,
 ): Promise<void> {
-  if (!moveMembership && (await mustAskToMove(tx, leaving, askedBy))) throw membershipHere();
+  if (!moveMembership && (await mustAskToMove(tx, leaving, askedBy)))
+    throw refusal('membership_here');
 }
 
 /**
@@ -215,10 +208,10 @@ type Pending = Prisma.EmailSignInGetPayload<{ select: typeof pendingSelect }>;
 
 /** The row a token names, if it can still be used for `purpose`; else the reason it cannot. */
 function requireUsable(row: Pending | null, purpose: Purpose): Pending {
-  if (!row || row.purpose !== purpose) throw invalidLink();
+  if (!row || row.purpose !== purpose) throw refusal('invalid_link');
   // Five wrong codes end the link mailed with them too: someone is guessing at this sign-in.
   if (row.usedAt || row.expiresAt <= new Date() || row.codeAttempts >= MAX_CODE_ATTEMPTS) {
-    throw linkExpired();
+    throw refusal('link_expired');
   }
   return row;
 }
@@ -233,7 +226,7 @@ async function claimByToken(tx: Prisma.TransactionClient, token: string, purpose
     where: { id: row.id, usedAt: null },
     data: { usedAt: new Date() },
   });
-  if (claimed.count !== 1) throw linkExpired();
+  if (claimed.count !== 1) throw refusal('link_expired');
   return row;
 }
 
@@ -253,12 +246,6 @@ export async function previewMailedLink(
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
-const emailTaken = () =>
-  new DomainError(
-    409,
-    'email_taken',
-    'An account with that email already exists. Sign in instead.',
-  );
 
 /**
  * The form on /register/confirm: the address is proven, its owner's password set, and the account
@@ -268,7 +255,7 @@ export async function confirmRegistration(
   { db }: Pick<Services, 'db'>,
   input: { token: string; password: string; moveMembership: boolean; leaving: Session | null },
 ): Promise<SessionGrant> {
-  if (input.leaving?.user?.email) throw signedInElsewhere();
+  if (input.leaving?.user?.email) throw refusal('already_registered');
   // A link that cannot work, or a weak password, is refused before the costly hash.
   const pending = requireUsable(await findByToken(db.prisma, input.token), 'register');
   const problem = await checkNewPassword(input.password, [pending.email]);
@@ -285,7 +272,7 @@ export async function confirmRegistration(
       });
     })
     .catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw emailTaken();
+      if (isUniqueViolation(error)) throw refusal('email_taken');
       throw error;
     });
 }
@@ -356,7 +343,7 @@ async function finishSignIn(
 ): Promise<SessionGrant> {
   const grant = await deps.db.prisma.$transaction(work).catch((error: unknown) => {
     // The same address made into an account by another request at the same moment.
-    if (isUniqueViolation(error)) throw linkExpired();
+    if (isUniqueViolation(error)) throw refusal('link_expired');
     throw error;
   });
   await followIntoAccount(deps, leaving, grant.userId);
@@ -390,7 +377,7 @@ export async function confirmEmailCode(
   if (!/^\d{6}$/.test(code)) {
     throw new DomainError(400, 'invalid_code', 'The code is the 6 digits in the mail we sent.');
   }
-  if (!(await deps.codeLimit.allows(email))) throw tooManyCodes();
+  if (!(await deps.codeLimit.allows(email))) throw refusal('too_many_codes');
   // The attempt is spent in a statement of its own, committed whatever the code turns out to be.
   const rows = await deps.db.prisma.$queryRaw<
     { id: string; codeHash: string; askedBy: string | null }[]
@@ -402,17 +389,17 @@ export async function confirmEmailCode(
       AND "usedAt" IS NULL AND "expiresAt" > now() AND "codeAttempts" < ${MAX_CODE_ATTEMPTS}
     RETURNING id, "codeHash", "askedBy"`;
   const row = rows[0];
-  if (!row) throw codeExpired();
+  if (!row) throw refusal('code_expired');
   if (!timingSafeEqual(hashCode(row.id, code), Buffer.from(row.codeHash, 'hex'))) {
     await deps.codeLimit.missed(email);
-    throw wrongCode();
+    throw refusal('invalid_code');
   }
   return finishSignIn(deps, input.leaving, async (tx) => {
     const claimed = await tx.emailSignIn.updateMany({
       where: { id: row.id, usedAt: null },
       data: { usedAt: new Date() },
     });
-    if (claimed.count !== 1) throw codeExpired();
+    if (claimed.count !== 1) throw refusal('code_expired');
     // The code is typed where it was asked for: the code form has no question to ask.
     await requireConsentToMove(tx, input.leaving, row.askedBy, false);
     return signInProvenAddress(tx, email, input.leaving);

@@ -2,6 +2,7 @@ import { createPostSchedule } from '../content/post-schedule.js';
 import { DomainError } from '../domain-error.js';
 import { createJobQueue } from '../jobs/job-queue.js';
 import { createCardReader } from '../embeds/card-reader.js';
+import { retryMissingImages, type ImageRetry } from '../imports/missing-images.js';
 import { runImport, type ImportProgress, type ImportRequest } from '../imports/run-import.js';
 import {
   IMPORT_SOURCES,
@@ -9,6 +10,7 @@ import {
   type ImportCounts,
   type ImportReport,
   type ImportSource,
+  type MissingImages,
 } from '../imports/source.js';
 import { createMailer } from '../mail/mailer.js';
 import { createStripeClient } from '../stripe/stripe-client.js';
@@ -37,6 +39,7 @@ import { withDatabase } from './open-database.js';
 const USAGE = `usage:
   import <source> <path> [--section <name>] [--map <tag>=<section>]…
          [--price <stripe price id>=[<tier>/]<plan>]… [--dry-run] [--json] [--welcome]
+  import --retry-images [--json]
       <source>: ${IMPORT_SOURCES.join(', ')}
       --section   the section posts go to when no --map places them (else the first)
       --map       posts with this tag go to that section (the first mapped tag wins)
@@ -44,18 +47,20 @@ const USAGE = `usage:
                   that tier (the first when none is named): --price price_123=founder/yearly
       --dry-run   report what would be done, write nothing
       --json      print only the report, as one JSON document
-      --welcome   mail each new member a welcome (nobody is mailed otherwise)`;
+      --welcome   mail each new member a welcome (nobody is mailed otherwise)
+      --retry-images  fetch again the images posts still show from their old addresses, store
+                  them and point the posts at them (an import does it too, before its report)`;
 
 /** The command's arguments as an import request, and how to print; a wrong one ends with usage. */
 export function parseImportArgs(args: readonly string[]): {
-  request: ImportRequest;
+  request: ImportRequest | null;
   json: boolean;
 } {
   const positional: string[] = [];
   const map: Record<string, string> = {};
   const prices: Record<string, string> = {};
   let section: string | undefined;
-  const flags = { dryRun: false, json: false, welcome: false };
+  const flags = { dryRun: false, json: false, welcome: false, retryImages: false };
   const pair = (option: string, value: string | undefined, into: Record<string, string>) => {
     const at = value?.lastIndexOf('=') ?? -1;
     if (!value || at <= 0 || at === value.length - 1) {
@@ -73,6 +78,7 @@ export function parseImportArgs(args: readonly string[]): {
     if (option === '--dry-run') flags.dryRun = true;
     else if (option === '--json') flags.json = true;
     else if (option === '--welcome') flags.welcome = true;
+    else if (option === '--retry-images') flags.retryImages = true;
     else if (option === '--section') {
       section = value();
       if (!section) fail(`--section takes a section's name\n${USAGE}`, 2);
@@ -82,6 +88,13 @@ export function parseImportArgs(args: readonly string[]): {
     else positional.push(arg);
   }
   const [source, path, ...extra] = positional;
+  // Alone, the retry of the missing images; with a file, the import does it as well.
+  if (flags.retryImages && positional.length === 0) {
+    if (flags.dryRun || flags.welcome || section !== undefined) {
+      fail(`--retry-images alone takes only --json\n${USAGE}`, 2);
+    }
+    return { request: null, json: flags.json };
+  }
   if (!source || !path || extra.length > 0) fail(USAGE, 2);
   if (!(IMPORT_SOURCES as readonly string[]).includes(source)) {
     fail(`"${source}" is not a source: one of ${IMPORT_SOURCES.join(', ')}\n${USAGE}`, 2);
@@ -157,9 +170,10 @@ export function summaryOf(report: ImportReport, path: string): string[] {
     }
   }
   if (report.images.notFetched.length > 0) {
-    lines.push('images not fetched (their posts link to the old address instead):');
+    lines.push('images not fetched (their posts show them from the old address meanwhile):');
     for (const { url, reason } of report.images.notFetched) lines.push(`  ${url}: ${reason}`);
   }
+  if (report.images.missing) lines.push(...missingLines(report.images.missing));
   if (report.unmappedPrices.length > 0) {
     lines.push(
       `Stripe prices that are not the site's plans (they grant nothing; map one with --price <id>=<tier>/<plan>): ${report.unmappedPrices.join(', ')}`,
@@ -170,6 +184,33 @@ export function summaryOf(report: ImportReport, path: string): string[] {
     for (const note of report.notes) lines.push(`  ${note}`);
   }
   return lines;
+}
+
+/**
+ * What posts still show from elsewhere, post by post, and how to try again: counted from the
+ * posts, so it says 0 only when none points away.
+ */
+export function missingLines(missing: MissingImages): string[] {
+  if (missing.count === 0) return ['images still missing: 0'];
+  return [
+    `images still missing: ${missing.count}, in ${plural(missing.posts.length, 'post')} ` +
+      '(try again: npm run import -- --retry-images)',
+    ...missing.posts.flatMap((post) => [
+      `  "${post.title}" (${post.kind} ${post.slug}):`,
+      ...post.urls.map((url) => `    ${url}`),
+    ]),
+  ];
+}
+
+/** The retry's outcome as lines a publisher reads. */
+export function retryLines(retry: ImageRetry): string[] {
+  return [
+    `images fetched again: ${retry.fetched} stored, ${plural(retry.postsUpdated, 'post')} updated`,
+    ...(retry.notFetched.length > 0
+      ? ['still not fetched:', ...retry.notFetched.map(({ url, reason }) => `  ${url}: ${reason}`)]
+      : []),
+    ...missingLines(retry.missing),
+  ];
 }
 
 /** One line on a terminal, rewritten as the import moves. */
@@ -226,6 +267,23 @@ async function importCommand(args: string[], env: NodeJS.ProcessEnv, io: Command
   const config = readConfigOrFail(env);
   const { out, err } = printerOf(io);
   const progress = progressLine(io, !json && (io.stderr as { isTTY?: boolean }).isTTY === true);
+  if (!request) {
+    const retry = await withDatabase(config, io, async ({ database }) => {
+      const done = await retryMissingImages(
+        {
+          pool: database.pool,
+          imageStore: openImageStore(config.uploads),
+          config,
+        },
+        { onProgress: (done, total) => progress.update({ phase: 'images', done, total }) },
+      );
+      progress.end();
+      return done;
+    });
+    if (json) out(JSON.stringify(retry));
+    else for (const line of retryLines(retry)) out(line);
+    return;
+  }
   const log = commandLog(config, io);
   const report = await withDatabase(config, io, async ({ database, pglite }) => {
     const queue = scheduleFor(database.pool);

@@ -15,6 +15,7 @@ import { createDatabase } from '../db/database.js';
 import { readPlans, type PlanRow } from '../memberships/plan-catalog.js';
 import { membershipPriceOf } from '../stripe/cohort-sales.js';
 import { formatReconcileReport, reconcileStripe } from '../stripe/reconcile.js';
+import { keptLinkLines, linkKeptStripeCustomers } from '../imports/kept-stripe-customers.js';
 import { checkStripeSetup, formatFindings } from '../stripe/stripe-check.js';
 import { createStripeClient } from '../stripe/stripe-client.js';
 
@@ -22,7 +23,9 @@ import { createStripeClient } from '../stripe/stripe-client.js';
  * The operator's Stripe commands, with the site's own configuration (the same environment as the
  * server):
  *   npm run stripe:check                       is Stripe set up the way Cohort needs it?
- *   npm run stripe:reconcile -- --since DATE   replay what the database missed since DATE
+ *   npm run stripe:reconcile -- --since DATE   replay what the database missed since DATE, and
+ *                                              link the Stripe customers imports kept while
+ *                                              payments were off
  * Exit status 0 when all is well, 1 when something needs the operator, 2 for a wrong command.
  */
 
@@ -102,14 +105,20 @@ async function reconcile(args: string[], env: NodeJS.ProcessEnv, io: CommandIo):
   const { out } = printerOf(io);
   const { database, embedded } = await openDatabase(config, log);
   try {
+    const stripe = createStripeClient(config.stripe);
+    const membershipPrice = membershipPriceOf(config);
+    const { graceDays } = config.membership;
+    // The customers imports kept while payments were off first: then what they pay is the
+    // ledger's when Stripe's events and subscriptions are gone through.
+    const kept = await linkKeptStripeCustomers({
+      pool: database.pool,
+      stripe,
+      membershipPrice,
+      graceDays,
+    });
+    for (const line of keptLinkLines(kept)) out(line);
     const report = await reconcileStripe(
-      {
-        db: database,
-        stripe: createStripeClient(config.stripe),
-        membershipPrice: membershipPriceOf(config),
-        log,
-        graceDays: config.membership.graceDays,
-      },
+      { db: database, stripe, membershipPrice, log, graceDays },
       { since, progress: out },
     );
     out(formatReconcileReport(report));

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tx } from '../db/transaction.js';
+import { writeAudit, type AuditAction } from '../staff/audit.js';
+import type { Staff } from '../staff/staff.js';
 
 /**
  * The changes announced while one piece of work runs (a request's handler): the highest
@@ -49,6 +51,20 @@ export async function contentChanged(tx: Tx): Promise<number> {
   const changes = announcing.getStore();
   if (changes) changes.highest = Math.max(changes.highest ?? 0, Number(generation));
   return Number(generation);
+}
+
+/**
+ * A change staff made to what the site shows (a section, a link), in its transaction: written to
+ * the audit log, what it was and what it is, and announced (`contentChanged`). Answers the new
+ * generation.
+ */
+export async function auditContentChange(
+  tx: Tx,
+  actor: Pick<Staff, 'userId' | 'email'>,
+  change: { action: AuditAction; before: unknown; after: unknown },
+): Promise<number> {
+  await writeAudit(tx, actor, { ...change, targetUserId: null });
+  return contentChanged(tx);
 }
 
 /** The content generation now: 0 on a site whose content never changed since it was made. */

@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import type { LinkChange, LinkCreate } from '../../../contract/sections-api.js';
 import type { SiteLink } from '../../../contract/sections.js';
-import { writeAudit } from '../staff/audit.js';
 import type { Staff } from '../staff/staff.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import { contentChanged } from './content-changes.js';
+import { auditContentChange } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 
 /**
@@ -40,13 +39,12 @@ export async function createLink(
     );
     const link = rows[0];
     if (!link) throw new Error('INSERT … RETURNING answered no row');
-    await writeAudit(tx, actor, {
+    const generation = await auditContentChange(tx, actor, {
       action: 'link_create',
-      targetUserId: null,
       before: null,
       after: link,
     });
-    return { link, generation: await contentChanged(tx) };
+    return { link, generation };
   });
 }
 
@@ -74,8 +72,12 @@ export async function changeLink(
     await renumber(tx, order);
     if (placement !== before.placement) await renumber(tx, await idsOf(tx, before.placement));
     const link = await linkById(tx, id);
-    await writeAudit(tx, actor, { action: 'link_change', targetUserId: null, before, after: link });
-    return { link, generation: await contentChanged(tx) };
+    const generation = await auditContentChange(tx, actor, {
+      action: 'link_change',
+      before,
+      after: link,
+    });
+    return { link, generation };
   });
 }
 
@@ -85,13 +87,7 @@ export async function deleteLink(pool: pg.Pool, actor: Actor, id: number): Promi
     const link = await linkById(tx, id);
     await tx.query(`DELETE FROM "site_links" WHERE "id" = $1`, [id]);
     await renumber(tx, await idsOf(tx, link.placement));
-    await writeAudit(tx, actor, {
-      action: 'link_delete',
-      targetUserId: null,
-      before: link,
-      after: null,
-    });
-    return contentChanged(tx);
+    return auditContentChange(tx, actor, { action: 'link_delete', before: link, after: null });
   });
 }
 

@@ -200,7 +200,7 @@ describe('a broken content folder', () => {
       text.replace(
         'readingMinutes: 4\n',
         'readingMinutes: 4\nmembersOnly: yes\nvisibility: everyone\naudience: members\n' +
-          `featureImage: "https://evil.example/x.png"\nseoTitle: "${'x'.repeat(121)}"\n`,
+          `featureImage: "/evil.example/x.png"\nseoTitle: "${'x'.repeat(121)}"\n`,
       ),
     );
     await edit('pages/privacy.md', (text) =>

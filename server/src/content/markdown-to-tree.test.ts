@@ -123,14 +123,15 @@ describe('uploaded images in a body', () => {
     expect(findMarkdownProblems(`![A rally at dusk](${photo})`)).toEqual([]);
   });
 
-  it('refuses an image from elsewhere, one without alt text, and one inside a sentence', () => {
+  it('refuses an image at a path of the site, one without alt text, and one inside a sentence', () => {
     expect(
       findMarkdownProblems(
-        `![x](https://example.com/a.png)\n\n![](${photo})\n\nSee ![a rally](${photo}) here.\n`,
+        `![x](/elsewhere/a.png)\n\n![](${photo})\n\n![](https://example.com/a.png)\n\nSee ![a rally](${photo}) here.\n`,
       ),
     ).toEqual([
-      'image "https://example.com/a.png": images must be uploaded to this site (the desk\'s Upload image)',
+      'image "/elsewhere/a.png": images must be uploaded to this site (the desk\'s Upload image)',
       `image "${photo}" needs alt text: describe it for readers who cannot see it`,
+      'image "https://example.com/a.png" needs alt text: describe it for readers who cannot see it',
       'an image must be a paragraph of its own, with no text beside it',
     ]);
   });
@@ -305,6 +306,55 @@ describe('tables, footnotes and strikethrough in a body', () => {
   });
 });
 
+describe('structures written in plain Markdown (what an import writes)', () => {
+  const blocks = (markdown: string) => convertMarkdownToTree(markdown).children;
+  const t = (value: string) => ({ type: 'text', value });
+
+  it('draws ##### and ###### at their levels, and a # as ## (the title is the page’s h1)', () => {
+    expect(
+      blocks('# A\n\n##### B\n\n###### C').map((b) => b.type === 'heading' && b.depth),
+    ).toEqual([2, 5, 6]);
+  });
+
+  it('reads a list numbered downwards as reversed, and one numbered 1. 1. 1. as counting up', () => {
+    expect(blocks('5. a\n4. b\n3. c')).toMatchObject([
+      { type: 'list', ordered: true, start: 5, reversed: true },
+    ]);
+    expect(blocks('1) a\n0) b')).toMatchObject([{ start: 1, reversed: true }]);
+    for (const markdown of ['1. a\n1. b', '3. a\n4. b', '7. alone']) {
+      expect(blocks(markdown)[0]).not.toHaveProperty('reversed');
+    }
+  });
+
+  it('keeps a fence’s language, and none that a class name cannot carry', () => {
+    expect(blocks('```TypeScript\nlet a = 1;\n```')).toEqual([
+      { type: 'code', value: 'let a = 1;', lang: 'typescript' },
+    ]);
+    expect(blocks('```js title="x.js"\nx\n```')).toEqual([
+      { type: 'code', value: 'x', lang: 'js' },
+    ]);
+    expect(blocks('```{weird}\nx\n```')).toEqual([{ type: 'code', value: 'x' }]);
+  });
+
+  it('draws a table with an empty header row as headless, and a `Table:` paragraph right after it as its caption', () => {
+    expect(
+      blocks('|  |  |\n|--|--|\n| a | b |\n\nTable: The *costs*\n\nTable: a paragraph'),
+    ).toEqual([
+      {
+        type: 'table',
+        align: [null, null],
+        head: [[], []],
+        rows: [[[t('a')], [t('b')]]],
+        headless: true,
+        caption: [t('The '), { type: 'emphasis', children: [t('costs')] }],
+      },
+      { type: 'paragraph', children: [t('Table: a paragraph')] },
+    ]);
+    // A header alone, with no rows, is an empty table's header, not a headless table.
+    expect(blocks('|  |\n|--|')[0]).not.toHaveProperty('headless');
+  });
+});
+
 describe('cards and players in a body', () => {
   const youtube = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
   const article = 'https://example.com/a-long-read';
@@ -421,11 +471,9 @@ describe('cards and players in a body', () => {
       },
     ]);
     expect(
-      findMarkdownProblems(
-        '![](/uploads/abcdefghij0123456789-125s.mp3)\n\n![](https://evil.example/a.mp3)',
-      ),
+      findMarkdownProblems('![](/uploads/abcdefghij0123456789-125s.mp3)\n\n![](/evil/a.mp3)'),
     ).toEqual([
-      'image "https://evil.example/a.mp3": images must be uploaded to this site (the desk\'s Upload image)',
+      'image "/evil/a.mp3": images must be uploaded to this site (the desk\'s Upload image)',
     ]);
   });
 });

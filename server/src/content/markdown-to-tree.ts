@@ -16,7 +16,7 @@ import {
   playerOf,
   type CardReading,
 } from '../../../contract/embeds.js';
-import { parseUploadUrl } from '../../../contract/images.js';
+import { isRemoteImageUrl, parseUploadUrl } from '../../../contract/images.js';
 import { parseMediaUrl } from '../../../contract/media.js';
 import { splitAtDivider } from '../../../contract/posts.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -39,6 +39,7 @@ import type {
   TableCell,
   TableNode,
 } from '../../../contract/markdown-tree.js';
+import { isReversed, languageOf, tableCaptionIn } from './markdown-structures.js';
 
 /**
  * The site's Markdown as mdast: CommonMark with three parts of GitHub's Markdown, tables,
@@ -145,7 +146,7 @@ function problemsOf(root: Root, definitions: ReturnType<typeof collectDefinition
     } else if (node.type === 'image') {
       if (parseMediaUrl(node.url)) {
         // Audio and video: the alt text is the player's name, and may be left out.
-      } else if (!parseUploadUrl(node.url)) {
+      } else if (!parseUploadUrl(node.url) && !isRemoteImageUrl(node.url)) {
         problems.push(
           `image "${node.url}": images must be uploaded to this site (the desk's Upload image)`,
         );
@@ -314,7 +315,27 @@ function convertBlocks(
   nodes: readonly (RootContent | BlockContent | DefinitionContent)[],
   context: Context,
 ): BlockNode[] {
-  return nodes.flatMap((node) => convertBlock(node, context));
+  const blocks: BlockNode[] = [];
+  for (const [index, node] of nodes.entries()) {
+    const previous = blocks.at(-1);
+    // A `Table: …` paragraph right after a table is its caption, not a paragraph of its own.
+    if (node.type === 'paragraph' && nodes[index - 1]?.type === 'table' && previous) {
+      const caption = previous.type === 'table' ? captionOf(node, context) : null;
+      if (previous.type === 'table' && caption) {
+        previous.caption = caption;
+        continue;
+      }
+    }
+    blocks.push(...convertBlock(node, context));
+  }
+  return blocks;
+}
+
+/** A caption's words, from a paragraph that opens with `Table: `; null for any other. */
+function captionOf(paragraph: Paragraph, context: Context): InlineNode[] | null {
+  const words = tableCaptionIn(paragraph);
+  const caption = words ? convertInlines(words, context) : [];
+  return caption.length > 0 ? caption : null;
 }
 
 function convertBlock(
@@ -331,26 +352,35 @@ function convertBlock(
       return children.length > 0 ? [{ type: 'paragraph', children }] : [];
     }
     case 'heading': {
-      const depth = Math.min(Math.max(node.depth, 2), 4) as 2 | 3 | 4;
+      // An H1 is the page's title: one in a body is drawn as the next level down.
+      const depth = Math.max(node.depth, 2) as 2 | 3 | 4 | 5 | 6;
       return [{ type: 'heading', depth, children: convertInlines(node.children, context) }];
     }
-    case 'list':
+    case 'list': {
+      const reversed = node.ordered === true && isReversed(node, context.source);
       return [
         {
           type: 'list',
           ordered: node.ordered === true,
-          start: node.ordered && node.start != null && node.start !== 1 ? node.start : null,
+          start:
+            node.ordered && node.start != null && (node.start !== 1 || reversed)
+              ? node.start
+              : null,
           spread: node.spread === true,
+          ...(reversed && { reversed: true as const }),
           children: node.children.map((item) => ({
             type: 'listItem',
             children: convertBlocks(item.children, context),
           })),
         },
       ];
+    }
     case 'blockquote':
       return [{ type: 'blockquote', children: convertBlocks(node.children, context) }];
-    case 'code':
-      return [{ type: 'code', value: node.value }];
+    case 'code': {
+      const lang = languageOf(node.lang);
+      return [{ type: 'code', value: node.value, ...(lang && { lang }) }];
+    }
     case 'thematicBreak':
       return [{ type: 'thematicBreak' }];
     case 'table':
@@ -362,7 +392,10 @@ function convertBlock(
   }
 }
 
-/** Every row with one cell per column: a short row is filled with empty cells, a long one cut. */
+/**
+ * Every row with one cell per column: a short row is filled with empty cells, a long one cut. A
+ * header of empty cells is a table without one (what an import writes for such a table).
+ */
 function convertTable(table: Table, context: Context): TableNode {
   const align = table.align?.map((column) => column ?? null) ?? [];
   const [head, ...rows] = table.children.map((row) =>
@@ -371,7 +404,14 @@ function convertTable(table: Table, context: Context): TableNode {
       return cell ? convertInlines(cell.children, context) : [];
     }),
   );
-  return { type: 'table', align, head: head ?? [], rows };
+  const headless = rows.length > 0 && (head ?? []).every((cell) => cell.length === 0);
+  return {
+    type: 'table',
+    align,
+    head: head ?? [],
+    rows,
+    ...(headless && { headless: true as const }),
+  };
 }
 
 const isImage = (node: PhrasingContent): node is Image => node.type === 'image';
@@ -438,8 +478,9 @@ function cardBlock(paragraph: Paragraph, context: Context): BlockNode | null {
 }
 
 /**
- * An uploaded image as a figure, or an uploaded audio or video file as a player; anything else is
- * dropped (the checks refuse it).
+ * An uploaded image as a figure, or an uploaded audio or video file as a player, or an image an
+ * import left at its old http(s) address as a figure from there; anything else is dropped (the
+ * checks refuse it).
  */
 function imageBlock(image: Image): BlockNode[] {
   const media = parseMediaUrl(image.url);
@@ -458,7 +499,12 @@ function imageBlock(image: Image): BlockNode[] {
     ];
   }
   const uploaded = parseUploadUrl(image.url);
-  if (!uploaded) return [];
+  if (!uploaded) {
+    // An image an import could not fetch, still at its old address until it is fetched again.
+    if (!isRemoteImageUrl(image.url)) return [];
+    const { url: src, alt, title } = image;
+    return [{ type: 'remoteImage', src, alt: alt?.trim() ?? '', caption: title?.trim() || null }];
+  }
   return [
     {
       type: 'image',

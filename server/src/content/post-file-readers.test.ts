@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { contentFile, writeContentFolder } from '#test/content-folder';
 import { runCommand } from '#test/run-command';
 import { createMigratedTestDatabase, type TestDatabase } from '#test/test-database';
@@ -84,15 +84,24 @@ describe('who may read a post, in content files', () => {
       )
     ).rows;
 
-  it('exports a tier’s post as visibility: tiers with its tiers, and imports it back for that tier', async (context) => {
-    const from = await newSite({ founder: true });
-    if (from.database.embedded) context.skip('the embedded test database serves one backend');
-    await insertPost(from.client, {
-      id: 50,
+  /**
+   * A site with the founder tier (id 2) and post `id`, "founders-notes", for its members; the
+   * test is skipped on the embedded database, which serves one backend.
+   */
+  async function siteWithFoundersPost(context: TestContext, id: number) {
+    const site = await newSite({ founder: true });
+    if (site.database.embedded) context.skip('the embedded test database serves one backend');
+    await insertPost(site.client, {
+      id,
       slug: 'founders-notes',
       visibility: 'tiers',
       tierIds: [2],
     });
+    return site;
+  }
+
+  it('exports a tier’s post as visibility: tiers with its tiers, and imports it back for that tier', async (context) => {
+    const from = await siteWithFoundersPost(context, 50);
     await insertPost(from.client, { id: 51, slug: 'signed-in-notes', visibility: 'registered' });
     await insertPost(from.client, { id: 52, slug: 'members-notes', visibility: 'members' });
     await insertPost(from.client, { id: 53, slug: 'open-notes', visibility: 'public' });
@@ -127,14 +136,7 @@ describe('who may read a post, in content files', () => {
   });
 
   it('refuses a file that lets more readers into a post than it has, unless told --allow-public; one that lets fewer needs no flag', async (context) => {
-    const site = await newSite({ founder: true });
-    if (site.database.embedded) context.skip('the embedded test database serves one backend');
-    await insertPost(site.client, {
-      id: 60,
-      slug: 'founders-notes',
-      visibility: 'tiers',
-      tierIds: [2],
-    });
+    const site = await siteWithFoundersPost(context, 60);
     await insertPost(site.client, { id: 61, slug: 'members-notes', visibility: 'members' });
     const wider = await writeContentFolder({
       // For every paying member: more than the founders it is for.

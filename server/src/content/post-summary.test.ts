@@ -11,11 +11,27 @@ import { cutAtWord, isMadeSummary, publicPartOf, summaryOf } from './post-summar
 const DIVIDED = 'Everyone reads this.\n\n<!-- members-only -->\n\nMembers read this.';
 
 describe('a summary made from a post', () => {
-  it('is a public post’s opening paragraphs, not its headings or lists', () => {
+  it('is a public post’s first paragraph, not its headings or lists', () => {
     const body = '## A heading\n\nThe opening words.\n\n- a list\n\nThen more.';
-    expect(summaryOf({ title: 'T', body, visibility: 'public' })).toBe(
-      'The opening words. Then more.',
+    expect(summaryOf({ title: 'T', body, visibility: 'public' })).toBe('The opening words.');
+  });
+
+  it('is the first paragraph inside a list or quote when the body has none outside, never its headings strung together', () => {
+    const headings = '## Getting started\n\n### Install\n\n```sh\nnpm i\n```';
+    expect(summaryOf({ title: 'The guide', body: headings, visibility: 'public' })).toBe(
+      'The guide',
     );
+    const listed = '## Steps\n\n1. Open the *box*.\n2. Read it.';
+    expect(summaryOf({ title: 'T', body: listed, visibility: 'public' })).toBe('Open the box.');
+    const captioned = '| a |\n| - |\n| b |\n\nTable: The costs\n\nThe opening.';
+    expect(summaryOf({ title: 'T', body: captioned, visibility: 'public' })).toBe('The opening.');
+  });
+
+  it('still knows a summary made by the earlier rule (every paragraph strung together) as made', () => {
+    const post = { title: 'T', body: 'One.\n\n## Two\n\nThree.', visibility: 'public' } as const;
+    expect(isMadeSummary('One. Three.', post)).toBe(true);
+    expect(isMadeSummary('One.', post)).toBe(true);
+    expect(isMadeSummary('Typed by hand.', post)).toBe(false);
   });
 
   it('is a members-only post’s opening before the divider, and never what follows it', () => {

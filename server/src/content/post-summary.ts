@@ -1,5 +1,5 @@
 import { splitAtDivider, type PostVisibility } from '../../../contract/posts.js';
-import { openingTextOf, plainTextOf } from './markdown-text.js';
+import { joinedParagraphsOf, openingTextOf, plainTextOf } from './markdown-text.js';
 
 /**
  * A post's summary (an article's `summary`, a page's `description`) when its writer gave none:
@@ -44,7 +44,7 @@ export function publicPartOf(post: Pick<SummarisedPost, 'body' | 'visibility'>):
 
 /**
  * A post's summary: the one its writer gave (`given`: an excerpt, the desk's Summary), else the
- * opening words of what every visitor may read of it, else its title.
+ * first paragraph of what every visitor may read of it, else its title.
  */
 export function summaryOf(post: SummarisedPost, given?: string | null): string {
   return (
@@ -56,14 +56,16 @@ export function summaryOf(post: SummarisedPost, given?: string | null): string {
 
 /**
  * Whether a stored summary is one the site made from this post rather than one a writer typed:
- * its summary by the rule above, or by the rules before it, which read the whole body, members'
- * part and all (the Admin API's opening words; the imports' words before 2026-11-27). A writer
+ * its summary by the rule above, or by the rules before it: every paragraph strung together (of
+ * the public part, or of the whole body, members' part and all: the Admin API's opening words),
+ * or the whole text (the imports' words before 2026-11-27). A writer
  * who typed exactly those words gets a summary made again, from the public part.
  */
 export function isMadeSummary(summary: string, post: SummarisedPost): boolean {
   return (
     summary === summaryOf(post) ||
-    summary === cutAtWord(openingTextOf(post.body), SUMMARY_CHARS) ||
+    summary === cutAtWord(joinedParagraphsOf(publicPartOf(post)), SUMMARY_CHARS) ||
+    summary === cutAtWord(joinedParagraphsOf(post.body), SUMMARY_CHARS) ||
     summary === cutAtWord(plainTextOf(post.body), SUMMARY_CHARS)
   );
 }

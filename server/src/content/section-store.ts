@@ -15,11 +15,10 @@ import {
 } from '../../../contract/podcasts.js';
 import type { SiteNavigation, SiteSection } from '../../../contract/sections.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
-import { writeAudit } from '../staff/audit.js';
 import type { Staff } from '../staff/staff.js';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import { contentChanged } from './content-changes.js';
+import { auditContentChange } from './content-changes.js';
 import { findNulCharacter, NUL_MESSAGE } from './find-nul.js';
 import { replaceHomeSection } from './site-settings.js';
 
@@ -178,13 +177,12 @@ export async function createSection(
     const section = one(rows);
     // A slug a section had before leads here now, not there.
     await tx.query(`DELETE FROM "section_slugs" WHERE "slug" = $1`, [input.slug]);
-    await writeAudit(tx, actor, {
+    const generation = await auditContentChange(tx, actor, {
       action: 'section_create',
-      targetUserId: null,
       before: null,
       after: section,
     });
-    return { section, generation: await contentChanged(tx) };
+    return { section, generation };
   });
 }
 
@@ -249,13 +247,12 @@ export async function changeSection(
     }
     if (change.position !== undefined) await moveSection(tx, id, change.position);
     const section = await sectionById(tx, id);
-    await writeAudit(tx, actor, {
+    const generation = await auditContentChange(tx, actor, {
       action: 'section_change',
-      targetUserId: null,
       before,
       after: section,
     });
-    return { section, generation: await contentChanged(tx) };
+    return { section, generation };
   });
 }
 

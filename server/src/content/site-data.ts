@@ -9,6 +9,7 @@ import {
   type Reader,
   type ReadingRule,
 } from '../../../contract/reading.js';
+import { archiveData } from './archive-pages.js';
 import type { SiteContent } from './site-content.js';
 import { relatedArticles, topicOf } from './topics.js';
 
@@ -58,6 +59,8 @@ export function siteDataFor(
       const entry = content.authors.get(slug);
       return entry ? { authors: [entry.author], articles: entry.articles } : { authors: [] };
     }
+    case 'archive':
+      return archiveData(content.articles, path);
     case 'section':
       return { articles: inSection(content, params.section ?? '') };
     case 'article':

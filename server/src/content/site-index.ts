@@ -13,6 +13,7 @@ import { topicFeedPath, topicPath } from '../../../contract/topics.js';
 import { isScreenText, postPath } from '../../../contract/posts.js';
 import type { SpecialList } from '../../../contract/sections.js';
 import type { TopicEntry } from './topics.js';
+import { archivePages } from './archive-pages.js';
 
 /** What the index reads of the site's content: the lists, and when each item last changed. */
 export interface IndexedContent {
@@ -153,6 +154,8 @@ export function indexSite(
     { path: paths.search, lastmod: lastmod([]) },
     { path: paths.topics, lastmod: lastmod(topics.map((topic) => topic.lastmod)) },
     ...topics.map((topic) => ({ path: topicPath(topic.slug), lastmod: topic.lastmod })),
+    // The archive's pages, years and months: where old platforms' date addresses lead.
+    ...archivePages(articles).map((page) => ({ ...page, lastmod: page.lastmod ?? lastmod([]) })),
   ];
 
   return {

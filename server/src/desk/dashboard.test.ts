@@ -203,6 +203,8 @@ describe('the desk’s dashboard', () => {
       ['d@example.com', users.D, 'unsubscribed', null],
       ['f@example.com', users.F, 'bouncing', null],
     ] as const) {
+      // A sign-up is the consent of its address: the account it belongs to has that address.
+      if (user) await q('UPDATE users SET email = $1 WHERE id = $2', [email, user]);
       await q(
         `INSERT INTO newsletter_subscribers (id, email, "userId", state, "confirmExpiresAt",
                                              "updatedAt")

@@ -4,6 +4,7 @@ import {
   type LedgerEntry,
   type LedgerSubscription,
 } from '../memberships/derive-membership.js';
+import { accountOfSubscriberSql } from '../newsletter/consent.js';
 import type { Services } from '../services.js';
 import { hasAccessSql } from './member-filters.js';
 import { readRevenueByTier } from './revenue-by-tier.js';
@@ -216,7 +217,8 @@ export async function readDashboard(
               count(*) FILTER (WHERE n.state = 'bouncing')::int AS bouncing,
               count(*) FILTER (WHERE n.state = 'confirmed' AND ${hasAccessSql('$1')})::int
                 AS "confirmedMembers"
-       FROM newsletter_subscribers n LEFT JOIN memberships m ON m."userId" = n."userId"`,
+       FROM newsletter_subscribers n
+       LEFT JOIN memberships m ON m."userId" = ${accountOfSubscriberSql('n')}`,
       [now],
     ),
     everyonesRuns({ db }, options.graceDays),

@@ -84,7 +84,7 @@ async function* exportRows(
         stripe_customers: row.customerIds.join(' '),
         paid_cents: row.paidCents,
         currency,
-        // The linked subscriber's state (confirmed = subscribed); empty: never signed up.
+        // The newsletter state of the address (confirmed = subscribed); empty: never signed up.
         newsletter: row.newsletter ?? '',
       };
     }

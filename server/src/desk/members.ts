@@ -15,6 +15,7 @@ import type { StripeMode } from '../stripe/key-check.js';
 import { listUserSessions } from '../sessions/user-sessions.js';
 import { listAudit } from '../staff/audit.js';
 import { readTiers, tierBySlug } from '../memberships/tier-catalog.js';
+import { subscriberOfAccountSql } from '../newsletter/consent.js';
 import { MEMBER_FILTERS, tierFilter } from './member-filters.js';
 import { stripeDashboardUrl } from './stripe-links.js';
 import { describeBrowser } from '../sessions/describe-browser.js';
@@ -100,9 +101,9 @@ export interface MemberSqlRow {
 /** The slug of the tier of `m`, the user's membership (NULL without one). */
 export const TIER_SLUG_SQL = `(SELECT t.slug FROM tiers t WHERE t.id = m."tierId")`;
 
-/** The state of the newsletter subscriber linked to `u` (by its unique `userId`), or NULL. */
+/** The state of the newsletter sign-up of `u`'s address (newsletter/consent.ts), or NULL. */
 export const NEWSLETTER_STATE_SQL = `(SELECT n.state::text FROM newsletter_subscribers n
-                                      WHERE n."userId" = u.id)`;
+                                      WHERE ${subscriberOfAccountSql('n', 'u')})`;
 
 const membershipOf = (row: Pick<MemberSqlRow, 'plan' | 'status' | 'expiresAt'>) =>
   row.plan && row.status && row.expiresAt
@@ -193,7 +194,7 @@ export async function readMember(
                          WHEN 'unsubscribed' THEN n."unsubscribedAt" END AS "newsletterSince",
             n."updatedAt" AS "newsletterUpdatedAt"
      FROM users u LEFT JOIN memberships m ON m."userId" = u.id
-     LEFT JOIN newsletter_subscribers n ON n."userId" = u.id
+     LEFT JOIN newsletter_subscribers n ON ${subscriberOfAccountSql('n', 'u')}
      WHERE u.id = $1`,
     [userId],
   );

@@ -113,7 +113,7 @@ describe('cards and players through a Ghost export and back', () => {
 
     const response = await t.app.inject({
       method: 'GET',
-      url: '/api/desk/exports/ghost',
+      url: '/api/desk/exports/ghost?format=json',
       headers: { cookie: owner.cookie },
     });
     expect(response.statusCode, response.body).toBe(200);

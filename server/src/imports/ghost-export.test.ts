@@ -251,7 +251,7 @@ describe('the Ghost export', () => {
       [randomUUID(), 'labelled@example.com', labelled.userId],
     );
 
-    const response = await call(owner, 'GET', '/api/desk/exports/ghost');
+    const response = await call(owner, 'GET', '/api/desk/exports/ghost?format=json');
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(
@@ -340,7 +340,9 @@ describe('the Ghost export', () => {
     expect(html).toContain('<h2>What we asked</h2>');
     expect(html).toContain('<table>');
     expect(html).toContain(`<a href="${site}/health/the-letter">the letter</a>`);
-    expect(html).toContain(`<img src="${site}${uploadedImage}" alt="The block at dusk">`);
+    expect(html).toContain(
+      `<figure class="kg-card kg-image-card"><img src="${site}${uploadedImage}" class="kg-image" alt="The block at dusk"></figure>`,
+    );
     expect(html).toContain('Signed by every floor.');
 
     const members = postNamed('rent-ledger');
@@ -359,11 +361,13 @@ describe('the Ghost export', () => {
     expect(raw).not.toContain('deleted-one');
   });
 
-  it('writes topics as tags in each post’s order, and the members with their labels, Stripe customers, comps and consent', () => {
+  it('writes the section and topics as tags in each post’s order, and the members with their labels, Stripe customers, comps and consent', () => {
     const { tags, posts_tags, members, labels, members_labels, members_stripe_customers } = data();
+    // Each post's section is its primary tag, its topics the others.
     expect(tags.map((tag) => [tag.name, tag.slug]).sort()).toEqual([
       ['Housing', 'housing'],
       ['Rent strikes', 'rent-strikes'],
+      ['Wealth', 'wealth'],
     ]);
     const open = postNamed('tenants-organise');
     const tagName = (id: string) => tags.find((tag) => tag.id === id)?.name;
@@ -372,7 +376,7 @@ describe('the Ghost export', () => {
         .filter((link) => link.post_id === open.id)
         .sort((a, b) => a.sort_order - b.sort_order)
         .map((link) => tagName(link.tag_id)),
-    ).toEqual(['Housing', 'Rent strikes']);
+    ).toEqual(['Wealth', 'Housing', 'Rent strikes']);
 
     const member = (email: string) =>
       members.find((each) => each.email === email) ?? expect.fail(`no member ${email}`);
@@ -479,7 +483,11 @@ describe('the Ghost export', () => {
       expect(report.posts.created).toBe(6);
       expect(report.pages.created).toBe(1);
       expect(report.members.created).toBe(3);
-      expect(report.images).toEqual({ stored: 1, notFetched: [] });
+      expect(report.images).toEqual({
+        stored: 1,
+        notFetched: [],
+        missing: { count: 0, posts: [] },
+      });
       expect(report.topics).toBe(2);
 
       const read = async (pool: Site['database']['pool']) =>

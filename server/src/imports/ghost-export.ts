@@ -1,30 +1,44 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { topicSlug } from '../../../contract/topics.js';
+import type { PostKind } from '../../../contract/posts.js';
 import { profileNameSql } from '../content/author-profiles.js';
 import type { StaffConfig } from '../config.js';
 import type { PostRow } from '../content/post-row.js';
 import type { Tx } from '../db/transaction.js';
 import { readCardReadings } from '../embeds/card-store.js';
-import { isMembershipActive, type MembershipState } from '../memberships/memberships.js';
+import { arrayText, COUNT_GHOST_MEMBERS_SQL, ghostMembersText } from './ghost-export-members.js';
 import { readExportedTiers, tiersTables } from './ghost-export-tiers.js';
-import { absolute, htmlOfMarkdown, lexicalOfHtml } from './ghost-html.js';
+import {
+  cohortBlockText,
+  commentsText,
+  readExportedSections,
+  resourcesHtml,
+  sectionOf,
+} from './ghost-export-cohort.js';
+import { absolute, htmlOfMarkdown, lexicalOfHtml, type AddressOf } from './ghost-html.js';
 import { ghostId, ghostTierId, ghostUuid } from './ghost-ids.js';
 import { ghostVisibilityOf } from './ghost-visibility.js';
 
 /**
  * The site as a Ghost JSON export (Ghost's documented import format: `{db: [{meta, data}]}`), so a
- * publisher can leave with everything: articles and newsletter issues as Ghost posts, page posts as
- * pages (drafts and scheduled ones too, never deleted ones), their topics as tags, the staff who
+ * publisher can leave with everything: articles, newsletter issues, campaigns, boycotts and
+ * resource lists as Ghost posts, page posts (the site's screens' texts too: home, policies) as
+ * pages (drafts and scheduled ones too, never deleted ones), each post's section as its primary
+ * tag and its topics as the other tags, the staff who
  * wrote them as users (the owner at least: Ghost's importer needs one), and every account as a
- * member with its name, note, labels, newsletter consent, Stripe customers and comp. A post's HTML
+ * member with its name, note, labels, newsletter consent, Stripe customers and comp, and every
+ * newsletter subscriber without an account as a member too (ghost-export-members.ts). A post's HTML
  * is drawn from its Markdown with the same parser the site uses (server/src/content/
  * markdown-to-tree.ts), and carried twice: as `html`, and as a `lexical` document whose one card
  * holds it (what Ghost 5 edits). Restricted posts keep their whole text: this is the owner's own
  * export. Who may read each is in Ghost's words (ghost-visibility.ts), a tier's post naming its
  * tiers in `posts_products`; the tiers are Ghost's `products` with their benefits
  * (ghost-export-tiers.ts), and each member with access now names theirs in `members_products`.
- * Campaigns, boycotts and resource lists have no Ghost counterpart and are left out.
+ * What Ghost cannot hold (sections, kinds and their fields, guests' names on comments) is in a
+ * `cohort` block beside `data` that Ghost ignores and a Cohort import reads back, and comments are
+ * in Ghost's `comments` table (ghost-export-cohort.ts). Images are captioned Ghost image cards; in
+ * a zip (ghost-export-zip.ts), uploads are addressed inside it, `__GHOST_URL__/content/images/…`.
  *
  * The text is produced a batch of rows at a time (`ghostExportChunks`), so a large site is never
  * held in memory whole; only the small lists (tags, users, the links between rows) are kept until
@@ -41,6 +55,8 @@ export interface GhostExportOptions {
   staff: StaffConfig;
   /** What "now" is for comps and memberships (tests); the clock otherwise. */
   now?: Date;
+  /** How the site's own addresses are written (the zip's: its uploads inside it); else absolute. */
+  addressOf?: AddressOf;
 }
 
 /** What the export holds, for the audit log and the command's summary. */
@@ -50,18 +66,21 @@ export interface GhostExportCounts {
   members: number;
 }
 
-/** The post kinds exported, and what Ghost calls each. */
-const EXPORTED_KINDS: Record<string, 'post' | 'page'> = {
+/** The post kinds exported, and what Ghost calls each (the `cohort` block says which kind). */
+const EXPORTED_KINDS: Record<PostKind, 'post' | 'page'> = {
   article: 'post',
   newsletter: 'post',
+  campaign: 'post',
+  boycott: 'post',
+  resources: 'post',
   page: 'page',
 };
+const KINDS = Object.keys(EXPORTED_KINDS);
 
 /** Newsletter issues carry this internal tag (Ghost's `#` tags are not shown to readers). */
 const NEWSLETTER_TAG = '#newsletter';
 
 const BATCH_SIZE = 200;
-const MEMBER_BATCH_SIZE = 1000;
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
@@ -76,23 +95,6 @@ type ExportedPostRow = Omit<PostRow, 'version' | 'submittedAt'> & {
   /** With visibility `tiers`: its tiers' ids, in the tiers' order. */
   tierIds: number[];
 };
-
-interface MemberRow {
-  id: string;
-  email: string;
-  name: string | null;
-  note: string | null;
-  labels: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  plan: MembershipState['plan'] | null;
-  status: string | null;
-  expiresAt: Date | null;
-  tierId: number | null;
-  customerIds: string[];
-  compUntil: Date | null;
-  newsletter: string | null;
-}
 
 interface GhostUser {
   id: string;
@@ -123,24 +125,13 @@ const textField = (fields: Record<string, unknown>, name: string): string | null
 const tagsOf = (fields: Record<string, unknown>): string[] =>
   Array.isArray(fields.tags) ? fields.tags.filter((tag) => typeof tag === 'string') : [];
 
-/** A JSON array written one element at a time, inside the export's text. */
-function* arrayText(name: string, rows: Iterable<unknown>): Generator<string> {
-  yield `,${JSON.stringify(name)}:[`;
-  let separator = '';
-  for (const row of rows) {
-    yield separator + JSON.stringify(row);
-    separator = ',';
-  }
-  yield ']';
-}
-
 /** Counts what an export of the site now would hold. */
 export async function countGhostExport(db: Tx): Promise<GhostExportCounts> {
   const { rows } = await db.query<GhostExportCounts>(
     `SELECT
-       (SELECT count(*)::int FROM posts WHERE "deletedAt" IS NULL AND kind IN ('article', 'newsletter')) AS posts,
+       (SELECT count(*)::int FROM posts WHERE "deletedAt" IS NULL AND kind <> 'page') AS posts,
        (SELECT count(*)::int FROM posts WHERE "deletedAt" IS NULL AND kind = 'page') AS pages,
-       (SELECT count(*)::int FROM users WHERE email IS NOT NULL) AS members`,
+       (${COUNT_GHOST_MEMBERS_SQL}) AS members`,
   );
   const [counts] = rows;
   if (!counts) throw new Error('The export could not count the posts and members');
@@ -153,6 +144,7 @@ export async function* ghostExportChunks(
   options: GhostExportOptions,
 ): AsyncGenerator<string> {
   const { siteUrl } = options;
+  const addressOf = options.addressOf ?? ((url: string) => absolute(siteUrl, url));
   const now = options.now ?? new Date();
   const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
 
@@ -189,12 +181,16 @@ export async function* ghostExportChunks(
       )
     ).rows.map((row) => [row.slug, row.description]),
   );
-  const tags = new Map<string, { id: string; name: string; slug: string; createdAt: Date }>();
+  const tags = new Map<
+    string,
+    { id: string; name: string; slug: string; createdAt: Date; description?: string | null }
+  >();
   const postsTags: { id: string; post_id: string; tag_id: string; sort_order: number }[] = [];
   const postsAuthors: { id: string; post_id: string; author_id: string; sort_order: number }[] = [];
   const postsProducts: { id: string; post_id: string; product_id: string; sort_order: number }[] =
     [];
   const tiers = await readExportedTiers(pool, options.currency);
+  const sections = await readExportedSections(pool);
   const postsMeta: {
     id: string;
     post_id: string;
@@ -223,11 +219,14 @@ export async function* ghostExportChunks(
        FROM posts p LEFT JOIN users u ON u.id = p."createdBy" AND u.email IS NOT NULL
        WHERE p."deletedAt" IS NULL AND p.kind = ANY($1::text[]) AND p.id > $2
        ORDER BY p.id LIMIT $3`,
-      [Object.keys(EXPORTED_KINDS), after, BATCH_SIZE],
+      [KINDS, after, BATCH_SIZE],
     );
     for (const row of rows) {
       const postId = id('post', row.id);
-      const html = htmlOfMarkdown(row.body, siteUrl, cards);
+      const html =
+        row.kind === 'resources'
+          ? resourcesHtml(row.fields)
+          : htmlOfMarkdown(row.body, siteUrl, cards, addressOf);
       const excerpt =
         textField(row.fields, 'summary') ?? textField(row.fields, 'description') ?? null;
       // Its authors as Ghost users; one with no account here (imported from elsewhere) gets an
@@ -250,12 +249,24 @@ export async function* ghostExportChunks(
                 : ownerUser,
             ];
       const [author = ownerUser] = authors;
-      const names = [...tagsOf(row.fields), ...(row.kind === 'newsletter' ? [NEWSLETTER_TAG] : [])];
+      // Its section first: Ghost's primary tag, what its themes show and its URLs can use.
+      const section = sectionOf(sections, row.kind, row.fields);
+      const names = [
+        ...(section ? [section.name] : []),
+        ...tagsOf(row.fields),
+        ...(row.kind === 'newsletter' ? [NEWSLETTER_TAG] : []),
+      ];
       names.forEach((name, order) => {
-        const slug = name.startsWith('#') ? `hash-${topicSlug(name)}` : topicSlug(name);
+        const isSection = order === 0 && section !== null;
+        const slug = isSection
+          ? section.slug
+          : name.startsWith('#')
+            ? `hash-${topicSlug(name)}`
+            : topicSlug(name);
         let tag = tags.get(slug);
         if (!tag) {
-          tag = { id: id('tag', slug), name, slug, createdAt: row.createdAt };
+          const description = isSection ? section.description || null : undefined;
+          tag = { id: id('tag', slug), name, slug, createdAt: row.createdAt, description };
           tags.set(slug, tag);
         }
         postsTags.push({
@@ -296,7 +307,7 @@ export async function* ghostExportChunks(
         mobiledoc: null,
         lexical: lexicalOfHtml(html),
         html,
-        feature_image: row.featureImage ? absolute(siteUrl, row.featureImage) : null,
+        feature_image: row.featureImage ? addressOf(row.featureImage) : null,
         featured: false,
         type: EXPORTED_KINDS[row.kind] ?? 'post',
         status: row.status,
@@ -328,7 +339,8 @@ export async function* ghostExportChunks(
       id: tag.id,
       name: tag.name,
       slug: tag.slug,
-      description: descriptions.get(tag.slug) ?? null,
+      description:
+        tag.description !== undefined ? tag.description : (descriptions.get(tag.slug) ?? null),
       visibility: tag.name.startsWith('#') ? 'internal' : 'public',
       created_at: tag.createdAt.toISOString(),
       updated_at: tag.createdAt.toISOString(),
@@ -357,8 +369,12 @@ export async function* ghostExportChunks(
       user_id: user.id,
     })),
   );
-  yield* membersText(pool, siteUrl, now);
-  yield '}}]}';
+  yield* ghostMembersText(pool, siteUrl, now);
+  yield ',';
+  yield* commentsText(pool, siteUrl, KINDS);
+  yield '}';
+  yield* cohortBlockText(pool, siteUrl, KINDS);
+  yield '}]}';
 }
 
 /** The owner Ghost's importer needs: the first owner with an account, else one named for them. */
@@ -375,130 +391,6 @@ async function readOwner(
   if (found) return found;
   const email = options.staff.owners[0] ?? `owner@${new URL(options.siteUrl).hostname}`;
   return { email, name: options.siteName, createdAt: new Date() };
-}
-
-/**
- * The members, with their labels and Stripe customers. Ghost's statuses: `comped` for a comp now
- * (until its end), and for a membership nobody pays Stripe for (a gift, a solidarity seat: until
- * it ends); `paid` for a membership a Stripe customer pays; `free` for everyone else. A paid or
- * comped member names the tier of their access now in `members_products` (a comp's until its end).
- */
-async function* membersText(pool: pg.Pool, siteUrl: string, now: Date): AsyncGenerator<string> {
-  const id = (kind: string, key: string | number) => ghostId(siteUrl, kind, key);
-  const labels = new Map<string, { id: string; name: string; slug: string }>();
-  const membersLabels: { id: string; member_id: string; label_id: string; sort_order: number }[] =
-    [];
-  const customers: {
-    id: string;
-    member_id: string;
-    customer_id: string;
-    email: string;
-    created_at: string;
-  }[] = [];
-  const membersProducts: {
-    id: string;
-    member_id: string;
-    product_id: string;
-    sort_order: number;
-    expiry_at: string | null;
-  }[] = [];
-  yield ',"members":[';
-  let separator = '';
-  let after: string | null = null;
-  for (;;) {
-    const { rows }: { rows: MemberRow[] } = await pool.query<MemberRow>(
-      `SELECT u.id, u.email, u.name, u.note, u.labels, u."createdAt", u."updatedAt",
-              m.plan::text AS plan, m.status, m."expiresAt", m."tierId",
-              ARRAY(SELECT c.id FROM stripe_customers c WHERE c."userId" = u.id
-                    ORDER BY c."createdAt") AS "customerIds",
-              (SELECT max(e."periodEnd") FROM entitlements e
-               WHERE e."userId" = u.id AND e.source = 'comp' AND e.state = 'active'
-                 AND e."periodStart" <= $3 AND e."periodEnd" > $3) AS "compUntil",
-              (SELECT n.state::text FROM newsletter_subscribers n WHERE n."userId" = u.id)
-                AS newsletter
-       FROM users u LEFT JOIN memberships m ON m."userId" = u.id
-       WHERE u.email IS NOT NULL AND ($1::uuid IS NULL OR u.id > $1::uuid)
-       ORDER BY u.id LIMIT $2`,
-      [after, MEMBER_BATCH_SIZE, now],
-    );
-    for (const row of rows) {
-      const memberId = id('member', row.id);
-      const membership =
-        row.plan && row.status && row.expiresAt
-          ? { plan: row.plan, status: row.status, expiresAt: row.expiresAt }
-          : null;
-      const active = isMembershipActive(membership, now);
-      let status: 'free' | 'comped' | 'paid' = 'free';
-      let compedUntil: Date | null = null;
-      if (row.compUntil) {
-        status = 'comped';
-        compedUntil = row.compUntil;
-      } else if (active && row.customerIds.length > 0) {
-        status = 'paid';
-      } else if (active) {
-        status = 'comped';
-        compedUntil = membership?.expiresAt ?? null;
-      }
-      if (status !== 'free' && row.tierId !== null) {
-        membersProducts.push({
-          id: id('member-product', row.id),
-          member_id: memberId,
-          product_id: ghostTierId(siteUrl, row.tierId),
-          sort_order: 0,
-          expiry_at: iso(compedUntil),
-        });
-      }
-      row.labels.forEach((name, order) => {
-        const slug = topicSlug(name) || id('label', name);
-        let label = labels.get(slug);
-        if (!label) {
-          label = { id: id('label', slug), name, slug };
-          labels.set(slug, label);
-        }
-        membersLabels.push({
-          id: id('member-label', `${row.id}:${slug}`),
-          member_id: memberId,
-          label_id: label.id,
-          sort_order: order,
-        });
-      });
-      for (const customerId of row.customerIds) {
-        customers.push({
-          id: id('member-customer', customerId),
-          member_id: memberId,
-          customer_id: customerId,
-          email: row.email,
-          created_at: row.createdAt.toISOString(),
-        });
-      }
-      const member = {
-        id: memberId,
-        uuid: ghostUuid(siteUrl, 'member', row.id),
-        email: row.email,
-        name: row.name,
-        note: row.note,
-        subscribed: row.newsletter === 'confirmed',
-        status,
-        comped_until: iso(compedUntil),
-        created_at: row.createdAt.toISOString(),
-        updated_at: row.updatedAt.toISOString(),
-      };
-      yield separator + JSON.stringify(member);
-      separator = ',';
-    }
-    const last = rows.at(-1);
-    if (rows.length < MEMBER_BATCH_SIZE || !last) break;
-    after = last.id;
-  }
-  yield ']';
-  const stamp = now.toISOString();
-  yield* arrayText(
-    'labels',
-    [...labels.values()].map((label) => ({ ...label, created_at: stamp, updated_at: stamp })),
-  );
-  yield* arrayText('members_labels', membersLabels);
-  yield* arrayText('members_stripe_customers', customers);
-  yield* arrayText('members_products', membersProducts);
 }
 
 /** The export as a stream of UTF-8 text, for a download or a file. */

@@ -19,6 +19,7 @@ import {
   type CardReadings,
 } from '../content/markdown-to-tree.js';
 import { escapeHtml, renderCard } from './ghost-cards.js';
+import { markStructuresForHtml, STRUCTURE_HTML_HANDLERS } from './ghost-structures.js';
 
 // A post's Markdown as the HTML Ghost stores (the export, the Content and Admin APIs): the
 // members-only divider as Ghost's, links' choice of tab, this site's paths made absolute, and the
@@ -69,20 +70,26 @@ const isFootnoteLabel = (node: HastNodes) =>
   node.type === 'element' && node.tagName === 'h2' && node.properties.id === 'footnote-label';
 
 /**
- * Links and images to this site's own paths made absolute, for a site at another address, and the
- * footnotes' hidden heading taken out.
+ * How an address on this site is written out: made absolute for a site at another address, or
+ * (an export's zip) an upload pointed at its copy inside the zip.
  */
-function finishHtmlTree(node: HastNodes, siteUrl: string): void {
+export type AddressOf = (url: string) => string;
+
+/**
+ * Links and images to this site's own paths written out (`addressOf`), and the footnotes' hidden
+ * heading taken out.
+ */
+function finishHtmlTree(node: HastNodes, addressOf: AddressOf): void {
   if (node.type === 'element') {
     const element = node as Element;
     for (const name of ['href', 'src'] as const) {
       const value = element.properties[name];
-      if (typeof value === 'string') element.properties[name] = absolute(siteUrl, value);
+      if (typeof value === 'string') element.properties[name] = addressOf(value);
     }
   }
   if (!('children' in node)) return;
   node.children = node.children.filter((child) => !isFootnoteLabel(child)) as typeof node.children;
-  for (const child of node.children) finishHtmlTree(child, siteUrl);
+  for (const child of node.children) finishHtmlTree(child, addressOf);
 }
 
 /**
@@ -93,14 +100,14 @@ function finishHtmlTree(node: HastNodes, siteUrl: string): void {
 function writeGhostCards(
   node: MdastNodes,
   markdown: string,
-  siteUrl: string,
+  addressOf: AddressOf,
   cards: CardReadings,
 ): void {
   if (!('children' in node)) return;
   const parent = node as MdastParent;
   parent.children = parent.children.map((child) => {
-    const html = child.type === 'paragraph' ? ghostCardOf(child, markdown, siteUrl, cards) : null;
-    if (html === null) writeGhostCards(child, markdown, siteUrl, cards);
+    const html = child.type === 'paragraph' ? ghostCardOf(child, markdown, addressOf, cards) : null;
+    if (html === null) writeGhostCards(child, markdown, addressOf, cards);
     return html === null ? child : { type: 'html', value: html };
   }) as MdastParent['children'];
 }
@@ -109,15 +116,23 @@ function writeGhostCards(
 function ghostCardOf(
   paragraph: Paragraph,
   markdown: string,
-  siteUrl: string,
+  addressOf: AddressOf,
   cards: CardReadings,
 ): string | null {
   const image = imageAlone(paragraph);
   const media = image && parseMediaUrl(image.url);
+  const caption = image?.title?.trim() ?? '';
+  if (image && !media) {
+    // Ghost's image card: the caption (the Markdown image's title) in the figure's figcaption.
+    return renderCard('image', {
+      src: addressOf(image.url),
+      alt: image.alt?.trim() ?? '',
+      caption: escapeHtml(caption),
+    });
+  }
   if (image && media) {
-    const src = absolute(siteUrl, image.url);
+    const src = addressOf(image.url);
     const title = image.alt?.trim() ?? '';
-    const caption = image.title?.trim() ?? '';
     const { duration, width, height } = media;
     if (media.kind === 'video') {
       return renderCard('video', {
@@ -143,20 +158,20 @@ function ghostCardOf(
     const embed = card?.kind === 'embed' && card.provider === provider ? card : null;
     return renderCard('embed', { url, html: providerHtml(provider, url, embed) });
   }
-  return renderCard('bookmark', { url, metadata: bookmarkMetadata(url, card, siteUrl) });
+  return renderCard('bookmark', { url, metadata: bookmarkMetadata(url, card, addressOf) });
 }
 
 /**
  * What Ghost's bookmark card shows of a page: what was read of it, else its address alone (a
  * page that could not be read is still the post's card, and comes back as one).
  */
-function bookmarkMetadata(url: string, card: Card | null, siteUrl: string) {
+function bookmarkMetadata(url: string, card: Card | null, addressOf: AddressOf) {
   const image = card?.kind === 'bookmark' ? card.image : (card?.thumbnail ?? null);
   return {
     title: card?.title ?? url,
     description: card?.kind === 'bookmark' ? (card.description ?? '') : '',
     publisher: card?.kind === 'bookmark' ? (card.siteName ?? '') : (card?.author ?? ''),
-    thumbnail: image ? absolute(siteUrl, image.src) : '',
+    thumbnail: image ? addressOf(image.src) : '',
   };
 }
 
@@ -231,19 +246,22 @@ const EMBED_TITLES: Record<EmbedProvider, string> = {
 /**
  * A post's Markdown as the HTML Ghost stores, its cards and players as Ghost's cards from what was
  * read of their addresses (`cards`: the server's `embed_cards`; without them, a card says what its
- * address alone does).
+ * address alone does). The site's own addresses are made absolute, unless `addressOf` writes
+ * them otherwise.
  */
 export function htmlOfMarkdown(
   markdown: string,
   siteUrl: string,
   cards: CardReadings = new Map(),
+  addressOf: AddressOf = (url) => absolute(siteUrl, url),
 ): string {
   const tree = parseSiteMarkdown(markdown);
   keepOnlyDivider(tree);
   keepLinkTargets(tree);
-  writeGhostCards(tree, markdown, siteUrl, cards);
-  const hast = toHast(tree, { allowDangerousHtml: true });
-  finishHtmlTree(hast, siteUrl);
+  markStructuresForHtml(tree, markdown);
+  writeGhostCards(tree, markdown, addressOf, cards);
+  const hast = toHast(tree, { allowDangerousHtml: true, handlers: STRUCTURE_HTML_HANDLERS });
+  finishHtmlTree(hast, addressOf);
   return toHtml(hast, { allowDangerousHtml: true });
 }
 

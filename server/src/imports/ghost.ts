@@ -1,6 +1,7 @@
 // Ghost's JSON export (Ghost 1.x to 6.x) as a SourceBundle: posts and pages with their tags,
 // authors and visibility, members when the file has them (Cohort's own Ghost export does; Ghost's
-// exports leave members to a CSV), and, from the export zip, the images under content/.
+// exports leave members to a CSV), comments when it has them, a Cohort export's `cohort` block
+// (ghost-cohort.ts), and, from the export zip, the images under content/.
 import {
   type ArchiveLimits,
   archiveLimits,
@@ -22,6 +23,8 @@ import {
 import { emptyBundle, keepFirstOfEachEmail, parseDate } from './source-values.js';
 import { byId, groupBy, id, isRow, text, truthy, type Row, type Tables } from './ghost-tables.js';
 import { readGhostAccess } from './ghost-tiers.js';
+import { isRedirectsFile, readExportRedirects } from './import-redirects.js';
+import { applyCohortBlock, readCohortBlock, readGhostComments } from './ghost-cohort.js';
 
 /** The `{meta, data}` of an export, wherever the file put it. */
 function exportData(parsed: unknown): Tables {
@@ -173,10 +176,19 @@ function readMembers(tables: Tables, bundle: SourceBundle): void {
     const customer = text(row.customer_id);
     if (customer && !customerOf.has(id(row.member_id))) customerOf.set(id(row.member_id), customer);
   }
+  // Ghost 5 keeps consent as rows of `members_newsletters` (one a newsletter the member gets);
+  // earlier exports, and Cohort's, as each member's `subscribed`.
+  const newsletters = tables.members_newsletters
+    ? new Set(tables.members_newsletters.map((link) => id(link.member_id)))
+    : null;
+  const subscribedOf = (row: Row) => {
+    if (row.subscribed !== undefined) return truthy(row.subscribed);
+    return newsletters ? newsletters.has(id(row.id)) : true;
+  };
   const rows = (tables.members ?? []).map((row, index) => {
     const member: SourceMember = {
       email: text(row.email) ?? '',
-      subscribed: row.subscribed === undefined ? true : truthy(row.subscribed),
+      subscribed: subscribedOf(row),
       labels: (labelsOf.get(id(row.id)) ?? [])
         .map((link) => text(labels.get(id(link.label_id))?.name))
         .filter((name): name is string => name !== undefined),
@@ -212,6 +224,9 @@ export function readGhostJson(json: string): SourceBundle {
   const bundle = emptyBundle('ghost');
   readPosts(tables, bundle);
   readMembers(tables, bundle);
+  const block = readCohortBlock(parsed);
+  if (block) applyCohortBlock(bundle, block);
+  readGhostComments(tables, bundle, block);
   const siteUrl = siteUrlOf(tables);
   if (siteUrl) bundle.siteUrl = siteUrl;
   return bundle;
@@ -229,7 +244,10 @@ function findExportJson(archive: ExportArchive): string | null {
   const candidates = [...archive.entries.keys()]
     .filter(
       (path) =>
-        path.endsWith('.json') && sitePathOf(path) === null && !path.startsWith('__MACOSX/'),
+        path.endsWith('.json') &&
+        sitePathOf(path) === null &&
+        !isRedirectsFile(path) &&
+        !path.startsWith('__MACOSX/'),
     )
     .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
   return candidates[0] ?? null;
@@ -254,6 +272,8 @@ export async function readGhostArchive(
     const sourceFile: SourceFile = { path: file.path, size: file.size, read: file.read };
     bundle.files.set(sitePath, sourceFile);
   }
+  const redirects = await readExportRedirects(archive, limits.maxBytes);
+  if (redirects) bundle.redirects = redirects;
   return bundle;
 }
 

@@ -50,9 +50,9 @@ const itConverts = (conversions: Conversion[]) =>
 describe('htmlToMarkdown keeps the structure of a post', () => {
   itConverts([
     {
-      what: 'turns an h1 into ## and caps deeper headings at ####',
+      what: 'turns an h1 into ## (the title is the page’s h1) and keeps h2 to h6 as they were',
       html: '<h1>One</h1><h2>Two</h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six</h6>',
-      markdown: '## One\n\n## Two\n\n### Three\n\n#### Four\n\n#### Five\n\n#### Six',
+      markdown: '## One\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six',
     },
     {
       what: 'keeps paragraphs, emphasis, strong, strikethrough, links and inline code',
@@ -81,9 +81,9 @@ describe('htmlToMarkdown keeps the structure of a post', () => {
       ].join('\n'),
     },
     {
-      what: 'uses the first row of a table without header cells as its header',
+      what: 'gives a table without header cells an empty header row, which the page does not draw',
       html: '<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2<br>3</td></tr></table>',
-      markdown: '| a | b   |\n| - | --- |\n| 1 | 2 3 |',
+      markdown: '|   |     |\n| - | --- |\n| a | b   |\n| 1 | 2 3 |',
     },
     {
       what: 'gives an image without alt text its caption, else the words of its file name',

@@ -25,6 +25,12 @@ import { MEMBERS_DIVIDER, splitAtDivider } from '../../../contract/posts.js';
 import { isSafeHref } from '../../../contract/safe-href.js';
 import { parseSiteMarkdown } from '../content/markdown-to-tree.js';
 import { cleanUpHtml } from './html-cleanup.js';
+import {
+  dedent,
+  markStructures,
+  STRUCTURE_HANDLERS,
+  STRUCTURE_WRITERS,
+} from './html-structures.js';
 import { readLinkWithTarget, writeLinkWithTarget } from './link-targets.js';
 import {
   CARD_TAG,
@@ -76,6 +82,7 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Co
         : html;
     const hast = fromHtml(source, { fragment: true });
     cleanUpHtml(hast, { flavour: options.flavour, siteUrl, dropped });
+    markStructures(hast);
     const safe = sanitize(hast, SCHEMA) as HtmlRoot;
     const tree = toMdast(safe, { handlers: HANDLERS }) as Root;
     if (options.cards === false) embedsAsLinks(tree);
@@ -156,6 +163,7 @@ const SCHEMA: Schema = {
     'code',
     'hr',
     'table',
+    'caption',
     'thead',
     'tbody',
     'tfoot',
@@ -176,7 +184,7 @@ const SCHEMA: Schema = {
     img: ['src', 'alt', 'title'],
     [CARD_TAG]: ['href'],
     [MEDIA_TAG]: ['src', 'alt', 'title'],
-    ol: ['start'],
+    ol: ['start', 'reversed'],
     code: [['className', /^language-./]],
     th: ['align'],
     td: ['align'],
@@ -189,6 +197,7 @@ const SCHEMA: Schema = {
     tr: ['table'],
     td: ['table'],
     th: ['table'],
+    caption: ['table'],
   },
   strip: [
     'script',
@@ -226,6 +235,7 @@ declare module 'mdast' {
 }
 
 const HANDLERS: Record<string, Handle> = {
+  ...STRUCTURE_HANDLERS,
   a: readLinkWithTarget,
   [DIVIDER_TAG]: () => ({ type: 'html', value: MEMBERS_DIVIDER }),
   [CARD_TAG]: (_state, node) => {
@@ -265,6 +275,7 @@ const WRITE_OPTIONS: ToMarkdownOptions = {
   listItemIndent: 'one',
   resourceLink: false,
   handlers: {
+    ...STRUCTURE_WRITERS,
     // A card is its address as typed: a link in any other form would not be one.
     link: (node: Link, ...rest) =>
       node.data?.card ? node.url : writeLinkWithTarget(node, ...rest),
@@ -279,10 +290,10 @@ function writeMarkdown(tree: Root): string {
 // ————— the site's rules, on Markdown's tree —————
 
 /**
- * Headings between ## and ####, every image, media file and card a paragraph of its own (or,
- * where one cannot stand alone, a link to it), no empty paragraphs or links, the members-only
- * divider only between blocks at the top, code without the indentation of the HTML it came from.
- * Answers the images and the media files, once each.
+ * Headings from ## (the title is the page's only #), every image, media file and card a
+ * paragraph of its own (or, where one cannot stand alone, a link to it), no empty paragraphs or
+ * links, the members-only divider only between blocks at the top, code without the indentation of
+ * the HTML it came from. Answers the images and the media files, once each.
  */
 function tidyTree(root: Root): { images: SourceImage[]; media: SourceImage[] } {
   const images = new Map<string, SourceImage>();
@@ -305,9 +316,7 @@ function tidyTree(root: Root): { images: SourceImage[]; media: SourceImage[] } {
         case 'heading': {
           const children = trimBreaks(phrasing(node.children, 'heading'));
           if (!hasText(children)) return [];
-          return [
-            { ...node, depth: Math.min(Math.max(node.depth, 2), 4) as Heading['depth'], children },
-          ];
+          return [{ ...node, depth: Math.max(node.depth, 2) as Heading['depth'], children }];
         }
         case 'code':
           return [{ ...node, value: dedent(node.value) } satisfies Code];
@@ -315,10 +324,7 @@ function tidyTree(root: Root): { images: SourceImage[]; media: SourceImage[] } {
           const rows = node.children
             .map((row) => ({ ...row, children: row.children.map(cell) }))
             .filter((row) => row.children.length > 0);
-          // A table without header cells: its first row is the header, not an empty one.
-          if (rows.length > 1 && rows[0]?.children.every((each) => !hasText(each.children))) {
-            rows.shift();
-          }
+          // A table without header cells keeps its empty header row: the page draws none.
           return rows.length > 0 ? [{ ...node, children: rows }] : [];
         }
         case 'list': {
@@ -530,26 +536,6 @@ function trimBreaks(nodes: PhrasingContent[]): PhrasingContent[] {
   const last = kept.at(-1);
   if (last?.type === 'text') kept[kept.length - 1] = text(last.value.trimEnd());
   return kept;
-}
-
-/** Code as written, without the blank lines and indentation its HTML wrapped it in. */
-function dedent(code: string): string {
-  const lines = code.replace(/\s+$/, '').split('\n');
-  const openedOnItsOwnLine = lines.length > 1 && lines[0]?.trim() === '';
-  while (lines.length > 0 && lines[0]?.trim() === '') lines.shift();
-  // Code that starts on the line after <code> is indented like the HTML around it; when only the
-  // first line is (Medium writes the other lines after <br>), that indentation is not the code's.
-  const [first = '', ...others] = lines;
-  const indentOf = (line: string) => /^[ \t]*/.exec(line)?.[0].length ?? 0;
-  const othersIndent = Math.min(...others.filter((line) => line.trim() !== '').map(indentOf));
-  if (openedOnItsOwnLine && others.length > 0 && indentOf(first) > othersIndent) {
-    lines[0] = first.trimStart();
-  }
-  const indents = lines
-    .filter((line) => line.trim() !== '')
-    .map((line) => /^[ \t]*/.exec(line)?.[0].length ?? 0);
-  const cut = indents.length > 0 ? Math.min(...indents) : 0;
-  return lines.map((line) => line.slice(cut)).join('\n');
 }
 
 // ————— the Markdown once converted —————

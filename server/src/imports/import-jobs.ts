@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type pg from 'pg';
 import { withTransaction, type Tx } from '../db/transaction.js';
 import { writeAudit } from '../staff/audit.js';
@@ -160,6 +161,7 @@ function countsOf(report: ImportReport) {
   });
   return {
     source: report.source,
+    dryRun: report.dryRun,
     posts: counts(report.posts),
     pages: counts(report.pages),
     members: counts(report.members),
@@ -281,9 +283,18 @@ export class ProgressWriter {
   }
 }
 
-/** Words for whatever an import threw: the reader's and the domain's own, else a general one. */
-function messageOf(error: unknown): string {
-  if (error instanceof DomainError || error instanceof ImportFileError) return error.message;
+/**
+ * Words for whatever an import threw: the reader's and the domain's own, else a general one. The
+ * upload's folder on the server is no business of the desk's: the file is named by its name.
+ */
+function messageOf(error: unknown, upload: { folder: string; path: string }): string {
+  if (error instanceof DomainError || error instanceof ImportFileError) {
+    return error.message
+      .split(upload.path)
+      .join(basename(upload.path))
+      .split(upload.folder)
+      .join('the upload');
+  }
   return 'The import stopped on an error the server logged: nothing more was written. Run it again, or ask the operator to look at the log.';
 }
 
@@ -309,13 +320,15 @@ export async function runImportJob(
     let outcome: { report: ImportReport } | { error: string };
     try {
       outcome = {
-        report: await runImport(job.request, deps, (each) => progress.report(each)),
+        report: await runImport(job.request, { ...deps, actor: job.staff }, (each) =>
+          progress.report(each),
+        ),
       };
     } catch (error) {
       if (!(error instanceof DomainError || error instanceof ImportFileError)) {
         job.logError(error, 'an import failed');
       }
-      outcome = { error: messageOf(error) };
+      outcome = { error: messageOf(error, { folder: job.folder, path: job.request.path }) };
     }
     await progress.stop();
     // The upload goes before the import is marked over: whoever reads "done" or "failed" finds

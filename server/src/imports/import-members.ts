@@ -19,6 +19,7 @@ import {
   type PreparedMember,
 } from './member-accounts.js';
 import { writeComp, type MemberContext } from './member-comps.js';
+import { forgetKeptStripeCustomer, keepStripeCustomer } from './kept-stripe-customers.js';
 import {
   checkPriceMap,
   describeStripeFailure,
@@ -43,7 +44,10 @@ import {
 export interface MemberImportDeps {
   pool: pg.Pool;
   config: Pick<AppConfig, 'siteUrl' | 'siteName' | 'membership' | 'stripe'>;
-  /** Null when payments are off: members with Stripe customers are imported without memberships. */
+  /**
+   * Null when payments are off: members with Stripe customers are imported without memberships,
+   * their customers kept to link once payments are on (kept-stripe-customers.ts).
+   */
   stripe: Stripe | null;
   /** Only for the welcome mail, which is sent only when asked for. */
   mail: { send(mail: Mail): Promise<void> };
@@ -82,6 +86,8 @@ export interface MemberImportResult {
   members: ImportCounts;
   /** Prices members pay at Stripe that are neither the site's plans nor mapped: they grant nothing. */
   unmappedPrices: string[];
+  /** Members whose Stripe customers were kept, payments being off, to link once they are on. */
+  keptCustomers: number;
 }
 
 /** Progress is reported after every this many members. */
@@ -91,6 +97,8 @@ interface MemberWritten {
   outcome: Outcome;
   /** What was not taken for this member, with why. */
   notes: string[];
+  /** Its Stripe customer was kept to link later (payments are off). */
+  kept: boolean;
 }
 
 /** Thrown inside a dry run's transaction to roll back what it wrote, carrying what it did. */
@@ -115,17 +123,24 @@ const sameMembership = (a: MembershipRow, b: MembershipRow) =>
   a?.status === b?.status &&
   a?.expiresAt.getTime() === b?.expiresAt.getTime();
 
-/** One member, whole, inside their transaction. */
+/**
+ * One member, whole, inside their transaction. Without `payments` (payments are off) the member's
+ * Stripe customer is kept beside the account, to link once they are on (kept-stripe-customers.ts).
+ */
 async function writeMember(
   tx: Tx,
   member: PreparedMember,
   payments: CustomerPayments | null,
   context: MemberContext,
+  paymentsOn: boolean,
 ): Promise<MemberWritten> {
   const notes: string[] = [];
   const { account, outcome } = await writeAccount(tx, member);
   let changed = outcome !== 'unchanged';
   if (member.subscribed && (await writeConsent(tx, account, member.email))) changed = true;
+  const keptCustomer = paymentsOn ? null : member.stripeCustomerId;
+  if (keptCustomer && (await keepStripeCustomer(tx, account.id, keptCustomer, context.source)))
+    changed = true;
 
   const before = await membershipOf(tx, account.id);
   // Money here goes to whoever can prove the address. An account that signs in with a password
@@ -153,12 +168,14 @@ async function writeMember(
       );
       if (placed.linked) changed = true;
       notes.push(...placed.notes);
+      await forgetKeptStripeCustomer(tx, account.id, member.stripeCustomerId);
     }
   }
   if (!sameMembership(before, await membershipOf(tx, account.id))) changed = true;
   return {
     outcome: outcome === 'created' ? 'created' : changed ? 'updated' : 'unchanged',
     notes,
+    kept: keptCustomer !== null,
   };
 }
 
@@ -251,6 +268,7 @@ export async function writeMembers(
   };
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: [] };
   const unmappedPrices = new Set<string>();
+  let keptCustomers = 0;
   const seen = new Set<string>();
   const skip = (item: string, reason: string) => counts.skipped.push({ item, reason });
   const total = members.length;
@@ -272,29 +290,22 @@ export async function writeMembers(
 
     const notes: Skipped[] = [];
     let payments: CustomerPayments | null = null;
-    if (prepared.stripeCustomerId) {
-      if (!reader) {
+    if (prepared.stripeCustomerId && reader) {
+      try {
+        payments = await readCustomerPayments(reader, prepared.stripeCustomerId);
+      } catch (error) {
         notes.push({
           item: prepared.email,
-          reason: `Stripe customer ${prepared.stripeCustomerId}: payments are off on this site, so no paid membership`,
+          reason: `Stripe could not be read for customer ${prepared.stripeCustomerId} (${describeStripeFailure(error)}): no paid membership this time, run the import again`,
         });
-      } else {
-        try {
-          payments = await readCustomerPayments(reader, prepared.stripeCustomerId);
-        } catch (error) {
-          notes.push({
-            item: prepared.email,
-            reason: `Stripe could not be read for customer ${prepared.stripeCustomerId} (${describeStripeFailure(error)}): no paid membership this time, run the import again`,
-          });
-        }
-        if (payments && !payments.found)
-          notes.push({ item: prepared.email, reason: payments.reason });
-        if (payments?.found) for (const price of payments.unmappedPrices) unmappedPrices.add(price);
       }
+      if (payments && !payments.found)
+        notes.push({ item: prepared.email, reason: payments.reason });
+      if (payments?.found) for (const price of payments.unmappedPrices) unmappedPrices.add(price);
     }
 
     const written = await withTransaction(deps.pool, async (tx) => {
-      const result = await writeMember(tx, prepared, payments, context);
+      const result = await writeMember(tx, prepared, payments, context, reader !== null);
       if (options.dryRun) throw new DryRun(result);
       return result;
     }).catch((error: unknown) => {
@@ -302,6 +313,7 @@ export async function writeMembers(
       throw error;
     });
     counts[written.outcome] += 1;
+    if (written.kept) keptCustomers += 1;
     for (const note of written.notes) notes.push({ item: prepared.email, reason: note });
     if (welcomes && !options.dryRun && written.outcome === 'created') {
       const failed = await welcomes.send(prepared.email);
@@ -311,5 +323,5 @@ export async function writeMembers(
   }
   await welcomes?.close();
   progress(total);
-  return { members: counts, unmappedPrices: [...unmappedPrices] };
+  return { members: counts, unmappedPrices: [...unmappedPrices], keptCustomers };
 }

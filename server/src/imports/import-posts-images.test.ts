@@ -22,7 +22,7 @@ describe('the images of imported posts', () => {
   let uploadsDir: string;
   beforeAll(() => ({ pool, imageBase, png, deps, uploadsDir } = target));
 
-  it('stores images from the web as uploads, links the ones it cannot fetch, and still imports the post', async () => {
+  it('stores images from the web as uploads, keeps the ones it cannot fetch at their old address, and still imports the post', async () => {
     const unreachable = 'http://127.0.0.1:9/gone.png';
     const outcome = await write(
       bundleOf([
@@ -49,7 +49,7 @@ describe('the images of imported posts', () => {
     expect(post?.featureImageAlt).toBe('Feature');
     expect(post?.body).toContain(`![A red square](${upload})`);
     expect(post?.body).toContain(`![Again](${upload})`);
-    expect(post?.body).toContain(`[Lost](${unreachable})`);
+    expect(post?.body).toContain(`![Lost](${unreachable})`);
     expect((await pool.query(`SELECT count(*)::int AS n FROM "images"`)).rows[0]).toEqual({ n: 1 });
     expect((await readdir(uploadsDir)).some((name) => name.endsWith('.webp'))).toBe(true);
   });

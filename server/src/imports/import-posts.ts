@@ -1,7 +1,15 @@
+import { isRemoteImageUrl } from '../../../contract/images.js';
 import { MAX_BODY_CHARS } from '../../../contract/post-fields.js';
 import { cleanLine } from '../../../contract/text-hygiene.js';
 import { readArticleSectionNames } from '../content/section-store.js';
-import { pageSlugProblem, postPath, type PostKind } from '../../../contract/posts.js';
+import {
+  isScreenText,
+  KINDS_NEEDING_BODY,
+  KINDS_WITH_BODY,
+  pageSlugProblem,
+  postPath,
+  type PostKind,
+} from '../../../contract/posts.js';
 import { MAX_TAGS, topicSlug } from '../../../contract/topics.js';
 import { saveImportedPost, type ImportedPost } from '../content/post-import.js';
 import { cutAtWord, summaryOf } from '../content/post-summary.js';
@@ -14,6 +22,12 @@ import { wordCountOf } from '../content/markdown-text.js';
 import { cardAddressesIn } from '../content/markdown-to-tree.js';
 import { describeUnreadCard } from '../embeds/card-reader.js';
 import { htmlToMarkdown, rewriteImages } from './html-to-markdown.js';
+import {
+  cohortFields,
+  cohortPlacing,
+  ensureSections,
+  findSampleToReplace,
+} from './import-cohort.js';
 import { ensureTiers } from './import-tiers.js';
 import { takeImages } from './post-images.js';
 import { takeMedia } from './post-media.js';
@@ -124,7 +138,11 @@ export async function writePosts(
   options: PostsOptions,
   onProgress: PostsProgress = () => {},
 ): Promise<PostsOutcome> {
-  const place = placement(options, await readArticleSectionNames(deps.pool));
+  // A Cohort export's sections first, so that its posts go back to theirs.
+  const sectionNotes = await ensureSections(deps.pool, bundle.sections ?? [], options.dryRun);
+  const sectionNames = await readArticleSectionNames(deps.pool);
+  const fallback = placement(options, sectionNames);
+  const place = (post: SourcePost) => cohortPlacing(post, sectionNames) ?? fallback(post);
   const outcome: PostsOutcome = {
     posts: emptyCounts(),
     pages: emptyCounts(),
@@ -133,7 +151,7 @@ export async function writePosts(
     topics: 0,
     redirects: 0,
     images: { stored: 0, notFetched: [] },
-    notes: [],
+    notes: sectionNotes,
   };
   // The tiers first: the posts name them.
   const tiers = await ensureTiers(deps.pool, bundle.tiers, {
@@ -151,7 +169,8 @@ export async function writePosts(
   // First every post is read and converted, so the images of all of them are known.
   const plans: Plan[] = [];
   for (const post of bundle.posts) {
-    const kind: PostKind = post.type === 'page' ? 'page' : 'article';
+    // A Cohort export says each post's kind; Ghost's words alone say post or page.
+    const kind: PostKind = post.cohort?.kind ?? (post.type === 'page' ? 'page' : 'article');
     const counts = kind === 'page' ? outcome.pages : outcome.posts;
     const name = nameOf(post);
     const digest = digestOf(post);
@@ -174,7 +193,8 @@ export async function writePosts(
     const { slug, note } = slugs.get(post) as { slug: string; note?: string };
     if (note) outcome.notes.push(note);
     if (kind === 'page') {
-      const problem = pageSlugProblem(slug);
+      // A Cohort export's screen texts (home, policies) are that screen's here too.
+      const problem = post.cohort && isScreenText(slug) ? null : pageSlugProblem(slug);
       if (problem) {
         counts.skipped.push({ item: name, reason: `slug "${slug}": ${problem}` });
         continue;
@@ -195,7 +215,7 @@ export async function writePosts(
       kind,
       counts,
       digest,
-      postId,
+      postId: postId ?? (post.cohort ? await findSampleToReplace(deps.pool, kind, slug) : null),
       slug,
       placing,
       markdown: converted.markdown,
@@ -312,6 +332,14 @@ function readersOf(
   return { visibility: 'members', tierIds: [] };
 }
 
+/**
+ * An image's old address when it can be kept as one (an absolute http(s) address, no longer than
+ * a link may be), for `--retry-images` to fetch later; null for anything else (a bare path).
+ */
+const keptRemote = (url: string) =>
+  isRemoteImageUrl(url) && url.length <= MAX_KEPT_URL ? url : null;
+const MAX_KEPT_URL = 2000;
+
 /** The post as the site keeps it: its text cut to the site's limits, its images uploads. */
 function buildPost(
   plan: Plan,
@@ -332,9 +360,12 @@ function buildPost(
     notes.push(`"${withoutInvisible(short)}": title shortened to ${TITLE_CHARS} characters`);
     title = short;
   }
+  // An audio or video file not taken stays a link (an image it is not); an image not fetched
+  // stays an image at its old address, for a later retry.
+  const media = new Set(plan.media.map((file) => file.url));
   const body = noNul(
     rewriteImages(plan.markdown, (image) => {
-      const url = images.get(image.url);
+      const url = images.get(image.url) ?? (media.has(image.url) ? null : keptRemote(image.url));
       if (!url) return null;
       const alt = image.alt?.trim() || image.caption?.trim() || title || 'Image';
       return { url, alt: cutAtWord(alt, ALT_CHARS) };
@@ -345,14 +376,17 @@ function buildPost(
     { title, body, visibility: readers.visibility },
     noNul(post.excerpt ?? ''),
   );
-  const featureUrl = post.featureImage ? (images.get(post.featureImage.url) ?? null) : null;
+  const featureUrl = post.featureImage
+    ? (images.get(post.featureImage.url) ?? keptRemote(post.featureImage.url))
+    : null;
   const featureAlt = post.featureImage?.alt?.trim() || post.featureImage?.caption?.trim() || title;
   const optional = (text: string | undefined, max: number) => {
     const fitted = cutAtWord(noNul(text ?? ''), max);
     return fitted === '' ? null : fitted;
   };
-  const fields: Record<string, unknown> =
-    plan.kind === 'page'
+  const fields: Record<string, unknown> = post.cohort
+    ? cohortFields(post.cohort, plan.placing)
+    : plan.kind === 'page'
       ? { description: summary }
       : {
           category: plan.placing?.section,
@@ -362,7 +396,7 @@ function buildPost(
             Math.max(1, Math.round(wordCountOf(body) / WORDS_PER_MINUTE)),
           ),
         };
-  if (plan.kind === 'article') {
+  if (plan.kind === 'article' && !post.cohort) {
     const tags = fitTags(post.tags, withoutInvisible(title), notes);
     if (tags.length > 0) fields.tags = tags;
   }
@@ -370,7 +404,8 @@ function buildPost(
     kind: plan.kind,
     slug: plan.slug,
     title,
-    body,
+    // A resource list has no body: what the export showed Ghost of it is its fields'.
+    body: KINDS_WITH_BODY.includes(plan.kind) ? body : '',
     ...readers,
     featureImage: featureUrl,
     featureImageAlt: featureUrl ? cutAtWord(noNul(featureAlt), ALT_CHARS) : null,
@@ -393,7 +428,8 @@ function lifecycleOfText(
   notes: string[],
 ): Pick<ImportedPost, 'status' | 'publishedAt'> {
   const lifecycle = lifecycleOf(post);
-  if (body !== '' || lifecycle.status === 'draft') return lifecycle;
+  const needsBody = !post.cohort || KINDS_NEEDING_BODY.includes(post.cohort.kind);
+  if (body !== '' || lifecycle.status === 'draft' || !needsBody) return lifecycle;
   notes.push(`"${title}": has no text; imported as a draft`);
   return { status: 'draft', publishedAt: lifecycle.publishedAt };
 }
@@ -458,6 +494,8 @@ async function writeOne(
       );
     }
     const saved = await saveImportedPost(tx, post, plan.postId);
+    // A sample it took the place of is the publisher's now: removing the samples keeps it.
+    await tx.query(`UPDATE "posts" SET "sample" = false WHERE "id" = $1 AND "sample"`, [saved.id]);
     await creditImportedAuthors(tx, saved.id, plan.post.authors);
     const own = postPath({ kind: post.kind, slug: post.slug, category: post.fields.category });
     let redirects = 0;

@@ -76,16 +76,20 @@ const fillEmpty = (here: string | null, file: string | null) =>
  * The member's account: made (no password, the address not proven: its owner proves it by the
  * first sign-in with a mailed link or code, the only way an account without a password signs in),
  * or the one the address has, with its name and note filled only where empty and the file's labels
- * added. Answers the account and whether this made or changed it.
+ * added. Its join date is the earliest either side knows: Substack's subscriber list has no dates
+ * and its sign-up list has them, so whichever comes second, the account ends with the real one.
+ * Answers the account and whether this made or changed it.
  */
 export async function writeAccount(
   tx: Tx,
   member: PreparedMember,
 ): Promise<{ account: AccountRow; outcome: Outcome }> {
   const select = `SELECT id, name, note, labels, "emailVerifiedAt" IS NOT NULL AS proven,
-                         "passwordHash" IS NOT NULL AS "hasPassword"
+                         "passwordHash" IS NOT NULL AS "hasPassword", "createdAt"
                   FROM users WHERE email = $1`;
-  const found = await tx.query<AccountRow>(`${select} FOR UPDATE`, [member.email]);
+  const found = await tx.query<AccountRow & { createdAt: Date }>(`${select} FOR UPDATE`, [
+    member.email,
+  ]);
   const existing = found.rows[0];
   if (!existing) {
     const id = randomUUID();
@@ -116,16 +120,22 @@ export async function writeAccount(
   const name = fillEmpty(existing.name, member.name);
   const note = fillEmpty(existing.note, member.note);
   const labels = [...new Set([...existing.labels, ...member.labels])];
+  const createdAt =
+    member.createdAt && member.createdAt < existing.createdAt
+      ? member.createdAt
+      : existing.createdAt;
   if (
     name === existing.name &&
     note === existing.note &&
-    labels.length === existing.labels.length
+    labels.length === existing.labels.length &&
+    createdAt === existing.createdAt
   ) {
     return { account: existing, outcome: 'unchanged' };
   }
   await tx.query(
-    'UPDATE users SET name = $2, note = $3, labels = $4, "updatedAt" = now() WHERE id = $1',
-    [existing.id, name, note, labels],
+    `UPDATE users SET name = $2, note = $3, labels = $4, "createdAt" = $5, "updatedAt" = now()
+     WHERE id = $1`,
+    [existing.id, name, note, labels, createdAt],
   );
   return { account: { ...existing, name, note, labels }, outcome: 'updated' };
 }

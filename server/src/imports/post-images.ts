@@ -40,18 +40,55 @@ export async function takeImages(
       ]),
     ),
   ];
-  const taken = new Map<string, string>();
+  const taken = await storeImages(deps, urls, {
+    files: bundle.files,
+    siteUrl: bundle.siteUrl,
+    dryRun: options.dryRun,
+    onProgress: (done, total) => onProgress({ phase: 'images', done, total }),
+  });
+  outcome.images.stored += taken.stored;
+  outcome.images.notFetched.push(...taken.notFetched);
+  return taken.uploads;
+}
+
+export interface StoredImages {
+  /** By original address, the upload's address. */
+  uploads: Map<string, string>;
+  /** Uploads new to the site. */
+  stored: number;
+  notFetched: { url: string; reason: string }[];
+}
+
+/**
+ * Each address's image fetched (or taken from the export's `files`), a few at a time, and stored
+ * as an upload, once for the same bytes: an import's (takeImages) and a retry's of the images
+ * posts still show from their old addresses (missing-images.ts).
+ */
+export async function storeImages(
+  deps: Pick<
+    PostsDeps,
+    'pool' | 'imageStore' | 'config' | 'allowPrivateAddresses' | 'fetchRemoteImages'
+  >,
+  urls: readonly string[],
+  options: {
+    files?: SourceBundle['files'];
+    siteUrl?: string;
+    dryRun?: boolean;
+    onProgress?: (done: number, total: number) => void;
+  },
+): Promise<StoredImages> {
+  const result: StoredImages = { uploads: new Map(), stored: 0, notFetched: [] };
   const byId = new Map<string, Promise<StoredImage>>();
   let next = 0;
   let done = 0;
-  onProgress({ phase: 'images', done, total: urls.length });
+  options.onProgress?.(done, urls.length);
   const work = async () => {
     for (let index = next++; index < urls.length; index = next++) {
       const url = urls[index] as string;
       try {
         const bytes = await readImage(url, {
-          files: bundle.files,
-          siteUrl: bundle.siteUrl,
+          files: options.files ?? new Map(),
+          siteUrl: options.siteUrl,
           maxBytes: deps.config.uploads.maxBytes,
           allowPrivateAddresses: deps.allowPrivateAddresses,
           fetchRemote: deps.fetchRemoteImages,
@@ -70,18 +107,18 @@ export async function takeImages(
           byId.set(id, storing);
         }
         const stored = await storing;
-        taken.set(url, stored.url);
-        if (first && stored.stored) outcome.images.stored += 1;
+        result.uploads.set(url, stored.url);
+        if (first && stored.stored) result.stored += 1;
       } catch (error) {
         if (!(error instanceof ImageFetchError || error instanceof DomainError)) throw error;
-        outcome.images.notFetched.push({ url, reason: error.message });
+        result.notFetched.push({ url, reason: error.message });
       }
       done += 1;
-      onProgress({ phase: 'images', done, total: urls.length });
+      options.onProgress?.(done, urls.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FETCHES_AT_ONCE, urls.length) }, work));
-  return taken;
+  return result;
 }
 
 const fileNameOf = (url: string) => url.split(/[?#]/)[0]?.split('/').pop() || null;

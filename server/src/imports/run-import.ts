@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type pg from 'pg';
 import type Stripe from 'stripe';
 import type { AppConfig } from '../config.js';
@@ -6,6 +7,11 @@ import type { CardReader } from '../embeds/card-reader.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ImageStore } from '../uploads/image-store.js';
 import { writeMembers } from './import-members.js';
+import { importRedirects } from './import-redirects.js';
+import type { Staff } from '../staff/staff.js';
+import { findMissingImages, retryMissingImages } from './missing-images.js';
+import { keptNote, linkKeptStripeCustomers } from './kept-stripe-customers.js';
+import { membershipPriceOf } from '../stripe/cohort-sales.js';
 import { checkPriceMap, priceTiersOf } from './member-stripe.js';
 import { tierSlugOf } from '../../../contract/tiers.js';
 import { readTiers } from '../memberships/tier-catalog.js';
@@ -55,6 +61,8 @@ export interface ImportDeps {
   fetchRemoteImages?: boolean;
   /** Reads the cards the posts name (embeds/card-reader.ts); none are read without it. */
   cards?: CardReader;
+  /** Who runs it from the desk: what it changes beyond posts and members is audited as theirs. */
+  actor?: Pick<Staff, 'userId' | 'email'>;
 }
 
 export interface ImportProgress {
@@ -66,6 +74,31 @@ export interface ImportProgress {
 }
 
 const emptyCounts = (): ImportCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: [] });
+
+/**
+ * The images earlier runs left at their old addresses fetched again (not this run's: it just
+ * tried them), then what posts still show from elsewhere counted from the posts themselves. A dry
+ * run only counts.
+ */
+async function retryEarlierImages(
+  deps: ImportDeps,
+  images: ImportReport['images'],
+  dryRun: boolean,
+  onProgress: (progress: ImportProgress) => void,
+) {
+  if (!dryRun) {
+    const tried = new Set(images.notFetched.map(({ url }) => url));
+    const retry = await retryMissingImages(deps, {
+      skip: tried,
+      onProgress: (done, total) => onProgress({ phase: 'missing images', done, total }),
+    });
+    images.stored += retry.fetched;
+    images.notFetched.push(...retry.notFetched);
+    images.missing = retry.missing;
+  } else {
+    images.missing = await findMissingImages(deps.pool);
+  }
+}
 
 export async function runImport(
   request: ImportRequest,
@@ -79,7 +112,8 @@ export async function runImport(
   checkPlacement(placing, await readArticleSectionNames(deps.pool));
   // So is a wrong --price (it reads Stripe, never writes): before any post is written.
   const prices = await checkPriceMap(deps, request.prices ?? {});
-  onProgress({ phase: 'reading', done: 0, total: 1, message: request.path });
+  // The file's name, never where it lies: the desk shows progress to whoever imports.
+  onProgress({ phase: 'reading', done: 0, total: 1, message: basename(request.path) });
   const bundle = await readExport(request.source, request.path, {
     ...(request.maxBytes !== undefined && { maxBytes: request.maxBytes }),
   });
@@ -88,8 +122,14 @@ export async function runImport(
   const comingTiers = bundle.tiers.map((tier) => tierSlugOf(tier.slug || tier.name));
   if (prices.size > 0) priceTiersOf(prices, await readTiers(deps.pool), comingTiers);
   const written = await writePosts(deps, bundle, placing, onProgress);
+  await retryEarlierImages(deps, written.images, dryRun, onProgress);
   written.notes.push(...readingNotes(bundle.posts));
   const commentsImported = await writeComments(deps.pool, bundle, dryRun);
+  // The publisher's redirects the export carries, after the site's own (import-redirects.ts).
+  if (bundle.redirects) {
+    const actor = deps.actor ? { actor: deps.actor } : {};
+    written.notes.push(await importRedirects(deps.pool, bundle.redirects, { dryRun, ...actor }));
+  }
   // What the reader left out is the posts' (or, from a members file, the members') to report.
   const readerSkipped = bundle.skipped;
   let members = emptyCounts();
@@ -109,6 +149,23 @@ export async function runImport(
     );
     members = result.members;
     unmappedPrices = result.unmappedPrices;
+    if (result.keptCustomers > 0) written.notes.push(keptNote(result.keptCustomers));
+  }
+  // Customers an earlier import kept while payments were off are linked now that they are on.
+  if (deps.stripe && !dryRun) {
+    const kept = await linkKeptStripeCustomers({
+      pool: deps.pool,
+      stripe: deps.stripe,
+      membershipPrice: membershipPriceOf(deps.config),
+      graceDays: deps.config.membership.graceDays,
+    });
+    if (kept.linked > 0) {
+      written.notes.push(
+        `Stripe customers kept while payments were off, now linked: ${kept.linked}`,
+      );
+    }
+    members.skipped.push(...kept.notes);
+    unmappedPrices = [...new Set([...unmappedPrices, ...kept.unmappedPrices])];
   }
   // The readers name a member row they left out `members row N: …`.
   const isMemberRow = (skipped: { reason: string }) => skipped.reason.startsWith('members row');

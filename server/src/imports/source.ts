@@ -2,6 +2,7 @@
 // (ghost.ts, wordpress.ts, substack.ts, medium.ts, members-csv.ts) hands to the writers
 // (import-posts.ts, import-members.ts). Readers parse and never touch the database; writers
 // never know which platform a file came from.
+import type { PostKind } from '../../../contract/posts.js';
 import type { PostVisibility } from '../../../contract/reading.js';
 
 /** The platforms `npm run import -- <source>` reads. */
@@ -76,6 +77,23 @@ export interface SourcePost {
    * trackbacks left out), which the import brings as guests' comments.
    */
   approvedComments?: SourceComment[];
+  /**
+   * What a Cohort export says of it besides Ghost's words (its `cohort` block, ghost-cohort.ts):
+   * its kind and that kind's fields (section, summary, a boycott's updates…), as that site kept them.
+   */
+  cohort?: { kind: PostKind; fields: Record<string, unknown> };
+}
+
+/** A section of the site a Cohort export came from (its `cohort` block): made here when missing. */
+export interface SourceSection {
+  name: string;
+  slug: string;
+  description: string;
+  /** What it lists: articles, or one of the special kinds. */
+  lists: 'articles' | 'campaigns' | 'boycotts' | 'resources';
+  /** `#rrggbb`, one of the palette's. */
+  color?: string;
+  inMenu: boolean;
 }
 
 /** A reader's comment on a post, as the platform exported it. */
@@ -151,8 +169,20 @@ export interface SourceBundle {
    * featured image (`_thumbnail_id`) name. Empty for the other platforms.
    */
   attachments: Map<string, SourceImage>;
-  /** Comments in the export (WordPress), spam and binned ones left out. */
+  /** Comments in the export (WordPress's, Ghost's), spam, binned and hidden ones left out. */
   comments: number;
+  /** The sections a Cohort export's posts are in (its `cohort` block); none from elsewhere. */
+  sections?: SourceSection[];
+  /** The publisher's redirects file a Ghost export zip or folder holds (import-redirects.ts). */
+  redirects?: SourceRedirects;
+}
+
+/** A redirects file found in an export (Ghost's `redirects.json` or `redirects.yaml`), as text. */
+export interface SourceRedirects {
+  /** Its path in the export, as the report names it. */
+  name: string;
+  format: 'json' | 'yaml';
+  file: string;
 }
 
 /** A file that cannot be imported at all: nothing is written, and this says what and where. */
@@ -175,6 +205,22 @@ export interface ImportCounts {
   skipped: Skipped[];
 }
 
+/** A post still showing images from elsewhere: each address once, the feature image's too. */
+export interface PostMissingImages {
+  id: number;
+  kind: string;
+  slug: string;
+  title: string;
+  urls: string[];
+}
+
+/** The images posts still show from another site's address (missing-images.ts). */
+export interface MissingImages {
+  /** The addresses still pointed at, each counted once however many posts show it. */
+  count: number;
+  posts: PostMissingImages[];
+}
+
 /** What an import did (or, with `--dry-run`, would do): `--json` prints it, the desk shows it. */
 export interface ImportReport {
   source: ImportSource;
@@ -192,6 +238,11 @@ export interface ImportReport {
   images: {
     stored: number;
     notFetched: { url: string; reason: string }[];
+    /**
+     * After the run, the images posts still show from another site's address, counted from the
+     * posts (missing-images.ts): this run's and an earlier one's that a retry could not fetch.
+     */
+    missing?: MissingImages;
   };
   /** Stripe prices members pay that are not the site's plans nor mapped with `--price`. */
   unmappedPrices: string[];

@@ -93,7 +93,8 @@ const CORE_SHORTCODES = new Set([
 /**
  * `[caption]` becomes a figure with its caption, `[gallery ids]` the attachments it names,
  * `[embed]url[/embed]` its address alone in a paragraph (a card, as WordPress shows an address
- * alone on its line), and `[audio]` and `[video]` a player of their file; any other shortcode
+ * alone on its line), `[audio]` and `[video]` a player of their file, `[code language="js"]` (and
+ * `[sourcecode]`) a code block in its language; any other shortcode
  * loses its brackets and keeps its inner text.
  * A bracketed word with no attributes and no closing tag (`[sic]`, `[citation needed]`) is
  * ordinary text, and `[[caption]]` is WordPress's way of writing the brackets themselves.
@@ -134,6 +135,22 @@ export function expandShortcodes(
       if (!src) return whole;
       const tag = name.toLowerCase() === 'audio' ? 'audio' : 'video';
       return `\n\n<${tag} src="${escapeHtml(src)}"></${tag}>\n\n`;
+    },
+  );
+
+  // SyntaxHighlighter's code shortcodes: a code block in its language, the code as typed (its
+  // `<` and `>` are code, not tags; an `&lt;` the visual editor wrote still reads as `<`).
+  text = text.replace(
+    /\[(code|sourcecode)(\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/gi,
+    (_, _name: string, attributes: string | undefined, inner: string) => {
+      const found = parseAttributes(attributes ?? '');
+      const language = found.get('language') ?? found.get('lang') ?? '';
+      const code = inner
+        .replace(/^\n+|\s+$/g, '')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;');
+      const lang = /^[a-z0-9][\w+#.-]{0,39}$/i.test(language) ? ` lang="${language}"` : '';
+      return `\n\n<pre><code${lang}>${code}</code></pre>\n\n`;
     },
   );
 

@@ -7,6 +7,7 @@ import {
 import type { ReadingRule } from '../../../contract/reading.js';
 import { ACCESS_STATUSES } from '../memberships/derive-membership.js';
 import { readTiers, tierBySlug } from '../memberships/tier-catalog.js';
+import { accountOfSubscriberSql } from './consent.js';
 
 /**
  * Who a send reaches (contract/newsletters.ts `NEWSLETTER_AUDIENCES`), decided by each confirmed
@@ -23,11 +24,12 @@ export interface ResolvedAudience extends NewsletterAudience {
 export const EVERYONE_RESOLVED: ResolvedAudience = { ...EVERYONE, tierIds: [] };
 
 /**
- * For `s`, a newsletter_subscribers row: `m` is its account's membership while it gives access
- * ($2: the statuses that do), else all nulls (no account, no membership, or none now).
+ * For `s`, a newsletter_subscribers row: `m` is the membership of the account at its address
+ * (consent.ts: proved yet or not, as an imported member's) while it gives access ($2: the
+ * statuses that do), else all nulls (no account, no membership, or none now).
  */
 export const ACCESS_JOIN = `LEFT JOIN memberships m
-              ON m."userId" = s."userId" AND m."expiresAt" > now()
+              ON m."userId" = ${accountOfSubscriberSql('s')} AND m."expiresAt" > now()
              AND m."status" = ANY($2::text[])`;
 
 /**

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { accountOfSubscriberSql } from './consent.js';
 
 /**
  * One CSV cell. Quoted always, quotes doubled; and a cell a spreadsheet would run as a formula
@@ -12,7 +13,10 @@ export function csvCell(value: string): string {
 
 const PAGE = 1000;
 
-/** The export's columns: email, confirmed at, user id when the address is a registered user's. */
+/**
+ * The export's columns: email, confirmed at, and the id of the account at the address when there
+ * is one (consent.ts: proved by its owner yet or not).
+ */
 export const SUBSCRIBER_COLUMNS = ['email', 'confirmed_at', 'user_id'] as const;
 export type SubscriberRow = Record<(typeof SUBSCRIBER_COLUMNS)[number], string>;
 
@@ -25,12 +29,18 @@ export async function* confirmedSubscriberPages({
 }: Pick<Services, 'db'>): AsyncGenerator<SubscriberRow[]> {
   let after: string | undefined;
   for (;;) {
-    const rows = await db.prisma.newsletterSubscriber.findMany({
-      where: { state: 'confirmed', ...(after && { id: { gt: after } }) },
-      orderBy: { id: 'asc' },
-      take: PAGE,
-      select: { id: true, email: true, confirmedAt: true, userId: true },
-    });
+    const { rows } = await db.pool.query<{
+      id: string;
+      email: string;
+      confirmedAt: Date | null;
+      userId: string | null;
+    }>(
+      `SELECT s.id, s.email, s."confirmedAt", ${accountOfSubscriberSql('s')} AS "userId"
+       FROM newsletter_subscribers s
+       WHERE s.state = 'confirmed' AND ($1::uuid IS NULL OR s.id > $1::uuid)
+       ORDER BY s.id LIMIT $2`,
+      [after ?? null, PAGE],
+    );
     if (rows.length === 0) return;
     yield rows.map((row) => ({
       email: row.email,

@@ -56,6 +56,32 @@ describe('a mailed issue with tables, footnotes and strikethrough', () => {
   });
 });
 
+describe('a mailed issue with an imported body’s structures', () => {
+  const body = [
+    '|      |      |\n| ---- | ---- |\n| Rent | $900 |\n\nTable: Costs by month',
+    '3. Three left\n2. Two left\n1. One left',
+  ].join('\n\n');
+
+  it('draws a table without a header as rows alone, its caption above, and a list counting down', () => {
+    const { html } = issueWithBody(body);
+    const table = /<table[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(table).toMatch(
+      /^<table [^>]*><caption style="[^"]*">Costs by month<\/caption><tbody><tr>/,
+    );
+    expect(table).not.toContain('<th');
+    expect(html).toMatch(/<ol start="3" reversed style="[^"]*"><li [^>]*>Three left/);
+  });
+
+  it('writes the same in the text part: the caption, the rows, the list counting down', () => {
+    const { text } = issueWithBody(body);
+    expect(text).toContain(
+      ['Costs by month', 'Rent | $900', '', '3. Three left', '2. Two left', '1. One left'].join(
+        '\n',
+      ),
+    );
+  });
+});
+
 describe('a mailed issue with a video, a bookmark and an episode', () => {
   const video = TOUR_VIDEO;
   const article = 'https://example.org/a-long-read';

@@ -15,6 +15,7 @@ import {
   type MailImageWidth,
 } from '../../../contract/images.js';
 import { formatDuration } from '../../../contract/media.js';
+import { theNewsletterOf } from '../../../contract/newsletter-name.js';
 import { NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { NewsletterIssue } from '../../../contract/newsletters.js';
@@ -294,7 +295,9 @@ function blockHtml(nodes: readonly BlockNode[], body: MailBody): string {
         }
         case 'list': {
           const tag = node.ordered ? 'ol' : 'ul';
-          const start = node.start !== null ? ` start="${node.start}"` : '';
+          const start =
+            (node.start !== null ? ` start="${node.start}"` : '') +
+            (node.reversed ? ' reversed' : '');
           const items = node.children
             .map(
               (item) =>
@@ -317,6 +320,13 @@ function blockHtml(nodes: readonly BlockNode[], body: MailBody): string {
             ? `<figcaption style="${STYLE.caption}">${escapeHtml(node.caption)}</figcaption>`
             : '';
           return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(image.src)}" alt="${escapeHtml(node.alt)}" width="${image.width}" height="${image.height}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
+        }
+        case 'remoteImage': {
+          // Still at its old address (an import could not fetch it): its size is unknown.
+          const caption = node.caption
+            ? `<figcaption style="${STYLE.caption}">${escapeHtml(node.caption)}</figcaption>`
+            : '';
+          return `<figure style="margin:0 0 16px;"><img src="${escapeHtml(node.src)}" alt="${escapeHtml(node.alt)}" width="${COLUMN_WIDTH}" style="display:block;max-width:100%;height:auto;border:0;">${caption}</figure>`;
         }
         case 'audio':
         case 'video':
@@ -348,7 +358,12 @@ function tableHtml(table: TableNode, siteUrl: string): string {
       })
       .join('')}</tr>`;
   const body = table.rows.map((cells) => row(cells, 'td')).join('');
-  return `<div style="${STYLE.tableWrap}"><table cellpadding="0" cellspacing="0" style="${STYLE.table}"><thead>${row(table.head, 'th')}</thead>${body ? `<tbody>${body}</tbody>` : ''}</table></div>`;
+  // A table without a header draws none; its caption goes above it, as the page draws it.
+  const head = table.headless ? '' : `<thead>${row(table.head, 'th')}</thead>`;
+  const caption = table.caption
+    ? `<caption style="${STYLE.caption}text-align:left;">${inlineHtml(table.caption, siteUrl)}</caption>`
+    : '';
+  return `<div style="${STYLE.tableWrap}"><table cellpadding="0" cellspacing="0" style="${STYLE.table}">${caption}${head}${body ? `<tbody>${body}</tbody>` : ''}</table></div>`;
 }
 
 function inlineText(nodes: readonly InlineNode[], siteUrl: string): string {
@@ -389,7 +404,8 @@ function blockText(nodes: readonly BlockNode[], body: MailBody, indent = ''): st
         case 'list':
           return node.children
             .map((item, index) => {
-              const marker = node.ordered ? `${(node.start ?? 1) + index}. ` : '- ';
+              const step = node.reversed ? -index : index;
+              const marker = node.ordered ? `${(node.start ?? 1) + step}. ` : '- ';
               return `${indent}${marker}${blockText(item.children, body).trim()}`;
             })
             .join('\n');
@@ -400,6 +416,7 @@ function blockText(nodes: readonly BlockNode[], body: MailBody, indent = ''): st
         case 'thematicBreak':
           return '---';
         case 'image':
+        case 'remoteImage':
           return `${indent}[Image: ${node.alt}${node.caption ? ` (${node.caption})` : ''}]`;
         case 'audio':
         case 'video':
@@ -413,9 +430,12 @@ function blockText(nodes: readonly BlockNode[], body: MailBody, indent = ''): st
           return `${indent}${node.title} (${node.siteName ?? hostOf(node.url)}): ${absolute(node.url, siteUrl)}`;
         case 'table':
           // A row a line, its cells apart: the columns cannot be lined up in every mail reader.
-          return [node.head, ...node.rows]
-            .map((cells) => indent + cells.map((cell) => inlineText(cell, siteUrl)).join(' | '))
-            .join('\n');
+          return [
+            ...(node.caption ? [indent + inlineText(node.caption, siteUrl)] : []),
+            ...[...(node.headless ? [] : [node.head]), ...node.rows].map(
+              (cells) => indent + cells.map((cell) => inlineText(cell, siteUrl)).join(' | '),
+            ),
+          ].join('\n');
         case 'footnotes':
           return [
             '---',
@@ -466,7 +486,7 @@ ${site.logoUrl ? `<p style="margin:8px 0 16px;"><a href="${escapeHtml(`${siteUrl
 ${blockHtml(issue.body.children, { siteUrl, pageUrl: webUrl })}
 ${cards ? `<h2 style="${STYLE.h2}">Read on ${escapeHtml(siteName)}</h2>\n${cards}` : ''}
 <div style="${STYLE.footer}">
-<p style="margin:0 0 8px;">You get this because you subscribed to the ${escapeHtml(siteName)} newsletter. <a href="${escapeHtml(webUrl)}" style="${STYLE.link}">Read it on the site</a>.</p>
+<p style="margin:0 0 8px;">You get this because you subscribed to ${escapeHtml(theNewsletterOf(siteName))}. <a href="${escapeHtml(webUrl)}" style="${STYLE.link}">Read it on the site</a>.</p>
 <p style="margin:0;"><a href="${unsubscribeUrl}" style="${STYLE.link}">Unsubscribe</a> in one click.</p>
 ${footerText ? `<p style="margin:8px 0 0;white-space:pre-line;">${escapeHtml(footerText)}</p>\n` : ''}</div></div></body></html>
 `;
@@ -478,7 +498,7 @@ ${footerText ? `<p style="margin:8px 0 0;white-space:pre-line;">${escapeHtml(foo
     issue.title.toUpperCase(),
     blockText(issue.body.children, { siteUrl, pageUrl: webUrl }),
     cardText ? `Read on ${siteName}:\n${cardText}` : '',
-    `--\nYou get this because you subscribed to the ${siteName} newsletter.\nRead it on the site: ${webUrl}\nUnsubscribe in one click: ${unsubscribeUrl}`,
+    `--\nYou get this because you subscribed to ${theNewsletterOf(siteName)}.\nRead it on the site: ${webUrl}\nUnsubscribe in one click: ${unsubscribeUrl}`,
     footerText,
   ]
     .filter(Boolean)

@@ -1,3 +1,4 @@
+import { theNewsletterOf } from '../../../contract/newsletter-name.js';
 import { NEWSLETTER_CONFIRM_DAYS, NEWSLETTER_PATHS } from '../../../contract/newsletters.js';
 import type { Mail } from '../mail/mailer.js';
 import type { SubscribeOutcome } from './subscribers.js';
@@ -17,11 +18,12 @@ export function signUpMail(
   mail: SignUpMailKind,
 ): Mail {
   const { siteUrl, siteName } = site;
-  const asked = `Someone (hopefully you) asked for the ${siteName} newsletter at this address.\n\n`;
+  const newsletter = theNewsletterOf(siteName);
+  const asked = `Someone (hopefully you) asked for ${newsletter} at this address.\n\n`;
   if (mail.kind === 'already-subscribed') {
     return {
       to: email,
-      subject: `You are already on the ${siteName} newsletter`,
+      subject: `You are already on ${newsletter}`,
       text:
         asked +
         `This address is already subscribed: nothing more to do. Every issue has a one-click unsubscribe link at the bottom.\n`,
@@ -29,7 +31,7 @@ export function signUpMail(
   }
   return {
     to: email,
-    subject: `Confirm your ${siteName} newsletter subscription`,
+    subject: `Confirm your subscription to ${newsletter}`,
     text:
       asked +
       `Open this link and press the button to confirm. It works for ${NEWSLETTER_CONFIRM_DAYS} days:\n\n` +

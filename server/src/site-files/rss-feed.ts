@@ -54,6 +54,11 @@ export type RssItem = Pick<SiteIndexArticle, 'title' | 'path' | 'summary' | 'pub
   authors?: readonly { name: string }[];
   /** A podcast's episode: its file. */
   enclosure?: RssEnclosure;
+  /**
+   * What the item is known by whatever its address (site-files/feed-guids.ts); without it, its
+   * link is.
+   */
+  guid?: string;
 };
 
 const ITUNES_NAMESPACE = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
@@ -77,8 +82,8 @@ export function renderRssFeed(
       '    <item>',
       `      ${textElement('title', article.title)}`,
       `      ${textElement('link', link)}`,
-      file
-        ? `      <guid isPermaLink="false">${escapeXml(file.guid)}</guid>`
+      file || article.guid
+        ? `      <guid isPermaLink="false">${escapeXml(file?.guid ?? article.guid ?? '')}</guid>`
         : `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      ${textElement('description', article.summary)}`,
       ...(article.section ? [`      ${textElement('category', article.section)}`] : []),

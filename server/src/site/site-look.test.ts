@@ -288,7 +288,7 @@ describe('the publication’s settings on its pages, feeds, share cards, manifes
     const answer = await t.call(null, 'POST', '/api/newsletter/subscribe', { email });
     expect(answer.statusCode, answer.body).toBe(202);
     const mail = await mailTo(email, () => true);
-    expect(mail.subject).toBe('Confirm your Quayside Weekly newsletter subscription');
+    expect(mail.subject).toBe('Confirm your subscription to the Quayside Weekly newsletter');
     expect(senderName(mail)).toBe('Quayside Weekly');
   });
 });

@@ -63,7 +63,9 @@ export type AuditAction =
   | 'api_image_upload'
   | 'api_member_add'
   | 'api_member_change'
-  | 'ghost_export';
+  | 'ghost_export'
+  | 'images_retry'
+  | 'redirects_change';
 
 export interface AuditRecord {
   action: AuditAction;

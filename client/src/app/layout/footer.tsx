@@ -52,6 +52,10 @@ export default function Footer() {
                   <NavigationLink link={link} />
                 </li>
               ))}
+            {/* Every article by month: where old date addresses and a reader looking back land. */}
+            <li>
+              <Link to={paths.archive}>Archive</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Site policies" className="footer__column">

@@ -6,16 +6,21 @@ import { useDocumentHead } from '../../lib/document-head';
 import { useSiteName } from '../../lib/site-name';
 import { formatDate } from '../../lib/format-date';
 import { useSiteData } from '../../lib/site-data';
+import { theNewsletterOf } from '../../../../contract/newsletter-name';
 
 /** /newsletter: every issue, newest first, and the sign-up. */
 export function NewsletterArchive() {
   const siteName = useSiteName();
   const { newsletters = [] } = useSiteData();
-  const description = `Every issue of the ${siteName} newsletter. Members get their own issues too.`;
+  const description = `Every issue of ${theNewsletterOf(siteName)}. Members get their own issues too.`;
   useDocumentHead('Newsletter', description);
   return (
     <>
-      <PageMasthead eyebrow="Newsletter" title={`The ${siteName} newsletter`} lede={description} />
+      <PageMasthead
+        eyebrow="Newsletter"
+        title={theNewsletterOf(siteName, true)}
+        lede={description}
+      />
       <div className="page-body newsletter-archive">
         <NewsletterSignup heading="Get the next issue by mail" showArchiveLink={false} />
         <h2 className="newsletter-archive__heading">Past issues</h2>

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate } from '../../lib/router';
+import { useNavigate } from '../../lib/router';
 import { paths } from '../../config/paths';
 import { AccountScreen } from './account-screen';
 import { EmailField, FormError } from '../../components/form-field';
+import { RegisterOrSignIn } from '../../components/register-or-sign-in';
 import { PasswordField } from './fields';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { PodcastFeeds } from './podcast-feeds';
@@ -46,14 +47,7 @@ export default function AccountPage({ newsletter }: { newsletter?: ReactNode }) 
             ? 'Your membership lives on this device only. Create an account to keep it everywhere.'
             : 'Create an account, or sign in to the one you have.'}
         </p>
-        <p className="button-row">
-          <Link className="button button--accent" to={paths.register}>
-            Create an account
-          </Link>
-          <Link className="button button--outline" to={paths.login}>
-            Sign in
-          </Link>
-        </p>
+        <RegisterOrSignIn register="Create an account" />
       </AccountScreen>
     );
   }

@@ -15,6 +15,7 @@ import { changeCommentList, type CommentListState } from './comment-list-state';
 import { fetchComments, postComment } from './comments-api';
 import '../../components/form-field.css';
 import './comments.css';
+import { LabelledOptions } from '../../components/labelled-options';
 
 const SORT_LABELS: Record<CommentSort, string> = {
   best: 'Best',
@@ -162,11 +163,7 @@ export function CommentsSection({
             disabled={loading}
             onChange={(event) => choose(event.target.value as CommentSort)}
           >
-            {COMMENT_SORTS.map((order) => (
-              <option key={order} value={order}>
-                {SORT_LABELS[order]}
-              </option>
-            ))}
+            <LabelledOptions values={COMMENT_SORTS} labels={SORT_LABELS} />
           </select>
         </label>
       )}

@@ -45,6 +45,8 @@ const ACTIONS: Record<string, string> = {
   seat_decline: 'declined a seat request',
   import: 'imported a file',
   ghost_export: 'downloaded everything as a Ghost export',
+  images_retry: 'tried the missing images again',
+  redirects_change: 'changed the redirects',
   comment_hide: 'hid a comment',
   comment_show: 'showed a comment',
   comment_pin: 'pinned a comment',

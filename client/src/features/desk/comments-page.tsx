@@ -65,7 +65,7 @@ export function CommentsPage() {
         <h1 id="comments-title">Comments</h1>
       </div>
       <CommentMailToggle />
-      <nav className="desk-comments__filters" aria-label="Which comments">
+      <nav className="link-list desk-comments__filters" aria-label="Which comments">
         {DESK_COMMENT_FILTERS.map((option) => (
           <Link
             key={option}

@@ -56,6 +56,12 @@ export const fetchMembers = (
 export const membersCsvUrl = (search: MemberSearch) =>
   `${DESK_API}/exports/members${searchParams(search)}`;
 
+/**
+ * Every member and newsletter subscriber in the columns of Ghost's members CSV, for a move: it
+ * takes no search (a plain link too).
+ */
+export const membersGhostCsvUrl = `${DESK_API}/exports/members?format=ghost`;
+
 /** The newsletter's confirmed subscribers as CSV (a plain link too). */
 export const newsletterCsvUrl = `${DESK_API}/exports/newsletter`;
 
@@ -214,12 +220,23 @@ export const ghostExportUrl = `${DESK_API}/exports/ghost`;
  * cannot tell an upload's progress.
  */
 export function uploadImport(
-  upload: { source: DeskImportSource; section: string; file: File },
+  upload: {
+    source: DeskImportSource;
+    section: string;
+    file: File;
+    /** Report what the import would do, writing nothing (`--dry-run`). */
+    dryRun?: boolean;
+    /** The `map` and `price` fields (`--map`, `--price`), each `<name>=<value>`. */
+    mappings?: [string, string][];
+  },
   onProgress: (sent: number, total: number) => void,
 ): Promise<{ import: { id: string } }> {
   const form = new FormData();
   form.append('source', upload.source);
   if (upload.section) form.append('section', upload.section);
+  if (upload.dryRun) form.append('dryRun', 'true');
+  for (const [name, value] of upload.mappings ?? []) form.append(name, value);
+  // The file last: the server has read every field by the time it stores the file.
   form.append('file', upload.file);
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();

@@ -17,6 +17,7 @@ import { TopicsPage } from './topics-page';
 import { SectionsPage } from './sections-page';
 import { HomePage } from './home-page';
 import { SettingsPage } from './settings-page';
+import { RedirectsPage } from './redirects-page';
 import { PlansPage } from './plans-page';
 import { TiersPage } from './tiers-page';
 import { OffersPage } from './offers-page';
@@ -100,6 +101,9 @@ export default function DeskApp({ notFound }: { notFound: ReactNode }) {
           )}
           {staff.data.role === 'owner' && <Route path="home" element={<HomePage />} />}
           {staff.data.role === 'owner' && <Route path="settings" element={<SettingsPage />} />}
+          {staff.data.role === 'owner' && (
+            <Route path="redirects" element={<RedirectsPage staff={staff.data} />} />
+          )}
           {staff.data.role === 'owner' && staff.data.mailbox && (
             <Route path="mailbox" element={<MailboxPage />} />
           )}
@@ -146,6 +150,7 @@ function DeskFrame({ staff, children }: { staff: DeskStaff | null; children: Rea
               {staff?.role === 'owner' && <NavLink to="/desk/sections">Sections</NavLink>}
               {staff?.role === 'owner' && <NavLink to="/desk/home">Home page</NavLink>}
               {staff?.role === 'owner' && <NavLink to="/desk/settings">Settings</NavLink>}
+              {staff?.role === 'owner' && <NavLink to="/desk/redirects">Redirects</NavLink>}
               <NavLink to="/desk/tiers">Tiers</NavLink>
               <NavLink to="/desk/plans">Plans</NavLink>
               <NavLink to="/desk/offers">Offers</NavLink>

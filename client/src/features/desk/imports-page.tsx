@@ -1,8 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { DeskImport, DeskImportReport, DeskImportSource } from '../../../../contract/desk-api';
 import { fetchImport, fetchImports, ghostExportUrl, uploadImport } from './desk-api';
 import { formatDateTime } from './desk-format';
 import { DeskTable } from './desk-table';
+import { ImportMappings, mappingFields, NO_MAPPINGS } from './import-mappings';
+import { MissingImagesPanel } from './missing-images-panel';
 import { describeError, useDeskData } from './use-desk-data';
 import { useArticleSectionNames } from './use-article-sections';
 
@@ -56,11 +58,15 @@ type Stage =
   | { state: 'importing'; id: string }
   | { state: 'failed'; message: string };
 
+/** The platforms whose files may bring paying members (their Stripe customers). */
+const WITH_MEMBERS: readonly DeskImportSource[] = ['ghost', 'substack', 'members'];
+
 /**
  * /desk/imports (owners): bring posts, pages and members from Ghost, WordPress, Substack or Medium,
- * or a members list. The file uploads with its progress shown, then the import's progress (asked
- * every second), then its report; an import still running when the page opens is followed too.
- * And leaving: everything as a Ghost export.
+ * or a members list, with what `npm run import` takes (a dry run, tags to sections, Stripe prices
+ * to plans). The file uploads with its progress shown, then the import's progress (asked every
+ * second), then its report; an import still running when the page opens is followed too. Each
+ * earlier import's whole report opens from the list. And leaving: everything as a Ghost export.
  */
 export function ImportsPage() {
   const [list, reload] = useDeskData('imports', (signal) => fetchImports(signal));
@@ -70,6 +76,9 @@ export function ImportsPage() {
   const [chosenSection, setSection] = useState<string | null>(null);
   const section = chosenSection ?? sections[0] ?? '';
   const [file, setFile] = useState<File | null>(null);
+  const [dryRun, setDryRun] = useState(false);
+  const [mappings, setMappings] = useState(NO_MAPPINGS);
+  const [openedId, setOpenedId] = useState<string | null>(null);
   const [stage, setStage] = useState<Stage>({ state: 'idle' });
   const platform = PLATFORMS.find((each) => each.source === source) ?? PLATFORMS[0];
   const maxBytes = list.state === 'ready' ? list.data.maxBytes : null;
@@ -110,6 +119,10 @@ export function ImportsPage() {
   }, [followedId, over, reload]);
 
   const busy = stage.state === 'uploading' || (stage.state === 'importing' && !over);
+  const withTags = source !== 'members';
+  const withPrices = WITH_MEMBERS.includes(source);
+  const opened =
+    list.state === 'ready' ? list.data.imports.find((each) => each.id === openedId) : undefined;
 
   async function upload(event: FormEvent) {
     event.preventDefault();
@@ -124,7 +137,16 @@ export function ImportsPage() {
     setStage({ state: 'uploading', sent: 0, total: file.size });
     try {
       const { import: started } = await uploadImport(
-        { source, section: source === 'members' ? '' : section, file },
+        {
+          source,
+          section: withTags ? section : '',
+          file,
+          dryRun,
+          mappings: mappingFields({
+            map: withTags ? mappings.map : [],
+            prices: withPrices ? mappings.prices : [],
+          }),
+        },
         (sent, total) => setStage({ state: 'uploading', sent, total }),
       );
       setStage({ state: 'importing', id: started.id });
@@ -193,9 +215,35 @@ export function ImportsPage() {
             />
           </label>
         </div>
+        <ImportMappings
+          value={mappings}
+          onChange={setMappings}
+          sections={sections}
+          withTags={withTags}
+          withPrices={withPrices}
+          disabled={busy}
+        />
+        <label className="desk-import__platform">
+          <input
+            type="checkbox"
+            checked={dryRun}
+            disabled={busy}
+            onChange={(event) => setDryRun(event.target.checked)}
+          />
+          <span>
+            <strong>Dry run</strong>
+            <span className="desk__note">
+              Read everything and report what the import would do, writing nothing: try it first.
+            </span>
+          </span>
+        </label>
         <p className="button-row">
           <button type="submit" className="button" disabled={busy || !file}>
-            {stage.state === 'uploading' ? 'Uploading…' : 'Upload and import'}
+            {stage.state === 'uploading'
+              ? 'Uploading…'
+              : dryRun
+                ? 'Upload and try (dry run)'
+                : 'Upload and import'}
           </button>
         </p>
       </form>
@@ -205,14 +253,15 @@ export function ImportsPage() {
       <section className="desk-section" aria-labelledby="leave-title">
         <h2 id="leave-title">Leave with everything</h2>
         <p>
-          Your posts, pages, topics, authors and members as one Ghost export. Ghost imports its
-          posts, pages, tags and authors (members go to Ghost as a CSV: the Members page’s Export
-          CSV); another Cohort imports all of it. Members-only posts are in it in full, with every
-          member’s address and Stripe customer: keep the file as safe as your members list.
+          Your posts, pages, sections, topics, authors, comments and members as one Ghost export, a
+          zip with your images in it, as Ghost’s own export is. Ghost imports its posts, pages, tags
+          and authors (members go to Ghost as a CSV: the Members page’s Export CSV); another Cohort
+          imports all of it, each post in its section. Members-only posts are in it in full, with
+          every member’s address and Stripe customer: keep the file as safe as your members list.
         </p>
         <p className="button-row">
           <a className="button button--outline" href={ghostExportUrl} download>
-            Download everything as a Ghost export
+            Download everything as a Ghost export (.zip)
           </a>
         </p>
       </section>
@@ -228,7 +277,7 @@ export function ImportsPage() {
             <DeskTable
               caption="The last imports, newest first"
               captionHidden
-              columns={['Started', 'From', 'File', 'Outcome']}
+              columns={['Started', 'From', 'File', 'Outcome', 'Report']}
               cards
             >
               {list.data.imports.map((job) => (
@@ -241,10 +290,24 @@ export function ImportsPage() {
                     {job.fileName ?? '—'}
                   </td>
                   <td data-label="Outcome">{describeOutcome(job)}</td>
+                  <td data-label="Report">
+                    {(job.report || job.error) && (
+                      <button
+                        type="button"
+                        className="button button--outline"
+                        aria-expanded={openedId === job.id}
+                        aria-label={`${openedId === job.id ? 'Close' : 'Open'} the report of ${job.fileName ?? 'the import'}, ${formatDateTime(job.createdAt)}`}
+                        onClick={() => setOpenedId(openedId === job.id ? null : job.id)}
+                      >
+                        {openedId === job.id ? 'Close' : 'Open'}
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </DeskTable>
           ))}
+        {opened && <PastImport job={opened} />}
       </section>
     </section>
   );
@@ -255,7 +318,28 @@ function describeOutcome(job: DeskImport): string {
   if (job.status !== 'done' || !job.report) return 'Running';
   const { posts, pages, members } = job.report;
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return `Done: ${count(posts.created, 'post')}, ${count(pages.created, 'page')}, ${count(members.created, 'member')} created`;
+  const counts = `${count(posts.created, 'post')}, ${count(pages.created, 'page')}, ${count(members.created, 'member')}`;
+  return job.report.dryRun ? `Dry run: would create ${counts}` : `Done: ${counts} created`;
+}
+
+/** An earlier import opened from the list: its whole report as it was kept, or why it failed. */
+function PastImport({ job }: { job: DeskImport }) {
+  const titleId = useId();
+  const name = `${job.fileName ?? 'The import'}, ${formatDateTime(job.createdAt)}`;
+  return (
+    <section className="desk-section desk-import__past" aria-labelledby={titleId}>
+      <h2 id={titleId} className="desk-import__file">
+        {name}
+      </h2>
+      {job.report ? (
+        <ImportReport report={job.report} level={3} />
+      ) : (
+        <p role="alert" className="form-error">
+          The import failed: {job.error ?? 'no reason given'}
+        </p>
+      )}
+    </section>
+  );
 }
 
 function ImportStatus({
@@ -316,13 +400,25 @@ const COUNT_ROWS = [
   ['members', 'Members'],
 ] as const;
 
-function ImportReport({ report }: { report: DeskImportReport }) {
+function ImportReport({ report, level = 2 }: { report: DeskImportReport; level?: 2 | 3 }) {
+  const titleId = useId();
   const skipped = COUNT_ROWS.flatMap(([key, name]) =>
     report[key].skipped.map((each) => ({ ...each, kind: name })),
   );
+  const Title = level === 2 ? 'h2' : 'h3';
+  const Sub = level === 2 ? 'h3' : 'h4';
   return (
-    <section className="desk-section desk-import__report" aria-labelledby="report-title">
-      <h2 id="report-title">Imported in {report.seconds} s</h2>
+    <section className="desk-section desk-import__report" aria-labelledby={titleId}>
+      <Title id={titleId}>
+        {report.dryRun
+          ? `Dry run in ${report.seconds} s: nothing was written`
+          : `Imported in ${report.seconds} s`}
+      </Title>
+      {report.dryRun && (
+        <p className="desk__note">
+          This is what the import would do. Upload the file again without the dry run to import it.
+        </p>
+      )}
       <DeskTable
         caption="Created, updated, unchanged and skipped"
         captionHidden
@@ -369,7 +465,7 @@ function ImportReport({ report }: { report: DeskImportReport }) {
       </ul>
       {skipped.length > 0 && (
         <>
-          <h3>Skipped</h3>
+          <Sub>Skipped</Sub>
           <ul className="desk-import__list">
             {skipped.map((each, index) => (
               <li key={index}>
@@ -381,7 +477,7 @@ function ImportReport({ report }: { report: DeskImportReport }) {
       )}
       {report.notes && report.notes.length > 0 && (
         <>
-          <h3>Notes</h3>
+          <Sub>Notes</Sub>
           <ul className="desk-import__list">
             {report.notes.map((note, index) => (
               <li key={index}>{note}</li>
@@ -391,9 +487,9 @@ function ImportReport({ report }: { report: DeskImportReport }) {
       )}
       {report.images.notFetched.length > 0 && (
         <>
-          <h3>Images not fetched</h3>
+          <Sub>Images not fetched</Sub>
           <p className="desk__note">
-            Each is a link to its old address in its post: the post was imported all the same.
+            Each stays an image in its post, shown from its old address until it is fetched again.
           </p>
           <ul className="desk-import__list">
             {report.images.notFetched.map((each) => (
@@ -404,12 +500,14 @@ function ImportReport({ report }: { report: DeskImportReport }) {
           </ul>
         </>
       )}
+      {!report.dryRun && <MissingImagesPanel heading={Sub} />}
       {report.unmappedPrices.length > 0 && (
         <>
-          <h3>Prices not mapped to a plan</h3>
+          <Sub>Prices not mapped to a plan</Sub>
           <p className="desk__note">
-            Members paying these Stripe prices were given nothing: map each to a plan with{' '}
-            <code>npm run import -- members … --price &lt;price&gt;=&lt;plan&gt;</code>.
+            Members paying these Stripe prices were given nothing: map each to a plan under “Stripe
+            prices to plans” above and import the file again (or{' '}
+            <code>npm run import -- members … --price &lt;price&gt;=&lt;plan&gt;</code>).
           </p>
           <ul className="desk-import__list">
             {report.unmappedPrices.map((price) => (

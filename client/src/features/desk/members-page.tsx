@@ -1,7 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import type { DeskMemberFilter } from '../../../../contract/desk-api';
-import { fetchMembers, membersCsvUrl, newsletterCsvUrl, type MemberSearch } from './desk-api';
+import {
+  fetchMembers,
+  membersCsvUrl,
+  membersGhostCsvUrl,
+  newsletterCsvUrl,
+  type MemberSearch,
+} from './desk-api';
 import { describeMembership, describeNewsletterState, formatDate } from './desk-format';
 import { DeskTable } from './desk-table';
 import { DeskPager } from './desk-pager';
@@ -94,6 +100,9 @@ function MembersList({ params }: { params: URLSearchParams }) {
           </a>
           <a className="button button--outline" href={newsletterCsvUrl} download>
             Newsletter subscribers CSV
+          </a>
+          <a className="button button--outline" href={membersGhostCsvUrl} download>
+            All members, Ghost CSV
           </a>
         </p>
       </div>

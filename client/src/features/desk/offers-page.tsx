@@ -8,6 +8,7 @@ import { createOffer, endOffer, fetchOffers } from './desk-api';
 import { formatShortDate } from './desk-format';
 import { DeskTable } from './desk-table';
 import { OutcomeNote, type Outcome } from './outcome';
+import { TierSelect } from './tier-select';
 import { fetchTiers } from './tiers-api';
 import { describeError, useDeskData } from './use-desk-data';
 
@@ -176,19 +177,7 @@ function NewOffer({ tiers, onMade }: { tiers: readonly DeskTier[]; onMade: () =>
         New offer
       </h2>
       <div className="desk-plan__fields">
-        {tiers.length > 1 && (
-          <label className="desk-field">
-            <span>Tier</span>
-            <select value={tier} onChange={(event) => setTier(event.target.value)}>
-              {tiers.map((each) => (
-                <option key={each.slug} value={each.slug}>
-                  {each.name}
-                  {each.visible ? '' : ' (hidden)'}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <TierSelect tiers={tiers} value={tier} onChange={setTier} />
         <label className="desk-field">
           <span>Code</span>
           <input

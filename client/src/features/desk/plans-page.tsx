@@ -14,6 +14,7 @@ import { DeskTable } from './desk-table';
 import { OutcomeNote, type Outcome } from './outcome';
 import plansCss from './plans-page.css?inline';
 import { describeError, useDeskData } from './use-desk-data';
+import { CheckField } from './check-field';
 
 const NAMES: Record<DeskPlan['id'], { title: string; about: string }> = {
   'early-access': {
@@ -234,25 +235,23 @@ function PlanRow({
           </label>
         )}
         {subscription && trial > 0 && (
-          <label className="desk-plan__toggle">
-            <input
-              type="checkbox"
-              checked={trialNeedsCard}
-              disabled={!mayChange}
-              onChange={(event) => setTrialNeedsCard(event.target.checked)}
-            />{' '}
+          <CheckField
+            className="desk-plan__toggle"
+            checked={trialNeedsCard}
+            readOnly={!mayChange}
+            onChange={setTrialNeedsCard}
+          >
             Card up front
-          </label>
+          </CheckField>
         )}
-        <label className="desk-plan__toggle">
-          <input
-            type="checkbox"
-            checked={enabled}
-            disabled={!mayChange}
-            onChange={(event) => setEnabled(event.target.checked)}
-          />{' '}
+        <CheckField
+          className="desk-plan__toggle"
+          checked={enabled}
+          readOnly={!mayChange}
+          onChange={setEnabled}
+        >
           {paymentsOn ? 'On sale' : 'On sale once payments are on'}
-        </label>
+        </CheckField>
         {mayChange && (
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}

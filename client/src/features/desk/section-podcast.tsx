@@ -13,6 +13,7 @@ import { ImageUploadButton } from './image-upload-button';
 import type { RowReport } from './outcome';
 import { changeSection } from './sections-api';
 import { TextField, run } from './sections-parts';
+import { CheckField } from './check-field';
 
 /**
  * A section of articles as a podcast (contract/podcasts.ts): off, a line and a button; on, or
@@ -131,15 +132,9 @@ export function SectionPodcast({
           <span className="desk__note">
             Spotify sends its check that the show is yours here; the feed shows it.
           </span>
-          <label className="desk-check">
-            <input
-              type="checkbox"
-              checked={explicit}
-              disabled={!mayChange}
-              onChange={(event) => setExplicit(event.target.checked)}
-            />{' '}
+          <CheckField checked={explicit} readOnly={!mayChange} onChange={setExplicit}>
             Explicit: its episodes hold explicit language or content
-          </label>
+          </CheckField>
           {mayChange && (
             <p className="desk-topic__actions">
               <button className="button" type="submit">

@@ -13,14 +13,24 @@ import {
   type SiteSection,
 } from '../../../../contract/sections';
 import { ConfirmBox } from './confirm-box';
+import { LoadedView } from './loaded-view';
 import { OutcomeLines, useListOutcome, type RowReport } from './outcome';
 import { DeleteWithPosts } from './section-delete-dialog';
 import { SectionPodcast } from './section-podcast';
 import { changeSection, createSection, deleteSection, fetchSections } from './sections-api';
 import sectionsCss from './sections-page.css?inline';
-import { AddForm, MoveButtons, TextField, postsWord, run } from './sections-parts';
+import {
+  AddForm,
+  MoveButtons,
+  OrderedRows,
+  TextField,
+  postsWord,
+  run,
+  type ListRowProps,
+} from './sections-parts';
 import { LinkList, NewLink } from './site-links-list';
-import { describeError, useDeskData } from './use-desk-data';
+import { useDeskData } from './use-desk-data';
+import { LabelledOptions } from '../../components/labelled-options';
 
 const LISTS_LABELS: Record<SiteSection['lists'], string> = {
   articles: 'Articles',
@@ -56,55 +66,60 @@ export function SectionsPage({ staff }: { staff: DeskStaff }) {
         leaves a redirect from the old one.
       </p>
       <OutcomeLines outcome={outcome} />
-      {navigation.state === 'loading' && <p className="desk__loading">Loading…</p>}
-      {navigation.state === 'error' && <p role="alert">{describeError(navigation.error)}</p>}
-      {navigation.state === 'ready' && (
-        <>
-          <ol className="desk-topics" aria-label="Sections">
-            {navigation.data.sections.map((section, index, all) => (
-              <li key={`${section.id}-${section.position}-${section.slug}-${section.name}`}>
-                <SectionRow
-                  section={section}
-                  posts={navigation.data.postCounts[String(section.id)] ?? 0}
-                  others={all.filter(
-                    (other) => other.id !== section.id && other.lists === section.lists,
-                  )}
-                  first={index === 0}
-                  last={index === all.length - 1}
-                  mayChange={mayChange}
-                  report={report}
-                />
-                {section.lists === 'articles' && (mayChange || section.podcast) && (
-                  <SectionPodcast
-                    key={JSON.stringify(section.podcast)}
+      <LoadedView data={navigation}>
+        {({ sections, links, postCounts }) => (
+          <>
+            <OrderedRows
+              className="desk-topics"
+              label="Sections"
+              items={sections}
+              keyOf={(section) =>
+                `${section.id}-${section.position}-${section.slug}-${section.name}`
+              }
+              row={(section, place) => (
+                <>
+                  <SectionRow
                     section={section}
+                    posts={postCounts[String(section.id)] ?? 0}
+                    others={sections.filter(
+                      (other) => other.id !== section.id && other.lists === section.lists,
+                    )}
+                    {...place}
                     mayChange={mayChange}
                     report={report}
                   />
-                )}
-              </li>
+                  {section.lists === 'articles' && (mayChange || section.podcast) && (
+                    <SectionPodcast
+                      key={JSON.stringify(section.podcast)}
+                      section={section}
+                      mayChange={mayChange}
+                      report={report}
+                    />
+                  )}
+                </>
+              )}
+            />
+            {mayChange && (
+              <NewSection
+                report={report}
+                taken={sections.map((section) => section.color)}
+                listed={sections.map((section) => section.lists)}
+              />
+            )}
+            <h2 className="desk-sections__heading">Links</h2>
+            {(['navbar', 'footer'] as const).map((placement) => (
+              <LinkList
+                key={placement}
+                placement={placement}
+                links={links.filter((link) => link.placement === placement)}
+                mayChange={mayChange}
+                report={report}
+              />
             ))}
-          </ol>
-          {mayChange && (
-            <NewSection
-              report={report}
-              taken={navigation.data.sections.map((section) => section.color)}
-              listed={navigation.data.sections.map((section) => section.lists)}
-            />
-          )}
-          <h2 className="desk-sections__heading">Links</h2>
-          {(['navbar', 'footer'] as const).map((placement) => (
-            <LinkList
-              key={placement}
-              placement={placement}
-              links={navigation.data.links.filter((link) => link.placement === placement)}
-              mayChange={mayChange}
-              report={report}
-            />
-          ))}
-          {mayChange && <NewLink report={report} />}
-        </>
-      )}
+            {mayChange && <NewLink report={report} />}
+          </>
+        )}
+      </LoadedView>
     </section>
   );
 }
@@ -116,16 +131,12 @@ function SectionRow({
   last,
   mayChange,
   report,
-}: {
+}: ListRowProps & {
   section: SiteSection;
   /** How many posts it lists (drafts included). */
   posts: number;
   /** The other sections listing the same kind: where its posts may go. */
   others: SiteSection[];
-  first: boolean;
-  last: boolean;
-  mayChange: boolean;
-  report: RowReport;
 }) {
   const [name, setName] = useState(section.name);
   const [slug, setSlug] = useState(section.slug);
@@ -361,11 +372,7 @@ function NewSection({
               value={lists}
               onChange={(event) => setLists(event.target.value as SectionLists)}
             >
-              {free.map((kind) => (
-                <option key={kind} value={kind}>
-                  {NEW_LISTS_LABELS[kind]}
-                </option>
-              ))}
+              <LabelledOptions values={free} labels={NEW_LISTS_LABELS} />
             </select>
           </label>
         )}

@@ -18,6 +18,44 @@ export async function run(report: RowReport, done: string, change: () => Promise
   }
 }
 
+/** What a row of one of the desk's ordered lists is told besides its item. */
+export interface ListRowProps {
+  /** Where it stands: the first cannot move up, the last down. */
+  first: boolean;
+  last: boolean;
+  mayChange: boolean;
+  report: RowReport;
+}
+
+/**
+ * One of the desk's ordered lists (the sections, the links, the tiers): each item drawn by `row`,
+ * told where it stands.
+ */
+export function OrderedRows<T>({
+  label,
+  className,
+  items,
+  keyOf,
+  row,
+}: {
+  label: string;
+  className: string;
+  items: readonly T[];
+  /** Changes when the item does, so a row's fields start again from what was saved. */
+  keyOf: (item: T) => string;
+  row: (item: T, place: Pick<ListRowProps, 'first' | 'last'>) => ReactNode;
+}) {
+  return (
+    <ol className={className} aria-label={label}>
+      {items.map((item, index) => (
+        <li key={keyOf(item)}>
+          {row(item, { first: index === 0, last: index === items.length - 1 })}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function MoveButtons({
   label,
   first,
@@ -50,6 +88,29 @@ export function MoveButtons({
         ↓
       </button>
     </>
+  );
+}
+
+/** A row's buttons for who may change it: Save (its form's), move up and down, then `children`. */
+export function RowActions({
+  label,
+  place,
+  onMove,
+  children,
+}: {
+  label: string;
+  place: Pick<ListRowProps, 'first' | 'last'>;
+  onMove: (by: -1 | 1) => void;
+  children: ReactNode;
+}) {
+  return (
+    <p className="desk-topic__actions">
+      <button className="button" type="submit">
+        Save
+      </button>
+      <MoveButtons label={label} first={place.first} last={place.last} onMove={onMove} />
+      {children}
+    </p>
   );
 }
 

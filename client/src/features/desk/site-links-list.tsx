@@ -7,7 +7,15 @@ import {
 import type { SiteLink } from '../../../../contract/sections';
 import type { RowReport } from './outcome';
 import { changeLink, createLink, deleteLink } from './sections-api';
-import { AddForm, MoveButtons, TextField, run } from './sections-parts';
+import {
+  AddForm,
+  OrderedRows,
+  RowActions,
+  TextField,
+  run,
+  type ListRowProps,
+} from './sections-parts';
+import { LabelledOptions } from '../../components/labelled-options';
 
 const PLACEMENT_LABELS: Record<LinkPlacement, string> = {
   navbar: 'Navbar (beside Sign in)',
@@ -32,37 +40,21 @@ export function LinkList({
       {links.length === 0 ? (
         <p className="desk__small">No links here.</p>
       ) : (
-        <ol className="desk-sections__links" aria-label={PLACEMENT_LABELS[placement]}>
-          {links.map((link, index) => (
-            <li key={`${link.id}-${link.position}-${link.label}-${link.address}`}>
-              <LinkRow
-                link={link}
-                first={index === 0}
-                last={index === links.length - 1}
-                mayChange={mayChange}
-                report={report}
-              />
-            </li>
-          ))}
-        </ol>
+        <OrderedRows
+          className="desk-sections__links"
+          label={PLACEMENT_LABELS[placement]}
+          items={links}
+          keyOf={(link) => `${link.id}-${link.position}-${link.label}-${link.address}`}
+          row={(link, place) => (
+            <LinkRow link={link} {...place} mayChange={mayChange} report={report} />
+          )}
+        />
       )}
     </>
   );
 }
 
-function LinkRow({
-  link,
-  first,
-  last,
-  mayChange,
-  report,
-}: {
-  link: SiteLink;
-  first: boolean;
-  last: boolean;
-  mayChange: boolean;
-  report: RowReport;
-}) {
+function LinkRow({ link, first, last, mayChange, report }: ListRowProps & { link: SiteLink }) {
   const [label, setLabel] = useState(link.label);
   const [address, setAddress] = useState(link.address);
   const change = (body: Parameters<typeof changeLink>[1], done: string) =>
@@ -91,16 +83,11 @@ function LinkRow({
         onChange={setAddress}
       />
       {mayChange && (
-        <p className="desk-topic__actions">
-          <button className="button" type="submit">
-            Save
-          </button>
-          <MoveButtons
-            label={link.label}
-            first={first}
-            last={last}
-            onMove={(by) => void change({ position: link.position + by }, `Moved ${link.label}.`)}
-          />
+        <RowActions
+          label={link.label}
+          place={{ first, last }}
+          onMove={(by) => void change({ position: link.position + by }, `Moved ${link.label}.`)}
+        >
           <button
             className="button button--outline"
             type="button"
@@ -110,7 +97,7 @@ function LinkRow({
           >
             Delete
           </button>
-        </p>
+        </RowActions>
       )}
     </form>
   );
@@ -156,11 +143,7 @@ export function NewLink({ report }: { report: RowReport }) {
             value={placement}
             onChange={(event) => setPlacement(event.target.value as LinkPlacement)}
           >
-            {(['navbar', 'footer'] as const).map((each) => (
-              <option key={each} value={each}>
-                {PLACEMENT_LABELS[each]}
-              </option>
-            ))}
+            <LabelledOptions values={['navbar', 'footer'] as const} labels={PLACEMENT_LABELS} />
           </select>
         </label>
       </div>

@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import type { DeskStaff } from '../../../../contract/desk-api';
 import { tierSlugOf, type DeskTier, type TierChange } from '../../../../contract/tiers';
 import { ConfirmBox } from './confirm-box';
+import { LoadedView } from './loaded-view';
 import { OutcomeLines, useListOutcome, type RowReport } from './outcome';
-import { AddForm, MoveButtons, run } from './sections-parts';
+import { AddForm, OrderedRows, RowActions, run, type ListRowProps } from './sections-parts';
 import {
   draftOf,
   EMPTY_DRAFT,
@@ -15,7 +16,7 @@ import {
 } from './tier-fields';
 import { changeTier, createTier, deleteTier, fetchTiers } from './tiers-api';
 import tiersCss from './tiers-page.css?inline';
-import { describeError, useDeskData } from './use-desk-data';
+import { useDeskData } from './use-desk-data';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -43,26 +44,22 @@ export function TiersPage({ staff }: { staff: DeskStaff }) {
         </p>
       )}
       <OutcomeLines outcome={outcome} />
-      {tiers.state === 'loading' && <p className="desk__loading">Loading…</p>}
-      {tiers.state === 'error' && <p role="alert">{describeError(tiers.error)}</p>}
-      {tiers.state === 'ready' && (
-        <>
-          <ol className="desk-topics" aria-label="Tiers">
-            {tiers.data.tiers.map((tier, index, all) => (
-              <li key={`${tier.slug}-${tier.order}-${tier.updatedAt}`}>
-                <TierRow
-                  tier={tier}
-                  first={index === 0}
-                  last={index === all.length - 1}
-                  mayChange={mayChange}
-                  report={report}
-                />
-              </li>
-            ))}
-          </ol>
-          {mayChange && <NewTier currency={staff.currency} report={report} />}
-        </>
-      )}
+      <LoadedView data={tiers}>
+        {({ tiers: list }) => (
+          <>
+            <OrderedRows
+              className="desk-topics"
+              label="Tiers"
+              items={list}
+              keyOf={(tier) => `${tier.slug}-${tier.order}-${tier.updatedAt}`}
+              row={(tier, place) => (
+                <TierRow tier={tier} {...place} mayChange={mayChange} report={report} />
+              )}
+            />
+            {mayChange && <NewTier currency={staff.currency} report={report} />}
+          </>
+        )}
+      </LoadedView>
     </section>
   );
 }
@@ -84,19 +81,7 @@ function changeOf(tier: DeskTier, values: TierValues): TierChange | null {
   return Object.keys(change).length > 0 ? change : null;
 }
 
-function TierRow({
-  tier,
-  first,
-  last,
-  mayChange,
-  report,
-}: {
-  tier: DeskTier;
-  first: boolean;
-  last: boolean;
-  mayChange: boolean;
-  report: RowReport;
-}) {
+function TierRow({ tier, first, last, mayChange, report }: ListRowProps & { tier: DeskTier }) {
   const [draft, setDraft] = useState<TierDraft>(() => draftOf(tier));
   const [confirming, setConfirming] = useState(false);
   const id = `tier-${tier.slug}`;
@@ -136,20 +121,15 @@ function TierRow({
         readOnly={!mayChange}
       />
       {mayChange && (
-        <p className="desk-topic__actions">
-          <button className="button" type="submit">
-            Save
-          </button>
-          <MoveButtons
-            label={tier.name}
-            first={first}
-            last={last}
-            onMove={(by) =>
-              void run(report, `Moved ${tier.name}.`, () =>
-                changeTier(tier.slug, { order: tier.order + by }),
-              )
-            }
-          />
+        <RowActions
+          label={tier.name}
+          place={{ first, last }}
+          onMove={(by) =>
+            void run(report, `Moved ${tier.name}.`, () =>
+              changeTier(tier.slug, { order: tier.order + by }),
+            )
+          }
+        >
           <button
             className="button button--outline"
             type="button"
@@ -158,7 +138,7 @@ function TierRow({
           >
             Delete
           </button>
-        </p>
+        </RowActions>
       )}
       {confirming && (
         <ConfirmBox

@@ -35,6 +35,21 @@ export function useDeskData<T>(
   return [result, reload];
 }
 
+/**
+ * What a field of a desk form offers, loaded once as it opens (`useDeskData`): null until it is
+ * there, and what went wrong if it could not be loaded.
+ */
+export function useLoadedOnce<T>(
+  key: string,
+  load: (signal: AbortSignal) => Promise<T>,
+): { data: T | null; problem: string | null } {
+  const [loaded] = useDeskData(key, load);
+  return {
+    data: loaded.state === 'ready' ? loaded.data : null,
+    problem: loaded.state === 'error' ? describeError(loaded.error) : null,
+  };
+}
+
 const UNREACHABLE = 'The desk could not reach the server. Check your connection and try again.';
 
 /** A message for the staff member, whatever a request threw. */

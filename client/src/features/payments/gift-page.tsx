@@ -15,15 +15,7 @@ import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
 import { Link } from '../../lib/router';
 import { buyGift, type GiftPayment } from './gift-api';
-import {
-  NoteField,
-  PaymentStep,
-  ReceiptEmail,
-  SubmitRow,
-  TierChoice,
-  useGivenTier,
-  useGivingSubmit,
-} from './giving-form';
+import { GivingForm, NoteField, PaymentStep, useGivenTier, useGivingSubmit } from './giving-form';
 import { useReturnedPayment } from './use-returned-payment';
 import './giving.css';
 
@@ -146,13 +138,18 @@ function GiftForm({
   );
 
   return (
-    <form className="gift__form" noValidate onSubmit={onSubmit}>
-      <TierChoice
-        legend="The membership you give"
-        tiers={given.tiers}
-        value={given.tier?.slug}
-        onChange={given.choose}
-      />
+    <GivingForm
+      legend="The membership you give"
+      given={given}
+      submit={{ problem, busy, onSubmit }}
+      receipt={{
+        signedInEmail,
+        hint: 'For your receipt, and to tell you when they claim it.',
+        value: buyerEmail,
+        onChange: setBuyerEmail,
+        error: errors.buyerEmail,
+      }}
+    >
       <FormField
         label="Their email"
         type="email"
@@ -189,14 +186,6 @@ function GiftForm({
         error={errors.day}
         hint="Today sends the link as soon as you have paid."
       />
-      <ReceiptEmail
-        signedInEmail={signedInEmail}
-        hint="For your receipt, and to tell you when they claim it."
-        value={buyerEmail}
-        onChange={setBuyerEmail}
-        error={errors.buyerEmail}
-      />
-      <SubmitRow problem={problem} busy={busy} />
-    </form>
+    </GivingForm>
   );
 }

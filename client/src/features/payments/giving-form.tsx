@@ -136,6 +136,38 @@ export function ReceiptEmail({
   );
 }
 
+/**
+ * A form that pays for years given (a gift, seats): the tier they are of, then what the page asks
+ * (`children`), the payer's address for the receipt, and the row that sends it.
+ */
+export function GivingForm({
+  legend,
+  given,
+  submit,
+  receipt,
+  children,
+}: {
+  legend: string;
+  given: ReturnType<typeof useGivenTier>;
+  submit: { problem: string | null; busy: boolean; onSubmit(event: FormEvent): void };
+  receipt: Parameters<typeof ReceiptEmail>[0];
+  children: ReactNode;
+}) {
+  return (
+    <form className="gift__form" noValidate onSubmit={submit.onSubmit}>
+      <TierChoice
+        legend={legend}
+        tiers={given.tiers}
+        value={given.tier?.slug}
+        onChange={given.choose}
+      />
+      {children}
+      <ReceiptEmail {...receipt} />
+      <SubmitRow problem={submit.problem} busy={submit.busy} />
+    </form>
+  );
+}
+
 /** A few sentences in the payer's own words, with how many characters are left to them. */
 export function NoteField({
   id,

@@ -17,11 +17,10 @@ import { useSession } from '../../lib/session/session-context';
 import { formatPrice, useSiteConfig } from '../../lib/site-config';
 import { useSiteName } from '../../lib/site-name';
 import {
+  GivingForm,
   NoteField,
   PaymentStep,
-  ReceiptEmail,
   SubmitRow,
-  TierChoice,
   useGivenTier,
   useGivingSubmit,
 } from './giving-form';
@@ -152,13 +151,19 @@ function FundSeats({ given, onPaid }: { given: ReturnType<typeof useGivenTier>; 
   }
 
   return (
-    <form className="gift__form" noValidate onSubmit={onSubmit}>
-      <TierChoice
-        legend="Each seat is a year of"
-        tiers={given.tiers}
-        value={given.tier?.slug}
-        onChange={given.choose}
-      />
+    <GivingForm
+      legend="Each seat is a year of"
+      given={given}
+      submit={{ problem, busy, onSubmit }}
+      receipt={{
+        signedInEmail: user?.email,
+        signedInNote: '; your account shows how many of your seats are in use.',
+        hint: 'For your receipt.',
+        value: email,
+        onChange: setEmail,
+        error: errors.email,
+      }}
+    >
       <FormField
         label="Seats"
         type="number"
@@ -170,16 +175,7 @@ function FundSeats({ given, onPaid }: { given: ReturnType<typeof useGivenTier>; 
         error={errors.seats}
         hint={`${given.price} each: every seat is a year for one reader.`}
       />
-      <ReceiptEmail
-        signedInEmail={user?.email}
-        signedInNote="; your account shows how many of your seats are in use."
-        hint="For your receipt."
-        value={email}
-        onChange={setEmail}
-        error={errors.email}
-      />
-      <SubmitRow problem={problem} busy={busy} />
-    </form>
+    </GivingForm>
   );
 }
 

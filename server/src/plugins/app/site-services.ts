@@ -13,6 +13,7 @@ import jobQueue from './job-queue.js';
 import mailer from './mailer.js';
 import pageComments from './page-comments-plugin.js';
 import postTrash from './post-trash-plugin.js';
+import customRedirects from './redirects-plugin.js';
 import payments from './payments.js';
 import plans from './plans-plugin.js';
 import siteSearch from './search.js';
@@ -104,6 +105,7 @@ export default fp(
       facts: { newsletterTracking: app.config.newsletterTracking },
     });
     await app.register(postTrash);
+    await app.register(customRedirects);
     await app.register(siteSearch);
     await app.register(pageComments);
     await app.register(analytics);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/transaction.js';
 import { storeImportedComment } from '../../comments/imported-comments.js';
-import { useTwoServers, withSite, type Site } from '#test/with-site';
+import { useSite, useTwoServers } from '#test/with-site';
 import { buildComment, buildMember, buildPost } from '#test/factories';
 import { comment, list, posted } from '#test/comment-fixtures';
 
@@ -9,11 +9,7 @@ import { comment, list, posted } from '#test/comment-fixtures';
 // pace limit across two app servers, and comments brought by an import.
 
 describe('COMMENTS=off', () => {
-  let site: Site;
-  beforeAll(async () => {
-    site = await withSite({ env: { COMMENTS: 'off', STAFF_EMAILS: 'muted-owner@example.com' } });
-  });
-  afterAll(async () => site?.close());
+  const site = useSite({ env: { COMMENTS: 'off', STAFF_EMAILS: 'muted-owner@example.com' } });
 
   it('lists nothing and refuses every comment, like and report with 403', async () => {
     const post = await buildPost(site);
@@ -35,18 +31,14 @@ describe('COMMENTS=off', () => {
 });
 
 describe('COMMENTS=everyone with COMMENTS_HOLD_FIRST_LINK=on', () => {
-  let site: Site;
-  beforeAll(async () => {
-    site = await withSite({
-      env: {
-        COMMENTS: 'everyone',
-        COMMENTS_HOLD_FIRST_LINK: 'on',
-        // The first writes the posts; the boss is made by the test that needs one.
-        STAFF_EMAILS: 'writing-owner@example.com,boss@example.com',
-      },
-    });
+  const site = useSite({
+    env: {
+      COMMENTS: 'everyone',
+      COMMENTS_HOLD_FIRST_LINK: 'on',
+      // The first writes the posts; the boss is made by the test that needs one.
+      STAFF_EMAILS: 'writing-owner@example.com,boss@example.com',
+    },
   });
-  afterAll(async () => site?.close());
 
   it('lets any account with a proven address comment, not an unproven one', async () => {
     const post = await buildPost(site);

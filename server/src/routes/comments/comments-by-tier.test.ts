@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComment, buildMember, buildPost, buildTier } from '#test/factories';
-import { withSite, type Site } from '#test/with-site';
+import { useSite } from '#test/with-site';
 import { comment, list, posted } from '#test/comment-fixtures';
 
 // The comments under a post are for those who may read the post (contract/reading.ts): under a
@@ -9,18 +9,16 @@ import { comment, list, posted } from '#test/comment-fixtures';
 // lets everyone comment. A restricted post's comments are never drawn into its page.
 
 describe('comments under a post for some readers', () => {
-  let site: Site;
+  const site = useSite({
+    env: {
+      SITE_URL: 'https://members.example.org',
+      STAFF_EMAILS: 'tier-comments-owner@example.com',
+      COMMENTS: 'everyone',
+    },
+  });
   beforeAll(async () => {
-    site = await withSite({
-      env: {
-        SITE_URL: 'https://members.example.org',
-        STAFF_EMAILS: 'tier-comments-owner@example.com',
-        COMMENTS: 'everyone',
-      },
-    });
     await buildTier(site, { slug: 'founder', name: 'Founder' });
   });
-  afterAll(async () => site?.close());
 
   const founders = () =>
     buildPost(site, {

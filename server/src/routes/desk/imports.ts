@@ -22,6 +22,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { writeAudit } from '../../staff/audit.js';
 import { HttpError } from '../../http/errors.js';
 import { countGhostExport, ghostExportStream } from '../../imports/ghost-export.js';
+import { ghostExportZip } from '../../imports/ghost-export-zip.js';
 import {
   alreadyRunning,
   failInterruptedImports,
@@ -33,6 +34,7 @@ import {
   startImportJob,
   type ImportJob,
 } from '../../imports/import-jobs.js';
+import { checkPriceMap } from '../../imports/member-stripe.js';
 import type { ImportReport } from '../../imports/source.js';
 import { deskStaff } from './desk-staff.js';
 
@@ -63,6 +65,34 @@ const tooLarge = (maxBytes: number) =>
   );
 
 const badRequest = (message: string) => new HttpError(400, 'invalid_import', message);
+
+/** The most tag→section and price mappings one import takes (each its own field). */
+const MAX_MAPPINGS = 50;
+
+/**
+ * A mapping field's `<name>=<value>`, as `npm run import` reads `--map` and `--price` (split at the
+ * last `=`); a 400 naming the field otherwise.
+ */
+function pairOf(field: 'map' | 'price', value: string): [string, string] {
+  const at = value.lastIndexOf('=');
+  const name = value.slice(0, at).trim();
+  const target = value.slice(at + 1).trim();
+  if (at <= 0 || name === '' || target === '') {
+    const example = field === 'map' ? 'news=Health' : 'price_123=founder/yearly';
+    throw badRequest(
+      `Each "${field}" is <${field === 'map' ? 'tag' : 'Stripe price id'}>=<${field === 'map' ? 'section' : '[tier/]plan'}>, as in ${example} (not "${value.slice(0, 60)}").`,
+    );
+  }
+  return [name, target];
+}
+
+/** The `dryRun` field: a check box's words for yes and no. */
+function isYes(value: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (['true', 'on', '1', 'yes'].includes(word)) return true;
+  if (['false', 'off', '0', 'no', ''].includes(word)) return false;
+  throw badRequest(`"dryRun" is true or false (not "${value.slice(0, 20)}").`);
+}
 
 /** The upload's name, kept for its extension (the readers tell a .zip from a .json by it). */
 function safeFileName(name: string): string {
@@ -140,8 +170,11 @@ void sameReport;
  * `POST /imports` streams the uploaded file to a folder of its own under the system's temporary
  * folder (never into memory whole), refuses more than IMPORT_MAX_MB with 413 (by Content-Length
  * before reading, else when the stream passes it), answers 202 `{import: {id}}`, and runs the
- * import in this process in the background (server/src/imports/import-jobs.ts). One at a time:
- * 409 while another runs. `GET /imports/:id` and `GET /imports` tell how it goes.
+ * import in this process in the background (server/src/imports/import-jobs.ts). Beside `source`,
+ * `section` and `file` it takes what `npm run import` takes: `dryRun`, and repeated `map`
+ * (`<tag>=<section>`) and `price` (`<price id>=[<tier>/]<plan>`) fields, checked before it starts.
+ * One at a time: 409 while another runs. `GET /imports/:id` and `GET /imports` tell how it goes,
+ * each with its whole report as the `imports` table keeps it.
  */
 const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
@@ -154,9 +187,10 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     limits: {
       files: 1,
       fileSize: maxBytes,
-      fields: 4,
+      // source, section, dryRun, and each mapping.
+      fields: 3 + 2 * MAX_MAPPINGS,
       fieldSize: 1024,
-      parts: 6,
+      parts: 4 + 2 * MAX_MAPPINGS,
       headerPairs: 100,
     },
   });
@@ -214,7 +248,18 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         let source: DeskImportSource | null = null;
         let section: string | null = null;
+        let dryRun = false;
+        const map: Record<string, string> = {};
+        const prices: Record<string, string> = {};
         let file: { name: string; path: string } | null = null;
+        let sections: string[] | null = null;
+        const sectionNames = async () => (sections ??= await readArticleSectionNames(pool));
+        const addMapping = (into: Record<string, string>, pair: [string, string]) => {
+          if (Object.keys(into).length >= MAX_MAPPINGS) {
+            throw badRequest(`An import takes at most ${MAX_MAPPINGS} mappings of each kind.`);
+          }
+          into[pair[0]] = pair[1];
+        };
         try {
           for await (const part of request.parts()) {
             if (part.type === 'file') {
@@ -228,13 +273,18 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             } else if (part.fieldname === 'source') {
               source = sourceNamed(String(part.value));
             } else if (part.fieldname === 'section') {
-              section = sectionNamed(
-                String(part.value),
-                await readArticleSectionNames(app.db.pool),
-              );
+              section = sectionNamed(String(part.value), await sectionNames());
+            } else if (part.fieldname === 'dryRun') {
+              dryRun = isYes(String(part.value));
+            } else if (part.fieldname === 'map') {
+              const [tag, named] = pairOf('map', String(part.value));
+              const target = sectionNamed(named, await sectionNames());
+              if (target) addMapping(map, [tag, target]);
+            } else if (part.fieldname === 'price') {
+              addMapping(prices, pairOf('price', String(part.value)));
             } else {
               throw badRequest(
-                `Unknown field "${part.fieldname.slice(0, 40)}": send source, section and file.`,
+                `Unknown field "${part.fieldname.slice(0, 40)}": send source, section, dryRun, map, price and file.`,
               );
             }
           }
@@ -246,6 +296,8 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         if (!file) throw badRequest(`Choose the file to import (${FILE_HINT}).`);
         if ((await stat(file.path)).size === 0) throw badRequest('The file is empty.');
+        // A wrong price mapping is refused now, as the command refuses it: Stripe is only read.
+        await checkPriceMap({ stripe: app.payments?.stripe ?? null }, prices);
 
         const id = await startImportJob(pool, {
           source,
@@ -274,6 +326,9 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 source,
                 path: file.path,
                 ...(section && { section }),
+                map,
+                prices,
+                dryRun,
                 maxBytes,
               },
               staff,
@@ -321,32 +376,50 @@ const deskImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /**
-   * Everything as a Ghost export (server/src/imports/ghost-export.ts), streamed as it is read; the
-   * download is audited with what it holds.
+   * Everything as a Ghost export (server/src/imports/ghost-export.ts), streamed as it is read: a
+   * zip with the JSON and the images (ghost-export-zip.ts), or with `?format=json` the JSON alone;
+   * the download is audited with what it holds.
    */
-  app.get('/exports/ghost', { config: { access: 'owner' } }, async (request, reply) => {
-    const staff = deskStaff(request);
-    await withTransaction(pool, async (tx) =>
-      writeAudit(tx, staff, {
-        action: 'ghost_export',
-        targetUserId: null,
-        before: null,
-        after: await countGhostExport(tx),
-      }),
-    );
-    const host = new URL(config.siteUrl).hostname.replace(/[^A-Za-z0-9.-]+/g, '-');
-    const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .type('application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${host}-ghost-export-${day}.json"`)
-      .send(
-        ghostExportStream(pool, {
-          siteUrl: config.siteUrl,
-          siteName: app.siteContent.current().settings.title,
-          staff: config.staff,
+  app.get(
+    '/exports/ghost',
+    {
+      schema: {
+        querystring: Type.Object({
+          format: Type.Optional(Type.Union([Type.Literal('zip'), Type.Literal('json')])),
+        }),
+      },
+      config: { access: 'owner' },
+    },
+    async (request, reply) => {
+      const staff = deskStaff(request);
+      await withTransaction(pool, async (tx) =>
+        writeAudit(tx, staff, {
+          action: 'ghost_export',
+          targetUserId: null,
+          before: null,
+          after: await countGhostExport(tx),
         }),
       );
-  });
+      const host = new URL(config.siteUrl).hostname.replace(/[^A-Za-z0-9.-]+/g, '-');
+      const day = new Date().toISOString().slice(0, 10);
+      const name = `${host}-ghost-export-${day}`;
+      const options = {
+        siteUrl: config.siteUrl,
+        siteName: app.siteContent.current().settings.title,
+        staff: config.staff,
+      };
+      if (request.query.format === 'json') {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${name}.json"`)
+          .send(ghostExportStream(pool, options));
+      }
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${name}.zip"`)
+        .send(ghostExportZip(pool, app.imageStore, { ...options, jsonName: `${name}.json` }));
+    },
+  );
 };
 
 export default deskImportRoutes;

@@ -14,6 +14,7 @@ import deskPostRoutes from './posts.js';
 import deskPostPreviewRoutes from './post-preview.js';
 import deskAuthorRoutes from './authors.js';
 import deskSectionRoutes from './sections.js';
+import deskRedirectRoutes from './redirects.js';
 import deskSettingsRoutes from './settings.js';
 import deskSampleRoutes from './samples.js';
 import deskUploadRoutes from './uploads.js';
@@ -71,6 +72,7 @@ const desk: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(deskPostPreviewRoutes);
   await app.register(deskSectionRoutes);
   await app.register(deskSettingsRoutes);
+  await app.register(deskRedirectRoutes);
   await app.register(deskSampleRoutes, {
     samplePerks: app.perkCatalog
       .all()

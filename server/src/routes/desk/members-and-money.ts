@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import deskGiftRoutes from './gifts.js';
 import deskImportRoutes from './imports.js';
+import deskMissingImageRoutes from './missing-images.js';
 import deskMemberRoutes, { type DeskMemberOptions } from './members.js';
 import deskOfferRoutes from './offer-routes.js';
 import deskOverviewRoutes, { type DeskOverviewOptions } from './overview.js';
@@ -25,6 +26,7 @@ const membersAndMoney: FastifyPluginAsync<MembersAndMoneyOptions> = async (app, 
   await app.register(deskGiftRoutes);
   await app.register(deskSeatRoutes);
   await app.register(deskImportRoutes);
+  await app.register(deskMissingImageRoutes);
 };
 
 export default membersAndMoney;

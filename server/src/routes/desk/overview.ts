@@ -3,12 +3,15 @@ import {
   DeskAuditPageSchema,
   DeskAuditQuerySchema,
   DeskDashboardSchema,
-  DeskMembersQuerySchema,
+  DeskMembersExportQuerySchema,
 } from '../../../../contract/desk-api.js';
 import { ErrorResponseSchema } from '../../../../contract/api.js';
 import { listAudit, writeAudit } from '../../staff/audit.js';
 import { readDashboard } from '../../desk/dashboard.js';
 import { streamMembersCsv } from '../../desk/members-csv.js';
+import { streamCsv } from '../../desk/csv.js';
+import { GHOST_MEMBER_COLUMNS, ghostMembersCsvRows } from '../../imports/ghost-members-csv.js';
+import { DomainError } from '../../domain-error.js';
 import { requireKnownTier } from '../../desk/members.js';
 import { countConfirmedSubscribers, streamNewsletterCsv } from '../../desk/newsletter-csv.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -51,14 +54,41 @@ const deskOverviewRoutes: FastifyPluginAsyncTypebox<DeskOverviewOptions> = async
     async (request) => listAudit(app, { after: request.query.after }),
   );
 
-  /** The members list (its search and filter) as CSV, streamed; the export is audited. */
+  /**
+   * The members list (its search and filter) as CSV, streamed; or, `format=ghost`, every member in
+   * Ghost's members CSV columns. The export is audited.
+   */
   app.get(
     '/exports/members',
-    { schema: { querystring: DeskMembersQuerySchema }, config: { access: 'see-members' } },
+    {
+      schema: { querystring: DeskMembersExportQuerySchema },
+      config: { access: 'see-members' },
+    },
     async (request, reply) => {
       const staff = deskStaff(request);
-      const { q, filter, tier } = request.query;
+      const { q, filter, tier, format } = request.query;
       const search = { q, filter, tier };
+      if (format === 'ghost') {
+        if (q !== undefined || (filter !== undefined && filter !== 'all') || tier !== undefined) {
+          throw new DomainError(
+            400,
+            'invalid_export',
+            'The Ghost members file holds every member, for a move: ask for it without a search, filter or tier.',
+          );
+        }
+        await withTransaction(app.db.pool, (tx) =>
+          writeAudit(tx, staff, {
+            action: 'members_export',
+            targetUserId: null,
+            before: null,
+            after: { format: 'ghost' },
+          }),
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', attachment('members-ghost'))
+          .send(streamCsv(GHOST_MEMBER_COLUMNS, ghostMembersCsvRows(app.db.pool)));
+      }
       await requireKnownTier(app, search);
       await withTransaction(app.db.pool, (tx) =>
         writeAudit(tx, staff, {

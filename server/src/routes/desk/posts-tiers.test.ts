@@ -191,58 +191,51 @@ describe('the desk’s posts: who may read them', () => {
     expect(again.json().skipped).toEqual([{ id: ids[0], reason: 'Already for those tiers.' }]);
   });
 
+  /** A post made for `tier`'s members, then opened to everyone: its first revision is for the tier. */
+  async function tierPostOpenedToAll(slug: string, tier: string) {
+    const made = await call(owner, 'POST', '/api/desk/posts', {
+      ...ARTICLE,
+      slug,
+      visibility: 'tiers',
+      tiers: [tier],
+    });
+    const post = made.json().post as PostJson;
+    const opened = await save(post.id, { version: post.version, visibility: 'public' });
+    return { post, opened: opened.json().post as PostJson };
+  }
+
+  /** Restores the post's first revision, the one for the tier, over its opened version. */
+  const restoreFirst = ({ post, opened }: { post: PostJson; opened: PostJson }) =>
+    call(owner, 'POST', `/api/desk/posts/${post.id}/revisions/${post.version}/restore`, {
+      version: opened.version,
+    });
+
   it('restores a revision with the tiers it was for', async () => {
-    const made = (
-      await call(owner, 'POST', '/api/desk/posts', {
-        ...ARTICLE,
-        slug: 'restored-tiers',
-        visibility: 'tiers',
-        tiers: ['founder'],
-      })
-    ).json().post as PostJson;
-    const opened = await save(made.id, { version: made.version, visibility: 'public' });
-    expect(opened.json().post).toMatchObject({ visibility: 'public', tiers: [] });
+    const made = await tierPostOpenedToAll('restored-tiers', 'founder');
+    expect(made.opened).toMatchObject({ visibility: 'public', tiers: [] });
 
     const revision = await call(
       owner,
       'GET',
-      `/api/desk/posts/${made.id}/revisions/${made.version}`,
+      `/api/desk/posts/${made.post.id}/revisions/${made.post.version}`,
     );
     expect(revision.json().revision.post).toMatchObject({
       visibility: 'tiers',
       tiers: ['founder'],
     });
 
-    const restored = await call(
-      owner,
-      'POST',
-      `/api/desk/posts/${made.id}/revisions/${made.version}/restore`,
-      { version: opened.json().post.version },
-    );
+    const restored = await restoreFirst(made);
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json().post).toMatchObject({ visibility: 'tiers', tiers: ['founder'] });
-    expect((await stored(made.id))?.tierIds).toEqual([founder.id]);
+    expect((await stored(made.post.id))?.tierIds).toEqual([founder.id]);
   });
 
   it('restores a revision for tiers since deleted as for every paying member', async () => {
     const gone = await buildTier(t, { slug: 'short-lived' });
-    const made = (
-      await call(owner, 'POST', '/api/desk/posts', {
-        ...ARTICLE,
-        slug: 'for-a-tier-gone',
-        visibility: 'tiers',
-        tiers: ['short-lived'],
-      })
-    ).json().post as PostJson;
-    const opened = await save(made.id, { version: made.version, visibility: 'public' });
+    const made = await tierPostOpenedToAll('for-a-tier-gone', 'short-lived');
     await t.database.pool.query(`DELETE FROM "plans" WHERE "tierId" = $1`, [gone.id]);
     await t.database.pool.query(`DELETE FROM "tiers" WHERE "id" = $1`, [gone.id]);
-    const restored = await call(
-      owner,
-      'POST',
-      `/api/desk/posts/${made.id}/revisions/${made.version}/restore`,
-      { version: opened.json().post.version },
-    );
+    const restored = await restoreFirst(made);
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json().post).toMatchObject({ visibility: 'members', tiers: [] });
   });

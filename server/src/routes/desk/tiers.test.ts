@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildPost, buildStaff, buildTier, type Member } from '#test/factories';
+import {
+  buildMember,
+  buildPost,
+  buildStaff,
+  buildTier,
+  firstTierAsShown,
+  type Member,
+} from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { readContentGeneration } from '../../content/content-changes.js';
 
@@ -79,18 +86,7 @@ describe('the desk’s tiers', () => {
       'monthly',
       'yearly',
     ]);
-    expect(listed).toEqual([
-      {
-        slug: 'supporter',
-        name: 'Supporter',
-        description: '',
-        benefits: [],
-        prices: { monthly: 100, yearly: 1200, once: 1200 },
-        currency: 'usd',
-        trialDays: 0,
-        order: 0,
-      },
-    ]);
+    expect(listed).toEqual([firstTierAsShown({ monthly: 100, yearly: 1200, once: 1200 })]);
     expect(await tiers(editor)).toEqual([
       expect.objectContaining({ slug: 'supporter', visible: true, members: 0, posts: 0 }),
     ]);

@@ -1,12 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMember } from '#test/factories';
 import { gradientPhoto } from '#test/test-photos';
-import { uploadToDesk } from '#test/desk-uploads';
-import { withSite, type Site } from '#test/with-site';
+import { uploadToDesk, useUploadsSite } from '#test/desk-uploads';
 import {
   formatsOf,
   imageSizes,
@@ -33,9 +29,7 @@ const phonePhoto = () =>
     .toBuffer();
 
 describe('image uploads', () => {
-  let t: Site;
-  let uploadsDir: string;
-  let base: string;
+  const t = useUploadsSite({ WRITER_EMAILS: WRITER, UPLOAD_MAX_MB: '20' });
   let writerCookie: string;
   let readerCookie: string;
   let photo: Buffer;
@@ -43,33 +37,16 @@ describe('image uploads', () => {
   const upload = (
     bytes: Buffer,
     { name = 'photo.jpg', type = 'image/jpeg', cookie = writerCookie, field = 'file' } = {},
-  ) => uploadToDesk(base, cookie, { bytes, name, type, field });
-  const files = async () => (await readdir(uploadsDir)).filter((name) => !name.startsWith('.'));
+  ) => uploadToDesk(t.base, cookie, { bytes, name, type, field });
   const imageRows = async () =>
     (await t.database.pool.query<{ id: string }>('SELECT "id" FROM "images"')).rows.length;
 
   beforeAll(async () => {
-    uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-uploads-test-'));
-    t = await withSite({
-      env: {
-        WRITER_EMAILS: WRITER,
-        UPLOADS_DIR: uploadsDir,
-        UPLOAD_MAX_MB: '20',
-      },
-    });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
     [{ cookie: writerCookie }, { cookie: readerCookie }, photo] = await Promise.all([
       buildMember(t, { role: 'writer' }),
       buildMember(t),
       phonePhoto(),
     ]);
-  });
-  afterAll(async () => {
-    await t?.close();
-    if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
   });
 
   it('turns a 12-megapixel phone photo upright, strips its EXIF and GPS, and serves it in every width as WebP and AVIF', async () => {
@@ -87,7 +64,7 @@ describe('image uploads', () => {
     expect(sizes.map((size) => size.width)).toEqual([480, 960, 1600, 2400]);
     for (const size of sizes) {
       for (const format of formatsOf(size)) {
-        const served = await fetch(`${base}${uploadUrl(image.id, size, format)}`);
+        const served = await fetch(`${t.base}${uploadUrl(image.id, size, format)}`);
         expect(served.status).toBe(200);
         expect(served.headers.get('content-type')).toBe(`image/${format}`);
         expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -110,7 +87,7 @@ describe('image uploads', () => {
       '2400.webp',
     ]);
     // And its share copy for link previews (og:image), cropped to 1200×630.
-    expect((await files()).sort()).toEqual(
+    expect((await t.files()).sort()).toEqual(
       [
         ...sizes.flatMap((size) =>
           formatsOf(size).map((format) =>
@@ -154,7 +131,7 @@ describe('image uploads', () => {
   });
 
   it('refuses an SVG or an HTML page named as a photo, and any other file, with 415 and keeps nothing', async () => {
-    const before = { rows: await imageRows(), files: (await files()).length };
+    const before = { rows: await imageRows(), files: (await t.files()).length };
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
     );
@@ -175,7 +152,7 @@ describe('image uploads', () => {
         },
       });
     }
-    expect({ rows: await imageRows(), files: (await files()).length }).toEqual(before);
+    expect({ rows: await imageRows(), files: (await t.files()).length }).toEqual(before);
   });
 
   it('refuses a file over UPLOAD_MAX_MB with 413, by its declared length or, sent without one, once the stream passes the limit', async () => {
@@ -189,7 +166,7 @@ describe('image uploads', () => {
 
     // Chunked, with no Content-Length: the reader stops at the limit.
     const streamed = await uploadToDesk(
-      base,
+      t.base,
       writerCookie,
       { bytes: big, name: 'big.jpg', type: 'image/jpeg' },
       { streamed: true },
@@ -201,7 +178,7 @@ describe('image uploads', () => {
   it('answers a body without a file, or with the file in another field, with 400', async () => {
     const wrongField = await upload(photo, { field: 'image' });
     expect(wrongField.status).toBe(400);
-    const json = await fetch(`${base}/api/desk/uploads`, {
+    const json = await fetch(`${t.base}/api/desk/uploads`, {
       method: 'POST',
       headers: { cookie: writerCookie, 'content-type': 'application/json' },
       body: '{}',
@@ -226,7 +203,7 @@ describe('image uploads', () => {
       'ABCDEFGHIJ0123456789-480x640.webp',
       'abcdefghij0123456789-480x640.webp',
     ]) {
-      expect((await fetch(`${base}/uploads/${name}`)).status, name).toBe(404);
+      expect((await fetch(`${t.base}/uploads/${name}`)).status, name).toBe(404);
     }
   });
 });

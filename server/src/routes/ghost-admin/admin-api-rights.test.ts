@@ -165,7 +165,7 @@ describe('an address put on the newsletter through the Admin API', () => {
     expect(added.member).toMatchObject({ email, subscribed: false });
     expect(await newsletterStateOf(email)).toBe('pending');
     const [mail] = site.mailbox.mailsTo(email);
-    expect(mail?.subject).toBe('Confirm your Cohort newsletter subscription');
+    expect(mail?.subject).toBe('Confirm your subscription to the Cohort newsletter');
     const token = confirmLinkIn(mail?.text);
     expect(token).toBeDefined();
 

@@ -20,6 +20,7 @@ import {
   unsubscribe,
 } from '../../newsletter/subscribers.js';
 import { signUpMail } from '../../newsletter/sign-up-mail.js';
+import { theNewsletterOf } from '../../../../contract/newsletter-name.js';
 import { createUnsubscribeTokens } from '../../newsletter/tokens.js';
 
 const errors = {
@@ -119,7 +120,7 @@ const newsletterRoutes: FastifyPluginAsyncTypebox<NewsletterRouteOptions> = asyn
     },
     async (request) => {
       const { email } = await confirmSubscription(app, request.body.token);
-      return { message: `Subscribed: the ${options.siteName} newsletter will come to ${email}.` };
+      return { message: `Subscribed: ${theNewsletterOf(options.siteName)} will come to ${email}.` };
     },
   );
 

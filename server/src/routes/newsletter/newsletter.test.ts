@@ -56,7 +56,7 @@ describe('newsletter sign-up and unsubscribe', () => {
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ message: CHECK_INBOX_MESSAGE, subscribed: false });
     const [mail] = await waitForMails(email, 1);
-    expect(mail?.subject).toBe('Confirm your Cohort newsletter subscription');
+    expect(mail?.subject).toBe('Confirm your subscription to the Cohort newsletter');
     expect(mail?.text).toContain('https://cohort.example/newsletter/confirm#token=');
     expect(await stateOf(email)).toBe('pending');
 

@@ -9,6 +9,7 @@ import { rulesOnScreen } from '../../content/site-data.js';
 import { errorBody, HttpError } from '../../http/errors.js';
 import { sitePath } from '../../http/site-path.js';
 import type { Page } from '../../site/site-pages.js';
+import { findOldPlatformAddress } from '../../site/old-platform-addresses.js';
 import { sendPage } from './send-page.js';
 
 /** The old UI-kit demo's addresses and where they lead now, and the bare template's. */
@@ -18,6 +19,8 @@ const REDIRECTS = new Map<string, string>([
 ]);
 /** Any address no page has: the not-found page. */
 const NOT_A_PAGE = '/404';
+/** An old platform's address whose tag, author or month is not here: the not-found page at once. */
+const NOWHERE = Symbol('nowhere');
 /** The screens only staff get (the desk), by the path their pages are under (`/desk`). */
 const STAFF_SCREENS = SCREENS.filter((screen: Screen) => screen.access === 'staff').map(
   (screen: Screen) => screen.path.replace(/\/\*$/, ''),
@@ -73,7 +76,12 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     if (path.length > 1 && path.endsWith('/')) {
       // `/write/` where `/write` moved: straight to where it leads now, in one hop.
       const bare = path.replace(/\/+$/, '');
-      return reply.redirect(sitePath(REDIRECTS.get(bare) ?? movedFrom(bare) ?? bare), 301);
+      const ours = REDIRECTS.get(bare) ?? movedFrom(bare);
+      const publishers = ours ? null : publisherRedirect(path, request.url);
+      if (publishers) return reply.redirect(publishers.location, publishers.status);
+      const platform = ours ? null : oldPlatformRedirect(bare, request.url);
+      if (platform === NOWHERE) return sendPage(request, reply, await pages.page(NOT_A_PAGE));
+      return reply.redirect(platform ?? sitePath(ours ?? bare), 301);
     }
     if (desk) {
       // Staff get the desk's shell; staff whose address is not proven yet, the page asking them
@@ -98,6 +106,10 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     }
     const moved = movedFrom(path, request.url);
     if (moved) return reply.redirect(sitePath(moved), 301);
+    const publishers = publisherRedirect(path, request.url);
+    if (publishers) return reply.redirect(publishers.location, publishers.status);
+    const platform = oldPlatformRedirect(path, request.url);
+    if (platform !== null && platform !== NOWHERE) return reply.redirect(platform, 301);
     if (screen?.data === 'search') return answerSearch(request, reply);
     // Who reads matters only where a restricted post is shown: only there is the session looked up.
     const reader = rulesOnScreen(content, path).length > 0 ? await readerOf(request) : VISITOR;
@@ -136,6 +148,45 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     }
     if (pages.has(path)) return undefined;
     return moved.get(path) ?? moved.get(decodedPath(path));
+  }
+
+  /**
+   * Where one of the publisher's own redirects (the desk's Redirects, a Ghost import's
+   * redirects.yaml) sends an address that would answer 404: a page or post there, a screen of the
+   * site's own, a post taken down or moved, all win over it. `path` as sent, its slash kept, since
+   * Ghost's rules read it either way.
+   */
+  function publisherRedirect(path: string, url: string) {
+    const pages = app.sitePages.current();
+    if (!pages) return null;
+    const bare = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    const { gone, sectionSlugs, specialSlugs } = app.siteContent.current();
+    const data = matchScreen(bare, sectionSlugs, specialSlugs)?.screen.data;
+    const inStaffPages = STAFF_SCREENS.some(
+      (prefix) => bare === prefix || bare.startsWith(`${prefix}/`),
+    );
+    if (inStaffPages || data === null || data === 'text' || data === 'search') return null;
+    if (pages.has(bare) || gone.has(bare)) return null;
+    const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+    return app.customRedirects.find(path, query);
+  }
+
+  /**
+   * Where an old platform's feed or archive address (Ghost's `/rss/`, WordPress's `/2013/01/`…)
+   * leads here, with the query where a page is the target (site/old-platform-addresses.ts);
+   * NOWHERE for one whose tag, author or month the site does not have (the 404 page, without a
+   * redirect to it first); null where the site answers the address itself (a page, a post taken
+   * down) or it is none. After the publisher's own redirects: what they set wins.
+   */
+  function oldPlatformRedirect(path: string, url: string): string | typeof NOWHERE | null {
+    const pages = app.sitePages.current();
+    const content = app.siteContent.current();
+    if (!pages || content.gone.has(path)) return null;
+    const found = findOldPlatformAddress(path, { content, isPage: (each) => pages.has(each) });
+    if (!found) return null;
+    if (found.to === null) return NOWHERE;
+    const query = found.keepQuery && url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    return sitePath(`${found.to}${query}`);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe';
+import { firstTierAsShown } from '#test/factories';
 import { withSite, type Site } from '#test/with-site';
 import { newVisitor, type Visitor } from '#test/visitor';
 import { EARLY_ACCESS_OFFER } from '../../../../contract/constants.js';
@@ -77,18 +78,7 @@ describe('payments', () => {
           trialDays: 0,
         },
       ],
-      tiers: [
-        {
-          slug: 'supporter',
-          name: 'Supporter',
-          description: '',
-          benefits: [],
-          prices: { monthly: 100, yearly: 1200, once: 1200 },
-          currency: 'usd',
-          trialDays: 0,
-          order: 0,
-        },
-      ],
+      tiers: [firstTierAsShown({ monthly: 100, yearly: 1200, once: 1200 })],
       paywallDelayMs: 30000,
       social: { url: 'https://www.instagram.com/cohort.example/', label: 'Instagram' },
     });

@@ -19,6 +19,7 @@ import { topicFeedPath, topicPath } from '../../../../contract/topics.js';
 import { paths } from '../../../../contract/site-paths.js';
 import { postPath } from '../../../../contract/posts.js';
 import { manifestIcons } from '../../site/site-look.js';
+import { readImportedGuids, readKeptGuidPaths, siteGuid } from '../../site-files/feed-guids.js';
 
 // A minute: a post published now reaches readers' feed readers and the search engines soon.
 const CACHE_CONTROL = 'public, max-age=60';
@@ -39,10 +40,53 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
   let drawn = new Map<string, string>();
   /** The sections that are podcasts, read again once the content (a section with it) changes. */
   let podcasts: Promise<Map<number, SectionPodcast>> | null = null;
+  /** The imported posts' GUIDs (site-files/feed-guids.ts), read again once the content changes. */
+  let importedGuids: Promise<ReadonlyMap<number, string>> | null = null;
+  /** The paths the posts in the feeds before ids were keep as their GUIDs (feed-guids.ts). */
+  let keptPaths: Promise<ReadonlyMap<number, string | null>> | null = null;
   app.siteContent.onChange(() => {
     drawn = new Map();
     podcasts = null;
+    importedGuids = null;
+    keptPaths = null;
   });
+  /**
+   * Each item with what it is known by whatever its address: the articles' (and campaigns') ids,
+   * by the article's slug where the item has no id of its own (the index's articles).
+   */
+  async function withGuids<T extends { slug?: string; id?: number; path: string }>(
+    items: readonly T[],
+  ): Promise<(T & { guid?: string })[]> {
+    const reading = (importedGuids ??= readImportedGuids(app.db.pool));
+    reading.catch(() => {
+      if (importedGuids === reading) importedGuids = null;
+    });
+    const imported = await reading;
+    const content = app.siteContent.current();
+    const ids = new Map(content.articles.map((item) => [item.slug, item.id]));
+    const keptReading = (keptPaths ??= readKeptGuidPaths(
+      app.db.pool,
+      new Map(
+        content.index.articles.flatMap((article) => {
+          const id = ids.get(article.slug);
+          return id === undefined ? [] : [[id, article.path] as const];
+        }),
+      ),
+    ));
+    keptReading.catch(() => {
+      if (keptPaths === keptReading) keptPaths = null;
+    });
+    const kept = await keptReading;
+    return items.map((item) => {
+      const id = item.id ?? (item.slug === undefined ? undefined : ids.get(item.slug));
+      if (id === undefined) return item;
+      const keptPath = kept.get(id);
+      const guid =
+        imported.get(id) ??
+        (keptPath === undefined ? siteGuid(siteUrl, id) : siteUrl + (keptPath ?? item.path));
+      return { ...item, guid };
+    });
+  }
   const currentPodcasts = () => {
     const reading = (podcasts ??= readPodcasts(app.db.pool));
     reading.catch(() => {
@@ -54,18 +98,24 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
   await app.register(podcastFeedRoutes, { siteUrl, podcasts: currentPodcasts, sizeOf });
 
   /** A file drawn from the site index; null: the site has no such file now (404). */
-  function serve(path: string, type: string, render: (index: SiteIndex) => string | null) {
+  function serve(
+    path: string,
+    type: string,
+    render: (index: SiteIndex) => string | null | Promise<string | null>,
+  ) {
     app.get(
       path,
       { config: { access: 'anyone', changesState: false } },
       async (_request, reply) => {
-        let body = drawn.get(path);
+        // What is drawn now is kept in the map of the content it was drawn from.
+        const kept = drawn;
+        let body = kept.get(path);
         if (body === undefined) {
-          const drawnNow = render(app.siteContent.current().index);
+          const drawnNow = await render(app.siteContent.current().index);
           if (drawnNow === null)
             return reply.code(404).send(errorBody('not_found', 'No such feed.'));
           body = drawnNow;
-          drawn.set(path, body);
+          kept.set(path, body);
         }
         return reply.header('cache-control', CACHE_CONTROL).type(type).send(body);
       },
@@ -90,7 +140,7 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
   });
 
   const rss = 'application/rss+xml; charset=utf-8';
-  serve(SITE_FILE_PATHS.feed, rss, (index) =>
+  serve(SITE_FILE_PATHS.feed, rss, async (index) =>
     renderRssFeed(
       {
         title: settings().title,
@@ -99,7 +149,7 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
         self: `${siteUrl}${SITE_FILE_PATHS.feed}`,
         language: language(),
       },
-      index.articles,
+      await withGuids(index.articles),
       siteUrl,
     ),
   );
@@ -161,7 +211,7 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
               self: `${siteUrl}${feedPath}`,
               language: language(),
             },
-            content.index.articles.filter((article) => article.section === name),
+            await withGuids(content.index.articles.filter((article) => article.section === name)),
             siteUrl,
           );
         }
@@ -180,7 +230,9 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
       const entry = app.siteContent.current().authors.get(slug);
       if (!entry) return reply.code(404).send(errorBody('not_found', 'No such author.'));
       const feedPath = authorFeedPath(slug);
-      let body = drawn.get(feedPath);
+      // Kept in the map of the content it was drawn from, though the content changes meanwhile.
+      const kept = drawn;
+      let body = kept.get(feedPath);
       if (body === undefined) {
         const { author } = entry;
         body = renderRssFeed(
@@ -191,14 +243,16 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
             self: `${siteUrl}${feedPath}`,
             language: language(),
           },
-          app.siteContent
-            .current()
-            .index.articles.filter((article) =>
-              article.authors?.some((credit) => credit.path === authorPath(slug)),
-            ),
+          await withGuids(
+            app.siteContent
+              .current()
+              .index.articles.filter((article) =>
+                article.authors?.some((credit) => credit.path === authorPath(slug)),
+              ),
+          ),
           siteUrl,
         );
-        drawn.set(feedPath, body);
+        kept.set(feedPath, body);
       }
       return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
     },
@@ -213,7 +267,9 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
       const topic = app.siteContent.current().topics.get(slug);
       if (!topic) return reply.code(404).send(errorBody('not_found', 'No such topic.'));
       const feedPath = topicFeedPath(slug);
-      let body = drawn.get(feedPath);
+      // Kept in the map of the content it was drawn from, though the content changes meanwhile.
+      const kept = drawn;
+      let body = kept.get(feedPath);
       if (body === undefined) {
         body = renderRssFeed(
           {
@@ -223,8 +279,9 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
             self: `${siteUrl}${feedPath}`,
             language: language(),
           },
-          [
+          await withGuids([
             ...topic.articles.map((article) => ({
+              id: article.id,
               title: article.title,
               path: postPath(
                 { kind: 'article', slug: article.slug, category: article.category },
@@ -235,6 +292,7 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
               section: article.category,
             })),
             ...topic.campaigns.map((campaign) => ({
+              id: campaign.id,
               title: campaign.title,
               path: `${postPath(
                 { kind: 'campaign', slug: campaign.slug },
@@ -245,10 +303,10 @@ export default async function siteFileRoutes(app: FastifyInstance, options: { si
               publishedAt: campaign.publishedAt,
               section: campaign.category,
             })),
-          ],
+          ]),
           siteUrl,
         );
-        drawn.set(feedPath, body);
+        kept.set(feedPath, body);
       }
       return reply.header('cache-control', CACHE_CONTROL).type(rss).send(body);
     },

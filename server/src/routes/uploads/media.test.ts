@@ -1,11 +1,9 @@
-import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMember, buildPost, type Member } from '#test/factories';
-import { uploadToDesk } from '#test/desk-uploads';
-import { withSite, type Site } from '#test/with-site';
+import { uploadToDesk, useUploadsSite } from '#test/desk-uploads';
 import { parseMediaUrl } from '../../../../contract/media.js';
 import { makeFeedToken } from '../../podcasts/feed-tokens.js';
 
@@ -19,9 +17,11 @@ const fixture = (name: string) =>
 const WRITER = 'writer@example.com';
 
 describe('audio and video uploads', () => {
-  let t: Site;
-  let uploadsDir: string;
-  let base: string;
+  const t = useUploadsSite({
+    STAFF_EMAILS: 'owner@example.com',
+    WRITER_EMAILS: WRITER,
+    AUDIO_MAX_MB: '1',
+  });
   let writer: Member;
   let member: Member;
   let mp3: Buffer;
@@ -29,7 +29,7 @@ describe('audio and video uploads', () => {
   const upload = (
     bytes: Uint8Array,
     { name = 'episode.mp3', type = 'audio/mpeg', cookie = writer.cookie } = {},
-  ) => uploadToDesk(base, cookie, { bytes, name, type });
+  ) => uploadToDesk(t.base, cookie, { bytes, name, type });
   /** An upload the test needs to have been taken: its answer's media. */
   const uploaded = async (bytes: Uint8Array, name = 'episode.mp3') => {
     const response = await upload(bytes, { name });
@@ -43,33 +43,15 @@ describe('audio and video uploads', () => {
   };
   /** The MP3 with one more byte: another file (another id) that plays the same. */
   const anotherMp3 = (n: number) => Buffer.concat([mp3, Buffer.from([n])]);
-  const files = async () => (await readdir(uploadsDir)).filter((name) => !name.startsWith('.'));
   const get = (url: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}${url}`, { headers });
+    fetch(`${t.base}${url}`, { headers });
 
   beforeAll(async () => {
-    uploadsDir = await mkdtemp(join(tmpdir(), 'cohort-media-test-'));
-    t = await withSite({
-      env: {
-        STAFF_EMAILS: 'owner@example.com',
-        WRITER_EMAILS: WRITER,
-        UPLOADS_DIR: uploadsDir,
-        AUDIO_MAX_MB: '1',
-      },
-    });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
     [writer, member, mp3] = await Promise.all([
       buildMember(t, { role: 'writer' }),
       buildMember(t, { paid: true }),
       fixture('tone-3s.mp3'),
     ]);
-  });
-  afterAll(async () => {
-    await t?.close();
-    if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
   });
 
   it('takes an MP3 by its bytes, reads its duration and keeps it under an address that says it', async () => {
@@ -84,7 +66,7 @@ describe('audio and video uploads', () => {
     expect(answer.media.url).toBe(answer.url);
     expect(parseMediaUrl(answer.url)).toMatchObject({ kind: 'audio', duration: 3 });
     const name = answer.url.slice('/uploads/'.length);
-    expect(await readFile(join(uploadsDir, name))).toEqual(mp3);
+    expect(await readFile(join(t.uploadsDir, name))).toEqual(mp3);
     expect(answer).not.toHaveProperty('image');
   });
 
@@ -129,7 +111,7 @@ describe('audio and video uploads', () => {
     expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
 
     // Its length, without the file (as podcast apps ask).
-    const head = await fetch(`${base}${url}`, { method: 'HEAD' });
+    const head = await fetch(`${t.base}${url}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(bytes.length));
     expect(head.headers.get('accept-ranges')).toBe('bytes');
@@ -200,7 +182,7 @@ describe('audio and video uploads', () => {
   });
 
   it('refuses audio over AUDIO_MAX_MB with 413, by its declared length or once the stream passes it, and keeps nothing', async () => {
-    const before = await files();
+    const before = await t.files();
     // An MP3's start, then more than the 1 MB limit.
     const big = Buffer.concat([mp3, Buffer.alloc(1024 * 1024 + 1)]);
     const declared = await upload(big);
@@ -210,19 +192,19 @@ describe('audio and video uploads', () => {
     });
 
     const streamed = await uploadToDesk(
-      base,
+      t.base,
       writer.cookie,
       { bytes: big, name: 'big.mp3', type: 'audio/mpeg' },
       { streamed: true },
     );
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { code: 'file_too_large' } });
-    expect(await files()).toEqual(before);
-    expect(await readdir(uploadsDir)).toEqual(before);
+    expect(await t.files()).toEqual(before);
+    expect(await readdir(t.uploadsDir)).toEqual(before);
   });
 
   it('refuses other sound and other files with 415, and keeps nothing', async () => {
-    const before = await files();
+    const before = await t.files();
     // A real WAV: 44-byte header, then a tenth of a second of 8 kHz 8-bit silence.
     const samples = 800;
     const wav = Buffer.alloc(44 + samples, 0x80);
@@ -249,7 +231,7 @@ describe('audio and video uploads', () => {
         error: { code: 'unsupported_file', message: expect.stringContaining('MP3, M4A or Ogg') },
       });
     }
-    expect(await files()).toEqual(before);
+    expect(await t.files()).toEqual(before);
   });
 
   it('answers an image as before, with its address and kind beside', async () => {

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { MAX_POST_AUTHORS, type DeskAuthor } from '../../../../../contract/authors';
+import { MAX_POST_AUTHORS } from '../../../../../contract/authors';
 import { fetchAuthors } from '../profile-api';
-import { describeError } from '../use-desk-data';
+import { useLoadedOnce } from '../use-desk-data';
 import authorsCss from './authors-field.css?inline';
+import { TickList } from './tick-list';
 
 /**
  * A post's authors (contract/authors.ts): the staff to credit, in the order they were ticked.
@@ -19,18 +19,8 @@ export function AuthorsField({
   writerEmail: string;
   onChange: (slugs: string[]) => void;
 }) {
-  const [authors, setAuthors] = useState<DeskAuthor[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchAuthors(controller.signal).then(
-      (answer) => setAuthors(answer.authors),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setProblem(describeError(error));
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  const { data, problem } = useLoadedOnce('post-authors', (signal) => fetchAuthors(signal));
+  const authors = data?.authors ?? null;
 
   const writer = authors?.find((author) => author.email === writerEmail);
   const chosen: string[] = Array.isArray(value)
@@ -49,31 +39,26 @@ export function AuthorsField({
     <fieldset className="desk-authors">
       <style>{authorsCss}</style>
       <legend>Authors</legend>
-      {problem && <p role="alert">{problem}</p>}
-      {!authors && !problem && <p className="desk-authors__note">Loading the staff…</p>}
+      <TickList
+        items={authors}
+        problem={problem}
+        loading="Loading the staff…"
+        noteClass="desk-authors__note"
+        ticked={(author) => chosen.includes(author.slug)}
+        fixed={(author) => chosen.length === 1 && chosen[0] === author.slug}
+        onTick={(author, on) => toggle(author.slug, on)}
+        labelOf={(author) => (
+          <>
+            {author.name} <span className="desk-authors__note">{author.role}</span>
+          </>
+        )}
+      />
       {authors && (
-        <>
-          <ul role="list">
-            {authors.map((author) => (
-              <li key={author.slug}>
-                <label className="desk-check">
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(author.slug)}
-                    disabled={chosen.length === 1 && chosen[0] === author.slug}
-                    onChange={(event) => toggle(author.slug, event.target.checked)}
-                  />{' '}
-                  {author.name} <span className="desk-authors__note">{author.role}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-          <p className="desk-authors__note">
-            {names.length > 0
-              ? `Byline: by ${joinNames(names)}, in the order ticked.`
-              : 'Credited to nobody yet: tick who wrote it.'}
-          </p>
-        </>
+        <p className="desk-authors__note">
+          {names.length > 0
+            ? `Byline: by ${joinNames(names)}, in the order ticked.`
+            : 'Credited to nobody yet: tick who wrote it.'}
+        </p>
       )}
     </fieldset>
   );

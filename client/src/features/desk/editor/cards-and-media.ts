@@ -13,16 +13,24 @@ import { MediaFigure } from './media-figure';
 // and told from images by their address (contract/media.ts).
 
 /**
+ * What every block of the body that is one piece is (a card, a player, a divider, a table kept as
+ * Markdown): selected, moved and deleted whole, its inside not the body's text.
+ */
+export const BLOCK_PIECE = {
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: true,
+} as const;
+
+/**
  * A card: the address, which is all its Markdown holds. The editor shows its provider, the address
  * and the title the server read of it, never the provider's player: nothing in the desk asks a
  * third party for anything.
  */
 export const EmbedCard = Node.create<EmbedCardOptions>({
   name: 'embedCard',
-  group: 'block',
-  atom: true,
-  selectable: true,
-  draggable: true,
+  ...BLOCK_PIECE,
   addOptions() {
     return { cardTitle: () => null };
   },
@@ -102,10 +110,7 @@ export function cardLineAt(
  */
 export const Media = Node.create({
   name: 'media',
-  group: 'block',
-  atom: true,
-  selectable: true,
-  draggable: true,
+  ...BLOCK_PIECE,
   addAttributes() {
     return {
       src: { default: '' },

@@ -38,3 +38,36 @@ export function EditorDialog({
     </dialog>
   );
 }
+
+/**
+ * The address a dialog asks for (a link's, an embed's): the first thing typed in, marked invalid
+ * while it has a problem (said in `describedBy`'s element), which typing clears.
+ */
+export function AddressField({
+  value,
+  placeholder,
+  invalid,
+  describedBy,
+  onType,
+}: {
+  value: string;
+  placeholder: string;
+  invalid: boolean;
+  describedBy: string | undefined;
+  onType: (value: string) => void;
+}) {
+  return (
+    <label className="desk-field">
+      <span>Address</span>
+      <input
+        value={value}
+        data-autofocus
+        inputMode="url"
+        placeholder={placeholder}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        onChange={(event) => onType(event.target.value)}
+      />
+    </label>
+  );
+}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { cardAddressOf, embedProviderOf } from '../../../../../contract/embeds';
-import { EditorDialog } from './editor-dialog';
+import { AddressField, EditorDialog } from './editor-dialog';
 import { cardLabelOf } from './embed-card-view';
 
 /** What is wrong with an address typed for a card, or null when it makes one. */
@@ -43,21 +43,16 @@ export function EmbedDialog({
         }}
       >
         <h2 id={titleId}>Embed a video, post or page</h2>
-        <label className="desk-field">
-          <span>Address</span>
-          <input
-            value={typed}
-            data-autofocus
-            inputMode="url"
-            placeholder="https://…"
-            aria-invalid={problem !== null}
-            aria-describedby={`${titleId}-${problem ? 'problem' : 'kind'}`}
-            onChange={(event) => {
-              setTyped(event.target.value);
-              setProblem(null);
-            }}
-          />
-        </label>
+        <AddressField
+          value={typed}
+          placeholder="https://…"
+          invalid={problem !== null}
+          describedBy={`${titleId}-${problem ? 'problem' : 'kind'}`}
+          onType={(value) => {
+            setTyped(value);
+            setProblem(null);
+          }}
+        />
         {problem ? (
           <p id={`${titleId}-problem`} className="form-error" role="alert">
             {problem}

@@ -10,7 +10,14 @@ import {
   type LinkTarget,
 } from '../../../../../contract/link-target';
 import { MEMBERS_DIVIDER, splitAtDivider } from '../../../../../contract/posts';
-import { CardLines, EmbedCard, Media, mediaNodeOf, writeImageMarkdown } from './cards-and-media';
+import {
+  BLOCK_PIECE,
+  CardLines,
+  EmbedCard,
+  Media,
+  mediaNodeOf,
+  writeImageMarkdown,
+} from './cards-and-media';
 import { ImageFigure } from './image-figure';
 
 /**
@@ -19,10 +26,7 @@ import { ImageFigure } from './image-figure';
  */
 export const MembersDivider = Node.create({
   name: 'membersDivider',
-  group: 'block',
-  atom: true,
-  selectable: true,
-  draggable: true,
+  ...BLOCK_PIECE,
   parseHTML() {
     return [{ tag: 'div[data-members-divider]' }];
   },
@@ -49,10 +53,7 @@ export const MembersDivider = Node.create({
  */
 export const MarkdownSource = Node.create({
   name: 'markdownSource',
-  group: 'block',
-  atom: true,
-  selectable: true,
-  draggable: true,
+  ...BLOCK_PIECE,
   addAttributes() {
     return {
       kind: { default: 'table' },
@@ -204,9 +205,69 @@ const BodyDocument = Node.create({
   renderMarkdown: (node, helpers) =>
     (node.content ?? [])
       .filter((child) => !isEmptyParagraph(child))
-      .map((child) => helpers.renderChildren([child]))
+      .map((child) => countDown(child, helpers.renderChildren([child])))
       .filter((block) => block !== '')
       .join('\n\n'),
+});
+
+/** An item's marker at the start of a line, `3.` or `3)`, indented as `indent` says. */
+const markerAt = (line: string | undefined, indent = ' {0,3}') =>
+  new RegExp(`^(${indent})(\\d{1,9})([.)])(?=[ \\t]|$)`).exec(line ?? '');
+
+/** Whether a list's Markdown counts down: its second item's number below its first's. */
+function countsDown(raw: string): boolean {
+  const [first, ...rest] = raw.split('\n');
+  const opening = markerAt(first);
+  if (!opening) return false;
+  const next = rest.map((line) => markerAt(line, opening[1] ?? '')).find(Boolean);
+  return !!next && Number(next[2]) < Number(opening[2]);
+}
+
+/** A reversed list's Markdown with its items numbered downwards from its start, as it was read. */
+function countDown(node: { type?: string; attrs?: Record<string, unknown> }, written: string) {
+  if (node.type !== 'orderedList' || node.attrs?.reversed !== true) return written;
+  const start = typeof node.attrs.start === 'number' ? node.attrs.start : 1;
+  let index = 0;
+  return written
+    .split('\n')
+    .map((line) => {
+      const marker = markerAt(line, '');
+      if (!marker) return line;
+      const number = Math.max(start - index, 0);
+      index += 1;
+      return `${number}${marker[3]}${line.slice(marker[0].length)}`;
+    })
+    .join('\n');
+}
+
+/**
+ * A list numbered downwards (`3.`, `2.`, `1.`: an imported `<ol reversed>`): shown counting down
+ * and written back as it came. Only a list at the top of the body: a nested one is written back
+ * counting up, its items kept.
+ */
+const ReversedLists = Extension.create({
+  name: 'reversedLists',
+  priority: 1000,
+  addGlobalAttributes: () => [
+    {
+      types: ['orderedList'],
+      attributes: {
+        reversed: {
+          default: false,
+          parseHTML: (element: HTMLElement) => element.hasAttribute('reversed'),
+          renderHTML: (attributes: Record<string, unknown>) =>
+            attributes.reversed ? { reversed: '' } : {},
+        },
+      },
+    },
+  ],
+  markdownTokenName: 'list',
+  // Read before the lists' own reader, which then reads the list (the token marked as seen here).
+  parseMarkdown: (token, helpers) => {
+    if (!token.ordered || token.countedDown || !countsDown(String(token.raw ?? ''))) return [];
+    const [list] = helpers.parseChildren([{ ...token, countedDown: true }]);
+    return list ? { ...list, attrs: { ...list.attrs, reversed: true } } : [];
+  },
 });
 
 const isEmptyParagraph = (node: { type?: string; content?: unknown[] }) =>
@@ -323,7 +384,7 @@ export interface BodyOptions {
 
 /**
  * What a post's body can hold in the editor: exactly what the site draws (contract/markdown-tree):
- * headings ## to ####, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
+ * headings ## to ######, bold, italic, strike-through, links, lists, quotes, code, rules, uploaded
  * images with alt text and a caption (Markdown's image title), uploaded audio and video, cards (an
  * address alone on its line), the members-only divider, footnote references, and tables and
  * footnotes' text kept as written. Markdown in, Markdown out (@tiptap/markdown); shortcuts as you
@@ -334,7 +395,8 @@ export function bodyExtensions(options: BodyOptions = {}): AnyExtension[] {
     BodyDocument,
     StarterKit.configure({
       document: false,
-      heading: { levels: [2, 3, 4] },
+      // ## to ###### as the site draws them: an imported post keeps its smallest headings.
+      heading: { levels: [2, 3, 4, 5, 6] },
       // Not drawn by the site: no underline to write.
       underline: false,
       link: false,
@@ -354,6 +416,7 @@ export function bodyExtensions(options: BodyOptions = {}): AnyExtension[] {
     CardLines.configure({ onEmbedCommand: options.onEmbedCommand ?? null }),
     MembersDivider,
     TwoTildeStrike,
+    ReversedLists,
     MarkdownSource,
     FootnoteDefinition,
     FootnoteReference,

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { opensInNewTab, type LinkTarget } from '../../../../../contract/link-target';
-import { EditorDialog } from './editor-dialog';
+import { AddressField, EditorDialog } from './editor-dialog';
 
 /** What the editor accepts as a link: an http(s) address or a path on this site. */
 export const isLinkAddress = (href: string) => /^(https?:\/\/[^\s]+|\/(?!\/)\S*)$/i.test(href);
@@ -63,21 +63,16 @@ export function LinkDialog({
         }}
       >
         <h2 id={titleId}>{current ? 'Edit link' : 'Add a link'}</h2>
-        <label className="desk-field">
-          <span>Address</span>
-          <input
-            value={href}
-            data-autofocus
-            inputMode="url"
-            placeholder="https://… or /wealth"
-            aria-invalid={problem !== null}
-            aria-describedby={problem ? `${titleId}-problem` : undefined}
-            onChange={(event) => {
-              setHref(event.target.value);
-              setProblem(null);
-            }}
-          />
-        </label>
+        <AddressField
+          value={href}
+          placeholder="https://… or /wealth"
+          invalid={problem !== null}
+          describedBy={problem ? `${titleId}-problem` : undefined}
+          onType={(value) => {
+            setHref(value);
+            setProblem(null);
+          }}
+        />
         {problem && (
           <p id={`${titleId}-problem`} className="form-error" role="alert">
             {problem}

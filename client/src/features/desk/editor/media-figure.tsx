@@ -1,5 +1,6 @@
 import { NodeViewWrapper, type ReactNodeViewProps } from '@tiptap/react';
 import { formatDuration, parseMediaUrl } from '../../../../../contract/media';
+import { FigureFields } from './figure-fields';
 
 /**
  * An uploaded audio or video file in the body as the editor draws it: a player of the site's own
@@ -7,10 +8,10 @@ import { formatDuration, parseMediaUrl } from '../../../../../contract/media';
  * as the player's name, and its caption (Markdown's `![title](src "caption")`: the node's `title`
  * and `caption`, cards-and-media.ts). A new upload's title takes the focus (body-editor.tsx).
  */
-export function MediaFigure({ node, updateAttributes }: ReactNodeViewProps) {
+export function MediaFigure(props: ReactNodeViewProps) {
+  const { node } = props;
   const src = typeof node.attrs.src === 'string' ? node.attrs.src : '';
   const title = typeof node.attrs.title === 'string' ? node.attrs.title : '';
-  const caption = typeof node.attrs.caption === 'string' ? node.attrs.caption : '';
   const media = parseMediaUrl(src);
   const kind = media?.kind === 'video' ? 'Video' : 'Audio';
   const length = media?.duration != null ? `, ${formatDuration(media.duration)}` : '';
@@ -27,24 +28,13 @@ export function MediaFigure({ node, updateAttributes }: ReactNodeViewProps) {
           <audio controls preload="none" src={src} aria-label={title || 'Audio'} />
         )}
       </div>
-      {/* Not the body's text: typing here changes the file's attributes, not the document. */}
-      <div className="editor__figure-fields" contentEditable={false}>
-        <label className="desk-field">
-          <span>Title (what it is: its player’s name for screen readers)</span>
-          <input
-            data-media-title=""
-            value={title}
-            onChange={(event) => updateAttributes({ title: event.target.value })}
-          />
-        </label>
-        <label className="desk-field">
-          <span>Caption (optional)</span>
-          <input
-            value={caption}
-            onChange={(event) => updateAttributes({ caption: event.target.value || null })}
-          />
-        </label>
-      </div>
+      <FigureFields
+        {...props}
+        label="Title (what it is: its player’s name for screen readers)"
+        name="title"
+        caption="caption"
+        mark="data-media-title"
+      />
     </NodeViewWrapper>
   );
 }

@@ -1,26 +1,16 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import type { PostTierChoice } from '../../../../../contract/post-editor-fields';
 import type { PostVisibility } from '../../../../../contract/posts';
 import { fetchPostTiers, READER_CHOICES, withTier } from '../post-tiers';
-import { describeError } from '../use-desk-data';
+import { useLoadedOnce } from '../use-desk-data';
 import type { PostForm } from './post-form';
 import readersCss from './readers-field.css?inline';
+import { TickList } from './tick-list';
 
 /** The tiers a post may be for, loaded once for the editor; null while they load. */
 export function usePostTiers(): { tiers: PostTierChoice[] | null; problem: string | null } {
-  const [tiers, setTiers] = useState<PostTierChoice[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchPostTiers(controller.signal).then(
-      (answer) => setTiers(answer.tiers),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setProblem(describeError(error));
-      },
-    );
-    return () => controller.abort();
-  }, []);
-  return { tiers, problem };
+  const { data, problem } = useLoadedOnce('post-tiers', (signal) => fetchPostTiers(signal));
+  return { tiers: data?.tiers ?? null, problem };
 }
 
 /**
@@ -82,29 +72,17 @@ export function ReadersField({
       {form.visibility === 'tiers' && (
         <fieldset className="desk-readers__tiers">
           <legend>Tiers</legend>
-          {problem && <p role="alert">{problem}</p>}
-          {!tiers && !problem && <p className="desk-readers__hint">Loading the tiers…</p>}
-          {tiers && (
-            <ul role="list">
-              {tiers.map((tier) => (
-                <li key={tier.slug}>
-                  <label className="desk-check">
-                    <input
-                      type="checkbox"
-                      checked={chosen.includes(tier.slug)}
-                      onChange={(event) =>
-                        onChange({
-                          visibility: 'tiers',
-                          tiers: withTier(chosen, tier.slug, event.target.checked, tiers),
-                        })
-                      }
-                    />{' '}
-                    {tier.visible ? tier.name : `${tier.name} (not on sale)`}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          )}
+          <TickList
+            items={tiers}
+            problem={problem}
+            loading="Loading the tiers…"
+            noteClass="desk-readers__hint"
+            ticked={(tier) => chosen.includes(tier.slug)}
+            onTick={(tier, on) =>
+              onChange({ visibility: 'tiers', tiers: withTier(chosen, tier.slug, on, tiers ?? []) })
+            }
+            labelOf={(tier) => (tier.visible ? tier.name : `${tier.name} (not on sale)`)}
+          />
           {tiers && chosen.length === 0 && (
             <p className="desk-readers__hint" role="status">
               Tick at least one tier.

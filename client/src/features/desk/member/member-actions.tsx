@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { DeskMember, DeskStaff } from '../../../../../contract/desk-api';
 import { endSessions, grantComp, rereadFromStripe, sendPasswordReset } from '../desk-api';
 import { OutcomeLines } from '../outcome';
+import { TierSelect } from '../tier-select';
 import { fetchTiers } from '../tiers-api';
 import { useDeskData } from '../use-desk-data';
 import { useMemberAction } from './use-member-action';
@@ -92,23 +93,7 @@ export function MemberActions({
         onSubmit={grant}
       >
         <h3>Grant a comp membership</h3>
-        {tierList.length > 1 && (
-          <label className="desk-field">
-            <span>Tier</span>
-            <select
-              value={tier}
-              onChange={(event) => setTier(event.target.value)}
-              disabled={!staff.canChange}
-            >
-              {tierList.map((each) => (
-                <option key={each.slug} value={each.slug}>
-                  {each.name}
-                  {each.visible ? '' : ' (hidden)'}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <TierSelect tiers={tierList} value={tier} onChange={setTier} disabled={!staff.canChange} />
         <label className="desk-field">
           <span>Last day (UTC)</span>
           <input
