@@ -94,8 +94,7 @@ const namedSpecs = PROJECTS.flatMap((project) => project.specs ?? []).map(
 
 export default defineConfig<object, SiteOptions>({
   testDir: 'tests/e2e',
-  // Its own folder: Playwright empties it at its start, and the Vitest files that run beside the
-  // browser lane (scripts/test.mjs) write their report in test-results/.
+  // Its own folder: Playwright empties it at its start, and Vitest's reports are in test-results/.
   outputDir: 'test-results/browser',
   globalSetup: './tests/support/playwright-global-setup.ts',
   fullyParallel: false,

@@ -1,11 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that wait on time (delays, timeouts, a timing side channel, how fast a process stops or
- * restarts): one at a time, after the rest, so two of them never share the processor. Each waits
- * for an event with a deadline made for a loaded machine, so `npm test` runs them beside the
- * browser lane (scripts/test.mjs), where they use the part of the two cores the browser leaves.
- * The other operator tests (nginx, PgBouncer, compose, Kubernetes) run side by side.
+ * Files that measure time (delays, timeouts, a timing side channel, how fast a process stops or
+ * restarts): one at a time, after the rest, so the load of other files never decides their
+ * outcome (`npm test` runs them alone, before the browser lane: scripts/test.mjs). The other
+ * operator tests (nginx, PgBouncer, compose, Kubernetes) run side by side.
  */
 const ONE_AT_A_TIME = [
   'tests/faults/**/*.test.ts',

@@ -1,16 +1,17 @@
 // `npm test`: every check CI runs, then one line summing every runner. Each step starts as soon as
 // the steps it needs have ended (whether they passed or not: a run reports every failure at once):
 //
-//   lint ─────────────────────┐
-//   typecheck ────────────────┤
-//   build ── Vitest, side by side ──┬── Playwright (the browser, on the build)
-//                                   └── Vitest, one at a time
+//   lint ──────────
+//   typecheck ─────
+//   build ── Vitest, side by side ── Vitest, one at a time ── Playwright (the browser, on the build)
 //
-// On two cores the run is bound by the processor, so what runs together is chosen by what leaves
-// cores idle: lint and typecheck beside the build and the first Vitest files; the Vitest files that
-// wait on timers, restarts and child processes (ONE_AT_A_TIME in vitest.config.ts, about 0.65 of a
-// core alone) beside the browser lane. One step's output streams as it runs (the longest, so a
-// CI log shows where a slow run is); the others print theirs, under their own heading, when they end.
+// On the two-core CI machine every step is bound by the processor (a clean-clone run kept both
+// cores 96–100 % busy from its second minute to its end), so running steps together saves no time;
+// Vitest starts beside lint and typecheck only because neither waits on the other. The files that
+// measure time (ONE_AT_A_TIME in vitest.config.ts) run alone: beside the browser lane, the timing
+// side channel test of registration saw its two paths 2.5 times apart. The browser lane's output
+// streams as it runs (the longest, so a CI log shows where a slow run is); the others print
+// theirs, under their own heading, when they end.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
@@ -32,7 +33,7 @@ const steps = [
   },
   {
     name: 'end-to-end',
-    needs: ['unit and integration, side by side'],
+    needs: ['unit and integration, one at a time'],
     command: ['npx', '--no-install', 'playwright', 'test'],
     report: 'test-results/playwright.json',
     count: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }),
