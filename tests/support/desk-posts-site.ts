@@ -4,6 +4,12 @@ import { buildMember, buildPost, buildStaff, type Member } from '#test/factories
 import type { SmtpCapture } from '#test/smtp-capture';
 import { madeLater } from '#test/made-later';
 import { useSite, type Site } from '#test/with-site';
+import { sample } from '#test/migration-samples';
+import { readContentGeneration } from '../../server/src/content/content-changes.js';
+import { runImport, type ImportDeps } from '../../server/src/imports/run-import.js';
+import type { ImportSource } from '../../server/src/imports/source.js';
+import { createMailer } from '../../server/src/mail/mailer.js';
+import { openImageStore } from '../../server/src/uploads/image-store.js';
 
 // The site the desk's posts tests (server/src/routes/desk/posts-*.test.ts) run against: the real
 // app, its renderer and PostgreSQL, an owner, an editor and a writer (and a reader who is no
@@ -61,6 +67,22 @@ export function useDeskPostsSite() {
   /** A new post by the owner, published: its JSON. */
   const published = (changes: object = {}) => buildPost(t, { ...ARTICLE, ...changes, by: owner });
 
+  /** What the importer runs with here: this site's database, store and settings, no remote fetch. */
+  const importDeps = (): ImportDeps => ({
+    pool: t.database.pool,
+    imageStore: openImageStore(t.config.uploads),
+    config: t.config,
+    stripe: null,
+    mail: createMailer({ smtpUrl: undefined, from: t.config.mailFrom, log: { info: () => {} } }),
+    fetchRemoteImages: false,
+  });
+  /** Imports a real export (../shared/migration-samples), then lets the site draw what it wrote. */
+  const importSample = async (source: ImportSource, path: string) => {
+    const report = await runImport({ source, path: sample(path) }, importDeps());
+    await t.app.siteContent.waitFor(await readContentGeneration(t.database.pool));
+    return report;
+  };
+
   beforeAll(async () => {
     makeMailbox(t.mailbox);
     const staff = await buildStaff(t, 'owner', 'editor', 'writer');
@@ -83,5 +105,7 @@ export function useDeskPostsSite() {
     sitemap,
     postCount,
     published,
+    importDeps,
+    importSample,
   };
 }

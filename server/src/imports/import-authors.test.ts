@@ -2,11 +2,6 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useDeskPostsSite } from '#test/desk-posts-site';
 import { sample } from '#test/migration-samples';
-import { readContentGeneration } from '../content/content-changes.js';
-import { createMailer } from '../mail/mailer.js';
-import { openImageStore } from '../uploads/image-store.js';
-import { runImport, type ImportDeps } from './run-import.js';
-import type { ImportSource } from './source.js';
 
 // An imported post keeps its authors (docs/migrating.md): the Ghost, WordPress and Medium
 // readers take each post's author(s) from the real exports in ../shared/migration-samples, and
@@ -15,23 +10,7 @@ import type { ImportSource } from './source.js';
 // export names no author. Skipped, saying so, where the samples are absent.
 
 describe('the authors of imported posts', () => {
-  const { t, call, page, owner } = useDeskPostsSite();
-
-  const deps = (): ImportDeps => ({
-    pool: t.database.pool,
-    imageStore: openImageStore(t.config.uploads),
-    config: t.config,
-    stripe: null,
-    mail: createMailer({ smtpUrl: undefined, from: t.config.mailFrom, log: { info: () => {} } }),
-    fetchRemoteImages: false,
-  });
-
-  /** Imports a sample, then lets the site draw what it wrote. */
-  async function importSample(source: ImportSource, path: string) {
-    const report = await runImport({ source, path: sample(path) }, deps());
-    await t.app.siteContent.waitFor(await readContentGeneration(t.database.pool));
-    return report;
-  }
+  const { t, call, page, owner, importSample } = useDeskPostsSite();
 
   /** Every profile: its slug, the name it keeps, and whether it is a staff member's. */
   const profiles = async () =>

@@ -3,11 +3,6 @@ import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLE, SITE, useDeskPostsSite } from '#test/desk-posts-site';
 import { sample } from '#test/migration-samples';
-import { readContentGeneration } from '../content/content-changes.js';
-import { runImport, type ImportDeps } from '../imports/run-import.js';
-import type { ImportSource } from '../imports/source.js';
-import { createMailer } from '../mail/mailer.js';
-import { openImageStore } from '../uploads/image-store.js';
 
 // After a move, the feed and archive addresses of Ghost, WordPress and Substack answer 301, in
 // one hop, to a page or feed of the site that answers 200 (site/old-platform-addresses.ts): the
@@ -20,21 +15,7 @@ const WORDPRESS = 'wordpress/theme-unit-test-data.xml';
 const haveSamples = existsSync(sample(GHOST)) && existsSync(sample(WORDPRESS));
 
 describe('old platforms’ feed and archive addresses', () => {
-  const { t, page, owner, published } = useDeskPostsSite();
-
-  const deps = (): ImportDeps => ({
-    pool: t.database.pool,
-    imageStore: openImageStore(t.config.uploads),
-    config: t.config,
-    stripe: null,
-    mail: createMailer({ smtpUrl: undefined, from: t.config.mailFrom, log: { info: () => {} } }),
-    fetchRemoteImages: false,
-  });
-
-  async function importSample(source: ImportSource, path: string) {
-    await runImport({ source, path: sample(path) }, deps());
-    await t.app.siteContent.waitFor(await readContentGeneration(t.database.pool));
-  }
+  const { t, page, owner, published, importSample } = useDeskPostsSite();
 
   // The theme unit test's hundred posts take a while on a busy machine.
   beforeAll(async () => {
