@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { fetchTiers } from './tiers-api';
 
 // The Import page's mappings, as `npm run import` takes them: `--map <tag>=<section>` (posts with
@@ -94,7 +94,12 @@ export function ImportMappings({
             to the section above.
           </p>
           {value.map.map((row, index) => (
-            <div key={index} className="desk-import__mapping">
+            <MappingRow
+              key={index}
+              label={`Remove the mapping of tag ${index + 1}`}
+              disabled={disabled}
+              onRemove={() => removeRow('map', index)}
+            >
               <label className="desk-field">
                 <span>Tag</span>
                 <input
@@ -120,16 +125,7 @@ export function ImportMappings({
                   ))}
                 </select>
               </label>
-              <button
-                type="button"
-                className="button button--outline"
-                disabled={disabled}
-                aria-label={`Remove the mapping of tag ${index + 1}`}
-                onClick={() => removeRow('map', index)}
-              >
-                Remove
-              </button>
-            </div>
+            </MappingRow>
           ))}
           <button
             type="button"
@@ -157,7 +153,13 @@ export function ImportMappings({
             ))}
           </datalist>
           {value.prices.map((row, index) => (
-            <div key={index} className="desk-import__mapping desk-import__mapping--price">
+            <MappingRow
+              key={index}
+              price
+              label={`Remove the mapping of price ${index + 1}`}
+              disabled={disabled}
+              onRemove={() => removeRow('prices', index)}
+            >
               <label className="desk-field">
                 <span>Stripe price id</span>
                 <input
@@ -198,16 +200,7 @@ export function ImportMappings({
                   <option value="yearly">Yearly</option>
                 </select>
               </label>
-              <button
-                type="button"
-                className="button button--outline"
-                disabled={disabled}
-                aria-label={`Remove the mapping of price ${index + 1}`}
-                onClick={() => removeRow('prices', index)}
-              >
-                Remove
-              </button>
-            </div>
+            </MappingRow>
           ))}
           <button
             type="button"
@@ -225,5 +218,37 @@ export function ImportMappings({
         </fieldset>
       )}
     </>
+  );
+}
+
+/** One mapping's fields, and the button that takes the mapping out. */
+function MappingRow({
+  price = false,
+  label,
+  disabled,
+  onRemove,
+  children,
+}: {
+  /** A price's row: one field more. */
+  price?: boolean;
+  /** What the Remove button says to a screen reader: which mapping it takes out. */
+  label: string;
+  disabled: boolean;
+  onRemove: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`desk-import__mapping${price ? ' desk-import__mapping--price' : ''}`}>
+      {children}
+      <button
+        type="button"
+        className="button button--outline"
+        disabled={disabled}
+        aria-label={label}
+        onClick={onRemove}
+      >
+        Remove
+      </button>
+    </div>
   );
 }
