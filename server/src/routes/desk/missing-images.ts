@@ -32,7 +32,8 @@ const deskMissingImageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/imports/missing-images/retry',
     {
       schema: { response: { 200: DeskImageRetrySchema, ...errors } },
-      config: { access: 'owner-change' },
+      // A fetched image rewrites the posts that showed it from the old address.
+      config: { access: 'owner-change', changesContent: true },
     },
     async (request) => {
       const staff = deskStaff(request);
